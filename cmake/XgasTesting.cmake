@@ -1,0 +1,50 @@
+# Helpers for tests.
+#
+# xgas_test_program(name SOURCES a.c [b.c] [INTERNAL])
+#   builds a test program against libxgas (INTERNAL: the static library plus
+#   the private headers of src/, for unit tests of a layer).
+#
+# xgas_pe_test(name TARGET prog NP 1 2 4 8 [ARGS ...] [WILL_FAIL]
+#              [PASS_REGULAR_EXPRESSION re] [ENV VAR=VALUE ...])
+#   registers one CTest test per PE count, named <name>_np<N>, that runs
+#   `xgasrun -n N prog ARGS`.  Exit 77 means skipped.
+include_guard(GLOBAL)
+
+function(xgas_test_program name)
+  cmake_parse_arguments(T "INTERNAL" "" "SOURCES" ${ARGN})
+  add_executable(${name} ${T_SOURCES})
+  target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/tests)
+  if(T_INTERNAL)
+    target_link_libraries(${name} PRIVATE xgas_internal)
+  else()
+    target_link_libraries(${name} PRIVATE xgas)
+  endif()
+endfunction()
+
+function(xgas_pe_test name)
+  cmake_parse_arguments(T "WILL_FAIL" "TARGET;PASS_REGULAR_EXPRESSION;TIMEOUT"
+                        "NP;ARGS;ENV" ${ARGN})
+  if(NOT T_NP)
+    set(T_NP 1 2 4 8)
+  endif()
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 120)
+  endif()
+  foreach(np ${T_NP})
+    set(test_name ${name}_np${np})
+    add_test(NAME ${test_name}
+             COMMAND $<TARGET_FILE:xgasrun> -n ${np} $<TARGET_FILE:${T_TARGET}> ${T_ARGS})
+    set_tests_properties(${test_name} PROPERTIES SKIP_RETURN_CODE 77
+                         TIMEOUT ${T_TIMEOUT})
+    if(T_WILL_FAIL)
+      set_tests_properties(${test_name} PROPERTIES WILL_FAIL TRUE)
+    endif()
+    if(T_PASS_REGULAR_EXPRESSION)
+      set_tests_properties(${test_name} PROPERTIES
+                           PASS_REGULAR_EXPRESSION "${T_PASS_REGULAR_EXPRESSION}")
+    endif()
+    if(T_ENV)
+      set_tests_properties(${test_name} PROPERTIES ENVIRONMENT "${T_ENV}")
+    endif()
+  endforeach()
+endfunction()

@@ -1,0 +1,68 @@
+/*
+ * Fatal argument errors of the OpenSHMEM layer.  Each message names the
+ * routine, the value and the fix; then the job ends with status 1 (xgasrun
+ * ends the other PEs and reports this one).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "api/shmem/shmem_int.h"
+#include "base/xg_log.h"
+#include "boot/xg_boot.h"
+#include "gas/xg_runtime.h"
+
+void xg_shmem_fail(const char *routine, const char *fmt, ...)
+{
+    char text[768];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof(text), fmt, ap);
+    va_end(ap);
+    xg_log_emit(XG_LOG_ERROR, "shmem", "%s: %s", routine, text);
+    xg_boot_abort(1);
+}
+
+void xg_shmem_not_initialized(const char *routine)
+{
+    if (xg_runtime_state() == XG_RUNTIME_FINALIZED) {
+        xg_shmem_fail(routine, "called after shmem_finalize: OpenSHMEM "
+                      "routines may only be called between shmem_init and "
+                      "shmem_finalize");
+    }
+    xg_shmem_fail(routine, "called before shmem_init: call shmem_init (or "
+                  "shmem_init_thread) first");
+}
+
+void xg_shmem_misaligned(const char *routine, const void *addr, size_t align)
+{
+    xg_shmem_fail(routine, "address %p is not aligned to %zu bytes: atomic "
+                  "operations need a naturally aligned operand", addr, align);
+}
+
+void xg_shmem_bad_target(const char *routine, const void *addr, size_t len,
+                         int pe)
+{
+    char ranges[256];
+
+    switch (xg_gas_diagnose(addr, len, pe)) {
+    case XG_ERR_NOT_INITIALIZED:
+        xg_shmem_not_initialized(routine);
+    case XG_ERR_PE_RANGE:
+        xg_shmem_fail(routine, "PE %d is out of range: this job has %d PEs "
+                      "(0..%d)", pe, xg_gas.npes, xg_gas.npes - 1);
+    case XG_ERR_NOT_SYMMETRIC:
+        xg_gas_describe_ranges(ranges, sizeof(ranges));
+        xg_shmem_fail(routine, "address %p is not symmetric (%s): use memory "
+                      "from shmem_malloc or a global/static variable", addr,
+                      ranges);
+    case XG_ERR_OUT_OF_BOUNDS:
+        xg_gas_describe_ranges(ranges, sizeof(ranges));
+        xg_shmem_fail(routine, "%zu bytes at %p run past the end of the "
+                      "symmetric memory of PE %d (%s): check the length and "
+                      "the object's size", len, addr, pe, ranges);
+    default:
+        xg_shmem_fail(routine, "%zu bytes at %p on PE %d cannot be accessed",
+                      len, addr, pe);
+    }
+}

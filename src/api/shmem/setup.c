@@ -1,0 +1,159 @@
+/*
+ * OpenSHMEM library setup, exit and query routines.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "api/shmem/shmem_int.h"
+#include "base/xg_config.h"
+#include "boot/xg_boot.h"
+#include "gas/xg_runtime.h"
+#include "shmemx.h"
+#include "xgas_version.h"
+
+static int shmem_thread_level = SHMEM_THREAD_SINGLE;
+
+/* SHMEM_VERSION and SHMEM_INFO: printed once, by PE 0, at start-up. */
+static void shmem_print_startup_info(void)
+{
+    if (xg_gas.me != 0) {
+        return;
+    }
+    if (xg_config.shmem_version || xg_config.shmem_info) {
+        printf("%s %s, OpenSHMEM %d.%d\n", SHMEM_VENDOR_STRING,
+               XGAS_VERSION_STRING, SHMEM_MAJOR_VERSION, SHMEM_MINOR_VERSION);
+    }
+    if (xg_config.shmem_info) {
+        printf("environment variables (value, default, help):\n");
+        xg_config_print(stdout, 0);
+    }
+    fflush(stdout);
+}
+
+static void shmem_start(const char *routine)
+{
+    xg_status_t status = xg_runtime_init();
+
+    if (status == XG_ERR_UNSUPPORTED) {
+        xg_shmem_fail(routine, "called after shmem_finalize: a program can "
+                      "initialize OpenSHMEM only once");
+    }
+    if (status != XG_OK) {
+        xg_shmem_fail(routine, "cannot start the library (%s); the messages "
+                      "above say why", xg_status_str(status));
+    }
+    shmem_print_startup_info();
+}
+
+XG_EXPORT void shmem_init(void)
+{
+    shmem_start(__func__);
+}
+
+XG_EXPORT int shmem_init_thread(int requested, int *provided)
+{
+    if ((requested < SHMEM_THREAD_SINGLE) ||
+        (requested > SHMEM_THREAD_MULTIPLE)) {
+        xg_shmem_fail(__func__, "requested thread level %d is not one of "
+                      "SHMEM_THREAD_SINGLE, _FUNNELED, _SERIALIZED or "
+                      "_MULTIPLE", requested);
+    }
+    shmem_start(__func__);
+    /* every level is supported: the data path takes no locks, and the
+     * rest (allocation, start-up) is serialized internally */
+    shmem_thread_level = requested;
+    if (provided != NULL) {
+        *provided = requested;
+    }
+    return 0;
+}
+
+XG_EXPORT void shmem_query_thread(int *provided)
+{
+    xg_shmem_check_init(__func__);
+    *provided = shmem_thread_level;
+}
+
+XG_EXPORT void shmem_finalize(void)
+{
+    if (xg_runtime_fini() != XG_OK) {
+        xg_shmem_not_initialized(__func__);
+    }
+}
+
+XG_EXPORT void shmem_global_exit(int status)
+{
+    xg_shmem_check_init(__func__);
+    xg_boot_global_exit(status);
+}
+
+XG_EXPORT int shmem_my_pe(void)
+{
+    xg_shmem_check_init(__func__);
+    return xg_gas.me;
+}
+
+XG_EXPORT int shmem_n_pes(void)
+{
+    xg_shmem_check_init(__func__);
+    return xg_gas.npes;
+}
+
+XG_EXPORT int shmem_pe_accessible(int pe)
+{
+    xg_shmem_check_init(__func__);
+    return (pe >= 0) && (pe < xg_gas.npes);
+}
+
+XG_EXPORT int shmem_addr_accessible(const void *addr, int pe)
+{
+    xg_shmem_check_init(__func__);
+    return xg_gas_translate(addr, 1, pe) != NULL;
+}
+
+XG_EXPORT void *shmem_ptr(const void *dest, int pe)
+{
+    xg_shmem_check_init(__func__);
+    return xg_gas_translate(dest, 1, pe);
+}
+
+XG_EXPORT void shmem_info_get_version(int *major, int *minor)
+{
+    *major = SHMEM_MAJOR_VERSION;
+    *minor = SHMEM_MINOR_VERSION;
+}
+
+XG_EXPORT void shmem_info_get_name(char *name)
+{
+    snprintf(name, SHMEM_MAX_NAME_LEN, "%s", SHMEM_VENDOR_STRING);
+}
+
+XG_EXPORT void shmem_fence(void)
+{
+    xg_shmem_check_init(__func__);
+    xg_gas_fence();
+}
+
+XG_EXPORT void shmem_quiet(void)
+{
+    xg_shmem_check_init(__func__);
+    xg_gas_quiet();
+}
+
+XG_EXPORT void shmem_barrier_all(void)
+{
+    xg_shmem_check_init(__func__);
+    xg_gas_quiet();
+    xg_gas_barrier();
+}
+
+XG_EXPORT void shmem_sync_all(void)
+{
+    xg_shmem_check_init(__func__);
+    xg_gas_barrier();
+}
+
+XG_EXPORT void shmemx_nlb_stats(uint64_t *hits, uint64_t *misses)
+{
+    xg_gas_nlb_stats(hits, misses);
+}

@@ -1,0 +1,236 @@
+/*
+ * Environment parsing for the table in xg_config_vars.h.  Values are parsed
+ * once (first xg_config_load call) into xg_config; a malformed value is
+ * reported with the variable name, the text found and what was expected.
+ */
+#include "base/xg_config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/xg_compiler.h"
+#include "base/xg_log.h"
+
+xg_config_t xg_config;
+
+typedef struct {
+    const char       *env;
+    xg_config_type_t  type;
+    const char       *def;
+    int               visibility;
+    const char       *help;
+    size_t            offset;
+} xg_config_entry_t;
+
+static const xg_config_entry_t config_table[] = {
+#define XG_CONFIG_VAR(field, env, type, def, vis, help) \
+    {env, type, def, vis, help, offsetof(xg_config_t, field)},
+#include "base/xg_config_vars.h"
+#undef XG_CONFIG_VAR
+};
+
+static pthread_once_t config_once = PTHREAD_ONCE_INIT;
+static xg_status_t config_status = XG_OK;
+
+int xg_config_parse_size(const char *text, uint64_t *value_p)
+{
+    char *end;
+    uint64_t value, scale = 1;
+
+    while (isspace((unsigned char)*text)) {
+        text++;
+    }
+    if ((*text == '\0') || (*text == '-')) {
+        return -1;
+    }
+    errno = 0;
+    value = strtoull(text, &end, 0);
+    if ((errno != 0) || (end == text)) {
+        return -1;
+    }
+    switch (toupper((unsigned char)*end)) {
+    case 'K': scale = 1ULL << 10; end++; break;
+    case 'M': scale = 1ULL << 20; end++; break;
+    case 'G': scale = 1ULL << 30; end++; break;
+    case 'T': scale = 1ULL << 40; end++; break;
+    default: break;
+    }
+    if ((strcasecmp(end, "B") == 0) || (strcasecmp(end, "iB") == 0)) {
+        end += strlen(end);
+    }
+    while (isspace((unsigned char)*end)) {
+        end++;
+    }
+    if ((*end != '\0') || ((value != 0) && (scale > UINT64_MAX / value))) {
+        return -1;
+    }
+    *value_p = value * scale;
+    return 0;
+}
+
+static int parse_bool(const char *text, int *value_p)
+{
+    static const char *const yes[] = {"1", "y", "yes", "on", "true"};
+    static const char *const no[]  = {"0", "n", "no", "off", "false"};
+    size_t i;
+
+    for (i = 0; i < XG_ARRAY_SIZE(yes); i++) {
+        if (strcasecmp(text, yes[i]) == 0) {
+            *value_p = 1;
+            return 0;
+        }
+        if (strcasecmp(text, no[i]) == 0) {
+            *value_p = 0;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static int parse_log_level(const char *text, int *value_p)
+{
+    int level;
+
+    for (level = XG_LOG_ERROR; level <= XG_LOG_DEBUG; level++) {
+        if (strcasecmp(text, xg_log_level_name((xg_log_level_t)level)) == 0) {
+            *value_p = level;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static int parse_int(const char *text, long *value_p)
+{
+    char *end;
+    long value;
+
+    errno = 0;
+    value = strtol(text, &end, 0);
+    if ((errno != 0) || (end == text) || (*end != '\0')) {
+        return -1;
+    }
+    *value_p = value;
+    return 0;
+}
+
+static const char *expected_form(xg_config_type_t type)
+{
+    switch (type) {
+    case XG_CFG_BOOL:     return "0/1, yes/no, on/off or true/false";
+    case XG_CFG_INT:      return "an integer";
+    case XG_CFG_SIZE:     return "a byte count such as 512M, 2G or 0x100000";
+    case XG_CFG_ADDR:     return "an address such as 0x100000000000";
+    case XG_CFG_LOGLEVEL: return "one of error, warn, info, debug";
+    case XG_CFG_STRING:   return "a string";
+    }
+    return "?";
+}
+
+/* Parses @text for @entry into the field; 0 on success. */
+static int config_set(const xg_config_entry_t *entry, const char *text)
+{
+    void *field = (char *)&xg_config + entry->offset;
+
+    switch (entry->type) {
+    case XG_CFG_BOOL:     return parse_bool(text, (int *)field);
+    case XG_CFG_INT:      return parse_int(text, (long *)field);
+    case XG_CFG_SIZE:
+    case XG_CFG_ADDR:     return xg_config_parse_size(text, (uint64_t *)field);
+    case XG_CFG_LOGLEVEL: return parse_log_level(text, (int *)field);
+    case XG_CFG_STRING:   *(const char **)field = text; return 0;
+    }
+    return -1;
+}
+
+static void config_load_once(void)
+{
+    size_t i;
+    const char *text;
+
+    for (i = 0; i < XG_ARRAY_SIZE(config_table); i++) {
+        xg_assert(config_set(&config_table[i], config_table[i].def) == 0);
+    }
+    for (i = 0; i < XG_ARRAY_SIZE(config_table); i++) {
+        text = getenv(config_table[i].env);
+        if ((text == NULL) || (config_set(&config_table[i], text) == 0)) {
+            continue;
+        }
+        config_set(&config_table[i], config_table[i].def);
+        xg_error("config", "%s='%s' is not valid: expected %s (default %s)",
+                 config_table[i].env, text,
+                 expected_form(config_table[i].type), config_table[i].def);
+        config_status = XG_ERR_INVALID_PARAM;
+    }
+    if (xg_config.shmem_debug) {
+        xg_config.log_level = XG_LOG_DEBUG;
+    }
+    xg_log_level = xg_config.log_level;
+}
+
+xg_status_t xg_config_load(void)
+{
+    pthread_once(&config_once, config_load_once);
+    return config_status;
+}
+
+static void format_value(const xg_config_entry_t *entry, char *buf,
+                         size_t len)
+{
+    const void *field = (const char *)&xg_config + entry->offset;
+    uint64_t size;
+
+    switch (entry->type) {
+    case XG_CFG_BOOL:
+        snprintf(buf, len, "%d", *(const int *)field);
+        break;
+    case XG_CFG_INT:
+        snprintf(buf, len, "%ld", *(const long *)field);
+        break;
+    case XG_CFG_SIZE:
+        size = *(const uint64_t *)field;
+        if ((size != 0) && (size % (1ULL << 30) == 0)) {
+            snprintf(buf, len, "%" PRIu64 "G", size >> 30);
+        } else if ((size != 0) && (size % (1ULL << 20) == 0)) {
+            snprintf(buf, len, "%" PRIu64 "M", size >> 20);
+        } else if ((size != 0) && (size % (1ULL << 10) == 0)) {
+            snprintf(buf, len, "%" PRIu64 "K", size >> 10);
+        } else {
+            snprintf(buf, len, "%" PRIu64, size);
+        }
+        break;
+    case XG_CFG_ADDR:
+        snprintf(buf, len, "0x%" PRIx64, *(const uint64_t *)field);
+        break;
+    case XG_CFG_LOGLEVEL:
+        snprintf(buf, len, "%s",
+                 xg_log_level_name((xg_log_level_t)*(const int *)field));
+        break;
+    case XG_CFG_STRING:
+        snprintf(buf, len, "%s", *(const char *const *)field);
+        break;
+    }
+}
+
+void xg_config_print(FILE *out, int with_launcher)
+{
+    size_t i;
+    char value[64];
+
+    xg_config_load();
+    for (i = 0; i < XG_ARRAY_SIZE(config_table); i++) {
+        if ((config_table[i].visibility == XG_CFG_LAUNCHER) &&
+            !with_launcher) {
+            continue;
+        }
+        format_value(&config_table[i], value, sizeof(value));
+        fprintf(out, "%-22s = %-16s (default %s)\n    %s\n",
+                config_table[i].env, value, config_table[i].def,
+                config_table[i].help);
+    }
+}

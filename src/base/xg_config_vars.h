@@ -1,0 +1,41 @@
+/*
+ * The one table of every environment variable xgas reads.  Each row is
+ *   XG_CONFIG_VAR(field, "ENV_NAME", type, "default", visibility, "help")
+ * and becomes a typed field of xg_config_t, a parser entry and a line of
+ * `xgas-info -c`.  Nothing else in xgas calls getenv().
+ *
+ * visibility: XG_CFG_USER for user settings, XG_CFG_LAUNCHER for values that
+ * xgasrun passes to the PEs it starts (users do not set them).
+ */
+XG_CONFIG_VAR(log_level, "XGAS_LOG", XG_CFG_LOGLEVEL, "warn", XG_CFG_USER,
+              "message level: error, warn, info or debug")
+XG_CONFIG_VAR(stats, "XGAS_STATS", XG_CFG_BOOL, "0", XG_CFG_USER,
+              "print namespace lookaside buffer and operation counts at finalize")
+XG_CONFIG_VAR(nlb_size, "XGAS_NLB_SIZE", XG_CFG_INT, "8", XG_CFG_USER,
+              "entries of the namespace lookaside buffer per thread (1..64)")
+XG_CONFIG_VAR(symmetric_size, "SHMEM_SYMMETRIC_SIZE", XG_CFG_SIZE, "256M",
+              XG_CFG_USER,
+              "bytes of symmetric heap per PE; suffixes K, M, G, T (powers of 1024)")
+XG_CONFIG_VAR(symmetric_base, "XGAS_SYMMETRIC_BASE", XG_CFG_ADDR,
+              "0x100000000000", XG_CFG_USER,
+              "virtual address of the node-wide symmetric region (same in every PE)")
+XG_CONFIG_VAR(shmem_version, "SHMEM_VERSION", XG_CFG_BOOL, "0", XG_CFG_USER,
+              "print the library name and OpenSHMEM version at start-up (PE 0)")
+XG_CONFIG_VAR(shmem_info, "SHMEM_INFO", XG_CFG_BOOL, "0", XG_CFG_USER,
+              "print the version and every environment variable with its help at start-up (PE 0)")
+XG_CONFIG_VAR(shmem_debug, "SHMEM_DEBUG", XG_CFG_BOOL, "0", XG_CFG_USER,
+              "enable debug messages (same as XGAS_LOG=debug)")
+XG_CONFIG_VAR(wait_spin, "XGAS_WAIT_SPIN", XG_CFG_INT, "64", XG_CFG_USER,
+              "polls of a wait loop before it starts to back off")
+XG_CONFIG_VAR(wait_pause, "XGAS_WAIT_PAUSE", XG_CFG_INT, "8", XG_CFG_USER,
+              "rounds of growing CPU-pause bursts before a wait loop yields the CPU")
+XG_CONFIG_VAR(run_grace_ms, "XGAS_RUN_GRACE_MS", XG_CFG_INT, "300", XG_CFG_USER,
+              "xgasrun: milliseconds between SIGTERM and SIGKILL when ending a job")
+XG_CONFIG_VAR(rank, "XGAS_RANK", XG_CFG_INT, "-1", XG_CFG_LAUNCHER,
+              "rank of this PE (set by xgasrun)")
+XG_CONFIG_VAR(npes, "XGAS_NPES", XG_CFG_INT, "0", XG_CFG_LAUNCHER,
+              "number of PEs in the job (set by xgasrun)")
+XG_CONFIG_VAR(ctl_fd, "XGAS_CTL_FD", XG_CFG_INT, "-1", XG_CFG_LAUNCHER,
+              "descriptor of the job control area (set by xgasrun)")
+XG_CONFIG_VAR(seg_fd, "XGAS_SEG_FD", XG_CFG_INT, "-1", XG_CFG_LAUNCHER,
+              "descriptor of the node-wide symmetric region (set by xgasrun)")

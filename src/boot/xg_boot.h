@@ -1,0 +1,56 @@
+/*
+ * Who am I and who are my peers.  boot finds the job through the variables
+ * xgasrun sets (XGAS_RANK, XGAS_NPES, XGAS_CTL_FD, XGAS_SEG_FD) or, without
+ * them, runs the program as a singleton job of one PE.  It offers a
+ * key/value exchange (put, fence, get) to the layers above and the ways a
+ * PE leaves a job (finalize, abort, global exit).  boot knows ranks, not
+ * memory: the node segment descriptor is only handed through.
+ */
+#ifndef XG_BOOT_H
+#define XG_BOOT_H
+
+#include <stddef.h>
+
+#include "base/xg_compiler.h"
+#include "boot/xg_ctl.h"
+#include "xgas_status.h"
+
+typedef struct xg_boot {
+    int        rank;
+    int        npes;
+    int        singleton; /* started without xgasrun */
+    int        seg_fd;    /* node region memfd from xgasrun, or -1 */
+    xg_ctl_t  *ctl;
+    size_t     ctl_size;
+    uint32_t   kv_used;   /* bytes appended locally, published at fence */
+} xg_boot_t;
+
+extern xg_boot_t xg_boot;
+
+/* Joins the job (or sets up a singleton).  Idempotent until xg_boot_fini. */
+xg_status_t xg_boot_init(void);
+void xg_boot_fini(void);
+
+/* Records this PE's life-cycle state for the launcher. */
+void xg_boot_set_state(xg_pe_state_t state);
+
+/* Appends a record visible to every PE after the next fence.  A key put
+ * twice: the later value wins. */
+xg_status_t xg_boot_kv_put(const char *key, const void *value, size_t len);
+
+/* Collective over all PEs: returns when every PE has called it; records
+ * put before the fence are then readable by all. */
+xg_status_t xg_boot_fence(void);
+
+/* Reads PE @rank's value for @key; the stored length must equal @len. */
+xg_status_t xg_boot_kv_get(int rank, const char *key, void *value, size_t len);
+
+/* Ends the whole job now: this PE exits with @status (non-zero), and the
+ * launcher ends the others.  Call after logging what went wrong. */
+XG_NORETURN void xg_boot_abort(int status);
+
+/* shmem_global_exit: asks the launcher to end every PE, reporting @status as
+ * the job's exit status, and exits this PE with @status. */
+XG_NORETURN void xg_boot_global_exit(int status);
+
+#endif

@@ -1,0 +1,294 @@
+/*
+ * Namespace table, per-thread NLBs and the slow paths of translation.
+ *
+ * The table has npes + 1 rows (row 0, the local namespace, is unused: a
+ * local global address is already a pointer).  It lives for the whole
+ * process so that no NLB ever points to freed memory.  NLBs register
+ * themselves on their first miss; a thread's counts are folded into the
+ * retired totals when it exits.
+ */
+#include "gas/xg_gas.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/xg_config.h"
+#include "base/xg_log.h"
+#include "boot/xg_boot.h"
+
+xg_gas_t xg_gas;
+__thread xg_nlb_t xg_nlb_tls __attribute__((tls_model("initial-exec")));
+
+static pthread_mutex_t nlb_registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static xg_nlb_t *nlb_registry;
+static uint64_t nlb_retired_hits, nlb_retired_misses;
+static pthread_key_t nlb_exit_key;
+static pthread_once_t nlb_key_once = PTHREAD_ONCE_INIT;
+
+static void nlb_thread_exit(void *arg)
+{
+    xg_nlb_t *nlb = arg, **link;
+
+    pthread_mutex_lock(&nlb_registry_lock);
+    for (link = &nlb_registry; *link != NULL; link = &(*link)->next) {
+        if (*link == nlb) {
+            *link = nlb->next;
+            break;
+        }
+    }
+    nlb_retired_hits   += nlb->hits;
+    nlb_retired_misses += nlb->misses;
+    pthread_mutex_unlock(&nlb_registry_lock);
+}
+
+static void nlb_make_key(void)
+{
+    pthread_key_create(&nlb_exit_key, nlb_thread_exit);
+}
+
+static void nlb_register(xg_nlb_t *nlb)
+{
+    pthread_once(&nlb_key_once, nlb_make_key);
+    pthread_setspecific(nlb_exit_key, nlb);
+    pthread_mutex_lock(&nlb_registry_lock);
+    nlb->next    = nlb_registry;
+    nlb_registry = nlb;
+    pthread_mutex_unlock(&nlb_registry_lock);
+    nlb->registered = 1;
+}
+
+const xg_ns_entry_t *xg_nlb_lookup_slow(xg_nlb_t *nlb, uint64_t ns)
+{
+    const xg_ns_entry_t *entry;
+    unsigned i, size = xg_gas.nlb_size;
+
+    if (xg_unlikely(!nlb->registered)) {
+        nlb_register(nlb);
+    }
+    for (i = 1; i < size; i++) {
+        if (nlb->tag[i] == ns) {
+            break;
+        }
+    }
+    if (i < size) {
+        nlb->hits++;
+        entry = nlb->entry[i];
+    } else {
+        nlb->misses++;
+        entry = &xg_gas.table[ns];
+        i = size - 1; /* evict the least recently used */
+    }
+    /* move to front: slots 0..i-1 age by one */
+    memmove(&nlb->tag[1], &nlb->tag[0], i * sizeof(nlb->tag[0]));
+    memmove(&nlb->entry[1], &nlb->entry[0], i * sizeof(nlb->entry[0]));
+    nlb->tag[0]   = ns;
+    nlb->entry[0] = entry;
+    return entry;
+}
+
+void xg_gas_nlb_stats(uint64_t *hits_p, uint64_t *misses_p)
+{
+    const xg_nlb_t *nlb;
+
+    pthread_mutex_lock(&nlb_registry_lock);
+    *hits_p   = nlb_retired_hits;
+    *misses_p = nlb_retired_misses;
+    for (nlb = nlb_registry; nlb != NULL; nlb = nlb->next) {
+        *hits_p   += nlb->hits;
+        *misses_p += nlb->misses;
+    }
+    pthread_mutex_unlock(&nlb_registry_lock);
+}
+
+static void gas_publish_heap_top(void)
+{
+    uint64_t top = xg_heap_top(&xg_mem.heap);
+    int ns;
+
+    /* every PE's heap holds the same objects, so one extent fits all rows */
+    for (ns = 1; ns <= xg_gas.npes; ns++) {
+        __atomic_store_n(&xg_gas.table[ns].heap_top, top, __ATOMIC_RELAXED);
+    }
+}
+
+xg_status_t xg_gas_init(void)
+{
+    int pe;
+    long nlb_size = xg_config.nlb_size;
+
+    if ((nlb_size < 1) || (nlb_size > XG_NLB_MAX_ENTRIES)) {
+        xg_warn("gas", "XGAS_NLB_SIZE=%ld is outside 1..%d; using %d",
+                nlb_size, XG_NLB_MAX_ENTRIES, 8);
+        nlb_size = 8;
+    }
+    if (xg_gas.table == NULL) {
+        xg_gas.table = calloc((size_t)xg_mem.npes + 1, sizeof(*xg_gas.table));
+        if (xg_gas.table == NULL) {
+            xg_error("gas", "no memory for a namespace table of %d PEs",
+                     xg_mem.npes);
+            return XG_ERR_NO_MEMORY;
+        }
+    }
+    for (pe = 0; pe < xg_mem.npes; pe++) {
+        xg_ns_entry_t *entry = &xg_gas.table[pe + 1];
+
+        entry->owner    = pe;
+        entry->base     = xg_mem_part(pe);
+        entry->heap_top = 0;
+        entry->data_off = xg_mem.data_off;
+        entry->data_end = xg_mem.data_off + xg_mem.data_size;
+    }
+    xg_gas.me        = xg_mem.me;
+    xg_gas.nlb_size  = (unsigned)nlb_size;
+    xg_gas.heap_lo   = xg_mem.my_part;
+    xg_gas.data_lo   = xg_mem.data_lo;
+    xg_gas.data_size = xg_mem.data_size;
+    xg_gas.data_off  = xg_mem.data_off;
+    /* last: a non-zero npes is what makes translation succeed */
+    __atomic_store_n(&xg_gas.npes, xg_mem.npes, __ATOMIC_RELEASE);
+    return XG_OK;
+}
+
+void xg_gas_fini(void)
+{
+    __atomic_store_n(&xg_gas.npes, 0, __ATOMIC_RELEASE);
+    memset(&xg_nlb_tls.tag, 0, sizeof(xg_nlb_tls.tag));
+}
+
+/* Offset of @addr inside this PE's symmetric memory (heap or globals), or
+ * UINT64_MAX if it is in neither. */
+static uint64_t gas_local_offset(const void *addr)
+{
+    uintptr_t heap_off = (uintptr_t)addr - xg_gas.heap_lo;
+    uintptr_t data_off = (uintptr_t)addr - xg_gas.data_lo;
+
+    if (heap_off < xg_mem.heap_size) {
+        return heap_off;
+    }
+    if (data_off < xg_gas.data_size) {
+        return xg_gas.data_off + data_off;
+    }
+    return UINT64_MAX;
+}
+
+/* Pointer for [off, off + len) of namespace row @entry, or NULL. */
+static void *gas_entry_ptr(const xg_ns_entry_t *entry, uint64_t off,
+                           size_t len)
+{
+    uint64_t top = __atomic_load_n(&entry->heap_top, __ATOMIC_RELAXED);
+
+    if ((off < top) && (len <= top - off)) {
+        return (void *)(entry->base + off);
+    }
+    if ((off >= entry->data_off) && (off < entry->data_end) &&
+        (len <= entry->data_end - off)) {
+        return (void *)(entry->base + off);
+    }
+    return NULL;
+}
+
+void *xg_gas_translate_slow(const void *addr, size_t len, int pe)
+{
+    uintptr_t data_off = (uintptr_t)addr - xg_gas.data_lo;
+
+    if ((data_off >= xg_gas.data_size) ||
+        (len > xg_gas.data_size - data_off)) {
+        return NULL;
+    }
+    return (void *)(xg_nlb_lookup((uint64_t)pe + 1)->base + xg_gas.data_off +
+                    data_off);
+}
+
+xg_status_t xg_gas_diagnose(const void *addr, size_t len, int pe)
+{
+    uint64_t off, top;
+
+    if (xg_gas.npes == 0) {
+        return XG_ERR_NOT_INITIALIZED;
+    }
+    if ((pe < 0) || (pe >= xg_gas.npes)) {
+        return XG_ERR_PE_RANGE;
+    }
+    off = gas_local_offset(addr);
+    top = __atomic_load_n(&xg_gas.table[pe + 1].heap_top, __ATOMIC_RELAXED);
+    if ((off == UINT64_MAX) || ((off < xg_gas.data_off) && (off >= top))) {
+        return XG_ERR_NOT_SYMMETRIC;
+    }
+    if (gas_entry_ptr(&xg_gas.table[pe + 1], off, len) == NULL) {
+        return XG_ERR_OUT_OF_BOUNDS;
+    }
+    return XG_OK;
+}
+
+void xg_gas_describe_ranges(char *buf, size_t len)
+{
+    uint64_t top = (xg_gas.npes == 0) ? 0 : xg_gas.table[1].heap_top;
+
+    snprintf(buf, len, "symmetric heap objects in [%#lx, %#lx), globals in "
+             "[%#lx, %#lx)", (unsigned long)xg_gas.heap_lo,
+             (unsigned long)(xg_gas.heap_lo + top),
+             (unsigned long)xg_gas.data_lo,
+             (unsigned long)(xg_gas.data_lo + xg_gas.data_size));
+}
+
+xg_status_t xg_gas_make(const void *addr, int pe, xg_gaddr_t *gaddr_p)
+{
+    xg_status_t status = xg_gas_diagnose(addr, 1, pe);
+
+    if (status != XG_OK) {
+        return status;
+    }
+    gaddr_p->ns  = (uint64_t)pe + 1;
+    gaddr_p->off = gas_local_offset(addr);
+    return XG_OK;
+}
+
+void *xg_gas_resolve(xg_gaddr_t gaddr, size_t len, xg_status_t *status_p)
+{
+    void *ptr;
+
+    if (gaddr.ns == XG_NS_LOCAL) {
+        *status_p = XG_OK;
+        return (void *)(uintptr_t)gaddr.off;
+    }
+    if (gaddr.ns > (uint64_t)xg_gas.npes) {
+        *status_p = (xg_gas.npes == 0) ? XG_ERR_NOT_INITIALIZED
+                                       : XG_ERR_PE_RANGE;
+        return NULL;
+    }
+    ptr = gas_entry_ptr(xg_nlb_lookup(gaddr.ns), gaddr.off, len);
+    *status_p = (ptr != NULL) ? XG_OK : XG_ERR_OUT_OF_BOUNDS;
+    return ptr;
+}
+
+xg_status_t xg_gas_alloc(size_t size, size_t align, void **ptr_p)
+{
+    xg_status_t status = xg_heap_alloc(&xg_mem.heap, size, align, ptr_p);
+
+    if (status == XG_OK) {
+        gas_publish_heap_top();
+    }
+    return status;
+}
+
+xg_status_t xg_gas_realloc(void *ptr, size_t size, void **ptr_p)
+{
+    xg_status_t status = xg_heap_realloc(&xg_mem.heap, ptr, size, ptr_p);
+
+    if (status == XG_OK) {
+        gas_publish_heap_top();
+    }
+    return status;
+}
+
+xg_status_t xg_gas_free(void *ptr)
+{
+    xg_status_t status = xg_heap_free(&xg_mem.heap, ptr);
+
+    if (status == XG_OK) {
+        gas_publish_heap_top();
+    }
+    return status;
+}

@@ -1,0 +1,164 @@
+/*
+ * The global address space (xBGAS).  A global address is 128 bits:
+ * (namespace, offset).  Namespace 0 always means "local": the offset is a
+ * plain virtual address of this process.  Namespace n >= 1 names PE n-1's
+ * symmetric memory, and the offset locates data inside it (offset = position
+ * in the PE's partition: heap first, then the data window of its globals).
+ *
+ * The namespace table maps each namespace to its owner and to the base at
+ * which this process reaches it, plus the extent of live symmetric objects;
+ * it is updated whenever symmetric memory is allocated or freed.  A small
+ * fully-associative LRU cache, the namespace lookaside buffer (NLB), sits in
+ * front of the table; each thread has its own, as each core has its own NLB
+ * in xBGAS, so lookups take no lock.
+ *
+ * Fast path (xg_gas_translate): PE range check, NLB hit on the most recent
+ * entry, bounds check, pointer.  Everything else -- NLB misses, globals,
+ * errors -- is in noinline functions.
+ */
+#ifndef XG_GAS_H
+#define XG_GAS_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "base/xg_compiler.h"
+#include "mem/xg_mem.h"
+#include "xgas.h"
+
+#define XG_NLB_MAX_ENTRIES 64
+
+typedef struct xg_ns_entry {
+    uintptr_t base;      /* where this process reaches offset 0 */
+    uint64_t  heap_top;  /* [0, heap_top) holds every live heap object */
+    uint64_t  data_off;  /* data window: [data_off, data_end) */
+    uint64_t  data_end;
+    int       owner;     /* PE that owns the memory */
+} xg_ns_entry_t;
+
+typedef struct xg_nlb {
+    uint64_t             tag[XG_NLB_MAX_ENTRIES];   /* namespace, 0 = empty */
+    const xg_ns_entry_t *entry[XG_NLB_MAX_ENTRIES];
+    uint64_t             hits;
+    uint64_t             misses;
+    struct xg_nlb       *next;                      /* registry of threads */
+    int                  registered;
+} xg_nlb_t;
+
+typedef struct xg_gas {
+    int            me;
+    int            npes;          /* 0 until initialized */
+    unsigned       nlb_size;
+    uintptr_t      heap_lo;       /* this PE's heap (= its partition) */
+    uintptr_t      data_lo;       /* this PE's globals, native address */
+    uint64_t       data_size;
+    uint64_t       data_off;
+    xg_ns_entry_t *table;         /* indexed by namespace, npes + 1 rows */
+} xg_gas_t;
+
+extern xg_gas_t xg_gas;
+extern __thread xg_nlb_t xg_nlb_tls __attribute__((tls_model("initial-exec")));
+
+xg_status_t xg_gas_init(void);
+void xg_gas_fini(void);
+
+const xg_ns_entry_t *xg_nlb_lookup_slow(xg_nlb_t *nlb, uint64_t ns);
+
+/* Namespace table row for @ns (1..npes) through the NLB. */
+static inline const xg_ns_entry_t *xg_nlb_lookup(uint64_t ns)
+{
+    xg_nlb_t *nlb = &xg_nlb_tls;
+
+    if (xg_likely(nlb->tag[0] == ns)) {
+        nlb->hits++;
+        return nlb->entry[0];
+    }
+    return xg_nlb_lookup_slow(nlb, ns);
+}
+
+void *xg_gas_translate_slow(const void *addr, size_t len, int pe);
+
+/*
+ * Pointer through which this PE reaches @len bytes at symmetric address
+ * @addr on PE @pe, or NULL if the PE or the range is not valid (call
+ * xg_gas_diagnose for the reason).  Reads the object's bytes, never locks.
+ */
+static inline void *xg_gas_translate(const void *addr, size_t len, int pe)
+{
+    uintptr_t off = (uintptr_t)addr - xg_gas.heap_lo;
+    const xg_ns_entry_t *entry;
+    uint64_t top;
+
+    if (xg_unlikely((unsigned)pe >= (unsigned)xg_gas.npes)) {
+        return NULL;
+    }
+    entry = xg_nlb_lookup((uint64_t)pe + 1);
+    /* relaxed: the extent only changes in collective allocation calls */
+    top = __atomic_load_n(&entry->heap_top, __ATOMIC_RELAXED);
+    if (xg_likely((off < top) && (len <= top - off))) {
+        return (void *)(entry->base + off);
+    }
+    return xg_gas_translate_slow(addr, len, pe);
+}
+
+/*
+ * Copies @len bytes to or from translated memory.  One register-width,
+ * naturally aligned element takes the single-element path (one load and one
+ * store, as an xBGAS eld/esd); anything else the bulk path (memcpy).
+ */
+static inline void xg_gas_copy(void *dst, const void *src, size_t len)
+{
+    if (((len == 1) || (len == 2) || (len == 4) || (len == 8)) &&
+        ((((uintptr_t)dst | (uintptr_t)src) & (len - 1)) == 0)) {
+        switch (len) {
+        case 1: *(volatile uint8_t *)dst = *(const uint8_t *)src; return;
+        case 2: *(volatile uint16_t *)dst = *(const uint16_t *)src; return;
+        case 4: *(volatile uint32_t *)dst = *(const uint32_t *)src; return;
+        default: *(volatile uint64_t *)dst = *(const uint64_t *)src; return;
+        }
+    }
+    memcpy(dst, src, len);
+}
+
+/* Why xg_gas_translate(@addr, @len, @pe) returned NULL. */
+xg_status_t xg_gas_diagnose(const void *addr, size_t len, int pe);
+
+/* Writes a description of the symmetric ranges of this PE (for messages). */
+void xg_gas_describe_ranges(char *buf, size_t len);
+
+/* Global address of symmetric @addr on @pe (XG_ERR_* when not symmetric). */
+xg_status_t xg_gas_make(const void *addr, int pe, xg_gaddr_t *gaddr_p);
+
+/* Pointer for @len bytes at @gaddr, or NULL (with *status_p set). */
+void *xg_gas_resolve(xg_gaddr_t gaddr, size_t len, xg_status_t *status_p);
+
+/* Symmetric heap allocation: updates the namespace table. Collective
+ * ordering (the same calls on every PE) is the caller's duty. */
+xg_status_t xg_gas_alloc(size_t size, size_t align, void **ptr_p);
+xg_status_t xg_gas_realloc(void *ptr, size_t size, void **ptr_p);
+xg_status_t xg_gas_free(void *ptr);
+
+/* Memory ordering of same-node access.  fence: puts to one PE become
+ * visible in order (a release fence; x86 keeps stores ordered anyway).
+ * quiet: every earlier access is complete and visible before any later
+ * one (a full fence). */
+static inline void xg_gas_fence(void)
+{
+    atomic_thread_fence(memory_order_release);
+}
+
+static inline void xg_gas_quiet(void)
+{
+    atomic_thread_fence(memory_order_seq_cst);
+}
+
+/* Barrier over all PEs (no memory completion beyond acquire/release on the
+ * barrier itself; callers add xg_gas_quiet for shmem_barrier_all). */
+void xg_gas_barrier(void);
+
+/* NLB counters summed over every thread (for XGAS_STATS). */
+void xg_gas_nlb_stats(uint64_t *hits_p, uint64_t *misses_p);
+
+#endif

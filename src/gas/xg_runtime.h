@@ -1,0 +1,23 @@
+/*
+ * Start-up and shut-down of the whole stack (boot, mem, gas), shared by every
+ * API: xg_init() and shmem_init() both land here, counted, so a program may
+ * use both APIs.  The first init joins the job; the matching last fini
+ * leaves it.  A program that returns from main() while initialized is
+ * finalized by an exit handler, as OpenSHMEM programs expect.
+ */
+#ifndef XG_RUNTIME_H
+#define XG_RUNTIME_H
+
+#include "xgas_status.h"
+
+typedef enum {
+    XG_RUNTIME_NEVER = 0,     /* not initialized yet */
+    XG_RUNTIME_ACTIVE = 1,
+    XG_RUNTIME_FINALIZED = 2  /* finalized: cannot start again */
+} xg_runtime_state_t;
+
+xg_status_t xg_runtime_init(void);
+xg_status_t xg_runtime_fini(void);
+xg_runtime_state_t xg_runtime_state(void);
+
+#endif

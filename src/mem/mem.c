@@ -1,0 +1,167 @@
+/*
+ * Layout of the partition, the move of the program's globals into the data
+ * window, and agreement checks between PEs (see xg_mem.h).
+ */
+#include "mem/xg_mem.h"
+
+#include <elf.h>
+#include <link.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "base/xg_compiler.h"
+#include "base/xg_config.h"
+#include "base/xg_log.h"
+#include "boot/xg_boot.h"
+
+#define MEM_PART_ALIGN (2u << 20)
+
+xg_mem_t xg_mem = {.region = {.fd = -1}};
+
+typedef struct {
+    uintptr_t lo;
+    uintptr_t hi;
+} mem_range_t;
+
+/* Finds the main program's writable, non-RELRO data pages. */
+static int mem_find_data(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    mem_range_t *range = arg;
+    uintptr_t lo = 0, hi = 0, relro_end = 0, page = (uintptr_t)getpagesize();
+    int i;
+
+    (void)size;
+    for (i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+
+        if ((ph->p_type == PT_LOAD) && (ph->p_flags & PF_W) && (lo == 0)) {
+            lo = start;
+            hi = start + ph->p_memsz;
+        } else if (ph->p_type == PT_GNU_RELRO) {
+            relro_end = start + ph->p_memsz;
+        }
+    }
+    if ((relro_end > lo) && (relro_end <= hi)) {
+        lo = relro_end; /* read-only after relocation: not data */
+    }
+    range->lo = xg_align_up(lo, page);
+    range->hi = xg_align_up(hi, page);
+    if (range->hi < range->lo) {
+        range->hi = range->lo;
+    }
+    return 1; /* the first object is the executable: stop */
+}
+
+static void mem_layout(uint64_t data_size)
+{
+    xg_mem.heap_size    = xg_align_up(xg_config.symmetric_size, 1u << 16);
+    xg_mem.data_off     = xg_mem.heap_size;
+    xg_mem.data_size    = data_size;
+    xg_mem.internal_off = xg_align_up(xg_mem.data_off + data_size, 1u << 16);
+    xg_mem.part_size    = xg_align_up(xg_mem.internal_off +
+                                      XG_MEM_INTERNAL_SIZE, MEM_PART_ALIGN);
+}
+
+/* Every PE must have computed the same layout; names the first that did
+ * not, and what differs. */
+static xg_status_t mem_check_agreement(void)
+{
+    uint64_t mine[3] = {xg_mem.heap_size, xg_mem.data_size, xg_mem.part_size};
+    uint64_t theirs[3];
+    int pe;
+
+    if ((xg_boot_kv_put("mem.layout", mine, sizeof(mine)) != XG_OK) ||
+        (xg_boot_fence() != XG_OK)) {
+        return XG_ERR_BOOT;
+    }
+    for (pe = 0; pe < xg_boot.npes; pe++) {
+        if (xg_boot_kv_get(pe, "mem.layout", theirs, sizeof(theirs)) !=
+            XG_OK) {
+            return XG_ERR_BOOT;
+        }
+        if (memcmp(mine, theirs, sizeof(mine)) != 0) {
+            xg_error("mem", "PE %d has a symmetric heap of %lu bytes and "
+                     "%lu bytes of global data, but PE %d has %lu and %lu: "
+                     "every PE must run the same executable with the same "
+                     "SHMEM_SYMMETRIC_SIZE", pe, (unsigned long)theirs[0],
+                     (unsigned long)theirs[1], xg_boot.rank,
+                     (unsigned long)mine[0], (unsigned long)mine[1]);
+            return XG_ERR_MISMATCH;
+        }
+    }
+    return XG_OK;
+}
+
+/* Moves the globals into the data window and maps it back in place.  The
+ * contents are copied first, then the window replaces the original pages
+ * in one mmap call, so the program never sees a missing page. */
+static xg_status_t mem_share_data(void)
+{
+    off_t window = (off_t)(xg_mem.my_part - xg_mem.region.base +
+                           xg_mem.data_off);
+    void *map;
+
+    if (xg_mem.data_size == 0) {
+        return XG_OK;
+    }
+    if (pwrite(xg_mem.region.fd, (void *)xg_mem.data_lo, xg_mem.data_size,
+               window) != (ssize_t)xg_mem.data_size) {
+        xg_error("mem", "cannot copy %lu bytes of global data into the "
+                 "symmetric region (%m)", (unsigned long)xg_mem.data_size);
+        return XG_ERR_IO;
+    }
+    map = mmap((void *)xg_mem.data_lo, xg_mem.data_size,
+               PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+               xg_mem.region.fd, window);
+    if (map != (void *)xg_mem.data_lo) {
+        xg_error("mem", "cannot map the global data window at %#lx (%m)",
+                 (unsigned long)xg_mem.data_lo);
+        return XG_ERR_IO;
+    }
+    return XG_OK;
+}
+
+xg_status_t xg_mem_init(void)
+{
+    mem_range_t data = {0, 0};
+    xg_status_t status;
+
+    xg_mem.me   = xg_boot.rank;
+    xg_mem.npes = xg_boot.npes;
+    dl_iterate_phdr(mem_find_data, &data);
+    xg_mem.data_lo = data.lo;
+    mem_layout(data.hi - data.lo);
+
+    status = mem_check_agreement();
+    if (status != XG_OK) {
+        return status;
+    }
+    status = xg_shm_region_open(&xg_mem.region, xg_boot.seg_fd, xg_mem.npes,
+                                xg_mem.part_size, xg_config.symmetric_base);
+    if (status != XG_OK) {
+        return status;
+    }
+    xg_mem.my_part = xg_mem_part(xg_mem.me);
+    status = mem_share_data();
+    if (status == XG_OK) {
+        status = xg_heap_init(&xg_mem.heap, xg_mem.my_part, xg_mem.heap_size);
+    }
+    if (status != XG_OK) {
+        xg_shm_region_close(&xg_mem.region);
+        return status;
+    }
+    xg_debug("mem", "partition %lu bytes: heap %lu, globals %lu at %#lx",
+             (unsigned long)xg_mem.part_size, (unsigned long)xg_mem.heap_size,
+             (unsigned long)xg_mem.data_size, (unsigned long)xg_mem.data_lo);
+    return XG_OK;
+}
+
+void xg_mem_fini(void)
+{
+    xg_heap_fini(&xg_mem.heap);
+    /* The globals stay mapped from the region's memory object: the program
+     * keeps running after finalize.  Only the view of the partitions goes. */
+    xg_shm_region_close(&xg_mem.region);
+}

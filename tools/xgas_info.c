@@ -1,0 +1,66 @@
+/*
+ * xgas-info: what this xgas build is and how it is configured.
+ *   xgas-info        version, OpenSHMEM version, transports
+ *   xgas-info -c     every environment variable: value, default, help
+ *   xgas-info -a     both, including the variables xgasrun sets for PEs
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "base/xg_config.h"
+#include "xgas_version.h"
+
+/* Transports compiled into this build, in the order gas/ tries them. */
+static const char *const built_transports[] = {
+    "self (loopback within a PE)",
+    "shm (same-node PEs: PVAS-partitioned shared region, direct load/store)",
+};
+
+static void print_build(void)
+{
+    size_t i;
+
+    printf("xgas %s\n", XGAS_VERSION_STRING);
+    printf("OpenSHMEM API: 1.6\n");
+    printf("transports:\n");
+    for (i = 0; i < sizeof(built_transports) / sizeof(built_transports[0]);
+         i++) {
+        printf("    %s\n", built_transports[i]);
+    }
+}
+
+static int usage(FILE *out, int status)
+{
+    fprintf(out, "usage: xgas-info [-c | -a | -h]\n"
+                 "  (none)  print the version and the transports of this build\n"
+                 "  -c      print every environment variable with its value,\n"
+                 "          default and help\n"
+                 "  -a      print both, including launcher-set variables\n");
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 1) {
+        print_build();
+        return 0;
+    }
+    if ((argc != 2) || (strcmp(argv[1], "-h") == 0) ||
+        (strcmp(argv[1], "--help") == 0)) {
+        return usage((argc == 2) ? stdout : stderr, (argc == 2) ? 0 : 2);
+    }
+    if (xg_config_load() != 0) {
+        fprintf(stderr, "xgas-info: some variables have invalid values "
+                        "(see above); their defaults are shown\n");
+    }
+    if (strcmp(argv[1], "-c") == 0) {
+        xg_config_print(stdout, 0);
+    } else if (strcmp(argv[1], "-a") == 0) {
+        print_build();
+        printf("\nenvironment variables:\n");
+        xg_config_print(stdout, 1);
+    } else {
+        return usage(stderr, 2);
+    }
+    return 0;
+}
