@@ -4,6 +4,18 @@
  * and becomes a typed field of xg_config_t, a parser entry and a line of
  * `xgas-info -c`.  Nothing else in xgas calls getenv().
  *
+ * The default region address leaves room for the shadow memory of the
+ * sanitizers: ASan shadows everything below 0x10007fff8000, TSan only lets
+ * applications map below 0x8000000000 or in a few high ranges.
+ */
+#if defined(__SANITIZE_THREAD__)
+#define XG_DEFAULT_SYMMETRIC_BASE "0x1000000000"
+#elif defined(__SANITIZE_ADDRESS__)
+#define XG_DEFAULT_SYMMETRIC_BASE "0x200000000000"
+#else
+#define XG_DEFAULT_SYMMETRIC_BASE "0x100000000000"
+#endif
+/*
  * visibility: XG_CFG_USER for user settings, XG_CFG_LAUNCHER for values that
  * xgasrun passes to the PEs it starts (users do not set them).
  */
@@ -17,7 +29,7 @@ XG_CONFIG_VAR(symmetric_size, "SHMEM_SYMMETRIC_SIZE", XG_CFG_SIZE, "256M",
               XG_CFG_USER,
               "bytes of symmetric heap per PE; suffixes K, M, G, T (powers of 1024)")
 XG_CONFIG_VAR(symmetric_base, "XGAS_SYMMETRIC_BASE", XG_CFG_ADDR,
-              "0x100000000000", XG_CFG_USER,
+              XG_DEFAULT_SYMMETRIC_BASE, XG_CFG_USER,
               "virtual address of the node-wide symmetric region (same in every PE)")
 XG_CONFIG_VAR(shmem_version, "SHMEM_VERSION", XG_CFG_BOOL, "0", XG_CFG_USER,
               "print the library name and OpenSHMEM version at start-up (PE 0)")

@@ -183,33 +183,21 @@ xg_status_t xg_boot_fence(void)
 xg_status_t xg_boot_kv_get(int rank, const char *key, void *value, size_t len)
 {
     xg_ctl_t *ctl = xg_boot.ctl;
-    const uint8_t *area, *found = NULL;
-    xg_ctl_kv_record_t record;
-    size_t key_len = strlen(key);
-    uint32_t used, pos = 0;
+    const uint8_t *found;
+    uint32_t used, found_len;
 
     if ((rank < 0) || (rank >= xg_boot.npes)) {
         return XG_ERR_PE_RANGE;
     }
-    area = xg_ctl_kv_area(ctl, (uint32_t)rank);
     used = atomic_load_explicit(&ctl->pe[rank].kv_used, memory_order_acquire);
-    while (pos + sizeof(record) <= used) {
-        memcpy(&record, area + pos, sizeof(record));
-        if ((record.key_len == key_len) &&
-            (memcmp(area + pos + sizeof(record), key, key_len) == 0)) {
-            found = area + pos; /* keep scanning: the last put wins */
-        }
-        pos += (uint32_t)xg_align_up(sizeof(record) + record.key_len +
-                                     record.value_len, 8);
-    }
-    if (found == NULL) {
+    if (xg_ctl_kv_find(xg_ctl_kv_area(ctl, (uint32_t)rank), used,
+                       ctl->kv_bytes_per_pe, key, &found, &found_len) != 0) {
         return XG_ERR_INVALID_PARAM;
     }
-    memcpy(&record, found, sizeof(record));
-    if (record.value_len != len) {
+    if (found_len != len) {
         return XG_ERR_MISMATCH;
     }
-    memcpy(value, found + sizeof(record) + record.key_len, len);
+    memcpy(value, found, len);
     return XG_OK;
 }
 

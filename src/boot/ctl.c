@@ -31,3 +31,31 @@ int xg_ctl_check(const xg_ctl_t *ctl, size_t mapped_size, uint32_t npes)
     }
     return 0;
 }
+
+int xg_ctl_kv_find(const uint8_t *area, uint32_t used, uint32_t capacity,
+                   const char *key, const uint8_t **value_p, uint32_t *len_p)
+{
+    size_t key_len = strlen(key), pos = 0, record_len;
+    xg_ctl_kv_record_t record;
+    int found = -1;
+
+    if (used > capacity) {
+        used = capacity;
+    }
+    while (pos + sizeof(record) <= used) {
+        memcpy(&record, area + pos, sizeof(record));
+        record_len = sizeof(record) + (size_t)record.key_len +
+                     (size_t)record.value_len;
+        if (record_len > used - pos) {
+            break; /* damaged record: stop, never read past @used */
+        }
+        if ((record.key_len == key_len) &&
+            (memcmp(area + pos + sizeof(record), key, key_len) == 0)) {
+            *value_p = area + pos + sizeof(record) + key_len;
+            *len_p   = record.value_len;
+            found    = 0; /* keep scanning: the last put wins */
+        }
+        pos += xg_align_up(record_len, 8);
+    }
+    return found;
+}

@@ -75,6 +75,16 @@ void xg_ctl_format(xg_ctl_t *ctl, uint32_t npes);
 /* Checks the header written by the launcher; 0 if it is usable for npes. */
 int xg_ctl_check(const xg_ctl_t *ctl, size_t mapped_size, uint32_t npes);
 
+/*
+ * Finds the last record with @key among the first @used bytes of a
+ * key/value area of @capacity bytes written by another process.  The area
+ * is not trusted: a record that does not fit ends the scan.  Returns 0 and
+ * sets *value_p, *len_p when found; -1 otherwise.
+ */
+int xg_ctl_kv_find(const uint8_t *area, uint32_t used, uint32_t capacity,
+                   const char *key, const uint8_t **value_p,
+                   uint32_t *len_p);
+
 /* Start of PE @rank's key/value area. */
 static inline uint8_t *xg_ctl_kv_area(xg_ctl_t *ctl, uint32_t rank)
 {

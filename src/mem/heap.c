@@ -9,8 +9,10 @@
 #include "base/xg_compiler.h"
 #include "base/xg_log.h"
 
-xg_status_t xg_heap_init(xg_heap_t *heap, uintptr_t base, uint64_t size)
+xg_status_t xg_heap_init(xg_heap_t *heap, uintptr_t base, uint64_t size,
+                         uint64_t max_align)
 {
+    xg_assert(xg_is_pow2(max_align) && ((base & (max_align - 1)) == 0));
     memset(heap, 0, sizeof(*heap));
     heap->capacity = 64;
     heap->blocks   = calloc(heap->capacity, sizeof(*heap->blocks));
@@ -19,6 +21,7 @@ xg_status_t xg_heap_init(xg_heap_t *heap, uintptr_t base, uint64_t size)
     }
     heap->base      = base;
     heap->size      = size;
+    heap->max_align = max_align;
     heap->count     = 1;
     heap->blocks[0] = (xg_heap_block_t){.off = 0, .size = size, .used = 0};
     pthread_mutex_init(&heap->lock, NULL);
@@ -160,8 +163,11 @@ xg_status_t xg_heap_alloc(xg_heap_t *heap, size_t size, size_t align,
 {
     xg_status_t status;
 
-    if ((size == 0) || (size > heap->size) || !xg_is_pow2(align)) {
-        return (size == 0) ? XG_ERR_INVALID_PARAM : XG_ERR_NO_MEMORY;
+    if ((size == 0) || !xg_is_pow2(align) || (align > heap->max_align)) {
+        return XG_ERR_INVALID_PARAM;
+    }
+    if (size > heap->size) {
+        return XG_ERR_NO_MEMORY;
     }
     if (align < XG_HEAP_MIN_ALIGN) {
         align = XG_HEAP_MIN_ALIGN;

@@ -26,6 +26,7 @@ typedef struct xg_heap_block {
 typedef struct xg_heap {
     uintptr_t        base;
     uint64_t         size;
+    uint64_t         max_align; /* alignment every PE's heap base shares */
     xg_heap_block_t *blocks;   /* sorted by offset, covering [0, size) */
     size_t           count;
     size_t           capacity;
@@ -34,12 +35,17 @@ typedef struct xg_heap {
     pthread_mutex_t  lock;
 } xg_heap_t;
 
-xg_status_t xg_heap_init(xg_heap_t *heap, uintptr_t base, uint64_t size);
+/* @max_align: the largest alignment honoured (a power of two dividing
+ * @base); larger requests fail with XG_ERR_INVALID_PARAM.  Symmetric heaps
+ * pass the alignment shared by every PE's partition, so an aligned block
+ * has the same offset on every PE. */
+xg_status_t xg_heap_init(xg_heap_t *heap, uintptr_t base, uint64_t size,
+                         uint64_t max_align);
 void xg_heap_fini(xg_heap_t *heap);
 
-/* Allocates @size bytes (> 0) aligned to @align (a power of two); on
- * exhaustion returns XG_ERR_NO_MEMORY without logging (the caller knows
- * which routine and variable to name). */
+/* Allocates @size bytes (> 0) aligned to @align (a power of two, at most
+ * max_align); on exhaustion returns XG_ERR_NO_MEMORY without logging (the
+ * caller knows which routine and variable to name). */
 xg_status_t xg_heap_alloc(xg_heap_t *heap, size_t size, size_t align,
                           void **ptr_p);
 

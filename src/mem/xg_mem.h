@@ -30,6 +30,10 @@
 
 #define XG_MEM_INTERNAL_SIZE (1u << 20)
 
+/* Partitions start at multiples of this: the largest alignment shmem_align
+ * can give (the same offset is then aligned on every PE). */
+#define XG_MEM_PART_ALIGN (2u << 20)
+
 typedef struct xg_mem {
     xg_shm_region_t region;
     int             me;

@@ -12,7 +12,13 @@
 static void *shmem_heap_result(const char *routine, xg_status_t status,
                                size_t size, void *ptr)
 {
-    if (status == XG_ERR_NO_MEMORY) {
+    if (status == XG_ERR_INVALID_PARAM) {
+        xg_error("shmem", "%s: alignment larger than %u bytes cannot be the "
+                 "same on every PE (partitions are %u-byte aligned); the "
+                 "call returns NULL", routine, XG_MEM_PART_ALIGN,
+                 XG_MEM_PART_ALIGN);
+        ptr = NULL;
+    } else if (status == XG_ERR_NO_MEMORY) {
         xg_error("shmem", "%s: cannot allocate %zu bytes: the symmetric heap "
                  "of %llu bytes is exhausted (largest free block %llu bytes); "
                  "set SHMEM_SYMMETRIC_SIZE to a larger size, e.g. "

@@ -1,0 +1,32 @@
+#!/bin/sh
+# Checks an installed xgas (used by .ci/run after `cmake --install`): the
+# installed xgascc, pkg-config file and CMake package each build hello.c,
+# and the installed xgasrun runs it.  usage: installed_package.sh PREFIX
+set -eu
+prefix=$1
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+"$prefix/bin/xgascc" -o "$work/hello_cc" "$here/hello.c"
+"$prefix/bin/xgasrun" -n 2 "$work/hello_cc" | grep -q 'total 3'
+
+pcdir=$(dirname "$(find "$prefix" -name xgas.pc | head -n 1)")
+flags=$(PKG_CONFIG_PATH=$pcdir pkg-config --cflags --libs xgas)
+# shellcheck disable=SC2086
+cc -o "$work/hello_pc" "$here/hello.c" $flags
+"$prefix/bin/xgasrun" -n 2 "$work/hello_pc" | grep -q 'total 3'
+
+mkdir "$work/proj"
+cat > "$work/proj/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.20)
+project(hello C)
+find_package(xgas REQUIRED)
+add_executable(hello_cmake hello.c)
+target_link_libraries(hello_cmake PRIVATE xgas::xgas)
+CMAKE
+cp "$here/hello.c" "$work/proj/"
+cmake -S "$work/proj" -B "$work/proj/build" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake --build "$work/proj/build" >/dev/null
+"$prefix/bin/xgasrun" -n 2 "$work/proj/build/hello_cmake" | grep -q 'total 3'
+echo "installed package: passed"

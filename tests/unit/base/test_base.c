@@ -1,0 +1,105 @@
+/*
+ * Unit tests of src/base: status strings, size parsing, the environment
+ * table (values set by CTest), logging levels and the wait primitive.
+ */
+#include <string.h>
+
+#include "base/xg_config.h"
+#include "base/xg_log.h"
+#include "base/xg_wait.h"
+#include "xg_test.h"
+#include "xgas_status.h"
+
+static void test_status_strings(void)
+{
+    static const xg_status_t all[] = {
+        XG_OK, XG_INPROGRESS, XG_ERR_INVALID_PARAM, XG_ERR_NOT_INITIALIZED,
+        XG_ERR_PE_RANGE, XG_ERR_NOT_SYMMETRIC, XG_ERR_OUT_OF_BOUNDS,
+        XG_ERR_MISALIGNED, XG_ERR_UNSUPPORTED, XG_ERR_NO_MEMORY,
+        XG_ERR_NO_RESOURCE, XG_ERR_ADDRESS_IN_USE, XG_ERR_BOOT,
+        XG_ERR_UNREACHABLE, XG_ERR_MISMATCH, XG_ERR_IO, XG_ERR_INTERNAL};
+    size_t i, j;
+
+    for (i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+        XG_CHECK(strcmp(xg_status_str(all[i]), "unknown status") != 0,
+                 "status %d has no message", all[i]);
+        for (j = 0; j < i; j++) {
+            XG_CHECK(strcmp(xg_status_str(all[i]), xg_status_str(all[j])) != 0,
+                     "statuses %d and %d share a message", all[i], all[j]);
+        }
+    }
+    XG_CHECK(strcmp(xg_status_str((xg_status_t)12345), "unknown status") == 0,
+             "unknown code");
+}
+
+static void test_parse_size(void)
+{
+    static const struct {
+        const char *text;
+        uint64_t    value;
+    } good[] = {{"0", 0}, {"4096", 4096}, {"1K", 1024}, {"1k", 1024},
+                {"256M", 256ULL << 20}, {"2G", 2ULL << 30}, {"1T", 1ULL << 40},
+                {"3MB", 3ULL << 20}, {"3MiB", 3ULL << 20}, {"0x1000", 4096},
+                {" 5M ", 5ULL << 20}};
+    static const char *const bad[] = {"", "M", "-1", "12Q", "1.5G", "1G2",
+                                      "99999999999999999999",
+                                      "99999999999T"};
+    uint64_t value;
+    size_t i;
+
+    for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+        XG_CHECK(xg_config_parse_size(good[i].text, &value) == 0,
+                 "'%s' rejected", good[i].text);
+        XG_CHECK(value == good[i].value, "'%s' gave %llu", good[i].text,
+                 (unsigned long long)value);
+    }
+    for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        XG_CHECK(xg_config_parse_size(bad[i], &value) != 0, "'%s' accepted",
+                 bad[i]);
+    }
+}
+
+static void test_environment(void)
+{
+    XG_CHECK(xg_config_load() == XG_OK, "valid environment rejected");
+    XG_CHECK(xg_config.nlb_size == 12, "XGAS_NLB_SIZE=12 read as %ld",
+             xg_config.nlb_size);
+    XG_CHECK(xg_config.symmetric_size == (3ULL << 30),
+             "SHMEM_SYMMETRIC_SIZE=3G read as %llu",
+             (unsigned long long)xg_config.symmetric_size);
+    XG_CHECK(xg_config.log_level == XG_LOG_INFO, "XGAS_LOG=info read as %d",
+             xg_config.log_level);
+    XG_CHECK(xg_log_level == XG_LOG_INFO, "log level not applied");
+    XG_CHECK(xg_config.stats == 0, "default of XGAS_STATS");
+    XG_CHECK(xg_config.symmetric_base ==
+             strtoull(XG_DEFAULT_SYMMETRIC_BASE, NULL, 16),
+             "default of XGAS_SYMMETRIC_BASE");
+}
+
+static void test_wait(void)
+{
+    xg_wait_t wait;
+    unsigned i;
+
+    /* the schedule must reach the yielding phase and keep going */
+    xg_wait_configure(4, 3);
+    xg_wait_init(&wait);
+    for (i = 0; i < 5000; i++) {
+        xg_wait_backoff(&wait);
+    }
+    XG_CHECK(wait.polls >= 4 + 3, "backoff did not advance (%u)", wait.polls);
+}
+
+int main(int argc, char **argv)
+{
+    if ((argc == 2) && (strcmp(argv[1], "--expect-bad-config") == 0)) {
+        /* prints the message CTest matches; must report the failure */
+        return (xg_config_load() == XG_ERR_INVALID_PARAM) ? 0 : 1;
+    }
+    test_status_strings();
+    test_parse_size();
+    test_environment();
+    test_wait();
+    printf("unit_base: passed\n");
+    return 0;
+}
