@@ -51,10 +51,15 @@ static void runtime_shutdown(void)
     __atomic_store_n(&runtime_state, XG_RUNTIME_FINALIZED, __ATOMIC_RELEASE);
 }
 
-static void runtime_at_exit(void)
+/* exit() while initialized.  Status 0 (returning from main without
+ * finalizing) finalizes collectively, as OpenSHMEM programs expect.  Any
+ * other status is a failure: waiting in the finalize barrier would hang the
+ * job, so the PE just leaves and xgasrun ends the others. */
+static void runtime_at_exit(int exit_status, void *arg)
 {
+    (void)arg;
     pthread_mutex_lock(&runtime_lock);
-    if (runtime_refs > 0) {
+    if ((runtime_refs > 0) && (exit_status == 0)) {
         runtime_refs = 0;
         runtime_shutdown();
     }
@@ -77,7 +82,7 @@ static xg_status_t runtime_startup(void)
         return status;
     }
     xg_boot_set_state(XG_PE_INITIALIZED);
-    atexit(runtime_at_exit);
+    on_exit(runtime_at_exit, NULL);
     xg_gas_barrier();
     return XG_OK;
 }

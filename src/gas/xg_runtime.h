@@ -2,8 +2,10 @@
  * Start-up and shut-down of the whole stack (boot, mem, gas), shared by every
  * API: xg_init() and shmem_init() both land here, counted, so a program may
  * use both APIs.  The first init joins the job; the matching last fini
- * leaves it.  A program that returns from main() while initialized is
- * finalized by an exit handler, as OpenSHMEM programs expect.
+ * leaves it.  A program that returns from main() (exit status 0) while
+ * initialized is finalized by an exit handler, as OpenSHMEM programs
+ * expect; a non-zero exit leaves at once, so a failing PE never waits in a
+ * barrier for PEs that wait for it.
  */
 #ifndef XG_RUNTIME_H
 #define XG_RUNTIME_H
