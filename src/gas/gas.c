@@ -189,16 +189,25 @@ static void *gas_entry_ptr(const xg_ns_entry_t *entry, uint64_t off,
     return NULL;
 }
 
-void *xg_gas_translate_slow(const void *addr, size_t len, int pe)
+void *xg_gas_translate(const void *addr, size_t len, int pe)
 {
+    uintptr_t heap_off = (uintptr_t)addr - xg_gas.heap_lo;
     uintptr_t data_off = (uintptr_t)addr - xg_gas.data_lo;
+    const xg_ns_entry_t *entry;
+    uint64_t top;
 
-    if ((data_off >= xg_gas.data_size) ||
-        (len > xg_gas.data_size - data_off)) {
+    if ((unsigned)pe >= (unsigned)xg_gas.npes) {
         return NULL;
     }
-    return (void *)(xg_nlb_lookup((uint64_t)pe + 1)->base + xg_gas.data_off +
-                    data_off);
+    entry = xg_nlb_lookup((uint64_t)pe + 1);
+    top = __atomic_load_n(&entry->heap_top, __ATOMIC_RELAXED);
+    if ((heap_off < top) && (len <= top - heap_off)) {
+        return (void *)(entry->base + heap_off);
+    }
+    if ((data_off < xg_gas.data_size) && (len <= xg_gas.data_size - data_off)) {
+        return (void *)(entry->base + xg_gas.data_off + data_off);
+    }
+    return NULL;
 }
 
 xg_status_t xg_gas_diagnose(const void *addr, size_t len, int pe)

@@ -12,9 +12,10 @@
  * front of the table; each thread has its own, as each core has its own NLB
  * in xBGAS, so lookups take no lock.
  *
- * Fast path (xg_gas_translate): PE range check, NLB hit on the most recent
- * entry, bounds check, pointer.  Everything else -- NLB misses, globals,
- * errors -- is in noinline functions.
+ * Fast path (xg_gas_translate_fast): PE range check, NLB hit on the most
+ * recent entry, bounds check, pointer -- no call, so callers need no stack
+ * frame.  Everything else -- NLB misses, globals, errors -- is in
+ * xg_gas_translate, out of line.
  */
 #ifndef XG_GAS_H
 #define XG_GAS_H
@@ -78,30 +79,46 @@ static inline const xg_ns_entry_t *xg_nlb_lookup(uint64_t ns)
     return xg_nlb_lookup_slow(nlb, ns);
 }
 
-void *xg_gas_translate_slow(const void *addr, size_t len, int pe);
-
 /*
- * Pointer through which this PE reaches @len bytes at symmetric address
- * @addr on PE @pe, or NULL if the PE or the range is not valid (call
- * xg_gas_diagnose for the reason).  Reads the object's bytes, never locks.
+ * The fast path of translation, with no function call in it: valid PE, the
+ * most recently used NLB entry names it, and the range lies in the live
+ * heap.  Returns NULL in every other case -- including perfectly valid
+ * ones (NLB miss, a global variable) -- which xg_gas_translate handles.
  */
-static inline void *xg_gas_translate(const void *addr, size_t len, int pe)
+static inline void *xg_gas_translate_fast(const void *addr, size_t len,
+                                          int pe)
 {
     uintptr_t off = (uintptr_t)addr - xg_gas.heap_lo;
+    xg_nlb_t *nlb = &xg_nlb_tls;
     const xg_ns_entry_t *entry;
     uint64_t top;
 
-    if (xg_unlikely((unsigned)pe >= (unsigned)xg_gas.npes)) {
+    if (xg_unlikely(((unsigned)pe >= (unsigned)xg_gas.npes) ||
+                    (nlb->tag[0] != (uint64_t)pe + 1))) {
         return NULL;
     }
-    entry = xg_nlb_lookup((uint64_t)pe + 1);
+    nlb->hits++;
+    entry = nlb->entry[0];
     /* relaxed: the extent only changes in collective allocation calls */
     top = __atomic_load_n(&entry->heap_top, __ATOMIC_RELAXED);
-    if (xg_likely((off < top) && (len <= top - off))) {
-        return (void *)(entry->base + off);
+    if (xg_unlikely((off >= top) || (len > top - off))) {
+        return NULL;
     }
-    return xg_gas_translate_slow(addr, len, pe);
+    if (entry->base + off == 0) {
+        __builtin_unreachable(); /* lets callers drop their NULL test */
+    }
+    return (void *)(entry->base + off);
 }
+
+/*
+ * Pointer through which this PE reaches @len bytes at symmetric address
+ * @addr (heap object or global variable) on PE @pe, or NULL if the PE or
+ * the range is not valid (xg_gas_diagnose tells why).  Never locks.
+ */
+void *xg_gas_translate(const void *addr, size_t len, int pe);
+
+/* Why xg_gas_translate(@addr, @len, @pe) returned NULL. */
+xg_status_t xg_gas_diagnose(const void *addr, size_t len, int pe);
 
 /*
  * Copies @len bytes to or from translated memory.  One register-width,
@@ -121,9 +138,6 @@ static inline void xg_gas_copy(void *dst, const void *src, size_t len)
     }
     memcpy(dst, src, len);
 }
-
-/* Why xg_gas_translate(@addr, @len, @pe) returned NULL. */
-xg_status_t xg_gas_diagnose(const void *addr, size_t len, int pe);
 
 /* Writes a description of the symmetric ranges of this PE (for messages). */
 void xg_gas_describe_ranges(char *buf, size_t len);

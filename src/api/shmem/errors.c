@@ -40,10 +40,15 @@ void xg_shmem_misaligned(const char *routine, const void *addr, size_t align)
                   "operations need a naturally aligned operand", addr, align);
 }
 
-void xg_shmem_bad_target(const char *routine, const void *addr, size_t len,
-                         int pe)
+void *xg_shmem_target_slow(const char *routine, const void *addr, size_t len,
+                           int pe)
 {
     char ranges[256];
+    void *ptr = xg_gas_translate(addr, len, pe);
+
+    if (ptr != NULL) {
+        return ptr;
+    }
 
     switch (xg_gas_diagnose(addr, len, pe)) {
     case XG_ERR_NOT_INITIALIZED:

@@ -21,10 +21,11 @@
 XG_NORETURN void xg_shmem_fail(const char *routine, const char *fmt, ...)
     XG_PRINTF(2, 3);
 
-/* Diagnoses why (addr, len, pe) does not translate and ends the job. */
-XG_NORETURN XG_NOINLINE void xg_shmem_bad_target(const char *routine,
-                                                 const void *addr, size_t len,
-                                                 int pe);
+/* The complete translation (NLB miss, globals); when (addr, len, pe) is not
+ * valid, diagnoses why and ends the job.  Never returns NULL. */
+XG_NOINLINE void *xg_shmem_target_slow(const char *routine, const void *addr,
+                                       size_t len, int pe)
+    __attribute__((returns_nonnull));
 
 XG_NORETURN XG_NOINLINE void xg_shmem_not_initialized(const char *routine);
 
@@ -36,12 +37,12 @@ XG_NORETURN XG_NOINLINE void xg_shmem_misaligned(const char *routine,
 static inline void *xg_shmem_target(const char *routine, const void *addr,
                                     size_t len, int pe)
 {
-    void *ptr = xg_gas_translate(addr, len, pe);
+    void *ptr = xg_gas_translate_fast(addr, len, pe);
 
-    if (xg_unlikely(ptr == NULL)) {
-        xg_shmem_bad_target(routine, addr, len, pe);
+    if (xg_likely(ptr != NULL)) {
+        return ptr;
     }
-    return ptr;
+    return xg_shmem_target_slow(routine, addr, len, pe);
 }
 
 /* As xg_shmem_target, and the address must be aligned to @len (atomics). */
