@@ -2,7 +2,7 @@
  * The one table of every environment variable xgas reads.  Each row is
  *   XG_CONFIG_VAR(field, "ENV_NAME", type, "default", visibility, "help")
  * and becomes a typed field of xg_config_t, a parser entry and a line of
- * `xgas-info -c`.  Nothing else in xgas calls getenv().
+ * `xgas-info -c`.  No other xgas code reads an XGAS_* or SHMEM_* variable.
  *
  * The default region address leaves room for the shadow memory of the
  * sanitizers: ASan shadows everything below 0x10007fff8000, TSan only lets

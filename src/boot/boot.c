@@ -215,9 +215,14 @@ void xg_boot_global_exit(int status)
 {
     int32_t none = 0;
 
+    /* claim (-1), then the status, then publish the requester with release:
+     * whoever sees a positive exit_requested also sees the status */
     if (atomic_compare_exchange_strong(&xg_boot.ctl->exit_requested, &none,
-                                       1 + xg_boot.rank)) {
-        atomic_store(&xg_boot.ctl->exit_status, status);
+                                       -1)) {
+        atomic_store_explicit(&xg_boot.ctl->exit_status, status,
+                              memory_order_relaxed);
+        atomic_store_explicit(&xg_boot.ctl->exit_requested, 1 + xg_boot.rank,
+                              memory_order_release);
     }
     fflush(stdout);
     fflush(stderr);

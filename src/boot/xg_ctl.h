@@ -13,7 +13,8 @@
  *
  * Invariants: only the owning PE writes its slot and its key/value area; a
  * record becomes visible to others at the next fence (release store of
- * kv_used, acquire load by readers).
+ * kv_used, acquire load by readers).  The launcher seals the area at its
+ * size: nobody may resize it.
  */
 #ifndef XG_CTL_H
 #define XG_CTL_H
@@ -48,8 +49,11 @@ typedef struct xg_ctl {
     uint32_t kv_bytes_per_pe;
     uint32_t pad;
 
-    /* shmem_global_exit(): first requester wins; launcher ends the rest. */
-    _Atomic int32_t exit_requested; /* 0, or 1 + rank of the requester */
+    /* shmem_global_exit(): first requester wins; launcher ends the rest.
+     * exit_requested: 0, -1 while the winner stores exit_status, then
+     * 1 + rank of the requester (release: the status is valid once this is
+     * positive). */
+    _Atomic int32_t exit_requested;
     _Atomic int32_t exit_status;
 
     /* central counter barrier for the key/value fence */

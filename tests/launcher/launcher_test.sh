@@ -1,0 +1,324 @@
+#!/bin/sh
+# Tests of xgasrun, one case per run:
+#
+#     launcher_test.sh XGASRUN LAUNCHER_PE CASE NPES
+#
+# LAUNCHER_PE is the PE program of launcher_pe.c.  Each case checks the exit
+# status and the messages of xgasrun and that no PE process is left.  Waits
+# for something to happen are bounded (60 s for PEs to start, 10 s for them
+# to vanish after xgasrun is SIGKILLed); nothing is asserted about time.
+# Exit 0: pass, 1: fail, 77: skip.
+
+set -u
+
+XGASRUN=$1
+PE=$2
+CASE=$3
+NP=$4
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/xgasrun-test.XXXXXX") || exit 1
+RUN_PID=
+STATUS=
+
+# alive PID: PID is a process that has not exited.  A zombie counts as
+# exited: an orphan may wait for an init that never reaps it.
+alive() {
+    kill -0 "$1" 2>/dev/null || return 1
+    stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+    state=${stat##*) }
+    [ "${state%% *}" != Z ]
+}
+
+# Ends what a failed case left running: only the processes it started.
+cleanup() {
+    if [ -n "$RUN_PID" ] && alive "$RUN_PID"; then
+        kill -KILL "$RUN_PID"
+    fi
+    for file in "$TMP"/pe.*.pid; do
+        [ -f "$file" ] || continue
+        pid=$(cat "$file")
+        if alive "$pid"; then
+            kill -KILL "$pid"
+        fi
+    done
+    rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+fail() {
+    echo "FAIL [$CASE, $NP PEs]: $*" >&2
+    for stream in out err; do
+        if [ -s "$TMP/$stream" ]; then
+            echo "--- std$stream of xgasrun:" >&2
+            head -c 4000 "$TMP/$stream" >&2
+            echo >&2
+        fi
+    done
+    exit 1
+}
+
+# run ARGS...: runs xgasrun to its end; sets STATUS.
+run() {
+    "$XGASRUN" "$@" >"$TMP/out" 2>"$TMP/err"
+    STATUS=$?
+}
+
+# start COMMAND...: starts xgasrun (maybe through env) in the background.
+start() {
+    "$@" >"$TMP/out" 2>"$TMP/err" &
+    RUN_PID=$!
+}
+
+# finish: waits for the background xgasrun; sets STATUS.
+finish() {
+    wait "$RUN_PID"
+    STATUS=$?
+    RUN_PID=
+}
+
+expect_status() {
+    [ "$STATUS" -eq "$1" ] || fail "exit status $STATUS, expected $1"
+}
+
+# expect_err_line TEXT: stderr has exactly this line.
+expect_err_line() {
+    grep -Fxq -- "$1" "$TMP/err" || fail "stderr lacks the line '$1'"
+}
+
+# expect_err_match REGEX: a line of stderr matches.
+expect_err_match() {
+    grep -Eq -- "$1" "$TMP/err" || fail "no line of stderr matches '$1'"
+}
+
+# expect_pe_message RANK TEXT: stderr has xgasrun's message on PE RANK.
+expect_pe_message() {
+    expect_err_line "xgasrun: PE $1 (pid $(pid_of "$1")) $2"
+}
+
+expect_no_err() {
+    [ ! -s "$TMP/err" ] || fail "unexpected output on stderr"
+}
+
+expect_messages() {
+    count=$(grep -c '^xgasrun:' "$TMP/err")
+    [ "$count" -eq "$1" ] || fail "$count messages from xgasrun, expected $1"
+}
+
+pid_of() {
+    cat "$TMP/pe.$1.pid"
+}
+
+pid_files() {
+    ls "$TMP" | grep -c '^pe\.[0-9]*\.pid$'
+}
+
+expect_all_pid_files() {
+    [ "$(pid_files)" -eq "$NP" ] || fail "$(pid_files) of $NP PEs started"
+}
+
+# wait_started: waits until every PE of the background xgasrun has written
+# its pid file.
+wait_started() {
+    tries=600
+    while [ "$(pid_files)" -lt "$NP" ]; do
+        alive "$RUN_PID" || fail "xgasrun ended before its PEs started"
+        tries=$((tries - 1))
+        [ "$tries" -gt 0 ] || fail "only $(pid_files) of $NP PEs started"
+        sleep 0.1
+    done
+}
+
+# expect_gone [SECONDS]: no PE that wrote a pid file is alive, now or (with
+# SECONDS) within that bound.
+expect_gone() {
+    tries=$((${1:-0} * 10))
+    for file in "$TMP"/pe.*.pid; do
+        [ -f "$file" ] || continue
+        pid=$(cat "$file")
+        while alive "$pid"; do
+            [ "$tries" -gt 0 ] || fail "PE process $pid is still alive"
+            tries=$((tries - 1))
+            sleep 0.1
+        done
+    done
+}
+
+need_env_signals() {
+    env --default-signal=INT --ignore-signal=HUP true 2>/dev/null || {
+        echo "SKIP: env cannot set signal dispositions (coreutils < 8.31)"
+        exit 77
+    }
+}
+
+# A PE fails once all have started; xgasrun must end the others.
+case_pe_failure() {
+    run -n "$NP" "$PE" "$@" "$TMP"
+    expect_all_pid_files
+    expect_gone
+}
+
+# xgasrun gets SIGNAL (through COMMAND, which may set its dispositions)
+# while every PE waits.
+signal_job() {
+    signal=$1
+    shift
+    start "$@" "$XGASRUN" -n "$NP" "$PE" wait "$TMP"
+    wait_started
+    for sig in $signal; do
+        kill -s "$sig" "$RUN_PID"
+    done
+    finish
+    expect_gone
+}
+
+check_usage() {
+    run "$@"
+    expect_status 2
+    expect_err_match '^xgasrun: '
+    expect_err_match '^usage: xgasrun '
+}
+
+case "$CASE" in
+ranks)
+    run -n "$NP" "$PE" ranks
+    expect_status 0
+    expect_no_err
+    [ "$(wc -l <"$TMP/out")" -eq "$NP" ] || fail "expected $NP lines"
+    rank=0
+    while [ "$rank" -lt "$NP" ]; do
+        grep -qx "rank $rank of $NP" "$TMP/out" || fail "no line of PE $rank"
+        rank=$((rank + 1))
+    done
+    ;;
+tag_output)
+    run -n "$NP" --tag-output "$PE" lines
+    expect_status 0
+    : >"$TMP/expect_out"
+    : >"$TMP/expect_err"
+    rank=0
+    while [ "$rank" -lt "$NP" ]; do
+        for line in first second tail last; do
+            echo "[$rank] out $rank $line" >>"$TMP/expect_out"
+        done
+        for line in first tail; do
+            echo "[$rank] err $rank $line" >>"$TMP/expect_err"
+        done
+        long=$(grep "^\[$rank\] L" "$TMP/out" | sed "s/^\[$rank\] //" |
+               tr -d '\n' | wc -c)
+        [ "$long" -eq 40000 ] || fail "PE $rank: $long of 40000 L tagged"
+        rank=$((rank + 1))
+    done
+    ! grep -qv '^\[[0-9]*\] ' "$TMP/out" "$TMP/err" || fail "an untagged line"
+    grep -v '^\[[0-9]*\] L' "$TMP/out" | LC_ALL=C sort >"$TMP/got_out"
+    LC_ALL=C sort "$TMP/err" >"$TMP/got_err"
+    LC_ALL=C sort -o "$TMP/expect_out" "$TMP/expect_out"
+    LC_ALL=C sort -o "$TMP/expect_err" "$TMP/expect_err"
+    cmp -s "$TMP/got_out" "$TMP/expect_out" || fail "stdout lines differ"
+    cmp -s "$TMP/got_err" "$TMP/expect_err" || fail "stderr lines differ"
+    ;;
+pe_exit)
+    case_pe_failure exit 1 3
+    expect_status 3
+    expect_pe_message 1 "exited with status 3; ending the job"
+    expect_messages 1
+    ;;
+pe_killed)
+    case_pe_failure kill 2 9
+    expect_status 137
+    expect_pe_message 2 "was killed by signal 9 (Killed); ending the job"
+    expect_messages 1
+    ;;
+no_finalize)
+    case_pe_failure no-finalize 1
+    expect_status 1
+    expect_pe_message 1 \
+        "exited without calling shmem_finalize; ending the job"
+    expect_messages 1
+    ;;
+global_exit)
+    for code in 5 0; do
+        rm -f "$TMP"/pe.*.pid
+        case_pe_failure global-exit "$((NP - 1))" "$code"
+        expect_status "$code"
+        expect_no_err
+    done
+    ;;
+sigkill)
+    ls -A /dev/shm >"$TMP/shm.before" 2>/dev/null
+    signal_job KILL
+    expect_status 137
+    expect_gone 10
+    ls -A /dev/shm >"$TMP/shm.after" 2>/dev/null
+    new=$(comm -13 "$TMP/shm.before" "$TMP/shm.after")
+    [ -z "$new" ] || fail "new in /dev/shm: $new"
+    ;;
+sigterm)
+    signal_job TERM
+    expect_status 143
+    expect_err_line "xgasrun: received signal 15 (Terminated); ending the job"
+    expect_messages 1
+    ;;
+sigint)
+    # a background command of a script starts with SIGINT ignored, and
+    # xgasrun keeps a signal ignored that its caller ignored
+    need_env_signals
+    signal_job INT env --default-signal=INT
+    expect_status 130
+    expect_err_line "xgasrun: received signal 2 (Interrupt); ending the job"
+    expect_messages 1
+    ;;
+sighup_ignored)
+    # as under nohup: SIGHUP changes nothing, the SIGTERM after it ends the
+    # job (were SIGHUP handled, it would come first: lower number)
+    need_env_signals
+    signal_job "HUP TERM" env --ignore-signal=HUP
+    expect_status 143
+    expect_err_line "xgasrun: received signal 15 (Terminated); ending the job"
+    expect_messages 1
+    ;;
+usage)
+    check_usage -n 0 "$PE" ranks
+    check_usage -n -1 "$PE" ranks
+    check_usage -n abc "$PE" ranks
+    check_usage -n 4097 "$PE" ranks
+    check_usage -n
+    check_usage -n "$NP"
+    check_usage "$PE" ranks
+    check_usage --bogus -n "$NP" "$PE" ranks
+    run --help
+    expect_status 0
+    grep -q '^usage: xgasrun ' "$TMP/out" || fail "--help prints no usage"
+    run --version
+    expect_status 0
+    grep -Eq '^xgasrun .*[0-9]+\.[0-9]+\.[0-9]+$' "$TMP/out" ||
+        fail "--version prints no version"
+    ;;
+program)
+    run -n "$NP" xgas-no-such-program
+    expect_status 127
+    expect_err_line \
+        "xgasrun: cannot run 'xgas-no-such-program': not found in PATH"
+    run -n "$NP" "$TMP/none"
+    expect_status 127
+    expect_err_line "xgasrun: cannot run '$TMP/none': No such file or directory"
+    printf '#!/bin/sh\n' >"$TMP/noexec"
+    chmod 644 "$TMP/noexec"
+    run -n "$NP" "$TMP/noexec"
+    expect_status 126
+    expect_err_line "xgasrun: cannot run '$TMP/noexec': Permission denied"
+    run -n "$NP" "$TMP"
+    expect_status 126
+    # found in PATH; arguments pass through unchanged, after --
+    run -np "$NP" -- sh -c 'echo "$XGAS_RANK:$1"' sh 'a  b'
+    expect_status 0
+    [ "$(grep -c ':a  b$' "$TMP/out")" -eq "$NP" ] || fail "arguments changed"
+    run -n 1 sh -c 'exit 4'
+    expect_status 4
+    expect_err_match '^xgasrun: PE 0 \(pid [0-9]+\) exited with status 4$'
+    ;;
+*)
+    fail "unknown case"
+    ;;
+esac
+exit 0
