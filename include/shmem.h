@@ -84,12 +84,457 @@ void shmem_barrier_all(void);
 void shmem_sync_all(void);
 
 /* ==== RMA: put/get, p/g, iput/iget, ibput/ibget, _nbi ================== */
+
+/*
+ * Type tables of the specification as X-macros.  Each row is
+ * X(TYPE, TYPENAME); a family of routines is declared here, and defined in
+ * the library, by applying one macro to a table, so each list is written
+ * once.  They live in this header because the declarations need them;
+ * programs have no use for them.
+ */
+
+/* Standard RMA types (put, get, p, g, iput, iget, ibput, ibget, _nbi). */
+#define XG_SHMEM_RMA_TYPES(X)                                              \
+    X(float, float)                                                        \
+    X(double, double)                                                      \
+    X(long double, longdouble)                                             \
+    X(char, char)                                                          \
+    X(signed char, schar)                                                  \
+    X(short, short)                                                        \
+    X(int, int)                                                            \
+    X(long, long)                                                          \
+    X(long long, longlong)                                                 \
+    X(unsigned char, uchar)                                                \
+    X(unsigned short, ushort)                                              \
+    X(unsigned int, uint)                                                  \
+    X(unsigned long, ulong)                                                \
+    X(unsigned long long, ulonglong)                                       \
+    X(int8_t, int8)                                                        \
+    X(int16_t, int16)                                                      \
+    X(int32_t, int32)                                                      \
+    X(int64_t, int64)                                                      \
+    X(uint8_t, uint8)                                                      \
+    X(uint16_t, uint16)                                                    \
+    X(uint32_t, uint32)                                                    \
+    X(uint64_t, uint64)                                                    \
+    X(size_t, size)                                                        \
+    X(ptrdiff_t, ptrdiff)
+
+/* Element sizes in bits of the sized routines (shmem_put64, ...). */
+#define XG_SHMEM_RMA_SIZES(X) X(8) X(16) X(32) X(64) X(128)
+
+/* Standard AMO types: compare_swap, fetch_inc, inc, fetch_add, add. */
+#define XG_SHMEM_AMO_STANDARD_TYPES(X)                                     \
+    X(int, int)                                                            \
+    X(long, long)                                                          \
+    X(long long, longlong)                                                 \
+    X(unsigned int, uint)                                                  \
+    X(unsigned long, ulong)                                                \
+    X(unsigned long long, ulonglong)                                       \
+    X(int32_t, int32)                                                      \
+    X(int64_t, int64)                                                      \
+    X(uint32_t, uint32)                                                    \
+    X(uint64_t, uint64)                                                    \
+    X(size_t, size)                                                        \
+    X(ptrdiff_t, ptrdiff)
+
+/* Extended AMO types: fetch, set, swap. */
+#define XG_SHMEM_AMO_EXTENDED_TYPES(X)                                     \
+    X(float, float)                                                        \
+    X(double, double)                                                      \
+    XG_SHMEM_AMO_STANDARD_TYPES(X)
+
+/* Bitwise AMO types: and, or, xor and their fetching forms. */
+#define XG_SHMEM_AMO_BITWISE_TYPES(X)                                      \
+    X(unsigned int, uint)                                                  \
+    X(unsigned long, ulong)                                                \
+    X(unsigned long long, ulonglong)                                       \
+    X(int32_t, int32)                                                      \
+    X(int64_t, int64)                                                      \
+    X(uint32_t, uint32)                                                    \
+    X(uint64_t, uint64)
+
+/* Types of the deprecated (OpenSHMEM 1.3) atomics: cswap, fadd, finc, add,
+ * inc; and, with float and double, fetch, set and swap. */
+#define XG_SHMEM_AMO_DEPRECATED_TYPES(X)                                   \
+    X(int, int)                                                            \
+    X(long, long)                                                          \
+    X(long long, longlong)
+
+#define XG_SHMEM_AMO_DEPRECATED_EXTENDED_TYPES(X)                          \
+    X(float, float)                                                        \
+    X(double, double)                                                      \
+    XG_SHMEM_AMO_DEPRECATED_TYPES(X)
+
+/* Point-to-point synchronization types: wait_until, test and their
+ * _all/_any/_some (and _vector) forms. */
+#define XG_SHMEM_SYNC_TYPES(X)                                             \
+    X(int, int)                                                            \
+    X(long, long)                                                          \
+    X(long long, longlong)                                                 \
+    X(unsigned int, uint)                                                  \
+    X(unsigned long, ulong)                                                \
+    X(unsigned long long, ulonglong)                                       \
+    X(int32_t, int32)                                                      \
+    X(int64_t, int64)                                                      \
+    X(uint32_t, uint32)                                                    \
+    X(uint64_t, uint64)                                                    \
+    X(size_t, size)                                                        \
+    X(ptrdiff_t, ptrdiff)
+
+/* Deprecated point-to-point synchronization types (wait_until only). */
+#define XG_SHMEM_SYNC_DEPRECATED_TYPES(X)                                  \
+    X(short, short)                                                        \
+    X(unsigned short, ushort)
+
+/**
+ * @brief Remote memory access, for every standard RMA type TYPE/TYPENAME:
+ *
+ *     void shmem_TYPENAME_put(TYPE *dest, const TYPE *source, size_t nelems,
+ *                             int pe);
+ *     void shmem_TYPENAME_get(TYPE *dest, const TYPE *source, size_t nelems,
+ *                             int pe);
+ *     void shmem_TYPENAME_p(TYPE *dest, TYPE value, int pe);
+ *     TYPE shmem_TYPENAME_g(const TYPE *source, int pe);
+ *     void shmem_TYPENAME_iput(TYPE *dest, const TYPE *source, ptrdiff_t dst,
+ *                              ptrdiff_t sst, size_t nelems, int pe);
+ *     void shmem_TYPENAME_iget(...same arguments...);
+ *     void shmem_TYPENAME_ibput(TYPE *dest, const TYPE *source, ptrdiff_t dst,
+ *                               ptrdiff_t sst, size_t bsize, size_t nblocks,
+ *                               int pe);
+ *     void shmem_TYPENAME_ibget(...same arguments...);
+ *     void shmem_TYPENAME_put_nbi(...as put...);
+ *     void shmem_TYPENAME_get_nbi(...as get...);
+ *
+ * and the untyped forms shmem_{put,get,iput,iget,ibput,ibget}SIZE and
+ * shmem_{put,get}SIZE_nbi for SIZE in 8, 16, 32, 64, 128 (elements of SIZE
+ * bits), and shmem_putmem, shmem_getmem, shmem_putmem_nbi, shmem_getmem_nbi
+ * (bytes).
+ *
+ * @param [out] dest    put: symmetric destination on @p pe; get: local.
+ * @param [in]  source  put: local; get: symmetric source on @p pe.
+ * @param [in]  nelems  elements to copy; 0 copies nothing.
+ * @param [in]  dst     distance in elements between consecutive elements
+ *                      (iput/iget) or block starts (ibput/ibget) of @p dest;
+ *                      at least 1, 1 = contiguous.
+ * @param [in]  sst     the same for @p source.
+ * @param [in]  bsize   elements per block (ibput/ibget).
+ * @param [in]  nblocks blocks to copy (ibput/ibget); 0 copies nothing.
+ * @param [in]  pe      PE that owns the symmetric object.
+ * @return g returns the value read; the others return nothing.  Puts
+ *         return once @p source may be reused, gets once @p dest holds the
+ *         data; _nbi forms are complete at the next shmem_quiet (on this
+ *         node they complete before returning).  Invalid arguments end the
+ *         job with a message.
+ */
+#define XG_SHMEM_DECLARE_RMA(TYPE, TYPENAME)                               \
+    void shmem_##TYPENAME##_put(TYPE *dest, const TYPE *source,            \
+                                size_t nelems, int pe);                    \
+    void shmem_##TYPENAME##_get(TYPE *dest, const TYPE *source,            \
+                                size_t nelems, int pe);                    \
+    void shmem_##TYPENAME##_p(TYPE *dest, TYPE value, int pe);             \
+    TYPE shmem_##TYPENAME##_g(const TYPE *source, int pe);                 \
+    void shmem_##TYPENAME##_iput(TYPE *dest, const TYPE *source,           \
+                                 ptrdiff_t dst, ptrdiff_t sst,             \
+                                 size_t nelems, int pe);                   \
+    void shmem_##TYPENAME##_iget(TYPE *dest, const TYPE *source,           \
+                                 ptrdiff_t dst, ptrdiff_t sst,             \
+                                 size_t nelems, int pe);                   \
+    void shmem_##TYPENAME##_ibput(TYPE *dest, const TYPE *source,          \
+                                  ptrdiff_t dst, ptrdiff_t sst,            \
+                                  size_t bsize, size_t nblocks, int pe);   \
+    void shmem_##TYPENAME##_ibget(TYPE *dest, const TYPE *source,          \
+                                  ptrdiff_t dst, ptrdiff_t sst,            \
+                                  size_t bsize, size_t nblocks, int pe);   \
+    void shmem_##TYPENAME##_put_nbi(TYPE *dest, const TYPE *source,        \
+                                    size_t nelems, int pe);                \
+    void shmem_##TYPENAME##_get_nbi(TYPE *dest, const TYPE *source,        \
+                                    size_t nelems, int pe);
+XG_SHMEM_RMA_TYPES(XG_SHMEM_DECLARE_RMA)
+#undef XG_SHMEM_DECLARE_RMA
+
+#define XG_SHMEM_DECLARE_RMA_SIZED(SIZE)                                   \
+    void shmem_put##SIZE(void *dest, const void *source, size_t nelems,    \
+                         int pe);                                          \
+    void shmem_get##SIZE(void *dest, const void *source, size_t nelems,    \
+                         int pe);                                          \
+    void shmem_iput##SIZE(void *dest, const void *source, ptrdiff_t dst,   \
+                          ptrdiff_t sst, size_t nelems, int pe);           \
+    void shmem_iget##SIZE(void *dest, const void *source, ptrdiff_t dst,   \
+                          ptrdiff_t sst, size_t nelems, int pe);           \
+    void shmem_ibput##SIZE(void *dest, const void *source, ptrdiff_t dst,  \
+                           ptrdiff_t sst, size_t bsize, size_t nblocks,    \
+                           int pe);                                        \
+    void shmem_ibget##SIZE(void *dest, const void *source, ptrdiff_t dst,  \
+                           ptrdiff_t sst, size_t bsize, size_t nblocks,    \
+                           int pe);                                        \
+    void shmem_put##SIZE##_nbi(void *dest, const void *source,             \
+                               size_t nelems, int pe);                     \
+    void shmem_get##SIZE##_nbi(void *dest, const void *source,             \
+                               size_t nelems, int pe);
+XG_SHMEM_RMA_SIZES(XG_SHMEM_DECLARE_RMA_SIZED)
+#undef XG_SHMEM_DECLARE_RMA_SIZED
+
+void shmem_putmem(void *dest, const void *source, size_t nelems, int pe);
+void shmem_getmem(void *dest, const void *source, size_t nelems, int pe);
+void shmem_putmem_nbi(void *dest, const void *source, size_t nelems, int pe);
+void shmem_getmem_nbi(void *dest, const void *source, size_t nelems, int pe);
+
 /* ==== end RMA ========================================================== */
 
 /* ==== atomic memory operations ========================================= */
+
+/**
+ * @brief Atomic memory operations on a symmetric, naturally aligned object
+ * @p dest (or @p source) of PE @p pe.  Fetching forms return the value the
+ * object held just before the operation.
+ *
+ * Standard AMO types (XG_SHMEM_AMO_STANDARD_TYPES):
+ *
+ *     TYPE shmem_TYPENAME_atomic_compare_swap(TYPE *dest, TYPE cond,
+ *                                             TYPE value, int pe);
+ *     TYPE shmem_TYPENAME_atomic_fetch_inc(TYPE *dest, int pe);
+ *     void shmem_TYPENAME_atomic_inc(TYPE *dest, int pe);
+ *     TYPE shmem_TYPENAME_atomic_fetch_add(TYPE *dest, TYPE value, int pe);
+ *     void shmem_TYPENAME_atomic_add(TYPE *dest, TYPE value, int pe);
+ *
+ * Extended AMO types (the standard ones plus float and double):
+ *
+ *     TYPE shmem_TYPENAME_atomic_fetch(const TYPE *source, int pe);
+ *     void shmem_TYPENAME_atomic_set(TYPE *dest, TYPE value, int pe);
+ *     TYPE shmem_TYPENAME_atomic_swap(TYPE *dest, TYPE value, int pe);
+ *
+ * Bitwise AMO types, for OP in and, or, xor:
+ *
+ *     TYPE shmem_TYPENAME_atomic_fetch_OP(TYPE *dest, TYPE value, int pe);
+ *     void shmem_TYPENAME_atomic_OP(TYPE *dest, TYPE value, int pe);
+ *
+ * Every fetching routine also has a non-blocking form that stores the
+ * fetched value in @p fetch, complete at the next shmem_quiet (on this node
+ * it completes before returning), e.g.
+ *
+ *     void shmem_TYPENAME_atomic_fetch_add_nbi(TYPE *fetch, TYPE *dest,
+ *                                              TYPE value, int pe);
+ *     void shmem_TYPENAME_atomic_fetch_nbi(TYPE *fetch, const TYPE *source,
+ *                                          int pe);
+ *
+ * compare_swap stores @p value only if the object equals @p cond.  The
+ * operations are atomic with respect to every other atomic operation on the
+ * same object by any PE.  Invalid arguments (PE, address not symmetric or
+ * not aligned) end the job with a message.
+ */
+#define XG_SHMEM_DECLARE_AMO_STANDARD(TYPE, TYPENAME)                      \
+    TYPE shmem_##TYPENAME##_atomic_compare_swap(TYPE *dest, TYPE cond,     \
+                                                TYPE value, int pe);       \
+    TYPE shmem_##TYPENAME##_atomic_fetch_inc(TYPE *dest, int pe);          \
+    void shmem_##TYPENAME##_atomic_inc(TYPE *dest, int pe);                \
+    TYPE shmem_##TYPENAME##_atomic_fetch_add(TYPE *dest, TYPE value,       \
+                                             int pe);                      \
+    void shmem_##TYPENAME##_atomic_add(TYPE *dest, TYPE value, int pe);    \
+    void shmem_##TYPENAME##_atomic_compare_swap_nbi(TYPE *fetch,           \
+                                                    TYPE *dest, TYPE cond, \
+                                                    TYPE value, int pe);   \
+    void shmem_##TYPENAME##_atomic_fetch_inc_nbi(TYPE *fetch, TYPE *dest,  \
+                                                 int pe);                  \
+    void shmem_##TYPENAME##_atomic_fetch_add_nbi(TYPE *fetch, TYPE *dest,  \
+                                                 TYPE value, int pe);
+XG_SHMEM_AMO_STANDARD_TYPES(XG_SHMEM_DECLARE_AMO_STANDARD)
+#undef XG_SHMEM_DECLARE_AMO_STANDARD
+
+#define XG_SHMEM_DECLARE_AMO_EXTENDED(TYPE, TYPENAME)                      \
+    TYPE shmem_##TYPENAME##_atomic_fetch(const TYPE *source, int pe);      \
+    void shmem_##TYPENAME##_atomic_set(TYPE *dest, TYPE value, int pe);    \
+    TYPE shmem_##TYPENAME##_atomic_swap(TYPE *dest, TYPE value, int pe);   \
+    void shmem_##TYPENAME##_atomic_fetch_nbi(TYPE *fetch,                  \
+                                             const TYPE *source, int pe);  \
+    void shmem_##TYPENAME##_atomic_swap_nbi(TYPE *fetch, TYPE *dest,       \
+                                            TYPE value, int pe);
+XG_SHMEM_AMO_EXTENDED_TYPES(XG_SHMEM_DECLARE_AMO_EXTENDED)
+#undef XG_SHMEM_DECLARE_AMO_EXTENDED
+
+#define XG_SHMEM_DECLARE_AMO_BITWISE_OP(TYPE, TYPENAME, OP)                \
+    TYPE shmem_##TYPENAME##_atomic_fetch_##OP(TYPE *dest, TYPE value,      \
+                                              int pe);                     \
+    void shmem_##TYPENAME##_atomic_##OP(TYPE *dest, TYPE value, int pe);   \
+    void shmem_##TYPENAME##_atomic_fetch_##OP##_nbi(TYPE *fetch,           \
+                                                    TYPE *dest,            \
+                                                    TYPE value, int pe);
+#define XG_SHMEM_DECLARE_AMO_BITWISE(TYPE, TYPENAME)                       \
+    XG_SHMEM_DECLARE_AMO_BITWISE_OP(TYPE, TYPENAME, and)                   \
+    XG_SHMEM_DECLARE_AMO_BITWISE_OP(TYPE, TYPENAME, or)                    \
+    XG_SHMEM_DECLARE_AMO_BITWISE_OP(TYPE, TYPENAME, xor)
+XG_SHMEM_AMO_BITWISE_TYPES(XG_SHMEM_DECLARE_AMO_BITWISE)
+#undef XG_SHMEM_DECLARE_AMO_BITWISE
+#undef XG_SHMEM_DECLARE_AMO_BITWISE_OP
+
+/**
+ * @brief Deprecated names (OpenSHMEM 1.3), kept so that older programs
+ * build unchanged; each behaves exactly as the routine in brackets:
+ * shmem_TYPENAME_cswap [atomic_compare_swap], _fadd [atomic_fetch_add],
+ * _finc [atomic_fetch_inc], _add [atomic_add], _inc [atomic_inc] for int,
+ * long and long long; shmem_TYPENAME_fetch [atomic_fetch], _set
+ * [atomic_set], _swap [atomic_swap] for those and float and double.
+ */
+#define XG_SHMEM_DECLARE_AMO_DEPRECATED(TYPE, TYPENAME)                    \
+    TYPE shmem_##TYPENAME##_cswap(TYPE *dest, TYPE cond, TYPE value,       \
+                                  int pe);                                 \
+    TYPE shmem_##TYPENAME##_fadd(TYPE *dest, TYPE value, int pe);          \
+    TYPE shmem_##TYPENAME##_finc(TYPE *dest, int pe);                      \
+    void shmem_##TYPENAME##_add(TYPE *dest, TYPE value, int pe);           \
+    void shmem_##TYPENAME##_inc(TYPE *dest, int pe);
+XG_SHMEM_AMO_DEPRECATED_TYPES(XG_SHMEM_DECLARE_AMO_DEPRECATED)
+#undef XG_SHMEM_DECLARE_AMO_DEPRECATED
+
+#define XG_SHMEM_DECLARE_AMO_DEPRECATED_EXTENDED(TYPE, TYPENAME)           \
+    TYPE shmem_##TYPENAME##_fetch(const TYPE *source, int pe);             \
+    void shmem_##TYPENAME##_set(TYPE *dest, TYPE value, int pe);           \
+    TYPE shmem_##TYPENAME##_swap(TYPE *dest, TYPE value, int pe);
+XG_SHMEM_AMO_DEPRECATED_EXTENDED_TYPES(XG_SHMEM_DECLARE_AMO_DEPRECATED_EXTENDED)
+#undef XG_SHMEM_DECLARE_AMO_DEPRECATED_EXTENDED
+
 /* ==== end atomic memory operations ===================================== */
 
 /* ==== point-to-point synchronization =================================== */
+
+/**
+ * @brief Point-to-point synchronization on symmetric objects of the calling
+ * PE, for every type of XG_SHMEM_SYNC_TYPES and XG_SHMEM_SYNC_DEPRECATED_TYPES
+ * (short, unsigned short):
+ *
+ *     void   shmem_TYPENAME_wait_until(TYPE *ivar, int cmp, TYPE cmp_value);
+ *     void   shmem_TYPENAME_wait_until_all(TYPE *ivars, size_t nelems,
+ *                const int *status, int cmp, TYPE cmp_value);
+ *     size_t shmem_TYPENAME_wait_until_any(...as _all...);
+ *     size_t shmem_TYPENAME_wait_until_some(TYPE *ivars, size_t nelems,
+ *                size_t *indices, const int *status, int cmp,
+ *                TYPE cmp_value);
+ *     int    shmem_TYPENAME_test(TYPE *ivar, int cmp, TYPE cmp_value);
+ *     int    shmem_TYPENAME_test_all(...as wait_until_all...);
+ *     size_t shmem_TYPENAME_test_any(...as wait_until_any...);
+ *     size_t shmem_TYPENAME_test_some(...as wait_until_some...);
+ *
+ * and the _vector forms of each routine that takes an array, which compare
+ * ivars[i] with cmp_values[i] (TYPE *cmp_values in place of cmp_value).
+ * The condition is "ivar cmp cmp_value", cmp one of SHMEM_CMP_EQ, _NE, _GT,
+ * _GE, _LT, _LE.
+ *
+ * @param [in]  ivar, ivars  symmetric object(s) of this PE, naturally
+ *                           aligned, updated by other PEs or threads.
+ * @param [in]  nelems       elements of @p ivars (and of @p status,
+ *                           @p indices, @p cmp_values).
+ * @param [in]  status       NULL, or a mask: status[i] != 0 leaves ivars[i]
+ *                           out of the set waited on or tested.
+ * @param [out] indices      (_some) receives the indices that satisfied the
+ *                           condition; room for @p nelems.
+ * @param [in]  cmp          comparison operator (SHMEM_CMP_*).
+ * @param [in]  cmp_value    value compared with each element.
+ * @param [in]  cmp_values   (_vector) value compared with each element i.
+ * @return wait_until and wait_until_all: nothing, once the condition held
+ *         (for _all: each element was seen to satisfy it).
+ *         wait_until_any: the index of an element that satisfies it;
+ *         SIZE_MAX at once if the set is empty.  Successive calls return
+ *         each satisfying element in turn, so none is starved.
+ *         wait_until_some: the number N >= 1 of satisfying elements, whose
+ *         indices are indices[0..N-1]; 0 at once if the set is empty.
+ *         test: 1 if the condition holds, else 0.  test_all: 1 if every
+ *         element of the set satisfies it (also for an empty set), else 0.
+ *         test_any: as wait_until_any, or SIZE_MAX if none satisfies it.
+ *         test_some: as wait_until_some, or 0 if none satisfies it.
+ *         Every routine reads @p ivars with acquire ordering: data put
+ *         before a flag is visible once the flag satisfied the condition.
+ *         An invalid @p cmp, an object that is not symmetric or not
+ *         aligned, or a call outside shmem_init..shmem_finalize ends the job
+ *         with a message.
+ */
+#define XG_SHMEM_DECLARE_SYNC(TYPE, TYPENAME)                              \
+    void shmem_##TYPENAME##_wait_until(TYPE *ivar, int cmp,                \
+                                       TYPE cmp_value);                    \
+    void shmem_##TYPENAME##_wait_until_all(TYPE *ivars, size_t nelems,     \
+                                           const int *status, int cmp,     \
+                                           TYPE cmp_value);                \
+    size_t shmem_##TYPENAME##_wait_until_any(TYPE *ivars, size_t nelems,   \
+                                             const int *status, int cmp,   \
+                                             TYPE cmp_value);              \
+    size_t shmem_##TYPENAME##_wait_until_some(TYPE *ivars, size_t nelems,  \
+                                              size_t *indices,             \
+                                              const int *status, int cmp,  \
+                                              TYPE cmp_value);             \
+    void shmem_##TYPENAME##_wait_until_all_vector(TYPE *ivars,             \
+                                                  size_t nelems,           \
+                                                  const int *status,       \
+                                                  int cmp,                 \
+                                                  TYPE *cmp_values);       \
+    size_t shmem_##TYPENAME##_wait_until_any_vector(TYPE *ivars,           \
+                                                    size_t nelems,         \
+                                                    const int *status,     \
+                                                    int cmp,               \
+                                                    TYPE *cmp_values);     \
+    size_t shmem_##TYPENAME##_wait_until_some_vector(TYPE *ivars,          \
+                                                     size_t nelems,        \
+                                                     size_t *indices,      \
+                                                     const int *status,    \
+                                                     int cmp,              \
+                                                     TYPE *cmp_values);    \
+    int shmem_##TYPENAME##_test(TYPE *ivar, int cmp, TYPE cmp_value);      \
+    int shmem_##TYPENAME##_test_all(TYPE *ivars, size_t nelems,            \
+                                    const int *status, int cmp,            \
+                                    TYPE cmp_value);                       \
+    size_t shmem_##TYPENAME##_test_any(TYPE *ivars, size_t nelems,         \
+                                       const int *status, int cmp,         \
+                                       TYPE cmp_value);                    \
+    size_t shmem_##TYPENAME##_test_some(TYPE *ivars, size_t nelems,        \
+                                        size_t *indices,                   \
+                                        const int *status, int cmp,        \
+                                        TYPE cmp_value);                   \
+    int shmem_##TYPENAME##_test_all_vector(TYPE *ivars, size_t nelems,     \
+                                           const int *status, int cmp,     \
+                                           TYPE *cmp_values);              \
+    size_t shmem_##TYPENAME##_test_any_vector(TYPE *ivars, size_t nelems,  \
+                                              const int *status, int cmp,  \
+                                              TYPE *cmp_values);           \
+    size_t shmem_##TYPENAME##_test_some_vector(TYPE *ivars,                \
+                                               size_t nelems,              \
+                                               size_t *indices,            \
+                                               const int *status, int cmp, \
+                                               TYPE *cmp_values);
+XG_SHMEM_SYNC_TYPES(XG_SHMEM_DECLARE_SYNC)
+XG_SHMEM_SYNC_DEPRECATED_TYPES(XG_SHMEM_DECLARE_SYNC)
+#undef XG_SHMEM_DECLARE_SYNC
+
+/**
+ * @brief Waits until the signal object @p sig_addr of this PE satisfies
+ * "*sig_addr cmp cmp_value".
+ *
+ * @param [in] sig_addr   symmetric uint64_t of this PE, naturally aligned.
+ * @param [in] cmp        comparison operator (SHMEM_CMP_*).
+ * @param [in] cmp_value  value compared with the signal.
+ * @return the value of the signal that satisfied the condition.
+ */
+uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp,
+                                 uint64_t cmp_value);
+
+/* Types of the deprecated shmem_TYPENAME_wait (OpenSHMEM 1.4). */
+#define XG_SHMEM_SYNC_WAIT_DEPRECATED_TYPES(X)                             \
+    X(short, short)                                                        \
+    X(int, int)                                                            \
+    X(long, long)                                                          \
+    X(long long, longlong)
+
+/**
+ * @brief Deprecated names (OpenSHMEM 1.4), kept so that older programs
+ * build unchanged: shmem_TYPENAME_wait(ivar, cmp_value) for short, int,
+ * long and long long, and shmem_wait(ivar, cmp_value), wait until
+ * @p ivar differs from @p cmp_value [shmem_TYPENAME_wait_until with
+ * SHMEM_CMP_NE]; shmem_wait_until is shmem_long_wait_until.
+ */
+#define XG_SHMEM_DECLARE_SYNC_WAIT(TYPE, TYPENAME)                         \
+    void shmem_##TYPENAME##_wait(TYPE *ivar, TYPE cmp_value);
+XG_SHMEM_SYNC_WAIT_DEPRECATED_TYPES(XG_SHMEM_DECLARE_SYNC_WAIT)
+#undef XG_SHMEM_DECLARE_SYNC_WAIT
+
+void shmem_wait(long *ivar, long cmp_value);
+void shmem_wait_until(long *ivar, int cmp, long cmp_value);
+
 /* ==== end point-to-point synchronization =============================== */
 
 #ifdef __cplusplus

@@ -244,6 +244,9 @@ xg_status_t xg_heap_realloc(xg_heap_t *heap, void *ptr, size_t size,
     if (size == 0) {
         return XG_ERR_INVALID_PARAM;
     }
+    if (size > heap->size) {
+        return XG_ERR_NO_MEMORY; /* also keeps heap_round from wrapping */
+    }
     pthread_mutex_lock(&heap->lock);
     at = heap_lookup(heap, ptr);
     if (at < 0) {

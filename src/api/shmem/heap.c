@@ -18,6 +18,12 @@ static void *shmem_heap_result(const char *routine, xg_status_t status,
                  "call returns NULL", routine, XG_MEM_PART_ALIGN,
                  XG_MEM_PART_ALIGN);
         ptr = NULL;
+    } else if ((status == XG_ERR_NO_MEMORY) && (size > xg_mem.heap_size)) {
+        xg_error("shmem", "%s: cannot allocate %zu bytes: that is more than "
+                 "the whole symmetric heap (%llu bytes); check the size "
+                 "argument, or set SHMEM_SYMMETRIC_SIZE above %zu bytes",
+                 routine, size, (unsigned long long)xg_mem.heap_size, size);
+        ptr = NULL;
     } else if (status == XG_ERR_NO_MEMORY) {
         xg_error("shmem", "%s: cannot allocate %zu bytes: the symmetric heap "
                  "of %llu bytes is exhausted (largest free block %llu bytes); "
@@ -25,7 +31,7 @@ static void *shmem_heap_result(const char *routine, xg_status_t status,
                  "SHMEM_SYMMETRIC_SIZE=%lluM", routine, size,
                  (unsigned long long)xg_mem.heap_size,
                  (unsigned long long)xg_heap_largest_free(&xg_mem.heap),
-                 (unsigned long long)(2 * (xg_mem.heap_size + size) >> 20));
+                 (unsigned long long)((xg_mem.heap_size + size) >> 19));
         ptr = NULL;
     } else if (status != XG_OK) {
         ptr = NULL;
@@ -34,7 +40,10 @@ static void *shmem_heap_result(const char *routine, xg_status_t status,
     return ptr;
 }
 
-static void *shmem_alloc(const char *routine, size_t size, size_t align)
+/* @zero: clear the object before the closing barrier, so that no PE can
+ * store into it (remotely) before its owner has cleared it. */
+static void *shmem_alloc(const char *routine, size_t size, size_t align,
+                         int zero)
 {
     void *ptr = NULL;
     xg_status_t status;
@@ -45,12 +54,15 @@ static void *shmem_alloc(const char *routine, size_t size, size_t align)
         return NULL;
     }
     status = xg_gas_alloc(size, align, &ptr);
+    if ((status == XG_OK) && zero) {
+        memset(ptr, 0, size);
+    }
     return shmem_heap_result(routine, status, size, ptr);
 }
 
 XG_EXPORT void *shmem_malloc(size_t size)
 {
-    return shmem_alloc(__func__, size, XG_HEAP_MIN_ALIGN);
+    return shmem_alloc(__func__, size, XG_HEAP_MIN_ALIGN, 0);
 }
 
 XG_EXPORT void *shmem_malloc_with_hints(size_t size, long hints)
@@ -63,22 +75,16 @@ XG_EXPORT void *shmem_malloc_with_hints(size_t size, long hints)
     }
     /* Same-node memory serves every hint equally: the hints change nothing
      * in where or how the object is placed. */
-    return shmem_alloc(__func__, size, XG_HEAP_MIN_ALIGN);
+    return shmem_alloc(__func__, size, XG_HEAP_MIN_ALIGN, 0);
 }
 
 XG_EXPORT void *shmem_calloc(size_t count, size_t size)
 {
-    void *ptr;
-
     if ((size != 0) && (count > SIZE_MAX / size)) {
         xg_shmem_fail(__func__, "%zu elements of %zu bytes overflow size_t",
                       count, size);
     }
-    ptr = shmem_alloc(__func__, count * size, XG_HEAP_MIN_ALIGN);
-    if (ptr != NULL) {
-        memset(ptr, 0, count * size);
-    }
-    return ptr;
+    return shmem_alloc(__func__, count * size, XG_HEAP_MIN_ALIGN, 1);
 }
 
 XG_EXPORT void *shmem_align(size_t alignment, size_t size)
@@ -87,7 +93,7 @@ XG_EXPORT void *shmem_align(size_t alignment, size_t size)
         xg_shmem_fail(__func__, "alignment %zu is not a power of two",
                       alignment);
     }
-    return shmem_alloc(__func__, size, alignment);
+    return shmem_alloc(__func__, size, alignment, 0);
 }
 
 XG_EXPORT void shmem_free(void *ptr)
