@@ -1,0 +1,206 @@
+/*
+ * Shared definitions of xgas-bench: the figure descriptor every kernel
+ * receives, the job state (PE number, buffers, the raw shared mapping) and
+ * the raw baseline kernels of bench_raw.c.
+ *
+ * Everything here is plain OpenSHMEM, libc and POSIX, so the benchmark
+ * builds unchanged with Open MPI's oshcc.  A kernel runs `warm` untimed and
+ * `iters` timed iterations between two barriers (the driver's), and returns
+ * the nanoseconds its timed part took on PE 0 (0 on other PEs).  Control
+ * words (flags, counters) sit BENCH_LINE bytes apart so that no two share a
+ * cache line or an adjacent-line prefetch pair; each is reset to 0 by its
+ * owner before every run.
+ */
+#ifndef XGAS_BENCH_H
+#define XGAS_BENCH_H
+
+#include <sched.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#define BENCH_LINE 128
+
+/* The operations measured; names are the OpenSHMEM routine without the
+ * shmem_ prefix (bench_op_names in xgas_bench.c). */
+typedef enum bench_op {
+    OP_PUTMEM,
+    OP_GETMEM,
+    OP_LONG_P,
+    OP_LONG_G,
+    OP_FETCH,
+    OP_SET,
+    OP_SWAP,
+    OP_COMPARE_SWAP,
+    OP_FETCH_INC,
+    OP_INC,
+    OP_FETCH_ADD,
+    OP_ADD,
+    OP_FETCH_AND,
+    OP_FETCH_OR,
+    OP_FETCH_XOR,
+    OP_GUPS,
+    OP_BARRIER_ALL,
+    OP_COUNT
+} bench_op_t;
+
+/* How an operation is measured (bench_kind_names in xgas_bench.c). */
+typedef enum bench_kind {
+    KIND_PINGPONG,        /* PE 0 <-> PE 1, half round trip, fence+flag */
+    KIND_PINGPONG_QUIET,  /* the same with shmem_quiet before the flag */
+    KIND_ISSUE,           /* back-to-back on PE 0 (+quiet), per operation */
+    KIND_BW,              /* stream of puts/gets on PE 0, one quiet */
+    KIND_RATE,            /* GUPS over all PEs */
+    KIND_LATENCY,         /* barrier over all PEs */
+    KIND_COUNT
+} bench_kind_t;
+
+typedef struct bench_fig bench_fig_t;
+
+/* Runs @warm untimed then @iters timed iterations of @fig; returns the
+ * timed nanoseconds on PE 0, 0 elsewhere. */
+typedef uint64_t (*bench_kernel_t)(const bench_fig_t *fig, long warm,
+                                   long iters);
+
+struct bench_fig {
+    bench_op_t     op;
+    bench_kind_t   kind;
+    size_t         size;       /* bytes per operation (GUPS: table/PE) */
+    bench_kernel_t run;        /* the OpenSHMEM kernel */
+    bench_kernel_t base;       /* its raw baseline */
+    const char    *base_name;
+};
+
+/* The raw shared mapping (not from the library): control lines, one data
+ * inbox per PE of the pair, and a GUPS table of npes * table_len words. */
+typedef struct bench_raw {
+    long          *flag[2];    /* inbox flag of PE 0 and of PE 1 */
+    long          *req;        /* request word of the get ping-pong */
+    long          *ans;        /* answer word of the get ping-pong */
+    long          *ctr;        /* counter of the atomic ping-pong */
+    long          *bar_count;  /* centralized barrier: arrivals */
+    long          *bar_sense;  /* centralized barrier: release sense */
+    char          *data[2];    /* data inbox of PE 0 and of PE 1 */
+    unsigned long *table;      /* GUPS table, PE p owns [p * len, +len) */
+    void          *base;
+    size_t         len;
+} bench_raw_t;
+
+/* State of this PE, set up once by xgas_bench.c. */
+typedef struct bench_env {
+    int            me;
+    int            npes;
+    char          *src;        /* private source buffer, data_len bytes */
+    char          *dst;        /* private destination buffer */
+    size_t         data_len;   /* largest transfer */
+    size_t         table_len;  /* GUPS words per PE (power of two) */
+    bench_raw_t    raw;
+} bench_env_t;
+
+extern bench_env_t bench_env;
+extern volatile long bench_sink;  /* keeps loaded values alive */
+
+static inline uint64_t bench_now_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Called once per unsuccessful poll of a raw wait loop.  The pair kernels
+ * run with one PE per core, where pure spinning is the hardware's best
+ * case; the occasional yield only keeps an oversubscribed job moving.
+ */
+static inline void bench_poll(unsigned *polls)
+{
+    if ((++*polls & 0xffffu) == 0) {
+        sched_yield();
+    }
+}
+
+/* First GUPS value of PE @pe's table word @j (before and after each run). */
+static inline unsigned long bench_gups_init(int pe, size_t j)
+{
+    return ((unsigned long)pe << 40) ^ (unsigned long)j;
+}
+
+/* xorshift64*: the GUPS update stream, seeded per PE. */
+static inline uint64_t bench_rand_next(uint64_t *state)
+{
+    uint64_t x = *state;
+
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    *state = x;
+    return x * 0x2545f4914f6cdd1dull;
+}
+
+static inline uint64_t bench_rand_seed(int pe)
+{
+    return 0x9e3779b97f4a7c15ull * (uint64_t)(pe + 1);
+}
+
+/*
+ * Body of the kernels that run on PE 0 alone (issue, bandwidth): runs BODY
+ * @warm times untimed, then @iters times timed followed by END once, and
+ * returns the timed nanoseconds (0 on other PEs).  The loop variable is
+ * `i`.  A macro rather than a function taking a callback, so each loop is
+ * as tight as hand-written code.
+ */
+#define BENCH_PE0_LOOP(warm, iters, BODY, END)                              \
+    do {                                                                   \
+        uint64_t t0_;                                                      \
+        long i;                                                            \
+        if (bench_env.me != 0) {                                           \
+            return 0;                                                      \
+        }                                                                  \
+        for (i = 0; i < (warm); i++) {                                     \
+            BODY;                                                          \
+        }                                                                  \
+        END;                                                               \
+        t0_ = bench_now_ns();                                              \
+        for (i = 0; i < (iters); i++) {                                    \
+            BODY;                                                          \
+        }                                                                  \
+        END;                                                               \
+        return bench_now_ns() - t0_;                                       \
+    } while (0)
+
+/* Ends the job with a message naming this PE. */
+void bench_die(const char *fmt, ...)
+    __attribute__((noreturn, format(printf, 1, 2)));
+
+/* Value of PE 0's @value on every PE (collective). */
+long bench_bcast(long value);
+
+/* Creates the raw mapping (memfd of PE 0 opened by the others through
+ * /proc/<pid>/fd/<fd>; nothing is left behind) and fills the GUPS table;
+ * collective.  bench_raw_close unmaps it. */
+void bench_raw_open(bench_raw_t *raw, size_t data_len, size_t table_len);
+void bench_raw_close(bench_raw_t *raw);
+
+/* Zeroes the raw control words this PE owns (before each run). */
+void bench_raw_reset(void);
+
+/* Raw baseline kernels (bench_kernel_t). */
+uint64_t raw_store_pingpong(const bench_fig_t *fig, long warm, long iters);
+uint64_t raw_copy_flag_pingpong(const bench_fig_t *fig, long warm,
+                                long iters);
+uint64_t raw_load_after_write(const bench_fig_t *fig, long warm, long iters);
+uint64_t raw_fetch_add_pingpong(const bench_fig_t *fig, long warm,
+                                long iters);
+uint64_t raw_store_fence(const bench_fig_t *fig, long warm, long iters);
+uint64_t raw_copy_fence(const bench_fig_t *fig, long warm, long iters);
+uint64_t raw_load(const bench_fig_t *fig, long warm, long iters);
+uint64_t raw_fetch_add(const bench_fig_t *fig, long warm, long iters);
+uint64_t raw_memcpy_to_shared(const bench_fig_t *fig, long warm,
+                              long iters);
+uint64_t raw_memcpy_from_shared(const bench_fig_t *fig, long warm,
+                                long iters);
+uint64_t raw_atomic_xor(const bench_fig_t *fig, long warm, long iters);
+uint64_t raw_counter_barrier(const bench_fig_t *fig, long warm, long iters);
+
+#endif
