@@ -10,7 +10,7 @@
 # with N1 and N2 operations (default 10000 and 20000); the result is
 # (Ir(N2) - Ir(N1)) / (N2 - N1) for PE 0, so one-time costs cancel.  It
 # includes the 2-3 instructions of the loop itself (see raw_store).
-# xgas runs under BUILD_DIR/tools/xgasrun; OSHMEM too if oshcc/oshrun exist
+# xgas runs under BUILD_DIR/xgasrun; OSHMEM too if oshcc/oshrun exist
 # (the programs are built into BUILD_DIR/bench/oshmem).  One line per
 # figure on stdout, in xgas-bench's format with kind=instr; progress and
 # the launchers' messages go to stderr.
@@ -40,7 +40,7 @@ ir() {
     out="$tmp/$1-$3-$4-$2"
     case $1 in
     xgas)
-        "$build/tools/xgasrun" -n 2 $VG --callgrind-out-file="$out.%p" \
+        "$build/xgasrun" -n 2 $VG --callgrind-out-file="$out.%p" \
             "$build/bench/xgas-instr-count" "$3" "$2" "$4" >"$out.log" 2>&1 ;;
     oshmem)
         # shellcheck disable=SC2086  # word lists

@@ -4,7 +4,7 @@
 #   bench/run_all.sh BUILD_DIR RESULTS_DIR [xgas-bench options...]
 #
 # BUILD_DIR is a configured and built xgas tree (it must hold
-# tools/xgasrun and bench/xgas-bench).  Into RESULTS_DIR go:
+# xgasrun and bench/xgas-bench).  Into RESULTS_DIR go:
 #   xgas-np2.txt            every figure, 2 PEs under xgasrun
 #   xgas-np4.txt, -np8.txt  GUPS and barrier_all at 4 and 8 PEs
 #   oshmem-np{2,4,8}.txt    the same with Open MPI's OSHMEM, if oshcc and
@@ -33,7 +33,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 limit=${XGAS_BENCH_TIMEOUT:-1800}
 status=0
 
-for f in "$build/tools/xgasrun" "$build/bench/xgas-bench"; do
+for f in "$build/xgasrun" "$build/bench/xgas-bench"; do
     [ -x "$f" ] || { echo "run_all.sh: $f missing: build first" >&2; exit 2; }
 done
 
@@ -48,9 +48,9 @@ run() {
     fi
 }
 
-run xgas-np2 "$build/tools/xgasrun" -n 2 "$build/bench/xgas-bench" "$@"
+run xgas-np2 "$build/xgasrun" -n 2 "$build/bench/xgas-bench" "$@"
 for np in 4 8; do
-    run "xgas-np$np" "$build/tools/xgasrun" -n "$np" \
+    run "xgas-np$np" "$build/xgasrun" -n "$np" \
         "$build/bench/xgas-bench" "$@" --op gups,barrier_all
 done
 
