@@ -14,6 +14,7 @@
 /* Only symbols marked XG_EXPORT leave libxgas (built with hidden visibility). */
 #define XG_EXPORT   __attribute__((visibility("default")))
 #define XG_NOINLINE __attribute__((noinline))
+#define XG_ALWAYS_INLINE inline __attribute__((always_inline))
 #define XG_NORETURN __attribute__((noreturn))
 #define XG_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
 #define XG_UNUSED   __attribute__((unused))

@@ -107,8 +107,9 @@ static void gas_publish_heap_top(void)
     uint64_t top = xg_heap_top(&xg_mem.heap);
     int ns;
 
+    xg_assert(top >= XG_GAS_HEAP_RESERVED); /* the fast path relies on it */
     /* every PE's heap holds the same objects, so one extent fits all rows */
-    for (ns = 1; ns <= xg_gas.npes; ns++) {
+    for (ns = 1; ns <= xg_mem.npes; ns++) {
         __atomic_store_n(&xg_gas.table[ns].heap_top, top, __ATOMIC_RELAXED);
     }
 }
@@ -117,6 +118,8 @@ xg_status_t xg_gas_init(void)
 {
     int pe;
     long nlb_size = xg_config.nlb_size;
+    xg_status_t status;
+    void *reserved;
 
     if ((nlb_size < 1) || (nlb_size > XG_NLB_MAX_ENTRIES)) {
         xg_warn("gas", "XGAS_NLB_SIZE=%ld is outside 1..%d; using %d",
@@ -140,6 +143,16 @@ xg_status_t xg_gas_init(void)
         entry->data_off = xg_mem.data_off;
         entry->data_end = xg_mem.data_off + xg_mem.data_size;
     }
+    status = xg_heap_alloc(&xg_mem.heap, XG_GAS_HEAP_RESERVED,
+                           XG_HEAP_MIN_ALIGN, &reserved);
+    if (status != XG_OK) {
+        xg_error("gas", "the symmetric heap of %llu bytes cannot hold the "
+                 "%d bytes xgas reserves in it; set SHMEM_SYMMETRIC_SIZE "
+                 "larger", (unsigned long long)xg_mem.heap_size,
+                 XG_GAS_HEAP_RESERVED);
+        return status;
+    }
+    gas_publish_heap_top();
     xg_gas.me        = xg_mem.me;
     xg_gas.nlb_size  = (unsigned)nlb_size;
     xg_gas.heap_lo   = xg_mem.my_part;
@@ -151,10 +164,19 @@ xg_status_t xg_gas_init(void)
     return XG_OK;
 }
 
+/* Empties every thread's NLB: the translation fast path relies on the NLB
+ * holding only namespaces of a live job (see xg_gas_translate_fast). */
 void xg_gas_fini(void)
 {
+    xg_nlb_t *nlb;
+
     __atomic_store_n(&xg_gas.npes, 0, __ATOMIC_RELEASE);
     memset(&xg_nlb_tls.tag, 0, sizeof(xg_nlb_tls.tag));
+    pthread_mutex_lock(&nlb_registry_lock);
+    for (nlb = nlb_registry; nlb != NULL; nlb = nlb->next) {
+        memset(nlb->tag, 0, sizeof(nlb->tag));
+    }
+    pthread_mutex_unlock(&nlb_registry_lock);
 }
 
 /* Offset of @addr inside this PE's symmetric memory (heap or globals), or

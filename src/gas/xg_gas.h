@@ -12,10 +12,10 @@
  * front of the table; each thread has its own, as each core has its own NLB
  * in xBGAS, so lookups take no lock.
  *
- * Fast path (xg_gas_translate_fast): PE range check, NLB hit on the most
- * recent entry, bounds check, pointer -- no call, so callers need no stack
- * frame.  Everything else -- NLB misses, globals, errors -- is in
- * xg_gas_translate, out of line.
+ * Fast path (xg_gas_translate_fast): NLB hit on the most recent entry
+ * (which also proves the PE valid), bounds check against the live heap or
+ * the globals' data window, pointer -- no call.  Everything else -- NLB
+ * misses, errors -- is in xg_gas_translate, out of line.
  */
 #ifndef XG_GAS_H
 #define XG_GAS_H
@@ -30,6 +30,12 @@
 #include "xgas.h"
 
 #define XG_NLB_MAX_ENTRIES 64
+
+/* The first bytes of every symmetric heap are allocated by xg_gas_init and
+ * never freed, so a heap's live extent (heap_top) is never below this: the
+ * fast path then checks an access of constant length up to this size with
+ * one comparison, as top - len cannot wrap around. */
+#define XG_GAS_HEAP_RESERVED 64
 
 typedef struct xg_ns_entry {
     uintptr_t base;      /* where this process reaches offset 0 */
@@ -80,34 +86,53 @@ static inline const xg_ns_entry_t *xg_nlb_lookup(uint64_t ns)
 }
 
 /*
- * The fast path of translation, with no function call in it: valid PE, the
- * most recently used NLB entry names it, and the range lies in the live
- * heap.  Returns NULL in every other case -- including perfectly valid
+ * The fast path of translation, with no function call in it: the most
+ * recently used NLB entry names @pe's namespace and the range lies in the
+ * live heap.  Returns NULL in every other case -- including perfectly valid
  * ones (NLB miss, a global variable) -- which xg_gas_translate handles.
+ *
+ * No separate PE range check is needed: the NLB only ever holds namespaces
+ * 1..npes, and the tag is computed from the zero-extended PE, so a negative
+ * or too large PE (and any PE before init or after fini, when every NLB is
+ * empty) misses and goes to the slow path, which diagnoses it.
  */
 static inline void *xg_gas_translate_fast(const void *addr, size_t len,
                                           int pe)
 {
     uintptr_t off = (uintptr_t)addr - xg_gas.heap_lo;
+    uintptr_t data_off;
     xg_nlb_t *nlb = &xg_nlb_tls;
     const xg_ns_entry_t *entry;
     uint64_t top;
+    int in_heap;
 
-    if (xg_unlikely(((unsigned)pe >= (unsigned)xg_gas.npes) ||
-                    (nlb->tag[0] != (uint64_t)pe + 1))) {
+    if (xg_unlikely(nlb->tag[0] != (uint64_t)(unsigned)pe + 1)) {
         return NULL;
     }
     nlb->hits++;
     entry = nlb->entry[0];
     /* relaxed: the extent only changes in collective allocation calls */
     top = __atomic_load_n(&entry->heap_top, __ATOMIC_RELAXED);
-    if (xg_unlikely((off >= top) || (len > top - off))) {
-        return NULL;
+    if (__builtin_constant_p(len) && (len <= XG_GAS_HEAP_RESERVED)) {
+        /* top >= XG_GAS_HEAP_RESERVED (see there): top - len cannot wrap */
+        in_heap = off <= top - len;
+    } else {
+        in_heap = (off < top) && (len <= top - off);
     }
-    if (entry->base + off == 0) {
-        __builtin_unreachable(); /* lets callers drop their NULL test */
+    if (xg_likely(in_heap)) {
+        if (entry->base + off == 0) {
+            __builtin_unreachable(); /* lets callers drop their NULL test */
+        }
+        return (void *)(entry->base + off);
     }
-    return (void *)(entry->base + off);
+    /* a global variable: the data window sits at the same offset in every
+     * partition */
+    data_off = (uintptr_t)addr - xg_gas.data_lo;
+    if ((data_off < xg_gas.data_size) &&
+        (len <= xg_gas.data_size - data_off)) {
+        return (void *)(entry->base + xg_gas.data_off + data_off);
+    }
+    return NULL;
 }
 
 /*

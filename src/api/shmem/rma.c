@@ -44,9 +44,9 @@ static inline size_t rma_bytes(const char *routine, size_t nelems,
  * of nothing returns before the translation, as its addresses may be
  * anything (NULL included).
  */
-static inline void rma_put(const char *routine, void *dest,
-                           const void *source, size_t nelems, size_t size,
-                           int pe)
+static XG_ALWAYS_INLINE void rma_put(const char *routine, void *dest,
+                                     const void *source, size_t nelems,
+                                     size_t size, int pe)
 {
     size_t len = rma_bytes(routine, nelems, size);
 
@@ -57,9 +57,9 @@ static inline void rma_put(const char *routine, void *dest,
     xg_gas_copy(xg_shmem_target(routine, dest, len, pe), source, len);
 }
 
-static inline void rma_get(const char *routine, void *dest,
-                           const void *source, size_t nelems, size_t size,
-                           int pe)
+static XG_ALWAYS_INLINE void rma_get(const char *routine, void *dest,
+                                     const void *source, size_t nelems,
+                                     size_t size, int pe)
 {
     size_t len = rma_bytes(routine, nelems, size);
 
