@@ -26,15 +26,28 @@ static char big_global[BIG_GLOBAL];
 /* Keeps stack and malloc'd buffers alive and their stores visible. */
 static void *volatile sink;
 
+/* Fills this thread's NLB with every valid PE, so that the bad PE below
+ * meets a warm translation cache, not only the slow path. */
+static void warm_nlb(void)
+{
+    int pe;
+
+    for (pe = 0; pe < shmem_n_pes(); pe++) {
+        sink = (void *)shmem_long_g(&g_long, pe);
+    }
+}
+
 static void pe_npes(void)
 {
     shmem_init();
+    warm_nlb();
     shmem_long_p(&g_long, 1, shmem_n_pes());
 }
 
 static void pe_minus_one(void)
 {
     shmem_init();
+    warm_nlb();
     shmem_long_p(&g_long, 1, -1);
 }
 
@@ -158,6 +171,7 @@ static void before_init_finalize(void)
 static void after_finalize_p(void)
 {
     shmem_init();
+    warm_nlb();
     shmem_finalize();
     shmem_long_p(&g_long, 1, 0);
 }
