@@ -112,15 +112,6 @@ xg_status_t xg_boot_init(void)
     return XG_OK;
 }
 
-void xg_boot_fini(void)
-{
-    if (xg_boot.ctl == NULL) {
-        return;
-    }
-    munmap(xg_boot.ctl, xg_boot.ctl_size);
-    xg_boot.ctl = NULL;
-}
-
 void xg_boot_set_state(xg_pe_state_t state)
 {
     /* release: the launcher must not see FINALIZED before our last writes */

@@ -27,9 +27,11 @@ typedef struct xg_boot {
 
 extern xg_boot_t xg_boot;
 
-/* Joins the job (or sets up a singleton).  Idempotent until xg_boot_fini. */
+/* Joins the job (or sets up a singleton) once; later calls return at once.
+ * There is no leaving: the job control area stays mapped for the life of
+ * the process, so a PE that finalizes may initialize again (OpenSHMEM 1.6)
+ * and rejoin through it, and a finalized PE still reports to xgasrun. */
 xg_status_t xg_boot_init(void);
-void xg_boot_fini(void);
 
 /* Records this PE's life-cycle state for the launcher. */
 void xg_boot_set_state(xg_pe_state_t state);

@@ -47,7 +47,6 @@ static void runtime_shutdown(void)
     xg_gas_fini();
     xg_mem_fini();
     xg_boot_set_state(XG_PE_FINALIZED);
-    xg_boot_fini();
     __atomic_store_n(&runtime_state, XG_RUNTIME_FINALIZED, __ATOMIC_RELEASE);
 }
 
@@ -82,7 +81,9 @@ static xg_status_t runtime_startup(void)
         return status;
     }
     xg_boot_set_state(XG_PE_INITIALIZED);
-    on_exit(runtime_at_exit, NULL);
+    if (runtime_state == XG_RUNTIME_NEVER) {
+        on_exit(runtime_at_exit, NULL);
+    }
     xg_gas_barrier();
     return XG_OK;
 }
@@ -92,9 +93,7 @@ xg_status_t xg_runtime_init(void)
     xg_status_t status = XG_OK;
 
     pthread_mutex_lock(&runtime_lock);
-    if (runtime_state == XG_RUNTIME_FINALIZED) {
-        status = XG_ERR_UNSUPPORTED;
-    } else if (runtime_refs == 0) {
+    if (runtime_refs == 0) {
         status = runtime_startup();
         if (status == XG_OK) {
             __atomic_store_n(&runtime_state, XG_RUNTIME_ACTIVE,

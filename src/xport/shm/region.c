@@ -73,8 +73,16 @@ xg_status_t xg_shm_region_open(xg_shm_region_t *region, int fd, int npes,
             return XG_ERR_IO;
         }
     } else {
-        /* keep the job's region out of programs the PE may exec */
+        /* a private copy of the launcher's descriptor: closing the region
+         * must leave the original open, for a later re-initialization;
+         * and neither may leak into programs the PE execs */
         fcntl(fd, F_SETFD, FD_CLOEXEC);
+        fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+        if (fd < 0) {
+            xg_error("shm", "cannot duplicate the node region descriptor "
+                     "(%m)");
+            return XG_ERR_IO;
+        }
     }
     if ((xg_boot.rank == 0) && (ftruncate(fd, (off_t)size) != 0)) {
         xg_error("shm", "cannot size the node region to %zu bytes (%m)", size);
