@@ -52,12 +52,46 @@ extern "C" {
 #define SHMEM_MALLOC_ATOMICS_REMOTE (1L << 0)
 #define SHMEM_MALLOC_SIGNAL_REMOTE  (1L << 1)
 
+/* ---- teams and contexts: handles -------------------------------------- */
+
+/* A team handle points to a team object of the library; a context handle
+ * to a context object.  Neither may be dereferenced by programs. */
+typedef struct xg_team *shmem_team_t;
+typedef struct xg_shmem_ctx *shmem_ctx_t;
+
+/* Team configuration (shmem_team_split_strided, shmem_team_get_config). */
+typedef struct {
+    int num_contexts; /* contexts the program will create on the team */
+} shmem_team_config_t;
+#define SHMEM_TEAM_NUM_CONTEXTS (1L << 0)
+
+/* The predefined teams and the default context, objects of the library. */
+extern struct xg_team xg_team_world;
+extern struct xg_team xg_team_shared;
+extern struct xg_shmem_ctx xg_shmem_ctx_default;
+
+#define SHMEM_TEAM_WORLD   ((shmem_team_t)&xg_team_world)
+#define SHMEM_TEAM_SHARED  ((shmem_team_t)&xg_team_shared)
+#define SHMEM_TEAM_INVALID ((shmem_team_t)0)
+#define SHMEM_CTX_DEFAULT  ((shmem_ctx_t)&xg_shmem_ctx_default)
+#define SHMEM_CTX_INVALID  ((shmem_ctx_t)0)
+
+/* options of shmem_ctx_create and shmem_team_create_ctx */
+#define SHMEM_CTX_SERIALIZED (1L << 0)
+#define SHMEM_CTX_PRIVATE    (1L << 1)
+#define SHMEM_CTX_NOSTORE    (1L << 2)
+
 /* ---- setup, exit and query -------------------------------------------- */
 
 void shmem_init(void);
 int shmem_init_thread(int requested, int *provided);
 void shmem_query_thread(int *provided);
+void shmem_query_initialized(int *initialized);
 void shmem_finalize(void);
+#if defined(__STDC_VERSION__) && (__STDC_VERSION__ >= 201112L) &&          \
+    !defined(__cplusplus)
+_Noreturn
+#endif
 void shmem_global_exit(int status);
 int shmem_my_pe(void);
 int shmem_n_pes(void);
@@ -66,6 +100,11 @@ int shmem_addr_accessible(const void *addr, int pe);
 void *shmem_ptr(const void *dest, int pe);
 void shmem_info_get_version(int *major, int *minor);
 void shmem_info_get_name(char *name);
+
+/* Profiling control (the profiling interface): a no-op in the library,
+ * for a profiling tool to intercept.  Every routine is also available as
+ * pshmem_<name>, declared in pshmem.h. */
+void shmem_pcontrol(const int level, ...);
 
 /* ---- symmetric heap --------------------------------------------------- */
 
@@ -78,12 +117,64 @@ void shmem_free(void *ptr);
 
 /* ---- memory ordering and barriers ------------------------------------- */
 
+/* Locks: a symmetric long, 0 on every PE before first use.  set waits for
+ * the lock (PEs get it in the order they asked); test takes it only if it
+ * is free (returns 0) and otherwise returns 1; clear completes this PE's
+ * puts (shmem_quiet) and passes the lock on. */
+void shmem_set_lock(long *lock);
+void shmem_clear_lock(long *lock);
+int shmem_test_lock(long *lock);
+
 void shmem_fence(void);
 void shmem_quiet(void);
+void shmem_pe_quiet(int target_pe);
 void shmem_barrier_all(void);
 void shmem_sync_all(void);
 
+/* ---- communication contexts and sessions ------------------------------ */
+
+/**
+ * @brief Contexts.  shmem_ctx_create makes a context on SHMEM_TEAM_WORLD,
+ * shmem_team_create_ctx one on @p team (whose PE numbers the context's
+ * routines then take); both return 0 and set @p *ctx, or return nonzero
+ * (unknown options, no memory, invalid team).  shmem_ctx_destroy completes
+ * the context's operations and frees it (SHMEM_CTX_INVALID: no action).
+ * shmem_ctx_get_team returns 0 and the context's team, or nonzero and
+ * SHMEM_TEAM_INVALID for an invalid context.  shmem_ctx_fence and
+ * shmem_ctx_quiet order and complete the context's operations;
+ * shmem_[ctx_]pe_quiet those to one PE.
+ */
+int shmem_ctx_create(long options, shmem_ctx_t *ctx);
+int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx);
+void shmem_ctx_destroy(shmem_ctx_t ctx);
+int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team);
+void shmem_ctx_fence(shmem_ctx_t ctx);
+void shmem_ctx_quiet(shmem_ctx_t ctx);
+void shmem_ctx_pe_quiet(shmem_ctx_t ctx, int target_pe);
+
+/* Sessions (OpenSHMEM 1.6): performance hints for a series of operations
+ * on a context.  They change no result, ordering or completion. */
+typedef struct {
+    size_t total_ops; /* expected RMA calls in the session */
+} shmem_ctx_session_config_t;
+#define SHMEM_CTX_SESSION_BATCH     (1L << 0)
+#define SHMEM_CTX_SESSION_TOTAL_OPS (1L << 0)
+void shmem_ctx_session_start(shmem_ctx_t ctx, long options,
+                             const shmem_ctx_session_config_t *config,
+                             long config_mask);
+void shmem_ctx_session_stop(shmem_ctx_t ctx);
+
 /* ==== RMA: put/get, p/g, iput/iget, ibput/ibget, _nbi ================== */
+
+/*
+ * Most routines also have a context form, shmem_ctx_NAME, with a
+ * shmem_ctx_t first and PE numbers relative to the context's team.
+ * XG_SHMEM_DECLARE_WITH_CTX(RET, NAME, (PARAMS)) declares both.
+ */
+#define XG_SHMEM_CTX_PARAMS(...) (shmem_ctx_t ctx, __VA_ARGS__)
+#define XG_SHMEM_DECLARE_WITH_CTX(RET, NAME, PARAMS)                       \
+    RET shmem_##NAME PARAMS;                                               \
+    RET shmem_ctx_##NAME XG_SHMEM_CTX_PARAMS PARAMS;
 
 /*
  * Type tables of the specification as X-macros.  Each row is
@@ -228,57 +319,112 @@ void shmem_sync_all(void);
  *         job with a message.
  */
 #define XG_SHMEM_DECLARE_RMA(TYPE, TYPENAME)                               \
-    void shmem_##TYPENAME##_put(TYPE *dest, const TYPE *source,            \
-                                size_t nelems, int pe);                    \
-    void shmem_##TYPENAME##_get(TYPE *dest, const TYPE *source,            \
-                                size_t nelems, int pe);                    \
-    void shmem_##TYPENAME##_p(TYPE *dest, TYPE value, int pe);             \
-    TYPE shmem_##TYPENAME##_g(const TYPE *source, int pe);                 \
-    void shmem_##TYPENAME##_iput(TYPE *dest, const TYPE *source,           \
-                                 ptrdiff_t dst, ptrdiff_t sst,             \
-                                 size_t nelems, int pe);                   \
-    void shmem_##TYPENAME##_iget(TYPE *dest, const TYPE *source,           \
-                                 ptrdiff_t dst, ptrdiff_t sst,             \
-                                 size_t nelems, int pe);                   \
-    void shmem_##TYPENAME##_ibput(TYPE *dest, const TYPE *source,          \
-                                  ptrdiff_t dst, ptrdiff_t sst,            \
-                                  size_t bsize, size_t nblocks, int pe);   \
-    void shmem_##TYPENAME##_ibget(TYPE *dest, const TYPE *source,          \
-                                  ptrdiff_t dst, ptrdiff_t sst,            \
-                                  size_t bsize, size_t nblocks, int pe);   \
-    void shmem_##TYPENAME##_put_nbi(TYPE *dest, const TYPE *source,        \
-                                    size_t nelems, int pe);                \
-    void shmem_##TYPENAME##_get_nbi(TYPE *dest, const TYPE *source,        \
-                                    size_t nelems, int pe);
+    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_put,                        \
+        (TYPE *dest, const TYPE *source, size_t nelems, int pe))           \
+    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_get,                        \
+        (TYPE *dest, const TYPE *source, size_t nelems, int pe))           \
+    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_p,                          \
+        (TYPE *dest, TYPE value, int pe))                                  \
+    XG_SHMEM_DECLARE_WITH_CTX(TYPE, TYPENAME##_g,                          \
+        (const TYPE *source, int pe))                                      \
+    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_iput,                       \
+        (TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst,     \
+         size_t nelems, int pe))                                           \
+    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_iget,                       \
+        (TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst,     \
+         size_t nelems, int pe))                                           \
+    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_ibput,                      \
+        (TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst,     \
+         size_t bsize, size_t nblocks, int pe))                            \
+    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_ibget,                      \
+        (TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst,     \
+         size_t bsize, size_t nblocks, int pe))                            \
+    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_put_nbi,                    \
+        (TYPE *dest, const TYPE *source, size_t nelems, int pe))           \
+    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_get_nbi,                    \
+        (TYPE *dest, const TYPE *source, size_t nelems, int pe))
 XG_SHMEM_RMA_TYPES(XG_SHMEM_DECLARE_RMA)
 #undef XG_SHMEM_DECLARE_RMA
 
 #define XG_SHMEM_DECLARE_RMA_SIZED(SIZE)                                   \
-    void shmem_put##SIZE(void *dest, const void *source, size_t nelems,    \
-                         int pe);                                          \
-    void shmem_get##SIZE(void *dest, const void *source, size_t nelems,    \
-                         int pe);                                          \
-    void shmem_iput##SIZE(void *dest, const void *source, ptrdiff_t dst,   \
-                          ptrdiff_t sst, size_t nelems, int pe);           \
-    void shmem_iget##SIZE(void *dest, const void *source, ptrdiff_t dst,   \
-                          ptrdiff_t sst, size_t nelems, int pe);           \
-    void shmem_ibput##SIZE(void *dest, const void *source, ptrdiff_t dst,  \
-                           ptrdiff_t sst, size_t bsize, size_t nblocks,    \
-                           int pe);                                        \
-    void shmem_ibget##SIZE(void *dest, const void *source, ptrdiff_t dst,  \
-                           ptrdiff_t sst, size_t bsize, size_t nblocks,    \
-                           int pe);                                        \
-    void shmem_put##SIZE##_nbi(void *dest, const void *source,             \
-                               size_t nelems, int pe);                     \
-    void shmem_get##SIZE##_nbi(void *dest, const void *source,             \
-                               size_t nelems, int pe);
+    XG_SHMEM_DECLARE_WITH_CTX(void, put##SIZE,                             \
+        (void *dest, const void *source, size_t nelems, int pe))           \
+    XG_SHMEM_DECLARE_WITH_CTX(void, get##SIZE,                             \
+        (void *dest, const void *source, size_t nelems, int pe))           \
+    XG_SHMEM_DECLARE_WITH_CTX(void, iput##SIZE,                            \
+        (void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,     \
+         size_t nelems, int pe))                                           \
+    XG_SHMEM_DECLARE_WITH_CTX(void, iget##SIZE,                            \
+        (void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,     \
+         size_t nelems, int pe))                                           \
+    XG_SHMEM_DECLARE_WITH_CTX(void, ibput##SIZE,                           \
+        (void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,     \
+         size_t bsize, size_t nblocks, int pe))                            \
+    XG_SHMEM_DECLARE_WITH_CTX(void, ibget##SIZE,                           \
+        (void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,     \
+         size_t bsize, size_t nblocks, int pe))                            \
+    XG_SHMEM_DECLARE_WITH_CTX(void, put##SIZE##_nbi,                       \
+        (void *dest, const void *source, size_t nelems, int pe))           \
+    XG_SHMEM_DECLARE_WITH_CTX(void, get##SIZE##_nbi,                       \
+        (void *dest, const void *source, size_t nelems, int pe))
 XG_SHMEM_RMA_SIZES(XG_SHMEM_DECLARE_RMA_SIZED)
 #undef XG_SHMEM_DECLARE_RMA_SIZED
 
-void shmem_putmem(void *dest, const void *source, size_t nelems, int pe);
-void shmem_getmem(void *dest, const void *source, size_t nelems, int pe);
-void shmem_putmem_nbi(void *dest, const void *source, size_t nelems, int pe);
-void shmem_getmem_nbi(void *dest, const void *source, size_t nelems, int pe);
+XG_SHMEM_DECLARE_WITH_CTX(void, putmem,
+    (void *dest, const void *source, size_t nelems, int pe))
+XG_SHMEM_DECLARE_WITH_CTX(void, getmem,
+    (void *dest, const void *source, size_t nelems, int pe))
+XG_SHMEM_DECLARE_WITH_CTX(void, putmem_nbi,
+    (void *dest, const void *source, size_t nelems, int pe))
+XG_SHMEM_DECLARE_WITH_CTX(void, getmem_nbi,
+    (void *dest, const void *source, size_t nelems, int pe))
+
+/**
+ * @brief Put-with-signal: copies @p nelems elements to @p dest on @p pe,
+ * then updates the signal object @p sig_addr on @p pe -- set to @p signal
+ * (SHMEM_SIGNAL_SET) or add @p signal (SHMEM_SIGNAL_ADD), atomically.  A PE
+ * that sees the signal update also sees the data.  For every standard RMA
+ * type, the sized forms and putmem, blocking and _nbi, with context forms:
+ *
+ *     void shmem_TYPENAME_put_signal(TYPE *dest, const TYPE *source,
+ *              size_t nelems, uint64_t *sig_addr, uint64_t signal,
+ *              int sig_op, int pe);
+ *     void shmem_putSIZE_signal(...), shmem_putmem_signal(...);
+ *     ..._signal_nbi(...same arguments...);
+ *
+ * shmem_signal_add and shmem_signal_set (OpenSHMEM 1.6) update a signal
+ * without data; shmem_signal_fetch reads this PE's signal object.
+ */
+#define SHMEM_SIGNAL_SET 0
+#define SHMEM_SIGNAL_ADD 1
+
+#define XG_SHMEM_SIGNAL_PARAMS(TYPE)                                       \
+    (TYPE *dest, const TYPE *source, size_t nelems, uint64_t *sig_addr,    \
+     uint64_t signal, int sig_op, int pe)
+#define XG_SHMEM_DECLARE_PUT_SIGNAL(TYPE, TYPENAME)                        \
+    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_put_signal,                 \
+                              XG_SHMEM_SIGNAL_PARAMS(TYPE))                \
+    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_put_signal_nbi,             \
+                              XG_SHMEM_SIGNAL_PARAMS(TYPE))
+XG_SHMEM_RMA_TYPES(XG_SHMEM_DECLARE_PUT_SIGNAL)
+#undef XG_SHMEM_DECLARE_PUT_SIGNAL
+
+#define XG_SHMEM_DECLARE_PUT_SIGNAL_SIZED(SIZE)                            \
+    XG_SHMEM_DECLARE_WITH_CTX(void, put##SIZE##_signal,                    \
+                              XG_SHMEM_SIGNAL_PARAMS(void))                \
+    XG_SHMEM_DECLARE_WITH_CTX(void, put##SIZE##_signal_nbi,                \
+                              XG_SHMEM_SIGNAL_PARAMS(void))
+XG_SHMEM_RMA_SIZES(XG_SHMEM_DECLARE_PUT_SIGNAL_SIZED)
+#undef XG_SHMEM_DECLARE_PUT_SIGNAL_SIZED
+
+XG_SHMEM_DECLARE_WITH_CTX(void, putmem_signal, XG_SHMEM_SIGNAL_PARAMS(void))
+XG_SHMEM_DECLARE_WITH_CTX(void, putmem_signal_nbi,
+                          XG_SHMEM_SIGNAL_PARAMS(void))
+XG_SHMEM_DECLARE_WITH_CTX(void, signal_add,
+                          (uint64_t *sig_addr, uint64_t signal, int pe))
+XG_SHMEM_DECLARE_WITH_CTX(void, signal_set,
+                          (uint64_t *sig_addr, uint64_t signal, int pe))
+uint64_t shmem_signal_fetch(const uint64_t *sig_addr);
 
 /* ==== end RMA ========================================================== */
 
@@ -324,41 +470,46 @@ void shmem_getmem_nbi(void *dest, const void *source, size_t nelems, int pe);
  * not aligned) end the job with a message.
  */
 #define XG_SHMEM_DECLARE_AMO_STANDARD(TYPE, TYPENAME)                      \
-    TYPE shmem_##TYPENAME##_atomic_compare_swap(TYPE *dest, TYPE cond,     \
-                                                TYPE value, int pe);       \
-    TYPE shmem_##TYPENAME##_atomic_fetch_inc(TYPE *dest, int pe);          \
-    void shmem_##TYPENAME##_atomic_inc(TYPE *dest, int pe);                \
-    TYPE shmem_##TYPENAME##_atomic_fetch_add(TYPE *dest, TYPE value,       \
-                                             int pe);                      \
-    void shmem_##TYPENAME##_atomic_add(TYPE *dest, TYPE value, int pe);    \
-    void shmem_##TYPENAME##_atomic_compare_swap_nbi(TYPE *fetch,           \
-                                                    TYPE *dest, TYPE cond, \
-                                                    TYPE value, int pe);   \
-    void shmem_##TYPENAME##_atomic_fetch_inc_nbi(TYPE *fetch, TYPE *dest,  \
-                                                 int pe);                  \
-    void shmem_##TYPENAME##_atomic_fetch_add_nbi(TYPE *fetch, TYPE *dest,  \
-                                                 TYPE value, int pe);
+    XG_SHMEM_DECLARE_WITH_CTX(TYPE, TYPENAME##_atomic_compare_swap,        \
+        (TYPE *dest, TYPE cond, TYPE value, int pe))                       \
+    XG_SHMEM_DECLARE_WITH_CTX(TYPE, TYPENAME##_atomic_fetch_inc,           \
+        (TYPE *dest, int pe))                                              \
+    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_atomic_inc,                 \
+        (TYPE *dest, int pe))                                              \
+    XG_SHMEM_DECLARE_WITH_CTX(TYPE, TYPENAME##_atomic_fetch_add,           \
+        (TYPE *dest, TYPE value, int pe))                                  \
+    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_atomic_add,                 \
+        (TYPE *dest, TYPE value, int pe))                                  \
+    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_atomic_compare_swap_nbi,    \
+        (TYPE *fetch, TYPE *dest, TYPE cond, TYPE value, int pe))          \
+    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_atomic_fetch_inc_nbi,       \
+        (TYPE *fetch, TYPE *dest, int pe))                                 \
+    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_atomic_fetch_add_nbi,       \
+        (TYPE *fetch, TYPE *dest, TYPE value, int pe))
 XG_SHMEM_AMO_STANDARD_TYPES(XG_SHMEM_DECLARE_AMO_STANDARD)
 #undef XG_SHMEM_DECLARE_AMO_STANDARD
 
 #define XG_SHMEM_DECLARE_AMO_EXTENDED(TYPE, TYPENAME)                      \
-    TYPE shmem_##TYPENAME##_atomic_fetch(const TYPE *source, int pe);      \
-    void shmem_##TYPENAME##_atomic_set(TYPE *dest, TYPE value, int pe);    \
-    TYPE shmem_##TYPENAME##_atomic_swap(TYPE *dest, TYPE value, int pe);   \
-    void shmem_##TYPENAME##_atomic_fetch_nbi(TYPE *fetch,                  \
-                                             const TYPE *source, int pe);  \
-    void shmem_##TYPENAME##_atomic_swap_nbi(TYPE *fetch, TYPE *dest,       \
-                                            TYPE value, int pe);
+    XG_SHMEM_DECLARE_WITH_CTX(TYPE, TYPENAME##_atomic_fetch,               \
+        (const TYPE *source, int pe))                                      \
+    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_atomic_set,                 \
+        (TYPE *dest, TYPE value, int pe))                                  \
+    XG_SHMEM_DECLARE_WITH_CTX(TYPE, TYPENAME##_atomic_swap,                \
+        (TYPE *dest, TYPE value, int pe))                                  \
+    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_atomic_fetch_nbi,           \
+        (TYPE *fetch, const TYPE *source, int pe))                         \
+    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_atomic_swap_nbi,            \
+        (TYPE *fetch, TYPE *dest, TYPE value, int pe))
 XG_SHMEM_AMO_EXTENDED_TYPES(XG_SHMEM_DECLARE_AMO_EXTENDED)
 #undef XG_SHMEM_DECLARE_AMO_EXTENDED
 
 #define XG_SHMEM_DECLARE_AMO_BITWISE_OP(TYPE, TYPENAME, OP)                \
-    TYPE shmem_##TYPENAME##_atomic_fetch_##OP(TYPE *dest, TYPE value,      \
-                                              int pe);                     \
-    void shmem_##TYPENAME##_atomic_##OP(TYPE *dest, TYPE value, int pe);   \
-    void shmem_##TYPENAME##_atomic_fetch_##OP##_nbi(TYPE *fetch,           \
-                                                    TYPE *dest,            \
-                                                    TYPE value, int pe);
+    XG_SHMEM_DECLARE_WITH_CTX(TYPE, TYPENAME##_atomic_fetch_##OP,          \
+        (TYPE *dest, TYPE value, int pe))                                  \
+    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_atomic_##OP,                \
+        (TYPE *dest, TYPE value, int pe))                                  \
+    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_atomic_fetch_##OP##_nbi,    \
+        (TYPE *fetch, TYPE *dest, TYPE value, int pe))
 #define XG_SHMEM_DECLARE_AMO_BITWISE(TYPE, TYPENAME)                       \
     XG_SHMEM_DECLARE_AMO_BITWISE_OP(TYPE, TYPENAME, and)                   \
     XG_SHMEM_DECLARE_AMO_BITWISE_OP(TYPE, TYPENAME, or)                    \
@@ -389,7 +540,8 @@ XG_SHMEM_AMO_DEPRECATED_TYPES(XG_SHMEM_DECLARE_AMO_DEPRECATED)
     TYPE shmem_##TYPENAME##_fetch(const TYPE *source, int pe);             \
     void shmem_##TYPENAME##_set(TYPE *dest, TYPE value, int pe);           \
     TYPE shmem_##TYPENAME##_swap(TYPE *dest, TYPE value, int pe);
-XG_SHMEM_AMO_DEPRECATED_EXTENDED_TYPES(XG_SHMEM_DECLARE_AMO_DEPRECATED_EXTENDED)
+XG_SHMEM_AMO_DEPRECATED_EXTENDED_TYPES(
+    XG_SHMEM_DECLARE_AMO_DEPRECATED_EXTENDED)
 #undef XG_SHMEM_DECLARE_AMO_DEPRECATED_EXTENDED
 
 /* ==== end atomic memory operations ===================================== */
@@ -414,7 +566,7 @@ XG_SHMEM_AMO_DEPRECATED_EXTENDED_TYPES(XG_SHMEM_DECLARE_AMO_DEPRECATED_EXTENDED)
  *     size_t shmem_TYPENAME_test_some(...as wait_until_some...);
  *
  * and the _vector forms of each routine that takes an array, which compare
- * ivars[i] with cmp_values[i] (TYPE *cmp_values in place of cmp_value).
+ * ivars[i] with cmp_values[i] (const TYPE *cmp_values in place of cmp_value).
  * The condition is "ivar cmp cmp_value", cmp one of SHMEM_CMP_EQ, _NE, _GT,
  * _GE, _LT, _LE.
  *
@@ -463,18 +615,18 @@ XG_SHMEM_AMO_DEPRECATED_EXTENDED_TYPES(XG_SHMEM_DECLARE_AMO_DEPRECATED_EXTENDED)
                                                   size_t nelems,           \
                                                   const int *status,       \
                                                   int cmp,                 \
-                                                  TYPE *cmp_values);       \
+                                                  const TYPE *cmp_values); \
     size_t shmem_##TYPENAME##_wait_until_any_vector(TYPE *ivars,           \
                                                     size_t nelems,         \
                                                     const int *status,     \
                                                     int cmp,               \
-                                                    TYPE *cmp_values);     \
+                                                    const TYPE *cmp_values); \
     size_t shmem_##TYPENAME##_wait_until_some_vector(TYPE *ivars,          \
                                                      size_t nelems,        \
                                                      size_t *indices,      \
                                                      const int *status,    \
                                                      int cmp,              \
-                                                     TYPE *cmp_values);    \
+                                                     const TYPE *cmp_values); \
     int shmem_##TYPENAME##_test(TYPE *ivar, int cmp, TYPE cmp_value);      \
     int shmem_##TYPENAME##_test_all(TYPE *ivars, size_t nelems,            \
                                     const int *status, int cmp,            \
@@ -488,15 +640,15 @@ XG_SHMEM_AMO_DEPRECATED_EXTENDED_TYPES(XG_SHMEM_DECLARE_AMO_DEPRECATED_EXTENDED)
                                         TYPE cmp_value);                   \
     int shmem_##TYPENAME##_test_all_vector(TYPE *ivars, size_t nelems,     \
                                            const int *status, int cmp,     \
-                                           TYPE *cmp_values);              \
+                                           const TYPE *cmp_values);        \
     size_t shmem_##TYPENAME##_test_any_vector(TYPE *ivars, size_t nelems,  \
                                               const int *status, int cmp,  \
-                                              TYPE *cmp_values);           \
+                                              const TYPE *cmp_values);     \
     size_t shmem_##TYPENAME##_test_some_vector(TYPE *ivars,                \
                                                size_t nelems,              \
                                                size_t *indices,            \
                                                const int *status, int cmp, \
-                                               TYPE *cmp_values);
+                                               const TYPE *cmp_values);
 XG_SHMEM_SYNC_TYPES(XG_SHMEM_DECLARE_SYNC)
 XG_SHMEM_SYNC_DEPRECATED_TYPES(XG_SHMEM_DECLARE_SYNC)
 #undef XG_SHMEM_DECLARE_SYNC
@@ -537,8 +689,188 @@ void shmem_wait_until(long *ivar, int cmp, long cmp_value);
 
 /* ==== end point-to-point synchronization =============================== */
 
+/* ==== C11 type-generic interface ====================================== */
+
+/*
+ * shmem_put(dest, source, nelems, pe), shmem_atomic_fetch_add(dest, value,
+ * pe), shmem_wait_until(ivar, cmp, value), ... pick the typed routine from
+ * the type of the data argument; with a shmem_ctx_t first argument they
+ * pick the context form.  _Generic cannot tell compatible types apart, so
+ * the selection is over the basic C types (int32_t, say, is int and selects
+ * shmem_int_put).  A data argument of a type the routine does not support
+ * selects xg_shmem_generic_type_error, whose call then fails to compile.
+ * Not available in C++ or before C11, nor inside the library itself.
+ */
+#if defined(__STDC_VERSION__) && (__STDC_VERSION__ >= 201112L) &&          \
+    !defined(__cplusplus) && !defined(XGAS_INTERNAL_BUILD)
+
+void xg_shmem_generic_type_error(void);
+
+#define XG_G_ARG1(a, ...) a
+#define XG_G_ARG2(a, b, ...) b
+
+/* Association lists: TABLE(ASSOC, OP) expands ASSOC(TYPE, TYPENAME, OP)
+ * for each type. */
+#define XG_G_RMA_TYPES(A, OP)                                              \
+    A(float, float, OP) A(double, double, OP)                              \
+    A(long double, longdouble, OP) A(char, char, OP)                       \
+    A(signed char, schar, OP) A(short, short, OP) A(int, int, OP)          \
+    A(long, long, OP) A(long long, longlong, OP)                           \
+    A(unsigned char, uchar, OP) A(unsigned short, ushort, OP)              \
+    A(unsigned int, uint, OP) A(unsigned long, ulong, OP)                  \
+    A(unsigned long long, ulonglong, OP)
+#define XG_G_AMO_STD_TYPES(A, OP)                                          \
+    A(int, int, OP) A(long, long, OP) A(long long, longlong, OP)           \
+    A(unsigned int, uint, OP) A(unsigned long, ulong, OP)                  \
+    A(unsigned long long, ulonglong, OP)
+#define XG_G_AMO_EXT_TYPES(A, OP)                                          \
+    A(float, float, OP) A(double, double, OP) XG_G_AMO_STD_TYPES(A, OP)
+#define XG_G_AMO_BIT_TYPES(A, OP)                                          \
+    A(unsigned int, uint, OP) A(unsigned long, ulong, OP)                  \
+    A(unsigned long long, ulonglong, OP) A(int, int32, OP)                 \
+    A(long, int64, OP)
+#define XG_G_SYNC_TYPES(A, OP)                                             \
+    A(short, short, OP) A(unsigned short, ushort, OP)                      \
+    XG_G_AMO_STD_TYPES(A, OP)
+
+#define XG_G_FN(TYPE, TYPENAME, OP) TYPE *: shmem_##TYPENAME##_##OP,
+#define XG_G_CTX_FN(TYPE, TYPENAME, OP) TYPE *: shmem_ctx_##TYPENAME##_##OP,
+/* for routines whose data argument is a source (const or not) */
+#define XG_G_FN_C(TYPE, TYPENAME, OP)                                      \
+    TYPE *: shmem_##TYPENAME##_##OP, const TYPE *: shmem_##TYPENAME##_##OP,
+#define XG_G_CTX_FN_C(TYPE, TYPENAME, OP)                                  \
+    TYPE *: shmem_ctx_##TYPENAME##_##OP,                                   \
+    const TYPE *: shmem_ctx_##TYPENAME##_##OP,
+
+#define XG_G_SELECT(X, TABLE, ASSOC, OP)                                   \
+    _Generic((X), TABLE(ASSOC, OP) default: xg_shmem_generic_type_error)
+
+/* The routine for OP: plain, or the context form when the first argument
+ * is a context (the data argument is then the second). */
+#define XG_G_DISPATCH(TABLE, FN, CTX_FN, OP, ...)                          \
+    _Generic((XG_G_ARG1(__VA_ARGS__, 0)),                                  \
+        shmem_ctx_t: XG_G_SELECT(XG_G_ARG2(__VA_ARGS__, 0, 0), TABLE,      \
+                                 CTX_FN, OP),                              \
+        default: XG_G_SELECT(XG_G_ARG1(__VA_ARGS__, 0), TABLE, FN, OP))
+
+#define XG_G_RMA(OP, ...)                                                  \
+    XG_G_DISPATCH(XG_G_RMA_TYPES, XG_G_FN, XG_G_CTX_FN, OP,               \
+                  __VA_ARGS__)(__VA_ARGS__)
+#define XG_G_RMA_SOURCE(OP, ...)                                           \
+    XG_G_DISPATCH(XG_G_RMA_TYPES, XG_G_FN_C, XG_G_CTX_FN_C, OP,           \
+                  __VA_ARGS__)(__VA_ARGS__)
+
+#define shmem_put(...)            XG_G_RMA(put, __VA_ARGS__)
+#define shmem_get(...)            XG_G_RMA(get, __VA_ARGS__)
+#define shmem_p(...)              XG_G_RMA(p, __VA_ARGS__)
+#define shmem_g(...)              XG_G_RMA_SOURCE(g, __VA_ARGS__)
+#define shmem_iput(...)           XG_G_RMA(iput, __VA_ARGS__)
+#define shmem_iget(...)           XG_G_RMA(iget, __VA_ARGS__)
+#define shmem_ibput(...)          XG_G_RMA(ibput, __VA_ARGS__)
+#define shmem_ibget(...)          XG_G_RMA(ibget, __VA_ARGS__)
+#define shmem_put_nbi(...)        XG_G_RMA(put_nbi, __VA_ARGS__)
+#define shmem_get_nbi(...)        XG_G_RMA(get_nbi, __VA_ARGS__)
+#define shmem_put_signal(...)     XG_G_RMA(put_signal, __VA_ARGS__)
+#define shmem_put_signal_nbi(...) XG_G_RMA(put_signal_nbi, __VA_ARGS__)
+
+#define XG_G_AMO(TABLE, OP, ...)                                           \
+    XG_G_DISPATCH(TABLE, XG_G_FN, XG_G_CTX_FN, OP,                         \
+                  __VA_ARGS__)(__VA_ARGS__)
+
+#define shmem_atomic_fetch(...)                                            \
+    XG_G_DISPATCH(XG_G_AMO_EXT_TYPES, XG_G_FN_C, XG_G_CTX_FN_C,            \
+                  atomic_fetch, __VA_ARGS__)(__VA_ARGS__)
+#define shmem_atomic_fetch_nbi(...)                                        \
+    XG_G_AMO(XG_G_AMO_EXT_TYPES, atomic_fetch_nbi, __VA_ARGS__)
+#define shmem_atomic_set(...)                                              \
+    XG_G_AMO(XG_G_AMO_EXT_TYPES, atomic_set, __VA_ARGS__)
+#define shmem_atomic_swap(...)                                             \
+    XG_G_AMO(XG_G_AMO_EXT_TYPES, atomic_swap, __VA_ARGS__)
+#define shmem_atomic_swap_nbi(...)                                         \
+    XG_G_AMO(XG_G_AMO_EXT_TYPES, atomic_swap_nbi, __VA_ARGS__)
+#define shmem_atomic_compare_swap(...)                                     \
+    XG_G_AMO(XG_G_AMO_STD_TYPES, atomic_compare_swap, __VA_ARGS__)
+#define shmem_atomic_compare_swap_nbi(...)                                 \
+    XG_G_AMO(XG_G_AMO_STD_TYPES, atomic_compare_swap_nbi, __VA_ARGS__)
+#define shmem_atomic_fetch_inc(...)                                        \
+    XG_G_AMO(XG_G_AMO_STD_TYPES, atomic_fetch_inc, __VA_ARGS__)
+#define shmem_atomic_fetch_inc_nbi(...)                                    \
+    XG_G_AMO(XG_G_AMO_STD_TYPES, atomic_fetch_inc_nbi, __VA_ARGS__)
+#define shmem_atomic_inc(...)                                              \
+    XG_G_AMO(XG_G_AMO_STD_TYPES, atomic_inc, __VA_ARGS__)
+#define shmem_atomic_fetch_add(...)                                        \
+    XG_G_AMO(XG_G_AMO_STD_TYPES, atomic_fetch_add, __VA_ARGS__)
+#define shmem_atomic_fetch_add_nbi(...)                                    \
+    XG_G_AMO(XG_G_AMO_STD_TYPES, atomic_fetch_add_nbi, __VA_ARGS__)
+#define shmem_atomic_add(...)                                              \
+    XG_G_AMO(XG_G_AMO_STD_TYPES, atomic_add, __VA_ARGS__)
+#define shmem_atomic_fetch_and(...)                                        \
+    XG_G_AMO(XG_G_AMO_BIT_TYPES, atomic_fetch_and, __VA_ARGS__)
+#define shmem_atomic_fetch_and_nbi(...)                                    \
+    XG_G_AMO(XG_G_AMO_BIT_TYPES, atomic_fetch_and_nbi, __VA_ARGS__)
+#define shmem_atomic_and(...)                                              \
+    XG_G_AMO(XG_G_AMO_BIT_TYPES, atomic_and, __VA_ARGS__)
+#define shmem_atomic_fetch_or(...)                                         \
+    XG_G_AMO(XG_G_AMO_BIT_TYPES, atomic_fetch_or, __VA_ARGS__)
+#define shmem_atomic_fetch_or_nbi(...)                                     \
+    XG_G_AMO(XG_G_AMO_BIT_TYPES, atomic_fetch_or_nbi, __VA_ARGS__)
+#define shmem_atomic_or(...)                                               \
+    XG_G_AMO(XG_G_AMO_BIT_TYPES, atomic_or, __VA_ARGS__)
+#define shmem_atomic_fetch_xor(...)                                        \
+    XG_G_AMO(XG_G_AMO_BIT_TYPES, atomic_fetch_xor, __VA_ARGS__)
+#define shmem_atomic_fetch_xor_nbi(...)                                    \
+    XG_G_AMO(XG_G_AMO_BIT_TYPES, atomic_fetch_xor_nbi, __VA_ARGS__)
+#define shmem_atomic_xor(...)                                              \
+    XG_G_AMO(XG_G_AMO_BIT_TYPES, atomic_xor, __VA_ARGS__)
+
+/* Point-to-point synchronization: no context forms. */
+#define XG_G_SYNC(OP, IVARS, ...)                                          \
+    XG_G_SELECT(IVARS, XG_G_SYNC_TYPES, XG_G_FN, OP)(IVARS, __VA_ARGS__)
+
+#define shmem_wait_until(ivar, ...)                                        \
+    XG_G_SYNC(wait_until, ivar, __VA_ARGS__)
+#define shmem_wait_until_all(ivars, ...)                                   \
+    XG_G_SYNC(wait_until_all, ivars, __VA_ARGS__)
+#define shmem_wait_until_any(ivars, ...)                                   \
+    XG_G_SYNC(wait_until_any, ivars, __VA_ARGS__)
+#define shmem_wait_until_some(ivars, ...)                                  \
+    XG_G_SYNC(wait_until_some, ivars, __VA_ARGS__)
+#define shmem_wait_until_all_vector(ivars, ...)                            \
+    XG_G_SYNC(wait_until_all_vector, ivars, __VA_ARGS__)
+#define shmem_wait_until_any_vector(ivars, ...)                            \
+    XG_G_SYNC(wait_until_any_vector, ivars, __VA_ARGS__)
+#define shmem_wait_until_some_vector(ivars, ...)                           \
+    XG_G_SYNC(wait_until_some_vector, ivars, __VA_ARGS__)
+#define shmem_test(ivar, ...)            XG_G_SYNC(test, ivar, __VA_ARGS__)
+#define shmem_test_all(ivars, ...)                                         \
+    XG_G_SYNC(test_all, ivars, __VA_ARGS__)
+#define shmem_test_any(ivars, ...)                                         \
+    XG_G_SYNC(test_any, ivars, __VA_ARGS__)
+#define shmem_test_some(ivars, ...)                                        \
+    XG_G_SYNC(test_some, ivars, __VA_ARGS__)
+#define shmem_test_all_vector(ivars, ...)                                  \
+    XG_G_SYNC(test_all_vector, ivars, __VA_ARGS__)
+#define shmem_test_any_vector(ivars, ...)                                  \
+    XG_G_SYNC(test_any_vector, ivars, __VA_ARGS__)
+#define shmem_test_some_vector(ivars, ...)                                 \
+    XG_G_SYNC(test_some_vector, ivars, __VA_ARGS__)
+
+/* Signal updates: the C11 name takes an optional context first. */
+#define XG_G_SIGNAL(OP, ...)                                               \
+    _Generic((XG_G_ARG1(__VA_ARGS__, 0)),                                  \
+        shmem_ctx_t: shmem_ctx_##OP, default: shmem_##OP)(__VA_ARGS__)
+#define shmem_signal_add(...) XG_G_SIGNAL(signal_add, __VA_ARGS__)
+#define shmem_signal_set(...) XG_G_SIGNAL(signal_set, __VA_ARGS__)
+
+#endif /* C11 */
+
+/* ==== end C11 type-generic interface ================================== */
+
 #ifdef __cplusplus
 }
 #endif
+
+/* Teams and collectives. */
+#include "xgas_shmem_coll.h"
 
 #endif

@@ -60,14 +60,16 @@ static void *shmem_alloc(const char *routine, size_t size, size_t align,
     return shmem_heap_result(routine, status, size, ptr);
 }
 
-XG_EXPORT void *shmem_malloc(size_t size)
+XG_SHMEM_API void *shmem_malloc(size_t size)
 {
     return shmem_alloc(__func__, size, XG_HEAP_MIN_ALIGN, 0);
 }
+XG_PSHMEM(shmem_malloc)
 
-XG_EXPORT void *shmem_malloc_with_hints(size_t size, long hints)
+XG_SHMEM_API void *shmem_malloc_with_hints(size_t size, long hints)
 {
-    const long known = SHMEM_MALLOC_ATOMICS_REMOTE | SHMEM_MALLOC_SIGNAL_REMOTE;
+    const long known =
+        SHMEM_MALLOC_ATOMICS_REMOTE | SHMEM_MALLOC_SIGNAL_REMOTE;
 
     if ((hints & ~known) != 0) {
         xg_warn("shmem", "shmem_malloc_with_hints: unknown hint bits %#lx "
@@ -77,8 +79,9 @@ XG_EXPORT void *shmem_malloc_with_hints(size_t size, long hints)
      * in where or how the object is placed. */
     return shmem_alloc(__func__, size, XG_HEAP_MIN_ALIGN, 0);
 }
+XG_PSHMEM(shmem_malloc_with_hints)
 
-XG_EXPORT void *shmem_calloc(size_t count, size_t size)
+XG_SHMEM_API void *shmem_calloc(size_t count, size_t size)
 {
     if ((size != 0) && (count > SIZE_MAX / size)) {
         xg_shmem_fail(__func__, "%zu elements of %zu bytes overflow size_t",
@@ -86,8 +89,9 @@ XG_EXPORT void *shmem_calloc(size_t count, size_t size)
     }
     return shmem_alloc(__func__, count * size, XG_HEAP_MIN_ALIGN, 1);
 }
+XG_PSHMEM(shmem_calloc)
 
-XG_EXPORT void *shmem_align(size_t alignment, size_t size)
+XG_SHMEM_API void *shmem_align(size_t alignment, size_t size)
 {
     if (!xg_is_pow2(alignment)) {
         xg_shmem_fail(__func__, "alignment %zu is not a power of two",
@@ -95,8 +99,9 @@ XG_EXPORT void *shmem_align(size_t alignment, size_t size)
     }
     return shmem_alloc(__func__, size, alignment, 0);
 }
+XG_PSHMEM(shmem_align)
 
-XG_EXPORT void shmem_free(void *ptr)
+XG_SHMEM_API void shmem_free(void *ptr)
 {
     xg_shmem_check_init(__func__);
     xg_gas_barrier();
@@ -106,8 +111,9 @@ XG_EXPORT void shmem_free(void *ptr)
                       "shmem_malloc and friends", ptr);
     }
 }
+XG_PSHMEM(shmem_free)
 
-XG_EXPORT void *shmem_realloc(void *ptr, size_t size)
+XG_SHMEM_API void *shmem_realloc(void *ptr, size_t size)
 {
     void *moved = NULL;
     xg_status_t status;
@@ -130,3 +136,4 @@ XG_EXPORT void *shmem_realloc(void *ptr, size_t size)
     }
     return shmem_heap_result(__func__, status, size, moved);
 }
+XG_PSHMEM(shmem_realloc)

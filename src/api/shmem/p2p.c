@@ -300,69 +300,75 @@ static int p2p_set_empty(const int *status, size_t nelems)
 
 /* The exported routines of one type: check, then one internal call. */
 #define XG_P2P_DEFINE_ROUTINES(TYPE, TYPENAME)                             \
-    XG_EXPORT void shmem_##TYPENAME##_wait_until(TYPE *ivar, int cmp,      \
-                                                 TYPE cmp_value)           \
+    XG_SHMEM_API void shmem_##TYPENAME##_wait_until(TYPE *ivar, int cmp,   \
+                                                    TYPE cmp_value)        \
     {                                                                      \
         p2p_check(__func__, ivar, 1, sizeof(TYPE), cmp);                   \
         p2p_##TYPENAME##_wait(ivar, cmp, cmp_value);                       \
     }                                                                      \
+    XG_PSHMEM(shmem_##TYPENAME##_wait_until)                               \
                                                                            \
-    XG_EXPORT void shmem_##TYPENAME##_wait_until_all(TYPE *ivars,          \
-                                                     size_t nelems,        \
-                                                     const int *status,    \
-                                                     int cmp,              \
-                                                     TYPE cmp_value)       \
+    XG_SHMEM_API void shmem_##TYPENAME##_wait_until_all(TYPE *ivars,       \
+                                                        size_t nelems,     \
+                                                        const int *status, \
+                                                        int cmp,           \
+                                                        TYPE cmp_value)    \
     {                                                                      \
         p2p_check(__func__, ivars, nelems, sizeof(TYPE), cmp);             \
         p2p_##TYPENAME##_all(ivars, nelems, status, cmp, &cmp_value, 0);   \
     }                                                                      \
+    XG_PSHMEM(shmem_##TYPENAME##_wait_until_all)                           \
                                                                            \
-    XG_EXPORT size_t shmem_##TYPENAME##_wait_until_any(TYPE *ivars,        \
-                                                       size_t nelems,      \
-                                                       const int *status,  \
-                                                       int cmp,            \
-                                                       TYPE cmp_value)     \
+    XG_SHMEM_API size_t shmem_##TYPENAME##_wait_until_any(TYPE *ivars,     \
+                                                          size_t nelems,   \
+                                                          const int *status, \
+                                                          int cmp,         \
+                                                          TYPE cmp_value)  \
     {                                                                      \
         p2p_check(__func__, ivars, nelems, sizeof(TYPE), cmp);             \
         return p2p_##TYPENAME##_wait_any(ivars, nelems, status, cmp,       \
                                          &cmp_value, 0);                   \
     }                                                                      \
+    XG_PSHMEM(shmem_##TYPENAME##_wait_until_any)                           \
                                                                            \
-    XG_EXPORT size_t shmem_##TYPENAME##_wait_until_some(TYPE *ivars,       \
-                                                        size_t nelems,     \
-                                                        size_t *indices,   \
-                                                        const int *status, \
-                                                        int cmp,           \
-                                                        TYPE cmp_value)    \
+    XG_SHMEM_API size_t shmem_##TYPENAME##_wait_until_some(TYPE *ivars,    \
+                                                           size_t nelems,  \
+                                                           size_t *indices, \
+                                                           const int *status, \
+                                                           int cmp,        \
+                                                           TYPE cmp_value) \
     {                                                                      \
         p2p_check(__func__, ivars, nelems, sizeof(TYPE), cmp);             \
         p2p_check_array(__func__, "indices", indices, nelems);             \
         return p2p_##TYPENAME##_wait_some(ivars, nelems, indices, status,  \
                                           cmp, &cmp_value, 0);             \
     }                                                                      \
+    XG_PSHMEM(shmem_##TYPENAME##_wait_until_some)                          \
                                                                            \
-    XG_EXPORT void shmem_##TYPENAME##_wait_until_all_vector(               \
-        TYPE *ivars, size_t nelems, const int *status, int cmp,            \
-        TYPE *cmp_values)                                                  \
+    XG_SHMEM_API void shmem_##TYPENAME##_wait_until_all_vector(            \
+           TYPE *ivars, size_t nelems, const int *status, int cmp,         \
+           const TYPE *cmp_values)                                         \
     {                                                                      \
         p2p_check(__func__, ivars, nelems, sizeof(TYPE), cmp);             \
         p2p_check_array(__func__, "cmp_values", cmp_values, nelems);       \
         p2p_##TYPENAME##_all(ivars, nelems, status, cmp, cmp_values, 1);   \
     }                                                                      \
+    XG_PSHMEM(shmem_##TYPENAME##_wait_until_all_vector)                    \
                                                                            \
-    XG_EXPORT size_t shmem_##TYPENAME##_wait_until_any_vector(             \
-        TYPE *ivars, size_t nelems, const int *status, int cmp,            \
-        TYPE *cmp_values)                                                  \
+    XG_SHMEM_API size_t shmem_##TYPENAME##_wait_until_any_vector(          \
+           TYPE *ivars, size_t nelems, const int *status, int cmp,         \
+           const TYPE *cmp_values)                                         \
     {                                                                      \
         p2p_check(__func__, ivars, nelems, sizeof(TYPE), cmp);             \
         p2p_check_array(__func__, "cmp_values", cmp_values, nelems);       \
         return p2p_##TYPENAME##_wait_any(ivars, nelems, status, cmp,       \
                                          cmp_values, 1);                   \
     }                                                                      \
+    XG_PSHMEM(shmem_##TYPENAME##_wait_until_any_vector)                    \
                                                                            \
-    XG_EXPORT size_t shmem_##TYPENAME##_wait_until_some_vector(            \
-        TYPE *ivars, size_t nelems, size_t *indices, const int *status,    \
-        int cmp, TYPE *cmp_values)                                         \
+    XG_SHMEM_API size_t shmem_##TYPENAME##_wait_until_some_vector(         \
+           TYPE *ivars, size_t nelems, size_t *indices, const int *status, \
+           int cmp, const TYPE *cmp_values)                                \
     {                                                                      \
         p2p_check(__func__, ivars, nelems, sizeof(TYPE), cmp);             \
         p2p_check_array(__func__, "indices", indices, nelems);             \
@@ -370,79 +376,83 @@ static int p2p_set_empty(const int *status, size_t nelems)
         return p2p_##TYPENAME##_wait_some(ivars, nelems, indices, status,  \
                                           cmp, cmp_values, 1);             \
     }                                                                      \
+    XG_PSHMEM(shmem_##TYPENAME##_wait_until_some_vector)                   \
                                                                            \
-    XG_EXPORT int shmem_##TYPENAME##_test(TYPE *ivar, int cmp,             \
-                                          TYPE cmp_value)                  \
+    XG_SHMEM_API int shmem_##TYPENAME##_test(TYPE *ivar, int cmp,          \
+                                             TYPE cmp_value)               \
     {                                                                      \
         p2p_check(__func__, ivar, 1, sizeof(TYPE), cmp);                   \
         return p2p_##TYPENAME##_test1(ivar, cmp, cmp_value);               \
     }                                                                      \
+    XG_PSHMEM(shmem_##TYPENAME##_test)                                     \
                                                                            \
-    XG_EXPORT int shmem_##TYPENAME##_test_all(TYPE *ivars, size_t nelems,  \
-                                              const int *status, int cmp,  \
-                                              TYPE cmp_value)              \
+    XG_SHMEM_API int shmem_##TYPENAME##_test_all(TYPE *ivars, size_t nelems, \
+                                                 const int *status, int cmp, \
+                                                 TYPE cmp_value)           \
     {                                                                      \
         p2p_check(__func__, ivars, nelems, sizeof(TYPE), cmp);             \
         return p2p_##TYPENAME##_test_all(ivars, nelems, status, cmp,       \
                                          &cmp_value, 0);                   \
     }                                                                      \
+    XG_PSHMEM(shmem_##TYPENAME##_test_all)                                 \
                                                                            \
-    XG_EXPORT size_t shmem_##TYPENAME##_test_any(TYPE *ivars,              \
-                                                 size_t nelems,            \
-                                                 const int *status,        \
-                                                 int cmp, TYPE cmp_value)  \
+    XG_SHMEM_API size_t shmem_##TYPENAME##_test_any(TYPE *ivars,           \
+                                                    size_t nelems,         \
+                                                    const int *status,     \
+                                                    int cmp, TYPE cmp_value) \
     {                                                                      \
         p2p_check(__func__, ivars, nelems, sizeof(TYPE), cmp);             \
         return p2p_##TYPENAME##_any(ivars, nelems, status, cmp,            \
                                     &cmp_value, 0);                        \
     }                                                                      \
+    XG_PSHMEM(shmem_##TYPENAME##_test_any)                                 \
                                                                            \
-    XG_EXPORT size_t shmem_##TYPENAME##_test_some(TYPE *ivars,             \
-                                                  size_t nelems,           \
-                                                  size_t *indices,         \
-                                                  const int *status,       \
-                                                  int cmp, TYPE cmp_value) \
+    XG_SHMEM_API size_t shmem_##TYPENAME##_test_some(TYPE *ivars,          \
+                                                     size_t nelems,        \
+                                                     size_t *indices,      \
+                                                     const int *status,    \
+                                                     int cmp, TYPE cmp_value) \
     {                                                                      \
         p2p_check(__func__, ivars, nelems, sizeof(TYPE), cmp);             \
         p2p_check_array(__func__, "indices", indices, nelems);             \
         return p2p_##TYPENAME##_some(ivars, nelems, indices, status, cmp,  \
                                      &cmp_value, 0);                       \
     }                                                                      \
+    XG_PSHMEM(shmem_##TYPENAME##_test_some)                                \
                                                                            \
-    XG_EXPORT int shmem_##TYPENAME##_test_all_vector(TYPE *ivars,          \
-                                                     size_t nelems,        \
-                                                     const int *status,    \
-                                                     int cmp,              \
-                                                     TYPE *cmp_values)     \
+    XG_SHMEM_API int shmem_##TYPENAME##_test_all_vector(                   \
+           TYPE *ivars, size_t nelems, const int *status, int cmp,         \
+           const TYPE *cmp_values)                                         \
     {                                                                      \
         p2p_check(__func__, ivars, nelems, sizeof(TYPE), cmp);             \
         p2p_check_array(__func__, "cmp_values", cmp_values, nelems);       \
         return p2p_##TYPENAME##_test_all(ivars, nelems, status, cmp,       \
                                          cmp_values, 1);                   \
     }                                                                      \
+    XG_PSHMEM(shmem_##TYPENAME##_test_all_vector)                          \
                                                                            \
-    XG_EXPORT size_t shmem_##TYPENAME##_test_any_vector(TYPE *ivars,       \
-                                                        size_t nelems,     \
-                                                        const int *status, \
-                                                        int cmp,           \
-                                                        TYPE *cmp_values)  \
+    XG_SHMEM_API size_t shmem_##TYPENAME##_test_any_vector(                \
+           TYPE *ivars, size_t nelems, const int *status, int cmp,         \
+           const TYPE *cmp_values)                                         \
     {                                                                      \
         p2p_check(__func__, ivars, nelems, sizeof(TYPE), cmp);             \
         p2p_check_array(__func__, "cmp_values", cmp_values, nelems);       \
         return p2p_##TYPENAME##_any(ivars, nelems, status, cmp,            \
                                     cmp_values, 1);                        \
     }                                                                      \
+    XG_PSHMEM(shmem_##TYPENAME##_test_any_vector)                          \
                                                                            \
-    XG_EXPORT size_t shmem_##TYPENAME##_test_some_vector(                  \
-        TYPE *ivars, size_t nelems, size_t *indices, const int *status,    \
-        int cmp, TYPE *cmp_values)                                         \
+    XG_SHMEM_API size_t shmem_##TYPENAME##_test_some_vector(               \
+           TYPE *ivars, size_t nelems, size_t *indices, const int *status, \
+           int cmp, const TYPE *cmp_values)                                \
     {                                                                      \
         p2p_check(__func__, ivars, nelems, sizeof(TYPE), cmp);             \
         p2p_check_array(__func__, "indices", indices, nelems);             \
         p2p_check_array(__func__, "cmp_values", cmp_values, nelems);       \
         return p2p_##TYPENAME##_some(ivars, nelems, indices, status, cmp,  \
                                      cmp_values, 1);                       \
-    }
+    }                                                                      \
+    XG_PSHMEM(shmem_##TYPENAME##_test_some_vector)
 
 #define XG_P2P_DEFINE(TYPE, TYPENAME)                                      \
     XG_P2P_DEFINE_INTERNALS(TYPE, TYPENAME)                                \
@@ -451,31 +461,35 @@ XG_SHMEM_SYNC_TYPES(XG_P2P_DEFINE)
 XG_SHMEM_SYNC_DEPRECATED_TYPES(XG_P2P_DEFINE)
 #undef XG_P2P_DEFINE
 
-XG_EXPORT uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp,
-                                           uint64_t cmp_value)
+XG_SHMEM_API uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp,
+                                              uint64_t cmp_value)
 {
     p2p_check(__func__, sig_addr, 1, sizeof(*sig_addr), cmp);
     return p2p_uint64_wait(sig_addr, cmp, cmp_value);
 }
+XG_PSHMEM(shmem_signal_wait_until)
 
 /* Deprecated (OpenSHMEM 1.4): wait until *ivar != cmp_value. */
 #define XG_P2P_DEFINE_WAIT(TYPE, TYPENAME)                                 \
-    XG_EXPORT void shmem_##TYPENAME##_wait(TYPE *ivar, TYPE cmp_value)     \
+    XG_SHMEM_API void shmem_##TYPENAME##_wait(TYPE *ivar, TYPE cmp_value)  \
     {                                                                      \
         p2p_check(__func__, ivar, 1, sizeof(TYPE), SHMEM_CMP_NE);          \
         p2p_##TYPENAME##_wait(ivar, SHMEM_CMP_NE, cmp_value);              \
-    }
+    }                                                                      \
+    XG_PSHMEM(shmem_##TYPENAME##_wait)
 XG_SHMEM_SYNC_WAIT_DEPRECATED_TYPES(XG_P2P_DEFINE_WAIT)
 #undef XG_P2P_DEFINE_WAIT
 
-XG_EXPORT void shmem_wait(long *ivar, long cmp_value)
+XG_SHMEM_API void shmem_wait(long *ivar, long cmp_value)
 {
     p2p_check(__func__, ivar, 1, sizeof(*ivar), SHMEM_CMP_NE);
     p2p_long_wait(ivar, SHMEM_CMP_NE, cmp_value);
 }
+XG_PSHMEM(shmem_wait)
 
-XG_EXPORT void shmem_wait_until(long *ivar, int cmp, long cmp_value)
+XG_SHMEM_API void shmem_wait_until(long *ivar, int cmp, long cmp_value)
 {
     p2p_check(__func__, ivar, 1, sizeof(*ivar), cmp);
     p2p_long_wait(ivar, cmp, cmp_value);
 }
+XG_PSHMEM(shmem_wait_until)

@@ -154,163 +154,246 @@ XG_NOINLINE static void rma_strided(const char *routine, int put, void *dest,
     }
 }
 
-#define XG_RMA_DEFINE_TYPED(TYPE, TYPENAME)                                \
-    XG_EXPORT void shmem_##TYPENAME##_put(TYPE *dest, const TYPE *source,  \
-                                          size_t nelems, int pe)           \
+/*
+ * p and g: one translation and one typed store or load.  The slow path
+ * (NLB miss, bad input) is a separate function that the fast path
+ * tail-calls, so the fast path needs no stack frame.  Both return a value
+ * (p a dummy 0) so that one macro serves both.
+ */
+#define XG_RMA_DEFINE_ELEMENT(TYPE, TYPENAME)                              \
+    static XG_NOINLINE int rma_p_slow_##TYPENAME(const char *routine,      \
+                                                 TYPE *dest, TYPE value,   \
+                                                 int pe)                   \
     {                                                                      \
-        rma_put(__func__, dest, source, nelems, sizeof(TYPE), pe);         \
-    }                                                                      \
-                                                                           \
-    XG_EXPORT void shmem_##TYPENAME##_get(TYPE *dest, const TYPE *source,  \
-                                          size_t nelems, int pe)           \
-    {                                                                      \
-        rma_get(__func__, dest, source, nelems, sizeof(TYPE), pe);         \
-    }                                                                      \
-                                                                           \
-    XG_EXPORT void shmem_##TYPENAME##_put_nbi(TYPE *dest,                  \
-                                              const TYPE *source,          \
-                                              size_t nelems, int pe)       \
-    {                                                                      \
-        rma_put(__func__, dest, source, nelems, sizeof(TYPE), pe);         \
-    }                                                                      \
-                                                                           \
-    XG_EXPORT void shmem_##TYPENAME##_get_nbi(TYPE *dest,                  \
-                                              const TYPE *source,          \
-                                              size_t nelems, int pe)       \
-    {                                                                      \
-        rma_get(__func__, dest, source, nelems, sizeof(TYPE), pe);         \
-    }                                                                      \
-                                                                           \
-    XG_EXPORT void shmem_##TYPENAME##_p(TYPE *dest, TYPE value, int pe)    \
-    {                                                                      \
-        *(TYPE *)xg_shmem_target(__func__, dest, sizeof(TYPE), pe) =       \
+        *(TYPE *)xg_shmem_target_slow(routine, dest, sizeof(TYPE), pe) =   \
             value;                                                         \
+        return 0;                                                          \
     }                                                                      \
                                                                            \
-    XG_EXPORT TYPE shmem_##TYPENAME##_g(const TYPE *source, int pe)        \
+    static XG_ALWAYS_INLINE int rma_p_##TYPENAME(const char *routine,      \
+                                                 TYPE *dest, TYPE value,   \
+                                                 int pe)                   \
     {                                                                      \
-        return *(const TYPE *)xg_shmem_target(__func__, source,            \
-                                              sizeof(TYPE), pe);           \
+        TYPE *ptr = xg_gas_translate_fast(dest, sizeof(TYPE), pe);         \
+                                                                           \
+        if (xg_unlikely(ptr == NULL)) {                                    \
+            return rma_p_slow_##TYPENAME(routine, dest, value, pe);        \
+        }                                                                  \
+        *ptr = value;                                                      \
+        return 0;                                                          \
     }                                                                      \
                                                                            \
-    XG_EXPORT void shmem_##TYPENAME##_iput(TYPE *dest, const TYPE *source, \
-                                           ptrdiff_t dst, ptrdiff_t sst,   \
-                                           size_t nelems, int pe)          \
+    static XG_NOINLINE TYPE rma_g_slow_##TYPENAME(const char *routine,     \
+                                                  const TYPE *source,      \
+                                                  int pe)                  \
     {                                                                      \
-        rma_strided(__func__, 1, dest, source, dst, sst, 1, nelems,        \
-                    sizeof(TYPE), pe);                                     \
+        return *(const TYPE *)xg_shmem_target_slow(routine, source,        \
+                                                   sizeof(TYPE), pe);      \
     }                                                                      \
                                                                            \
-    XG_EXPORT void shmem_##TYPENAME##_iget(TYPE *dest, const TYPE *source, \
-                                           ptrdiff_t dst, ptrdiff_t sst,   \
-                                           size_t nelems, int pe)          \
+    static XG_ALWAYS_INLINE TYPE rma_g_##TYPENAME(const char *routine,     \
+                                                  const TYPE *source,      \
+                                                  int pe)                  \
     {                                                                      \
-        rma_strided(__func__, 0, dest, source, dst, sst, 1, nelems,        \
-                    sizeof(TYPE), pe);                                     \
+        const TYPE *ptr = xg_gas_translate_fast(source, sizeof(TYPE), pe); \
+                                                                           \
+        if (xg_unlikely(ptr == NULL)) {                                    \
+            return rma_g_slow_##TYPENAME(routine, source, pe);             \
+        }                                                                  \
+        return *ptr;                                                       \
     }                                                                      \
                                                                            \
-    XG_EXPORT void shmem_##TYPENAME##_ibput(TYPE *dest,                    \
-                                            const TYPE *source,            \
-                                            ptrdiff_t dst, ptrdiff_t sst,  \
-                                            size_t bsize, size_t nblocks,  \
-                                            int pe)                        \
-    {                                                                      \
-        rma_strided(__func__, 1, dest, source, dst, sst, bsize, nblocks,   \
-                    sizeof(TYPE), pe);                                     \
-    }                                                                      \
-                                                                           \
-    XG_EXPORT void shmem_##TYPENAME##_ibget(TYPE *dest,                    \
-                                            const TYPE *source,            \
-                                            ptrdiff_t dst, ptrdiff_t sst,  \
-                                            size_t bsize, size_t nblocks,  \
-                                            int pe)                        \
-    {                                                                      \
-        rma_strided(__func__, 0, dest, source, dst, sst, bsize, nblocks,   \
-                    sizeof(TYPE), pe);                                     \
-    }
+    XG_SHMEM_DEFINE(void, TYPENAME##_p, (TYPE *dest, TYPE value, int pe),  \
+                    (void)rma_p_##TYPENAME(__func__, dest, value, pe);)    \
+    XG_SHMEM_DEFINE(TYPE, TYPENAME##_g, (const TYPE *source, int pe),      \
+                    return rma_g_##TYPENAME(__func__, source, pe);)
+
+/* Contiguous, non-blocking and strided routines of TYPE: shmem_TYPENAME_put
+ * and friends. */
+#define XG_RMA_DEFINE_TYPED(TYPE, TYPENAME)                                \
+    XG_RMA_DEFINE_ELEMENT(TYPE, TYPENAME)                                  \
+    XG_SHMEM_DEFINE(void, TYPENAME##_put, (TYPE *dest, const TYPE *source, \
+                                           size_t nelems, int pe),         \
+                    rma_put(__func__, dest, source, nelems, sizeof(TYPE), \
+                            pe);)                                          \
+    XG_SHMEM_DEFINE(void, TYPENAME##_get, (TYPE *dest, const TYPE *source, \
+                                           size_t nelems, int pe),         \
+                    rma_get(__func__, dest, source, nelems, sizeof(TYPE), \
+                            pe);)                                          \
+    XG_SHMEM_DEFINE(void, TYPENAME##_put_nbi,                              \
+                    (TYPE *dest, const TYPE *source, size_t nelems,        \
+                     int pe),                                              \
+                    rma_put(__func__, dest, source, nelems, sizeof(TYPE), \
+                            pe);)                                          \
+    XG_SHMEM_DEFINE(void, TYPENAME##_get_nbi,                              \
+                    (TYPE *dest, const TYPE *source, size_t nelems,        \
+                     int pe),                                              \
+                    rma_get(__func__, dest, source, nelems, sizeof(TYPE), \
+                            pe);)                                          \
+    XG_SHMEM_DEFINE(void, TYPENAME##_iput,                                 \
+                    (TYPE *dest, const TYPE *source, ptrdiff_t dst,        \
+                     ptrdiff_t sst, size_t nelems, int pe),                \
+                    rma_strided(__func__, 1, dest, source, dst, sst, 1,    \
+                                nelems, sizeof(TYPE), pe);)                \
+    XG_SHMEM_DEFINE(void, TYPENAME##_iget,                                 \
+                    (TYPE *dest, const TYPE *source, ptrdiff_t dst,        \
+                     ptrdiff_t sst, size_t nelems, int pe),                \
+                    rma_strided(__func__, 0, dest, source, dst, sst, 1,    \
+                                nelems, sizeof(TYPE), pe);)                \
+    XG_SHMEM_DEFINE(void, TYPENAME##_ibput,                                \
+                    (TYPE *dest, const TYPE *source, ptrdiff_t dst,        \
+                     ptrdiff_t sst, size_t bsize, size_t nblocks, int pe), \
+                    rma_strided(__func__, 1, dest, source, dst, sst,       \
+                                bsize, nblocks, sizeof(TYPE), pe);)        \
+    XG_SHMEM_DEFINE(void, TYPENAME##_ibget,                                \
+                    (TYPE *dest, const TYPE *source, ptrdiff_t dst,        \
+                     ptrdiff_t sst, size_t bsize, size_t nblocks, int pe), \
+                    rma_strided(__func__, 0, dest, source, dst, sst,       \
+                                bsize, nblocks, sizeof(TYPE), pe);)
 
 XG_SHMEM_RMA_TYPES(XG_RMA_DEFINE_TYPED)
 
 /* SIZE is in bits; the sized routines move elements of SIZE / 8 bytes. */
 #define XG_RMA_DEFINE_SIZED(SIZE)                                          \
-    XG_EXPORT void shmem_put##SIZE(void *dest, const void *source,         \
-                                   size_t nelems, int pe)                  \
-    {                                                                      \
-        rma_put(__func__, dest, source, nelems, (SIZE) / 8, pe);           \
-    }                                                                      \
-                                                                           \
-    XG_EXPORT void shmem_get##SIZE(void *dest, const void *source,         \
-                                   size_t nelems, int pe)                  \
-    {                                                                      \
-        rma_get(__func__, dest, source, nelems, (SIZE) / 8, pe);           \
-    }                                                                      \
-                                                                           \
-    XG_EXPORT void shmem_put##SIZE##_nbi(void *dest, const void *source,   \
-                                         size_t nelems, int pe)            \
-    {                                                                      \
-        rma_put(__func__, dest, source, nelems, (SIZE) / 8, pe);           \
-    }                                                                      \
-                                                                           \
-    XG_EXPORT void shmem_get##SIZE##_nbi(void *dest, const void *source,   \
-                                         size_t nelems, int pe)            \
-    {                                                                      \
-        rma_get(__func__, dest, source, nelems, (SIZE) / 8, pe);           \
-    }                                                                      \
-                                                                           \
-    XG_EXPORT void shmem_iput##SIZE(void *dest, const void *source,        \
-                                    ptrdiff_t dst, ptrdiff_t sst,          \
-                                    size_t nelems, int pe)                 \
-    {                                                                      \
-        rma_strided(__func__, 1, dest, source, dst, sst, 1, nelems,        \
-                    (SIZE) / 8, pe);                                       \
-    }                                                                      \
-                                                                           \
-    XG_EXPORT void shmem_iget##SIZE(void *dest, const void *source,        \
-                                    ptrdiff_t dst, ptrdiff_t sst,          \
-                                    size_t nelems, int pe)                 \
-    {                                                                      \
-        rma_strided(__func__, 0, dest, source, dst, sst, 1, nelems,        \
-                    (SIZE) / 8, pe);                                       \
-    }                                                                      \
-                                                                           \
-    XG_EXPORT void shmem_ibput##SIZE(void *dest, const void *source,       \
-                                     ptrdiff_t dst, ptrdiff_t sst,         \
-                                     size_t bsize, size_t nblocks, int pe) \
-    {                                                                      \
-        rma_strided(__func__, 1, dest, source, dst, sst, bsize, nblocks,   \
-                    (SIZE) / 8, pe);                                       \
-    }                                                                      \
-                                                                           \
-    XG_EXPORT void shmem_ibget##SIZE(void *dest, const void *source,       \
-                                     ptrdiff_t dst, ptrdiff_t sst,         \
-                                     size_t bsize, size_t nblocks, int pe) \
-    {                                                                      \
-        rma_strided(__func__, 0, dest, source, dst, sst, bsize, nblocks,   \
-                    (SIZE) / 8, pe);                                       \
-    }
+    XG_SHMEM_DEFINE(void, put##SIZE, (void *dest, const void *source,      \
+                                      size_t nelems, int pe),              \
+                    rma_put(__func__, dest, source, nelems, (SIZE) / 8,    \
+                            pe);)                                          \
+    XG_SHMEM_DEFINE(void, get##SIZE, (void *dest, const void *source,      \
+                                      size_t nelems, int pe),              \
+                    rma_get(__func__, dest, source, nelems, (SIZE) / 8,    \
+                            pe);)                                          \
+    XG_SHMEM_DEFINE(void, put##SIZE##_nbi,                                 \
+                    (void *dest, const void *source, size_t nelems,        \
+                     int pe),                                              \
+                    rma_put(__func__, dest, source, nelems, (SIZE) / 8,    \
+                            pe);)                                          \
+    XG_SHMEM_DEFINE(void, get##SIZE##_nbi,                                 \
+                    (void *dest, const void *source, size_t nelems,        \
+                     int pe),                                              \
+                    rma_get(__func__, dest, source, nelems, (SIZE) / 8,    \
+                            pe);)                                          \
+    XG_SHMEM_DEFINE(void, iput##SIZE,                                      \
+                    (void *dest, const void *source, ptrdiff_t dst,        \
+                     ptrdiff_t sst, size_t nelems, int pe),                \
+                    rma_strided(__func__, 1, dest, source, dst, sst, 1,    \
+                                nelems, (SIZE) / 8, pe);)                  \
+    XG_SHMEM_DEFINE(void, iget##SIZE,                                      \
+                    (void *dest, const void *source, ptrdiff_t dst,        \
+                     ptrdiff_t sst, size_t nelems, int pe),                \
+                    rma_strided(__func__, 0, dest, source, dst, sst, 1,    \
+                                nelems, (SIZE) / 8, pe);)                  \
+    XG_SHMEM_DEFINE(void, ibput##SIZE,                                     \
+                    (void *dest, const void *source, ptrdiff_t dst,        \
+                     ptrdiff_t sst, size_t bsize, size_t nblocks, int pe), \
+                    rma_strided(__func__, 1, dest, source, dst, sst,       \
+                                bsize, nblocks, (SIZE) / 8, pe);)          \
+    XG_SHMEM_DEFINE(void, ibget##SIZE,                                     \
+                    (void *dest, const void *source, ptrdiff_t dst,        \
+                     ptrdiff_t sst, size_t bsize, size_t nblocks, int pe), \
+                    rma_strided(__func__, 0, dest, source, dst, sst,       \
+                                bsize, nblocks, (SIZE) / 8, pe);)
 
 XG_SHMEM_RMA_SIZES(XG_RMA_DEFINE_SIZED)
 
-XG_EXPORT void shmem_putmem(void *dest, const void *source, size_t nelems,
-                            int pe)
+XG_SHMEM_DEFINE(void, putmem, (void *dest, const void *source, size_t nelems,
+                               int pe),
+                rma_put(__func__, dest, source, nelems, 1, pe);)
+XG_SHMEM_DEFINE(void, getmem, (void *dest, const void *source, size_t nelems,
+                               int pe),
+                rma_get(__func__, dest, source, nelems, 1, pe);)
+XG_SHMEM_DEFINE(void, putmem_nbi, (void *dest, const void *source,
+                                   size_t nelems, int pe),
+                rma_put(__func__, dest, source, nelems, 1, pe);)
+XG_SHMEM_DEFINE(void, getmem_nbi, (void *dest, const void *source,
+                                   size_t nelems, int pe),
+                rma_get(__func__, dest, source, nelems, 1, pe);)
+
+/*
+ * Put-with-signal: the data, then the signal, each reaching the target's
+ * memory directly.  The signal update is atomic (a release store for
+ * SHMEM_SIGNAL_SET, an atomic add for SHMEM_SIGNAL_ADD), and release
+ * ordered after the data, so a PE that sees the signal -- through
+ * shmem_signal_wait_until, shmem_signal_fetch or any wait routine -- also
+ * sees the data.  (Large copies may use non-temporal stores; the C library's
+ * memcpy ends those with a store fence, which the release then orders.)
+ */
+XG_NORETURN XG_NOINLINE static void rma_bad_sig_op(const char *routine,
+                                                   int sig_op)
 {
-    rma_put(__func__, dest, source, nelems, 1, pe);
+    xg_shmem_fail(routine, "signal operation %d is neither SHMEM_SIGNAL_SET "
+                  "(%d) nor SHMEM_SIGNAL_ADD (%d)", sig_op, SHMEM_SIGNAL_SET,
+                  SHMEM_SIGNAL_ADD);
 }
 
-XG_EXPORT void shmem_getmem(void *dest, const void *source, size_t nelems,
-                            int pe)
+static XG_ALWAYS_INLINE void rma_signal(const char *routine,
+                                        uint64_t *sig_addr, uint64_t signal,
+                                        int sig_op, int pe)
 {
-    rma_get(__func__, dest, source, nelems, 1, pe);
+    uint64_t *sig = xg_shmem_atomic_target(routine, sig_addr,
+                                           sizeof(*sig_addr), pe);
+
+    if (sig_op == SHMEM_SIGNAL_SET) {
+        __atomic_store_n(sig, signal, __ATOMIC_RELEASE);
+    } else if (xg_likely(sig_op == SHMEM_SIGNAL_ADD)) {
+        __atomic_add_fetch(sig, signal, __ATOMIC_SEQ_CST);
+    } else {
+        rma_bad_sig_op(routine, sig_op);
+    }
 }
 
-XG_EXPORT void shmem_putmem_nbi(void *dest, const void *source,
-                                size_t nelems, int pe)
+static XG_ALWAYS_INLINE void rma_put_signal(const char *routine, void *dest,
+                                            const void *source,
+                                            size_t nelems, size_t size,
+                                            uint64_t *sig_addr,
+                                            uint64_t signal, int sig_op,
+                                            int pe)
 {
-    rma_put(__func__, dest, source, nelems, 1, pe);
+    if (xg_unlikely((sig_op != SHMEM_SIGNAL_SET) &&
+                    (sig_op != SHMEM_SIGNAL_ADD))) {
+        rma_bad_sig_op(routine, sig_op); /* before any data moves */
+    }
+    rma_put(routine, dest, source, nelems, size, pe);
+    rma_signal(routine, sig_addr, signal, sig_op, pe);
 }
 
-XG_EXPORT void shmem_getmem_nbi(void *dest, const void *source,
-                                size_t nelems, int pe)
+#define XG_RMA_SIGNAL_PARAMS(TYPE)                                         \
+    (TYPE *dest, const TYPE *source, size_t nelems, uint64_t *sig_addr,    \
+     uint64_t signal, int sig_op, int pe)
+
+#define XG_RMA_DEFINE_PUT_SIGNAL(NAME, TYPE, SIZE)                         \
+    XG_SHMEM_DEFINE(void, NAME##_signal, XG_RMA_SIGNAL_PARAMS(TYPE),       \
+                    rma_put_signal(__func__, dest, source, nelems, SIZE,   \
+                                   sig_addr, signal, sig_op, pe);)         \
+    XG_SHMEM_DEFINE(void, NAME##_signal_nbi, XG_RMA_SIGNAL_PARAMS(TYPE),   \
+                    rma_put_signal(__func__, dest, source, nelems, SIZE,   \
+                                   sig_addr, signal, sig_op, pe);)
+
+#define XG_RMA_DEFINE_PUT_SIGNAL_TYPED(TYPE, TYPENAME)                     \
+    XG_RMA_DEFINE_PUT_SIGNAL(TYPENAME##_put, TYPE, sizeof(TYPE))
+XG_SHMEM_RMA_TYPES(XG_RMA_DEFINE_PUT_SIGNAL_TYPED)
+
+#define XG_RMA_DEFINE_PUT_SIGNAL_SIZED(SIZE)                               \
+    XG_RMA_DEFINE_PUT_SIGNAL(put##SIZE, void, (SIZE) / 8)
+XG_SHMEM_RMA_SIZES(XG_RMA_DEFINE_PUT_SIGNAL_SIZED)
+
+XG_RMA_DEFINE_PUT_SIGNAL(putmem, void, 1)
+
+/* Signal updates without data (OpenSHMEM 1.6). */
+XG_SHMEM_DEFINE(void, signal_add, (uint64_t *sig_addr, uint64_t signal,
+                                   int pe),
+                rma_signal(__func__, sig_addr, signal, SHMEM_SIGNAL_ADD,
+                           pe);)
+XG_SHMEM_DEFINE(void, signal_set, (uint64_t *sig_addr, uint64_t signal,
+                                   int pe),
+                rma_signal(__func__, sig_addr, signal, SHMEM_SIGNAL_SET,
+                           pe);)
+
+XG_SHMEM_API uint64_t shmem_signal_fetch(const uint64_t *sig_addr)
 {
-    rma_get(__func__, dest, source, nelems, 1, pe);
+    const uint64_t *sig = xg_shmem_atomic_target(
+        __func__, sig_addr, sizeof(*sig_addr), xg_gas.me);
+
+    return __atomic_load_n(sig, __ATOMIC_ACQUIRE);
 }
+XG_PSHMEM(shmem_signal_fetch)

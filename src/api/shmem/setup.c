@@ -34,10 +34,6 @@ static void shmem_start(const char *routine)
 {
     xg_status_t status = xg_runtime_init();
 
-    if (status == XG_ERR_UNSUPPORTED) {
-        xg_shmem_fail(routine, "called after shmem_finalize: a program can "
-                      "initialize OpenSHMEM only once");
-    }
     if (status != XG_OK) {
         xg_shmem_fail(routine, "cannot start the library (%s); the messages "
                       "above say why", xg_status_str(status));
@@ -45,12 +41,13 @@ static void shmem_start(const char *routine)
     shmem_print_startup_info();
 }
 
-XG_EXPORT void shmem_init(void)
+XG_SHMEM_API void shmem_init(void)
 {
     shmem_start(__func__);
 }
+XG_PSHMEM(shmem_init)
 
-XG_EXPORT int shmem_init_thread(int requested, int *provided)
+XG_SHMEM_API int shmem_init_thread(int requested, int *provided)
 {
     if ((requested < SHMEM_THREAD_SINGLE) ||
         (requested > SHMEM_THREAD_MULTIPLE)) {
@@ -67,91 +64,120 @@ XG_EXPORT int shmem_init_thread(int requested, int *provided)
     }
     return 0;
 }
+XG_PSHMEM(shmem_init_thread)
 
-XG_EXPORT void shmem_query_thread(int *provided)
+/* May be called at any time, before shmem_init and after shmem_finalize. */
+XG_SHMEM_API void shmem_query_initialized(int *initialized)
+{
+    *initialized = (xg_runtime_state() == XG_RUNTIME_ACTIVE);
+}
+XG_PSHMEM(shmem_query_initialized)
+
+XG_SHMEM_API void shmem_query_thread(int *provided)
 {
     xg_shmem_check_init(__func__);
     *provided = shmem_thread_level;
 }
+XG_PSHMEM(shmem_query_thread)
 
-XG_EXPORT void shmem_finalize(void)
+XG_SHMEM_API void shmem_finalize(void)
 {
     if (xg_runtime_fini() != XG_OK) {
         xg_shmem_not_initialized(__func__);
     }
 }
+XG_PSHMEM(shmem_finalize)
 
-XG_EXPORT void shmem_global_exit(int status)
+XG_SHMEM_API void shmem_global_exit(int status)
 {
     xg_shmem_check_init(__func__);
     xg_boot_global_exit(status);
 }
+XG_PSHMEM_NORETURN(shmem_global_exit)
 
-XG_EXPORT int shmem_my_pe(void)
+XG_SHMEM_API int shmem_my_pe(void)
 {
     xg_shmem_check_init(__func__);
     return xg_gas.me;
 }
+XG_PSHMEM(shmem_my_pe)
 
-XG_EXPORT int shmem_n_pes(void)
+XG_SHMEM_API int shmem_n_pes(void)
 {
     xg_shmem_check_init(__func__);
     return xg_gas.npes;
 }
+XG_PSHMEM(shmem_n_pes)
 
-XG_EXPORT int shmem_pe_accessible(int pe)
+XG_SHMEM_API int shmem_pe_accessible(int pe)
 {
     xg_shmem_check_init(__func__);
     return (pe >= 0) && (pe < xg_gas.npes);
 }
+XG_PSHMEM(shmem_pe_accessible)
 
-XG_EXPORT int shmem_addr_accessible(const void *addr, int pe)
+XG_SHMEM_API int shmem_addr_accessible(const void *addr, int pe)
 {
     xg_shmem_check_init(__func__);
     return xg_gas_translate(addr, 1, pe) != NULL;
 }
+XG_PSHMEM(shmem_addr_accessible)
 
-XG_EXPORT void *shmem_ptr(const void *dest, int pe)
+XG_SHMEM_API void *shmem_ptr(const void *dest, int pe)
 {
     xg_shmem_check_init(__func__);
     return xg_gas_translate(dest, 1, pe);
 }
+XG_PSHMEM(shmem_ptr)
 
-XG_EXPORT void shmem_info_get_version(int *major, int *minor)
+/* A profiling tool replaces this (weak) routine to be told what to do. */
+XG_SHMEM_API void shmem_pcontrol(const int level, ...)
+{
+    (void)level;
+}
+XG_PSHMEM(shmem_pcontrol)
+
+XG_SHMEM_API void shmem_info_get_version(int *major, int *minor)
 {
     *major = SHMEM_MAJOR_VERSION;
     *minor = SHMEM_MINOR_VERSION;
 }
+XG_PSHMEM(shmem_info_get_version)
 
-XG_EXPORT void shmem_info_get_name(char *name)
+XG_SHMEM_API void shmem_info_get_name(char *name)
 {
     snprintf(name, SHMEM_MAX_NAME_LEN, "%s", SHMEM_VENDOR_STRING);
 }
+XG_PSHMEM(shmem_info_get_name)
 
-XG_EXPORT void shmem_fence(void)
+XG_SHMEM_API void shmem_fence(void)
 {
     xg_shmem_check_init(__func__);
     xg_gas_fence();
 }
+XG_PSHMEM(shmem_fence)
 
-XG_EXPORT void shmem_quiet(void)
+XG_SHMEM_API void shmem_quiet(void)
 {
     xg_shmem_check_init(__func__);
     xg_gas_quiet();
 }
+XG_PSHMEM(shmem_quiet)
 
-XG_EXPORT void shmem_barrier_all(void)
+XG_SHMEM_API void shmem_barrier_all(void)
 {
     xg_shmem_check_init(__func__);
     xg_gas_quiet();
     xg_gas_barrier();
 }
+XG_PSHMEM(shmem_barrier_all)
 
-XG_EXPORT void shmem_sync_all(void)
+XG_SHMEM_API void shmem_sync_all(void)
 {
     xg_shmem_check_init(__func__);
     xg_gas_barrier();
 }
+XG_PSHMEM(shmem_sync_all)
 
 XG_EXPORT void shmemx_nlb_stats(uint64_t *hits, uint64_t *misses)
 {

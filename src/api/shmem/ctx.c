@@ -1,0 +1,187 @@
+/*
+ * OpenSHMEM communication contexts: creation and destruction, the memory
+ * ordering routines on a context, shmem_pe_quiet, and sessions.
+ *
+ * Every operation xgas performs on this node completes before the routine
+ * returns: a put is a copy into the target's partition, an atomic one CPU
+ * instruction on it.  A context therefore never holds pending operations,
+ * needs no lock (a private context and a shared one cost the same) and
+ * costs one small allocation.  Its quiet is a full memory fence and its
+ * fence a release fence, which is what orders this PE's stores before its
+ * later ones as other PEs observe them.  What a context does carry is its
+ * team: the PE numbers passed to shmem_ctx_* routines are relative to it.
+ */
+#include <stdlib.h>
+
+#include "api/shmem/shmem_int.h"
+#include "base/xg_log.h"
+
+#define XG_CTX_KNOWN_OPTIONS                                               \
+    (SHMEM_CTX_SERIALIZED | SHMEM_CTX_PRIVATE | SHMEM_CTX_NOSTORE)
+
+XG_EXPORT struct xg_shmem_ctx xg_shmem_ctx_default = {.team = &xg_team_world};
+
+void xg_shmem_ctx_bad(const char *routine, shmem_ctx_t ctx, int pe)
+{
+    xg_shmem_check_init(routine);
+    if (ctx == SHMEM_CTX_INVALID) {
+        xg_shmem_fail(routine, "the context is SHMEM_CTX_INVALID: create it "
+                      "with shmem_ctx_create or shmem_team_create_ctx and "
+                      "check that the call returned 0");
+    }
+    xg_shmem_fail(routine, "PE %d is not in the context's team, which has "
+                  "%d PEs (0..%d): PE numbers of a context are relative to "
+                  "its team (shmem_team_translate_pe converts them)", pe,
+                  ctx->team->size, ctx->team->size - 1);
+}
+
+/* Checks @options; 0 if every bit is a known option. */
+static int ctx_check_options(const char *routine, long options)
+{
+    if ((options & ~XG_CTX_KNOWN_OPTIONS) != 0) {
+        xg_warn("shmem", "%s: unknown option bits %#lx (known: "
+                "SHMEM_CTX_SERIALIZED, SHMEM_CTX_PRIVATE, "
+                "SHMEM_CTX_NOSTORE); no context created", routine,
+                options & ~XG_CTX_KNOWN_OPTIONS);
+        return -1;
+    }
+    return 0;
+}
+
+static int ctx_create(const char *routine, xg_team_t *team, long options,
+                      shmem_ctx_t *ctx_p)
+{
+    struct xg_shmem_ctx *ctx;
+
+    if (ctx_check_options(routine, options) != 0) {
+        return -1;
+    }
+    ctx = malloc(sizeof(*ctx));
+    if (ctx == NULL) {
+        xg_warn("shmem", "%s: out of memory for a context", routine);
+        return -1;
+    }
+    ctx->team    = team;
+    ctx->options = options;
+    *ctx_p       = ctx;
+    return 0;
+}
+
+XG_SHMEM_API int shmem_ctx_create(long options, shmem_ctx_t *ctx)
+{
+    xg_shmem_check_init(__func__);
+    return ctx_create(__func__, &xg_team_world, options, ctx);
+}
+XG_PSHMEM(shmem_ctx_create)
+
+XG_SHMEM_API int shmem_team_create_ctx(shmem_team_t team, long options,
+                                       shmem_ctx_t *ctx)
+{
+    xg_shmem_check_init(__func__);
+    if (team == SHMEM_TEAM_INVALID) {
+        *ctx = SHMEM_CTX_INVALID;
+        return -1;
+    }
+    return ctx_create(__func__, team, options, ctx);
+}
+XG_PSHMEM(shmem_team_create_ctx)
+
+XG_SHMEM_API void shmem_ctx_destroy(shmem_ctx_t ctx)
+{
+    xg_shmem_check_init(__func__);
+    if (ctx == SHMEM_CTX_INVALID) {
+        return;
+    }
+    if (ctx == SHMEM_CTX_DEFAULT) {
+        xg_shmem_fail(__func__, "SHMEM_CTX_DEFAULT cannot be destroyed: "
+                      "destroy only contexts your program created");
+    }
+    xg_gas_quiet(); /* destroying a context completes its operations */
+    free(ctx);
+}
+XG_PSHMEM(shmem_ctx_destroy)
+
+XG_SHMEM_API int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team)
+{
+    xg_shmem_check_init(__func__);
+    if (ctx == SHMEM_CTX_INVALID) {
+        *team = SHMEM_TEAM_INVALID;
+        return -1;
+    }
+    *team = ctx->team;
+    return 0;
+}
+XG_PSHMEM(shmem_ctx_get_team)
+
+/* The context's handle must be valid for the ordering routines too. */
+static void ctx_check(const char *routine, shmem_ctx_t ctx)
+{
+    xg_shmem_check_init(routine);
+    if (xg_unlikely(ctx == SHMEM_CTX_INVALID)) {
+        xg_shmem_ctx_bad(routine, ctx, 0);
+    }
+}
+
+XG_SHMEM_API void shmem_ctx_fence(shmem_ctx_t ctx)
+{
+    ctx_check(__func__, ctx);
+    xg_gas_fence();
+}
+XG_PSHMEM(shmem_ctx_fence)
+
+XG_SHMEM_API void shmem_ctx_quiet(shmem_ctx_t ctx)
+{
+    ctx_check(__func__, ctx);
+    xg_gas_quiet();
+}
+XG_PSHMEM(shmem_ctx_quiet)
+
+/* Completing the operations to one PE costs what completing all of them
+ * costs: one fence.  The PE is still checked. */
+XG_SHMEM_API void shmem_ctx_pe_quiet(shmem_ctx_t ctx, int target_pe)
+{
+    ctx_check(__func__, ctx);
+    (void)xg_shmem_ctx_pe(__func__, ctx, target_pe);
+    xg_gas_quiet();
+}
+XG_PSHMEM(shmem_ctx_pe_quiet)
+
+XG_SHMEM_API void shmem_pe_quiet(int target_pe)
+{
+    shmem_ctx_pe_quiet(SHMEM_CTX_DEFAULT, target_pe);
+}
+XG_PSHMEM(shmem_pe_quiet)
+
+/*
+ * Sessions are hints.  A batch would let a library with a network delay and
+ * coalesce small operations; here every operation already completes as a
+ * CPU store, so there is nothing to coalesce and the session only checks
+ * its arguments.
+ */
+XG_SHMEM_API void shmem_ctx_session_start(shmem_ctx_t ctx, long options,
+                                          const shmem_ctx_session_config_t
+                                              *config,
+                                          long config_mask)
+{
+    xg_shmem_check_init(__func__);
+    if (ctx == SHMEM_CTX_INVALID) {
+        return; /* as the specification says: no action */
+    }
+    if ((options & ~SHMEM_CTX_SESSION_BATCH) != 0) {
+        xg_warn("shmem", "%s: unknown session option bits %#lx ignored",
+                __func__, options & ~SHMEM_CTX_SESSION_BATCH);
+    }
+    if (((config_mask & SHMEM_CTX_SESSION_TOTAL_OPS) != 0) &&
+        (config == NULL)) {
+        xg_shmem_fail(__func__, "config_mask asks for total_ops but config "
+                      "is NULL: pass a configuration or a config_mask of 0");
+    }
+}
+XG_PSHMEM(shmem_ctx_session_start)
+
+XG_SHMEM_API void shmem_ctx_session_stop(shmem_ctx_t ctx)
+{
+    xg_shmem_check_init(__func__);
+    (void)ctx;
+}
+XG_PSHMEM(shmem_ctx_session_stop)
