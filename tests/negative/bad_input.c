@@ -4,7 +4,8 @@
  * Each case makes one invalid call -- PE out of range, address that is not
  * symmetric, range past the end of symmetric memory, misaligned atomic,
  * call outside shmem_init..shmem_finalize, invalid comparison operator,
- * bad heap pointer, bad size or level.  The library must end the job with
+ * bad heap pointer, bad size or level, invalid context or a PE outside its
+ * team, bad signal operation, misused lock.  The library must end the job with
  * a message that names the routine and the bad value; expect_failure.sh
  * checks the exit status and the message.  If the call returns instead,
  * the program says so and exits 0, which expect_failure.sh reports as a
@@ -197,13 +198,6 @@ static void finalize_twice(void)
     shmem_finalize();
 }
 
-static void init_after_finalize(void)
-{
-    shmem_init();
-    shmem_finalize();
-    shmem_init();
-}
-
 static void init_thread_level(void)
 {
     int provided;
@@ -314,6 +308,66 @@ static void align_not_pow2(void)
     sink = shmem_align(48, 100);
 }
 
+static void ctx_invalid(void)
+{
+    shmem_init();
+    shmem_ctx_long_p(SHMEM_CTX_INVALID, &g_long, 1, 0);
+}
+
+static void ctx_pe_outside_team(void)
+{
+    shmem_ctx_t ctx;
+
+    shmem_init();
+    if (shmem_ctx_create(0, &ctx) == 0) {
+        shmem_ctx_long_p(ctx, &g_long, 1, shmem_n_pes());
+    }
+}
+
+static void ctx_destroy_default(void)
+{
+    shmem_init();
+    shmem_ctx_destroy(SHMEM_CTX_DEFAULT);
+}
+
+static void session_null_config(void)
+{
+    shmem_init();
+    shmem_ctx_session_start(SHMEM_CTX_DEFAULT, SHMEM_CTX_SESSION_BATCH,
+                            NULL, SHMEM_CTX_SESSION_TOTAL_OPS);
+}
+
+static uint64_t g_signals[2];
+
+static void signal_bad_op(void)
+{
+    shmem_init();
+    shmem_putmem_signal(g_array, g_array, 8, &g_signals[0], 1, 7, 0);
+}
+
+static void signal_misaligned(void)
+{
+    shmem_init();
+    shmem_signal_add((uint64_t *)((char *)g_signals + 4), 1, 0);
+}
+
+static void lock_clear_unheld(void)
+{
+    shmem_init();
+    shmem_clear_lock(&g_array[0]);
+}
+
+/* Only PE 0 takes the lock twice; the others wait for the job to end. */
+static void lock_reentrant(void)
+{
+    shmem_init();
+    if (shmem_my_pe() == 0) {
+        shmem_set_lock(&g_array[1]);
+        shmem_set_lock(&g_array[1]);
+    }
+    shmem_barrier_all();
+}
+
 static const struct {
     const char *name;
     void (*run)(void);
@@ -340,7 +394,6 @@ static const struct {
     {"after_finalize_barrier", after_finalize_barrier},
     {"after_finalize_wait", after_finalize_wait},
     {"finalize_twice", finalize_twice},
-    {"init_after_finalize", init_after_finalize},
     {"init_thread_level", init_thread_level},
     {"wait_bad_cmp", wait_bad_cmp},
     {"test_any_bad_cmp", test_any_bad_cmp},
@@ -356,6 +409,14 @@ static const struct {
     {"realloc_global", realloc_global},
     {"calloc_overflow", calloc_overflow},
     {"align_not_pow2", align_not_pow2},
+    {"ctx_invalid", ctx_invalid},
+    {"ctx_pe_outside_team", ctx_pe_outside_team},
+    {"ctx_destroy_default", ctx_destroy_default},
+    {"session_null_config", session_null_config},
+    {"signal_bad_op", signal_bad_op},
+    {"signal_misaligned", signal_misaligned},
+    {"lock_clear_unheld", lock_clear_unheld},
+    {"lock_reentrant", lock_reentrant},
 };
 
 int main(int argc, char **argv)
