@@ -41,6 +41,8 @@ typedef enum bench_op {
     OP_FETCH_XOR,
     OP_GUPS,
     OP_BARRIER_ALL,
+    OP_PUTMEM_SIGNAL,   /* OpenSHMEM 1.5: left out where the library lacks it */
+    OP_LOCK,
     OP_COUNT
 } bench_op_t;
 
@@ -80,6 +82,7 @@ typedef struct bench_raw {
     long          *ctr;        /* counter of the atomic ping-pong */
     long          *bar_count;  /* centralized barrier: arrivals */
     long          *bar_sense;  /* centralized barrier: release sense */
+    long          *lock;       /* test-and-test-and-set spin lock */
     char          *data[2];    /* data inbox of PE 0 and of PE 1 */
     unsigned long *table;      /* GUPS table, PE p owns [p * len, +len) */
     void          *base;
@@ -202,5 +205,6 @@ uint64_t raw_memcpy_from_shared(const bench_fig_t *fig, long warm,
                                 long iters);
 uint64_t raw_atomic_xor(const bench_fig_t *fig, long warm, long iters);
 uint64_t raw_counter_barrier(const bench_fig_t *fig, long warm, long iters);
+uint64_t raw_spin_lock(const bench_fig_t *fig, long warm, long iters);
 
 #endif

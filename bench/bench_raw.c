@@ -77,6 +77,7 @@ void bench_raw_open(bench_raw_t *raw, size_t data_len, size_t table_len)
     raw->ctr = (long *)(base + 4 * BENCH_LINE);
     raw->bar_count = (long *)(base + 5 * BENCH_LINE);
     raw->bar_sense = (long *)(base + 6 * BENCH_LINE);
+    raw->lock = (long *)(base + 7 * BENCH_LINE);
     raw->data[0] = base + RAW_PAGE;
     raw->data[1] = base + RAW_PAGE + data;
     raw->table = (unsigned long *)(base + RAW_PAGE + 2 * data);
@@ -370,6 +371,37 @@ uint64_t raw_counter_barrier(const bench_fig_t *fig, long warm, long iters)
                 sched_yield();
             }
         }
+    }
+    return (bench_env.me == 0) ? bench_now_ns() - t0 : 0;
+}
+
+/*
+ * @iters acquisitions and releases per PE of a test-and-test-and-set spin
+ * lock on one shared line: every PE spins on the same word, and nothing
+ * orders the waiters (the fastest core wins).  The cheapest lock the
+ * hardware allows for a handoff, not a fair one.
+ */
+uint64_t raw_spin_lock(const bench_fig_t *fig, long warm, long iters)
+{
+    long *lock = bench_env.raw.lock, i;
+    uint64_t t0 = 0;
+    unsigned polls;
+
+    (void)fig;
+    for (i = 0; i < warm + iters; i++) {
+        if (i == warm) {
+            t0 = bench_now_ns();
+        }
+        polls = 0;
+        while ((__atomic_load_n(lock, __ATOMIC_RELAXED) != 0) ||
+               __atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE)) {
+            if (++polls >= 64) {
+                sched_yield(); /* waiters may outnumber cores */
+                polls = 0;
+            }
+        }
+        bench_sink = bench_sink + 1;
+        __atomic_store_n(lock, 0, __ATOMIC_RELEASE);
     }
     return (bench_env.me == 0) ? bench_now_ns() - t0 : 0;
 }

@@ -343,6 +343,8 @@ def write_report(res, headers, outdir):
                            ("putmem", "pingpong_quiet",
                             "putmem + quiet + flag"),
                            ("putmem", "issue", "putmem + quiet, back to back"),
+                           ("putmem_signal", "pingpong",
+                            "putmem_signal, wait on the signal"),
                            ("getmem", "pingpong", "request, then getmem"),
                            ("getmem", "issue", "getmem, back to back")):
         sizes = sizes_of(res, op, kind)
@@ -360,7 +362,10 @@ def write_report(res, headers, outdir):
     for op, kind, unit, title in (("gups", "rate", "GUP/s",
                                    "GUPS (random atomic xor, verified)"),
                                   ("barrier_all", "latency", "ns",
-                                   "shmem_barrier_all latency")):
+                                   "shmem_barrier_all latency"),
+                                  ("lock", "latency", "ns",
+                                   "shmem_set_lock + shmem_clear_lock, all "
+                                   "PEs contending (per acquisition)")):
         recs = sorted(res.select(op=op, kind=kind),
                       key=lambda r: (r["lib"] != REF, r["lib"], r["npes"]))
         recs = [r for r in recs if "value" in r]
@@ -413,6 +418,8 @@ def write_report(res, headers, outdir):
                       "GUPS vs PEs"),
             plot_npes(res, outdir, "barrier.png", "barrier_all", "latency",
                       "ns", "shmem_barrier_all vs PEs"),
+            plot_npes(res, outdir, "lock.png", "lock", "latency", "ns",
+                      "lock acquisition under contention vs PEs"),
         ]
         md += ["![%s](%s)\n" % (p, p) for p in plots]
 

@@ -51,7 +51,7 @@ run() {
 run xgas-np2 "$build/xgasrun" -n 2 "$build/bench/xgas-bench" "$@"
 for np in 4 8; do
     run "xgas-np$np" "$build/xgasrun" -n "$np" \
-        "$build/bench/xgas-bench" "$@" --op gups,barrier_all
+        "$build/bench/xgas-bench" "$@" --op gups,barrier_all,lock
 done
 
 if oshmem_found; then
@@ -62,7 +62,7 @@ if oshmem_found; then
     for np in 4 8; do
         # shellcheck disable=SC2086
         run "oshmem-np$np" oshrun -np "$np" $XGAS_OSHRUN_FLAGS \
-            "$build/bench/oshmem/xgas-bench" "$@" --op gups,barrier_all
+            "$build/bench/oshmem/xgas-bench" "$@" --op gups,barrier_all,lock
     done
 else
     echo "run_all.sh: oshcc/oshrun not found: no OSHMEM comparison" \

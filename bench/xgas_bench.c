@@ -48,6 +48,8 @@ typedef struct bench_ctl {
     long sink __attribute__((aligned(BENCH_LINE)));  /* issue target */
     long bcast __attribute__((aligned(BENCH_LINE))); /* bench_bcast */
     long errs __attribute__((aligned(BENCH_LINE)));  /* GUPS errors sum */
+    uint64_t sig __attribute__((aligned(BENCH_LINE))); /* signal inbox */
+    long lock __attribute__((aligned(BENCH_LINE)));  /* shmem_set_lock */
 } bench_ctl_t;
 
 static bench_ctl_t *ctl;
@@ -73,6 +75,8 @@ static const char *const op_names[OP_COUNT] = {
     [OP_FETCH_XOR] = "ulong_atomic_fetch_xor",
     [OP_GUPS] = "gups",
     [OP_BARRIER_ALL] = "barrier_all",
+    [OP_PUTMEM_SIGNAL] = "putmem_signal",
+    [OP_LOCK] = "lock",
 };
 
 static const char *const kind_names[KIND_COUNT] = {
@@ -520,6 +524,60 @@ static uint64_t sh_barrier(const bench_fig_t *fig, long warm, long iters)
     return (bench_env.me == 0) ? bench_now_ns() - t0 : 0;
 }
 
+#ifdef SHMEM_SIGNAL_SET
+/*
+ * Ping-pong with put-with-signal: each turn is one shmem_putmem_signal of
+ * the data that sets the peer's signal to the turn number, and the peer
+ * waits with shmem_signal_wait_until.  The same pattern as the putmem
+ * ping-pong, in one call instead of putmem + fence + p.
+ */
+static uint64_t sh_put_signal_pingpong(const bench_fig_t *fig, long warm,
+                                       long iters)
+{
+    int me = bench_env.me, peer = 1 - me;
+    uint64_t t0 = 0;
+    long seq;
+
+    if (me > 1) {
+        return 0;
+    }
+    for (seq = 1; seq <= warm + iters; seq++) {
+        if (seq == warm + 1) {
+            t0 = bench_now_ns();
+        }
+        if (me == 1) {
+            shmem_signal_wait_until(&ctl->sig, SHMEM_CMP_EQ, (uint64_t)seq);
+        }
+        shmem_putmem_signal(sym_data, bench_env.src, fig->size, &ctl->sig,
+                            (uint64_t)seq, SHMEM_SIGNAL_SET, peer);
+        if (me == 0) {
+            shmem_signal_wait_until(&ctl->sig, SHMEM_CMP_EQ, (uint64_t)seq);
+        }
+    }
+    return (me == 0) ? bench_now_ns() - t0 : 0;
+}
+#endif
+
+/* Every PE takes and releases one lock @iters times (nothing inside the
+ * critical section but a counter); the figure is the time per
+ * acquisition, i.e. per handoff when PEs contend. */
+static uint64_t sh_lock(const bench_fig_t *fig, long warm, long iters)
+{
+    uint64_t t0 = 0;
+    long i;
+
+    (void)fig;
+    for (i = 0; i < warm + iters; i++) {
+        if (i == warm) {
+            t0 = bench_now_ns();
+        }
+        shmem_set_lock(&ctl->lock);
+        bench_sink = bench_sink + 1;
+        shmem_clear_lock(&ctl->lock);
+    }
+    return (bench_env.me == 0) ? bench_now_ns() - t0 : 0;
+}
+
 /* ---- figures ---------------------------------------------------------- */
 
 typedef enum {
@@ -580,6 +638,11 @@ static const bench_spec_t specs[] = {
     SPEC(OP_GUPS, KIND_RATE, SIZE_TABLE, sh_gups, raw_atomic_xor),
     SPEC(OP_BARRIER_ALL, KIND_LATENCY, SIZE_NONE, sh_barrier,
          raw_counter_barrier),
+#ifdef SHMEM_SIGNAL_SET
+    SPEC(OP_PUTMEM_SIGNAL, KIND_PINGPONG, SIZES_LAT, sh_put_signal_pingpong,
+         raw_copy_flag_pingpong),
+#endif
+    SPEC(OP_LOCK, KIND_LATENCY, SIZE_NONE, sh_lock, raw_spin_lock),
 };
 
 static int is_amo(bench_op_t op)
@@ -622,7 +685,8 @@ static double ops_per_iter(const bench_fig_t *fig)
     case KIND_RATE:
         return 2.0 * bench_env.npes;
     default:
-        return 1.0;
+        /* a lock figure is per acquisition, and every PE acquires */
+        return (fig->op == OP_LOCK) ? (double)bench_env.npes : 1.0;
     }
 }
 
@@ -661,6 +725,7 @@ static void reset_controls(void)
     ctl->ans = 0;
     ctl->ctr = 0;
     ctl->sink = 0;
+    ctl->sig = 0;
     bench_raw_reset();
 }
 
