@@ -140,13 +140,45 @@ long bench_bcast(long value)
  * with shmem_fence (pingpong) or completes it with shmem_quiet
  * (pingpong_quiet), puts the turn number into the peer's flag with
  * shmem_long_p, and waits for the peer's answer with shmem_long_wait_until.
+ * The putmem_signal figure does the same in one shmem_putmem_signal that
+ * sets the peer's signal, and waits with shmem_signal_wait_until.
  */
+static void pingpong_wait(const bench_fig_t *fig, long seq)
+{
+#ifdef SHMEM_SIGNAL_SET
+    if (fig->op == OP_PUTMEM_SIGNAL) {
+        shmem_signal_wait_until(&ctl->sig, SHMEM_CMP_EQ, (uint64_t)seq);
+        return;
+    }
+#endif
+    (void)fig;
+    shmem_long_wait_until(&ctl->flag, SHMEM_CMP_EQ, seq);
+}
+
+static void pingpong_send(const bench_fig_t *fig, long seq, int peer)
+{
+#ifdef SHMEM_SIGNAL_SET
+    if (fig->op == OP_PUTMEM_SIGNAL) {
+        shmem_putmem_signal(sym_data, bench_env.src, fig->size, &ctl->sig,
+                            (uint64_t)seq, SHMEM_SIGNAL_SET, peer);
+        return;
+    }
+#endif
+    if (fig->op == OP_PUTMEM) {
+        shmem_putmem(sym_data, bench_env.src, fig->size, peer);
+        if (fig->kind == KIND_PINGPONG_QUIET) {
+            shmem_quiet();
+        } else {
+            shmem_fence();
+        }
+    }
+    shmem_long_p(&ctl->flag, seq, peer);
+}
+
 static uint64_t sh_put_pingpong(const bench_fig_t *fig, long warm,
                                 long iters)
 {
     int me = bench_env.me, peer = 1 - me;
-    int data = (fig->op == OP_PUTMEM);
-    int quiet = (fig->kind == KIND_PINGPONG_QUIET);
     uint64_t t0 = 0;
     long seq;
 
@@ -158,19 +190,11 @@ static uint64_t sh_put_pingpong(const bench_fig_t *fig, long warm,
             t0 = bench_now_ns();
         }
         if (me == 1) {
-            shmem_long_wait_until(&ctl->flag, SHMEM_CMP_EQ, seq);
+            pingpong_wait(fig, seq);
         }
-        if (data) {
-            shmem_putmem(sym_data, bench_env.src, fig->size, peer);
-            if (quiet) {
-                shmem_quiet();
-            } else {
-                shmem_fence();
-            }
-        }
-        shmem_long_p(&ctl->flag, seq, peer);
+        pingpong_send(fig, seq, peer);
         if (me == 0) {
-            shmem_long_wait_until(&ctl->flag, SHMEM_CMP_EQ, seq);
+            pingpong_wait(fig, seq);
         }
     }
     return (me == 0) ? bench_now_ns() - t0 : 0;
@@ -524,40 +548,6 @@ static uint64_t sh_barrier(const bench_fig_t *fig, long warm, long iters)
     return (bench_env.me == 0) ? bench_now_ns() - t0 : 0;
 }
 
-#ifdef SHMEM_SIGNAL_SET
-/*
- * Ping-pong with put-with-signal: each turn is one shmem_putmem_signal of
- * the data that sets the peer's signal to the turn number, and the peer
- * waits with shmem_signal_wait_until.  The same pattern as the putmem
- * ping-pong, in one call instead of putmem + fence + p.
- */
-static uint64_t sh_put_signal_pingpong(const bench_fig_t *fig, long warm,
-                                       long iters)
-{
-    int me = bench_env.me, peer = 1 - me;
-    uint64_t t0 = 0;
-    long seq;
-
-    if (me > 1) {
-        return 0;
-    }
-    for (seq = 1; seq <= warm + iters; seq++) {
-        if (seq == warm + 1) {
-            t0 = bench_now_ns();
-        }
-        if (me == 1) {
-            shmem_signal_wait_until(&ctl->sig, SHMEM_CMP_EQ, (uint64_t)seq);
-        }
-        shmem_putmem_signal(sym_data, bench_env.src, fig->size, &ctl->sig,
-                            (uint64_t)seq, SHMEM_SIGNAL_SET, peer);
-        if (me == 0) {
-            shmem_signal_wait_until(&ctl->sig, SHMEM_CMP_EQ, (uint64_t)seq);
-        }
-    }
-    return (me == 0) ? bench_now_ns() - t0 : 0;
-}
-#endif
-
 /* Every PE takes and releases one lock @iters times (nothing inside the
  * critical section but a counter); the figure is the time per
  * acquisition, i.e. per handoff when PEs contend. */
@@ -639,7 +629,7 @@ static const bench_spec_t specs[] = {
     SPEC(OP_BARRIER_ALL, KIND_LATENCY, SIZE_NONE, sh_barrier,
          raw_counter_barrier),
 #ifdef SHMEM_SIGNAL_SET
-    SPEC(OP_PUTMEM_SIGNAL, KIND_PINGPONG, SIZES_LAT, sh_put_signal_pingpong,
+    SPEC(OP_PUTMEM_SIGNAL, KIND_PINGPONG, SIZES_LAT, sh_put_pingpong,
          raw_copy_flag_pingpong),
 #endif
     SPEC(OP_LOCK, KIND_LATENCY, SIZE_NONE, sh_lock, raw_spin_lock),
