@@ -14,8 +14,14 @@
 #   instr.txt               instructions per operation (bench/callgrind.sh;
 #                           skipped if valgrind is missing or
 #                           XGAS_BENCH_CALLGRIND=0)
+#   coll-xgas-np{2,4,8}.txt collectives (xgas-coll-bench), team forms;
+#   coll-xgas-aset-np*.txt  the same with the active-set (pSync) forms;
+#   coll-oshmem-np*.txt     the active-set forms on OSHMEM (1.4: no teams)
 #   report.md, *.png        bench/report.py (plots need matplotlib)
-# Options after RESULTS_DIR go to every xgas-bench run (e.g. --quick).
+#   coll_report.md          bench/coll_report.py
+# Options after RESULTS_DIR go to every xgas-bench run (e.g. --quick);
+# xgas-coll-bench gets --quick if it is among them, plus the words of
+# XGAS_COLL_BENCH_ARGS.
 # Each run is ended after XGAS_BENCH_TIMEOUT seconds (default 1800).  The
 # exit status is 1 if any run failed (including a GUPS verification).
 set -eu
@@ -69,6 +75,39 @@ else
          "(Debian: apt-get install openmpi-bin libopenmpi-dev)" >&2
 fi
 
+# Collectives at 2, 4 and 8 PEs: xgas with its team forms and with the
+# active-set forms, OSHMEM with the active-set forms (same source).
+coll_args=${XGAS_COLL_BENCH_ARGS:-}
+for a in "$@"; do
+    if [ "$a" = "--quick" ]; then
+        coll_args="--quick $coll_args"
+    fi
+done
+if [ -x "$build/bench/xgas-coll-bench" ]; then
+    for np in 2 4 8; do
+        # shellcheck disable=SC2086  # the options are a word list
+        run "coll-xgas-np$np" "$build/xgasrun" -n "$np" \
+            "$build/bench/xgas-coll-bench" $coll_args
+        # shellcheck disable=SC2086
+        run "coll-xgas-aset-np$np" "$build/xgasrun" -n "$np" \
+            "$build/bench/xgas-coll-bench" --api aset $coll_args
+    done
+    if oshmem_found; then
+        mkdir -p "$build/bench/oshmem"
+        oshcc -O2 -g -std=c11 -Wall -Wextra \
+            -o "$build/bench/oshmem/xgas-coll-bench" \
+            "$here/xgas_coll_bench.c" "$here/bench_raw.c"
+        for np in 2 4 8; do
+            # shellcheck disable=SC2086
+            run "coll-oshmem-np$np" oshrun -np "$np" $XGAS_OSHRUN_FLAGS \
+                "$build/bench/oshmem/xgas-coll-bench" $coll_args
+        done
+    fi
+else
+    echo "run_all.sh: $build/bench/xgas-coll-bench missing: no collective" \
+         "figures" >&2
+fi
+
 if [ "${XGAS_BENCH_CALLGRIND:-1}" != 0 ] &&
    command -v valgrind >/dev/null 2>&1; then
     echo "run_all.sh: instr: $here/callgrind.sh $build" >&2
@@ -83,4 +122,8 @@ if /usr/bin/python3 -c "import matplotlib" 2>/dev/null; then
     py=/usr/bin/python3
 fi
 "$py" "$here/report.py" -o "$results" "$results"/*.txt
+if ls "$results"/coll-*.txt >/dev/null 2>&1; then
+    python3 "$here/coll_report.py" -o "$results" "$results"/coll-*.txt ||
+        status=1
+fi
 exit $status

@@ -41,6 +41,18 @@ XG_CONFIG_VAR(wait_spin, "XGAS_WAIT_SPIN", XG_CFG_INT, "64", XG_CFG_USER,
               "polls of a wait loop before it starts to back off")
 XG_CONFIG_VAR(wait_pause, "XGAS_WAIT_PAUSE", XG_CFG_INT, "8", XG_CFG_USER,
               "rounds of growing CPU-pause bursts before a wait loop yields the CPU")
+XG_CONFIG_VAR(teams_max, "XGAS_TEAMS_MAX", XG_CFG_INT, "64", XG_CFG_USER,
+              "teams that may exist at once besides the predefined ones (sync slots per PE, 1..4096)")
+XG_CONFIG_VAR(coll_barrier, "XGAS_COLL_BARRIER", XG_CFG_STRING, "auto",
+              XG_CFG_USER,
+              "barrier algorithm: dissemination, counter, tree, or auto (counter when PEs outnumber CPUs, tree above 64 PEs, else dissemination)")
+XG_CONFIG_VAR(coll_radix, "XGAS_COLL_RADIX", XG_CFG_INT, "0", XG_CFG_USER,
+              "children per node of the collective trees (broadcast, small reductions, tree barrier): 2..64, or 0 for 4 (8 when PEs outnumber CPUs)")
+XG_CONFIG_VAR(coll_reduce_split, "XGAS_COLL_REDUCE_SPLIT", XG_CFG_SIZE, "16K",
+              XG_CFG_USER,
+              "reductions and scans of at least this many bytes use the split (reduce-scatter + allgather) algorithm")
+XG_CONFIG_VAR(coll_yield, "XGAS_COLL_YIELD", XG_CFG_INT, "-1", XG_CFG_USER,
+              "collective waits yield the CPU after a few polls: 1 yes, 0 no, -1 when PEs outnumber CPUs")
 XG_CONFIG_VAR(run_grace_ms, "XGAS_RUN_GRACE_MS", XG_CFG_INT, "300", XG_CFG_USER,
               "xgasrun: milliseconds between SIGTERM and SIGKILL when ending a job")
 XG_CONFIG_VAR(rank, "XGAS_RANK", XG_CFG_INT, "-1", XG_CFG_LAUNCHER,

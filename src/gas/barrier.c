@@ -1,42 +1,21 @@
 /*
- * Dissemination barrier over the internal areas of all PEs: in round k, PE
- * i increments a counter of PE (i + 2^k) mod n and waits until its own round
- * k counter reaches the barrier's epoch.  ceil(log2 n) rounds, each one
- * remote atomic and one local poll; no PE is a bottleneck.  Counters only
- * grow, so a fast PE that already signals the next barrier cannot be
- * mistaken for the current one (each barrier adds exactly one per round).
- * One thread per PE may be in the barrier at a time (as OpenSHMEM requires).
+ * The barrier over all PEs (shmem_barrier_all, shmem_sync_all, the
+ * symmetric heap routines, start-up and finalize): a barrier of the
+ * collective engine on SHMEM_TEAM_WORLD, through the world team's slot of
+ * every PE's internal area.  The algorithm -- dissemination, or a
+ * gather/release tree when PEs outnumber CPUs -- is chosen once at start-up
+ * (xg_coll.h).  One thread per PE may be in it at a time, as OpenSHMEM
+ * requires of collectives on one team.
  */
-#include <stdatomic.h>
-
-#include "base/xg_wait.h"
+#include "gas/xg_coll.h"
 #include "gas/xg_gas.h"
-#include "gas/xg_internal_area.h"
-
-static uint64_t barrier_epoch;
-
-_Static_assert(sizeof(xg_internal_area_t) <= XG_MEM_INTERNAL_SIZE,
-               "internal area overflows its reservation");
+#include "gas/xg_team.h"
 
 void xg_gas_barrier(void)
 {
-    xg_internal_area_t *mine = xg_mem_internal(xg_gas.me);
-    uint64_t epoch = ++barrier_epoch;
-    int npes = xg_gas.npes;
-    int round, dist;
-    xg_wait_t wait;
+    xg_coll_t coll;
 
-    for (round = 0, dist = 1; dist < npes; round++, dist <<= 1) {
-        xg_internal_area_t *peer = xg_mem_internal((xg_gas.me + dist) % npes);
-
-        /* release: our writes before the barrier happen before the peer
-         * leaves it; acquire below: theirs before ours */
-        atomic_fetch_add_explicit(&peer->barrier[round].value, 1,
-                                  memory_order_release);
-        xg_wait_init(&wait);
-        while (atomic_load_explicit(&mine->barrier[round].value,
-                                    memory_order_acquire) < epoch) {
-            xg_wait_backoff(&wait);
-        }
-    }
+    xg_coll_team(&coll, &xg_team_world,
+                 "shmem_barrier_all (or sync_all, a heap routine)");
+    xg_coll_barrier(&coll);
 }

@@ -11,6 +11,7 @@
 #include "base/xg_log.h"
 #include "boot/xg_boot.h"
 #include "gas/xg_gas.h"
+#include "gas/xg_team.h"
 #include "mem/xg_mem.h"
 
 static pthread_mutex_t runtime_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -44,6 +45,7 @@ static void runtime_shutdown(void)
     if (xg_config.stats) {
         runtime_print_stats();
     }
+    xg_team_fini();
     xg_gas_fini();
     xg_mem_fini();
     xg_boot_set_state(XG_PE_FINALIZED);

@@ -1,25 +1,106 @@
 /*
  * Layout of the internal area at the top of each PE's partition (the PVAS
- * export area): runtime state that other PEs update directly.  Every field
- * that another PE writes sits on its own cache line.
+ * export area): runtime state that other PEs read or update directly.
+ *
+ * The area is an array of team synchronization slots (sized by
+ * xg_mem_internal_size in mem/xg_mem.h).  Slot 0 belongs to
+ * SHMEM_TEAM_WORLD, slot 1 to SHMEM_TEAM_SHARED; the others are handed to
+ * teams as they are created, by an agreement over the parent team, and a
+ * team uses the same slot index on every member.  A slot holds:
+ *
+ *   desc     one cache line the owner rewrites at the start of each
+ *            collective on the team (which one, its root, counts); other
+ *            members read it to detect mismatched arguments;
+ *   bar      the counter barrier's words: arrivals (member 0's counts
+ *            every member's arrival) and release (written by the last
+ *            member to arrive, read by the owner);
+ *   scratch  a few lines of symmetric scratch the team's own internal
+ *            operations use (the free-slot bitmap during team creation);
+ *   chan[d][r]  64-bit signal counters, one per member r and direction
+ *            d (from a parent in a tree, or from a child -- and the
+ *            direction-less rounds): only member r ever writes chan[d][r]
+ *            (atomically adds 1), only the owner reads it.  Counters only
+ *            grow while the team lives, so a signal that arrives early is
+ *            never lost or mistaken for a later one; the direction keeps
+ *            members that disagree on the tree (different roots) from
+ *            taking each other's signals for the ones they wait for.
+ *
+ * The owner clears its slot when a team is created in it, before a barrier
+ * of the parent team that every member passes before it may touch the new
+ * slot; team destruction ends with a barrier after which no member touches
+ * another's slot again, so a slot is quiet before it is handed out again.
  */
 #ifndef XG_INTERNAL_AREA_H
 #define XG_INTERNAL_AREA_H
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "base/xg_compiler.h"
+#include "mem/xg_mem.h"
 
-#define XG_BARRIER_MAX_ROUNDS 32 /* ceil(log2(npes)) rounds */
+/* The descriptor of the collective a member is in (seqlock: seq2 is odd
+ * while the owner rewrites the other fields). */
+typedef struct xg_coll_desc {
+    _Atomic uint64_t seq2;    /* 2 x the team's collective number */
+    _Atomic uint64_t kind;    /* xg_coll_kind_t */
+    _Atomic uint64_t code;    /* element size, operation */
+    _Atomic uint64_t nelems;  /* elements or bytes, as the kind counts */
+    _Atomic int64_t  root;    /* root PE in the team, or -1 */
+    _Atomic uint64_t extra;   /* kind-specific argument digest */
+    _Atomic uint64_t count;   /* collect: this PE's contribution in bytes */
+} XG_CACHE_ALIGNED xg_coll_desc_t;
 
-typedef struct xg_flag {
-    _Atomic uint64_t value;
-} XG_CACHE_ALIGNED xg_flag_t;
+_Static_assert(sizeof(xg_coll_desc_t) == 64, "descriptor is one line");
 
-typedef struct xg_internal_area {
-    /* dissemination barrier: round k is signalled by PE (me - 2^k) */
-    xg_flag_t barrier[XG_BARRIER_MAX_ROUNDS];
-} xg_internal_area_t;
+/* The counter barrier's line: both only grow while the team lives. */
+typedef struct xg_coll_bar {
+    _Atomic uint64_t arrived;  /* member 0's: arrivals, size per barrier */
+    _Atomic uint64_t release;  /* barriers this member may leave */
+} XG_CACHE_ALIGNED xg_coll_bar_t;
+
+/* Geometry of the slots, the same on every PE (set by xg_team_init). */
+typedef struct xg_slot_layout {
+    uint64_t slots;        /* slots per PE */
+    uint64_t size;         /* bytes per slot */
+    uint64_t bar_off;      /* offset of the barrier line in a slot */
+    uint64_t scratch_off;  /* offset of the scratch words in a slot */
+    uint64_t scratch_words;
+    uint64_t chan_off;     /* offset of chan[0][0] in a slot */
+    uint64_t chan_pes;     /* counters per direction (the job's PEs) */
+} xg_slot_layout_t;
+
+extern xg_slot_layout_t xg_slot_layout;
+
+/* Slot @slot of PE @pe's internal area, as seen from this PE. */
+static inline char *xg_slot(int pe, uint64_t slot)
+{
+    return (char *)xg_mem_internal(pe) + slot * xg_slot_layout.size;
+}
+
+static inline xg_coll_desc_t *xg_slot_desc(char *slot)
+{
+    return (xg_coll_desc_t *)slot;
+}
+
+static inline xg_coll_bar_t *xg_slot_bar(char *slot)
+{
+    return (xg_coll_bar_t *)(slot + xg_slot_layout.bar_off);
+}
+
+static inline uint64_t *xg_slot_scratch(char *slot)
+{
+    return (uint64_t *)(slot + xg_slot_layout.scratch_off);
+}
+
+/* Directions of the signal counters. */
+enum { XG_CHAN_DOWN = 0, XG_CHAN_UP = 1 };
+
+static inline _Atomic uint64_t *xg_slot_chan(char *slot, int dir, int rank)
+{
+    return (_Atomic uint64_t *)(slot + xg_slot_layout.chan_off) +
+           (uint64_t)dir * xg_slot_layout.chan_pes + (uint64_t)rank;
+}
 
 #endif

@@ -1,17 +1,114 @@
+/*
+ * Teams: ordered subsets of the job's PEs.  Every team xgas can form is
+ * strided in the world -- SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED (every PE
+ * is on this node), and every team split from a strided team by
+ * shmem_team_split_strided or shmem_team_split_2d -- so a team is described
+ * by three numbers: member i (0 <= i < size) is world PE start + i * stride.
+ *
+ * The public handle shmem_team_t points to this structure.  The first
+ * block of fields is the contract with the rest of the library (contexts
+ * translate team-relative PE numbers with it); the fields after it belong
+ * to the team and collective code (team.c, coll*.c).
+ */
 #ifndef XG_TEAM_H
 #define XG_TEAM_H
+
+#include <stddef.h>
 #include <stdint.h>
+
+#include "xgas_status.h"
+
 typedef struct xg_team {
-    int start;
-    int stride;
-    int size;
-    int my_pe;
+    /* --- contract: read by contexts, RMA, AMO, signals --- */
+    int start;   /* world PE of member 0 */
+    int stride;  /* world PE distance between consecutive members: negative
+                  * for a team in reverse order, 0 only when size is 1 */
+    int size;    /* members */
+    int my_pe;   /* this PE's index in the team */
+    /* --- owned by team.c and the collectives --- */
+    uint32_t magic;        /* XG_TEAM_MAGIC while the handle is valid */
+    int      predefined;   /* world or shared: never destroyed */
+    uint64_t slot;         /* sync slot in every member's internal area */
+    uint64_t seq;          /* collectives this PE started on the team */
+    uint64_t bar_count;    /* counter barriers this PE passed on it */
+    uint64_t *expected;    /* [dir * size + member]: the member's signals
+                            * (in direction dir) this PE consumed */
+    int      num_contexts; /* shmem_team_config_t.num_contexts */
+    long     config_mask;  /* the mask the team was created with */
+    struct xg_team *next;  /* live user teams (for finalize) */
 } xg_team_t;
+
+#define XG_TEAM_MAGIC 0x7465616dU /* "team" */
+
 extern xg_team_t xg_team_world;
 extern xg_team_t xg_team_shared;
+
+/* Sets up the predefined teams and clears this PE's slots (part of
+ * xg_gas_init; collective: ends with a fence of the boot layer, so no PE
+ * signals a slot before its owner cleared it -- the node region keeps its
+ * contents across a finalize and a new shmem_init). */
 void xg_team_init(void);
+
+/* Invalidates and frees every team the program created (at finalize). */
+void xg_team_fini(void);
+
+/* Nonzero if @team is a live team handle of this PE. */
+static inline int xg_team_valid(const xg_team_t *team)
+{
+    return (team != NULL) && (team->magic == XG_TEAM_MAGIC);
+}
+
+/* Index in @team of world PE @world_pe, or -1 if it is not a member. */
+static inline int xg_team_rank_of(const xg_team_t *team, int world_pe)
+{
+    int diff = world_pe - team->start;
+
+    if (team->stride == 0) {
+        return (diff == 0) ? 0 : -1;
+    }
+    if ((diff % team->stride) != 0) {
+        return -1;
+    }
+    diff /= team->stride;
+    return ((diff >= 0) && (diff < team->size)) ? diff : -1;
+}
+
+/*
+ * A team to create: its members in world numbering, whether this PE is
+ * one of them, and its configuration.  xg_team_split creates a set of
+ * disjoint-or-identical-slot teams in one collective call over the parent.
+ */
+typedef struct xg_team_spec {
+    int  start, stride, size; /* world PEs start + i * stride, i < size */
+    int  member;              /* this PE belongs to it */
+    int  axis;                /* 0 or 1: which slot of the call it takes */
+    int  num_contexts;
+    long config_mask;
+} xg_team_spec_t;
+
+/*
+ * Collective over @parent: every parent member passes the same number of
+ * axes (1 for a strided split, 2 for a 2-D split) and its own specs, one per
+ * axis; @valid is 0 on every PE when the arguments were found invalid and
+ * @digest summarizes the arguments (compared between PEs).  Teams of the
+ * same axis are disjoint and share one slot.  On success *@teams_p[axis]
+ * is the new team, or NULL where this PE is not a member; on failure every
+ * parent member gets the same error (XG_ERR_INVALID_PARAM: some PE had
+ * invalid arguments; XG_ERR_NO_RESOURCE: no free slot, with a message;
+ * XG_ERR_NO_MEMORY) and no team.
+ */
+xg_status_t xg_team_split(xg_team_t *parent, const xg_team_spec_t *specs,
+                          int naxes, int valid, uint64_t digest,
+                          const char *routine, xg_team_t **teams_p);
+
+/* Collective over @team: synchronizes, then releases its slot and frees
+ * it (user teams only). */
+void xg_team_destroy(xg_team_t *team, const char *routine);
+
+/* World PE of member @pe of @team (@pe must be in 0..size-1). */
 static inline int xg_team_world_pe(const xg_team_t *team, int pe)
 {
     return team->start + pe * team->stride;
 }
+
 #endif

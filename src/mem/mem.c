@@ -59,7 +59,9 @@ static void mem_layout(uint64_t data_size)
     xg_mem.data_size    = data_size;
     xg_mem.internal_off = xg_align_up(xg_mem.data_off + data_size, 1u << 16);
     xg_mem.part_size    = xg_align_up(xg_mem.internal_off +
-                                      XG_MEM_INTERNAL_SIZE, XG_MEM_PART_ALIGN);
+                                      xg_mem_internal_size(
+                                          xg_mem.npes, xg_config.teams_max),
+                                      XG_MEM_PART_ALIGN);
 }
 
 /* Every PE must have computed the same layout; names the first that did

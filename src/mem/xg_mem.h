@@ -28,7 +28,48 @@
 #include "xgas_status.h"
 #include "xport/shm/xg_shm.h"
 
-#define XG_MEM_INTERNAL_SIZE (1u << 20)
+/*
+ * Size of the internal area.  It holds one synchronization slot per team
+ * that may exist at once (XGAS_TEAMS_MAX plus the predefined teams; the
+ * team code in gas/ lays a slot out and owns its contents).  A slot is a
+ * cache line of collective descriptor, a line of barrier counters, scratch
+ * lines big enough for a bitmap of every slot (team creation agrees on
+ * free slots with it) and two 8-byte signal words per PE, each part
+ * rounded to cache lines, so the area grows with PEs x teams: 320 bytes
+ * per slot up to 8 PEs.
+ */
+#define XG_MEM_PREDEFINED_TEAMS 2
+#define XG_MEM_TEAMS_LIMIT      4096
+
+static inline uint64_t xg_mem_line_up(uint64_t bytes)
+{
+    return (bytes + 63u) & ~(uint64_t)63u;
+}
+
+/* Team sync slots of every PE's internal area (valid after config load). */
+static inline uint64_t xg_mem_team_slots(long teams_max)
+{
+    if (teams_max < 1) {
+        teams_max = 1;
+    } else if (teams_max > XG_MEM_TEAMS_LIMIT) {
+        teams_max = XG_MEM_TEAMS_LIMIT;
+    }
+    return (uint64_t)teams_max + XG_MEM_PREDEFINED_TEAMS;
+}
+
+/* Bytes of one slot for @npes PEs and @slots slots. */
+static inline uint64_t xg_mem_team_slot_size(int npes, uint64_t slots)
+{
+    return 2u * 64u + xg_mem_line_up(8u * (slots / 64u + 2u)) +
+           xg_mem_line_up(16u * (uint64_t)npes);
+}
+
+static inline uint64_t xg_mem_internal_size(int npes, long teams_max)
+{
+    uint64_t slots = xg_mem_team_slots(teams_max);
+
+    return slots * xg_mem_team_slot_size(npes, slots);
+}
 
 /* Partitions start at multiples of this: the largest alignment shmem_align
  * can give (the same offset is then aligned on every PE). */

@@ -324,6 +324,20 @@ static void ctx_pe_outside_team(void)
     }
 }
 
+static void ctx_team_destroyed(void)
+{
+    shmem_team_t team;
+    shmem_ctx_t ctx;
+
+    shmem_init();
+    if ((shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, shmem_n_pes(),
+                                  NULL, 0, &team) == 0) &&
+        (shmem_team_create_ctx(team, SHMEM_CTX_PRIVATE, &ctx) == 0)) {
+        shmem_team_destroy(team);
+        shmem_ctx_long_p(ctx, &g_long, 1, 0);
+    }
+}
+
 static void ctx_destroy_default(void)
 {
     shmem_init();
@@ -411,6 +425,7 @@ static const struct {
     {"align_not_pow2", align_not_pow2},
     {"ctx_invalid", ctx_invalid},
     {"ctx_pe_outside_team", ctx_pe_outside_team},
+    {"ctx_team_destroyed", ctx_team_destroyed},
     {"ctx_destroy_default", ctx_destroy_default},
     {"session_null_config", session_null_config},
     {"signal_bad_op", signal_bad_op},

@@ -10,7 +10,14 @@
  * fence a release fence, which is what orders this PE's stores before its
  * later ones as other PEs observe them.  What a context does carry is its
  * team: the PE numbers passed to shmem_ctx_* routines are relative to it.
+ *
+ * The contexts a program created are kept in a list, because destroying a
+ * team destroys its shareable contexts, and shmem_finalize all shareable
+ * contexts.  A private context must be destroyed by the program before its
+ * team; one that is not is left pointing to an empty "destroyed" team, so
+ * any later use reports the mistake instead of reading freed memory.
  */
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "api/shmem/shmem_int.h"
@@ -21,6 +28,13 @@
 
 XG_EXPORT struct xg_shmem_ctx xg_shmem_ctx_default = {.team = &xg_team_world};
 
+/* The team of private contexts whose own team was destroyed: no members,
+ * so every PE number fails the fast path's range check. */
+static xg_team_t ctx_dead_team;
+
+static pthread_mutex_t ctx_list_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct xg_shmem_ctx *ctx_list; /* contexts the program created */
+
 void xg_shmem_ctx_bad(const char *routine, shmem_ctx_t ctx, int pe)
 {
     xg_shmem_check_init(routine);
@@ -28,6 +42,11 @@ void xg_shmem_ctx_bad(const char *routine, shmem_ctx_t ctx, int pe)
         xg_shmem_fail(routine, "the context is SHMEM_CTX_INVALID: create it "
                       "with shmem_ctx_create or shmem_team_create_ctx and "
                       "check that the call returned 0");
+    }
+    if (ctx->team == &ctx_dead_team) {
+        xg_shmem_fail(routine, "the context's team was destroyed: destroy "
+                      "private contexts before their team (shmem_team_destroy "
+                      "destroys only the shareable ones)");
     }
     xg_shmem_fail(routine, "PE %d is not in the context's team, which has "
                   "%d PEs (0..%d): PE numbers of a context are relative to "
@@ -63,8 +82,49 @@ static int ctx_create(const char *routine, xg_team_t *team, long options,
     }
     ctx->team    = team;
     ctx->options = options;
-    *ctx_p       = ctx;
+    pthread_mutex_lock(&ctx_list_lock);
+    ctx->prev = NULL;
+    ctx->next = ctx_list;
+    if (ctx_list != NULL) {
+        ctx_list->prev = ctx;
+    }
+    ctx_list = ctx;
+    pthread_mutex_unlock(&ctx_list_lock);
+    *ctx_p = ctx;
     return 0;
+}
+
+/* Takes @ctx out of the list and frees it; the list lock is held. */
+static void ctx_free_locked(struct xg_shmem_ctx *ctx)
+{
+    if (ctx->prev != NULL) {
+        ctx->prev->next = ctx->next;
+    } else {
+        ctx_list = ctx->next;
+    }
+    if (ctx->next != NULL) {
+        ctx->next->prev = ctx->prev;
+    }
+    free(ctx);
+}
+
+void xg_shmem_ctx_release_team(const xg_team_t *team)
+{
+    struct xg_shmem_ctx *ctx, *next;
+
+    pthread_mutex_lock(&ctx_list_lock);
+    for (ctx = ctx_list; ctx != NULL; ctx = next) {
+        next = ctx->next;
+        if ((team != NULL) && (ctx->team != team)) {
+            continue;
+        }
+        if (ctx->options & SHMEM_CTX_PRIVATE) {
+            ctx->team = &ctx_dead_team;
+        } else {
+            ctx_free_locked(ctx);
+        }
+    }
+    pthread_mutex_unlock(&ctx_list_lock);
 }
 
 XG_SHMEM_API int shmem_ctx_create(long options, shmem_ctx_t *ctx)
@@ -97,7 +157,9 @@ XG_SHMEM_API void shmem_ctx_destroy(shmem_ctx_t ctx)
                       "destroy only contexts your program created");
     }
     xg_gas_quiet(); /* destroying a context completes its operations */
-    free(ctx);
+    pthread_mutex_lock(&ctx_list_lock);
+    ctx_free_locked(ctx);
+    pthread_mutex_unlock(&ctx_list_lock);
 }
 XG_PSHMEM(shmem_ctx_destroy)
 

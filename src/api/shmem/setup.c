@@ -85,6 +85,10 @@ XG_SHMEM_API void shmem_finalize(void)
     if (xg_runtime_fini() != XG_OK) {
         xg_shmem_not_initialized(__func__);
     }
+    if (xg_runtime_state() != XG_RUNTIME_ACTIVE) {
+        /* the last finalize destroys every shareable context */
+        xg_shmem_ctx_release_team(NULL);
+    }
 }
 XG_PSHMEM(shmem_finalize)
 

@@ -95,9 +95,14 @@ static inline void *xg_shmem_local(const char *routine, const void *addr,
  * whose PE numbers its routines take, and its options.
  */
 struct xg_shmem_ctx {
-    xg_team_t *team;
-    long       options;
+    xg_team_t           *team;
+    long                 options;
+    struct xg_shmem_ctx *prev, *next; /* contexts the program created */
 };
+
+/* Destroys the shareable contexts of @team (NULL: of every team) and
+ * orphans its private ones (see ctx.c). */
+void xg_shmem_ctx_release_team(const xg_team_t *team);
 
 XG_NORETURN XG_NOINLINE void xg_shmem_ctx_bad(const char *routine,
                                               shmem_ctx_t ctx, int pe);

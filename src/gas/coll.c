@@ -1,0 +1,1075 @@
+/*
+ * The collective engine (see xg_coll.h for the algorithms and the
+ * signalling scheme).
+ *
+ * Invariants every algorithm here keeps, in team mode:
+ *  - between two members, the signals one sends are exactly the ones the
+ *    other waits for, in the same order (the algorithms are deterministic
+ *    given the call's arguments, which all members pass alike), so the
+ *    per-sender counters match every wait with its signal even when a
+ *    signal of a later call arrives early;
+ *  - a member reads another member's memory (its source, dest, slot
+ *    descriptor) only while that member cannot have left the call: it
+ *    still waits for a signal the reader sends afterwards;
+ *  - a member leaves a call only when no other member will read its dest
+ *    or source for that call again.
+ * In active-set mode the counters are pSync words, one per purpose; the
+ * deprecated routines forbid reusing a pSync before the previous call
+ * completed everywhere (barriers excepted, whose early signals land in
+ * their own round words), so counting per word is enough there.
+ */
+#include "gas/xg_coll.h"
+
+#include <sched.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/xg_config.h"
+#include "base/xg_log.h"
+#include "base/xg_wait.h"
+#include "boot/xg_boot.h"
+#include "gas/xg_gas.h"
+#include "gas/xg_internal_area.h"
+
+enum {
+    COLL_SPIN        = 16,    /* polls before an oversubscribed wait yields */
+    COLL_YIELDS      = 4000,  /* yields before the usual back-off resumes */
+    COLL_CHECK_EVERY = 256,   /* slow polls between descriptor checks */
+    COLL_CHUNK       = 4096,  /* bytes combined at a time (stays in L1) */
+    COLL_RADIX_MAX   = 64
+};
+
+/* Barrier algorithms (XGAS_COLL_BARRIER). */
+enum {
+    COLL_BAR_DISSEMINATION = 0,
+    COLL_BAR_TREE          = 1,
+    COLL_BAR_COUNTER       = 2,
+    COLL_BAR_COUNTER_MAX   = 64  /* larger teams use the tree instead */
+};
+
+/* Agreed by every PE at start-up (PE 0's values). */
+static struct {
+    int      barrier;       /* COLL_BAR_* */
+    int      radix;         /* children per tree node */
+    uint64_t reduce_split;  /* bytes from which reductions split */
+    int      yield_early;   /* local: yield after COLL_SPIN polls */
+} coll_cfg = {COLL_BAR_DISSEMINATION, 4, 16384, 0};
+
+/* ---- set-up ------------------------------------------------------------- */
+
+static int coll_cpus(void)
+{
+    cpu_set_t set;
+    long online;
+
+    if ((sched_getaffinity(0, sizeof(set), &set) == 0) &&
+        (CPU_COUNT(&set) > 0)) {
+        return CPU_COUNT(&set);
+    }
+    online = sysconf(_SC_NPROCESSORS_ONLN);
+    return (online > 0) ? (int)online : 1;
+}
+
+void xg_coll_setup_publish(void)
+{
+    int oversubscribed = xg_mem.npes > coll_cpus();
+    const char *algo = xg_config.coll_barrier;
+    long radix = xg_config.coll_radix;
+    uint64_t mine[3];
+    int barrier = oversubscribed ? COLL_BAR_COUNTER : COLL_BAR_DISSEMINATION;
+
+    coll_cfg.yield_early = (xg_config.coll_yield < 0)
+                               ? oversubscribed
+                               : (xg_config.coll_yield != 0);
+    if ((algo != NULL) && (strcmp(algo, "tree") == 0)) {
+        barrier = COLL_BAR_TREE;
+    } else if ((algo != NULL) && (strcmp(algo, "counter") == 0)) {
+        barrier = COLL_BAR_COUNTER;
+    } else if ((algo != NULL) && (strcmp(algo, "dissemination") == 0)) {
+        barrier = COLL_BAR_DISSEMINATION;
+    } else if ((algo != NULL) && (strcmp(algo, "auto") != 0)) {
+        xg_warn("coll", "XGAS_COLL_BARRIER=%s is not dissemination, counter, "
+                "tree or auto; using auto", algo);
+    }
+    if (radix == 0) {
+        /* each tree level costs a context switch when PEs share CPUs */
+        radix = oversubscribed ? 8 : 4;
+    } else if ((radix < 2) || (radix > COLL_RADIX_MAX)) {
+        xg_warn("coll", "XGAS_COLL_RADIX=%ld is outside 2..%d; using 4", radix,
+                COLL_RADIX_MAX);
+        radix = 4;
+    }
+    mine[0] = (uint64_t)barrier;
+    mine[1] = (uint64_t)radix;
+    mine[2] = xg_config.coll_reduce_split;
+    if (xg_boot_kv_put("coll.config", mine, sizeof(mine)) != XG_OK) {
+        xg_warn("coll", "cannot publish the collective configuration");
+    }
+}
+
+void xg_coll_setup_adopt(void)
+{
+    uint64_t pe0[3];
+
+    /* PE 0's choice for everyone: the algorithms must match, even if the
+     * PEs' environments or CPU sets differ */
+    if (xg_boot_kv_get(0, "coll.config", pe0, sizeof(pe0)) != XG_OK) {
+        xg_error("coll", "cannot read PE 0's collective configuration");
+        xg_boot_abort(1);
+    }
+    coll_cfg.barrier      = (int)pe0[0];
+    coll_cfg.radix        = (int)pe0[1];
+    coll_cfg.reduce_split = pe0[2];
+}
+
+const char *xg_coll_barrier_name(void)
+{
+    static const char *const names[] = {"dissemination", "tree", "counter"};
+
+    return names[coll_cfg.barrier];
+}
+
+/* ---- members and their memory ------------------------------------------- */
+
+static inline int coll_world(const xg_coll_t *coll, int rank)
+{
+    return coll->start + rank * coll->stride;
+}
+
+/*
+ * Where this PE reaches symmetric @ptr (heap, internal area or global
+ * variable, already checked by the caller) of member @rank: the same
+ * offset in the member's partition, or in its window of globals.
+ */
+static inline void *coll_peer(const xg_coll_t *coll, const void *ptr,
+                              int rank)
+{
+    uintptr_t off = (uintptr_t)ptr - xg_mem.my_part;
+    int pe;
+
+    if (rank == coll->rank) {
+        return (void *)ptr;
+    }
+    pe = coll_world(coll, rank);
+    if (off < xg_mem.part_size) {
+        return (void *)(xg_mem_part(pe) + off);
+    }
+    return (void *)(xg_mem_part(pe) + xg_gas.data_off +
+                    ((uintptr_t)ptr - xg_gas.data_lo));
+}
+
+/* ---- errors ------------------------------------------------------------- */
+
+static XG_NORETURN XG_PRINTF(2, 3) void coll_fail(const xg_coll_t *coll,
+                                                  const char *fmt, ...)
+{
+    char text[640];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof(text), fmt, ap);
+    va_end(ap);
+    xg_log_emit(XG_LOG_ERROR, "shmem", "%s: %s", coll->routine, text);
+    xg_boot_abort(1);
+}
+
+static const char *coll_kind_name(uint64_t kind)
+{
+    static const char *const names[XG_COLL_KIND_COUNT] = {
+        [XG_COLL_SYNC]      = "a barrier (shmem_team_sync, shmem_sync_all, "
+                              "shmem_barrier_all or a heap routine)",
+        [XG_COLL_BROADCAST] = "a broadcast",
+        [XG_COLL_REDUCE]    = "a reduction",
+        [XG_COLL_SCAN]      = "a scan",
+        [XG_COLL_COLLECT]   = "a collect",
+        [XG_COLL_FCOLLECT]  = "an fcollect",
+        [XG_COLL_ALLTOALL]  = "an alltoall",
+        [XG_COLL_ALLTOALLS] = "an alltoalls",
+        [XG_COLL_SPLIT]     = "a team split",
+        [XG_COLL_DESTROY]   = "shmem_team_destroy",
+    };
+
+    return ((kind < XG_COLL_KIND_COUNT) && (names[kind] != NULL))
+               ? names[kind]
+               : "an unknown collective";
+}
+
+/* ---- descriptors and the mismatch check --------------------------------- */
+
+void xg_coll_begin(xg_coll_t *coll, xg_coll_kind_t kind, uint64_t code,
+                   uint64_t nelems, int64_t root, uint64_t extra)
+{
+    xg_coll_desc_t *desc;
+    uint64_t seq;
+
+    coll->kind   = kind;
+    coll->code   = code;
+    coll->nelems = nelems;
+    coll->root   = root;
+    coll->extra  = extra;
+    if (coll->team == NULL) {
+        return;
+    }
+    /* seqlock: odd while the fields change, so a reader never takes a
+     * half-written descriptor for this call's */
+    desc = xg_slot_desc(coll->slot);
+    seq  = ++coll->team->seq;
+    atomic_store_explicit(&desc->seq2, 2 * seq - 1, memory_order_relaxed);
+    atomic_thread_fence(memory_order_release);
+    atomic_store_explicit(&desc->kind, kind, memory_order_relaxed);
+    atomic_store_explicit(&desc->code, code, memory_order_relaxed);
+    atomic_store_explicit(&desc->nelems, nelems, memory_order_relaxed);
+    atomic_store_explicit(&desc->root, root, memory_order_relaxed);
+    atomic_store_explicit(&desc->extra, extra, memory_order_relaxed);
+    atomic_store_explicit(&desc->seq2, 2 * seq, memory_order_release);
+}
+
+/*
+ * Compares the descriptor member @peer published for this call (if it has
+ * reached the call and not left it) with this PE's; a difference ends the
+ * job.  Costs one read of the peer's descriptor line.
+ */
+static void coll_check(const xg_coll_t *coll, int peer)
+{
+    const xg_coll_desc_t *desc;
+    uint64_t want, kind, code, nelems, extra;
+    int64_t root;
+
+    if ((coll->team == NULL) || (peer == coll->rank)) {
+        return;
+    }
+    desc = xg_slot_desc(xg_slot(coll_world(coll, peer), coll->team->slot));
+    want = 2 * coll->team->seq;
+    if (atomic_load_explicit(&desc->seq2, memory_order_acquire) != want) {
+        return; /* the peer is in an earlier call */
+    }
+    kind   = atomic_load_explicit(&desc->kind, memory_order_relaxed);
+    code   = atomic_load_explicit(&desc->code, memory_order_relaxed);
+    nelems = atomic_load_explicit(&desc->nelems, memory_order_relaxed);
+    root   = atomic_load_explicit(&desc->root, memory_order_relaxed);
+    extra  = atomic_load_explicit(&desc->extra, memory_order_relaxed);
+    atomic_thread_fence(memory_order_acquire);
+    if (atomic_load_explicit(&desc->seq2, memory_order_relaxed) != want) {
+        return; /* rewritten meanwhile: the peer moved on */
+    }
+    if (kind != coll->kind) {
+        coll_fail(coll, "team PE %d is in %s while this PE (team PE %d) is "
+                  "in %s: every member of a team must call the team's "
+                  "collective routines in the same order", peer,
+                  coll_kind_name(kind), coll->rank,
+                  coll_kind_name(coll->kind));
+    }
+    if (root != coll->root) {
+        coll_fail(coll, "PE_root is %lld on this PE (team PE %d) but %lld on "
+                  "team PE %d: every member must pass the same root",
+                  (long long)coll->root, coll->rank, (long long)root, peer);
+    }
+    if (nelems != coll->nelems) {
+        int counts_elements = (coll->kind == XG_COLL_REDUCE) ||
+                              (coll->kind == XG_COLL_SCAN) ||
+                              (coll->kind == XG_COLL_ALLTOALLS);
+
+        coll_fail(coll, "%s is %llu on this PE (team PE %d) but %llu on "
+                  "team PE %d: every member must pass the same count",
+                  counts_elements ? "the element count" : "the size in bytes",
+                  (unsigned long long)coll->nelems, coll->rank,
+                  (unsigned long long)nelems, peer);
+    }
+    if (code != coll->code) {
+        coll_fail(coll, "team PE %d called a routine for another element "
+                  "type or operation than this PE (team PE %d): every "
+                  "member must call the same routine", peer, coll->rank);
+    }
+    if (extra != coll->extra) {
+        coll_fail(coll, "the arguments differ between this PE (team PE %d) "
+                  "and team PE %d (%s): every member must pass the same "
+                  "values", coll->rank, peer,
+                  (coll->kind == XG_COLL_SPLIT) ? "PE triplet or xrange"
+                                                : "strides");
+    }
+}
+
+/* ---- signals ------------------------------------------------------------ */
+
+/* One poll failed: back off, yielding early when PEs outnumber CPUs. */
+static inline void coll_backoff(xg_wait_t *wait)
+{
+    if (coll_cfg.yield_early && (wait->polls >= COLL_SPIN) &&
+        (wait->polls < COLL_SPIN + COLL_YIELDS)) {
+        wait->polls++;
+        sched_yield();
+        return;
+    }
+    xg_wait_backoff(wait);
+}
+
+/* Team mode: the counters @chan (a pSync word name) maps to -- signals
+ * that go down a tree, or the others. */
+static inline int coll_dir(int chan)
+{
+    return ((chan == XG_PSYNC_DOWN) || (chan == XG_PSYNC_BAR_DOWN))
+               ? XG_CHAN_DOWN
+               : XG_CHAN_UP;
+}
+
+/* Tells member @to one thing: @chan names what (the pSync word in
+ * active-set mode, the direction in team mode). */
+static inline void coll_signal(const xg_coll_t *coll, int to, int chan)
+{
+    int pe = coll_world(coll, to);
+
+    if (coll->team != NULL) {
+        /* release: everything this PE wrote before (data, results) is
+         * visible to @to once it sees the count */
+        atomic_fetch_add_explicit(
+            xg_slot_chan(xg_slot(pe, coll->team->slot), coll_dir(chan),
+                         coll->rank),
+            1, memory_order_release);
+    } else {
+        __atomic_fetch_add((long *)coll_peer(coll, &coll->psync[chan], to), 1,
+                           __ATOMIC_RELEASE);
+    }
+}
+
+static XG_NOINLINE void coll_wait_slow(const xg_coll_t *coll,
+                                       _Atomic uint64_t *word, uint64_t want,
+                                       int from)
+{
+    xg_wait_t wait;
+    unsigned polls = 0;
+
+    xg_wait_init(&wait);
+    while (atomic_load_explicit(word, memory_order_acquire) < want) {
+        coll_backoff(&wait);
+        /* a peer that never signals may be in another collective, or in
+         * this one with other arguments: look at its descriptor now and
+         * then */
+        if ((++polls % COLL_CHECK_EVERY) == 0) {
+            coll_check(coll, from);
+        }
+    }
+}
+
+/* Active-set mode: waits until pSync word @chan counts @n, takes them. */
+static void coll_psync_take(const xg_coll_t *coll, int chan, long n)
+{
+    long *word = &coll->psync[chan];
+    xg_wait_t wait;
+
+    xg_wait_init(&wait);
+    /* acquire: pairs with the senders' release */
+    while (__atomic_load_n(word, __ATOMIC_ACQUIRE) < n) {
+        coll_backoff(&wait);
+    }
+    __atomic_fetch_sub(word, n, __ATOMIC_RELAXED);
+}
+
+/* Waits for the next signal of member @from. */
+static inline void coll_wait(const xg_coll_t *coll, int from, int chan)
+{
+    _Atomic uint64_t *word;
+    uint64_t want;
+
+    if (coll->team == NULL) {
+        coll_psync_take(coll, chan, 1);
+        return;
+    }
+    want = ++coll->team->expected[coll_dir(chan) * coll->size + from];
+    word = xg_slot_chan(coll->slot, coll_dir(chan), from);
+    if (xg_unlikely(atomic_load_explicit(word, memory_order_acquire) <
+                    want)) {
+        coll_wait_slow(coll, word, want, from);
+    }
+}
+
+/* ---- trees -------------------------------------------------------------- */
+
+/* Members in a radix-k heap rooted at @root: the member at position v
+ * (counted from the root) has children at positions v*k+1 .. v*k+k. */
+static inline int coll_at(const xg_coll_t *coll, long v, int root)
+{
+    return (int)((v + root) % coll->size);
+}
+
+static inline long coll_pos(const xg_coll_t *coll, int root)
+{
+    return (coll->rank - root + coll->size) % coll->size;
+}
+
+static inline void coll_children(const xg_coll_t *coll, long v,
+                                 long *first_p, long *count_p)
+{
+    long k = coll_cfg.radix, first = v * k + 1, n = coll->size;
+
+    *first_p = first;
+    *count_p = (first >= n) ? 0 : ((first + k <= n) ? k : n - first);
+}
+
+static inline long coll_parent(long v)
+{
+    return (v - 1) / coll_cfg.radix;
+}
+
+/*
+ * Waits for one signal from each of @count children starting at position
+ * @first.  In team mode one back-off serves all children: each time the
+ * PE runs it looks at every child not yet seen, so on an oversubscribed
+ * node it is not woken once per child.
+ */
+static void coll_wait_children(const xg_coll_t *coll, long first, long count,
+                               int root, int chan)
+{
+    uint64_t *expected;
+    unsigned polls = 0;
+    xg_wait_t wait;
+    long i, seen = 0;
+    int child = 0;
+
+    if (count == 0) {
+        return;
+    }
+    if (coll->team == NULL) {
+        coll_psync_take(coll, chan, count);
+        return;
+    }
+    expected = coll->team->expected + coll_dir(chan) * coll->size;
+    xg_wait_init(&wait);
+    for (;;) {
+        for (; seen < count; seen++) {
+            child = coll_at(coll, first + seen, root);
+            if (atomic_load_explicit(
+                    xg_slot_chan(coll->slot, coll_dir(chan), child),
+                    memory_order_acquire) < expected[child] + 1) {
+                break;
+            }
+        }
+        if (seen == count) {
+            break;
+        }
+        coll_backoff(&wait);
+        if ((++polls % COLL_CHECK_EVERY) == 0) {
+            coll_check(coll, child);
+        }
+    }
+    for (i = 0; i < count; i++) {
+        expected[coll_at(coll, first + i, root)]++;
+    }
+}
+
+static void coll_signal_children(const xg_coll_t *coll, long first,
+                                 long count, int root, int chan)
+{
+    long i;
+
+    for (i = 0; i < count; i++) {
+        coll_signal(coll, coll_at(coll, first + i, root), chan);
+    }
+}
+
+/* ---- calls -------------------------------------------------------------- */
+
+void xg_coll_team(xg_coll_t *coll, xg_team_t *team, const char *routine)
+{
+    coll->routine = routine;
+    coll->team    = team;
+    coll->psync   = NULL;
+    coll->slot    = xg_slot(xg_gas.me, team->slot);
+    coll->start   = team->start;
+    coll->stride  = team->stride;
+    coll->size    = team->size;
+    coll->rank    = team->my_pe;
+}
+
+void xg_coll_aset(xg_coll_t *coll, int start, int stride, int size, int rank,
+                  long *psync, const char *routine)
+{
+    coll->routine = routine;
+    coll->team    = NULL;
+    coll->psync   = psync;
+    coll->slot    = NULL;
+    coll->start   = start;
+    coll->stride  = stride;
+    coll->size    = size;
+    coll->rank    = rank;
+}
+
+/* ---- barriers ----------------------------------------------------------- */
+
+/* Round r: signal member rank + 2^r, wait for member rank - 2^r. */
+static void coll_dissemination(const xg_coll_t *coll)
+{
+    long n = coll->size, dist;
+    int round;
+
+    for (round = 0, dist = 1; dist < n; round++, dist <<= 1) {
+        coll_signal(coll, (int)((coll->rank + dist) % n), round);
+        coll_wait(coll, (int)((coll->rank - dist + n) % n), round);
+    }
+}
+
+/* Gather to member 0 up a radix-k tree, release down it.  A PE waits at
+ * most twice, so an oversubscribed node schedules each PE about twice per
+ * barrier instead of once per dissemination round. */
+static void coll_tree_barrier(const xg_coll_t *coll)
+{
+    long v = coll->rank, first, count;
+
+    coll_children(coll, v, &first, &count);
+    coll_wait_children(coll, first, count, 0, XG_PSYNC_BAR_UP);
+    if (v != 0) {
+        coll_signal(coll, (int)coll_parent(v), XG_PSYNC_BAR_UP);
+        coll_wait(coll, (int)coll_parent(v), XG_PSYNC_BAR_DOWN);
+    }
+    coll_signal_children(coll, first, count, 0, XG_PSYNC_BAR_DOWN);
+}
+
+/*
+ * For nodes with more PEs than CPUs: every member adds its arrival to a
+ * counter of member 0; the member whose addition completes the count
+ * releases every other member by writing its release word (each waits on
+ * its own), so no PE has to be scheduled in between, and each is
+ * scheduled about twice per barrier.  The release costs the last PE one
+ * store per member: teams above COLL_BAR_COUNTER_MAX use the tree.
+ */
+static void coll_counter_barrier(const xg_coll_t *coll)
+{
+    int n = coll->size, r;
+
+    if (coll->team != NULL) {
+        uint64_t b = ++coll->team->bar_count, want = b * (uint64_t)n;
+        xg_coll_bar_t *mine = xg_slot_bar(coll->slot), *peer;
+        _Atomic uint64_t *arrived =
+            &xg_slot_bar(xg_slot(coll_world(coll, 0), coll->team->slot))
+                 ->arrived;
+        xg_wait_t wait;
+        unsigned polls = 0;
+
+        /* acq_rel: the last arrival acquires every earlier one (they form
+         * one release sequence) and releases them all with its stores */
+        if (atomic_fetch_add_explicit(arrived, 1, memory_order_acq_rel) + 1 ==
+            want) {
+            for (r = 0; r < n; r++) {
+                if (r != coll->rank) {
+                    peer = xg_slot_bar(
+                        xg_slot(coll_world(coll, r), coll->team->slot));
+                    atomic_store_explicit(&peer->release, b,
+                                          memory_order_release);
+                }
+            }
+            return;
+        }
+        xg_wait_init(&wait);
+        while (atomic_load_explicit(&mine->release, memory_order_acquire) <
+               b) {
+            coll_backoff(&wait);
+            if ((++polls % COLL_CHECK_EVERY) == 0) {
+                coll_check(coll, 0);
+            }
+        }
+        return;
+    }
+    /* pSync: the count goes back to 0 before anyone is released, and each
+     * release word is taken by its owner */
+    if (__atomic_fetch_add((long *)coll_peer(coll,
+                                              &coll->psync[XG_PSYNC_BAR_UP],
+                                              0),
+                           1, __ATOMIC_ACQ_REL) == n - 1) {
+        __atomic_fetch_sub((long *)coll_peer(coll,
+                                              &coll->psync[XG_PSYNC_BAR_UP],
+                                              0),
+                           n, __ATOMIC_RELAXED);
+        for (r = 0; r < n; r++) {
+            if (r != coll->rank) {
+                coll_signal(coll, r, XG_PSYNC_BAR_DOWN);
+            }
+        }
+        return;
+    }
+    coll_psync_take(coll, XG_PSYNC_BAR_DOWN, 1);
+}
+
+void xg_coll_phase(xg_coll_t *coll)
+{
+    int algo = coll_cfg.barrier;
+
+    if (coll->size == 1) {
+        return;
+    }
+    if ((algo == COLL_BAR_COUNTER) && (coll->size > COLL_BAR_COUNTER_MAX)) {
+        algo = COLL_BAR_TREE;
+    }
+    switch (algo) {
+    case COLL_BAR_COUNTER:
+        coll_counter_barrier(coll);
+        break;
+    case COLL_BAR_TREE:
+        coll_tree_barrier(coll);
+        break;
+    default:
+        coll_dissemination(coll);
+        break;
+    }
+}
+
+void xg_coll_barrier(xg_coll_t *coll)
+{
+    xg_coll_begin(coll, XG_COLL_SYNC, 0, 0, -1, 0);
+    xg_coll_phase(coll);
+}
+
+/* ---- broadcast ---------------------------------------------------------- */
+
+void xg_coll_broadcast(xg_coll_t *coll, void *dest, const void *source,
+                       size_t nbytes, int root, int root_copies)
+{
+    long v = coll_pos(coll, root), first, count;
+    int parent = coll_at(coll, coll_parent(v), root);
+
+    xg_coll_begin(coll, XG_COLL_BROADCAST, 1, nbytes, root, 0);
+    coll_children(coll, v, &first, &count);
+    if (v != 0) {
+        coll_wait(coll, parent, XG_PSYNC_DOWN);
+        coll_check(coll, parent);
+    }
+    /* pass "the root is in" on before copying, so the subtree copies in
+     * parallel with this PE */
+    coll_signal_children(coll, first, count, root, XG_PSYNC_DOWN);
+    if (v != 0) {
+        memcpy(dest, coll_peer(coll, source, root), nbytes);
+    } else if (root_copies && (dest != source)) {
+        memmove(dest, source, nbytes);
+    }
+    /* the root's source must stay until every member has copied it */
+    coll_wait_children(coll, first, count, root, XG_PSYNC_ACK);
+    if (v != 0) {
+        coll_signal(coll, parent, XG_PSYNC_ACK);
+    }
+}
+
+/* ---- reductions --------------------------------------------------------- */
+
+/*
+ * Radix-k tree rooted at member 0.  Up: each member combines its
+ * children's partial results (in their dest arrays) into its own dest and
+ * tells its parent.  Down: member 0's dest holds the result; "ready" flows
+ * down and every member copies it from member 0; "done" flows back up so
+ * member 0 leaves last.  A child's dest is read by its parent before the
+ * child is released, and overwritten only after.
+ */
+static void coll_reduce_tree(const xg_coll_t *coll, void *dest,
+                             const void *source, size_t nelems,
+                             size_t elem_size, xg_coll_op_t op)
+{
+    size_t nbytes = nelems * elem_size;
+    long v = coll->rank, first, count, i;
+    int parent = (int)coll_parent(v);
+
+    coll_children(coll, v, &first, &count);
+    if (dest != source) {
+        memcpy(dest, source, nbytes);
+    }
+    if (coll->team == NULL) {
+        coll_psync_take(coll, XG_PSYNC_UP, count);
+    }
+    for (i = 0; i < count; i++) {
+        int child = (int)(first + i);
+
+        if (coll->team != NULL) {
+            coll_wait(coll, child, XG_PSYNC_UP);
+            coll_check(coll, child);
+        }
+        if (nelems > 0) {
+            op(dest, coll_peer(coll, dest, child), nelems);
+        }
+    }
+    if (v != 0) {
+        coll_signal(coll, parent, XG_PSYNC_UP);
+        coll_wait(coll, parent, XG_PSYNC_DOWN);
+        coll_check(coll, parent);
+    }
+    coll_signal_children(coll, first, count, 0, XG_PSYNC_DOWN);
+    if ((v != 0) && (nbytes > 0)) {
+        memcpy(dest, coll_peer(coll, dest, 0), nbytes);
+    }
+    coll_wait_children(coll, first, count, 0, XG_PSYNC_ACK);
+    if (v != 0) {
+        coll_signal(coll, parent, XG_PSYNC_ACK);
+    }
+}
+
+/* Member @rank's share of @nelems elements: whole cache lines where the
+ * elements allow, so no two members write the same line. */
+static void coll_slice(size_t nelems, size_t elem_size, int size, int rank,
+                       size_t *lo_p, size_t *count_p)
+{
+    size_t line = (elem_size < 64) ? 64 / elem_size : 1;
+    size_t per = (nelems + (size_t)size - 1) / (size_t)size;
+    size_t lo, hi;
+
+    per = (per + line - 1) / line * line;
+    lo = per * (size_t)rank;
+    if (lo > nelems) {
+        lo = nelems;
+    }
+    hi = (per > nelems - lo) ? nelems : lo + per;
+    *lo_p = lo;
+    *count_p = hi - lo;
+}
+
+/*
+ * Reduce-scatter + allgather, reading the sources directly: after a first
+ * barrier phase (every source ready, every dest writable) member r reduces
+ * its slice of all members' sources into its own dest, in chunks that stay
+ * in cache; after a second, it copies the other slices from their owners'
+ * dest; a third keeps every dest and source in place until all have read.
+ * Each member reads about 2 x the payload whatever the team size.
+ */
+static void coll_reduce_split(xg_coll_t *coll, void *dest,
+                              const void *source, size_t nelems,
+                              size_t elem_size, xg_coll_op_t op)
+{
+    char *d = dest;
+    const char *s = source;
+    size_t lo, count, off, m, chunk = COLL_CHUNK / elem_size;
+    int n = coll->size, j, p;
+
+    if (chunk == 0) {
+        chunk = 1;
+    }
+    xg_coll_phase(coll);
+    coll_check(coll, (coll->rank + 1) % n);
+    coll_slice(nelems, elem_size, n, coll->rank, &lo, &count);
+    for (off = lo; off < lo + count; off += m) {
+        m = (lo + count - off < chunk) ? lo + count - off : chunk;
+        if (d != s) {
+            memcpy(d + off * elem_size, s + off * elem_size, m * elem_size);
+        }
+        /* start at the next member: members read different sources */
+        for (j = 1; j < n; j++) {
+            p = (coll->rank + j) % n;
+            op(d + off * elem_size,
+               (const char *)coll_peer(coll, s, p) + off * elem_size, m);
+        }
+    }
+    xg_coll_phase(coll);
+    for (j = 1; j < n; j++) {
+        p = (coll->rank + j) % n;
+        coll_slice(nelems, elem_size, n, p, &lo, &count);
+        memcpy(d + lo * elem_size,
+               (const char *)coll_peer(coll, d, p) + lo * elem_size,
+               count * elem_size);
+    }
+    xg_coll_phase(coll);
+}
+
+static int coll_split_size(const xg_coll_t *coll, size_t nelems,
+                           size_t elem_size)
+{
+    return (nelems * elem_size >= coll_cfg.reduce_split) &&
+           (nelems >= (size_t)coll->size);
+}
+
+void xg_coll_reduce(xg_coll_t *coll, void *dest, const void *source,
+                    size_t nelems, size_t elem_size, xg_coll_op_t op,
+                    uint64_t opid)
+{
+    xg_coll_begin(coll, XG_COLL_REDUCE, opid, nelems, -1, 0);
+    if (coll->size == 1) {
+        if (dest != source) {
+            memcpy(dest, source, nelems * elem_size);
+        }
+    } else if (coll_split_size(coll, nelems, elem_size)) {
+        coll_reduce_split(coll, dest, source, nelems, elem_size, op);
+    } else {
+        coll_reduce_tree(coll, dest, source, nelems, elem_size, op);
+    }
+}
+
+void xg_coll_reduce_scratch(xg_coll_t *coll, uint64_t *words, size_t nelems,
+                            xg_coll_op_t op)
+{
+    if (coll->size > 1) {
+        coll_reduce_tree(coll, words, words, nelems, sizeof(*words), op);
+    }
+}
+
+/* ---- scans -------------------------------------------------------------- */
+
+/*
+ * One step of the recursive-doubling scan with member distance @dist:
+ * dest (this member's partial result) is read by member rank + dist after
+ * "ready"; this member reads rank - dist's into @tmp and says "done"; dest
+ * changes only after rank + dist said "done".  @combine: dest OP= tmp;
+ * otherwise dest = tmp (or zeros on the first members: the exclusive
+ * shift).
+ */
+static void coll_scan_step(const xg_coll_t *coll, void *dest, void *tmp,
+                           size_t nelems, size_t elem_size, long dist,
+                           xg_coll_op_t op, int combine)
+{
+    size_t nbytes = nelems * elem_size;
+    long r = coll->rank;
+    int right = (r + dist < coll->size), left = (r - dist >= 0);
+
+    if (right) {
+        coll_signal(coll, (int)(r + dist), XG_PSYNC_DOWN);
+    }
+    if (left) {
+        coll_wait(coll, (int)(r - dist), XG_PSYNC_DOWN);
+        coll_check(coll, (int)(r - dist));
+        memcpy(tmp, coll_peer(coll, dest, (int)(r - dist)), nbytes);
+        coll_signal(coll, (int)(r - dist), XG_PSYNC_ACK);
+    }
+    if (right) {
+        coll_wait(coll, (int)(r + dist), XG_PSYNC_ACK);
+    }
+    if (combine) {
+        if (left && (nelems > 0)) {
+            op(dest, tmp, nelems);
+        }
+    } else if (left) {
+        memcpy(dest, tmp, nbytes);
+    } else {
+        memset(dest, 0, nbytes);
+    }
+}
+
+static void coll_scan_doubling(const xg_coll_t *coll, void *dest,
+                               const void *source, size_t nelems,
+                               size_t elem_size, xg_coll_op_t op,
+                               int exclusive)
+{
+    size_t nbytes = nelems * elem_size;
+    char stack_tmp[COLL_CHUNK];
+    void *tmp = stack_tmp;
+    long dist;
+
+    if (nbytes > sizeof(stack_tmp)) {
+        tmp = malloc(nbytes);
+        if (tmp == NULL) {
+            coll_fail(coll, "no memory for a %zu-byte scan buffer", nbytes);
+        }
+    }
+    if (dest != source) {
+        memcpy(dest, source, nbytes);
+    }
+    for (dist = 1; dist < coll->size; dist <<= 1) {
+        coll_scan_step(coll, dest, tmp, nelems, elem_size, dist, op, 1);
+    }
+    if (exclusive) {
+        coll_scan_step(coll, dest, tmp, nelems, elem_size, 1, op, 0);
+    }
+    if (tmp != stack_tmp) {
+        free(tmp);
+    }
+}
+
+/*
+ * Large scans: member r owns a slice of the elements and, in member order,
+ * accumulates every member's source slice, writing each member's prefix
+ * into that member's dest -- each member reads and writes about the
+ * payload once.  Bracketed by barrier phases like the split reduction.
+ */
+static void coll_scan_split(xg_coll_t *coll, void *dest, const void *source,
+                            size_t nelems, size_t elem_size, xg_coll_op_t op,
+                            int exclusive)
+{
+    char acc[COLL_CHUNK], tmp[COLL_CHUNK];
+    size_t lo, count, off, m, bytes, chunk = COLL_CHUNK / elem_size;
+    int n = coll->size, p;
+
+    xg_coll_phase(coll);
+    coll_check(coll, (coll->rank + 1) % n);
+    coll_slice(nelems, elem_size, n, coll->rank, &lo, &count);
+    for (off = lo; off < lo + count; off += m) {
+        m = (lo + count - off < chunk) ? lo + count - off : chunk;
+        bytes = m * elem_size;
+        for (p = 0; p < n; p++) {
+            const char *src =
+                (const char *)coll_peer(coll, source, p) + off * elem_size;
+            char *dst = (char *)coll_peer(coll, dest, p) + off * elem_size;
+
+            if (!exclusive) {
+                if (p == 0) {
+                    memcpy(acc, src, bytes);
+                } else {
+                    op(acc, src, m);
+                }
+                memcpy(dst, acc, bytes);
+                continue;
+            }
+            /* exclusive: dst may be src (in place), so read it first */
+            memcpy(tmp, src, bytes);
+            if (p == 0) {
+                memset(dst, 0, bytes);
+                memcpy(acc, tmp, bytes);
+            } else {
+                memcpy(dst, acc, bytes);
+                op(acc, tmp, m);
+            }
+        }
+    }
+    xg_coll_phase(coll);
+}
+
+void xg_coll_scan(xg_coll_t *coll, void *dest, const void *source,
+                  size_t nelems, size_t elem_size, xg_coll_op_t op,
+                  uint64_t opid, int exclusive)
+{
+    xg_coll_begin(coll, XG_COLL_SCAN, 2 * opid + (exclusive ? 1 : 0), nelems,
+                  -1, 0);
+    if (coll->size == 1) {
+        if (exclusive) {
+            memset(dest, 0, nelems * elem_size);
+        } else if (dest != source) {
+            memcpy(dest, source, nelems * elem_size);
+        }
+    } else if (coll_split_size(coll, nelems, elem_size) &&
+               (elem_size <= COLL_CHUNK)) {
+        coll_scan_split(coll, dest, source, nelems, elem_size, op, exclusive);
+    } else {
+        coll_scan_doubling(coll, dest, source, nelems, elem_size, op,
+                           exclusive);
+    }
+}
+
+/* ---- collect, fcollect, alltoall(s) ------------------------------------- */
+
+void xg_coll_fcollect(xg_coll_t *coll, void *dest, const void *source,
+                      size_t nbytes)
+{
+    int n = coll->size, j, p;
+
+    xg_coll_begin(coll, XG_COLL_FCOLLECT, 1, nbytes, -1, 0);
+    xg_coll_phase(coll);
+    coll_check(coll, (coll->rank + 1) % n);
+    for (j = 0; j < n; j++) {
+        p = (coll->rank + j) % n;
+        memmove((char *)dest + (size_t)p * nbytes, coll_peer(coll, source, p),
+                nbytes);
+    }
+    xg_coll_phase(coll);
+}
+
+/* Member @rank's contribution to a collect (published before the first
+ * barrier phase). */
+static size_t coll_count(const xg_coll_t *coll, int rank)
+{
+    if (coll->team != NULL) {
+        const xg_coll_desc_t *desc = xg_slot_desc(
+            xg_slot(coll_world(coll, rank), coll->team->slot));
+
+        return (size_t)atomic_load_explicit(&desc->count,
+                                            memory_order_relaxed);
+    }
+    return (size_t)__atomic_load_n(
+        (long *)coll_peer(coll, &coll->psync[XG_PSYNC_COUNT], rank),
+        __ATOMIC_RELAXED);
+}
+
+void xg_coll_collect(xg_coll_t *coll, void *dest, const void *source,
+                     size_t nbytes, size_t elem_size)
+{
+    size_t off = 0, len;
+    int p;
+
+    /* the counts may differ: only the element size is compared */
+    xg_coll_begin(coll, XG_COLL_COLLECT, elem_size, 0, -1, 0);
+    if (coll->team != NULL) {
+        atomic_store_explicit(&xg_slot_desc(coll->slot)->count, nbytes,
+                              memory_order_relaxed);
+    } else {
+        __atomic_store_n(&coll->psync[XG_PSYNC_COUNT], (long)nbytes,
+                         __ATOMIC_RELAXED);
+    }
+    /* the barrier's release/acquire publishes the counts */
+    xg_coll_phase(coll);
+    coll_check(coll, (coll->rank + 1) % coll->size);
+    for (p = 0; p < coll->size; p++) {
+        off += (p == coll->rank) ? nbytes : coll_count(coll, p);
+    }
+    if ((off > 0) && (xg_gas_translate(dest, off, xg_gas.me) == NULL)) {
+        coll_fail(coll, "dest %p cannot hold the %zu bytes the PEs "
+                  "contribute: it must be a symmetric array of at least "
+                  "the sum of every PE's nelems", dest, off);
+    }
+    off = 0;
+    for (p = 0; p < coll->size; p++) {
+        len = (p == coll->rank) ? nbytes : coll_count(coll, p);
+        memmove((char *)dest + off, coll_peer(coll, source, p), len);
+        off += len;
+    }
+    xg_coll_phase(coll);
+    if (coll->team == NULL) {
+        /* every member has read it: back to SHMEM_SYNC_VALUE */
+        __atomic_store_n(&coll->psync[XG_PSYNC_COUNT], 0, __ATOMIC_RELAXED);
+    }
+}
+
+void xg_coll_alltoall(xg_coll_t *coll, void *dest, const void *source,
+                      size_t nbytes)
+{
+    int n = coll->size, j, p;
+
+    xg_coll_begin(coll, XG_COLL_ALLTOALL, 1, nbytes, -1, 0);
+    xg_coll_phase(coll);
+    coll_check(coll, (coll->rank + 1) % n);
+    for (j = 0; j < n; j++) {
+        p = (coll->rank + j) % n;
+        memmove((char *)dest + (size_t)p * nbytes,
+                (const char *)coll_peer(coll, source, p) +
+                    (size_t)coll->rank * nbytes,
+                nbytes);
+    }
+    xg_coll_phase(coll);
+}
+
+/* Copies @n elements of @elem_size bytes between strided arrays (strides
+ * in elements). */
+static void coll_copy_strided(char *dst, ptrdiff_t dst_stride,
+                              const char *src, ptrdiff_t src_stride,
+                              size_t n, size_t elem_size)
+{
+    ptrdiff_t dstep = dst_stride * (ptrdiff_t)elem_size;
+    ptrdiff_t sstep = src_stride * (ptrdiff_t)elem_size;
+    size_t i;
+
+#define COLL_COPY_LOOP(SIZE)                                               \
+    for (i = 0; i < n; i++, dst += dstep, src += sstep) {                  \
+        memcpy(dst, src, SIZE);                                            \
+    }
+    switch (elem_size) {
+    case 1: COLL_COPY_LOOP(1) break;
+    case 2: COLL_COPY_LOOP(2) break;
+    case 4: COLL_COPY_LOOP(4) break;
+    case 8: COLL_COPY_LOOP(8) break;
+    case 16: COLL_COPY_LOOP(16) break;
+    default: COLL_COPY_LOOP(elem_size) break;
+    }
+#undef COLL_COPY_LOOP
+}
+
+void xg_coll_alltoalls(xg_coll_t *coll, void *dest, const void *source,
+                       ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                       size_t elem_size)
+{
+    int n = coll->size, j, p;
+    uint64_t strides = ((uint64_t)dst << 32) ^ (uint64_t)sst;
+
+    xg_coll_begin(coll, XG_COLL_ALLTOALLS, elem_size, nelems, -1, strides);
+    xg_coll_phase(coll);
+    coll_check(coll, (coll->rank + 1) % n);
+    for (j = 0; j < n; j++) {
+        p = (coll->rank + j) % n;
+        coll_copy_strided(
+            (char *)dest + (size_t)p * nelems * (size_t)dst * elem_size, dst,
+            (const char *)coll_peer(coll, source, p) +
+                (size_t)coll->rank * nelems * (size_t)sst * elem_size,
+            sst, nelems, elem_size);
+    }
+    xg_coll_phase(coll);
+}

@@ -1,0 +1,173 @@
+/*
+ * The collective engine: barriers, broadcast, reductions, scans, collect,
+ * fcollect, alltoall(s) over a team or an active set of same-node PEs.
+ *
+ * Data never goes through intermediate buffers: every PE reads the other
+ * members' symmetric objects directly (PVAS: a remote object is the same
+ * offset in the owner's partition), so a broadcast is one copy per PE out
+ * of the root's source and a large reduction reads each source once.
+ * What the algorithms exchange are signals, and they are arranged in
+ * trees or dissemination rounds so that no PE handles more than
+ * O(radix x log PEs) of them per call:
+ *
+ *   barrier        dissemination (ceil(log2 n) rounds) or, when PEs
+ *                  outnumber CPUs, a radix-k gather/release tree (each PE
+ *                  waits at most twice, so it is scheduled fewer times)
+ *   broadcast      radix-k tree rooted at the root: "ready" flows down,
+ *                  every PE copies from the root's source, "done" flows up
+ *   reduce         < XGAS_COLL_REDUCE_SPLIT bytes: radix-k tree, partial
+ *                  results combined up the tree in the PEs' dest arrays,
+ *                  the result read from the root's; otherwise reduce-
+ *                  scatter (each PE reduces 1/n of the elements, reading
+ *                  every source directly) + allgather, 3 barrier phases
+ *   scan           small: recursive doubling (log2 n rounds, pairwise
+ *                  handshakes); large: each PE scans its 1/n slice across
+ *                  all PEs and writes it into every dest
+ *   (f)collect,
+ *   alltoall(s)    barrier, direct copies of every block, barrier
+ *
+ * Signals.  In team mode each member's slot has one counter per member
+ * (gas/xg_internal_area.h): a signal from r to s adds 1 to s's chan[r], and
+ * s remembers how many it consumed from r, so signals between a pair are
+ * matched in order whatever algorithm sent them.  In active-set mode
+ * (deprecated pSync routines) the counters are words of the caller's pSync
+ * array, one per purpose (XG_PSYNC_*), consumed by subtracting; every call
+ * leaves them at 0 (SHMEM_SYNC_VALUE) when it completes.
+ *
+ * Waits back off with xg_wait_t and, when the node runs more PEs than it
+ * has CPUs, yield after a few polls (XGAS_COLL_YIELD).
+ *
+ * Callers (src/api/shmem) have checked every user argument; the engine
+ * checks, cheaply, that the members of a team called the same collective
+ * with the same counts and root (each member publishes a descriptor; a
+ * member compares the descriptors of the peers it synchronizes with) and
+ * ends the job with a message naming the routine when they differ.
+ */
+#ifndef XG_COLL_H
+#define XG_COLL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gas/xg_team.h"
+
+/* Element-wise combination: acc[i] = acc[i] OP in[i] for i < nelems; @acc
+ * and @in never overlap. */
+typedef void (*xg_coll_op_t)(void *acc, const void *in, size_t nelems);
+
+typedef enum xg_coll_kind {
+    XG_COLL_SYNC = 1,
+    XG_COLL_BROADCAST,
+    XG_COLL_REDUCE,
+    XG_COLL_SCAN,
+    XG_COLL_COLLECT,
+    XG_COLL_FCOLLECT,
+    XG_COLL_ALLTOALL,
+    XG_COLL_ALLTOALLS,
+    XG_COLL_SPLIT,
+    XG_COLL_DESTROY,
+    XG_COLL_KIND_COUNT
+} xg_coll_kind_t;
+
+/* Words of a pSync array (active-set mode): dissemination rounds, then the
+ * tree barrier's, then the data collectives' counters. */
+#define XG_PSYNC_ROUNDS   32
+#define XG_PSYNC_BAR_UP   32
+#define XG_PSYNC_BAR_DOWN 33
+#define XG_PSYNC_DOWN     34
+#define XG_PSYNC_UP       35
+#define XG_PSYNC_ACK      36
+#define XG_PSYNC_COUNT    37 /* collect: this PE's contribution, bytes */
+#define XG_PSYNC_WORDS    38
+
+/* One collective call: who takes part and where it synchronizes. */
+typedef struct xg_coll {
+    const char *routine;  /* for messages */
+    xg_team_t  *team;     /* team mode (NULL in active-set mode) */
+    long       *psync;    /* active-set mode: the caller's pSync */
+    char       *slot;     /* team mode: this PE's slot of the team */
+    int         start;    /* member r is world PE start + r * stride */
+    int         stride;
+    int         size;
+    int         rank;     /* this PE's index */
+    /* what this PE published for the call (team mode) */
+    uint64_t    kind, code, nelems, extra;
+    int64_t     root;
+} xg_coll_t;
+
+/* Reads the configuration and agrees on the algorithms with the other PEs
+ * (before and after the boot fence of xg_team_init). */
+void xg_coll_setup_publish(void);
+void xg_coll_setup_adopt(void);
+
+/* A call over @team (valid, this PE a member). */
+void xg_coll_team(xg_coll_t *coll, xg_team_t *team, const char *routine);
+
+/* A call over the active set start + r * stride, r < size, with this PE at
+ * index @rank, synchronizing through @psync (symmetric, XG_PSYNC_WORDS
+ * longs, all SHMEM_SYNC_VALUE). */
+void xg_coll_aset(xg_coll_t *coll, int start, int stride, int size, int rank,
+                  long *psync, const char *routine);
+
+/* Team mode: starts the team's next collective and publishes what it is
+ * (compared with the peers'); called by every routine below, and by team
+ * creation and destruction before the phases they run. */
+void xg_coll_begin(xg_coll_t *coll, xg_coll_kind_t kind, uint64_t code,
+                   uint64_t nelems, int64_t root, uint64_t extra);
+
+/* Returns when every member has called it; release/acquire: writes of any
+ * member before it are visible to every member after it. */
+void xg_coll_barrier(xg_coll_t *coll);
+
+/* A barrier phase inside a call that has begun (no new descriptor). */
+void xg_coll_phase(xg_coll_t *coll);
+
+/* Copies @nbytes of @source on member @root into @dest on every member
+ * (on the root too if @root_copies). */
+void xg_coll_broadcast(xg_coll_t *coll, void *dest, const void *source,
+                       size_t nbytes, int root, int root_copies);
+
+/* dest[i] = OP over members of source[i], i < nelems, on every member;
+ * @dest and @source are the same or disjoint.  @opid identifies (type, op)
+ * for the mismatch check. */
+void xg_coll_reduce(xg_coll_t *coll, void *dest, const void *source,
+                    size_t nelems, size_t elem_size, xg_coll_op_t op,
+                    uint64_t opid);
+
+/* Inside a begun team call: reduction of @nelems words of @words (in this
+ * PE's slot scratch, the same place on every member) with the small-payload
+ * tree; @words holds the result on every member afterwards. */
+void xg_coll_reduce_scratch(xg_coll_t *coll, uint64_t *words, size_t nelems,
+                            xg_coll_op_t op);
+
+/* Prefix reduction in member order: dest on member r = OP of source on
+ * members 0..r (inclusive) or 0..r-1 (exclusive; zero bytes on member 0). */
+void xg_coll_scan(xg_coll_t *coll, void *dest, const void *source,
+                  size_t nelems, size_t elem_size, xg_coll_op_t op,
+                  uint64_t opid, int exclusive);
+
+/* dest = source of member 0, member 1, ... (@nbytes from each). */
+void xg_coll_fcollect(xg_coll_t *coll, void *dest, const void *source,
+                      size_t nbytes);
+
+/* The same with @nbytes varying between members (@elem_size: the element
+ * size the caller counts in, for the mismatch check). */
+void xg_coll_collect(xg_coll_t *coll, void *dest, const void *source,
+                     size_t nbytes, size_t elem_size);
+
+/* Block r of @dest on member s = block s of @source on member r (@nbytes
+ * per block). */
+void xg_coll_alltoall(xg_coll_t *coll, void *dest, const void *source,
+                      size_t nbytes);
+
+/* Strided alltoall: element k of block r of @dest on member s, at index
+ * (r * nelems + k) * dst, is element (s * nelems + k) * sst of @source on
+ * member r. */
+void xg_coll_alltoalls(xg_coll_t *coll, void *dest, const void *source,
+                       ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                       size_t elem_size);
+
+/* Name of the barrier algorithm in use ("dissemination" or "tree"). */
+const char *xg_coll_barrier_name(void);
+
+#endif
