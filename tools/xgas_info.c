@@ -14,6 +14,7 @@
 static const char *const built_transports[] = {
     "self (loopback within a PE)",
     "shm (same-node PEs: PVAS-partitioned shared region, direct load/store)",
+    "shm packet rings (software NIC: Portals 4, one inbound ring per PE)",
 };
 
 static void print_build(void)
@@ -22,6 +23,7 @@ static void print_build(void)
 
     printf("xgas %s\n", XGAS_VERSION_STRING);
     printf("OpenSHMEM API: 1.6\n");
+    printf("Portals API: 4.1 (software NIC)\n");
     printf("transports:\n");
     for (i = 0; i < sizeof(built_transports) / sizeof(built_transports[0]);
          i++) {

@@ -55,6 +55,28 @@ XG_CONFIG_VAR(coll_yield, "XGAS_COLL_YIELD", XG_CFG_INT, "-1", XG_CFG_USER,
               "collective waits yield the CPU after a few polls: 1 yes, 0 no, -1 when PEs outnumber CPUs")
 XG_CONFIG_VAR(run_grace_ms, "XGAS_RUN_GRACE_MS", XG_CFG_INT, "300", XG_CFG_USER,
               "xgasrun: milliseconds between SIGTERM and SIGKILL when ending a job")
+XG_CONFIG_VAR(nic_ring_slots, "XGAS_NIC_RING_SLOTS", XG_CFG_INT, "256",
+              XG_CFG_USER,
+              "software NIC: packet slots of each process's inbound ring (power of two)")
+XG_CONFIG_VAR(nic_slot_size, "XGAS_NIC_SLOT_SIZE", XG_CFG_SIZE, "8K",
+              XG_CFG_USER,
+              "software NIC: bytes per ring slot, i.e. the largest packet (same for every PE)")
+XG_CONFIG_VAR(nic_eager_limit, "XGAS_NIC_EAGER_LIMIT", XG_CFG_SIZE, "16K",
+              XG_CFG_USER,
+              "software NIC: puts up to this size are sent eagerly, larger ones by rendezvous")
+XG_CONFIG_VAR(nic_rndv_eager, "XGAS_NIC_RNDV_EAGER", XG_CFG_SIZE, "0",
+              XG_CFG_USER,
+              "software NIC: payload bytes sent with a rendezvous header (at most one packet)")
+XG_CONFIG_VAR(nic_rndv, "XGAS_NIC_RNDV", XG_CFG_STRING, "triggered",
+              XG_CFG_USER,
+              "software NIC: how the target pulls a rendezvous put: triggered or get")
+XG_CONFIG_VAR(nic_hash, "XGAS_NIC_HASH", XG_CFG_BOOL, "1", XG_CFG_USER,
+              "software NIC: hashed matching (0: linear lists, for comparison)")
+XG_CONFIG_VAR(nic_unexpected_size, "XGAS_NIC_UNEXPECTED_SIZE", XG_CFG_SIZE,
+              "4M", XG_CFG_USER,
+              "software NIC: buddy-allocated store per NI for held unexpected payloads")
+XG_CONFIG_VAR(nic_spin_us, "XGAS_NIC_SPIN_US", XG_CFG_INT, "20", XG_CFG_USER,
+              "software NIC: microseconds an idle progress thread polls before it sleeps")
 XG_CONFIG_VAR(rank, "XGAS_RANK", XG_CFG_INT, "-1", XG_CFG_LAUNCHER,
               "rank of this PE (set by xgasrun)")
 XG_CONFIG_VAR(npes, "XGAS_NPES", XG_CFG_INT, "0", XG_CFG_LAUNCHER,

@@ -1,0 +1,168 @@
+/*
+ * Portals 4: list entries (non-matching NIs) and match list entries
+ * (matching NIs).  Both become one engine entry description.
+ */
+#include "api/portals/ptl_int.h"
+
+#define ENTRY_COMMON (PTL_IOVEC | PTL_ME_OP_PUT | PTL_ME_OP_GET |          \
+                      PTL_ME_USE_ONCE | PTL_ME_ACK_DISABLE |              \
+                      PTL_ME_UNEXPECTED_HDR_DISABLE | PTL_ME_IS_ACCESSIBLE | \
+                      PTL_ME_EVENT_LINK_DISABLE | PTL_ME_EVENT_COMM_DISABLE | \
+                      PTL_ME_EVENT_FLOWCTRL_DISABLE |                     \
+                      PTL_ME_EVENT_SUCCESS_DISABLE |                      \
+                      PTL_ME_EVENT_OVER_DISABLE |                         \
+                      PTL_ME_EVENT_UNLINK_DISABLE | PTL_ME_EVENT_CT_COMM |  \
+                      PTL_ME_EVENT_CT_OVERFLOW | PTL_ME_EVENT_CT_BYTES |  \
+                      PTL_ME_AUTH_USE_JID)
+#define LE_OPTIONS ENTRY_COMMON
+#define ME_OPTIONS (ENTRY_COMMON | PTL_ME_MANAGE_LOCAL | PTL_ME_NO_TRUNCATE | \
+                    PTL_ME_MAY_ALIGN | PTL_ME_LOCAL_INC_UH_RLENGTH)
+
+static int me_check(const char *fn, unsigned options, unsigned allowed,
+                    int list)
+{
+    if ((options & ~allowed) != 0) {
+        return xg_ptl_bad_arg(fn, "options %#x has bits this entry kind does "
+                              "not take (%#x)", options, options & ~allowed);
+    }
+    if ((list != PTL_PRIORITY_LIST) && (list != PTL_OVERFLOW_LIST)) {
+        return xg_ptl_bad_arg(fn, "ptl_list %d is neither "
+                              "PTL_PRIORITY_LIST nor PTL_OVERFLOW_LIST",
+                              list);
+    }
+    return PTL_OK;
+}
+
+static void le_desc(xg_nic_entry_desc_t *desc, const ptl_le_t *le)
+{
+    desc->is_le       = 1;
+    desc->start       = le->start;
+    desc->length      = le->length;
+    desc->ct_handle   = le->ct_handle;
+    desc->uid         = le->uid;
+    desc->jid         = le->jid;
+    desc->options     = le->options;
+    desc->match_id.rank = PTL_RANK_ANY;
+    desc->match_bits  = 0;
+    desc->ignore_bits = 0;
+    desc->min_free    = 0;
+}
+
+static void me_desc(xg_nic_entry_desc_t *desc, const ptl_me_t *me)
+{
+    desc->is_le       = 0;
+    desc->start       = me->start;
+    desc->length      = me->length;
+    desc->ct_handle   = me->ct_handle;
+    desc->uid         = me->uid;
+    desc->jid         = me->jid;
+    desc->options     = me->options;
+    desc->match_id    = me->match_id;
+    desc->match_bits  = me->match_bits;
+    desc->ignore_bits = me->ignore_bits;
+    desc->min_free    = me->min_free;
+}
+
+XG_PTL_API int PtlLEAppend(ptl_handle_ni_t ni_handle, ptl_pt_index_t pt_index,
+                           const ptl_le_t *le, ptl_list_t ptl_list,
+                           void *user_ptr, ptl_handle_le_t *le_handle)
+{
+    xg_nic_entry_desc_t desc;
+    int ret;
+
+    XG_PTL_CHECK_INIT();
+    XG_PTL_CHECK_PTR(le);
+    XG_PTL_CHECK_PTR(le_handle);
+    ret = me_check(__func__, le->options, LE_OPTIONS, (int)ptl_list);
+    if (ret != PTL_OK) {
+        return ret;
+    }
+    le_desc(&desc, le);
+    return xg_nic_entry_append(__func__, ni_handle, pt_index, &desc,
+                               ptl_list, user_ptr, le_handle);
+}
+XG_PPTL(PtlLEAppend)
+
+XG_PTL_API int PtlLEUnlink(ptl_handle_le_t le_handle)
+{
+    XG_PTL_CHECK_INIT();
+    return xg_nic_entry_unlink(__func__, le_handle, 1);
+}
+XG_PPTL(PtlLEUnlink)
+
+XG_PTL_API int PtlLESearch(ptl_handle_ni_t ni_handle, ptl_pt_index_t pt_index,
+                           const ptl_le_t *le, ptl_search_op_t ptl_search_op,
+                           void *user_ptr)
+{
+    xg_nic_entry_desc_t desc;
+    int ret;
+
+    XG_PTL_CHECK_INIT();
+    XG_PTL_CHECK_PTR(le);
+    ret = me_check(__func__, le->options, LE_OPTIONS, PTL_PRIORITY_LIST);
+    if (ret != PTL_OK) {
+        return ret;
+    }
+    if ((ptl_search_op != PTL_SEARCH_ONLY) &&
+        (ptl_search_op != PTL_SEARCH_DELETE)) {
+        return xg_ptl_bad_arg(__func__, "ptl_search_op %d is neither "
+                              "PTL_SEARCH_ONLY nor PTL_SEARCH_DELETE",
+                              (int)ptl_search_op);
+    }
+    le_desc(&desc, le);
+    return xg_nic_entry_search(__func__, ni_handle, pt_index, &desc,
+                               ptl_search_op, user_ptr);
+}
+XG_PPTL(PtlLESearch)
+
+XG_PTL_API int PtlMEAppend(ptl_handle_ni_t ni_handle, ptl_pt_index_t pt_index,
+                           const ptl_me_t *me, ptl_list_t ptl_list,
+                           void *user_ptr, ptl_handle_me_t *me_handle)
+{
+    xg_nic_entry_desc_t desc;
+    int ret;
+
+    XG_PTL_CHECK_INIT();
+    XG_PTL_CHECK_PTR(me);
+    XG_PTL_CHECK_PTR(me_handle);
+    ret = me_check(__func__, me->options, ME_OPTIONS, (int)ptl_list);
+    if (ret != PTL_OK) {
+        return ret;
+    }
+    me_desc(&desc, me);
+    return xg_nic_entry_append(__func__, ni_handle, pt_index, &desc,
+                               ptl_list, user_ptr, me_handle);
+}
+XG_PPTL(PtlMEAppend)
+
+XG_PTL_API int PtlMEUnlink(ptl_handle_me_t me_handle)
+{
+    XG_PTL_CHECK_INIT();
+    return xg_nic_entry_unlink(__func__, me_handle, 0);
+}
+XG_PPTL(PtlMEUnlink)
+
+XG_PTL_API int PtlMESearch(ptl_handle_ni_t ni_handle, ptl_pt_index_t pt_index,
+                           const ptl_me_t *me, ptl_search_op_t ptl_search_op,
+                           void *user_ptr)
+{
+    xg_nic_entry_desc_t desc;
+    int ret;
+
+    XG_PTL_CHECK_INIT();
+    XG_PTL_CHECK_PTR(me);
+    ret = me_check(__func__, me->options, ME_OPTIONS, PTL_PRIORITY_LIST);
+    if (ret != PTL_OK) {
+        return ret;
+    }
+    if ((ptl_search_op != PTL_SEARCH_ONLY) &&
+        (ptl_search_op != PTL_SEARCH_DELETE)) {
+        return xg_ptl_bad_arg(__func__, "ptl_search_op %d is neither "
+                              "PTL_SEARCH_ONLY nor PTL_SEARCH_DELETE",
+                              (int)ptl_search_op);
+    }
+    me_desc(&desc, me);
+    return xg_nic_entry_search(__func__, ni_handle, pt_index, &desc,
+                               ptl_search_op, user_ptr);
+}
+XG_PPTL(PtlMESearch)

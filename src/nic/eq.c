@@ -1,0 +1,222 @@
+/*
+ * Event queues: a ring of ptl_event_t.  Producers post under the NI lock
+ * (so one at a time per NI) and take the EQ's spin lock only to exclude the
+ * consumer.  A queue has room for the `count` events asked for; when it is
+ * full a new event overwrites the oldest and the next PtlEQGet reports
+ * PTL_EQ_DROPPED -- except for flow-controlled portal indexes, which check
+ * xg_nic_eq_room() first and disable themselves instead (each of them has a
+ * reserved extra slot for its PTL_EVENT_PT_DISABLED).
+ *
+ * Waiting (PtlEQWait/PtlEQPoll) polls with xg_wait backoff and re-checks
+ * the handles each round: a queue freed meanwhile ends the wait with
+ * PTL_INTERRUPTED.  Slots of freed queues are never unmapped before PtlFini,
+ * so a waiter never touches freed memory.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/xg_time.h"
+#include "base/xg_wait.h"
+#include "nic/xg_nic_int.h"
+
+int xg_nic_eq_alloc(const char *fn, ptl_handle_ni_t ni_handle,
+                    ptl_size_t count, ptl_handle_eq_t *eq_handle)
+{
+    xg_nic_ni_t *ni = xg_nic_ni_lookup(ni_handle);
+    xg_nic_eq_t *eq;
+    ptl_event_t *ring;
+    uint64_t capacity;
+
+    if (ni == NULL) {
+        xg_warn("ptl", "%s: %#x is not an open NI handle", fn, ni_handle);
+        return PTL_ARG_INVALID;
+    }
+    if (count > (1ull << 26)) {
+        xg_warn("ptl", "%s: count %llu is too large (at most 2^26 events)",
+                fn, (unsigned long long)count);
+        return PTL_ARG_INVALID;
+    }
+    if (count == 0) {
+        count = 1;
+    }
+    capacity = count + XG_NIC_MAX_PT;
+    ring = calloc(capacity, sizeof(*ring));
+    if (ring == NULL) {
+        return PTL_NO_SPACE;
+    }
+    pthread_mutex_lock(&ni->lock);
+    eq = xg_nic_pool_alloc(&ni->eq_pool);
+    if (eq == NULL) {
+        pthread_mutex_unlock(&ni->lock);
+        free(ring);
+        xg_info("ptl", "%s: max_eqs (%d) event queues are allocated", fn,
+                ni->limits.max_eqs);
+        return PTL_NO_SPACE;
+    }
+    xg_nic_spin_init(&eq->lock);
+    eq->ring     = ring;
+    eq->capacity = capacity;
+    eq->size     = count;
+    *eq_handle   = xg_nic_obj_handle(eq);
+    pthread_mutex_unlock(&ni->lock);
+    return PTL_OK;
+}
+
+void xg_nic_eq_destroy(xg_nic_ni_t *ni, xg_nic_eq_t *eq)
+{
+    ptl_event_t *ring;
+
+    /* under the EQ lock: a waiter sees either the queue or no handle */
+    xg_nic_spin_lock(&eq->lock);
+    ring = eq->ring;
+    eq->ring = NULL;
+    xg_nic_pool_free(&ni->eq_pool, eq);
+    xg_nic_spin_unlock(&eq->lock);
+    free(ring);
+}
+
+int xg_nic_eq_free(const char *fn, ptl_handle_eq_t eq_handle)
+{
+    xg_nic_ni_t *ni = xg_nic_ni_lookup(xg_nic_handle_make(
+        XG_NIC_OBJ_NI, xg_nic_handle_ni(eq_handle), 0, 0));
+    xg_nic_eq_t *eq;
+
+    if ((ni == NULL) || (xg_nic_handle_type(eq_handle) != XG_NIC_OBJ_EQ)) {
+        xg_warn("ptl", "%s: %#x is not an event queue handle", fn, eq_handle);
+        return PTL_ARG_INVALID;
+    }
+    pthread_mutex_lock(&ni->lock);
+    eq = xg_nic_pool_lookup(&ni->eq_pool, eq_handle);
+    if (eq == NULL) {
+        pthread_mutex_unlock(&ni->lock);
+        xg_warn("ptl", "%s: event queue %#x does not exist (freed?)", fn,
+                eq_handle);
+        return PTL_ARG_INVALID;
+    }
+    /* objects still naming it find the handle dead and log nothing */
+    xg_nic_eq_destroy(ni, eq);
+    pthread_mutex_unlock(&ni->lock);
+    return PTL_OK;
+}
+
+uint64_t xg_nic_eq_room(xg_nic_eq_t *eq)
+{
+    uint64_t used = atomic_load_explicit(&eq->tail, memory_order_relaxed) -
+                    __atomic_load_n(&eq->head, __ATOMIC_RELAXED);
+
+    return (used >= eq->size) ? 0 : eq->size - used;
+}
+
+static void eq_post(xg_nic_eq_t *eq, const ptl_event_t *ev, int reserved)
+{
+    uint64_t tail, limit;
+
+    xg_nic_spin_lock(&eq->lock);
+    if (eq->ring == NULL) {
+        xg_nic_spin_unlock(&eq->lock);
+        return;
+    }
+    tail  = atomic_load_explicit(&eq->tail, memory_order_relaxed);
+    limit = reserved ? eq->capacity : eq->size;
+    if (tail - eq->head >= limit) {
+        /* full: the oldest event is lost, the consumer is told */
+        __atomic_store_n(&eq->head, eq->head + 1, __ATOMIC_RELAXED);
+        eq->dropped = 1;
+    }
+    eq->ring[tail % eq->capacity] = *ev;
+    /* release: the event is written before pollers see the new tail */
+    atomic_store_explicit(&eq->tail, tail + 1, memory_order_release);
+    xg_nic_spin_unlock(&eq->lock);
+}
+
+void xg_nic_eq_post(xg_nic_eq_t *eq, const ptl_event_t *ev)
+{
+    eq_post(eq, ev, ev->type == PTL_EVENT_PT_DISABLED);
+}
+
+/* PTL_OK / PTL_EQ_DROPPED with an event, PTL_EQ_EMPTY, or PTL_INTERRUPTED
+ * when the handle died. */
+static int eq_take(xg_nic_ni_t *ni, ptl_handle_eq_t handle, ptl_event_t *ev)
+{
+    xg_nic_eq_t *eq = xg_nic_pool_lookup(&ni->eq_pool, handle);
+    int ret;
+
+    if (eq == NULL) {
+        return PTL_INTERRUPTED;
+    }
+    /* acquire: pairs with eq_post's release of tail */
+    if (atomic_load_explicit(&eq->tail, memory_order_acquire) ==
+        __atomic_load_n(&eq->head, __ATOMIC_RELAXED)) {
+        return PTL_EQ_EMPTY;
+    }
+    xg_nic_spin_lock(&eq->lock);
+    if (xg_nic_obj_handle(eq) != handle) {
+        xg_nic_spin_unlock(&eq->lock);
+        return PTL_INTERRUPTED;
+    }
+    if (atomic_load_explicit(&eq->tail, memory_order_relaxed) == eq->head) {
+        xg_nic_spin_unlock(&eq->lock);
+        return PTL_EQ_EMPTY;
+    }
+    *ev = eq->ring[eq->head % eq->capacity];
+    __atomic_store_n(&eq->head, eq->head + 1, __ATOMIC_RELAXED);
+    ret = eq->dropped ? PTL_EQ_DROPPED : PTL_OK;
+    eq->dropped = 0;
+    xg_nic_spin_unlock(&eq->lock);
+    return ret;
+}
+
+int xg_nic_eq_poll(const char *fn, const ptl_handle_eq_t *eqs, unsigned size,
+                   uint64_t timeout_ms, ptl_event_t *event, unsigned *which)
+{
+    xg_nic_ni_t *ni;
+    uint64_t deadline = 0;
+    unsigned i, k, start = 0;
+    xg_wait_t wait;
+    int ret;
+
+    ni = xg_nic_ni_lookup(xg_nic_handle_make(XG_NIC_OBJ_NI,
+                                             xg_nic_handle_ni(eqs[0]), 0, 0));
+    for (i = 0; i < size; i++) {
+        if ((ni == NULL) ||
+            (xg_nic_handle_ni(eqs[i]) != xg_nic_handle_ni(eqs[0])) ||
+            (xg_nic_pool_lookup(&ni->eq_pool, eqs[i]) == NULL)) {
+            xg_warn("ptl", "%s: handle %#x (element %u) is not an event "
+                    "queue of the same NI as element 0", fn, eqs[i], i);
+            return PTL_ARG_INVALID;
+        }
+    }
+    if ((timeout_ms != 0) && (timeout_ms != XG_NIC_FOREVER)) {
+        deadline = xg_time_ns() + timeout_ms * 1000000ull;
+    }
+    xg_wait_init(&wait);
+    for (;;) {
+        /* round robin from where the last success left off */
+        for (k = 0; k < size; k++) {
+            i = (start + k) % size;
+            ret = eq_take(ni, eqs[i], event);
+            if (ret != PTL_EQ_EMPTY) {
+                if ((ret == PTL_OK || ret == PTL_EQ_DROPPED) &&
+                    (which != NULL)) {
+                    *which = i;
+                }
+                return ret;
+            }
+        }
+        if (timeout_ms == 0) {
+            return PTL_EQ_EMPTY;
+        }
+        if ((deadline != 0) && (xg_time_ns() >= deadline)) {
+            return PTL_EQ_EMPTY;
+        }
+        if (!xg_nic_ni_is_open(ni)) {
+            return PTL_INTERRUPTED;
+        }
+        start = (start + 1) % size;
+        if (xg_nic_progress_once(ni->nic) > 0) {
+            xg_wait_init(&wait); /* we served the NIC: look again now */
+        } else {
+            xg_wait_backoff(&wait);
+        }
+    }
+}

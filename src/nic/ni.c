@@ -1,0 +1,849 @@
+/*
+ * Network interfaces, portal table entries, memory descriptors, addressing
+ * (logical map, ids) and status registers.
+ *
+ * The four NIs of the interface (matching/non-matching x logical/physical)
+ * are slots of the process's NIC.  Opening one creates its pools and
+ * portal table; the last PtlNIFini tears everything down but keeps the
+ * pools' memory until PtlFini, so a thread still waiting on one of its
+ * queues or counters reads stale memory and returns PTL_INTERRUPTED
+ * instead of touching freed memory.
+ *
+ * Addressing: the processes of the job are its ranks.  Physical ids are
+ * (nid 0, pid = rank) -- this node is the whole job -- and the logical map
+ * of a logical NI starts as rank r -> pid r, so programs started by
+ * xgasrun need no PtlSetMap.  A map set by the program must name processes
+ * of the job.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/xg_wait.h"
+#include "nic/xg_nic_int.h"
+
+/* Serializes opening and closing NIs (not the data path). */
+static pthread_mutex_t ni_open_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Upper bounds of the limits (desired limits are lowered to these). */
+enum {
+    NI_MAX_ENTRIES   = 1 << 20,
+    NI_MAX_HEADERS   = 1 << 20,
+    NI_MAX_MDS       = 1 << 16,
+    NI_MAX_CTS       = 1 << 16,
+    NI_MAX_EQS       = 1 << 12,
+    NI_MAX_IOVECS    = 1 << 16,
+    NI_MAX_TRIGGERED = 1 << 20,
+    NI_MAX_TARGET_OPS = 1 << 16
+};
+
+xg_nic_ni_t *xg_nic_ni_lookup(uint32_t handle)
+{
+    xg_nic_t *nic = xg_nic_global;
+    unsigned index = xg_nic_handle_ni(handle);
+
+    if ((nic == NULL) ||
+        (handle != xg_nic_handle_make(XG_NIC_OBJ_NI, index, 0, 0)) ||
+        !xg_nic_ni_is_open(&nic->ni[index])) {
+        return NULL;
+    }
+    return &nic->ni[index];
+}
+
+void xg_nic_sr_inc(xg_nic_ni_t *ni, ptl_sr_index_t reg)
+{
+    if (reg < PTL_SR_LAST) {
+        atomic_fetch_add_explicit(&ni->sr[reg], 1, memory_order_relaxed);
+    }
+}
+
+static int ni_limit(int desired, int cap)
+{
+    return ((desired > 0) && (desired < cap)) ? desired : cap;
+}
+
+static ptl_size_t ni_limit_size(ptl_size_t desired, ptl_size_t cap)
+{
+    return ((desired > 0) && (desired < cap)) ? desired : cap;
+}
+
+static void ni_set_limits(xg_nic_ni_t *ni, const ptl_ni_limits_t *want)
+{
+    ptl_ni_limits_t none, *l = &ni->limits;
+    ptl_size_t atomic_cap = ni->nic->max_payload < 4096 ? ni->nic->max_payload
+                                                        : 4096;
+
+    if (want == NULL) {
+        memset(&none, 0, sizeof(none));
+        want = &none;
+    }
+    l->max_entries            = ni_limit(want->max_entries, NI_MAX_ENTRIES);
+    l->max_unexpected_headers = ni_limit(want->max_unexpected_headers,
+                                         NI_MAX_HEADERS);
+    l->max_mds                = ni_limit(want->max_mds, NI_MAX_MDS);
+    l->max_cts                = ni_limit(want->max_cts, NI_MAX_CTS);
+    l->max_eqs                = ni_limit(want->max_eqs, NI_MAX_EQS);
+    /* the specification asks for at least 64 portal indexes */
+    l->max_pt_index           = ni_limit(want->max_pt_index,
+                                         XG_NIC_MAX_PT - 1);
+    if (l->max_pt_index < 63) {
+        l->max_pt_index = 63;
+    }
+    l->max_iovecs             = ni_limit(want->max_iovecs, NI_MAX_IOVECS);
+    l->max_list_size          = ni_limit(want->max_list_size,
+                                         NI_MAX_ENTRIES);
+    l->max_triggered_ops      = ni_limit(want->max_triggered_ops,
+                                         NI_MAX_TRIGGERED);
+    l->max_msg_size           = ni_limit_size(want->max_msg_size,
+                                              (ptl_size_t)1 << 40);
+    l->max_atomic_size        = ni_limit_size(want->max_atomic_size,
+                                              atomic_cap);
+    l->max_fetch_atomic_size  = ni_limit_size(want->max_fetch_atomic_size,
+                                              atomic_cap);
+    /* a sender's eager messages are processed in order, whole */
+    l->max_waw_ordered_size   = ni->nic->eager_limit;
+    l->max_war_ordered_size   = ni->nic->eager_limit;
+    if (l->max_waw_ordered_size < 64) {
+        l->max_waw_ordered_size = 64;
+        l->max_war_ordered_size = 64;
+    }
+    l->max_volatile_size      = ni->nic->max_payload;
+    l->features               = 0;
+}
+
+static xg_status_t ni_pools_init(xg_nic_ni_t *ni)
+{
+    unsigned i = ni->index;
+    unsigned me_type = ni->matching ? XG_NIC_OBJ_ME : XG_NIC_OBJ_LE;
+    xg_status_t status = XG_OK;
+
+    /* pools persist across NI incarnations (see the file comment); the
+     * entry pool's handle type follows the NI's kind */
+    if (ni->eq_pool.chunks == NULL) {
+        status = xg_nic_pool_init(&ni->eq_pool, sizeof(xg_nic_eq_t),
+                                  NI_MAX_EQS, XG_NIC_OBJ_EQ, i);
+        if (status == XG_OK) {
+            status = xg_nic_pool_init(&ni->ct_pool, sizeof(xg_nic_ct_t),
+                                      NI_MAX_CTS, XG_NIC_OBJ_CT, i);
+        }
+        if (status == XG_OK) {
+            status = xg_nic_pool_init(&ni->md_pool, sizeof(xg_nic_md_t),
+                                      NI_MAX_MDS, XG_NIC_OBJ_MD, i);
+        }
+        if (status == XG_OK) {
+            status = xg_nic_pool_init(&ni->me_pool, sizeof(xg_nic_me_t),
+                                      NI_MAX_ENTRIES, me_type, i);
+        }
+        if (status == XG_OK) {
+            status = xg_nic_pool_init(&ni->tgt_pool, sizeof(xg_nic_tgt_t),
+                                      NI_MAX_TARGET_OPS, XG_NIC_OBJ_INTERNAL,
+                                      i);
+        }
+        if (status == XG_OK) {
+            status = xg_nic_pool_init(&ni->uh_pool, sizeof(xg_nic_uh_t),
+                                      NI_MAX_HEADERS, XG_NIC_OBJ_INTERNAL, i);
+        }
+        if (status == XG_OK) {
+            status = xg_nic_pool_init(&ni->trig_pool, sizeof(xg_nic_trig_t),
+                                      NI_MAX_TRIGGERED, XG_NIC_OBJ_INTERNAL,
+                                      i);
+        }
+        if (status != XG_OK) {
+            return status;
+        }
+    }
+    ni->eq_pool.max   = (uint32_t)ni->limits.max_eqs;
+    ni->ct_pool.max   = (uint32_t)ni->limits.max_cts;
+    ni->md_pool.max   = (uint32_t)ni->limits.max_mds;
+    ni->me_pool.max   = (uint32_t)ni->limits.max_entries;
+    ni->uh_pool.max   = (uint32_t)ni->limits.max_unexpected_headers;
+    ni->trig_pool.max = (uint32_t)ni->limits.max_triggered_ops;
+    return XG_OK;
+}
+
+static xg_status_t ni_map_init(xg_nic_ni_t *ni)
+{
+    xg_nic_t *nic = ni->nic;
+    int r;
+
+    ni->map      = calloc((size_t)nic->npes, sizeof(*ni->map));
+    ni->pid_rank = calloc((size_t)nic->npes, sizeof(*ni->pid_rank));
+    if ((ni->map == NULL) || (ni->pid_rank == NULL)) {
+        free(ni->map);
+        free(ni->pid_rank);
+        return XG_ERR_NO_MEMORY;
+    }
+    for (r = 0; r < nic->npes; r++) {
+        ni->map[r].phys.nid = 0;
+        ni->map[r].phys.pid = (ptl_pid_t)r;
+        ni->pid_rank[r]     = (uint32_t)r;
+    }
+    ni->map_size = (uint32_t)nic->npes;
+    ni->my_rank  = (ptl_rank_t)nic->rank;
+    return XG_OK;
+}
+
+int xg_nic_ni_init(const char *fn, ptl_interface_t iface, unsigned options,
+                   ptl_pid_t pid, const ptl_ni_limits_t *desired,
+                   ptl_ni_limits_t *actual, ptl_handle_ni_t *ni_handle)
+{
+    xg_nic_t *nic = xg_nic_global;
+    unsigned index;
+    xg_nic_ni_t *ni;
+    int ret = PTL_OK;
+
+    if ((iface != 0) && (iface != PTL_IFACE_DEFAULT)) {
+        xg_warn("ptl", "%s: interface %u does not exist: this node has one "
+                "(use 0 or PTL_IFACE_DEFAULT)", fn, iface);
+        return PTL_ARG_INVALID;
+    }
+    if ((pid != PTL_PID_ANY) && (pid != (ptl_pid_t)nic->rank)) {
+        xg_warn("ptl", "%s: pid %u is not available: a process's pid is its "
+                "rank (%d) -- pass PTL_PID_ANY", fn, pid, nic->rank);
+        return PTL_PID_IN_USE;
+    }
+    index = ((options & PTL_NI_NO_MATCHING) ? 1u : 0u) |
+            ((options & PTL_NI_PHYSICAL) ? 2u : 0u);
+    ni = &nic->ni[index];
+    pthread_mutex_lock(&ni_open_lock);
+    if (xg_nic_ni_is_open(ni)) {
+        __atomic_add_fetch(&ni->open, 1, __ATOMIC_ACQ_REL);
+        goto out;
+    }
+    pthread_mutex_lock(&ni->lock);
+    ni->index    = index;
+    ni->options  = options;
+    ni->matching = (options & PTL_NI_MATCHING) != 0;
+    ni->logical  = (options & PTL_NI_LOGICAL) != 0;
+    ni->nic      = nic;
+    ni_set_limits(ni, desired);
+    if ((ni_pools_init(ni) != XG_OK) || (ni_map_init(ni) != XG_OK)) {
+        pthread_mutex_unlock(&ni->lock);
+        ret = PTL_NO_SPACE;
+        goto unlock;
+    }
+    memset(ni->pt, 0, sizeof(ni->pt));
+    ni->seq = 0;
+    ni->entries = 0;
+    ni->bundle = 0;
+    ni->held_ready = 0;
+    ni->held_bytes = 0;
+    atomic_store_explicit(&ni->sr[PTL_SR_DROP_COUNT], 0,
+                          memory_order_relaxed);
+    atomic_store_explicit(&ni->sr[PTL_SR_PERMISSION_VIOLATIONS], 0,
+                          memory_order_relaxed);
+    atomic_store_explicit(&ni->sr[PTL_SR_OPERATION_VIOLATIONS], 0,
+                          memory_order_relaxed);
+    ni->incarnation++;
+    __atomic_store_n(&ni->open, 1, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&ni->lock);
+    if (xg_nic_start_progress(nic) != XG_OK) {
+        xg_nic_ni_teardown(ni);
+        ret = PTL_FAIL;
+        goto unlock;
+    }
+out:
+    if (actual != NULL) {
+        *actual = ni->limits;
+    }
+    *ni_handle = xg_nic_handle_make(XG_NIC_OBJ_NI, index, 0, 0);
+unlock:
+    pthread_mutex_unlock(&ni_open_lock);
+    return ret;
+}
+
+static void teardown_tgt(void *obj, void *arg)
+{
+    xg_nic_tgt_t *t = obj;
+    xg_nic_ni_t *ni = arg;
+
+    if (t->pull_ct.heap != NULL) {
+        xg_nic_ct_destroy(ni, &t->pull_ct);
+    }
+    xg_nic_pool_free(&ni->tgt_pool, t);
+}
+
+static void teardown_uh(void *obj, void *arg)
+{
+    /* drops its entry's reference: unlinked entries may go with it */
+    xg_nic_uh_destroy(arg, obj, 0);
+}
+
+static void teardown_me(void *obj, void *arg)
+{
+    xg_nic_me_destroy(arg, obj);
+}
+
+static void teardown_md(void *obj, void *arg)
+{
+    xg_nic_md_t *md = obj;
+
+    xg_nic_region_fini(&md->region);
+    xg_nic_pool_free(&((xg_nic_ni_t *)arg)->md_pool, md);
+}
+
+static void teardown_ct(void *obj, void *arg)
+{
+    xg_nic_ct_destroy(arg, obj);
+}
+
+static void teardown_eq(void *obj, void *arg)
+{
+    xg_nic_eq_destroy(arg, obj);
+}
+
+static void teardown_trig(void *obj, void *arg)
+{
+    xg_nic_pool_free(&((xg_nic_ni_t *)arg)->trig_pool, obj);
+}
+
+void xg_nic_ni_teardown(xg_nic_ni_t *ni)
+{
+    unsigned i;
+
+    pthread_mutex_lock(&ni->lock);
+    __atomic_store_n(&ni->open, 0, __ATOMIC_RELEASE);
+    xg_nic_tx_cancel_ni(ni->nic, ni->index);
+    xg_nic_pool_each(&ni->tgt_pool, teardown_tgt, ni);
+    xg_nic_pool_each(&ni->uh_pool, teardown_uh, ni);
+    /* then every entry left, linked or waiting for in-flight uses */
+    xg_nic_pool_each(&ni->me_pool, teardown_me, ni);
+    for (i = 0; i < XG_NIC_MAX_PT; i++) {
+        if (ni->pt[i] != NULL) {
+            xg_nic_list_fini(&ni->pt[i]->lists[0]);
+            xg_nic_list_fini(&ni->pt[i]->lists[1]);
+            xg_nic_htab_fini(&ni->pt[i]->uh_exact);
+            xg_nic_htab_fini(&ni->pt[i]->uh_mb);
+            free(ni->pt[i]);
+            ni->pt[i] = NULL;
+        }
+    }
+    xg_nic_pool_each(&ni->md_pool, teardown_md, ni);
+    xg_nic_pool_each(&ni->ct_pool, teardown_ct, ni);
+    xg_nic_pool_each(&ni->trig_pool, teardown_trig, ni);
+    xg_nic_pool_each(&ni->eq_pool, teardown_eq, ni);
+    free(ni->ct_work);
+    ni->ct_work = NULL;
+    ni->ct_work_n = ni->ct_work_cap = 0;
+    free(ni->map);
+    free(ni->pid_rank);
+    ni->map = NULL;
+    ni->pid_rank = NULL;
+    if (ni->held_ready) {
+        xg_buddy_fini(&ni->held);
+        ni->held_ready = 0;
+    }
+    pthread_mutex_unlock(&ni->lock);
+}
+
+int xg_nic_ni_fini(const char *fn, ptl_handle_ni_t ni_handle)
+{
+    xg_nic_ni_t *ni;
+    int last = 0;
+
+    pthread_mutex_lock(&ni_open_lock);
+    ni = xg_nic_ni_lookup(ni_handle);
+    if (ni == NULL) {
+        pthread_mutex_unlock(&ni_open_lock);
+        xg_warn("ptl", "%s: %#x is not an open NI handle", fn, ni_handle);
+        return PTL_ARG_INVALID;
+    }
+    if (__atomic_load_n(&ni->open, __ATOMIC_ACQUIRE) == 1) {
+        last = 1;
+    } else {
+        __atomic_sub_fetch(&ni->open, 1, __ATOMIC_ACQ_REL);
+    }
+    if (last) {
+        xg_nic_ni_teardown(ni);
+    }
+    pthread_mutex_unlock(&ni_open_lock);
+    return PTL_OK;
+}
+
+int xg_nic_ni_handle(const char *fn, ptl_handle_any_t handle,
+                     ptl_handle_ni_t *ni_handle)
+{
+    unsigned type = xg_nic_handle_type(handle);
+    ptl_handle_ni_t nih = xg_nic_handle_make(XG_NIC_OBJ_NI,
+                                             xg_nic_handle_ni(handle), 0, 0);
+    xg_nic_ni_t *ni = xg_nic_ni_lookup(nih);
+    void *obj = NULL;
+
+    if (ni != NULL) {
+        switch (type) {
+        case XG_NIC_OBJ_NI: obj = (handle == nih) ? ni : NULL; break;
+        case XG_NIC_OBJ_EQ: obj = xg_nic_pool_lookup(&ni->eq_pool, handle);
+                            break;
+        case XG_NIC_OBJ_CT: obj = xg_nic_pool_lookup(&ni->ct_pool, handle);
+                            break;
+        case XG_NIC_OBJ_MD: obj = xg_nic_pool_lookup(&ni->md_pool, handle);
+                            break;
+        case XG_NIC_OBJ_ME:
+        case XG_NIC_OBJ_LE: obj = xg_nic_pool_lookup(&ni->me_pool, handle);
+                            break;
+        default: break;
+        }
+    }
+    if (obj == NULL) {
+        xg_warn("ptl", "%s: %#x is not the handle of a live object", fn,
+                handle);
+        return PTL_ARG_INVALID;
+    }
+    *ni_handle = nih;
+    return PTL_OK;
+}
+
+int xg_nic_ni_status(const char *fn, ptl_handle_ni_t ni_handle,
+                     ptl_sr_index_t reg, ptl_sr_value_t *value)
+{
+    xg_nic_ni_t *ni = xg_nic_ni_lookup(ni_handle);
+
+    if (ni == NULL) {
+        xg_warn("ptl", "%s: %#x is not an open NI handle", fn, ni_handle);
+        return PTL_ARG_INVALID;
+    }
+    *value = atomic_load_explicit(&ni->sr[reg], memory_order_relaxed);
+    return PTL_OK;
+}
+
+/* ------------------------------------------------------------------------
+ * Addressing
+ * --------------------------------------------------------------------- */
+
+int xg_nic_target_peer(const xg_nic_ni_t *ni, ptl_process_t target)
+{
+    if (ni->logical) {
+        if (target.rank >= ni->map_size) {
+            return -1;
+        }
+        target = ni->map[target.rank];
+    }
+    if ((target.phys.nid != 0) ||
+        (target.phys.pid >= (ptl_pid_t)ni->nic->npes)) {
+        return -1;
+    }
+    return (int)target.phys.pid;
+}
+
+ptl_process_t xg_nic_peer_id(const xg_nic_ni_t *ni, uint32_t rank)
+{
+    ptl_process_t id;
+
+    if (ni->logical) {
+        id.rank = ((ni->pid_rank != NULL) &&
+                   (rank < (uint32_t)ni->nic->npes) &&
+                   (ni->pid_rank[rank] != UINT32_MAX))
+                      ? ni->pid_rank[rank] : rank;
+    } else {
+        id.phys.nid = 0;
+        id.phys.pid = rank;
+    }
+    return id;
+}
+
+void xg_nic_source_id(const xg_nic_ni_t *ni, uint32_t src_rank,
+                      ptl_process_t *id, uint64_t *key)
+{
+    *id = xg_nic_peer_id(ni, src_rank);
+    *key = ni->logical ? (uint64_t)id->rank
+                       : (((uint64_t)id->phys.nid << 32) | id->phys.pid);
+}
+
+int xg_nic_set_map(const char *fn, ptl_handle_ni_t ni_handle,
+                   ptl_size_t size, const ptl_process_t *map)
+{
+    xg_nic_ni_t *ni = xg_nic_ni_lookup(ni_handle);
+    ptl_process_t *copy;
+    ptl_size_t i;
+    int npes;
+
+    if ((ni == NULL) || !ni->logical) {
+        xg_warn("ptl", "%s: %#x is not an open logical NI", fn, ni_handle);
+        return PTL_ARG_INVALID;
+    }
+    npes = ni->nic->npes;
+    if ((size == 0) || (size > (1u << 24))) {
+        xg_warn("ptl", "%s: map_size %llu is not in 1..2^24", fn,
+                (unsigned long long)size);
+        return PTL_ARG_INVALID;
+    }
+    for (i = 0; i < size; i++) {
+        if ((map[i].phys.nid != 0) || (map[i].phys.pid >= (ptl_pid_t)npes)) {
+            xg_warn("ptl", "%s: entry %llu (nid %u, pid %u) is not a process "
+                    "of this job (nid 0, pids 0..%d)", fn,
+                    (unsigned long long)i, map[i].phys.nid, map[i].phys.pid,
+                    npes - 1);
+            return PTL_ARG_INVALID;
+        }
+    }
+    copy = malloc((size_t)size * sizeof(*copy));
+    if (copy == NULL) {
+        return PTL_NO_SPACE;
+    }
+    memcpy(copy, map, (size_t)size * sizeof(*copy));
+    pthread_mutex_lock(&ni->lock);
+    free(ni->map);
+    ni->map      = copy;
+    ni->map_size = (uint32_t)size;
+    for (i = 0; i < (ptl_size_t)npes; i++) {
+        ni->pid_rank[i] = UINT32_MAX;
+    }
+    /* reverse map: the first rank naming each process */
+    for (i = size; i-- > 0;) {
+        ni->pid_rank[map[i].phys.pid] = (uint32_t)i;
+    }
+    ni->my_rank = (ni->pid_rank[ni->nic->rank] != UINT32_MAX)
+                      ? ni->pid_rank[ni->nic->rank] : PTL_RANK_ANY;
+    pthread_mutex_unlock(&ni->lock);
+    return PTL_OK;
+}
+
+int xg_nic_get_map(const char *fn, ptl_handle_ni_t ni_handle,
+                   ptl_size_t size, ptl_process_t *map, ptl_size_t *actual)
+{
+    xg_nic_ni_t *ni = xg_nic_ni_lookup(ni_handle);
+    ptl_size_t n;
+
+    if ((ni == NULL) || !ni->logical) {
+        xg_warn("ptl", "%s: %#x is not an open logical NI", fn, ni_handle);
+        return PTL_ARG_INVALID;
+    }
+    pthread_mutex_lock(&ni->lock);
+    n = (size < ni->map_size) ? size : ni->map_size;
+    if ((map != NULL) && (n > 0)) {
+        memcpy(map, ni->map, (size_t)n * sizeof(*map));
+    }
+    *actual = ni->map_size;
+    pthread_mutex_unlock(&ni->lock);
+    return PTL_OK;
+}
+
+int xg_nic_get_id(const char *fn, ptl_handle_ni_t ni_handle, int physical,
+                  ptl_process_t *id)
+{
+    xg_nic_ni_t *ni = xg_nic_ni_lookup(ni_handle);
+
+    if (ni == NULL) {
+        xg_warn("ptl", "%s: %#x is not an open NI handle", fn, ni_handle);
+        return PTL_ARG_INVALID;
+    }
+    memset(id, 0, sizeof(*id));
+    if (ni->logical && !physical) {
+        id->rank = ni->my_rank;
+    } else {
+        id->phys.nid = 0;
+        id->phys.pid = (ptl_pid_t)ni->nic->rank;
+    }
+    return PTL_OK;
+}
+
+int xg_nic_get_uid(const char *fn, ptl_handle_ni_t ni_handle,
+                   ptl_uid_t *uid, ptl_jid_t *jid)
+{
+    xg_nic_ni_t *ni = xg_nic_ni_lookup(ni_handle);
+
+    if (ni == NULL) {
+        xg_warn("ptl", "%s: %#x is not an open NI handle", fn, ni_handle);
+        return PTL_ARG_INVALID;
+    }
+    if (uid != NULL) {
+        *uid = ni->nic->uid;
+    }
+    if (jid != NULL) {
+        *jid = ni->nic->jid;
+    }
+    return PTL_OK;
+}
+
+int xg_nic_bundle(const char *fn, ptl_handle_ni_t ni_handle, int start)
+{
+    xg_nic_ni_t *ni = xg_nic_ni_lookup(ni_handle);
+    int flush = 0;
+
+    if (ni == NULL) {
+        xg_warn("ptl", "%s: %#x is not an open NI handle", fn, ni_handle);
+        return PTL_ARG_INVALID;
+    }
+    pthread_mutex_lock(&ni->lock);
+    if (start) {
+        ni->bundle++;
+    } else if (ni->bundle == 0) {
+        pthread_mutex_unlock(&ni->lock);
+        xg_warn("ptl", "%s: no PtlStartBundle to end", fn);
+        return PTL_ARG_INVALID;
+    } else {
+        ni->bundle--;
+        flush = 1;
+    }
+    pthread_mutex_unlock(&ni->lock);
+    if (flush) {
+        /* every operation held back so far goes out now */
+        xg_nic_tx_flush_wakes(ni->nic);
+    }
+    return PTL_OK;
+}
+
+/* ------------------------------------------------------------------------
+ * Held payloads (buddy store)
+ * --------------------------------------------------------------------- */
+
+uint8_t *xg_nic_held_alloc(xg_nic_ni_t *ni, size_t len)
+{
+    uint8_t *block;
+
+    if (!ni->held_ready) {
+        if (xg_buddy_init(&ni->held, NULL, (size_t)ni->nic->held_size,
+                          64) != XG_OK) {
+            return NULL;
+        }
+        ni->held_ready = 1;
+    }
+    block = xg_buddy_alloc(&ni->held, len);
+    if (block != NULL) {
+        ni->held_bytes += len;
+    }
+    return block;
+}
+
+void xg_nic_held_free(xg_nic_ni_t *ni, uint8_t *block, size_t len)
+{
+    if ((block != NULL) && ni->held_ready) {
+        xg_buddy_free(&ni->held, block);
+        ni->held_bytes -= len;
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * Portal table
+ * --------------------------------------------------------------------- */
+
+static xg_nic_pt_t *pt_get(xg_nic_ni_t *ni, ptl_pt_index_t index)
+{
+    return ((index <= (ptl_pt_index_t)ni->limits.max_pt_index) &&
+            (ni->pt[index] != NULL) && ni->pt[index]->allocated)
+               ? ni->pt[index] : NULL;
+}
+
+int xg_nic_pt_alloc(const char *fn, ptl_handle_ni_t ni_handle,
+                    unsigned options, ptl_handle_eq_t eq_handle,
+                    ptl_pt_index_t req, ptl_pt_index_t *pt_index)
+{
+    xg_nic_ni_t *ni = xg_nic_ni_lookup(ni_handle);
+    ptl_pt_index_t index;
+    xg_nic_pt_t *pt;
+
+    if (ni == NULL) {
+        xg_warn("ptl", "%s: %#x is not an open NI handle", fn, ni_handle);
+        return PTL_ARG_INVALID;
+    }
+    pthread_mutex_lock(&ni->lock);
+    if ((eq_handle != PTL_EQ_NONE) && (xg_nic_eq_of(ni, eq_handle) == NULL)) {
+        pthread_mutex_unlock(&ni->lock);
+        xg_warn("ptl", "%s: eq_handle %#x is not an event queue of this NI",
+                fn, eq_handle);
+        return PTL_ARG_INVALID;
+    }
+    if ((options & PTL_PT_FLOWCTRL) && (eq_handle == PTL_EQ_NONE)) {
+        pthread_mutex_unlock(&ni->lock);
+        xg_info("ptl", "%s: flow control needs an event queue for "
+                "PTL_EVENT_PT_DISABLED", fn);
+        return PTL_PT_EQ_NEEDED;
+    }
+    if (req == PTL_PT_ANY) {
+        for (index = 0; index <= (ptl_pt_index_t)ni->limits.max_pt_index;
+             index++) {
+            if (pt_get(ni, index) == NULL) {
+                break;
+            }
+        }
+        if (index > (ptl_pt_index_t)ni->limits.max_pt_index) {
+            pthread_mutex_unlock(&ni->lock);
+            return PTL_PT_FULL;
+        }
+    } else if (req > (ptl_pt_index_t)ni->limits.max_pt_index) {
+        pthread_mutex_unlock(&ni->lock);
+        xg_warn("ptl", "%s: portal index %u is larger than max_pt_index %d",
+                fn, req, ni->limits.max_pt_index);
+        return PTL_ARG_INVALID;
+    } else if (pt_get(ni, req) != NULL) {
+        pthread_mutex_unlock(&ni->lock);
+        return PTL_PT_IN_USE;
+    } else {
+        index = req;
+    }
+    pt = ni->pt[index];
+    if (pt == NULL) {
+        pt = calloc(1, sizeof(*pt));
+        if (pt == NULL) {
+            pthread_mutex_unlock(&ni->lock);
+            return PTL_NO_SPACE;
+        }
+        xg_nic_list_init(&pt->lists[0]);
+        xg_nic_list_init(&pt->lists[1]);
+        xg_nic_htab_init(&pt->uh_exact);
+        xg_nic_htab_init(&pt->uh_mb);
+        ni->pt[index] = pt;
+    }
+    pt->index     = index;
+    pt->options   = options;
+    pt->eq        = eq_handle;
+    pt->enabled   = 1;
+    pt->allocated = 1;
+    *pt_index = index;
+    pthread_mutex_unlock(&ni->lock);
+    return PTL_OK;
+}
+
+int xg_nic_pt_free(const char *fn, ptl_handle_ni_t ni_handle,
+                   ptl_pt_index_t index)
+{
+    xg_nic_ni_t *ni = xg_nic_ni_lookup(ni_handle);
+    xg_nic_pt_t *pt;
+    xg_nic_uh_t *uh;
+
+    if (ni == NULL) {
+        xg_warn("ptl", "%s: %#x is not an open NI handle", fn, ni_handle);
+        return PTL_ARG_INVALID;
+    }
+    pthread_mutex_lock(&ni->lock);
+    pt = pt_get(ni, index);
+    if (pt == NULL) {
+        pthread_mutex_unlock(&ni->lock);
+        xg_warn("ptl", "%s: portal index %u is not allocated", fn, index);
+        return PTL_ARG_INVALID;
+    }
+    if ((pt->lists[0].count != 0) || (pt->lists[1].count != 0) ||
+        (pt->inflight != 0)) {
+        pthread_mutex_unlock(&ni->lock);
+        xg_info("ptl", "%s: portal index %u still has entries or messages "
+                "in progress", fn, index);
+        return PTL_IN_USE;
+    }
+    /* headers of unexpected messages go; held initiators are released */
+    while ((uh = pt->uh_head) != NULL) {
+        xg_nic_uh_remove(pt, uh);
+        xg_nic_uh_destroy(ni, uh, 1);
+    }
+    pt->allocated = 0;
+    pt->enabled   = 0;
+    pthread_mutex_unlock(&ni->lock);
+    return PTL_OK;
+}
+
+int xg_nic_pt_enable(const char *fn, ptl_handle_ni_t ni_handle,
+                     ptl_pt_index_t index, int enable)
+{
+    xg_nic_ni_t *ni = xg_nic_ni_lookup(ni_handle);
+    xg_nic_pt_t *pt;
+    xg_wait_t wait;
+
+    if (ni == NULL) {
+        xg_warn("ptl", "%s: %#x is not an open NI handle", fn, ni_handle);
+        return PTL_ARG_INVALID;
+    }
+    pthread_mutex_lock(&ni->lock);
+    pt = pt_get(ni, index);
+    if (pt == NULL) {
+        pthread_mutex_unlock(&ni->lock);
+        xg_warn("ptl", "%s: portal index %u is not allocated", fn, index);
+        return PTL_ARG_INVALID;
+    }
+    pt->enabled = (uint8_t)(enable != 0);
+    if (!enable) {
+        /* returns once messages already being processed are done */
+        xg_wait_init(&wait);
+        while (pt->inflight != 0) {
+            pthread_mutex_unlock(&ni->lock);
+            if (xg_nic_progress_once(ni->nic) == 0) {
+                xg_wait_backoff(&wait);
+            }
+            pthread_mutex_lock(&ni->lock);
+            if (pt_get(ni, index) != pt) {
+                break;
+            }
+        }
+    }
+    pthread_mutex_unlock(&ni->lock);
+    return PTL_OK;
+}
+
+/* ------------------------------------------------------------------------
+ * Memory descriptors
+ * --------------------------------------------------------------------- */
+
+int xg_nic_md_bind(const char *fn, ptl_handle_ni_t ni_handle,
+                   const ptl_md_t *desc, ptl_handle_md_t *md_handle)
+{
+    xg_nic_ni_t *ni = xg_nic_ni_lookup(ni_handle);
+    xg_nic_region_t region;
+    xg_nic_md_t *md;
+    int ret;
+
+    if (ni == NULL) {
+        xg_warn("ptl", "%s: %#x is not an open NI handle", fn, ni_handle);
+        return PTL_ARG_INVALID;
+    }
+    pthread_mutex_lock(&ni->lock);
+    if (((desc->eq_handle != PTL_EQ_NONE) &&
+         (xg_nic_eq_of(ni, desc->eq_handle) == NULL)) ||
+        ((desc->ct_handle != PTL_CT_NONE) &&
+         (xg_nic_ct_of(ni, desc->ct_handle) == NULL))) {
+        pthread_mutex_unlock(&ni->lock);
+        xg_warn("ptl", "%s: eq_handle %#x or ct_handle %#x is not an object "
+                "of this NI", fn, desc->eq_handle, desc->ct_handle);
+        return PTL_ARG_INVALID;
+    }
+    /* the arguments first, resources after */
+    ret = xg_nic_region_init(&region, desc->start, desc->length,
+                             (desc->options & PTL_IOVEC) != 0,
+                             ni->limits.max_iovecs);
+    if (ret != PTL_OK) {
+        pthread_mutex_unlock(&ni->lock);
+        xg_warn("ptl", "%s: start %p / length %llu do not describe memory "
+                "(NULL start with a length, or a bad iovec list)", fn,
+                desc->start, (unsigned long long)desc->length);
+        return ret;
+    }
+    md = xg_nic_pool_alloc(&ni->md_pool);
+    if (md == NULL) {
+        xg_nic_region_fini(&region);
+        pthread_mutex_unlock(&ni->lock);
+        xg_info("ptl", "%s: max_mds (%d) descriptors are bound", fn,
+                ni->limits.max_mds);
+        return PTL_NO_SPACE;
+    }
+    md->region  = region;
+    md->options = desc->options;
+    md->eq      = desc->eq_handle;
+    md->ct      = desc->ct_handle;
+    *md_handle  = xg_nic_obj_handle(md);
+    pthread_mutex_unlock(&ni->lock);
+    return PTL_OK;
+}
+
+int xg_nic_md_release(const char *fn, ptl_handle_md_t md_handle)
+{
+    xg_nic_ni_t *ni = xg_nic_ni_lookup(xg_nic_handle_make(
+        XG_NIC_OBJ_NI, xg_nic_handle_ni(md_handle), 0, 0));
+    xg_nic_md_t *md = NULL;
+
+    if (ni != NULL) {
+        pthread_mutex_lock(&ni->lock);
+        md = xg_nic_pool_lookup(&ni->md_pool, md_handle);
+    }
+    if (md == NULL) {
+        if (ni != NULL) {
+            pthread_mutex_unlock(&ni->lock);
+        }
+        xg_warn("ptl", "%s: %#x is not a bound memory descriptor", fn,
+                md_handle);
+        return PTL_ARG_INVALID;
+    }
+    if (md->pending != 0) {
+        pthread_mutex_unlock(&ni->lock);
+        return PTL_IN_USE; /* operations or triggers still use it */
+    }
+    xg_nic_region_fini(&md->region);
+    xg_nic_pool_free(&ni->md_pool, md);
+    pthread_mutex_unlock(&ni->lock);
+    return PTL_OK;
+}

@@ -1,0 +1,129 @@
+/*
+ * Memory regions of MDs and list entries: one contiguous range, or a
+ * scatter/gather list (PTL_IOVEC) treated as one virtually contiguous
+ * region.  The list is copied at bind/append time, so the application may
+ * reuse its array.  Finding an offset in a list walks it (O(elements)).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "nic/xg_nic_int.h"
+
+int xg_nic_region_init(xg_nic_region_t *region, void *start,
+                       ptl_size_t length, int iovec, int max_iovecs)
+{
+    const ptl_iovec_t *src = start;
+    uint64_t total = 0;
+    uint32_t i;
+
+    memset(region, 0, sizeof(*region));
+    if (!iovec) {
+        if ((start == NULL) && (length != 0)) {
+            return PTL_ARG_INVALID;
+        }
+        region->start  = start;
+        region->length = length;
+        return PTL_OK;
+    }
+    if (((start == NULL) && (length != 0)) ||
+        (length > (ptl_size_t)max_iovecs)) {
+        return PTL_ARG_INVALID;
+    }
+    if (length != 0) {
+        region->iov = malloc((size_t)length * sizeof(*region->iov));
+        if (region->iov == NULL) {
+            return PTL_NO_SPACE;
+        }
+        memcpy(region->iov, src, (size_t)length * sizeof(*region->iov));
+    }
+    for (i = 0; i < length; i++) {
+        if (((region->iov[i].iov_base == NULL) &&
+             (region->iov[i].iov_len != 0)) ||
+            (region->iov[i].iov_len > UINT64_MAX - total)) {
+            free(region->iov);
+            region->iov = NULL;
+            return PTL_ARG_INVALID;
+        }
+        total += region->iov[i].iov_len;
+    }
+    region->niov   = (uint32_t)length;
+    region->length = total;
+    return PTL_OK;
+}
+
+void xg_nic_region_fini(xg_nic_region_t *region)
+{
+    free(region->iov);
+    region->iov = NULL;
+}
+
+/* Copies between @buf and [offset, offset + len) of the region; @to_region
+ * selects the direction. */
+static void region_copy(const xg_nic_region_t *region, uint64_t offset,
+                        uint8_t *buf, uint64_t len, int to_region)
+{
+    uint64_t chunk;
+    uint32_t i;
+    uint8_t *at;
+
+    if (region->iov == NULL) {
+        at = region->start + offset;
+        if (to_region) {
+            memcpy(at, buf, len);
+        } else {
+            memcpy(buf, at, len);
+        }
+        return;
+    }
+    for (i = 0; (i < region->niov) && (len > 0); i++) {
+        if (offset >= region->iov[i].iov_len) {
+            offset -= region->iov[i].iov_len;
+            continue;
+        }
+        chunk = region->iov[i].iov_len - offset;
+        if (chunk > len) {
+            chunk = len;
+        }
+        at = (uint8_t *)region->iov[i].iov_base + offset;
+        if (to_region) {
+            memcpy(at, buf, chunk);
+        } else {
+            memcpy(buf, at, chunk);
+        }
+        buf += chunk;
+        len -= chunk;
+        offset = 0;
+    }
+}
+
+void xg_nic_region_write(const xg_nic_region_t *region, uint64_t offset,
+                         const void *src, uint64_t len)
+{
+    if (len != 0) {
+        region_copy(region, offset, (uint8_t *)(uintptr_t)src, len, 1);
+    }
+}
+
+void xg_nic_region_read(const xg_nic_region_t *region, uint64_t offset,
+                        void *dst, uint64_t len)
+{
+    if (len != 0) {
+        region_copy(region, offset, dst, len, 0);
+    }
+}
+
+void *xg_nic_region_addr(const xg_nic_region_t *region, uint64_t offset)
+{
+    uint32_t i;
+
+    if (region->iov == NULL) {
+        return (region->start == NULL) ? NULL : region->start + offset;
+    }
+    for (i = 0; i < region->niov; i++) {
+        if (offset < region->iov[i].iov_len) {
+            return (uint8_t *)region->iov[i].iov_base + offset;
+        }
+        offset -= region->iov[i].iov_len;
+    }
+    return NULL;
+}

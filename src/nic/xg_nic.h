@@ -1,0 +1,159 @@
+/*
+ * The software NIC: the Portals 4 engine.  This header is what the API
+ * layer (src/api/portals) calls; every routine here implements one Portals
+ * routine and returns its Portals return code (the codes carry meaning
+ * beyond success and failure, e.g. PTL_EQ_DROPPED, so the engine speaks
+ * them directly rather than xg_status_t).
+ *
+ * Argument checks that need no object (NULL pointers, option masks, enum
+ * ranges) are the API layer's; the engine checks what needs its objects
+ * (handles, bounds) and logs, naming the routine @fn, what was wrong.
+ *
+ * Threads: every routine may be called from any thread.  Object state is
+ * guarded by one mutex per NI, which the progress thread takes once per
+ * batch of packets; counters and event queues are read without it.
+ */
+#ifndef XG_NIC_H
+#define XG_NIC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "portals4.h"
+
+/* Operation kinds of xg_nic_op_t. */
+typedef enum xg_nic_op_kind {
+    XG_NIC_OP_PUT = 0,
+    XG_NIC_OP_GET,
+    XG_NIC_OP_ATOMIC,
+    XG_NIC_OP_FETCH,
+    XG_NIC_OP_SWAP,
+    XG_NIC_OP_CT_INC,
+    XG_NIC_OP_CT_SET
+} xg_nic_op_kind_t;
+
+/*
+ * One data-movement (or counter) operation, as the API routines describe
+ * it.  Unused fields are ignored.  trig_ct == PTL_CT_NONE: issue now;
+ * otherwise issue when trig_ct reaches threshold.
+ */
+typedef struct xg_nic_op {
+    xg_nic_op_kind_t kind;
+    ptl_ack_req_t    ack_req;
+    ptl_op_t         atomic_op;
+    ptl_datatype_t   atomic_type;
+    ptl_handle_md_t  md;        /* put: data; get: destination;
+                                   fetch/swap: the get MD */
+    ptl_size_t       local_offset;
+    ptl_handle_md_t  put_md;    /* fetch/swap: the put MD */
+    ptl_size_t       put_offset;
+    ptl_size_t       length;
+    ptl_process_t    target;
+    ptl_pt_index_t   pt_index;
+    ptl_match_bits_t match_bits;
+    ptl_size_t       remote_offset;
+    void            *user_ptr;
+    ptl_hdr_data_t   hdr_data;
+    uint8_t          operand[32];
+    ptl_handle_ct_t  ct;        /* CT_INC/CT_SET: the counter changed */
+    ptl_ct_event_t   ct_value;
+    ptl_handle_ct_t  trig_ct;
+    ptl_size_t       threshold;
+} xg_nic_op_t;
+
+/* A list entry as appended or searched (LE or ME). */
+typedef struct xg_nic_entry_desc {
+    int              is_le;
+    void            *start;
+    ptl_size_t       length;
+    ptl_handle_ct_t  ct_handle;
+    ptl_uid_t        uid;
+    ptl_jid_t        jid;
+    unsigned int     options;
+    ptl_process_t    match_id;
+    ptl_match_bits_t match_bits;
+    ptl_match_bits_t ignore_bits;
+    ptl_size_t       min_free;
+} xg_nic_entry_desc_t;
+
+/* Library */
+int  xg_nic_init(void);
+void xg_nic_fini(void);
+int  xg_nic_is_initialized(void);
+
+/* Network interfaces */
+int xg_nic_ni_init(const char *fn, ptl_interface_t iface, unsigned options,
+                   ptl_pid_t pid, const ptl_ni_limits_t *desired,
+                   ptl_ni_limits_t *actual, ptl_handle_ni_t *ni_handle);
+int xg_nic_ni_fini(const char *fn, ptl_handle_ni_t ni_handle);
+int xg_nic_ni_handle(const char *fn, ptl_handle_any_t handle,
+                     ptl_handle_ni_t *ni_handle);
+int xg_nic_ni_status(const char *fn, ptl_handle_ni_t ni_handle,
+                     ptl_sr_index_t reg, ptl_sr_value_t *value);
+int xg_nic_set_map(const char *fn, ptl_handle_ni_t ni_handle,
+                   ptl_size_t size, const ptl_process_t *map);
+int xg_nic_get_map(const char *fn, ptl_handle_ni_t ni_handle,
+                   ptl_size_t size, ptl_process_t *map, ptl_size_t *actual);
+int xg_nic_get_id(const char *fn, ptl_handle_ni_t ni_handle, int physical,
+                  ptl_process_t *id);
+int xg_nic_get_uid(const char *fn, ptl_handle_ni_t ni_handle,
+                   ptl_uid_t *uid, ptl_jid_t *jid);
+int xg_nic_bundle(const char *fn, ptl_handle_ni_t ni_handle, int start);
+
+/* Portal table */
+int xg_nic_pt_alloc(const char *fn, ptl_handle_ni_t ni_handle,
+                    unsigned options, ptl_handle_eq_t eq_handle,
+                    ptl_pt_index_t req, ptl_pt_index_t *pt_index);
+int xg_nic_pt_free(const char *fn, ptl_handle_ni_t ni_handle,
+                   ptl_pt_index_t pt_index);
+int xg_nic_pt_enable(const char *fn, ptl_handle_ni_t ni_handle,
+                     ptl_pt_index_t pt_index, int enable);
+
+/* Memory descriptors */
+int xg_nic_md_bind(const char *fn, ptl_handle_ni_t ni_handle,
+                   const ptl_md_t *md, ptl_handle_md_t *md_handle);
+int xg_nic_md_release(const char *fn, ptl_handle_md_t md_handle);
+
+/* List entries */
+int xg_nic_entry_append(const char *fn, ptl_handle_ni_t ni_handle,
+                        ptl_pt_index_t pt_index,
+                        const xg_nic_entry_desc_t *desc, ptl_list_t list,
+                        void *user_ptr, ptl_handle_any_t *handle);
+int xg_nic_entry_unlink(const char *fn, ptl_handle_any_t handle, int is_le);
+int xg_nic_entry_search(const char *fn, ptl_handle_ni_t ni_handle,
+                        ptl_pt_index_t pt_index,
+                        const xg_nic_entry_desc_t *desc,
+                        ptl_search_op_t op, void *user_ptr);
+
+/* Counting events */
+int xg_nic_ct_alloc(const char *fn, ptl_handle_ni_t ni_handle,
+                    ptl_handle_ct_t *ct_handle);
+int xg_nic_ct_free(const char *fn, ptl_handle_ct_t ct_handle);
+int xg_nic_ct_cancel(const char *fn, ptl_handle_ct_t ct_handle);
+int xg_nic_ct_get(const char *fn, ptl_handle_ct_t ct_handle,
+                  ptl_ct_event_t *event);
+int xg_nic_ct_poll(const char *fn, const ptl_handle_ct_t *cts,
+                   const ptl_size_t *tests, unsigned size, uint64_t timeout_ms,
+                   ptl_ct_event_t *event, unsigned *which);
+int xg_nic_ct_update(const char *fn, ptl_handle_ct_t ct_handle,
+                     ptl_ct_event_t value, int set);
+
+/* Event queues */
+int xg_nic_eq_alloc(const char *fn, ptl_handle_ni_t ni_handle,
+                    ptl_size_t count, ptl_handle_eq_t *eq_handle);
+int xg_nic_eq_free(const char *fn, ptl_handle_eq_t eq_handle);
+int xg_nic_eq_poll(const char *fn, const ptl_handle_eq_t *eqs, unsigned size,
+                   uint64_t timeout_ms, ptl_event_t *event, unsigned *which);
+
+/* Data movement (and triggered counter operations) */
+int xg_nic_issue(const char *fn, const xg_nic_op_t *op);
+int xg_nic_atomic_sync(void);
+
+/* 1 if atomic @op is defined for @type; the byte size of @type (0: none) */
+int    xg_nic_atomic_valid(ptl_op_t op, ptl_datatype_t type);
+size_t xg_nic_atomic_size(ptl_datatype_t type);
+
+/* Timeout meaning "forever" for the poll routines. */
+#define XG_NIC_FOREVER UINT64_MAX
+
+#endif

@@ -1,0 +1,78 @@
+/*
+ * The packet transport contract: what the software NIC (src/nic) needs from
+ * the layer that moves bytes.  A packet transport delivers datagrams of at
+ * most mtu() bytes from this process to any process of the job, in order
+ * per (sender, receiver) pair, and hands received packets to a callback.
+ * It does not know what the bytes mean.
+ *
+ * The NIC never sees how packets travel.  shm/ implements the contract
+ * with one inbound ring per process in shared memory (loopback is the same
+ * ring seen from its owner); a libfabric transport would implement the
+ * same operations over a fabric endpoint.
+ *
+ * Contract:
+ *  - tx_reserve() never blocks: when the peer's queue is full it returns
+ *    XG_ERR_NO_RESOURCE and the caller retries later (the NIC keeps a
+ *    backlog).  Reserved room must be committed promptly; packets a sender
+ *    commits reach the receiver in commit order.
+ *  - A committed packet wakes a sleeping receiver unless the caller asked
+ *    to defer the wake-up; tx_flush() then delivers the deferred wake-ups.
+ *  - rx_poll() runs the callback on each received packet in place; the
+ *    bytes are valid only during the call.  Only one thread polls.
+ *  - rx_wait() blocks the polling thread until a packet may have arrived,
+ *    rx_wake() is called, or the timeout passes; it may return early.
+ *    Once it is committed to sleeping it asks may_sleep() (the caller's
+ *    last look at its own work queues): whatever a thread posts before
+ *    calling rx_wake() is then seen either by that look or by the wake.
+ *    rx_wake() costs a system call only when the receiver sleeps.
+ *  - Packets come from other processes: the receiver validates them.
+ */
+#ifndef XG_XPORT_PKT_H
+#define XG_XPORT_PKT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "xgas_status.h"
+
+typedef struct xg_pkt_ep xg_pkt_ep_t; /* a transport's endpoint (opaque) */
+
+typedef void (*xg_pkt_rx_func_t)(void *arg, const void *pkt, size_t len);
+
+typedef struct xg_pkt_ops {
+    /* largest packet in bytes */
+    size_t (*mtu)(const xg_pkt_ep_t *ep);
+    /* room for @len bytes to @peer: *buf_p to write, *token_p to commit */
+    xg_status_t (*tx_reserve)(xg_pkt_ep_t *ep, int peer, size_t len,
+                              void **buf_p, void **token_p);
+    /* publishes the packet; @defer_wake: leave a sleeping receiver asleep
+     * until tx_flush(peer) */
+    void (*tx_commit)(xg_pkt_ep_t *ep, int peer, void *token, size_t len,
+                      int defer_wake);
+    void (*tx_flush)(xg_pkt_ep_t *ep, int peer);
+    /* handles up to @max packets; returns how many */
+    unsigned (*rx_poll)(xg_pkt_ep_t *ep, unsigned max, xg_pkt_rx_func_t fn,
+                        void *arg);
+    void (*rx_wait)(xg_pkt_ep_t *ep, uint64_t timeout_ns,
+                    int (*may_sleep)(void *arg), void *arg);
+    void (*rx_wake)(xg_pkt_ep_t *ep);
+} xg_pkt_ops_t;
+
+/* An open transport: the ops table copied by value, and the endpoint. */
+typedef struct xg_pkt_xport {
+    const char   *name;
+    xg_pkt_ops_t  ops;
+    xg_pkt_ep_t  *ep;
+    int           rank;  /* this process in the job */
+    int           npes;
+} xg_pkt_xport_t;
+
+/*
+ * Opens the packet transport of this job.  Collective over all processes
+ * the first time (addresses are exchanged through boot); later calls in the
+ * same process return the same endpoint.  Never closed before exit: peers
+ * keep sending to it, and its memory vanishes with the process.
+ */
+xg_status_t xg_pkt_open(xg_pkt_xport_t *xport);
+
+#endif
