@@ -73,113 +73,74 @@ int xg_nic_atomic_valid(ptl_op_t op, ptl_datatype_t type)
     }
 }
 
-/* Integer types: T the type, U its unsigned twin (wrapping arithmetic). */
+/*
+ * One kernel per datatype: the loop over the elements is shared, the
+ * operations a class of types supports differ.  Each CASES macro expands
+ * to the switch cases computing r from the target t, the source s and the
+ * compare operand c (U: the unsigned twin of an integer type, for wrapping
+ * arithmetic).  Unsupported operations were refused by xg_nic_atomic_valid.
+ */
+#define XG_ATOMIC_SWAP_CASES                                               \
+    case PTL_SUM:      r = t + s; break;                                   \
+    case PTL_PROD:     r = t * s; break;                                   \
+    case PTL_SWAP:     r = s; break;                                       \
+    case PTL_CSWAP:    r = (c == t) ? s : t; break;                        \
+    case PTL_CSWAP_NE: r = (c != t) ? s : t; break;
+
+#define XG_ATOMIC_ORDERED_CASES                                            \
+    case PTL_MIN:      r = (s < t) ? s : t; break;                         \
+    case PTL_MAX:      r = (s > t) ? s : t; break;                         \
+    case PTL_CSWAP_LE: r = (c <= t) ? s : t; break;                        \
+    case PTL_CSWAP_LT: r = (c < t) ? s : t; break;                         \
+    case PTL_CSWAP_GE: r = (c >= t) ? s : t; break;                        \
+    case PTL_CSWAP_GT: r = (c > t) ? s : t; break;
+
+#define XG_ATOMIC_INT_CASES(T, U)                                          \
+    XG_ATOMIC_ORDERED_CASES                                                \
+    case PTL_SUM:      r = (T)(U)((U)t + (U)s); break;                     \
+    case PTL_PROD:     r = (T)(U)((U)t * (U)s); break;                     \
+    case PTL_SWAP:     r = s; break;                                       \
+    case PTL_CSWAP:    r = (c == t) ? s : t; break;                        \
+    case PTL_CSWAP_NE: r = (c != t) ? s : t; break;                        \
+    case PTL_LOR:      r = (T)((t != 0) || (s != 0)); break;               \
+    case PTL_LAND:     r = (T)((t != 0) && (s != 0)); break;               \
+    case PTL_LXOR:     r = (T)((t != 0) != (s != 0)); break;               \
+    case PTL_BOR:      r = (T)(t | s); break;                              \
+    case PTL_BAND:     r = (T)(t & s); break;                              \
+    case PTL_BXOR:     r = (T)(t ^ s); break;                              \
+    case PTL_MSWAP:    r = (T)(((U)t & (U)~(U)c) | ((U)s & (U)c)); break;
+
+#define XG_ATOMIC_KERNEL(name, T, CASES)                                   \
+static void name(ptl_op_t op, uint8_t *tgt, const uint8_t *src,            \
+                 const uint8_t *operand, uint8_t *fetch, size_t count)     \
+{                                                                          \
+    T t, s, r, c = 0;                                                      \
+    size_t i;                                                              \
+                                                                           \
+    if (operand != NULL) {                                                 \
+        memcpy(&c, operand, sizeof(c));                                    \
+    }                                                                      \
+    for (i = 0; i < count; i++) {                                          \
+        memcpy(&t, tgt + i * sizeof(T), sizeof(T));                        \
+        memcpy(&s, src + i * sizeof(T), sizeof(T));                        \
+        if (fetch != NULL) {                                               \
+            memcpy(fetch + i * sizeof(T), &t, sizeof(T));                  \
+        }                                                                  \
+        switch (op) {                                                      \
+        CASES                                                              \
+        default: r = t; break;                                             \
+        }                                                                  \
+        memcpy(tgt + i * sizeof(T), &r, sizeof(T));                        \
+    }                                                                      \
+}
+
 #define XG_ATOMIC_INT(name, T, U)                                          \
-static void name(ptl_op_t op, uint8_t *tgt, const uint8_t *src,          \
-                 const uint8_t *operand, uint8_t *fetch, size_t count)   \
-{                                                                        \
-    T t, s, r, c = 0;                                                    \
-    size_t i;                                                            \
-                                                                         \
-    if (operand != NULL) {                                               \
-        memcpy(&c, operand, sizeof(c));                                  \
-    }                                                                    \
-    for (i = 0; i < count; i++) {                                        \
-        memcpy(&t, tgt + i * sizeof(T), sizeof(T));                      \
-        memcpy(&s, src + i * sizeof(T), sizeof(T));                      \
-        if (fetch != NULL) {                                             \
-            memcpy(fetch + i * sizeof(T), &t, sizeof(T));                \
-        }                                                                \
-        switch (op) {                                                    \
-        case PTL_MIN:  r = (s < t) ? s : t; break;                       \
-        case PTL_MAX:  r = (s > t) ? s : t; break;                       \
-        case PTL_SUM:  r = (T)(U)((U)t + (U)s); break;                   \
-        case PTL_PROD: r = (T)(U)((U)t * (U)s); break;                   \
-        case PTL_LOR:  r = (T)((t != 0) || (s != 0)); break;             \
-        case PTL_LAND: r = (T)((t != 0) && (s != 0)); break;             \
-        case PTL_LXOR: r = (T)((t != 0) != (s != 0)); break;             \
-        case PTL_BOR:  r = (T)(t | s); break;                            \
-        case PTL_BAND: r = (T)(t & s); break;                            \
-        case PTL_BXOR: r = (T)(t ^ s); break;                            \
-        case PTL_SWAP: r = s; break;                                     \
-        case PTL_CSWAP:    r = (c == t) ? s : t; break;                  \
-        case PTL_CSWAP_NE: r = (c != t) ? s : t; break;                  \
-        case PTL_CSWAP_LE: r = (c <= t) ? s : t; break;                  \
-        case PTL_CSWAP_LT: r = (c < t) ? s : t; break;                   \
-        case PTL_CSWAP_GE: r = (c >= t) ? s : t; break;                  \
-        case PTL_CSWAP_GT: r = (c > t) ? s : t; break;                   \
-        case PTL_MSWAP:                                                  \
-            r = (T)(((U)t & (U)~(U)c) | ((U)s & (U)c));                  \
-            break;                                                       \
-        default:       r = t; break;                                     \
-        }                                                                \
-        memcpy(tgt + i * sizeof(T), &r, sizeof(T));                      \
-    }                                                                    \
-}
-
-/* Real floating types. */
+    XG_ATOMIC_KERNEL(name, T, XG_ATOMIC_INT_CASES(T, U))
 #define XG_ATOMIC_FLOAT(name, T)                                           \
-static void name(ptl_op_t op, uint8_t *tgt, const uint8_t *src,          \
-                 const uint8_t *operand, uint8_t *fetch, size_t count)   \
-{                                                                        \
-    T t, s, r, c = 0;                                                    \
-    size_t i;                                                            \
-                                                                         \
-    if (operand != NULL) {                                               \
-        memcpy(&c, operand, sizeof(c));                                  \
-    }                                                                    \
-    for (i = 0; i < count; i++) {                                        \
-        memcpy(&t, tgt + i * sizeof(T), sizeof(T));                      \
-        memcpy(&s, src + i * sizeof(T), sizeof(T));                      \
-        if (fetch != NULL) {                                             \
-            memcpy(fetch + i * sizeof(T), &t, sizeof(T));                \
-        }                                                                \
-        switch (op) {                                                    \
-        case PTL_MIN:  r = (s < t) ? s : t; break;                       \
-        case PTL_MAX:  r = (s > t) ? s : t; break;                       \
-        case PTL_SUM:  r = t + s; break;                                 \
-        case PTL_PROD: r = t * s; break;                                 \
-        case PTL_SWAP: r = s; break;                                     \
-        case PTL_CSWAP:    r = (c == t) ? s : t; break;                  \
-        case PTL_CSWAP_NE: r = (c != t) ? s : t; break;                  \
-        case PTL_CSWAP_LE: r = (c <= t) ? s : t; break;                  \
-        case PTL_CSWAP_LT: r = (c < t) ? s : t; break;                   \
-        case PTL_CSWAP_GE: r = (c >= t) ? s : t; break;                  \
-        case PTL_CSWAP_GT: r = (c > t) ? s : t; break;                   \
-        default:       r = t; break;                                     \
-        }                                                                \
-        memcpy(tgt + i * sizeof(T), &r, sizeof(T));                      \
-    }                                                                    \
-}
-
-/* Complex types: no ordering, so only sums, products and swaps. */
+    XG_ATOMIC_KERNEL(name, T, XG_ATOMIC_ORDERED_CASES XG_ATOMIC_SWAP_CASES)
+/* complex types have no order: sums, products and swaps only */
 #define XG_ATOMIC_COMPLEX(name, T)                                         \
-static void name(ptl_op_t op, uint8_t *tgt, const uint8_t *src,          \
-                 const uint8_t *operand, uint8_t *fetch, size_t count)   \
-{                                                                        \
-    T t, s, r, c = 0;                                                    \
-    size_t i;                                                            \
-                                                                         \
-    if (operand != NULL) {                                               \
-        memcpy(&c, operand, sizeof(c));                                  \
-    }                                                                    \
-    for (i = 0; i < count; i++) {                                        \
-        memcpy(&t, tgt + i * sizeof(T), sizeof(T));                      \
-        memcpy(&s, src + i * sizeof(T), sizeof(T));                      \
-        if (fetch != NULL) {                                             \
-            memcpy(fetch + i * sizeof(T), &t, sizeof(T));                \
-        }                                                                \
-        switch (op) {                                                    \
-        case PTL_SUM:  r = t + s; break;                                 \
-        case PTL_PROD: r = t * s; break;                                 \
-        case PTL_SWAP: r = s; break;                                     \
-        case PTL_CSWAP:    r = (c == t) ? s : t; break;                  \
-        case PTL_CSWAP_NE: r = (c != t) ? s : t; break;                  \
-        default:       r = t; break;                                     \
-        }                                                                \
-        memcpy(tgt + i * sizeof(T), &r, sizeof(T));                      \
-    }                                                                    \
-}
+    XG_ATOMIC_KERNEL(name, T, XG_ATOMIC_SWAP_CASES)
 
 XG_ATOMIC_INT(atomic_i8, int8_t, uint8_t)
 XG_ATOMIC_INT(atomic_u8, uint8_t, uint8_t)

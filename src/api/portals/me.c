@@ -63,23 +63,55 @@ static void me_desc(xg_nic_entry_desc_t *desc, const ptl_me_t *me)
     desc->min_free    = me->min_free;
 }
 
+/* Append and search for both entry kinds, once @desc describes the entry
+ * (@allowed: the options that kind takes). */
+static int entry_append(const char *fn, ptl_handle_ni_t ni_handle,
+                        ptl_pt_index_t pt_index,
+                        const xg_nic_entry_desc_t *desc, unsigned allowed,
+                        ptl_list_t ptl_list, void *user_ptr,
+                        ptl_handle_me_t *handle)
+{
+    int ret = me_check(fn, desc->options, allowed, (int)ptl_list);
+
+    if (ret != PTL_OK) {
+        return ret;
+    }
+    return xg_nic_entry_append(fn, ni_handle, pt_index, desc, ptl_list,
+                               user_ptr, handle);
+}
+
+static int entry_search(const char *fn, ptl_handle_ni_t ni_handle,
+                        ptl_pt_index_t pt_index,
+                        const xg_nic_entry_desc_t *desc, unsigned allowed,
+                        ptl_search_op_t ptl_search_op, void *user_ptr)
+{
+    int ret = me_check(fn, desc->options, allowed, PTL_PRIORITY_LIST);
+
+    if (ret != PTL_OK) {
+        return ret;
+    }
+    if ((ptl_search_op != PTL_SEARCH_ONLY) &&
+        (ptl_search_op != PTL_SEARCH_DELETE)) {
+        return xg_ptl_bad_arg(fn, "ptl_search_op %d is neither "
+                              "PTL_SEARCH_ONLY nor PTL_SEARCH_DELETE",
+                              (int)ptl_search_op);
+    }
+    return xg_nic_entry_search(fn, ni_handle, pt_index, desc, ptl_search_op,
+                               user_ptr);
+}
+
 XG_PTL_API int PtlLEAppend(ptl_handle_ni_t ni_handle, ptl_pt_index_t pt_index,
                            const ptl_le_t *le, ptl_list_t ptl_list,
                            void *user_ptr, ptl_handle_le_t *le_handle)
 {
     xg_nic_entry_desc_t desc;
-    int ret;
 
     XG_PTL_CHECK_INIT();
     XG_PTL_CHECK_PTR(le);
     XG_PTL_CHECK_PTR(le_handle);
-    ret = me_check(__func__, le->options, LE_OPTIONS, (int)ptl_list);
-    if (ret != PTL_OK) {
-        return ret;
-    }
     le_desc(&desc, le);
-    return xg_nic_entry_append(__func__, ni_handle, pt_index, &desc,
-                               ptl_list, user_ptr, le_handle);
+    return entry_append(__func__, ni_handle, pt_index, &desc, LE_OPTIONS,
+                        ptl_list, user_ptr, le_handle);
 }
 XG_PPTL(PtlLEAppend)
 
@@ -95,23 +127,12 @@ XG_PTL_API int PtlLESearch(ptl_handle_ni_t ni_handle, ptl_pt_index_t pt_index,
                            void *user_ptr)
 {
     xg_nic_entry_desc_t desc;
-    int ret;
 
     XG_PTL_CHECK_INIT();
     XG_PTL_CHECK_PTR(le);
-    ret = me_check(__func__, le->options, LE_OPTIONS, PTL_PRIORITY_LIST);
-    if (ret != PTL_OK) {
-        return ret;
-    }
-    if ((ptl_search_op != PTL_SEARCH_ONLY) &&
-        (ptl_search_op != PTL_SEARCH_DELETE)) {
-        return xg_ptl_bad_arg(__func__, "ptl_search_op %d is neither "
-                              "PTL_SEARCH_ONLY nor PTL_SEARCH_DELETE",
-                              (int)ptl_search_op);
-    }
     le_desc(&desc, le);
-    return xg_nic_entry_search(__func__, ni_handle, pt_index, &desc,
-                               ptl_search_op, user_ptr);
+    return entry_search(__func__, ni_handle, pt_index, &desc, LE_OPTIONS,
+                        ptl_search_op, user_ptr);
 }
 XG_PPTL(PtlLESearch)
 
@@ -120,18 +141,13 @@ XG_PTL_API int PtlMEAppend(ptl_handle_ni_t ni_handle, ptl_pt_index_t pt_index,
                            void *user_ptr, ptl_handle_me_t *me_handle)
 {
     xg_nic_entry_desc_t desc;
-    int ret;
 
     XG_PTL_CHECK_INIT();
     XG_PTL_CHECK_PTR(me);
     XG_PTL_CHECK_PTR(me_handle);
-    ret = me_check(__func__, me->options, ME_OPTIONS, (int)ptl_list);
-    if (ret != PTL_OK) {
-        return ret;
-    }
     me_desc(&desc, me);
-    return xg_nic_entry_append(__func__, ni_handle, pt_index, &desc,
-                               ptl_list, user_ptr, me_handle);
+    return entry_append(__func__, ni_handle, pt_index, &desc, ME_OPTIONS,
+                        ptl_list, user_ptr, me_handle);
 }
 XG_PPTL(PtlMEAppend)
 
@@ -147,22 +163,11 @@ XG_PTL_API int PtlMESearch(ptl_handle_ni_t ni_handle, ptl_pt_index_t pt_index,
                            void *user_ptr)
 {
     xg_nic_entry_desc_t desc;
-    int ret;
 
     XG_PTL_CHECK_INIT();
     XG_PTL_CHECK_PTR(me);
-    ret = me_check(__func__, me->options, ME_OPTIONS, PTL_PRIORITY_LIST);
-    if (ret != PTL_OK) {
-        return ret;
-    }
-    if ((ptl_search_op != PTL_SEARCH_ONLY) &&
-        (ptl_search_op != PTL_SEARCH_DELETE)) {
-        return xg_ptl_bad_arg(__func__, "ptl_search_op %d is neither "
-                              "PTL_SEARCH_ONLY nor PTL_SEARCH_DELETE",
-                              (int)ptl_search_op);
-    }
     me_desc(&desc, me);
-    return xg_nic_entry_search(__func__, ni_handle, pt_index, &desc,
-                               ptl_search_op, user_ptr);
+    return entry_search(__func__, ni_handle, pt_index, &desc, ME_OPTIONS,
+                        ptl_search_op, user_ptr);
 }
 XG_PPTL(PtlMESearch)
