@@ -65,6 +65,38 @@ static void coll_test_teams_destroy(void)
     }
 }
 
+/* Start of a collective test: the library, two symmetric buffers of
+ * @bytes each, and the teams of the list. */
+static inline void coll_test_start(size_t bytes, unsigned char **src,
+                                   unsigned char **dst)
+{
+    shmem_init();
+    xg_test_pe = shmem_my_pe();
+    *src = shmem_malloc(bytes);
+    *dst = shmem_malloc(bytes);
+    XG_CHECK((*src != NULL) && (*dst != NULL), "shmem_malloc");
+    coll_test_teams_create();
+}
+
+/* End of a collective test: the active-set routines left @psync as the
+ * specification requires (every word SHMEM_SYNC_VALUE), then everything
+ * coll_test_start made goes away. */
+static inline int coll_test_finish(const long *psync, int words,
+                                   unsigned char *src, unsigned char *dst)
+{
+    int i;
+
+    for (i = 0; i < words; i++) {
+        XG_CHECK(psync[i] == SHMEM_SYNC_VALUE, "pSync[%d] = %ld", i,
+                 psync[i]);
+    }
+    coll_test_teams_destroy();
+    shmem_free(dst);
+    shmem_free(src);
+    shmem_finalize();
+    return XG_TEST_PASS;
+}
+
 /* World PE of member @rank of @team. */
 static inline int coll_test_world(shmem_team_t team, int rank)
 {

@@ -168,14 +168,9 @@ int main(void)
 {
     int t, i;
 
-    shmem_init();
+    coll_test_start(BIG + 64, &src, &dst);
     me = shmem_my_pe();
     npes = shmem_n_pes();
-    xg_test_pe = me;
-    src = shmem_malloc(BIG + 64);
-    dst = shmem_malloc(BIG + 64);
-    XG_CHECK((src != NULL) && (dst != NULL), "shmem_malloc");
-    coll_test_teams_create();
 
     for (t = 0; t < COLL_TEST_TEAMS; t++) {
         /* the same round numbers on every member of the team */
@@ -198,14 +193,5 @@ int main(void)
             shmem_barrier_all();
         }
     }
-    for (i = 0; i < SHMEM_BCAST_SYNC_SIZE; i++) {
-        XG_CHECK(psync[i] == SHMEM_SYNC_VALUE, "pSync[%d] = %ld", i,
-                 psync[i]);
-    }
-
-    coll_test_teams_destroy();
-    shmem_free(dst);
-    shmem_free(src);
-    shmem_finalize();
-    return XG_TEST_PASS;
+    return coll_test_finish(psync, SHMEM_BCAST_SYNC_SIZE, src, dst);
 }

@@ -223,14 +223,9 @@ int main(void)
 {
     int t, i;
 
-    shmem_init();
+    coll_test_start(BUF_BYTES, &src, &dst);
     me = shmem_my_pe();
     npes = shmem_n_pes();
-    xg_test_pe = me;
-    src = shmem_malloc(BUF_BYTES);
-    dst = shmem_malloc(BUF_BYTES);
-    XG_CHECK((src != NULL) && (dst != NULL), "shmem_malloc");
-    coll_test_teams_create();
 
     for (t = 0; t < COLL_TEST_TEAMS; t++) {
         if (coll_teams[t].team != SHMEM_TEAM_INVALID) {
@@ -247,14 +242,5 @@ int main(void)
             shmem_barrier_all(); /* the evens' barriers */
         }
     }
-    for (i = 0; i < SHMEM_COLLECT_SYNC_SIZE; i++) {
-        XG_CHECK(psync[i] == SHMEM_SYNC_VALUE, "pSync[%d] = %ld", i,
-                 psync[i]);
-    }
-
-    coll_test_teams_destroy();
-    shmem_free(dst);
-    shmem_free(src);
-    shmem_finalize();
-    return XG_TEST_PASS;
+    return coll_test_finish(psync, SHMEM_COLLECT_SYNC_SIZE, src, dst);
 }

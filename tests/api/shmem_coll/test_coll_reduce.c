@@ -272,17 +272,12 @@ static void toall_complex(void)
 int main(void)
 {
     static const size_t counts[] = {1, 7, 3000};
-    int t, i;
+    int t;
     unsigned c;
 
-    shmem_init();
+    coll_test_start(BUF_BYTES, &src, &dst);
     me = shmem_my_pe();
     npes = shmem_n_pes();
-    xg_test_pe = me;
-    src = shmem_malloc(BUF_BYTES);
-    dst = shmem_malloc(BUF_BYTES);
-    XG_CHECK((src != NULL) && (dst != NULL), "shmem_malloc");
-    coll_test_teams_create();
 
     for (t = 0; t < COLL_TEST_TEAMS; t++) {
         shmem_team_t team = coll_teams[t].team;
@@ -311,14 +306,5 @@ int main(void)
     toall_set(0, 0, npes, 1);
     toall_set(0, 1, (npes + 1) / 2, me % 2 == 0);
     toall_complex();
-    for (i = 0; i < SHMEM_REDUCE_SYNC_SIZE; i++) {
-        XG_CHECK(psync[i] == SHMEM_SYNC_VALUE, "pSync[%d] = %ld", i,
-                 psync[i]);
-    }
-
-    coll_test_teams_destroy();
-    shmem_free(dst);
-    shmem_free(src);
-    shmem_finalize();
-    return XG_TEST_PASS;
+    return coll_test_finish(psync, SHMEM_REDUCE_SYNC_SIZE, src, dst);
 }
