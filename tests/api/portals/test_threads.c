@@ -4,10 +4,20 @@
  * be exact), and waiting threads are released with PTL_INTERRUPTED when
  * the event queue or counter they wait on is freed.  Built for
  * ThreadSanitizer runs too.
+ *
+ * The frees must come after the waiters are inside their waits (a wait
+ * that starts on a freed handle rightly fails with PTL_ARG_INVALID), and
+ * no test may depend on timing: the main thread frees only once it sees
+ * each waiter thread blocked in nanosleep, which in these threads happens
+ * only in the last phase of the library's wait back-off (white box: see
+ * base/wait.c).
  */
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdio.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "ptl_test.h"
 
@@ -41,14 +51,14 @@ static void *sender(void *arg)
 
 static ptl_handle_eq_t wait_eq;
 static ptl_handle_ct_t wait_ct;
-static _Atomic int waiting;
+static _Atomic long waiter_tid[2];
 
 static void *eq_waiter(void *arg)
 {
     ptl_event_t ev;
 
     (void)arg;
-    atomic_fetch_add(&waiting, 1);
+    atomic_store(&waiter_tid[0], (long)syscall(SYS_gettid));
     PTL_EXPECT(PTL_INTERRUPTED, PtlEQWait(wait_eq, &ev));
     return NULL;
 }
@@ -58,9 +68,39 @@ static void *ct_waiter(void *arg)
     ptl_ct_event_t v;
 
     (void)arg;
-    atomic_fetch_add(&waiting, 1);
+    atomic_store(&waiter_tid[1], (long)syscall(SYS_gettid));
     PTL_EXPECT(PTL_INTERRUPTED, PtlCTWait(wait_ct, 1000, &v));
     return NULL;
+}
+
+/* 1 if thread @tid of this process is blocked in (clock_)nanosleep. */
+static int thread_sleeping(long tid)
+{
+    char path[64];
+    long nr = -1;
+    FILE *f;
+
+    snprintf(path, sizeof(path), "/proc/self/task/%ld/syscall", tid);
+    f = fopen(path, "r");
+    if (f == NULL) {
+        return 0;
+    }
+    if (fscanf(f, "%ld", &nr) != 1) {
+        nr = -1;
+    }
+    fclose(f);
+    return (nr == SYS_clock_nanosleep) || (nr == SYS_nanosleep);
+}
+
+/* Waits until waiter @k is asleep inside its wait. */
+static void await_waiter(int k)
+{
+    long tid;
+
+    while (((tid = atomic_load(&waiter_tid[k])) == 0) ||
+           !thread_sleeping(tid)) {
+        sched_yield();
+    }
 }
 
 int main(void)
@@ -120,9 +160,8 @@ int main(void)
     PTL_OK_OR_DIE(PtlCTAlloc(env.ni, &wait_ct));
     XG_CHECK(pthread_create(&w1, NULL, eq_waiter, NULL) == 0, "thread");
     XG_CHECK(pthread_create(&w2, NULL, ct_waiter, NULL) == 0, "thread");
-    while (atomic_load(&waiting) < 2) {
-        sched_yield();
-    }
+    await_waiter(0);
+    await_waiter(1);
     PTL_OK_OR_DIE(PtlEQFree(wait_eq));
     PTL_OK_OR_DIE(PtlCTFree(wait_ct));
     pthread_join(w1, NULL);
