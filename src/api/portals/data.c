@@ -6,13 +6,22 @@
 
 #include "api/portals/ptl_int.h"
 
-static void op_init(xg_nic_op_t *op, xg_nic_op_kind_t kind)
+/* An operation of @kind on @length bytes at @local_offset of @md, fired
+ * when @trig reaches @threshold (PTL_CT_NONE: at once). */
+static void op_init(xg_nic_op_t *op, xg_nic_op_kind_t kind,
+                    ptl_handle_md_t md, ptl_size_t local_offset,
+                    ptl_size_t length, ptl_handle_ct_t trig,
+                    ptl_size_t threshold)
 {
     memset(op, 0, sizeof(*op));
-    op->kind    = kind;
-    op->trig_ct = PTL_CT_NONE;
-    op->put_md  = PTL_INVALID_HANDLE;
-    op->ct      = PTL_CT_NONE;
+    op->kind         = kind;
+    op->md           = md;
+    op->local_offset = local_offset;
+    op->length       = length;
+    op->trig_ct      = trig;
+    op->threshold    = threshold;
+    op->put_md       = PTL_INVALID_HANDLE;
+    op->ct           = PTL_CT_NONE;
 }
 
 static void op_target(xg_nic_op_t *op, ptl_process_t target_id,
@@ -86,13 +95,9 @@ static int do_put(const char *fn, ptl_handle_md_t md_handle,
     if (ret != PTL_OK) {
         return ret;
     }
-    op_init(&op, XG_NIC_OP_PUT);
-    op.md           = md_handle;
-    op.local_offset = local_offset;
-    op.length       = length;
-    op.ack_req      = ack_req;
-    op.trig_ct      = trig;
-    op.threshold    = threshold;
+    op_init(&op, XG_NIC_OP_PUT, md_handle, local_offset, length, trig,
+            threshold);
+    op.ack_req = ack_req;
     op_target(&op, target_id, pt_index, match_bits, remote_offset, user_ptr,
               hdr_data);
     return xg_nic_issue(fn, &op);
@@ -106,12 +111,8 @@ static int do_get(const char *fn, ptl_handle_md_t md_handle,
 {
     xg_nic_op_t op;
 
-    op_init(&op, XG_NIC_OP_GET);
-    op.md           = md_handle;
-    op.local_offset = local_offset;
-    op.length       = length;
-    op.trig_ct      = trig;
-    op.threshold    = threshold;
+    op_init(&op, XG_NIC_OP_GET, md_handle, local_offset, length, trig,
+            threshold);
     op_target(&op, target_id, pt_index, match_bits, remote_offset, user_ptr,
               0);
     return xg_nic_issue(fn, &op);
@@ -135,15 +136,11 @@ static int do_atomic(const char *fn, ptl_handle_md_t md_handle,
     if (ret != PTL_OK) {
         return ret;
     }
-    op_init(&op, XG_NIC_OP_ATOMIC);
-    op.md           = md_handle;
-    op.local_offset = local_offset;
-    op.length       = length;
-    op.ack_req      = ack_req;
-    op.atomic_op    = operation;
-    op.atomic_type  = datatype;
-    op.trig_ct      = trig;
-    op.threshold    = threshold;
+    op_init(&op, XG_NIC_OP_ATOMIC, md_handle, local_offset, length, trig,
+            threshold);
+    op.ack_req     = ack_req;
+    op.atomic_op   = operation;
+    op.atomic_type = datatype;
     op_target(&op, target_id, pt_index, match_bits, remote_offset, user_ptr,
               hdr_data);
     return xg_nic_issue(fn, &op);
@@ -166,16 +163,11 @@ static int do_fetch(const char *fn, xg_nic_op_kind_t kind,
     if (ret != PTL_OK) {
         return ret;
     }
-    op_init(&op, kind);
-    op.md           = get_md;
-    op.local_offset = get_off;
-    op.put_md       = put_md;
-    op.put_offset   = put_off;
-    op.length       = length;
-    op.atomic_op    = operation;
-    op.atomic_type  = datatype;
-    op.trig_ct      = trig;
-    op.threshold    = threshold;
+    op_init(&op, kind, get_md, get_off, length, trig, threshold);
+    op.put_md      = put_md;
+    op.put_offset  = put_off;
+    op.atomic_op   = operation;
+    op.atomic_type = datatype;
     if ((kind == XG_NIC_OP_SWAP) && (operand != NULL)) {
         memcpy(op.operand, operand, xg_nic_atomic_size(datatype));
     }
@@ -409,11 +401,9 @@ static int do_ct_trig(const char *fn, xg_nic_op_kind_t kind,
         return xg_ptl_bad_arg(fn, "increment sets both success and failure: "
                               "only one may be non-zero");
     }
-    op_init(&op, kind);
-    op.ct        = ct_handle;
-    op.ct_value  = value;
-    op.trig_ct   = trig_ct_handle;
-    op.threshold = threshold;
+    op_init(&op, kind, PTL_INVALID_HANDLE, 0, 0, trig_ct_handle, threshold);
+    op.ct       = ct_handle;
+    op.ct_value = value;
     return xg_nic_issue(fn, &op);
 }
 

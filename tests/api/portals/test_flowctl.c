@@ -19,15 +19,15 @@ static ptl_handle_md_t md;
 static int right;
 static uint8_t src[NMSG * 16];
 
-/* Sends the messages marked in @todo; returns how many failed (and marks
+/* Sends the messages marked in @pending; returns how many failed (and marks
  * them), after checking the failures are flow-control failures. */
-static int send_all(int *todo)
+static int send_all(int *pending)
 {
     ptl_event_t ev;
     int i, n = 0, failed = 0;
 
     for (i = 0; i < NMSG; i++) {
-        if (todo[i]) {
+        if (pending[i]) {
             PTL_OK_OR_DIE(PtlPut(md, (ptl_size_t)i * 16, 16, PTL_ACK_REQ,
                                  ptl_test_rank(right), PT, 5, 0,
                                  (void *)(intptr_t)i, (uint64_t)i));
@@ -42,7 +42,7 @@ static int send_all(int *todo)
         n--;
         i = (int)(intptr_t)ev.user_ptr;
         if (ev.ni_fail_type == PTL_NI_OK) {
-            todo[i] = 0;
+            pending[i] = 0;
         } else {
             XG_CHECK(ev.ni_fail_type == PTL_NI_PT_DISABLED,
                      "message %d failed with %u", i, ev.ni_fail_type);
@@ -62,7 +62,7 @@ int main(void)
     ptl_event_t ev;
     ptl_md_t mdd;
     ptl_me_t me;
-    int todo[NMSG], i, failed, seen, disabled;
+    int pending[NMSG], i, failed, seen, disabled;
 
     ptl_test_init(&env);
     right = (env.rank + 1) % env.npes;
@@ -95,9 +95,9 @@ int main(void)
     PTL_OK_OR_DIE(PtlNIStatus(env.ni, PTL_SR_DROP_COUNT, &drops0));
     ptl_test_barrier(&env);
     for (i = 0; i < NMSG; i++) {
-        todo[i] = 1;
+        pending[i] = 1;
     }
-    failed = send_all(todo);
+    failed = send_all(pending);
     XG_CHECK(failed == NMSG - 1, "%d failed, want %d", failed, NMSG - 1);
     ptl_test_barrier(&env);
     ptl_test_next(teq, PTL_EVENT_PUT, &ev);
@@ -123,7 +123,7 @@ int main(void)
     ptl_test_next(teq, PTL_EVENT_AUTO_FREE, &ev);    /* its buffer */
     PTL_OK_OR_DIE(PtlPTEnable(env.ni, PT));
     ptl_test_barrier(&env);
-    failed = send_all(todo);
+    failed = send_all(pending);
     XG_CHECK(failed == 0, "%d failed after recovery", failed);
     ptl_test_barrier(&env);
     for (i = 0; i < NMSG - 1; i++) {
@@ -141,9 +141,9 @@ int main(void)
                               &ph));
     ptl_test_barrier(&env);
     for (i = 0; i < NMSG; i++) {
-        todo[i] = 1;
+        pending[i] = 1;
     }
-    failed = send_all(todo);
+    failed = send_all(pending);
     ptl_test_barrier(&env);
     XG_CHECK((failed > 0) && (failed < NMSG), "%d of %d failed", failed,
              NMSG);
@@ -164,7 +164,7 @@ int main(void)
     ptl_test_barrier(&env);
     PTL_OK_OR_DIE(PtlPTEnable(env.ni, PT));
     ptl_test_barrier(&env);
-    while (send_all(todo) > 0) {
+    while (send_all(pending) > 0) {
         /* drain as the target would, then retry what failed */
         ptl_test_barrier(&env);
         while (PtlEQGet(small_eq, &ev) == PTL_OK) {
@@ -184,14 +184,14 @@ int main(void)
     PTL_OK_OR_DIE(PtlPTDisable(env.ni, PT));
     ptl_test_barrier(&env);
     for (i = 0; i < NMSG; i++) {
-        todo[i] = (i < 2);
+        pending[i] = (i < 2);
     }
-    XG_CHECK(send_all(todo) == 2, "disabled portal accepted a message");
+    XG_CHECK(send_all(pending) == 2, "disabled portal accepted a message");
     ptl_test_barrier(&env);
     ptl_test_none(teq); /* PtlPTDisable posts no event */
     PTL_OK_OR_DIE(PtlPTEnable(env.ni, PT));
     ptl_test_barrier(&env);
-    XG_CHECK(send_all(todo) == 0, "enabled portal refused a message");
+    XG_CHECK(send_all(pending) == 0, "enabled portal refused a message");
     ptl_test_barrier(&env);
     PTL_OK_OR_DIE(PtlMEUnlink(ph));
     PTL_OK_OR_DIE(PtlPTFree(env.ni, PT));
