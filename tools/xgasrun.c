@@ -638,8 +638,8 @@ static void xg_run_pe_exited(xg_run_job_t *job, int rank, pid_t pid,
          * the job (peers may be dying of the same cause meanwhile); the
          * status was published before the request (see xg_ctl.h). */
         if (requester == rank) {
-            status = atomic_load_explicit(&job->ctl->exit_status,
-                                          memory_order_acquire);
+            status = xg_ctl_exit_code(atomic_load_explicit(
+                &job->ctl->exit_status, memory_order_acquire));
             xg_debug("run", "PE %d called shmem_global_exit(%d): ending the "
                      "job", rank, status);
             xg_run_end(job, status);

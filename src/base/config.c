@@ -22,14 +22,16 @@ typedef struct {
     const char       *env;
     xg_config_type_t  type;
     const char       *def;
+    const char       *min; /* numeric types: the range, as text */
+    const char       *max;
     int               visibility;
     const char       *help;
     size_t            offset;
 } xg_config_entry_t;
 
 static const xg_config_entry_t config_table[] = {
-#define XG_CONFIG_VAR(field, env, type, def, vis, help) \
-    {env, type, def, vis, help, offsetof(xg_config_t, field)},
+#define XG_CONFIG_VAR(field, env, type, def, min, max, vis, help) \
+    {env, type, def, min, max, vis, help, offsetof(xg_config_t, field)},
 #include "base/xg_config_vars.h"
 #undef XG_CONFIG_VAR
 };
@@ -148,24 +150,66 @@ static int config_set(const xg_config_entry_t *entry, const char *text)
     return -1;
 }
 
+/* 0 if the parsed value of @entry lies within its range (types without
+ * one always do). */
+static int config_in_range(const xg_config_entry_t *entry)
+{
+    const void *field = (const char *)&xg_config + entry->offset;
+    uint64_t size, size_min, size_max;
+    long value, min, max;
+
+    switch (entry->type) {
+    case XG_CFG_INT:
+        value = *(const long *)field;
+        xg_assert((parse_int(entry->min, &min) == 0) &&
+                  (parse_int(entry->max, &max) == 0));
+        return ((value >= min) && (value <= max)) ? 0 : -1;
+    case XG_CFG_SIZE:
+    case XG_CFG_ADDR:
+        size = *(const uint64_t *)field;
+        xg_assert((xg_config_parse_size(entry->min, &size_min) == 0) &&
+                  (xg_config_parse_size(entry->max, &size_max) == 0));
+        return ((size >= size_min) && (size <= size_max)) ? 0 : -1;
+    default:
+        return 0;
+    }
+}
+
+/* Sets @entry from the environment; on a malformed or out-of-range value
+ * says which variable, what was found and what is allowed, and keeps the
+ * default.  0 on success. */
+static int config_load_entry(const xg_config_entry_t *entry)
+{
+    const char *text = getenv(entry->env);
+
+    if (text == NULL) {
+        return 0;
+    }
+    if (config_set(entry, text) != 0) {
+        xg_error("config", "%s='%s' is not valid: expected %s (default %s)",
+                 entry->env, text, expected_form(entry->type), entry->def);
+    } else if (config_in_range(entry) != 0) {
+        xg_error("config", "%s=%s: must be between %s and %s (default %s)",
+                 entry->env, text, entry->min, entry->max, entry->def);
+    } else {
+        return 0;
+    }
+    config_set(entry, entry->def);
+    return -1;
+}
+
 static void config_load_once(void)
 {
     size_t i;
-    const char *text;
 
     for (i = 0; i < XG_ARRAY_SIZE(config_table); i++) {
         xg_assert(config_set(&config_table[i], config_table[i].def) == 0);
+        xg_assert(config_in_range(&config_table[i]) == 0);
     }
     for (i = 0; i < XG_ARRAY_SIZE(config_table); i++) {
-        text = getenv(config_table[i].env);
-        if ((text == NULL) || (config_set(&config_table[i], text) == 0)) {
-            continue;
+        if (config_load_entry(&config_table[i]) != 0) {
+            config_status = XG_ERR_INVALID_PARAM;
         }
-        config_set(&config_table[i], config_table[i].def);
-        xg_error("config", "%s='%s' is not valid: expected %s (default %s)",
-                 config_table[i].env, text,
-                 expected_form(config_table[i].type), config_table[i].def);
-        config_status = XG_ERR_INVALID_PARAM;
     }
     if (xg_config.shmem_debug) {
         xg_config.log_level = XG_LOG_DEBUG;
@@ -229,8 +273,13 @@ void xg_config_print(FILE *out, int with_launcher)
             continue;
         }
         format_value(&config_table[i], value, sizeof(value));
-        fprintf(out, "%-22s = %-16s (default %s)\n    %s\n",
+        fprintf(out, "%-22s = %-16s (default %s)\n    %s",
                 config_table[i].env, value, config_table[i].def,
                 config_table[i].help);
+        if (config_table[i].min[0] != '\0') {
+            fprintf(out, " [%s..%s]", config_table[i].min,
+                    config_table[i].max);
+        }
+        fputc('\n', out);
     }
 }

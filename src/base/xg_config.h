@@ -23,7 +23,7 @@ typedef enum {
 enum { XG_CFG_USER = 0, XG_CFG_LAUNCHER = 1 };
 
 typedef struct xg_config {
-#define XG_CONFIG_VAR(field, env, type, def, vis, help) \
+#define XG_CONFIG_VAR(field, env, type, def, min, max, vis, help) \
     XG_CONFIG_FIELD_##type field;
 #define XG_CONFIG_FIELD_XG_CFG_BOOL     int
 #define XG_CONFIG_FIELD_XG_CFG_INT      long
@@ -37,9 +37,9 @@ typedef struct xg_config {
 
 extern xg_config_t xg_config;
 
-/* Parses every variable once.  On a malformed value, logs which variable,
- * the value and the expected form, and returns XG_ERR_INVALID_PARAM (the
- * field keeps its default). */
+/* Parses every variable once.  On a malformed value, or a number outside
+ * the variable's range, logs which variable, the value and what is allowed,
+ * and returns XG_ERR_INVALID_PARAM (the field keeps its default). */
 xg_status_t xg_config_load(void);
 
 /* Parses "<number>[K|M|G|T][B|iB]" (or 0x hex) into bytes; 0 on success. */

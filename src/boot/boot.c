@@ -194,6 +194,7 @@ xg_status_t xg_boot_kv_get(int rank, const char *key, void *value, size_t len)
 
 void xg_boot_abort(int status)
 {
+    status = xg_ctl_exit_code(status);
     if (status == 0) {
         status = 1;
     }
@@ -206,6 +207,7 @@ void xg_boot_global_exit(int status)
 {
     int32_t none = 0;
 
+    status = xg_ctl_exit_code(status);
     /* claim (-1), then the status, then publish the requester with release:
      * whoever sees a positive exit_requested also sees the status */
     if (atomic_compare_exchange_strong(&xg_boot.ctl->exit_requested, &none,

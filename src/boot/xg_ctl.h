@@ -70,6 +70,20 @@ typedef struct xg_ctl_kv_record {
     uint32_t value_len;
 } xg_ctl_kv_record_t;
 
+/*
+ * The process exit status for a job status given to shmem_global_exit or
+ * an abort: a process can only report 8 bits, so statuses within 0..255
+ * stay as they are, others keep their low 8 bits -- except that a non-zero
+ * status whose low 8 bits are 0 (256, -256, ...) becomes 1: no failure may
+ * read as success.
+ */
+static inline int xg_ctl_exit_code(int status)
+{
+    int code = status & 0xff;
+
+    return ((code == 0) && (status != 0)) ? 1 : code;
+}
+
 /* Bytes needed for a control area for @npes PEs. */
 size_t xg_ctl_size(uint32_t npes);
 

@@ -64,6 +64,39 @@ static void mem_layout(uint64_t data_size)
                                       XG_MEM_PART_ALIGN);
 }
 
+/* The node region holds npes partitions at XGAS_SYMMETRIC_BASE and must fit
+ * below the top of the user address space; a size whose product with the
+ * PE count overflows or does not fit is rejected here, with one message
+ * (from PE 0: every PE computes the same), before anything is mapped. */
+static xg_status_t mem_check_fits(void)
+{
+    uint64_t base = xg_config.symmetric_base, room, region, fit;
+    uint64_t npes = (uint64_t)xg_mem.npes;
+    uint64_t overhead = xg_mem.part_size - xg_mem.heap_size;
+
+    room = (base < XG_MEM_VA_LIMIT) ? XG_MEM_VA_LIMIT - base : 0;
+    if (!__builtin_mul_overflow(xg_mem.part_size, npes, &region) &&
+        (region <= room)) {
+        return XG_OK;
+    }
+    if (xg_mem.me != 0) {
+        /* PE 0 says why and exits, which ends the job: wait for that
+         * instead of repeating the message at every PE */
+        xg_boot_fence();
+        return XG_ERR_INVALID_PARAM;
+    }
+    fit = (room / npes > overhead) ? room / npes - overhead : 0;
+    xg_error("mem", "SHMEM_SYMMETRIC_SIZE=%llu with %d PEs needs a node "
+             "region of %d partitions of %llu bytes, more than the %llu "
+             "bytes of address space between XGAS_SYMMETRIC_BASE=%#llx and "
+             "%#llx: lower SHMEM_SYMMETRIC_SIZE to at most %llu bytes or "
+             "run fewer PEs", (unsigned long long)xg_config.symmetric_size,
+             xg_mem.npes, xg_mem.npes, (unsigned long long)xg_mem.part_size,
+             (unsigned long long)room, (unsigned long long)base,
+             (unsigned long long)XG_MEM_VA_LIMIT, (unsigned long long)fit);
+    return XG_ERR_INVALID_PARAM;
+}
+
 /* Every PE must have computed the same layout; names the first that did
  * not, and what differs. */
 static xg_status_t mem_check_agreement(void)
@@ -147,6 +180,10 @@ xg_status_t xg_mem_init(void)
     xg_mem.data_lo = data.lo;
     mem_layout(data.hi - data.lo);
 
+    status = mem_check_fits();
+    if (status != XG_OK) {
+        return status;
+    }
     status = mem_check_agreement();
     if (status != XG_OK) {
         return status;

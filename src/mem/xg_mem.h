@@ -75,6 +75,10 @@ static inline uint64_t xg_mem_internal_size(int npes, long teams_max)
  * can give (the same offset is then aligned on every PE). */
 #define XG_MEM_PART_ALIGN (2u << 20)
 
+/* Top of the user address space the node region must end below (x86-64
+ * and arm64 with 4-level page tables: 128 TiB). */
+#define XG_MEM_VA_LIMIT (1ULL << 47)
+
 typedef struct xg_mem {
     xg_shm_region_t region;
     int             me;
