@@ -18,6 +18,8 @@
  *  - No PE outlives xgasrun.  Each child asks for SIGKILL on its parent's
  *    death (PR_SET_PDEATHSIG) and then checks that its parent is still the
  *    launcher; xgasrun itself returns only after reaping every PE.
+ *  - Nor does any process a PE started: xgasrun is their subreaper and
+ *    ends those left when the last PE has exited (xg_run_end_orphans).
  *  - Every event (a PE's exit, a signal to xgasrun, PE output under
  *    --tag-output) arrives through one poll() over a signalfd and the output
  *    pipes.  The only timeout is the grace period between the SIGTERM that
@@ -37,6 +39,7 @@
 #include "boot/xg_ctl.h"
 #include "xgas_version.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -124,6 +127,10 @@ typedef struct xg_run_job {
     int               killed;         /* SIGKILL sent to every PE */
     uint64_t          kill_at_ns;     /* when ending turns into SIGKILL */
     int               status;         /* exit status of the job */
+
+    /* processes the PEs started (see xg_run_end_orphans) */
+    pid_t            *foreign;        /* our children from before the job */
+    size_t            nforeign;
 } xg_run_job_t;
 
 /* Prints "xgasrun: <message>" to stderr in one write, keeping errno for
@@ -501,11 +508,168 @@ static int xg_run_setup_pes(xg_run_job_t *job)
     return 0;
 }
 
+/* ------------------------------------------------------------------------
+ * Processes the PEs leave behind.  xgasrun is a child subreaper
+ * (PR_SET_CHILD_SUBREAPER): every process a PE starts and no longer waits
+ * for -- an orphan of a PE that ended, a double-forked daemon, one that
+ * moved to a session or process group of its own -- becomes our child
+ * instead of init's.  When the last PE has exited, whatever children we
+ * have beyond those we had before the job are what the PEs left behind:
+ * they get SIGTERM, the grace period, then SIGKILL, and are reaped, round
+ * after round (killing one reparents its own children to us) until none is
+ * left.  So no process of the job outlives xgasrun, holding job memory.
+ * --------------------------------------------------------------------- */
+
+#define XG_RUN_ORPHAN_ROUNDS 64 /* a fork bomb outruns us; give up then */
+
+/* Our children, found in /proc (any kernel, unlike /proc/pid/task/tid/
+ * children); those in job->foreign are left out.  Returns how many were
+ * put in *pids_p (malloc'ed), or 0. */
+static size_t xg_run_children(const xg_run_job_t *job, pid_t **pids_p)
+{
+    char path[64], stat[512], *after;
+    struct dirent *entry;
+    pid_t *pids = NULL, *grown, pid, parent;
+    size_t count = 0, cap = 0, i;
+    ssize_t len;
+    DIR *dir = opendir("/proc");
+    int fd;
+
+    *pids_p = NULL;
+    if (dir == NULL) {
+        return 0;
+    }
+    while ((entry = readdir(dir)) != NULL) {
+        pid = (pid_t)atoi(entry->d_name);
+        if (pid <= 0) {
+            continue;
+        }
+        snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0) {
+            continue;
+        }
+        len = read(fd, stat, sizeof(stat) - 1);
+        close(fd);
+        stat[(len > 0) ? len : 0] = '\0';
+        /* "pid (comm) state ppid ...": comm may hold anything but ')' is
+         * last before the state */
+        after = strrchr(stat, ')');
+        if ((after == NULL) ||
+            (sscanf(after + 1, " %*c %d", &parent) != 1) ||
+            (parent != job->launcher)) {
+            continue;
+        }
+        for (i = 0; (i < job->nforeign) && (job->foreign[i] != pid); i++) {
+        }
+        if (i < job->nforeign) {
+            continue;
+        }
+        if (count == cap) {
+            cap = cap ? 2 * cap : 16;
+            grown = realloc(pids, cap * sizeof(*pids));
+            if (grown == NULL) {
+                break;
+            }
+            pids = grown;
+        }
+        pids[count++] = pid;
+    }
+    closedir(dir);
+    *pids_p = pids;
+    return count;
+}
+
+/* Reaps what has exited without waiting; -1 once we have no children. */
+static int xg_run_reap_any(void)
+{
+    pid_t pid;
+    int wstatus;
+
+    while ((pid = waitpid(-1, &wstatus, WNOHANG)) > 0) {
+    }
+    return ((pid < 0) && (errno == ECHILD)) ? -1 : 0;
+}
+
+/* Waits until none of @pids is our child any more, or @deadline_ns, or a
+ * signal tells us to hurry. */
+static void xg_run_wait_orphans(xg_run_job_t *job, const pid_t *pids,
+                                size_t count, uint64_t deadline_ns)
+{
+    struct pollfd pfd = {.fd = job->sig_fd, .events = POLLIN};
+    struct signalfd_siginfo info;
+    uint64_t now;
+    size_t i;
+    int hurry = 0;
+
+    while (!hurry && (xg_run_reap_any() == 0)) {
+        for (i = 0; i < count; i++) {
+            if ((kill(pids[i], 0) == 0) || (errno != ESRCH)) {
+                break; /* alive, or a zombie of ours not reaped yet */
+            }
+        }
+        now = xg_time_ns();
+        if ((i == count) || (now >= deadline_ns)) {
+            return;
+        }
+        if (poll(&pfd, 1, (int)((deadline_ns - now) / 1000000u) + 1) > 0) {
+            while (read(job->sig_fd, &info, sizeof(info)) ==
+                   (ssize_t)sizeof(info)) {
+                hurry |= (info.ssi_signo != SIGCHLD);
+            }
+        }
+    }
+}
+
+static void xg_run_end_orphans(xg_run_job_t *job)
+{
+    long grace_ms = (xg_config.run_grace_ms > 0) ? xg_config.run_grace_ms : 0;
+    pid_t *pids;
+    size_t count, i, total = 0;
+    int round, sig;
+
+    for (round = 0; round < XG_RUN_ORPHAN_ROUNDS; round++) {
+        xg_run_reap_any();
+        count = xg_run_children(job, &pids);
+        if (count == 0) {
+            break;
+        }
+        sig = ((round == 0) && !job->killed) ? SIGTERM : SIGKILL;
+        for (i = 0; i < count; i++) {
+            kill(pids[i], sig);
+        }
+        total += (round == 0) ? count : 0;
+        xg_run_wait_orphans(job, pids, count,
+                            xg_time_ns() + ((sig == SIGTERM)
+                                                ? (uint64_t)grace_ms * 1000000u
+                                                : 1000000000u));
+        free(pids);
+    }
+    if (total > 0) {
+        xg_info("run", "ended %zu processes the PEs had started and left "
+                "running", total);
+    }
+}
+
+/* Becomes the subreaper of everything the PEs start, remembering the
+ * children we already have (whoever exec'd xgasrun may have left some):
+ * those are not the job's. */
+static int xg_run_setup_reaper(xg_run_job_t *job)
+{
+    if (prctl(PR_SET_CHILD_SUBREAPER, 1) != 0) {
+        xg_run_say("cannot become the reaper of the PEs' processes (%m)");
+        return -1;
+    }
+    job->nforeign = xg_run_children(job, &job->foreign);
+    return 0;
+}
+
 static int xg_run_setup(xg_run_job_t *job)
 {
     job->launcher = getpid();
     if ((xg_run_setup_signals(job) != 0) || (xg_run_create_areas(job) != 0) ||
-        (xg_run_make_env(job) != 0) || (xg_run_setup_pes(job) != 0)) {
+        (xg_run_make_env(job) != 0) || (xg_run_setup_pes(job) != 0) ||
+        (xg_run_setup_reaper(job) != 0)) {
         return -1;
     }
     return 0;
@@ -679,7 +843,8 @@ static void xg_run_reap(xg_run_job_t *job)
             }
         }
         if (rank == job->npes) {
-            continue; /* inherited from whoever exec'd xgasrun */
+            continue; /* inherited from whoever exec'd xgasrun, or an
+                       * orphan of a PE (we are the subreaper) */
         }
         job->pe[rank].pid = 0;
         job->running--;
@@ -920,6 +1085,7 @@ static void xg_run_cleanup(xg_run_job_t *job)
     free(job->pfd);
     free(job->pfd_stream);
     free(job->envp);
+    free(job->foreign);
     if (job->ctl != NULL) {
         munmap(job->ctl, job->ctl_size);
     }
@@ -953,6 +1119,7 @@ int main(int argc, char **argv)
     }
     xg_run_start(&job);
     xg_run_supervise(&job);
+    xg_run_end_orphans(&job);
     xg_run_cleanup(&job);
     return job.status;
 }

@@ -4,6 +4,7 @@
 #include "boot/xg_boot.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,42 @@
 #include "base/xg_wait.h"
 
 xg_boot_t xg_boot = {.rank = -1, .seg_fd = -1};
+
+/* Takes PE @rank's slot for this process.  A slot already held by another
+ * live process means the variables were inherited: from a PE that started
+ * this program before it joined (its child then holds the rank), or copied
+ * by hand. */
+static xg_status_t boot_claim_rank(xg_ctl_t *ctl, int rank)
+{
+    int32_t holder = 0, me = (int32_t)getpid();
+
+    if (atomic_compare_exchange_strong(&ctl->pe[rank].pid, &holder, me) ||
+        (holder == me)) {
+        return XG_OK;
+    }
+    xg_error("boot", "PE %d of this job was already joined by process %d, "
+             "so this process (%d) cannot be PE %d: XGAS_RANK and the job's "
+             "descriptors were inherited from a process that started it -- "
+             "programs a PE starts after shmem_init run as jobs of their "
+             "own; start this one after shmem_init, or unset the XGAS_* "
+             "launcher variables", rank, (int)holder, (int)me, rank);
+    return XG_ERR_BOOT;
+}
+
+/* Removes the launcher's variables from the environment once joined: the
+ * values stay in xg_config, which is all a re-initialization after
+ * shmem_finalize needs, and programs this PE starts (system, fork + exec)
+ * do not see the job. */
+static void boot_forget_launcher_vars(void)
+{
+    static const char *const names[] = {"XGAS_RANK", "XGAS_NPES",
+                                        "XGAS_CTL_FD", "XGAS_SEG_FD"};
+    size_t i;
+
+    for (i = 0; i < XG_ARRAY_SIZE(names); i++) {
+        unsetenv(names[i]);
+    }
+}
 
 static xg_status_t boot_attach_launcher(void)
 {
@@ -53,7 +90,16 @@ static xg_status_t boot_attach_launcher(void)
                  "come from the same installation", xg_config.npes);
         return XG_ERR_BOOT;
     }
+    if (boot_claim_rank(map, (int)xg_config.rank) != XG_OK) {
+        munmap(map, (size_t)st.st_size);
+        return XG_ERR_BOOT;
+    }
     close((int)fd);
+    /* a program this PE starts must not inherit the job: the node region
+     * descriptor closes on exec (the library keeps its number in
+     * xg_boot.seg_fd), and the variables that name the job go */
+    fcntl((int)xg_config.seg_fd, F_SETFD, FD_CLOEXEC);
+    boot_forget_launcher_vars();
     xg_boot.ctl       = map;
     xg_boot.ctl_size  = (size_t)st.st_size;
     xg_boot.rank      = (int)xg_config.rank;
@@ -103,8 +149,10 @@ xg_status_t xg_boot_init(void)
     if (status != XG_OK) {
         return status;
     }
-    atomic_store_explicit(&xg_boot.ctl->pe[xg_boot.rank].pid, (int32_t)getpid(),
-                          memory_order_relaxed);
+    if (xg_boot.singleton) {
+        atomic_store_explicit(&xg_boot.ctl->pe[0].pid, (int32_t)getpid(),
+                              memory_order_relaxed);
+    }
     xg_boot.kv_used = atomic_load_explicit(
         &xg_boot.ctl->pe[xg_boot.rank].kv_used, memory_order_relaxed);
     snprintf(prefix, sizeof(prefix), "pe %d", xg_boot.rank);

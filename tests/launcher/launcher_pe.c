@@ -18,6 +18,12 @@
  *   global-exit R STATUS DIR   ... PE R requests the end of the job as
  *                              shmem_global_exit(STATUS) does, and exits
  *                              with STATUS
+ *   spawn CODE DIR             start two long sleeps (`sleep 1000`): a
+ *                              child in a session of its own and a
+ *                              double-forked daemon, write their pids to
+ *                              DIR/orphan.<rank>.<n>.pid, then as wait,
+ *                              but once every PE has written its pid file
+ *                              every PE exits with CODE
  *
  * It talks to the control area directly through the xg_ctl.h layout, not
  * through libxgas, so that it tests the launcher alone.
@@ -34,7 +40,9 @@
 #include <string.h>
 #include <sys/inotify.h>
 #include <sys/mman.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define PE_LONG_LINE       40000 /* bytes: more than xgasrun's line buffer */
@@ -236,6 +244,55 @@ static int pe_fail(const char *mode, int argc, char **argv)
     return XG_TEST_FAIL;
 }
 
+/* Starts `sleep 1000` in a session of its own, from a child that exits
+ * first when @daemon (so the sleep is nobody's child); returns its pid. */
+static pid_t pe_start_sleeper(int daemon)
+{
+    int fds[2];
+    pid_t pid, sleeper = -1;
+
+    XG_CHECK(pipe2(fds, O_CLOEXEC) == 0, "pipe: %s", strerror(errno));
+    pid = fork();
+    XG_CHECK(pid >= 0, "fork: %s", strerror(errno));
+    if (pid == 0) {
+        if (daemon && (fork() != 0)) {
+            _exit(0);
+        }
+        setsid();
+        sleeper = getpid();
+        pe_write_all(fds[1], (const char *)&sleeper, sizeof(sleeper));
+        execlp("sleep", "sleep", "1000", (char *)NULL);
+        _exit(127);
+    }
+    close(fds[1]);
+    XG_CHECK(read(fds[0], &sleeper, sizeof(sleeper)) ==
+             (ssize_t)sizeof(sleeper), "no pid from the sleeper");
+    close(fds[0]);
+    if (daemon) {
+        XG_CHECK(waitpid(pid, NULL, 0) == pid, "waitpid: %s",
+                 strerror(errno));
+    }
+    return sleeper;
+}
+
+static int pe_spawn(int code, const char *dir)
+{
+    char path[4096];
+    FILE *file;
+    int n;
+
+    for (n = 0; n < 2; n++) {
+        snprintf(path, sizeof(path), "%s/orphan.%d.%d.pid", dir, pe_rank, n);
+        file = fopen(path, "w");
+        XG_CHECK(file != NULL, "%s: %s", path, strerror(errno));
+        fprintf(file, "%d\n", (int)pe_start_sleeper(n));
+        XG_CHECK(fclose(file) == 0, "%s: %s", path, strerror(errno));
+    }
+    pe_write_pid(dir);
+    pe_wait_for_peers(dir);
+    _exit(code);
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = (argc > 1) ? argv[1] : "";
@@ -251,6 +308,9 @@ int main(int argc, char **argv)
     if ((strcmp(mode, "lines") == 0) && (argc == 2)) {
         return pe_lines();
     }
+    if ((strcmp(mode, "spawn") == 0) && (argc == 4)) {
+        return pe_spawn(pe_arg_int(argv[2]), argv[3]);
+    }
     if ((strcmp(mode, "wait") == 0) && (argc == 3)) {
         pe_write_pid(argv[2]);
         pe_pause();
@@ -262,6 +322,6 @@ int main(int argc, char **argv)
     }
     fprintf(stderr, "usage: launcher_pe ranks | lines | wait DIR | "
                     "exit R CODE DIR | kill R SIG DIR | no-finalize R DIR | "
-                    "global-exit R STATUS DIR\n");
+                    "global-exit R STATUS DIR | spawn CODE DIR\n");
     return XG_TEST_FAIL;
 }

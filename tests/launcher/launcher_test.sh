@@ -34,7 +34,7 @@ cleanup() {
     if [ -n "$RUN_PID" ] && alive "$RUN_PID"; then
         kill -KILL "$RUN_PID"
     fi
-    for file in "$TMP"/pe.*.pid; do
+    for file in "$TMP"/pe.*.pid "$TMP"/orphan.*.pid; do
         [ -f "$file" ] || continue
         pid=$(cat "$file")
         if alive "$pid"; then
@@ -177,6 +177,21 @@ signal_job() {
     esac
 }
 
+# expect_orphans_gone: the sleeps the PEs started (spawn) are gone --
+# xgasrun ends and reaps them before it exits, so no wait is needed; one
+# still alive, or left a zombie of init, is a failure.
+expect_orphans_gone() {
+    count=0
+    for file in "$TMP"/orphan.*.pid; do
+        [ -f "$file" ] || continue
+        count=$((count + 1))
+        pid=$(cat "$file")
+        ! kill -0 "$pid" 2>/dev/null ||
+            fail "process $pid that a PE started outlived the job"
+    done
+    [ "$count" -eq $((2 * NP)) ] || fail "$count of $((2 * NP)) sleeps started"
+}
+
 check_usage() {
     run "$@"
     expect_status 2
@@ -280,6 +295,20 @@ sighup_ignored)
     expect_status 143
     expect_err_line "xgasrun: received signal 15 (Terminated); ending the job"
     expect_messages 1
+    ;;
+orphans)
+    # every PE starts a sleep in its own session and a double-forked one,
+    # then all exit 0: the job ends normally, and the sleeps with it
+    run -n "$NP" "$PE" spawn 0 "$TMP"
+    expect_status 0
+    expect_no_err
+    expect_orphans_gone
+    # the same when the PEs fail and xgasrun ends the job
+    rm -f "$TMP"/*.pid
+    run -n "$NP" "$PE" spawn 3 "$TMP"
+    expect_status 3
+    expect_gone
+    expect_orphans_gone
     ;;
 usage)
     check_usage -n 0 "$PE" ranks
