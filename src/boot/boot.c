@@ -18,7 +18,7 @@
 #include "base/xg_log.h"
 #include "base/xg_wait.h"
 
-xg_boot_t xg_boot = {.rank = -1, .seg_fd = -1};
+xg_boot_t xg_boot = {.rank = -1, .seg_fd = -1, .ctl_fd = -1};
 
 /* Takes PE @rank's slot for this process.  A slot already held by another
  * live process means the variables were inherited: from a PE that started
@@ -59,8 +59,10 @@ static void boot_forget_launcher_vars(void)
 static xg_status_t boot_attach_launcher(void)
 {
     struct stat st;
-    void *map;
+    void *map = MAP_FAILED, *kv = MAP_FAILED;
     long fd = xg_config.ctl_fd;
+    uint32_t npes;
+    size_t head;
 
     if ((xg_config.npes < 1) || (xg_config.npes > XG_CTL_MAX_PES) ||
         (xg_config.rank < 0) || (xg_config.rank >= xg_config.npes) ||
@@ -77,36 +79,58 @@ static xg_status_t boot_attach_launcher(void)
                  "was the program started by xgasrun?", fd);
         return XG_ERR_BOOT;
     }
-    map = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED,
-               (int)fd, 0);
-    if (map == MAP_FAILED) {
-        xg_error("boot", "cannot map the job control area (%m)");
+    npes = (uint32_t)xg_config.npes;
+    head = xg_ctl_head_size(npes);
+    if ((size_t)st.st_size < xg_ctl_size(npes)) {
+        xg_error("boot", "the job control area (%lld bytes) is too small for "
+                 "XGAS_NPES=%ld: this libxgas and the xgasrun that started "
+                 "the program must come from the same installation",
+                 (long long)st.st_size, xg_config.npes);
         return XG_ERR_BOOT;
     }
-    if (xg_ctl_check(map, (size_t)st.st_size, (uint32_t)xg_config.npes) != 0) {
-        munmap(map, (size_t)st.st_size);
+    /* the head and our own key/value area only: peers' records are read
+     * with pread (xg_boot_kv_get), so no page tables cover their areas */
+    map = mmap(NULL, head, PROT_READ | PROT_WRITE, MAP_SHARED, (int)fd, 0);
+    kv = mmap(NULL, XG_CTL_KV_BYTES_PER_PE, PROT_READ | PROT_WRITE,
+              MAP_SHARED, (int)fd,
+              (off_t)xg_ctl_kv_offset(npes, (uint32_t)xg_config.rank));
+    if ((map == MAP_FAILED) || (kv == MAP_FAILED)) {
+        xg_error("boot", "cannot map the job control area (%m)");
+        goto err_unmap;
+    }
+    if (xg_ctl_check(map, (size_t)st.st_size, npes) != 0) {
         xg_error("boot", "the job control area does not match XGAS_NPES=%ld: "
                  "this libxgas and the xgasrun that started the program must "
                  "come from the same installation", xg_config.npes);
-        return XG_ERR_BOOT;
+        goto err_unmap;
     }
     if (boot_claim_rank(map, (int)xg_config.rank) != XG_OK) {
-        munmap(map, (size_t)st.st_size);
-        return XG_ERR_BOOT;
+        goto err_unmap;
     }
-    close((int)fd);
-    /* a program this PE starts must not inherit the job: the node region
-     * descriptor closes on exec (the library keeps its number in
-     * xg_boot.seg_fd), and the variables that name the job go */
+    /* a program this PE starts must not inherit the job: both descriptors
+     * close on exec (the library keeps their numbers), and the variables
+     * that name the job go */
+    fcntl((int)fd, F_SETFD, FD_CLOEXEC);
     fcntl((int)xg_config.seg_fd, F_SETFD, FD_CLOEXEC);
     boot_forget_launcher_vars();
     xg_boot.ctl       = map;
-    xg_boot.ctl_size  = (size_t)st.st_size;
+    xg_boot.ctl_size  = head;
+    xg_boot.ctl_fd    = (int)fd;
+    xg_boot.kv_own    = kv;
     xg_boot.rank      = (int)xg_config.rank;
     xg_boot.npes      = (int)xg_config.npes;
     xg_boot.seg_fd    = (int)xg_config.seg_fd;
     xg_boot.singleton = 0;
     return XG_OK;
+
+err_unmap:
+    if (map != MAP_FAILED) {
+        munmap(map, head);
+    }
+    if (kv != MAP_FAILED) {
+        munmap(kv, XG_CTL_KV_BYTES_PER_PE);
+    }
+    return XG_ERR_BOOT;
 }
 
 static xg_status_t boot_setup_singleton(void)
@@ -123,6 +147,8 @@ static xg_status_t boot_setup_singleton(void)
     xg_ctl_format(map, 1);
     xg_boot.ctl       = map;
     xg_boot.ctl_size  = size;
+    xg_boot.ctl_fd    = -1;
+    xg_boot.kv_own    = xg_ctl_kv_area(map, 0);
     xg_boot.rank      = 0;
     xg_boot.npes      = 1;
     xg_boot.seg_fd    = -1;
@@ -173,7 +199,7 @@ xg_status_t xg_boot_kv_put(const char *key, const void *value, size_t len)
     xg_ctl_kv_record_t record;
     size_t key_len = strlen(key);
     size_t need = xg_align_up(sizeof(record) + key_len + len, 8);
-    uint8_t *area = xg_ctl_kv_area(ctl, (uint32_t)xg_boot.rank);
+    uint8_t *area = xg_boot.kv_own;
 
     if ((key_len == 0) || (key_len > UINT16_MAX) ||
         (need > ctl->kv_bytes_per_pe - xg_boot.kv_used)) {
@@ -192,7 +218,7 @@ xg_status_t xg_boot_kv_put(const char *key, const void *value, size_t len)
     return XG_OK;
 }
 
-xg_status_t xg_boot_fence(void)
+int xg_boot_fence_all(int ok)
 {
     xg_ctl_t *ctl = xg_boot.ctl;
     uint32_t epoch;
@@ -203,41 +229,99 @@ xg_status_t xg_boot_fence(void)
     atomic_store_explicit(&ctl->pe[xg_boot.rank].kv_used, xg_boot.kv_used,
                           memory_order_release);
     epoch = atomic_load_explicit(&ctl->barrier_epoch, memory_order_acquire);
+    if (!ok) {
+        /* ordered before our arrival by the acq_rel add below */
+        atomic_fetch_add_explicit(&ctl->barrier_failed[epoch & 1], 1,
+                                  memory_order_relaxed);
+    }
     if (atomic_fetch_add_explicit(&ctl->barrier_arrived, 1,
                                   memory_order_acq_rel) ==
         (uint32_t)xg_boot.npes - 1) {
+        /* every PE has read the count of the previous fence (it reads it
+         * before arriving here): its slot is free for the next one */
+        atomic_store_explicit(&ctl->barrier_failed[(epoch + 1) & 1], 0,
+                              memory_order_relaxed);
         atomic_store_explicit(&ctl->barrier_arrived, 0, memory_order_relaxed);
         atomic_store_explicit(&ctl->barrier_epoch, epoch + 1,
                               memory_order_release);
-        return XG_OK;
+    } else {
+        xg_wait_init(&wait);
+        while (atomic_load_explicit(&ctl->barrier_epoch,
+                                    memory_order_acquire) == epoch) {
+            xg_wait_backoff(&wait);
+        }
     }
-    xg_wait_init(&wait);
-    while (atomic_load_explicit(&ctl->barrier_epoch, memory_order_acquire) ==
-           epoch) {
-        xg_wait_backoff(&wait);
-    }
+    return atomic_load_explicit(&ctl->barrier_failed[epoch & 1],
+                                memory_order_relaxed) == 0;
+}
+
+xg_status_t xg_boot_fence(void)
+{
+    xg_boot_fence_all(1);
     return XG_OK;
+}
+
+/* Reads PE @rank's first @used bytes of records into a buffer the caller
+ * frees; NULL on failure. */
+static uint8_t *boot_kv_read_peer(int rank, uint32_t used)
+{
+    uint8_t *buf = malloc(used ? used : 1);
+    off_t offset = (off_t)xg_ctl_kv_offset((uint32_t)xg_boot.npes,
+                                           (uint32_t)rank);
+    size_t done = 0;
+    ssize_t n;
+
+    while ((buf != NULL) && (done < used)) {
+        n = pread(xg_boot.ctl_fd, buf + done, used - done,
+                  offset + (off_t)done);
+        if ((n < 0) && (errno == EINTR)) {
+            continue;
+        }
+        if (n <= 0) {
+            xg_error("boot", "cannot read PE %d's start-up records from the "
+                     "job control area (%s)", rank,
+                     (n < 0) ? strerror(errno) : "end of file");
+            free(buf);
+            return NULL;
+        }
+        done += (size_t)n;
+    }
+    return buf;
 }
 
 xg_status_t xg_boot_kv_get(int rank, const char *key, void *value, size_t len)
 {
     xg_ctl_t *ctl = xg_boot.ctl;
-    const uint8_t *found;
+    const uint8_t *found, *area;
+    uint8_t *copy = NULL;
     uint32_t used, found_len;
+    xg_status_t status = XG_OK;
 
     if ((rank < 0) || (rank >= xg_boot.npes)) {
         return XG_ERR_PE_RANGE;
     }
     used = atomic_load_explicit(&ctl->pe[rank].kv_used, memory_order_acquire);
-    if (xg_ctl_kv_find(xg_ctl_kv_area(ctl, (uint32_t)rank), used,
-                       ctl->kv_bytes_per_pe, key, &found, &found_len) != 0) {
-        return XG_ERR_INVALID_PARAM;
+    if (used > ctl->kv_bytes_per_pe) {
+        used = ctl->kv_bytes_per_pe;
     }
-    if (found_len != len) {
-        return XG_ERR_MISMATCH;
+    if (rank == xg_boot.rank) {
+        area = xg_boot.kv_own;
+    } else {
+        area = copy = boot_kv_read_peer(rank, used);
+        if (copy == NULL) {
+            return XG_ERR_IO;
+        }
     }
-    memcpy(value, found, len);
-    return XG_OK;
+    if (xg_ctl_kv_find(area, used, ctl->kv_bytes_per_pe, key, &found,
+                       &found_len) != 0) {
+        status = XG_ERR_INVALID_PARAM;
+    } else if (found_len != len) {
+        status = XG_ERR_MISMATCH;
+    } else {
+        memcpy(value, found, len);
+    }
+    free(copy);
+    return status;
 }
 
 void xg_boot_abort(int status)

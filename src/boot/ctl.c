@@ -5,12 +5,15 @@
 
 #include <string.h>
 
+size_t xg_ctl_head_size(uint32_t npes)
+{
+    return xg_align_up(sizeof(xg_ctl_t) + (size_t)npes * sizeof(xg_ctl_pe_t),
+                       4096);
+}
+
 size_t xg_ctl_size(uint32_t npes)
 {
-    size_t size = sizeof(xg_ctl_t) + (size_t)npes * sizeof(xg_ctl_pe_t) +
-                  (size_t)npes * XG_CTL_KV_BYTES_PER_PE;
-
-    return xg_align_up(size, 4096);
+    return xg_ctl_kv_offset(npes, npes);
 }
 
 void xg_ctl_format(xg_ctl_t *ctl, uint32_t npes)
@@ -21,12 +24,12 @@ void xg_ctl_format(xg_ctl_t *ctl, uint32_t npes)
     ctl->kv_bytes_per_pe = XG_CTL_KV_BYTES_PER_PE;
 }
 
-int xg_ctl_check(const xg_ctl_t *ctl, size_t mapped_size, uint32_t npes)
+int xg_ctl_check(const xg_ctl_t *ctl, size_t area_size, uint32_t npes)
 {
-    if ((mapped_size < sizeof(*ctl)) || (ctl->magic != XG_CTL_MAGIC) ||
+    if ((area_size < sizeof(*ctl)) || (ctl->magic != XG_CTL_MAGIC) ||
         (ctl->version != XG_CTL_VERSION) || (ctl->npes != npes) ||
         (ctl->kv_bytes_per_pe != XG_CTL_KV_BYTES_PER_PE) ||
-        (mapped_size < xg_ctl_size(npes))) {
+        (area_size < xg_ctl_size(npes))) {
         return -1;
     }
     return 0;

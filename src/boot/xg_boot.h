@@ -20,8 +20,10 @@ typedef struct xg_boot {
     int        npes;
     int        singleton; /* started without xgasrun */
     int        seg_fd;    /* node region memfd from xgasrun, or -1 */
-    xg_ctl_t  *ctl;
-    size_t     ctl_size;
+    xg_ctl_t  *ctl;       /* the head: header and PE slots */
+    size_t     ctl_size;  /* bytes mapped at ctl */
+    int        ctl_fd;    /* the control area (close-on-exec), or -1 */
+    uint8_t   *kv_own;    /* this PE's key/value area (mapped) */
     uint32_t   kv_used;   /* bytes appended locally, published at fence */
 } xg_boot_t;
 
@@ -44,7 +46,13 @@ xg_status_t xg_boot_kv_put(const char *key, const void *value, size_t len);
  * put before the fence are then readable by all. */
 xg_status_t xg_boot_fence(void);
 
-/* Reads PE @rank's value for @key; the stored length must equal @len. */
+/* As xg_boot_fence, and tells whether every PE passed a non-zero @ok: an
+ * AND over the job in O(1) per PE (no PE reads the others' records). */
+int xg_boot_fence_all(int ok);
+
+/* Reads PE @rank's value for @key; the stored length must equal @len.  A
+ * peer's records are read from the descriptor (one pread), not mapped:
+ * call it for the peers a PE needs, not in a loop over every PE. */
 xg_status_t xg_boot_kv_get(int rank, const char *key, void *value, size_t len);
 
 /* Ends the whole job now: this PE exits with @status (non-zero), and the

@@ -6,15 +6,24 @@
  *   - one slot per PE (pid, life-cycle state) read by the launcher when the
  *     PE exits, so a PE that exits 0 without finalizing is caught,
  *   - the job-exit request of shmem_global_exit(),
- *   - a central barrier used by the key/value fence,
- *   - one append-only key/value area per PE.
+ *   - a central barrier used by the key/value fence, which also counts
+ *     the PEs that report a failure (xg_boot_fence_all),
+ *   - one append-only key/value area per PE, page-aligned after the head
+ *     (header and slots).
  * The singleton (a program started without xgasrun) builds the same layout
  * in private memory for one PE, so boot has a single code path.
  *
+ * Start-up state is O(1) mapped per PE, not O(npes): a PE maps the head and
+ * its own key/value area only, and reads a peer's records with pread() on
+ * the descriptor when it needs them (xg_boot_kv_get), so no page tables
+ * cover the other PEs' areas (at 4096 PEs, mapping them all cost every PE
+ * 512 KiB of page tables and a fault per peer).
+ *
  * Invariants: only the owning PE writes its slot and its key/value area; a
  * record becomes visible to others at the next fence (release store of
- * kv_used, acquire load by readers).  The launcher seals the area at its
- * size: nobody may resize it.
+ * kv_used, acquire load by readers; pread after the acquire sees the bytes
+ * written through the owner's shared mapping before its release).  The
+ * launcher seals the area at its size: nobody may resize it.
  */
 #ifndef XG_CTL_H
 #define XG_CTL_H
@@ -26,7 +35,7 @@
 #include "base/xg_compiler.h"
 
 #define XG_CTL_MAGIC   0x316c746373616778ULL /* "xgasctl1" */
-#define XG_CTL_VERSION 1u
+#define XG_CTL_VERSION 2u
 #define XG_CTL_KV_BYTES_PER_PE (64u * 1024u)
 #define XG_CTL_MAX_PES 4096
 
@@ -59,6 +68,9 @@ typedef struct xg_ctl {
     /* central counter barrier for the key/value fence */
     _Atomic uint32_t barrier_arrived XG_CACHE_ALIGNED;
     _Atomic uint32_t barrier_epoch XG_CACHE_ALIGNED;
+    /* PEs that reported a failure to the fence of epoch e, in [e & 1]; the
+     * last arriver of fence e clears [(e + 1) & 1] for the next one */
+    _Atomic uint32_t barrier_failed[2];
 
     xg_ctl_pe_t pe[] XG_CACHE_ALIGNED; /* npes slots, then the kv areas */
 } xg_ctl_t;
@@ -87,11 +99,23 @@ static inline int xg_ctl_exit_code(int status)
 /* Bytes needed for a control area for @npes PEs. */
 size_t xg_ctl_size(uint32_t npes);
 
+/* Bytes of the head (header and PE slots), a multiple of the page size:
+ * what a PE maps of the area besides its own key/value area. */
+size_t xg_ctl_head_size(uint32_t npes);
+
+/* Offset of PE @rank's key/value area (page-aligned). */
+static inline size_t xg_ctl_kv_offset(uint32_t npes, uint32_t rank)
+{
+    return xg_ctl_head_size(npes) + (size_t)rank * XG_CTL_KV_BYTES_PER_PE;
+}
+
 /* Fills the header of a zeroed area of xg_ctl_size(npes) bytes. */
 void xg_ctl_format(xg_ctl_t *ctl, uint32_t npes);
 
-/* Checks the header written by the launcher; 0 if it is usable for npes. */
-int xg_ctl_check(const xg_ctl_t *ctl, size_t mapped_size, uint32_t npes);
+/* Checks the header written by the launcher in an area of @area_size
+ * bytes (of which at least the head is mapped at @ctl); 0 if it is usable
+ * for npes. */
+int xg_ctl_check(const xg_ctl_t *ctl, size_t area_size, uint32_t npes);
 
 /*
  * Finds the last record with @key among the first @used bytes of a
@@ -103,12 +127,11 @@ int xg_ctl_kv_find(const uint8_t *area, uint32_t used, uint32_t capacity,
                    const char *key, const uint8_t **value_p,
                    uint32_t *len_p);
 
-/* Start of PE @rank's key/value area. */
+/* Start of PE @rank's key/value area in a mapping of the whole area (the
+ * singleton's, or a test's). */
 static inline uint8_t *xg_ctl_kv_area(xg_ctl_t *ctl, uint32_t rank)
 {
-    uint8_t *first = (uint8_t *)&ctl->pe[ctl->npes];
-
-    return first + (size_t)rank * ctl->kv_bytes_per_pe;
+    return (uint8_t *)ctl + xg_ctl_kv_offset(ctl->npes, rank);
 }
 
 #endif

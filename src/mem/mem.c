@@ -97,32 +97,27 @@ static xg_status_t mem_check_fits(void)
     return XG_ERR_INVALID_PARAM;
 }
 
-/* Every PE must have computed the same layout; names the first that did
- * not, and what differs. */
+/* Every PE must have computed the same layout as PE 0 (so all agree); a
+ * PE that did not names itself, PE 0 and what differs.  Each PE reads PE
+ * 0's record only: O(1) per PE. */
 static xg_status_t mem_check_agreement(void)
 {
     uint64_t mine[3] = {xg_mem.heap_size, xg_mem.data_size, xg_mem.part_size};
     uint64_t theirs[3];
-    int pe;
 
     if ((xg_boot_kv_put("mem.layout", mine, sizeof(mine)) != XG_OK) ||
-        (xg_boot_fence() != XG_OK)) {
+        (xg_boot_fence() != XG_OK) ||
+        (xg_boot_kv_get(0, "mem.layout", theirs, sizeof(theirs)) != XG_OK)) {
         return XG_ERR_BOOT;
     }
-    for (pe = 0; pe < xg_boot.npes; pe++) {
-        if (xg_boot_kv_get(pe, "mem.layout", theirs, sizeof(theirs)) !=
-            XG_OK) {
-            return XG_ERR_BOOT;
-        }
-        if (memcmp(mine, theirs, sizeof(mine)) != 0) {
-            xg_error("mem", "PE %d has a symmetric heap of %lu bytes and "
-                     "%lu bytes of global data, but PE %d has %lu and %lu: "
-                     "every PE must run the same executable with the same "
-                     "SHMEM_SYMMETRIC_SIZE", pe, (unsigned long)theirs[0],
-                     (unsigned long)theirs[1], xg_boot.rank,
-                     (unsigned long)mine[0], (unsigned long)mine[1]);
-            return XG_ERR_MISMATCH;
-        }
+    if (memcmp(mine, theirs, sizeof(mine)) != 0) {
+        xg_error("mem", "PE 0 has a symmetric heap of %lu bytes and %lu bytes "
+                 "of global data, but PE %d has %lu and %lu: every PE must "
+                 "run the same executable with the same SHMEM_SYMMETRIC_SIZE",
+                 (unsigned long)theirs[0], (unsigned long)theirs[1],
+                 xg_boot.rank, (unsigned long)mine[0],
+                 (unsigned long)mine[1]);
+        return XG_ERR_MISMATCH;
     }
     return XG_OK;
 }

@@ -65,6 +65,12 @@ static int shm_pkt_attach(xg_pkt_ep_t *ep, int peer)
     xg_status_t status;
     int fd;
 
+    /* read when first needed, not for every PE at start-up (O(1) per
+     * peer a PE talks to); boot stays joined for the life of the process */
+    if (xg_boot_kv_get(peer, SHM_PKT_KEY, &p->addr, sizeof(p->addr)) !=
+        XG_OK) {
+        p->addr.pid = 0;
+    }
     if (p->addr.pid <= 0) {
         xg_error("shm", "PE %d published no packet ring: did it call "
                  "PtlInit?", peer);
@@ -250,12 +256,8 @@ static xg_status_t shm_pkt_create(xg_pkt_ep_t **ep_p)
                  xg_status_str(status));
         return status; /* the ring stays mapped: harmless, exit frees it */
     }
-    /* read every address now: boot may be finalized before we send */
+    /* peers' addresses are read when first needed (shm_pkt_attach) */
     for (pe = 0; pe < ep->npes; pe++) {
-        if (xg_boot_kv_get(pe, SHM_PKT_KEY, &ep->peers[pe].addr,
-                           sizeof(addr)) != XG_OK) {
-            ep->peers[pe].addr.pid = 0;
-        }
         ep->peers[pe].ring.fd = -1;
         atomic_init(&ep->peers[pe].state, PEER_UNKNOWN);
     }

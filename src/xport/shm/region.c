@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -22,13 +23,20 @@
 
 enum { SHM_MAP_ATTEMPTS = 8 };
 #define SHM_ATTEMPT_STRIDE (1ULL << 42) /* 4 TiB between candidates */
+#define XG_SHM_VA_LIMIT (1ULL << 47) /* top of the user address space */
 
-static void *shm_try_map(uintptr_t addr, size_t size, int fd)
+/* Maps the region at @addr; NULL on failure with *limit_p set when the
+ * cause is a memory limit of this process (RLIMIT_AS, vm.max_map_count)
+ * rather than something already mapped there. */
+static void *shm_try_map(uintptr_t addr, size_t size, int fd, int *limit_p)
 {
     void *map = mmap((void *)addr, size, PROT_READ | PROT_WRITE,
                      MAP_SHARED | MAP_FIXED_NOREPLACE, fd, 0);
 
     if (map == MAP_FAILED) {
+        /* ENOMEM below the top of the address space is a limit; EEXIST is
+         * a range in use */
+        *limit_p = (errno == ENOMEM) && (addr + size <= XG_SHM_VA_LIMIT);
         return NULL;
     }
     if ((uintptr_t)map != addr) { /* kernel without MAP_FIXED_NOREPLACE */
@@ -38,33 +46,78 @@ static void *shm_try_map(uintptr_t addr, size_t size, int fd)
     return map;
 }
 
-/* 1 if every PE mapped candidate @attempt. */
-static int shm_all_mapped(int attempt, int mapped)
+static void shm_limit_text(int resource, char *buf, size_t len)
 {
-    char key[32];
-    int pe, peer_mapped;
+    struct rlimit limit;
 
-    snprintf(key, sizeof(key), "shm.map.%d", attempt);
-    if ((xg_boot_kv_put(key, &mapped, sizeof(mapped)) != XG_OK) ||
-        (xg_boot_fence() != XG_OK)) {
-        return 0;
+    if ((getrlimit(resource, &limit) != 0) ||
+        (limit.rlim_cur == RLIM_INFINITY)) {
+        snprintf(buf, len, "unlimited");
+    } else {
+        snprintf(buf, len, "%llu bytes", (unsigned long long)limit.rlim_cur);
     }
-    for (pe = 0; pe < xg_boot.npes; pe++) {
-        if ((xg_boot_kv_get(pe, key, &peer_mapped, sizeof(peer_mapped)) !=
-             XG_OK) || !peer_mapped) {
-            return 0;
-        }
+}
+
+/* Says that the region does not fit this process's memory limits -- not
+ * that an address range is in use, which is what the mmap failure looks
+ * like to the loop that tries candidates. */
+static void shm_report_limit(size_t size, int npes, size_t part_size)
+{
+    char as[48];
+
+    shm_limit_text(RLIMIT_AS, as, sizeof(as));
+    xg_error("shm", "cannot map the node region of %zu bytes (%d PEs x "
+             "%zu-byte partitions): this process hit a memory limit, its "
+             "address-space limit (RLIMIT_AS, `ulimit -v`) is %s, or the "
+             "number of mappings (vm.max_map_count) -- lower "
+             "SHMEM_SYMMETRIC_SIZE, run fewer PEs or raise the limit",
+             size, npes, part_size, as);
+}
+
+/* Rank 0 sizes the region's memory object.  A file-size limit below the
+ * size would kill it with SIGXFSZ instead of failing: checked first. */
+static xg_status_t shm_size_region(int fd, size_t size)
+{
+    struct rlimit limit;
+    char fsize[48];
+
+    if ((getrlimit(RLIMIT_FSIZE, &limit) == 0) &&
+        (limit.rlim_cur != RLIM_INFINITY) && (limit.rlim_cur < size)) {
+        shm_limit_text(RLIMIT_FSIZE, fsize, sizeof(fsize));
+        xg_error("shm", "cannot size the node region to %zu bytes: the "
+                 "file-size limit (RLIMIT_FSIZE, `ulimit -f`) is %s -- "
+                 "raise it, lower SHMEM_SYMMETRIC_SIZE or run fewer PEs",
+                 size, fsize);
+        return XG_ERR_NO_MEMORY;
     }
-    return 1;
+    if (ftruncate(fd, (off_t)size) != 0) {
+        xg_error("shm", "cannot size the node region to %zu bytes (%m): "
+                 "lower SHMEM_SYMMETRIC_SIZE or run fewer PEs", size);
+        return XG_ERR_NO_MEMORY;
+    }
+    return XG_OK;
+}
+
+/* 1 if every PE mapped the candidate: an AND over the job in the boot
+ * fence, O(1) per PE. */
+static int shm_all_mapped(int mapped)
+{
+    return xg_boot_fence_all(mapped);
 }
 
 xg_status_t xg_shm_region_open(xg_shm_region_t *region, int fd, int npes,
                                size_t part_size, uintptr_t base_hint)
 {
-    size_t size = (size_t)npes * part_size;
+    size_t size;
     uintptr_t addr;
     void *map;
-    int attempt;
+    int attempt, limit = 0;
+
+    if (__builtin_mul_overflow((size_t)npes, part_size, &size)) {
+        xg_error("shm", "a node region of %d partitions of %zu bytes "
+                 "overflows: lower SHMEM_SYMMETRIC_SIZE", npes, part_size);
+        return XG_ERR_INVALID_PARAM;
+    }
 
     if (fd < 0) {
         fd = memfd_create("xgas-seg", MFD_CLOEXEC);
@@ -84,8 +137,7 @@ xg_status_t xg_shm_region_open(xg_shm_region_t *region, int fd, int npes,
             return XG_ERR_IO;
         }
     }
-    if ((xg_boot.rank == 0) && (ftruncate(fd, (off_t)size) != 0)) {
-        xg_error("shm", "cannot size the node region to %zu bytes (%m)", size);
+    if ((xg_boot.rank == 0) && (shm_size_region(fd, size) != XG_OK)) {
         close(fd);
         return XG_ERR_NO_MEMORY;
     }
@@ -93,8 +145,8 @@ xg_status_t xg_shm_region_open(xg_shm_region_t *region, int fd, int npes,
     base_hint = xg_align_up(base_hint, 2u << 20);
     for (attempt = 0; attempt < SHM_MAP_ATTEMPTS; attempt++) {
         addr = base_hint + (uintptr_t)attempt * SHM_ATTEMPT_STRIDE;
-        map  = shm_try_map(addr, size, fd);
-        if (shm_all_mapped(attempt, map != NULL)) {
+        map  = shm_try_map(addr, size, fd, &limit);
+        if (shm_all_mapped(map != NULL)) {
             region->base      = addr;
             region->size      = size;
             region->part_size = part_size;
@@ -106,6 +158,15 @@ xg_status_t xg_shm_region_open(xg_shm_region_t *region, int fd, int npes,
         }
         if (map != NULL) {
             munmap(map, size);
+        }
+        /* a memory limit is no reason to try other addresses: every PE
+         * learns whether one hit it, and that one says so */
+        if (!xg_boot_fence_all(!limit)) {
+            if (limit) {
+                shm_report_limit(size, npes, part_size);
+            }
+            close(fd);
+            return XG_ERR_NO_MEMORY;
         }
     }
     xg_error("shm", "no virtual address range of %zu bytes was free in "
