@@ -55,6 +55,8 @@ XG_CONFIG_VAR(coll_yield, "XGAS_COLL_YIELD", XG_CFG_INT, "-1", XG_CFG_USER,
               "collective waits yield the CPU after a few polls: 1 yes, 0 no, -1 when PEs outnumber CPUs")
 XG_CONFIG_VAR(run_grace_ms, "XGAS_RUN_GRACE_MS", XG_CFG_INT, "300", XG_CFG_USER,
               "xgasrun: milliseconds between SIGTERM and SIGKILL when ending a job")
+XG_CONFIG_VAR(hang_timeout, "XGAS_HANG_TIMEOUT", XG_CFG_INT, "60", XG_CFG_USER,
+              "xgasrun: seconds every live PE may stay blocked in xgas waits before the job is reported as deadlocked and ended (0: never)")
 XG_CONFIG_VAR(nic_ring_slots, "XGAS_NIC_RING_SLOTS", XG_CFG_INT, "256",
               XG_CFG_USER,
               "software NIC: packet slots of each process's inbound ring (power of two)")
