@@ -75,13 +75,17 @@ static XG_NORETURN void watch_peer_left(const xg_wait_what_t *what, int pe)
     if (what->describe != NULL) {
         what->describe(what, detail, sizeof(detail));
     }
+    if (detail[0] != '\0') {
+        strncat(detail, ")", sizeof(detail) - strlen(detail) - 1);
+    }
     xg_log_emit(XG_LOG_ERROR, "shmem",
-                "%s: PE %d %s while this PE (PE %d) still waits for it%s%s: "
-                "the PEs called different sequences of collective routines "
-                "(PE %d called one fewer, or this PE one more: an extra "
-                "barrier, a heap routine or a collective on one PE only); "
-                "ending the job", what->routine, pe, left, xg_boot.rank,
-                (detail[0] != '\0') ? " in " : "", detail, pe);
+                "%s: PE %d %s while this PE (PE %d) still waits in a call "
+                "PE %d takes part in%s%s: the PEs called different "
+                "sequences of collective routines (PE %d called one fewer, "
+                "or this PE one more: an extra barrier, a heap routine or a "
+                "collective on one PE only); ending the job", what->routine,
+                pe, left, xg_boot.rank, pe,
+                (detail[0] != '\0') ? " (" : "", detail, pe);
     xg_boot_abort(1);
 }
 

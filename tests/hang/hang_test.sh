@@ -78,7 +78,7 @@ wait_for() {
     done
 }
 
-LEFT="has called (shmem_finalize|exit\(\) \(or returned from main\), which finalizes,) while this PE \(PE [0-9]+\) still waits for it"
+LEFT="has called (shmem_finalize|exit\(\) \(or returned from main\), which finalizes,) while this PE \(PE [0-9]+\) still waits in a call PE [0-9]+ takes part in"
 DEADLOCK="xgasrun: every PE still running has been blocked in xgas for 2 s without progress \(XGAS_HANG_TIMEOUT\): the job is deadlocked; ending it"
 
 case $CASE in
@@ -86,34 +86,34 @@ exit_early)
     run exit_early
     expect_failure
     last=$((NP - 1))
-    expect "shmem_barrier_all: PE $last has called exit\(\) \(or returned from main\), which finalizes, while this PE"
+    expect "shmem_barrier_all: PE $last has called exit\(\) \(or returned from main\), which finalizes, while this PE \(PE [0-9]+\) still waits in a call PE $last takes part in \(barrier"
     expect "xgasrun: PE [0-9]+ \(pid [0-9]+\) exited with status 1; ending the job"
     expect "xgasrun: where the other PEs were at the last look:"
     ;;
 finalize_early)
     run finalize_early
     expect_failure
-    expect "shmem_barrier_all: PE 0 has called shmem_finalize while this PE \(PE [1-9][0-9]*\) still waits for it in barrier, collective #[0-9]+ on SHMEM_TEAM_WORLD"
+    expect "shmem_barrier_all: PE 0 has called shmem_finalize while this PE \(PE [1-9][0-9]*\) still waits in a call PE 0 takes part in \(barrier, collective #[0-9]+ on SHMEM_TEAM_WORLD"
     expect "the PEs called different sequences of collective routines"
     expect "xgasrun: PE [1-9][0-9]* \(pid [0-9]+\) exited with status 1"
     ;;
 extra_barrier)
     run extra_barrier
     expect_failure
-    expect "shmem_barrier_all: PE [1-9][0-9]* $LEFT in barrier"
+    expect "shmem_barrier_all: PE [1-9][0-9]* $LEFT \(barrier"
     expect "this PE \(PE 0\)"
     expect "xgasrun:   PE [1-9][0-9]* \(pid [0-9]+\): .*shmem_finalize"
     ;;
 malloc_one)
     run malloc_one
     expect_failure
-    expect "PE [1-9][0-9]* $LEFT in barrier"
+    expect "PE [1-9][0-9]* $LEFT \(barrier"
     expect "this PE \(PE 0\)"
     ;;
 finalize_vs_coll)
     run finalize_vs_coll
     expect_failure
-    expect "shmem_long_sum_reduce: PE 0 has called shmem_finalize while this PE \(PE [1-9][0-9]*\) still waits for it in reduction"
+    expect "shmem_long_sum_reduce: PE 0 has called shmem_finalize while this PE \(PE [1-9][0-9]*\) still waits in a call PE 0 takes part in \(reduction"
     ;;
 wait_deadlock)
     run wait_deadlock
