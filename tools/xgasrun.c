@@ -20,8 +20,9 @@
  *    launcher; xgasrun itself returns only after reaping every PE.
  *  - Every event (a PE's exit, a signal to xgasrun, PE output under
  *    --tag-output) arrives through one poll() over a signalfd and the output
- *    pipes.  The only timeout is the grace period between the SIGTERM that
- *    ends a job and the SIGKILL that follows it.
+ *    pipes.  The timeouts are the grace period between the SIGTERM that
+ *    ends a job and the SIGKILL that follows it, and the looks of the hang
+ *    watch (xgasrun_watch.h; SIGUSR1 prints its report).
  *  - The first failure, signal or global exit decides the job's status and
  *    prints the only message; PEs that die afterwards are the job being
  *    ended and are reaped quietly.
@@ -178,7 +179,11 @@ static void xg_run_usage(FILE *out)
         "PE to fail (128 + the signal number if a signal killed it), the\n"
         "status given to shmem_global_exit, 128 + the signal number when\n"
         "xgasrun is interrupted, 126 or 127 when program cannot be run,\n"
-        "2 for a usage error.  `xgas-info -c` lists the XGAS_* settings.\n",
+        "2 for a usage error.  `xgas-info -c` lists the XGAS_* settings.\n"
+        "\n"
+        "A job whose running PEs all stay blocked in xgas for\n"
+        "XGAS_HANG_TIMEOUT seconds is reported and ended (status 1);\n"
+        "SIGUSR1 to xgasrun prints where every PE is and goes on.\n",
         XG_CTL_MAX_PES);
 }
 
@@ -628,12 +633,12 @@ static void xg_run_start(xg_run_job_t *job)
 
 /* ---- hang watch (xgasrun_watch.c) ---------------------------------------- */
 
-/* A PE's failure ends the job: say where the others are. */
+/* A PE's failure ends the job: say where the others wait, if they do. */
 static void xg_run_hang_exit_report(xg_run_job_t *job)
 {
     if (job->running > 0) {
-        xg_run_watch_report(&job->watch, "where the other PEs were at the "
-                            "last look:");
+        xg_run_watch_report_if_blocked(&job->watch, "where the other PEs "
+                                       "are:");
     }
 }
 

@@ -260,52 +260,76 @@ static const char *watch_state_name(uint32_t state)
     }
 }
 
-void xg_run_watch_report(xg_run_watch_t *w, const char *headline)
+/* Writes the report line of PE @rank into @line; returns 1 if the PE is
+ * blocked in an xgas wait. */
+static int watch_pe_line(const xg_run_watch_t *w, int rank, char *line,
+                         size_t size)
 {
     char routine[XG_CTL_WAIT_ROUTINE], detail[XG_CTL_WAIT_DETAIL];
-    const xg_run_watch_pe_t *p;
+    const xg_run_watch_pe_t *p = &w->pe[rank];
+    uint32_t state = watch_state(w, rank);
     uint64_t gen, heartbeat;
-    uint32_t state;
-    int rank, peer, stable, blocked;
+    int peer, stable, blocked;
+
+    if (p->pid <= 0) {
+        snprintf(line, size, "  PE %d: %s", rank,
+                 !p->exited ? "not started"
+                 : (state == XG_PE_FINALIZED) ? "exited after shmem_finalize"
+                                              : "exited");
+        return 0;
+    }
+    /* fresh evidence first: a wait published since the last look, or the
+     * heartbeat of the same wait moving since then */
+    gen = atomic_load_explicit(&w->ctl->pe[rank].wait.gen,
+                               memory_order_acquire);
+    heartbeat = atomic_load_explicit(&w->ctl->pe[rank].wait.heartbeat,
+                                     memory_order_relaxed);
+    blocked = p->blocked || (gen != p->gen) ||
+              ((gen != 0) && (heartbeat != p->heartbeat));
+    stable = (gen != 0) &&
+             (watch_read_text(w, rank, routine, detail, &peer) == 0);
+    if (blocked && stable) {
+        snprintf(line, size, "  PE %d (pid %d): blocked in %s: %s [wait %llu, "
+                 "%s]", rank, (int)p->pid, routine, detail,
+                 (unsigned long long)(gen / 2), watch_state_name(state));
+        return 1;
+    }
+    if (state == XG_PE_FINALIZED) {
+        snprintf(line, size, "  PE %d (pid %d): finalized, exiting", rank,
+                 (int)p->pid);
+    } else if (stable) {
+        snprintf(line, size, "  PE %d (pid %d): running user code, %s (its "
+                 "last xgas wait, %llu, was in %s)", rank, (int)p->pid,
+                 watch_state_name(state), (unsigned long long)(gen / 2),
+                 routine);
+    } else {
+        snprintf(line, size, "  PE %d (pid %d): running user code, %s", rank,
+                 (int)p->pid, watch_state_name(state));
+    }
+    return 0;
+}
+
+void xg_run_watch_report(xg_run_watch_t *w, const char *headline)
+{
+    char line[XG_CTL_WAIT_ROUTINE + XG_CTL_WAIT_DETAIL + 128];
+    int rank;
 
     watch_say("%s", headline);
     for (rank = 0; rank < w->npes; rank++) {
-        p = &w->pe[rank];
-        state = watch_state(w, rank);
-        if (p->pid <= 0) {
-            watch_say("  PE %d: %s", rank,
-                      p->exited ? ((state == XG_PE_FINALIZED)
-                                       ? "exited after shmem_finalize"
-                                       : "exited")
-                                : "not started");
-            continue;
-        }
-        /* fresh evidence first: a wait published since the last look, or
-         * the heartbeat of the same wait moving since then */
-        gen = atomic_load_explicit(&w->ctl->pe[rank].wait.gen,
-                                   memory_order_acquire);
-        heartbeat = atomic_load_explicit(&w->ctl->pe[rank].wait.heartbeat,
-                                         memory_order_relaxed);
-        blocked = p->blocked || (gen != p->gen) ||
-                  ((gen != 0) && (heartbeat != p->heartbeat));
-        stable = (gen != 0) &&
-                 (watch_read_text(w, rank, routine, detail, &peer) == 0);
-        if (blocked && stable) {
-            watch_say("  PE %d (pid %d): blocked in %s: %s [wait %llu, %s]",
-                      rank, (int)p->pid, routine, detail,
-                      (unsigned long long)(gen / 2),
-                      watch_state_name(state));
-        } else if (state == XG_PE_FINALIZED) {
-            watch_say("  PE %d (pid %d): finalized, exiting", rank,
-                      (int)p->pid);
-        } else if (stable) {
-            watch_say("  PE %d (pid %d): running user code, %s (its last "
-                      "xgas wait, %llu, was in %s)", rank, (int)p->pid,
-                      watch_state_name(state),
-                      (unsigned long long)(gen / 2), routine);
-        } else {
-            watch_say("  PE %d (pid %d): running user code, %s", rank,
-                      (int)p->pid, watch_state_name(state));
+        watch_pe_line(w, rank, line, sizeof(line));
+        watch_say("%s", line);
+    }
+}
+
+void xg_run_watch_report_if_blocked(xg_run_watch_t *w, const char *headline)
+{
+    char line[XG_CTL_WAIT_ROUTINE + XG_CTL_WAIT_DETAIL + 128];
+    int rank;
+
+    for (rank = 0; rank < w->npes; rank++) {
+        if (watch_pe_line(w, rank, line, sizeof(line))) {
+            xg_run_watch_report(w, headline);
+            return;
         }
     }
 }

@@ -53,4 +53,8 @@ int xg_run_watch_tick(xg_run_watch_t *w);
  * in, or that it runs user code, or that it exited. */
 void xg_run_watch_report(xg_run_watch_t *w, const char *headline);
 
+/* The same, only if some PE is blocked in an xgas wait (after a PE's
+ * failure: where the others wait, if they do). */
+void xg_run_watch_report_if_blocked(xg_run_watch_t *w, const char *headline);
+
 #endif

@@ -88,7 +88,7 @@ exit_early)
     last=$((NP - 1))
     expect "shmem_barrier_all: PE $last has called exit\(\) \(or returned from main\), which finalizes, while this PE \(PE [0-9]+\) still waits in a call PE $last takes part in \(barrier"
     expect "xgasrun: PE [0-9]+ \(pid [0-9]+\) exited with status 1; ending the job"
-    expect "xgasrun: where the other PEs were at the last look:"
+    expect "xgasrun: where the other PEs are:"
     ;;
 finalize_early)
     run finalize_early
