@@ -22,8 +22,9 @@
  *    ends those left when the last PE has exited (xg_run_end_orphans).
  *  - Every event (a PE's exit, a signal to xgasrun, PE output under
  *    --tag-output) arrives through one poll() over a signalfd and the output
- *    pipes.  The only timeout is the grace period between the SIGTERM that
- *    ends a job and the SIGKILL that follows it.
+ *    pipes.  The timeouts are the grace period between the SIGTERM that
+ *    ends a job and the SIGKILL that follows it, and the looks of the hang
+ *    watch (xgasrun_watch.h; SIGUSR1 prints its report).
  *  - The first failure, signal or global exit decides the job's status and
  *    prints the only message; PEs that die afterwards are the job being
  *    ended and are reaped quietly.
@@ -38,6 +39,7 @@
 #include "base/xg_time.h"
 #include "boot/xg_ctl.h"
 #include "xgas_version.h"
+#include "xgasrun_watch.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -62,6 +64,7 @@
 #define XG_RUN_EXIT_NOEXEC   126 /* the program exists but cannot run */
 #define XG_RUN_EXIT_NOTFOUND 127
 #define XG_RUN_EXIT_SIGNAL   128 /* plus the signal number */
+#define XG_RUN_EXIT_HANG     1   /* the hang watch found a deadlock */
 #define XG_RUN_LINE_MAX      16384 /* longer output lines are split */
 #define XG_RUN_DEFAULT_PATH  "/bin:/usr/bin" /* execvp's, when PATH is unset */
 
@@ -131,6 +134,7 @@ typedef struct xg_run_job {
     /* processes the PEs started (see xg_run_end_orphans) */
     pid_t            *foreign;        /* our children from before the job */
     size_t            nforeign;
+    xg_run_watch_t    watch;          /* hang reports (xgasrun_watch.h) */
 } xg_run_job_t;
 
 /* Prints "xgasrun: <message>" to stderr in one write, keeping errno for
@@ -182,7 +186,11 @@ static void xg_run_usage(FILE *out)
         "PE to fail (128 + the signal number if a signal killed it), the\n"
         "status given to shmem_global_exit, 128 + the signal number when\n"
         "xgasrun is interrupted, 126 or 127 when program cannot be run,\n"
-        "2 for a usage error.  `xgas-info -c` lists the XGAS_* settings.\n",
+        "2 for a usage error.  `xgas-info -c` lists the XGAS_* settings.\n"
+        "\n"
+        "A job whose running PEs all stay blocked in xgas for\n"
+        "XGAS_HANG_TIMEOUT seconds is reported and ended (status 1);\n"
+        "SIGUSR1 to xgasrun prints where every PE is and goes on.\n",
         XG_CTL_MAX_PES);
 }
 
@@ -350,6 +358,7 @@ static int xg_run_setup_signals(xg_run_job_t *job)
 
     sigemptyset(&set);
     sigaddset(&set, SIGCHLD);
+    sigaddset(&set, SIGUSR1); /* print the hang report (xg_run_hang_signal) */
     for (i = 0; i < XG_ARRAY_SIZE(xg_run_stop_signals); i++) {
         sigaction(xg_run_stop_signals[i], NULL, &action);
         if (action.sa_handler != SIG_IGN) {
@@ -669,7 +678,9 @@ static int xg_run_setup(xg_run_job_t *job)
     job->launcher = getpid();
     if ((xg_run_setup_signals(job) != 0) || (xg_run_create_areas(job) != 0) ||
         (xg_run_make_env(job) != 0) || (xg_run_setup_pes(job) != 0) ||
-        (xg_run_setup_reaper(job) != 0)) {
+        (xg_run_setup_reaper(job) != 0) ||
+        (xg_run_watch_init(&job->watch, job->ctl, job->npes,
+                           xg_config.hang_timeout) != 0)) {
         return -1;
     }
     return 0;
@@ -732,6 +743,7 @@ static int xg_run_start_pe(xg_run_job_t *job, int rank)
     }
     job->pe[rank].pid = pid;
     job->running++;
+    xg_run_watch_started(&job->watch, rank, pid);
     for (which = 0; job->tag_output && (which < XG_RUN_NSTREAMS); which++) {
         xg_run_close(&pipes[which][1]);
         s = &job->pe[rank].stream[which];
@@ -783,6 +795,34 @@ static void xg_run_start(xg_run_job_t *job)
     }
 }
 
+/* ---- hang watch (xgasrun_watch.c) ---------------------------------------- */
+
+/* A PE's failure ends the job: say where the others wait, if they do. */
+static void xg_run_hang_exit_report(xg_run_job_t *job)
+{
+    if (job->running > 0) {
+        xg_run_watch_report_if_blocked(&job->watch, "where the other PEs "
+                                       "are:");
+    }
+}
+
+/* SIGUSR1: print the report; the job goes on. */
+static void xg_run_hang_signal(xg_run_job_t *job)
+{
+    if (!job->ending) {
+        xg_run_watch_report(&job->watch, "SIGUSR1: state of the PEs at the "
+                            "last look:");
+    }
+}
+
+/* Looks at the PEs when a look is due; a deadlock ends the job. */
+static void xg_run_hang_tick(xg_run_job_t *job)
+{
+    if (!job->ending && xg_run_watch_tick(&job->watch)) {
+        xg_run_end(job, XG_RUN_EXIT_HANG);
+    }
+}
+
 /* Judges the exit of PE @rank (already reaped, with wait status @wstatus):
  * the first failure ends the job with one message. */
 static void xg_run_pe_exited(xg_run_job_t *job, int rank, pid_t pid,
@@ -828,6 +868,7 @@ static void xg_run_pe_exited(xg_run_job_t *job, int rank, pid_t pid,
     }
     xg_run_say("PE %d (pid %d) %s%s", rank, (int)pid, why,
                (job->running > 0) ? "; ending the job" : "");
+    xg_run_hang_exit_report(job);
     xg_run_end(job, status);
 }
 
@@ -848,6 +889,7 @@ static void xg_run_reap(xg_run_job_t *job)
         }
         job->pe[rank].pid = 0;
         job->running--;
+        xg_run_watch_exited(&job->watch, rank);
         xg_run_pe_exited(job, rank, pid, wstatus);
     }
     if ((pid < 0) && (errno != ECHILD)) {
@@ -869,6 +911,8 @@ static void xg_run_read_signals(xg_run_job_t *job)
         sig = (int)info.ssi_signo;
         if (sig == SIGCHLD) {
             xg_run_reap(job);
+        } else if (sig == SIGUSR1) {
+            xg_run_hang_signal(job);
         } else if (!job->ending) {
             xg_run_say("received signal %d (%s); ending the job", sig,
                        strsignal(sig));
@@ -1020,7 +1064,10 @@ static int xg_run_poll_timeout(const xg_run_job_t *job)
 {
     uint64_t now, ms;
 
-    if (!job->ending || job->killed) {
+    if (!job->ending) {
+        return xg_run_watch_poll_ms(&job->watch);
+    }
+    if (job->killed) {
         return -1;
     }
     now = xg_time_ns();
@@ -1054,6 +1101,7 @@ static void xg_run_supervise(xg_run_job_t *job)
         if ((ready > 0) && (job->pfd[0].revents != 0)) {
             xg_run_read_signals(job);
         }
+        xg_run_hang_tick(job);
         if (job->ending && !job->killed && (xg_time_ns() >= job->kill_at_ns)) {
             xg_run_signal_all(job, SIGKILL);
             job->killed = 1;
@@ -1086,6 +1134,7 @@ static void xg_run_cleanup(xg_run_job_t *job)
     free(job->pfd_stream);
     free(job->envp);
     free(job->foreign);
+    xg_run_watch_fini(&job->watch);
     if (job->ctl != NULL) {
         munmap(job->ctl, job->ctl_size);
     }

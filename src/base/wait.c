@@ -11,6 +11,7 @@
 #include <time.h>
 
 unsigned xg_wait_spin_polls = 64;
+xg_wait_hook_t xg_wait_hook;
 static unsigned wait_pause_rounds = 8;
 
 enum {
@@ -34,7 +35,13 @@ void xg_wait_backoff_slow(xg_wait_t *wait)
         for (i = 0; i < (2u << round); i++) {
             xg_cpu_relax();
         }
-    } else if (round < wait_pause_rounds + WAIT_YIELDS_BEFORE_SLEEP) {
+        return;
+    }
+    /* yielding from here on: the wait is long enough to be reported */
+    if ((wait->what != NULL) && (xg_wait_hook != NULL)) {
+        xg_wait_hook(wait);
+    }
+    if (round < wait_pause_rounds + WAIT_YIELDS_BEFORE_SLEEP) {
         sched_yield();
     } else {
         nanosleep(&nap, NULL);

@@ -74,6 +74,9 @@ XG_CONFIG_VAR(coll_yield, "XGAS_COLL_YIELD", XG_CFG_INT, "-1",
 XG_CONFIG_VAR(run_grace_ms, "XGAS_RUN_GRACE_MS", XG_CFG_INT, "300",
               "0", "86400000", XG_CFG_USER,
               "xgasrun: milliseconds between SIGTERM and SIGKILL when ending a job")
+XG_CONFIG_VAR(hang_timeout, "XGAS_HANG_TIMEOUT", XG_CFG_INT, "60",
+              "0", "86400", XG_CFG_USER,
+              "xgasrun: seconds every live PE may stay blocked in xgas waits before the job is reported as deadlocked and ended (0: never)")
 XG_CONFIG_VAR(nic_ring_slots, "XGAS_NIC_RING_SLOTS", XG_CFG_INT, "256",
               "2", "1048576", XG_CFG_USER,
               "software NIC: packet slots of each process's inbound ring (power of two)")

@@ -10,11 +10,42 @@
 #ifndef XG_WAIT_H
 #define XG_WAIT_H
 
+#include <stddef.h>
+
 #include "base/xg_compiler.h"
 
+/*
+ * What a blocking wait is for, for hang reports.  A blocking routine fills
+ * one on its stack and hands it to xg_wait_watch(); nothing is published
+ * while the wait stays short.  Once the wait has backed off to yielding,
+ * each back-off round calls xg_wait_hook (installed by boot, which writes
+ * the description where the launcher reads it).  base does not interpret
+ * the numbers: for boot's hook @peer is the world PE whose action ends the
+ * wait (-1 if there is no single one), and the members (world PEs start +
+ * r * stride, r < count; count 0: none) are the PEs that take part in the
+ * same collective call: if one of them has entered shmem_finalize while
+ * the wait goes on, the wait can never end.
+ */
+typedef struct xg_wait_what {
+    const char *routine;  /* the routine blocked, e.g. "shmem_barrier_all" */
+    int         peer;
+    int         member_start, member_stride, member_count;
+    /* writes what the wait is for into @buf (at most @len bytes with the
+     * NUL), e.g. "barrier #3 on SHMEM_TEAM_WORLD, waiting for PE 2" */
+    void      (*describe)(const struct xg_wait_what *what, char *buf,
+                          size_t len);
+    const void *arg;      /* for describe */
+} xg_wait_what_t;
+
 typedef struct xg_wait {
-    unsigned polls;
+    unsigned              polls;
+    unsigned              watched; /* the hook's state; 0 before it ran */
+    const xg_wait_what_t *what;    /* NULL: nothing to report */
 } xg_wait_t;
+
+/* Called by the slow back-off rounds of watched waits (NULL: none). */
+typedef void (*xg_wait_hook_t)(xg_wait_t *wait);
+extern xg_wait_hook_t xg_wait_hook;
 
 extern unsigned xg_wait_spin_polls;
 
@@ -22,7 +53,15 @@ void xg_wait_backoff_slow(xg_wait_t *wait);
 
 static inline void xg_wait_init(xg_wait_t *wait)
 {
-    wait->polls = 0;
+    wait->polls   = 0;
+    wait->watched = 0;
+    wait->what    = NULL;
+}
+
+/* Names what @wait is for; @what must live as long as the wait. */
+static inline void xg_wait_watch(xg_wait_t *wait, const xg_wait_what_t *what)
+{
+    wait->what = what;
 }
 
 static inline void xg_wait_backoff(xg_wait_t *wait)

@@ -183,6 +183,7 @@ xg_status_t xg_boot_init(void)
         &xg_boot.ctl->pe[xg_boot.rank].kv_used, memory_order_relaxed);
     snprintf(prefix, sizeof(prefix), "pe %d", xg_boot.rank);
     xg_log_set_prefix(prefix);
+    xg_boot_watch_start();
     return XG_OK;
 }
 

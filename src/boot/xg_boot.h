@@ -63,4 +63,14 @@ XG_NORETURN void xg_boot_abort(int status);
  * the job's exit status, and exits this PE with @status. */
 XG_NORETURN void xg_boot_global_exit(int status);
 
+/* Installs the hook through which watched waits report what they wait for
+ * (boot/watch.c); called once the control area is mapped. */
+void xg_boot_watch_start(void);
+
+/* The synchronization of shmem_finalize over all PEs: marks this PE
+ * FINALIZING (no collective of it may pair with another PE's any more),
+ * then returns when every PE has called it.  Apart from the barriers of
+ * the collective engine. */
+void xg_boot_finalize_sync(int at_exit);
+
 #endif

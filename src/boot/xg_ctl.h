@@ -42,13 +42,38 @@
 typedef enum xg_pe_state {
     XG_PE_STARTED     = 0, /* running, library not initialized */
     XG_PE_INITIALIZED = 1, /* between init and finalize */
-    XG_PE_FINALIZED   = 2  /* finalize done: may exit */
+    XG_PE_FINALIZED   = 2, /* finalize done: may exit */
+    XG_PE_FINALIZING  = 3, /* in shmem_finalize: joins no collective */
+    XG_PE_EXITING     = 4  /* in the finalize of exit() or of a return
+                            * from main without shmem_finalize: likewise */
 } xg_pe_state_t;
+
+/*
+ * What a PE is blocked in, for the launcher's hang reports (written by
+ * boot/watch.c, read by xgasrun).  Written only when a wait has backed off
+ * to yielding, never on the data path.  @gen is a seqlock (odd while the
+ * text changes) and counts published waits: a new value means the PE got
+ * past its previous wait.  @heartbeat advances at each back-off round of
+ * the published wait: if it moves while @gen stays, the PE is still in that
+ * wait; if it stands still, the PE left it (or is not being scheduled).
+ */
+#define XG_CTL_WAIT_ROUTINE 48
+#define XG_CTL_WAIT_DETAIL  160
+
+typedef struct xg_ctl_wait {
+    _Atomic uint64_t gen;
+    _Atomic uint64_t heartbeat;
+    _Atomic int32_t  peer;     /* the PE waited for, or -1 */
+    uint32_t         pad;
+    char             routine[XG_CTL_WAIT_ROUTINE];
+    char             detail[XG_CTL_WAIT_DETAIL];
+} xg_ctl_wait_t;
 
 typedef struct xg_ctl_pe {
     _Atomic uint32_t state;   /* xg_pe_state_t */
     _Atomic uint32_t kv_used; /* bytes of published records */
     _Atomic int32_t  pid;
+    xg_ctl_wait_t    wait XG_CACHE_ALIGNED;
 } XG_CACHE_ALIGNED xg_ctl_pe_t;
 
 typedef struct xg_ctl {
@@ -71,6 +96,11 @@ typedef struct xg_ctl {
     /* PEs that reported a failure to the fence of epoch e, in [e & 1]; the
      * last arriver of fence e clears [(e + 1) & 1] for the next one */
     _Atomic uint32_t barrier_failed[2];
+
+    /* counter barrier of shmem_finalize, apart from every other barrier so
+     * that a PE's finalize never completes another PE's collective */
+    _Atomic uint32_t fini_arrived XG_CACHE_ALIGNED;
+    _Atomic uint32_t fini_epoch XG_CACHE_ALIGNED;
 
     xg_ctl_pe_t pe[] XG_CACHE_ALIGNED; /* npes slots, then the kv areas */
 } xg_ctl_t;

@@ -11,11 +11,15 @@
 #include "gas/xg_gas.h"
 #include "gas/xg_team.h"
 
-void xg_gas_barrier(void)
+void xg_gas_barrier_named(const char *routine)
 {
     xg_coll_t coll;
 
-    xg_coll_team(&coll, &xg_team_world,
-                 "shmem_barrier_all (or sync_all, a heap routine)");
+    xg_coll_team(&coll, &xg_team_world, routine);
     xg_coll_barrier(&coll);
+}
+
+void xg_gas_barrier(void)
+{
+    xg_gas_barrier_named("shmem_barrier_all (or sync_all, a heap routine)");
 }

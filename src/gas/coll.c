@@ -293,6 +293,53 @@ static void coll_check(const xg_coll_t *coll, int peer)
     }
 }
 
+/* ---- hang reports (boot/watch.c) ----------------------------------------- */
+
+static void coll_describe(const xg_wait_what_t *what, char *buf, size_t len)
+{
+    static const char *const names[XG_COLL_KIND_COUNT] = {
+        [XG_COLL_SYNC] = "barrier", [XG_COLL_BROADCAST] = "broadcast",
+        [XG_COLL_REDUCE] = "reduction", [XG_COLL_SCAN] = "scan",
+        [XG_COLL_COLLECT] = "collect", [XG_COLL_FCOLLECT] = "fcollect",
+        [XG_COLL_ALLTOALL] = "alltoall", [XG_COLL_ALLTOALLS] = "alltoalls",
+        [XG_COLL_SPLIT] = "team split", [XG_COLL_DESTROY] = "team destroy"};
+    const xg_coll_t *coll = what->arg;
+    const char *kind = ((coll->kind < XG_COLL_KIND_COUNT) &&
+                        (names[coll->kind] != NULL)) ? names[coll->kind]
+                                                     : "collective";
+    char peer[40] = ", waiting for the other members";
+
+    if (what->peer >= 0) {
+        snprintf(peer, sizeof(peer), ", waiting for PE %d", what->peer);
+    }
+    if (coll->team == NULL) {
+        snprintf(buf, len, "%s over the active set of %d PEs from PE %d, "
+                 "stride %d%s", kind, coll->size, coll->start, coll->stride,
+                 peer);
+    } else {
+        snprintf(buf, len, "%s, collective #%llu on %s (%d PEs)%s", kind,
+                 (unsigned long long)coll->team->seq,
+                 (coll->team == &xg_team_world) ? "SHMEM_TEAM_WORLD"
+                 : (coll->team == &xg_team_shared) ? "SHMEM_TEAM_SHARED"
+                                                   : "a user team",
+                 coll->size, peer);
+    }
+}
+
+/* Names a wait of this call for hang reports: on member @from (-1: any). */
+static void coll_watch(const xg_coll_t *coll, xg_wait_t *wait,
+                       xg_wait_what_t *what, int from)
+{
+    what->routine       = coll->routine;
+    what->peer          = (from >= 0) ? coll_world(coll, from) : -1;
+    what->member_start  = coll->start;
+    what->member_stride = coll->stride;
+    what->member_count  = coll->size;
+    what->describe      = coll_describe;
+    what->arg           = coll;
+    xg_wait_watch(wait, what);
+}
+
 /* ---- signals ------------------------------------------------------------ */
 
 /* One poll failed: back off, yielding early when PEs outnumber CPUs. */
@@ -339,10 +386,12 @@ static XG_NOINLINE void coll_wait_slow(const xg_coll_t *coll,
                                        _Atomic uint64_t *word, uint64_t want,
                                        int from)
 {
+    xg_wait_what_t what;
     xg_wait_t wait;
     unsigned polls = 0;
 
     xg_wait_init(&wait);
+    coll_watch(coll, &wait, &what, from);
     while (atomic_load_explicit(word, memory_order_acquire) < want) {
         coll_backoff(&wait);
         /* a peer that never signals may be in another collective, or in
@@ -358,9 +407,11 @@ static XG_NOINLINE void coll_wait_slow(const xg_coll_t *coll,
 static void coll_psync_take(const xg_coll_t *coll, int chan, long n)
 {
     long *word = &coll->psync[chan];
+    xg_wait_what_t what;
     xg_wait_t wait;
 
     xg_wait_init(&wait);
+    coll_watch(coll, &wait, &what, -1);
     /* acquire: pairs with the senders' release */
     while (__atomic_load_n(word, __ATOMIC_ACQUIRE) < n) {
         coll_backoff(&wait);
@@ -425,6 +476,7 @@ static void coll_wait_children(const xg_coll_t *coll, long first, long count,
 {
     uint64_t *expected;
     unsigned polls = 0;
+    xg_wait_what_t what;
     xg_wait_t wait;
     long i, seen = 0;
     int child = 0;
@@ -438,6 +490,7 @@ static void coll_wait_children(const xg_coll_t *coll, long first, long count,
     }
     expected = coll->team->expected + coll_dir(chan) * coll->size;
     xg_wait_init(&wait);
+    coll_watch(coll, &wait, &what, -1);
     for (;;) {
         for (; seen < count; seen++) {
             child = coll_at(coll, first + seen, root);
@@ -450,6 +503,7 @@ static void coll_wait_children(const xg_coll_t *coll, long first, long count,
         if (seen == count) {
             break;
         }
+        what.peer = coll_world(coll, child);
         coll_backoff(&wait);
         if ((++polls % COLL_CHECK_EVERY) == 0) {
             coll_check(coll, child);
@@ -545,6 +599,7 @@ static void coll_counter_barrier(const xg_coll_t *coll)
         _Atomic uint64_t *arrived =
             &xg_slot_bar(xg_slot(coll_world(coll, 0), coll->team->slot))
                  ->arrived;
+        xg_wait_what_t what;
         xg_wait_t wait;
         unsigned polls = 0;
 
@@ -563,6 +618,7 @@ static void coll_counter_barrier(const xg_coll_t *coll)
             return;
         }
         xg_wait_init(&wait);
+        coll_watch(coll, &wait, &what, -1);
         while (atomic_load_explicit(&mine->release, memory_order_acquire) <
                b) {
             coll_backoff(&wait);

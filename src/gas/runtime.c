@@ -38,10 +38,12 @@ static void runtime_print_stats(void)
 }
 
 /* Leaves the job: completes communication, waits for every PE, reports. */
-static void runtime_shutdown(void)
+static void runtime_shutdown(int at_exit)
 {
     xg_gas_quiet();
-    xg_gas_barrier();
+    /* not a barrier of the collective engine: a PE's finalize must never
+     * complete another PE's shmem_barrier_all (see boot/watch.c) */
+    xg_boot_finalize_sync(at_exit);
     if (xg_config.stats) {
         runtime_print_stats();
     }
@@ -62,7 +64,7 @@ static void runtime_at_exit(int exit_status, void *arg)
     pthread_mutex_lock(&runtime_lock);
     if ((runtime_refs > 0) && (exit_status == 0)) {
         runtime_refs = 0;
-        runtime_shutdown();
+        runtime_shutdown(1);
     }
     pthread_mutex_unlock(&runtime_lock);
 }
@@ -117,7 +119,7 @@ xg_status_t xg_runtime_fini(void)
     if (runtime_refs == 0) {
         status = XG_ERR_NOT_INITIALIZED;
     } else if (--runtime_refs == 0) {
-        runtime_shutdown();
+        runtime_shutdown(0);
     }
     pthread_mutex_unlock(&runtime_lock);
     return status;

@@ -24,6 +24,8 @@
  * with atomics; their meaning does not depend on byte order.  Locks are per
  * PE: one thread of a PE may use a given lock at a time.
  */
+#include <stdio.h>
+
 #include "api/shmem/shmem_int.h"
 #include "base/xg_wait.h"
 
@@ -52,10 +54,17 @@ static uint32_t *lock_node(const char *routine, long *lock, int pe)
                                                 sizeof(*lock), pe))[0];
 }
 
+static void lock_describe(const xg_wait_what_t *what, char *buf, size_t len)
+{
+    snprintf(buf, len, "waiting for PE %d to pass on the lock at %p",
+             what->peer, what->arg);
+}
+
 XG_SHMEM_API void shmem_set_lock(long *lock)
 {
     lock_words_t w = lock_words(__func__, lock);
     uint32_t me = (uint32_t)xg_gas.me + 1, prev;
+    xg_wait_what_t what;
     xg_wait_t wait;
 
     __atomic_store_n(w.my_node, LOCK_WAITING, __ATOMIC_RELAXED);
@@ -74,6 +83,9 @@ XG_SHMEM_API void shmem_set_lock(long *lock)
     __atomic_fetch_or(lock_node(__func__, lock, (int)prev - 1), me,
                       __ATOMIC_RELEASE);
     xg_wait_init(&wait);
+    what = (xg_wait_what_t){.routine = __func__, .peer = (int)prev - 1,
+                            .describe = lock_describe, .arg = lock};
+    xg_wait_watch(&wait, &what);
     /* acquire: the previous holder's critical section happens before ours */
     while (__atomic_load_n(w.my_node, __ATOMIC_ACQUIRE) & LOCK_WAITING) {
         xg_wait_backoff(&wait);

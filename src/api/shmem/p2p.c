@@ -31,6 +31,7 @@
  * implies).
  */
 #include <stdint.h>
+#include <stdio.h>
 
 #include "api/shmem/shmem_int.h"
 #include "api/shmem/shmem_types.h"
@@ -145,6 +146,53 @@ static int p2p_set_empty(const int *status, size_t nelems)
  *                a satisfying element, or SIZE_MAX;
  *   p2p_T_some:  one scan: stores the satisfying indices, returns how many.
  */
+/* What a blocked wait watches, for hang reports (boot/watch.c). */
+typedef struct p2p_watch {
+    const void        *ivars;
+    size_t             nelems;  /* 1: one variable; more: any/some of a set */
+    const char        *type;
+    int                cmp;
+    int                is_signed;
+    unsigned long long value;   /* the first comparison value */
+} p2p_watch_t;
+
+static void p2p_describe(const xg_wait_what_t *what, char *buf, size_t len)
+{
+    static const char *const ops[] = {
+        [SHMEM_CMP_EQ] = "==", [SHMEM_CMP_NE] = "!=", [SHMEM_CMP_GT] = ">",
+        [SHMEM_CMP_GE] = ">=", [SHMEM_CMP_LT] = "<", [SHMEM_CMP_LE] = "<="};
+    const p2p_watch_t *w = what->arg;
+    const char *op = ((w->cmp >= 0) && ((size_t)w->cmp < XG_ARRAY_SIZE(ops)) &&
+                      (ops[w->cmp] != NULL)) ? ops[w->cmp] : "?";
+    char value[32];
+
+    if (w->is_signed) {
+        snprintf(value, sizeof(value), "%lld", (long long)w->value);
+    } else {
+        snprintf(value, sizeof(value), "%llu", w->value);
+    }
+    if (w->nelems == 1) {
+        snprintf(buf, len, "waiting until *%p (%s) %s %s", w->ivars, w->type,
+                 op, value);
+    } else {
+        snprintf(buf, len, "waiting until one of %zu variables from %p "
+                 "(%s) %s %s%s", w->nelems, w->ivars, w->type, op, value,
+                 " (first comparison value)");
+    }
+}
+
+/* Names @wait for hang reports: @what and @w live in the caller's frame. */
+static XG_NOINLINE void p2p_watch(xg_wait_t *wait, xg_wait_what_t *what,
+                                  p2p_watch_t *w, const char *routine)
+{
+    what->routine      = routine;
+    what->peer         = -1;
+    what->member_count = 0;
+    what->describe     = p2p_describe;
+    what->arg          = w;
+    xg_wait_watch(wait, what);
+}
+
 #define XG_P2P_DEFINE_INTERNALS(TYPE, TYPENAME)                            \
     static inline int p2p_##TYPENAME##_holds(TYPE cur, int cmp,            \
                                              TYPE value)                   \
@@ -175,21 +223,30 @@ static int p2p_set_empty(const int *status, size_t nelems)
                                       cmp, value);                         \
     }                                                                      \
                                                                            \
-    static inline TYPE p2p_##TYPENAME##_wait(TYPE *ivar, int cmp,          \
+    static inline TYPE p2p_##TYPENAME##_wait(const char *routine,          \
+                                             TYPE *ivar, int cmp,          \
                                              TYPE value)                   \
     {                                                                      \
         TYPE cur = __atomic_load_n(ivar, __ATOMIC_ACQUIRE);                \
+        p2p_watch_t w = {ivar, 1, #TYPE, cmp, !((TYPE)0 < (TYPE)-1),       \
+                         (unsigned long long)value};                       \
+        xg_wait_what_t what;                                               \
         xg_wait_t wait;                                                    \
                                                                            \
+        if (p2p_##TYPENAME##_holds(cur, cmp, value)) {                     \
+            return cur;                                                    \
+        }                                                                  \
         xg_wait_init(&wait);                                               \
-        while (!p2p_##TYPENAME##_holds(cur, cmp, value)) {                 \
+        p2p_watch(&wait, &what, &w, routine);                              \
+        do {                                                               \
             xg_wait_backoff(&wait);                                        \
             cur = __atomic_load_n(ivar, __ATOMIC_ACQUIRE);                 \
-        }                                                                  \
+        } while (!p2p_##TYPENAME##_holds(cur, cmp, value));                \
         return cur;                                                        \
     }                                                                      \
                                                                            \
-    static void p2p_##TYPENAME##_all(TYPE *ivars, size_t nelems,           \
+    static void p2p_##TYPENAME##_all(const char *routine, TYPE *ivars,     \
+                                     size_t nelems,                        \
                                      const int *status, int cmp,           \
                                      const TYPE *values, size_t stride)    \
     {                                                                      \
@@ -197,7 +254,8 @@ static int p2p_set_empty(const int *status, size_t nelems)
                                                                            \
         for (i = 0; i < nelems; i++) {                                     \
             if (p2p_in_set(status, i)) {                                   \
-                p2p_##TYPENAME##_wait(&ivars[i], cmp, values[i * stride]); \
+                p2p_##TYPENAME##_wait(routine, &ivars[i], cmp,             \
+                                      values[i * stride]);                 \
             }                                                              \
         }                                                                  \
     }                                                                      \
@@ -258,18 +316,24 @@ static int p2p_set_empty(const int *status, size_t nelems)
         return count;                                                      \
     }                                                                      \
                                                                            \
-    static size_t p2p_##TYPENAME##_wait_any(TYPE *ivars, size_t nelems,    \
+    static size_t p2p_##TYPENAME##_wait_any(const char *routine,           \
+                                            TYPE *ivars, size_t nelems,    \
                                             const int *status, int cmp,    \
                                             const TYPE *values,            \
                                             size_t stride)                 \
     {                                                                      \
         size_t i;                                                          \
+        p2p_watch_t w = {ivars, nelems, #TYPE, cmp, !((TYPE)0 < (TYPE)-1), \
+                         0};                                               \
+        xg_wait_what_t what;                                               \
         xg_wait_t wait;                                                    \
                                                                            \
         if (p2p_set_empty(status, nelems)) {                               \
             return SIZE_MAX;                                               \
         }                                                                  \
+        w.value = (unsigned long long)values[0];                           \
         xg_wait_init(&wait);                                               \
+        p2p_watch(&wait, &what, &w, routine);                              \
         while ((i = p2p_##TYPENAME##_any(ivars, nelems, status, cmp,       \
                                          values, stride)) == SIZE_MAX) {   \
             xg_wait_backoff(&wait);                                        \
@@ -277,19 +341,25 @@ static int p2p_set_empty(const int *status, size_t nelems)
         return i;                                                          \
     }                                                                      \
                                                                            \
-    static size_t p2p_##TYPENAME##_wait_some(TYPE *ivars, size_t nelems,   \
+    static size_t p2p_##TYPENAME##_wait_some(const char *routine,          \
+                                             TYPE *ivars, size_t nelems,   \
                                              size_t *indices,              \
                                              const int *status, int cmp,   \
                                              const TYPE *values,           \
                                              size_t stride)                \
     {                                                                      \
         size_t count;                                                      \
+        p2p_watch_t w = {ivars, nelems, #TYPE, cmp, !((TYPE)0 < (TYPE)-1), \
+                         0};                                               \
+        xg_wait_what_t what;                                               \
         xg_wait_t wait;                                                    \
                                                                            \
         if (p2p_set_empty(status, nelems)) {                               \
             return 0;                                                      \
         }                                                                  \
+        w.value = (unsigned long long)values[0];                           \
         xg_wait_init(&wait);                                               \
+        p2p_watch(&wait, &what, &w, routine);                              \
         while ((count = p2p_##TYPENAME##_some(ivars, nelems, indices,      \
                                               status, cmp, values,         \
                                               stride)) == 0) {             \
@@ -304,7 +374,8 @@ static int p2p_set_empty(const int *status, size_t nelems)
                                                     TYPE cmp_value)        \
     {                                                                      \
         p2p_check(__func__, ivar, 1, sizeof(TYPE), cmp);                   \
-        p2p_##TYPENAME##_wait(ivar, cmp, cmp_value);                       \
+        p2p_##TYPENAME##_wait(__func__,                                    \
+                              ivar, cmp, cmp_value);                       \
     }                                                                      \
     XG_PSHMEM(shmem_##TYPENAME##_wait_until)                               \
                                                                            \
@@ -315,7 +386,8 @@ static int p2p_set_empty(const int *status, size_t nelems)
                                                         TYPE cmp_value)    \
     {                                                                      \
         p2p_check(__func__, ivars, nelems, sizeof(TYPE), cmp);             \
-        p2p_##TYPENAME##_all(ivars, nelems, status, cmp, &cmp_value, 0);   \
+        p2p_##TYPENAME##_all(__func__,                                     \
+                             ivars, nelems, status, cmp, &cmp_value, 0);   \
     }                                                                      \
     XG_PSHMEM(shmem_##TYPENAME##_wait_until_all)                           \
                                                                            \
@@ -326,7 +398,8 @@ static int p2p_set_empty(const int *status, size_t nelems)
                                                           TYPE cmp_value)  \
     {                                                                      \
         p2p_check(__func__, ivars, nelems, sizeof(TYPE), cmp);             \
-        return p2p_##TYPENAME##_wait_any(ivars, nelems, status, cmp,       \
+        return p2p_##TYPENAME##_wait_any(__func__,                         \
+                                         ivars, nelems, status, cmp,       \
                                          &cmp_value, 0);                   \
     }                                                                      \
     XG_PSHMEM(shmem_##TYPENAME##_wait_until_any)                           \
@@ -340,7 +413,8 @@ static int p2p_set_empty(const int *status, size_t nelems)
     {                                                                      \
         p2p_check(__func__, ivars, nelems, sizeof(TYPE), cmp);             \
         p2p_check_array(__func__, "indices", indices, nelems);             \
-        return p2p_##TYPENAME##_wait_some(ivars, nelems, indices, status,  \
+        return p2p_##TYPENAME##_wait_some(__func__,                        \
+                                          ivars, nelems, indices, status,  \
                                           cmp, &cmp_value, 0);             \
     }                                                                      \
     XG_PSHMEM(shmem_##TYPENAME##_wait_until_some)                          \
@@ -351,7 +425,8 @@ static int p2p_set_empty(const int *status, size_t nelems)
     {                                                                      \
         p2p_check(__func__, ivars, nelems, sizeof(TYPE), cmp);             \
         p2p_check_array(__func__, "cmp_values", cmp_values, nelems);       \
-        p2p_##TYPENAME##_all(ivars, nelems, status, cmp, cmp_values, 1);   \
+        p2p_##TYPENAME##_all(__func__,                                     \
+                             ivars, nelems, status, cmp, cmp_values, 1);   \
     }                                                                      \
     XG_PSHMEM(shmem_##TYPENAME##_wait_until_all_vector)                    \
                                                                            \
@@ -361,7 +436,8 @@ static int p2p_set_empty(const int *status, size_t nelems)
     {                                                                      \
         p2p_check(__func__, ivars, nelems, sizeof(TYPE), cmp);             \
         p2p_check_array(__func__, "cmp_values", cmp_values, nelems);       \
-        return p2p_##TYPENAME##_wait_any(ivars, nelems, status, cmp,       \
+        return p2p_##TYPENAME##_wait_any(__func__,                         \
+                                         ivars, nelems, status, cmp,       \
                                          cmp_values, 1);                   \
     }                                                                      \
     XG_PSHMEM(shmem_##TYPENAME##_wait_until_any_vector)                    \
@@ -373,7 +449,8 @@ static int p2p_set_empty(const int *status, size_t nelems)
         p2p_check(__func__, ivars, nelems, sizeof(TYPE), cmp);             \
         p2p_check_array(__func__, "indices", indices, nelems);             \
         p2p_check_array(__func__, "cmp_values", cmp_values, nelems);       \
-        return p2p_##TYPENAME##_wait_some(ivars, nelems, indices, status,  \
+        return p2p_##TYPENAME##_wait_some(__func__,                        \
+                                          ivars, nelems, indices, status,  \
                                           cmp, cmp_values, 1);             \
     }                                                                      \
     XG_PSHMEM(shmem_##TYPENAME##_wait_until_some_vector)                   \
@@ -465,7 +542,7 @@ XG_SHMEM_API uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp,
                                               uint64_t cmp_value)
 {
     p2p_check(__func__, sig_addr, 1, sizeof(*sig_addr), cmp);
-    return p2p_uint64_wait(sig_addr, cmp, cmp_value);
+    return p2p_uint64_wait(__func__, sig_addr, cmp, cmp_value);
 }
 XG_PSHMEM(shmem_signal_wait_until)
 
@@ -474,7 +551,8 @@ XG_PSHMEM(shmem_signal_wait_until)
     XG_SHMEM_API void shmem_##TYPENAME##_wait(TYPE *ivar, TYPE cmp_value)  \
     {                                                                      \
         p2p_check(__func__, ivar, 1, sizeof(TYPE), SHMEM_CMP_NE);          \
-        p2p_##TYPENAME##_wait(ivar, SHMEM_CMP_NE, cmp_value);              \
+        p2p_##TYPENAME##_wait(__func__,                                    \
+                              ivar, SHMEM_CMP_NE, cmp_value);              \
     }                                                                      \
     XG_PSHMEM(shmem_##TYPENAME##_wait)
 XG_SHMEM_SYNC_WAIT_DEPRECATED_TYPES(XG_P2P_DEFINE_WAIT)
@@ -483,13 +561,13 @@ XG_SHMEM_SYNC_WAIT_DEPRECATED_TYPES(XG_P2P_DEFINE_WAIT)
 XG_SHMEM_API void shmem_wait(long *ivar, long cmp_value)
 {
     p2p_check(__func__, ivar, 1, sizeof(*ivar), SHMEM_CMP_NE);
-    p2p_long_wait(ivar, SHMEM_CMP_NE, cmp_value);
+    p2p_long_wait(__func__, ivar, SHMEM_CMP_NE, cmp_value);
 }
 XG_PSHMEM(shmem_wait)
 
 XG_SHMEM_API void shmem_wait_until(long *ivar, int cmp, long cmp_value)
 {
     p2p_check(__func__, ivar, 1, sizeof(*ivar), cmp);
-    p2p_long_wait(ivar, cmp, cmp_value);
+    p2p_long_wait(__func__, ivar, cmp, cmp_value);
 }
 XG_PSHMEM(shmem_wait_until)

@@ -172,14 +172,14 @@ XG_SHMEM_API void shmem_barrier_all(void)
 {
     xg_shmem_check_init(__func__);
     xg_gas_quiet();
-    xg_gas_barrier();
+    xg_gas_barrier_named(__func__);
 }
 XG_PSHMEM(shmem_barrier_all)
 
 XG_SHMEM_API void shmem_sync_all(void)
 {
     xg_shmem_check_init(__func__);
-    xg_gas_barrier();
+    xg_gas_barrier_named(__func__);
 }
 XG_PSHMEM(shmem_sync_all)
 

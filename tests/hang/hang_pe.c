@@ -1,0 +1,124 @@
+/*
+ * The PE program of the hang tests (hang_test.sh): each case makes the PEs
+ * of a job diverge or deadlock in one way, through the public API only.
+ *
+ *   exit_early        the last PE exits 0 in the middle; the others wait in
+ *                     shmem_barrier_all
+ *   finalize_early    PE 0 calls shmem_finalize; the others a barrier first
+ *   extra_barrier     PE 0 calls one more shmem_barrier_all than the others
+ *   malloc_one        PE 0 calls shmem_malloc; the others shmem_finalize
+ *   finalize_vs_coll  PE 0 calls shmem_finalize; the others a reduction
+ *   wait_deadlock     every PE waits for a variable nobody sets
+ *   wait_vs_finalize  PE 0 calls shmem_finalize; the others wait for a
+ *                     variable nobody sets
+ *   lock_deadlock     PE 0 takes a lock and waits forever; the others ask
+ *                     for the lock
+ *   compute DIR       PE 0 computes (user code) until DIR/go exists, the
+ *                     others wait in shmem_barrier_all; then all finish
+ *                     normally.  PE 0 writes DIR/started after shmem_init.
+ *
+ * Waiting for DIR/go is bounded (120 s); user-code phases sleep in short
+ * steps so that the machine stays usable.
+ */
+#include <shmem.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static long never_set;
+static long lock_word;
+static long src_value, dst_value;
+
+static void nap_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+
+    nanosleep(&ts, NULL);
+}
+
+static void touch(const char *dir, const char *name)
+{
+    char path[4096];
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    f = fopen(path, "w");
+    if (f != NULL) {
+        fclose(f);
+    }
+}
+
+static int exists(const char *dir, const char *name)
+{
+    char path[4096];
+
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    return access(path, F_OK) == 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *mode = (argc > 1) ? argv[1] : "";
+    const char *dir = (argc > 2) ? argv[2] : ".";
+    int me, npes, i;
+
+    shmem_init();
+    me = shmem_my_pe();
+    npes = shmem_n_pes();
+    if (strcmp(mode, "exit_early") == 0) {
+        if (me == npes - 1) {
+            nap_ms(2000); /* user code, while the others block */
+            exit(0);
+        }
+        shmem_barrier_all();
+    } else if (strcmp(mode, "finalize_early") == 0) {
+        if (me != 0) {
+            shmem_barrier_all();
+        }
+    } else if (strcmp(mode, "extra_barrier") == 0) {
+        if (me == 0) {
+            shmem_barrier_all();
+        }
+    } else if (strcmp(mode, "malloc_one") == 0) {
+        if (me == 0) {
+            shmem_malloc(64);
+        }
+    } else if (strcmp(mode, "finalize_vs_coll") == 0) {
+        if (me != 0) {
+            src_value = me;
+            shmem_long_sum_reduce(SHMEM_TEAM_WORLD, &dst_value, &src_value,
+                                  1);
+        }
+    } else if (strcmp(mode, "wait_deadlock") == 0) {
+        shmem_long_wait_until(&never_set, SHMEM_CMP_EQ, 5);
+    } else if (strcmp(mode, "wait_vs_finalize") == 0) {
+        if (me != 0) {
+            shmem_long_wait_until(&never_set, SHMEM_CMP_NE, 0);
+        }
+    } else if (strcmp(mode, "lock_deadlock") == 0) {
+        if (me == 0) {
+            shmem_set_lock(&lock_word);
+        }
+        shmem_barrier_all();
+        if (me == 0) {
+            shmem_long_wait_until(&never_set, SHMEM_CMP_EQ, 1);
+        } else {
+            shmem_set_lock(&lock_word);
+        }
+    } else if (strcmp(mode, "compute") == 0) {
+        if (me == 0) {
+            touch(dir, "started");
+            for (i = 0; (i < 1200) && !exists(dir, "go"); i++) {
+                nap_ms(100);
+            }
+        }
+        shmem_barrier_all();
+    } else {
+        fprintf(stderr, "hang_pe: unknown case '%s'\n", mode);
+        return 2;
+    }
+    shmem_finalize();
+    return 0;
+}

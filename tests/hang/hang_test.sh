@@ -1,0 +1,199 @@
+#!/bin/sh
+# Tests of "never hang silently", one case per run:
+#
+#     hang_test.sh XGASRUN HANG_PE CASE NPES
+#
+# HANG_PE is the program of hang_pe.c.  Each case checks the exit status of
+# xgasrun and its messages (or the PEs').  XGAS_HANG_TIMEOUT is 2 s so that
+# a deadlock ends soon, but nothing is asserted about time: only that the
+# job ends, how, and with which report.  Waits of the script are bounded
+# (the ctest timeout ends the rest).  Exit 0: pass, 1: fail.
+
+set -u
+
+XGASRUN=$1
+PE=$2
+CASE=$3
+NP=$4
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/xgas-hang-test.XXXXXX") || exit 1
+RUN_PID=
+STATUS=
+
+cleanup() {
+    if [ -n "$RUN_PID" ] && kill -0 "$RUN_PID" 2>/dev/null; then
+        kill -KILL "$RUN_PID"
+    fi
+    rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+fail() {
+    echo "FAIL [$CASE, $NP PEs]: $*" >&2
+    for stream in out err; do
+        if [ -s "$TMP/$stream" ]; then
+            echo "--- std$stream:" >&2
+            head -c 6000 "$TMP/$stream" >&2
+            echo >&2
+        fi
+    done
+    exit 1
+}
+
+# run CASE: runs the job to its end; sets STATUS.
+run() {
+    XGAS_HANG_TIMEOUT=2 "$XGASRUN" -n "$NP" "$PE" "$1" "$TMP" \
+        >"$TMP/out" 2>"$TMP/err"
+    STATUS=$?
+}
+
+expect_failure() {
+    [ "$STATUS" -ne 0 ] || fail "the job ended with status 0"
+}
+
+expect_success() {
+    [ "$STATUS" -eq 0 ] || fail "the job ended with status $STATUS"
+}
+
+# expect REGEX [WHAT]: stderr has a line matching REGEX (extended).
+expect() {
+    grep -Eq -- "$1" "$TMP/err" || fail "no line matching '$1' on stderr"
+}
+
+# expect_not REGEX: stderr has no line matching REGEX.
+expect_not() {
+    if grep -Eq -- "$1" "$TMP/err"; then
+        fail "a line matches '$1' on stderr"
+    fi
+}
+
+# wait_for FILE: waits (bounded: 60 s) until FILE exists.
+wait_for() {
+    i=0
+    while [ ! -e "$1" ]; do
+        i=$((i + 1))
+        [ "$i" -le 600 ] || fail "$1 did not appear"
+        sleep 0.1
+    done
+}
+
+LEFT="has called (shmem_finalize|exit\(\) \(or returned from main\), which finalizes,) while this PE \(PE [0-9]+\) still waits in a call PE [0-9]+ takes part in"
+DEADLOCK="xgasrun: every PE still running has been blocked in xgas for 2 s without progress \(XGAS_HANG_TIMEOUT\): the job is deadlocked; ending it"
+
+case $CASE in
+exit_early)
+    run exit_early
+    expect_failure
+    last=$((NP - 1))
+    expect "shmem_barrier_all: PE $last has called exit\(\) \(or returned from main\), which finalizes, while this PE \(PE [0-9]+\) still waits in a call PE $last takes part in \(barrier"
+    expect "xgasrun: PE [0-9]+ \(pid [0-9]+\) exited with status 1; ending the job"
+    expect "xgasrun: where the other PEs are:"
+    ;;
+finalize_early)
+    run finalize_early
+    expect_failure
+    expect "shmem_barrier_all: PE 0 has called shmem_finalize while this PE \(PE [1-9][0-9]*\) still waits in a call PE 0 takes part in \(barrier, collective #[0-9]+ on SHMEM_TEAM_WORLD"
+    expect "the PEs called different sequences of collective routines"
+    expect "xgasrun: PE [1-9][0-9]* \(pid [0-9]+\) exited with status 1"
+    ;;
+extra_barrier)
+    run extra_barrier
+    expect_failure
+    expect "shmem_barrier_all: PE [1-9][0-9]* $LEFT \(barrier"
+    expect "this PE \(PE 0\)"
+    expect "xgasrun:   PE [1-9][0-9]* \(pid [0-9]+\): .*shmem_finalize"
+    ;;
+malloc_one)
+    run malloc_one
+    expect_failure
+    expect "PE [1-9][0-9]* $LEFT \(barrier"
+    expect "this PE \(PE 0\)"
+    ;;
+finalize_vs_coll)
+    run finalize_vs_coll
+    expect_failure
+    expect "shmem_long_sum_reduce: PE 0 has called shmem_finalize while this PE \(PE [1-9][0-9]*\) still waits in a call PE 0 takes part in \(reduction"
+    ;;
+wait_deadlock)
+    run wait_deadlock
+    expect_failure
+    expect "$DEADLOCK"
+    rank=0
+    while [ "$rank" -lt "$NP" ]; do
+        expect "xgasrun:   PE $rank \(pid [0-9]+\): blocked in shmem_long_wait_until: waiting until \*0x[0-9a-f]+ \(long\) == 5 \[wait [0-9]+, initialized\]"
+        rank=$((rank + 1))
+    done
+    ;;
+wait_vs_finalize)
+    run wait_vs_finalize
+    expect_failure
+    expect "$DEADLOCK"
+    expect "xgasrun:   PE 0 \(pid [0-9]+\): blocked in shmem_finalize: finalize: waiting for the other PEs to call shmem_finalize \(1 of $NP have\)"
+    expect "xgasrun:   PE 1 \(pid [0-9]+\): blocked in shmem_long_wait_until: waiting until \*0x[0-9a-f]+ \(long\) != 0"
+    ;;
+lock_deadlock)
+    run lock_deadlock
+    expect_failure
+    expect "$DEADLOCK"
+    expect "xgasrun:   PE 0 \(pid [0-9]+\): blocked in shmem_long_wait_until"
+    expect "xgasrun:   PE 1 \(pid [0-9]+\): blocked in shmem_set_lock: waiting for PE [0-9]+ to pass on the lock at 0x[0-9a-f]+"
+    ;;
+compute)
+    # PE 0 computes while the others wait in a barrier for far longer than
+    # the hang timeout: the job must not be ended.  The script lets PE 0
+    # go after it has seen the others blocked for several timeouts (the
+    # launcher's SIGUSR1 report shows them), bounded by 60 tries.
+    XGAS_HANG_TIMEOUT=1 "$XGASRUN" -n "$NP" "$PE" compute "$TMP" \
+        >"$TMP/out" 2>"$TMP/err" &
+    RUN_PID=$!
+    wait_for "$TMP/started"
+    sleep 1
+    i=0
+    seen=0
+    while [ "$i" -lt 60 ] && [ "$seen" -lt 5 ]; do
+        kill -USR1 "$RUN_PID" 2>/dev/null || break
+        sleep 1
+        if grep -Eq "xgasrun:   PE 1 \(pid [0-9]+\): blocked in shmem_barrier_all" "$TMP/err"; then
+            seen=$((seen + 1))
+        fi
+        i=$((i + 1))
+    done
+    touch "$TMP/go"
+    wait "$RUN_PID"
+    STATUS=$?
+    RUN_PID=
+    expect_success
+    expect_not "deadlocked"
+    [ "$seen" -ge 1 ] || fail "the SIGUSR1 report never showed PE 1 blocked"
+    expect "xgasrun: SIGUSR1: state of the PEs at the last look:"
+    expect "xgasrun:   PE 0 \(pid [0-9]+\): running user code, initialized"
+    ;;
+sigusr1)
+    # SIGUSR1 only prints: the job then ends normally.
+    "$XGASRUN" -n "$NP" "$PE" compute "$TMP" >"$TMP/out" 2>"$TMP/err" &
+    RUN_PID=$!
+    wait_for "$TMP/started"
+    kill -USR1 "$RUN_PID"
+    i=0
+    until grep -q "SIGUSR1: state of the PEs" "$TMP/err"; do
+        i=$((i + 1))
+        [ "$i" -le 600 ] || fail "no report after SIGUSR1"
+        sleep 0.1
+    done
+    touch "$TMP/go"
+    wait "$RUN_PID"
+    STATUS=$?
+    RUN_PID=
+    expect_success
+    rank=0
+    while [ "$rank" -lt "$NP" ]; do
+        expect "xgasrun:   PE $rank \(pid [0-9]+\): "
+        rank=$((rank + 1))
+    done
+    ;;
+*)
+    fail "unknown case"
+    ;;
+esac
+exit 0

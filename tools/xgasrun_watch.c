@@ -1,0 +1,335 @@
+/*
+ * xgasrun's hang watch (see xgasrun_watch.h).
+ *
+ * A PE is "blocked" at a look when its slot shows the same published wait
+ * (gen) as at the previous look and the wait's heartbeat moved in between:
+ * the PE spent the whole interval polling that one wait.  A PE whose
+ * heartbeat stands still is taken to run user code (or not to be
+ * scheduled), so a long computation is never mistaken for a hang.  The job
+ * is deadlocked when every PE that is alive and not finalized has been
+ * blocked, in one wait each, at every look for XGAS_HANG_TIMEOUT seconds
+ * and nobody exited meanwhile; a PE running several threads might be woken
+ * by one of them, so then the report is printed but the job goes on.
+ */
+#include "xgasrun_watch.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/xg_compiler.h"
+#include "base/xg_time.h"
+
+enum {
+    WATCH_PERIOD_MS     = 500, /* between looks, at most */
+    WATCH_PERIOD_MIN_MS = 100
+};
+
+/* One line "xgasrun: ..." to stderr in one write. */
+static XG_PRINTF(1, 2) void watch_say(const char *fmt, ...)
+{
+    char line[512];
+    size_t len;
+    va_list ap;
+
+    len = (size_t)snprintf(line, sizeof(line), "xgasrun: ");
+    va_start(ap, fmt);
+    vsnprintf(line + len, sizeof(line) - len - 1, fmt, ap);
+    va_end(ap);
+    len = strlen(line);
+    line[len++] = '\n';
+    if (write(STDERR_FILENO, line, len) < 0) {
+        /* nowhere to report to */
+    }
+}
+
+int xg_run_watch_init(xg_run_watch_t *w, xg_ctl_t *ctl, int npes,
+                      long timeout_s)
+{
+    uint64_t period_ms = WATCH_PERIOD_MS;
+
+    memset(w, 0, sizeof(*w));
+    w->ctl = ctl;
+    w->npes = npes;
+    w->pe = calloc((size_t)npes, sizeof(*w->pe));
+    if (w->pe == NULL) {
+        watch_say("cannot allocate the hang watch of %d PEs", npes);
+        return -1;
+    }
+    if (timeout_s > 0) {
+        w->timeout_ns = (uint64_t)timeout_s * 1000000000u;
+        /* at least four looks per timeout */
+        if ((uint64_t)timeout_s * 1000u / 4u < period_ms) {
+            period_ms = (uint64_t)timeout_s * 1000u / 4u;
+        }
+    }
+    if (period_ms < WATCH_PERIOD_MIN_MS) {
+        period_ms = WATCH_PERIOD_MIN_MS;
+    }
+    w->period_ns = period_ms * 1000000u;
+    w->next_ns = xg_time_ns() + w->period_ns;
+    w->quiet_since = xg_time_ns();
+    return 0;
+}
+
+void xg_run_watch_fini(xg_run_watch_t *w)
+{
+    free(w->pe);
+    w->pe = NULL;
+}
+
+void xg_run_watch_started(xg_run_watch_t *w, int rank, pid_t pid)
+{
+    w->pe[rank].pid = pid;
+}
+
+void xg_run_watch_exited(xg_run_watch_t *w, int rank)
+{
+    w->pe[rank].pid = 0;
+    w->pe[rank].exited = 1;
+    w->exits++;
+}
+
+int xg_run_watch_poll_ms(const xg_run_watch_t *w)
+{
+    uint64_t now = xg_time_ns();
+
+    return (now >= w->next_ns) ? 0
+                               : (int)((w->next_ns - now + 999999u) / 1000000u);
+}
+
+static uint32_t watch_state(const xg_run_watch_t *w, int rank)
+{
+    return atomic_load_explicit(&w->ctl->pe[rank].state,
+                                memory_order_acquire);
+}
+
+/* Copies the published text of PE @rank's wait; 0 if it was stable. */
+static int watch_read_text(const xg_run_watch_t *w, int rank, char *routine,
+                           char *detail, int *peer)
+{
+    xg_ctl_wait_t *slot = &w->ctl->pe[rank].wait;
+    uint64_t before, after;
+    int tries;
+
+    for (tries = 0; tries < 8; tries++) {
+        before = atomic_load_explicit(&slot->gen, memory_order_acquire);
+        memcpy(routine, slot->routine, XG_CTL_WAIT_ROUTINE);
+        memcpy(detail, slot->detail, XG_CTL_WAIT_DETAIL);
+        *peer = atomic_load_explicit(&slot->peer, memory_order_relaxed);
+        atomic_thread_fence(memory_order_acquire);
+        after = atomic_load_explicit(&slot->gen, memory_order_relaxed);
+        routine[XG_CTL_WAIT_ROUTINE - 1] = '\0';
+        detail[XG_CTL_WAIT_DETAIL - 1] = '\0';
+        if (!(before & 1) && (before == after)) {
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* Threads of process @pid (from /proc), or 0 if unknown. */
+static int watch_threads(pid_t pid)
+{
+    char path[64], line[128];
+    int threads = 0;
+    FILE *f;
+
+    snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+    f = fopen(path, "r");
+    if (f == NULL) {
+        return 0;
+    }
+    while (fgets(line, sizeof(line), f) != NULL) {
+        if (sscanf(line, "Threads: %d", &threads) == 1) {
+            break;
+        }
+    }
+    fclose(f);
+    return threads;
+}
+
+/* Takes a look at every PE; returns 1 if every live, unfinalized PE is
+ * blocked and none made progress since the previous look. */
+static int watch_look(xg_run_watch_t *w)
+{
+    xg_run_watch_pe_t *p;
+    uint64_t gen, heartbeat;
+    int rank, live = 0, stuck = 1;
+
+    for (rank = 0; rank < w->npes; rank++) {
+        p = &w->pe[rank];
+        if (p->pid <= 0) {
+            p->blocked = 0;
+            continue;
+        }
+        gen = atomic_load_explicit(&w->ctl->pe[rank].wait.gen,
+                                   memory_order_acquire);
+        heartbeat = atomic_load_explicit(&w->ctl->pe[rank].wait.heartbeat,
+                                         memory_order_relaxed);
+        p->blocked = (gen != 0) && !(gen & 1) && (gen == p->gen) &&
+                     (heartbeat != p->heartbeat);
+        p->gen = gen;
+        p->heartbeat = heartbeat;
+        if (watch_state(w, rank) == XG_PE_FINALIZED) {
+            continue; /* leaving: neither blocked nor progressing */
+        }
+        live++;
+        stuck &= p->blocked;
+    }
+    return (live > 0) && stuck && (w->exits == 0);
+}
+
+/* 1 if every blocked PE runs a single thread (nothing else can wake it);
+ * otherwise names one that does not. */
+static int watch_single_threaded(const xg_run_watch_t *w, int *rank_p,
+                                 int *threads_p)
+{
+    int rank, threads;
+
+    for (rank = 0; rank < w->npes; rank++) {
+        if ((w->pe[rank].pid > 0) && w->pe[rank].blocked) {
+            threads = watch_threads(w->pe[rank].pid);
+            if (threads != 1) {
+                *rank_p = rank;
+                *threads_p = threads;
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+int xg_run_watch_tick(xg_run_watch_t *w)
+{
+    uint64_t now = xg_time_ns();
+    char headline[256];
+    int rank = -1, threads = 0;
+
+    if (now < w->next_ns) {
+        return 0;
+    }
+    w->next_ns = now + w->period_ns;
+    if (!watch_look(w)) {
+        w->quiet_since = now;
+        w->warned = 0;
+    }
+    w->exits = 0;
+    if ((w->timeout_ns == 0) || (now - w->quiet_since < w->timeout_ns)) {
+        return 0;
+    }
+    if (watch_single_threaded(w, &rank, &threads)) {
+        snprintf(headline, sizeof(headline),
+                 "every PE still running has been blocked in xgas for %llu s "
+                 "without progress (XGAS_HANG_TIMEOUT): the job is "
+                 "deadlocked; ending it",
+                 (unsigned long long)(w->timeout_ns / 1000000000u));
+        xg_run_watch_report(w, headline);
+        return 1;
+    }
+    if (!w->warned) {
+        snprintf(headline, sizeof(headline),
+                 "every PE still running has been blocked in xgas for %llu s "
+                 "(XGAS_HANG_TIMEOUT), but PE %d runs %d threads, one of "
+                 "which may still end the wait: not ending the job",
+                 (unsigned long long)(w->timeout_ns / 1000000000u), rank,
+                 threads);
+        xg_run_watch_report(w, headline);
+        w->warned = 1;
+    }
+    return 0;
+}
+
+static const char *watch_state_name(uint32_t state)
+{
+    switch (state) {
+    case XG_PE_STARTED:
+        return "before shmem_init";
+    case XG_PE_INITIALIZED:
+        return "initialized";
+    case XG_PE_FINALIZING:
+        return "in shmem_finalize";
+    case XG_PE_FINALIZED:
+        return "finalized";
+    case XG_PE_EXITING:
+        return "finalizing in exit()";
+    default:
+        return "in an unknown state";
+    }
+}
+
+/* Writes the report line of PE @rank into @line; returns 1 if the PE is
+ * blocked in an xgas wait. */
+static int watch_pe_line(const xg_run_watch_t *w, int rank, char *line,
+                         size_t size)
+{
+    char routine[XG_CTL_WAIT_ROUTINE], detail[XG_CTL_WAIT_DETAIL];
+    const xg_run_watch_pe_t *p = &w->pe[rank];
+    uint32_t state = watch_state(w, rank);
+    uint64_t gen, heartbeat;
+    int peer, stable, blocked;
+
+    if (p->pid <= 0) {
+        snprintf(line, size, "  PE %d: %s", rank,
+                 !p->exited ? "not started"
+                 : (state == XG_PE_FINALIZED) ? "exited after shmem_finalize"
+                                              : "exited");
+        return 0;
+    }
+    /* fresh evidence first: a wait published since the last look, or the
+     * heartbeat of the same wait moving since then */
+    gen = atomic_load_explicit(&w->ctl->pe[rank].wait.gen,
+                               memory_order_acquire);
+    heartbeat = atomic_load_explicit(&w->ctl->pe[rank].wait.heartbeat,
+                                     memory_order_relaxed);
+    blocked = p->blocked || (gen != p->gen) ||
+              ((gen != 0) && (heartbeat != p->heartbeat));
+    stable = (gen != 0) &&
+             (watch_read_text(w, rank, routine, detail, &peer) == 0);
+    if (blocked && stable) {
+        snprintf(line, size, "  PE %d (pid %d): blocked in %s: %s [wait %llu, "
+                 "%s]", rank, (int)p->pid, routine, detail,
+                 (unsigned long long)(gen / 2), watch_state_name(state));
+        return 1;
+    }
+    if (state == XG_PE_FINALIZED) {
+        snprintf(line, size, "  PE %d (pid %d): finalized, exiting", rank,
+                 (int)p->pid);
+    } else if (stable) {
+        snprintf(line, size, "  PE %d (pid %d): running user code, %s (its "
+                 "last xgas wait, %llu, was in %s)", rank, (int)p->pid,
+                 watch_state_name(state), (unsigned long long)(gen / 2),
+                 routine);
+    } else {
+        snprintf(line, size, "  PE %d (pid %d): running user code, %s", rank,
+                 (int)p->pid, watch_state_name(state));
+    }
+    return 0;
+}
+
+void xg_run_watch_report(xg_run_watch_t *w, const char *headline)
+{
+    char line[XG_CTL_WAIT_ROUTINE + XG_CTL_WAIT_DETAIL + 128];
+    int rank;
+
+    watch_say("%s", headline);
+    for (rank = 0; rank < w->npes; rank++) {
+        watch_pe_line(w, rank, line, sizeof(line));
+        watch_say("%s", line);
+    }
+}
+
+void xg_run_watch_report_if_blocked(xg_run_watch_t *w, const char *headline)
+{
+    char line[XG_CTL_WAIT_ROUTINE + XG_CTL_WAIT_DETAIL + 128];
+    int rank;
+
+    for (rank = 0; rank < w->npes; rank++) {
+        if (watch_pe_line(w, rank, line, sizeof(line))) {
+            xg_run_watch_report(w, headline);
+            return;
+        }
+    }
+}
