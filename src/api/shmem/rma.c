@@ -39,10 +39,23 @@ static inline size_t rma_bytes(const char *routine, size_t nelems,
     return len;
 }
 
+/* A transfer of nothing (@len 0: only checks initialization) or one whose
+ * local buffer @what is NULL (ends the job). */
+XG_NOINLINE static void rma_edge(const char *routine, const char *what,
+                                 size_t nelems, size_t len)
+{
+    xg_shmem_check_init(routine);
+    if (len != 0) {
+        xg_shmem_fail(routine, "%s is NULL but nelems is %zu: pass a local "
+                      "buffer of at least %zu bytes", what, nelems, len);
+    }
+}
+
 /*
  * Contiguous transfers translate the remote range and copy it.  A transfer
  * of nothing returns before the translation, as its addresses may be
- * anything (NULL included).
+ * anything (NULL included).  A NULL local buffer is tested together with
+ * the length (one branch).
  */
 static XG_ALWAYS_INLINE void rma_put(const char *routine, void *dest,
                                      const void *source, size_t nelems,
@@ -50,8 +63,8 @@ static XG_ALWAYS_INLINE void rma_put(const char *routine, void *dest,
 {
     size_t len = rma_bytes(routine, nelems, size);
 
-    if (xg_unlikely(len == 0)) {
-        xg_shmem_check_init(routine);
+    if (xg_unlikely((len == 0) | (source == NULL))) {
+        rma_edge(routine, "source", nelems, len);
         return;
     }
     xg_gas_copy(xg_shmem_target(routine, dest, len, pe), source, len);
@@ -63,8 +76,8 @@ static XG_ALWAYS_INLINE void rma_get(const char *routine, void *dest,
 {
     size_t len = rma_bytes(routine, nelems, size);
 
-    if (xg_unlikely(len == 0)) {
-        xg_shmem_check_init(routine);
+    if (xg_unlikely((len == 0) | (dest == NULL))) {
+        rma_edge(routine, "dest", nelems, len);
         return;
     }
     xg_gas_copy(dest, xg_shmem_target(routine, source, len, pe), len);
@@ -124,6 +137,9 @@ XG_NOINLINE static void rma_strided(const char *routine, int put, void *dest,
     if ((nblocks == 0) || (bsize == 0)) {
         xg_shmem_check_init(routine);
         return;
+    }
+    if (xg_unlikely((put ? source : dest) == NULL)) {
+        rma_edge(routine, put ? "source" : "dest", nblocks * bsize, 1);
     }
     if (xg_unlikely((dst < 1) || (sst < 1))) {
         rma_bad_stride(routine, dst, sst);
