@@ -274,7 +274,7 @@ static const char *coll_heap_object(uint64_t off, char *buf, size_t len)
     if (off == XG_COLL_HEAP_NULL) {
         return "NULL";
     }
-    snprintf(buf, len, "the object at heap offset %#llx",
+    snprintf(buf, len, "the object at heap offset 0x%llx",
              (unsigned long long)off);
     return buf;
 }
@@ -309,7 +309,7 @@ static void coll_heap_mismatch(const xg_coll_t *coll, int peer,
                   (unsigned long long)coll->extra, other,
                   (unsigned long long)extra);
     case XG_COLL_HEAP_MALLOC_HINTS:
-        coll_fail(coll, "PE %d passed hints %#llx, PE %d hints %#llx: every "
+        coll_fail(coll, "PE %d passed hints 0x%llx, PE %d hints 0x%llx: every "
                   "PE must pass the same hints", me,
                   (unsigned long long)coll->extra, other,
                   (unsigned long long)extra);

@@ -47,7 +47,7 @@ XG_NOINLINE static void rma_edge(const char *routine, const char *what,
     xg_shmem_check_init(routine);
     if (len != 0) {
         xg_shmem_fail(routine, "%s is NULL but nelems is %zu: pass a local "
-                      "buffer of at least %zu bytes", what, nelems, len);
+                      "buffer that holds the elements", what, nelems);
     }
 }
 
