@@ -308,11 +308,6 @@ static void coll_heap_mismatch(const xg_coll_t *coll, int peer,
                   "every PE must pass the same alignment", me,
                   (unsigned long long)coll->extra, other,
                   (unsigned long long)extra);
-    case XG_COLL_HEAP_MALLOC_HINTS:
-        coll_fail(coll, "PE %d passed hints 0x%llx, PE %d hints 0x%llx: every "
-                  "PE must pass the same hints", me,
-                  (unsigned long long)coll->extra, other,
-                  (unsigned long long)extra);
     case XG_COLL_HEAP_FREE:
         coll_fail(coll, "PE %d frees %s, PE %d %s: every PE must free the "
                   "same objects in the same order", me,

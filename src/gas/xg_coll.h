@@ -171,8 +171,8 @@ void xg_coll_alltoalls(xg_coll_t *coll, void *dest, const void *source,
 /*
  * The symmetric heap routines: a barrier over SHMEM_TEAM_WORLD that also
  * checks every PE called the same routine (@op) with the same @size and
- * @extra (alignment, hints, or the heap offset of the object freed or
- * resized; XG_COLL_HEAP_NULL for NULL).  After the barrier each PE compares
+ * @extra (the alignment, or the heap offset of the object freed or resized;
+ * XG_COLL_HEAP_NULL for NULL).  After the barrier each PE compares
  * its right neighbour's descriptor of this call with its own, so a
  * difference between any two PEs is seen by some PE, which ends the job
  * with a message naming the routine, both PEs and both values.

@@ -104,9 +104,11 @@ XG_SHMEM_API void *shmem_malloc_with_hints(size_t size, long hints)
                 "ignored", hints & ~known);
     }
     /* Same-node memory serves every hint equally: the hints change nothing
-     * in where or how the object is placed. */
+     * in where or how the object is placed, so PEs that pass different
+     * hints get the same offsets and are not stopped (the specification
+     * asks only the size to be the same). */
     return shmem_alloc(__func__, XG_COLL_HEAP_MALLOC_HINTS, size,
-                       XG_HEAP_MIN_ALIGN, (uint64_t)hints, 0);
+                       XG_HEAP_MIN_ALIGN, 0, 0);
 }
 XG_PSHMEM(shmem_malloc_with_hints)
 

@@ -65,9 +65,9 @@ static int heap_case(const char *name)
     } else if (strcmp(name, "align_alignment") == 0) {
         a = shmem_align(odd_one() ? 128 : 64, 256);
         g_dest[0] = (long)(intptr_t)a;
-    } else if (strcmp(name, "hints") == 0) {
-        a = shmem_malloc_with_hints(64, odd_one() ? SHMEM_MALLOC_ATOMICS_REMOTE
-                                                  : 0);
+    } else if (strcmp(name, "hints_size") == 0) {
+        a = shmem_malloc_with_hints(odd_one() ? 96 : 64,
+                                    SHMEM_MALLOC_ATOMICS_REMOTE);
         g_dest[0] = (long)(intptr_t)a;
     } else if (strcmp(name, "realloc_size") == 0) {
         a = shmem_malloc(64);
