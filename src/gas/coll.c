@@ -164,24 +164,61 @@ static inline void *coll_peer(const xg_coll_t *coll, const void *ptr,
 
 /* ---- errors ------------------------------------------------------------- */
 
+/* "SHMEM_TEAM_WORLD", or how a user team is made up. */
+static void coll_team_name(const xg_coll_t *coll, char *buf, size_t len)
+{
+    if (coll->team == &xg_team_world) {
+        snprintf(buf, len, "SHMEM_TEAM_WORLD");
+    } else if (coll->team == &xg_team_shared) {
+        snprintf(buf, len, "SHMEM_TEAM_SHARED");
+    } else {
+        snprintf(buf, len, "the team of %d PEs (PE %d + i * %d)", coll->size,
+                 coll->start, coll->stride);
+    }
+}
+
 static XG_NORETURN XG_PRINTF(2, 3) void coll_fail(const xg_coll_t *coll,
                                                   const char *fmt, ...)
 {
-    char text[640];
+    char text[640], team[96];
     va_list ap;
 
     va_start(ap, fmt);
     vsnprintf(text, sizeof(text), fmt, ap);
     va_end(ap);
-    xg_log_emit(XG_LOG_ERROR, "shmem", "%s: %s", coll->routine, text);
+    if (coll->team == NULL) {
+        xg_log_emit(XG_LOG_ERROR, "shmem", "%s: %s", coll->routine, text);
+    } else {
+        coll_team_name(coll, team, sizeof(team));
+        xg_log_emit(XG_LOG_ERROR, "shmem", "%s: %s (call #%llu on %s)",
+                    coll->routine, text,
+                    (unsigned long long)coll->team->seq, team);
+    }
     xg_boot_abort(1);
 }
 
-static const char *coll_kind_name(uint64_t kind)
+static const char *const coll_heap_names[XG_COLL_HEAP_OP_COUNT] = {
+    [XG_COLL_HEAP_MALLOC]       = "shmem_malloc",
+    [XG_COLL_HEAP_MALLOC_HINTS] = "shmem_malloc_with_hints",
+    [XG_COLL_HEAP_CALLOC]       = "shmem_calloc",
+    [XG_COLL_HEAP_ALIGN]        = "shmem_align",
+    [XG_COLL_HEAP_REALLOC]      = "shmem_realloc",
+    [XG_COLL_HEAP_FREE]         = "shmem_free",
+};
+
+static const char *coll_heap_name(uint64_t op)
+{
+    return ((op < XG_COLL_HEAP_OP_COUNT) && (coll_heap_names[op] != NULL))
+               ? coll_heap_names[op]
+               : "a symmetric heap routine";
+}
+
+static const char *coll_kind_name(uint64_t kind, uint64_t code)
 {
     static const char *const names[XG_COLL_KIND_COUNT] = {
         [XG_COLL_SYNC]      = "a barrier (shmem_team_sync, shmem_sync_all, "
-                              "shmem_barrier_all or a heap routine)",
+                              "shmem_barrier_all, shmem_init or "
+                              "shmem_finalize)",
         [XG_COLL_BROADCAST] = "a broadcast",
         [XG_COLL_REDUCE]    = "a reduction",
         [XG_COLL_SCAN]      = "a scan",
@@ -193,6 +230,9 @@ static const char *coll_kind_name(uint64_t kind)
         [XG_COLL_DESTROY]   = "shmem_team_destroy",
     };
 
+    if (kind == XG_COLL_HEAP) {
+        return coll_heap_name(code);
+    }
     return ((kind < XG_COLL_KIND_COUNT) && (names[kind] != NULL))
                ? names[kind]
                : "an unknown collective";
@@ -216,8 +256,8 @@ void xg_coll_begin(xg_coll_t *coll, xg_coll_kind_t kind, uint64_t code,
     }
     /* seqlock: odd while the fields change, so a reader never takes a
      * half-written descriptor for this call's */
-    desc = xg_slot_desc(coll->slot);
     seq  = ++coll->team->seq;
+    desc = xg_slot_desc(coll->slot, seq);
     atomic_store_explicit(&desc->seq2, 2 * seq - 1, memory_order_relaxed);
     atomic_thread_fence(memory_order_release);
     atomic_store_explicit(&desc->kind, kind, memory_order_relaxed);
@@ -226,6 +266,59 @@ void xg_coll_begin(xg_coll_t *coll, xg_coll_kind_t kind, uint64_t code,
     atomic_store_explicit(&desc->root, root, memory_order_relaxed);
     atomic_store_explicit(&desc->extra, extra, memory_order_relaxed);
     atomic_store_explicit(&desc->seq2, 2 * seq, memory_order_release);
+}
+
+/* "the object at heap offset 0x..." or "NULL". */
+static const char *coll_heap_object(uint64_t off, char *buf, size_t len)
+{
+    if (off == XG_COLL_HEAP_NULL) {
+        return "NULL";
+    }
+    snprintf(buf, len, "the object at heap offset 0x%llx",
+             (unsigned long long)off);
+    return buf;
+}
+
+/* Both PEs are in a heap routine (same call number): the same routine,
+ * size and extra argument, or the job ends. */
+static void coll_heap_mismatch(const xg_coll_t *coll, int peer,
+                               uint64_t code, uint64_t nelems, uint64_t extra)
+{
+    int me = coll_world(coll, coll->rank), other = coll_world(coll, peer);
+    char a[64], b[64];
+
+    if (code != coll->code) {
+        coll_fail(coll, "PE %d called %s while PE %d called %s: every PE "
+                  "must call the same symmetric heap routines in the same "
+                  "order", me, coll_heap_name(coll->code), other,
+                  coll_heap_name(code));
+    }
+    if (nelems != coll->nelems) {
+        coll_fail(coll, "PE %d asked for %llu bytes, PE %d for %llu: every "
+                  "PE must pass the same size", me,
+                  (unsigned long long)coll->nelems, other,
+                  (unsigned long long)nelems);
+    }
+    if (extra == coll->extra) {
+        return;
+    }
+    switch (coll->code) {
+    case XG_COLL_HEAP_ALIGN:
+        coll_fail(coll, "PE %d asked for alignment %llu, PE %d for %llu: "
+                  "every PE must pass the same alignment", me,
+                  (unsigned long long)coll->extra, other,
+                  (unsigned long long)extra);
+    case XG_COLL_HEAP_FREE:
+        coll_fail(coll, "PE %d frees %s, PE %d %s: every PE must free the "
+                  "same objects in the same order", me,
+                  coll_heap_object(coll->extra, a, sizeof(a)), other,
+                  coll_heap_object(extra, b, sizeof(b)));
+    default:
+        coll_fail(coll, "PE %d resizes %s, PE %d %s: every PE must pass the "
+                  "same object", me,
+                  coll_heap_object(coll->extra, a, sizeof(a)), other,
+                  coll_heap_object(extra, b, sizeof(b)));
+    }
 }
 
 /*
@@ -242,7 +335,8 @@ static void coll_check(const xg_coll_t *coll, int peer)
     if ((coll->team == NULL) || (peer == coll->rank)) {
         return;
     }
-    desc = xg_slot_desc(xg_slot(coll_world(coll, peer), coll->team->slot));
+    desc = xg_slot_desc(xg_slot(coll_world(coll, peer), coll->team->slot),
+                        coll->team->seq);
     want = 2 * coll->team->seq;
     if (atomic_load_explicit(&desc->seq2, memory_order_acquire) != want) {
         return; /* the peer is in an earlier call */
@@ -260,8 +354,12 @@ static void coll_check(const xg_coll_t *coll, int peer)
         coll_fail(coll, "team PE %d is in %s while this PE (team PE %d) is "
                   "in %s: every member of a team must call the team's "
                   "collective routines in the same order", peer,
-                  coll_kind_name(kind), coll->rank,
-                  coll_kind_name(coll->kind));
+                  coll_kind_name(kind, code), coll->rank,
+                  coll_kind_name(coll->kind, coll->code));
+    }
+    if (kind == XG_COLL_HEAP) {
+        coll_heap_mismatch(coll, peer, code, nelems, extra);
+        return;
     }
     if (root != coll->root) {
         coll_fail(coll, "PE_root is %lld on this PE (team PE %d) but %lld on "
@@ -671,10 +769,31 @@ void xg_coll_phase(xg_coll_t *coll)
     }
 }
 
+/* After a barrier phase of a begun call: every member has published its
+ * descriptor, so comparing with the right neighbour's finds a difference
+ * between any two members (some neighbouring pair differs). */
+static void coll_check_after_phase(const xg_coll_t *coll)
+{
+    if (coll->size > 1) {
+        coll_check(coll, (coll->rank + 1) % coll->size);
+    }
+}
+
 void xg_coll_barrier(xg_coll_t *coll)
 {
     xg_coll_begin(coll, XG_COLL_SYNC, 0, 0, -1, 0);
     xg_coll_phase(coll);
+    coll_check_after_phase(coll);
+}
+
+void xg_coll_heap(xg_coll_heap_op_t op, uint64_t size, uint64_t extra)
+{
+    xg_coll_t coll;
+
+    xg_coll_team(&coll, &xg_team_world, coll_heap_name(op));
+    xg_coll_begin(&coll, XG_COLL_HEAP, op, size, -1, extra);
+    xg_coll_phase(&coll);
+    coll_check_after_phase(&coll);
 }
 
 /* ---- broadcast ---------------------------------------------------------- */
@@ -1016,8 +1135,9 @@ void xg_coll_fcollect(xg_coll_t *coll, void *dest, const void *source,
 static size_t coll_count(const xg_coll_t *coll, int rank)
 {
     if (coll->team != NULL) {
-        const xg_coll_desc_t *desc = xg_slot_desc(
-            xg_slot(coll_world(coll, rank), coll->team->slot));
+        const xg_coll_desc_t *desc =
+            xg_slot_desc(xg_slot(coll_world(coll, rank), coll->team->slot),
+                         coll->team->seq);
 
         return (size_t)atomic_load_explicit(&desc->count,
                                             memory_order_relaxed);
@@ -1036,8 +1156,9 @@ void xg_coll_collect(xg_coll_t *coll, void *dest, const void *source,
     /* the counts may differ: only the element size is compared */
     xg_coll_begin(coll, XG_COLL_COLLECT, elem_size, 0, -1, 0);
     if (coll->team != NULL) {
-        atomic_store_explicit(&xg_slot_desc(coll->slot)->count, nbytes,
-                              memory_order_relaxed);
+        atomic_store_explicit(
+            &xg_slot_desc(coll->slot, coll->team->seq)->count, nbytes,
+            memory_order_relaxed);
     } else {
         __atomic_store_n(&coll->psync[XG_PSYNC_COUNT], (long)nbytes,
                          __ATOMIC_RELAXED);

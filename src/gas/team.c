@@ -169,7 +169,8 @@ void xg_team_init(void)
     }
     xg_slot_layout.slots         = slots;
     xg_slot_layout.size          = xg_mem_team_slot_size(xg_gas.npes, slots);
-    xg_slot_layout.bar_off       = sizeof(xg_coll_desc_t);
+    xg_slot_layout.bar_off       = XG_COLL_DESC_RING *
+                             sizeof(xg_coll_desc_t);
     xg_slot_layout.scratch_off   = xg_slot_layout.bar_off +
                                  sizeof(xg_coll_bar_t);
     xg_slot_layout.scratch_words = slots / 64 + 2; /* bitmap + flags */
@@ -217,6 +218,25 @@ void xg_team_fini(void)
     }
     xg_team_world.magic  = 0;
     xg_team_shared.magic = 0;
+}
+
+int xg_team_lookup(const xg_team_t *team)
+{
+    const xg_team_t *t;
+    int found = 0;
+
+    if (team == NULL) {
+        return 0;
+    }
+    pthread_mutex_lock(&team_lock);
+    for (t = team_live; t != NULL; t = t->next) {
+        if (t == team) {
+            found = (t->magic == XG_TEAM_MAGIC);
+            break;
+        }
+    }
+    pthread_mutex_unlock(&team_lock);
+    return found;
 }
 
 /* ---- split -------------------------------------------------------------- */

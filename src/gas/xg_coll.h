@@ -66,6 +66,7 @@ typedef enum xg_coll_kind {
     XG_COLL_ALLTOALLS,
     XG_COLL_SPLIT,
     XG_COLL_DESTROY,
+    XG_COLL_HEAP,      /* a symmetric heap routine (code: xg_coll_heap_op_t) */
     XG_COLL_KIND_COUNT
 } xg_coll_kind_t;
 
@@ -166,6 +167,36 @@ void xg_coll_alltoall(xg_coll_t *coll, void *dest, const void *source,
 void xg_coll_alltoalls(xg_coll_t *coll, void *dest, const void *source,
                        ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                        size_t elem_size);
+
+/*
+ * The symmetric heap routines: a barrier over SHMEM_TEAM_WORLD that also
+ * checks every PE called the same routine (@op) with the same @size and
+ * @extra (the alignment, or the heap offset of the object freed or resized;
+ * XG_COLL_HEAP_NULL for NULL).  After the barrier each PE compares
+ * its right neighbour's descriptor of this call with its own, so a
+ * difference between any two PEs is seen by some PE, which ends the job
+ * with a message naming the routine, both PEs and both values.
+ */
+typedef enum xg_coll_heap_op {
+    XG_COLL_HEAP_MALLOC = 1,
+    XG_COLL_HEAP_MALLOC_HINTS,
+    XG_COLL_HEAP_CALLOC,
+    XG_COLL_HEAP_ALIGN,
+    XG_COLL_HEAP_REALLOC,
+    XG_COLL_HEAP_FREE,
+    XG_COLL_HEAP_OP_COUNT
+} xg_coll_heap_op_t;
+
+#define XG_COLL_HEAP_NULL UINT64_MAX
+
+void xg_coll_heap(xg_coll_heap_op_t op, uint64_t size, uint64_t extra);
+
+/* Collectives this PE has started on @team (each call, heap routines and
+ * barriers included, adds one): "call #N" in messages and hang reports. */
+static inline uint64_t xg_coll_seq(const xg_team_t *team)
+{
+    return team->seq;
+}
 
 /* Name of the barrier algorithm in use ("dissemination" or "tree"). */
 const char *xg_coll_barrier_name(void);

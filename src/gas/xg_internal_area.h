@@ -8,9 +8,15 @@
  * teams as they are created, by an agreement over the parent team, and a
  * team uses the same slot index on every member.  A slot holds:
  *
- *   desc     one cache line the owner rewrites at the start of each
- *            collective on the team (which one, its root, counts); other
- *            members read it to detect mismatched arguments;
+ *   desc     XG_COLL_DESC_RING cache lines, one per collective number
+ *            modulo the ring: the owner rewrites line (seq % ring) at the
+ *            start of each collective on the team (which one, its root,
+ *            counts, argument digest); other members read it to detect
+ *            mismatched arguments.  A member cannot get more than two
+ *            calls ahead of another (each call of this team ends with a
+ *            synchronization that needs all members, broadcasts aside,
+ *            which need the root), so a peer's line for the call this PE
+ *            is in stays readable until this PE leaves the call;
  *   bar      the counter barrier's words: arrivals (member 0's counts
  *            every member's arrival) and release (written by the last
  *            member to arrive, read by the owner);
@@ -54,6 +60,10 @@ typedef struct xg_coll_desc {
 
 _Static_assert(sizeof(xg_coll_desc_t) == 64, "descriptor is one line");
 
+/* Descriptors per slot (a power of two; xg_mem_team_slot_size counts
+ * them). */
+#define XG_COLL_DESC_RING 4u
+
 /* The counter barrier's line: both only grow while the team lives. */
 typedef struct xg_coll_bar {
     _Atomic uint64_t arrived;  /* member 0's: arrivals, size per barrier */
@@ -79,9 +89,10 @@ static inline char *xg_slot(int pe, uint64_t slot)
     return (char *)xg_mem_internal(pe) + slot * xg_slot_layout.size;
 }
 
-static inline xg_coll_desc_t *xg_slot_desc(char *slot)
+/* The descriptor of the team's collective number @seq in @slot. */
+static inline xg_coll_desc_t *xg_slot_desc(char *slot, uint64_t seq)
 {
-    return (xg_coll_desc_t *)slot;
+    return (xg_coll_desc_t *)slot + (seq & (XG_COLL_DESC_RING - 1));
 }
 
 static inline xg_coll_bar_t *xg_slot_bar(char *slot)

@@ -52,10 +52,18 @@ void xg_team_init(void);
 /* Invalidates and frees every team the program created (at finalize). */
 void xg_team_fini(void);
 
-/* Nonzero if @team is a live team handle of this PE. */
+/* Nonzero if @team is one of this PE's live user teams; looks the pointer
+ * up in the team table first, so a garbage handle is never dereferenced. */
+int xg_team_lookup(const xg_team_t *team);
+
+/* Nonzero if @team is a live team handle of this PE (the predefined teams
+ * cost two compares; others a look-up). */
 static inline int xg_team_valid(const xg_team_t *team)
 {
-    return (team != NULL) && (team->magic == XG_TEAM_MAGIC);
+    if ((team == &xg_team_world) || (team == &xg_team_shared)) {
+        return team->magic == XG_TEAM_MAGIC;
+    }
+    return xg_team_lookup(team);
 }
 
 /* Index in @team of world PE @world_pe, or -1 if it is not a member. */

@@ -60,7 +60,8 @@ static inline uint64_t xg_mem_team_slots(long teams_max)
 /* Bytes of one slot for @npes PEs and @slots slots. */
 static inline uint64_t xg_mem_team_slot_size(int npes, uint64_t slots)
 {
-    return 2u * 64u + xg_mem_line_up(8u * (slots / 64u + 2u)) +
+    /* 4 descriptor lines (XG_COLL_DESC_RING) and the barrier line */
+    return 5u * 64u + xg_mem_line_up(8u * (slots / 64u + 2u)) +
            xg_mem_line_up(16u * (uint64_t)npes);
 }
 

@@ -24,6 +24,33 @@ void xg_shmem_coll_overlap(const char *routine, const void *dest,
     }
 }
 
+/*
+ * A pSync array on entry: every word SHMEM_SYNC_VALUE (0), except for
+ * signals peers of this or the next call may already have added -- a few
+ * per word, never more than 2 x PE_size + the tree radix, never negative --
+ * and this PE's own collect count, which only this PE writes and every
+ * call leaves at 0.  Anything else is an array that was not initialized
+ * (or is used by two calls at once); without this check the barrier would
+ * pass at once or never.
+ */
+static void coll_psync_check(const char *routine, long *pSync, int PE_size)
+{
+    long bound = 4L * PE_size + 128, v;
+    int i;
+
+    for (i = 0; i < XG_PSYNC_WORDS; i++) {
+        v = __atomic_load_n(&pSync[i], __ATOMIC_RELAXED);
+        if ((v < 0) || (v > bound) || ((i == XG_PSYNC_COUNT) && (v != 0))) {
+            xg_shmem_fail(routine, "pSync[%d] is %ld on entry, not "
+                          "SHMEM_SYNC_VALUE (%ld): initialize every element "
+                          "of pSync to SHMEM_SYNC_VALUE on every PE and "
+                          "synchronize (shmem_barrier_all) before its first "
+                          "use, and do not pass the same pSync to two calls "
+                          "at once", i, v, (long)SHMEM_SYNC_VALUE);
+        }
+    }
+}
+
 void xg_shmem_coll_aset(const char *routine, int PE_start, int logPE_stride,
                         int PE_size, long *pSync, xg_coll_t *coll)
 {
@@ -57,6 +84,7 @@ void xg_shmem_coll_aset(const char *routine, int PE_start, int logPE_stride,
                       "SHMEM_SYNC_SIZE longs set to SHMEM_SYNC_VALUE");
     }
     xg_shmem_coll_buf(routine, pSync, XG_PSYNC_WORDS * sizeof(long));
+    coll_psync_check(routine, pSync, PE_size);
     xg_coll_aset(coll, PE_start, stride, PE_size, diff / stride, pSync,
                  routine);
 }

@@ -43,14 +43,25 @@ static inline size_t xg_shmem_coll_bytes(const char *routine, size_t nelems,
     return nelems * elem_size;
 }
 
-/* @len bytes at @ptr must be symmetric (on this PE, hence on all). */
-static inline void xg_shmem_coll_buf(const char *routine, const void *ptr,
-                                     size_t len)
+XG_NORETURN XG_NOINLINE void xg_shmem_coll_null(const char *routine,
+                                                const char *name, size_t len);
+
+/* @len bytes at @ptr (the argument called @name) must be symmetric (on
+ * this PE, hence on all); NULL is named as such. */
+static inline void xg_shmem_coll_buf_named(const char *routine,
+                                           const char *name, const void *ptr,
+                                           size_t len)
 {
     if (len > 0) {
+        if (xg_unlikely(ptr == NULL)) {
+            xg_shmem_coll_null(routine, name, len);
+        }
         (void)xg_shmem_target(routine, ptr, len, xg_gas.me);
     }
 }
+
+#define xg_shmem_coll_buf(routine, ptr, len)                               \
+    xg_shmem_coll_buf_named(routine, #ptr, ptr, len)
 
 /* Reductions and scans: @dest and @source the same array or disjoint. */
 void xg_shmem_coll_overlap(const char *routine, const void *dest,

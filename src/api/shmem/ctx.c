@@ -16,10 +16,18 @@
  * contexts.  A private context must be destroyed by the program before its
  * team; one that is not is left pointing to an empty "destroyed" team, so
  * any later use reports the mistake instead of reading freed memory.
+ *
+ * A destroyed context is not freed at once either: it points to the
+ * "destroyed" team (no members, so the fast path's PE range check sends
+ * every use to the slow path, which names the mistake) and waits in a
+ * quarantine of CTX_QUARANTINE contexts before its memory is reused, so
+ * a stale handle is reported instead of being a use-after-free (after
+ * that many later destroys it may name a new context).
  */
 #include <pthread.h>
 #include <stdlib.h>
 
+#include "api/shmem/coll_int.h"
 #include "api/shmem/shmem_int.h"
 #include "base/xg_log.h"
 
@@ -32,6 +40,14 @@ XG_EXPORT struct xg_shmem_ctx xg_shmem_ctx_default = {.team = &xg_team_world};
  * so every PE number fails the fast path's range check. */
 static xg_team_t ctx_dead_team;
 
+/* The team of destroyed contexts: no members either. */
+static xg_team_t ctx_destroyed_team;
+
+enum { CTX_QUARANTINE = 256 };
+
+static struct xg_shmem_ctx *ctx_quarantine[CTX_QUARANTINE];
+static unsigned ctx_quarantine_next; /* the oldest entry once full */
+
 static pthread_mutex_t ctx_list_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct xg_shmem_ctx *ctx_list; /* contexts the program created */
 
@@ -42,6 +58,12 @@ void xg_shmem_ctx_bad(const char *routine, shmem_ctx_t ctx, int pe)
         xg_shmem_fail(routine, "the context is SHMEM_CTX_INVALID: create it "
                       "with shmem_ctx_create or shmem_team_create_ctx and "
                       "check that the call returned 0");
+    }
+    if (ctx->team == &ctx_destroyed_team) {
+        xg_shmem_fail(routine, "the context %p was destroyed "
+                      "(shmem_ctx_destroy): create a new one, and use a "
+                      "context only between its creation and destruction",
+                      (void *)ctx);
     }
     if (ctx->team == &ctx_dead_team) {
         xg_shmem_fail(routine, "the context's team was destroyed: destroy "
@@ -77,6 +99,13 @@ static int ctx_create(const char *routine, xg_team_t *team, long options,
     }
     ctx = malloc(sizeof(*ctx));
     if (ctx == NULL) {
+        /* the quarantine holds memory: take its oldest entry */
+        pthread_mutex_lock(&ctx_list_lock);
+        ctx = ctx_quarantine[ctx_quarantine_next];
+        ctx_quarantine[ctx_quarantine_next] = NULL;
+        pthread_mutex_unlock(&ctx_list_lock);
+    }
+    if (ctx == NULL) {
         xg_warn("shmem", "%s: out of memory for a context", routine);
         return -1;
     }
@@ -94,9 +123,12 @@ static int ctx_create(const char *routine, xg_team_t *team, long options,
     return 0;
 }
 
-/* Takes @ctx out of the list and frees it; the list lock is held. */
+/* Takes @ctx out of the list and quarantines it (its memory is freed
+ * CTX_QUARANTINE destroys later); the list lock is held. */
 static void ctx_free_locked(struct xg_shmem_ctx *ctx)
 {
+    struct xg_shmem_ctx *oldest;
+
     if (ctx->prev != NULL) {
         ctx->prev->next = ctx->next;
     } else {
@@ -105,7 +137,21 @@ static void ctx_free_locked(struct xg_shmem_ctx *ctx)
     if (ctx->next != NULL) {
         ctx->next->prev = ctx->prev;
     }
-    free(ctx);
+    ctx->team = &ctx_destroyed_team;
+    ctx->prev = ctx->next = NULL;
+    oldest = ctx_quarantine[ctx_quarantine_next];
+    ctx_quarantine[ctx_quarantine_next] = ctx;
+    ctx_quarantine_next = (ctx_quarantine_next + 1) % CTX_QUARANTINE;
+    free(oldest);
+}
+
+/* A context the program may still use (not SHMEM_CTX_INVALID, not
+ * destroyed); slow paths and non-fast-path routines only. */
+static void ctx_check_live(const char *routine, shmem_ctx_t ctx)
+{
+    if (xg_unlikely(ctx->team == &ctx_destroyed_team)) {
+        xg_shmem_ctx_bad(routine, ctx, 0);
+    }
 }
 
 void xg_shmem_ctx_release_team(const xg_team_t *team)
@@ -142,6 +188,9 @@ XG_SHMEM_API int shmem_team_create_ctx(shmem_team_t team, long options,
         *ctx = SHMEM_CTX_INVALID;
         return -1;
     }
+    if (!xg_team_valid(team)) {
+        xg_shmem_bad_team(__func__, team);
+    }
     return ctx_create(__func__, team, options, ctx);
 }
 XG_PSHMEM(shmem_team_create_ctx)
@@ -156,6 +205,7 @@ XG_SHMEM_API void shmem_ctx_destroy(shmem_ctx_t ctx)
         xg_shmem_fail(__func__, "SHMEM_CTX_DEFAULT cannot be destroyed: "
                       "destroy only contexts your program created");
     }
+    ctx_check_live(__func__, ctx);
     xg_gas_quiet(); /* destroying a context completes its operations */
     pthread_mutex_lock(&ctx_list_lock);
     ctx_free_locked(ctx);
@@ -170,6 +220,7 @@ XG_SHMEM_API int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team)
         *team = SHMEM_TEAM_INVALID;
         return -1;
     }
+    ctx_check_live(__func__, ctx);
     *team = ctx->team;
     return 0;
 }
@@ -182,6 +233,7 @@ static void ctx_check(const char *routine, shmem_ctx_t ctx)
     if (xg_unlikely(ctx == SHMEM_CTX_INVALID)) {
         xg_shmem_ctx_bad(routine, ctx, 0);
     }
+    ctx_check_live(routine, ctx);
 }
 
 XG_SHMEM_API void shmem_ctx_fence(shmem_ctx_t ctx)

@@ -2,15 +2,38 @@
  * OpenSHMEM symmetric heap routines.  All are collective: every PE makes the
  * same call, and the deterministic allocator hands out the same offsets.
  * Allocation ends with a barrier (the object exists everywhere before anyone
- * uses it); free starts with one (nobody still uses it).
+ * uses it); free starts with one (nobody still uses it).  That barrier
+ * (xg_coll_heap) also checks that every PE called the same routine with the
+ * same size, alignment and object: otherwise the offsets would differ and a
+ * later put would land inside another object, so the job ends instead.
  */
 #include <string.h>
 
 #include "api/shmem/shmem_int.h"
 #include "base/xg_log.h"
+#include "gas/xg_coll.h"
 
+/* Heap offset of @ptr (what every PE must agree on), XG_COLL_HEAP_NULL for
+ * NULL; a pointer outside the heap ends the job before the barrier. */
+static uint64_t shmem_heap_offset(const char *routine, const void *ptr)
+{
+    uintptr_t p = (uintptr_t)ptr;
+
+    if (ptr == NULL) {
+        return XG_COLL_HEAP_NULL;
+    }
+    if ((p < xg_mem.heap.base) || (p - xg_mem.heap.base >= xg_mem.heap_size)) {
+        xg_shmem_fail(routine, "%p is not an object of the symmetric heap: "
+                      "pass a pointer returned by shmem_malloc and friends",
+                      ptr);
+    }
+    return (uint64_t)(p - xg_mem.heap.base);
+}
+
+/* Reports a failed allocation, then closes the call: a checked barrier of
+ * heap routine @op, or a plain one for @op 0. */
 static void *shmem_heap_result(const char *routine, xg_status_t status,
-                               size_t size, void *ptr)
+                               size_t size, void *ptr, int op, uint64_t extra)
 {
     if (status == XG_ERR_INVALID_PARAM) {
         xg_error("shmem", "%s: alignment larger than %u bytes cannot be the "
@@ -36,33 +59,38 @@ static void *shmem_heap_result(const char *routine, xg_status_t status,
     } else if (status != XG_OK) {
         ptr = NULL;
     }
-    xg_gas_barrier();
+    if (op == 0) {
+        xg_gas_barrier(); /* the arguments were checked before */
+    } else {
+        xg_coll_heap((xg_coll_heap_op_t)op, size, extra);
+    }
     return ptr;
 }
 
 /* @zero: clear the object before the closing barrier, so that no PE can
  * store into it (remotely) before its owner has cleared it. */
-static void *shmem_alloc(const char *routine, size_t size, size_t align,
-                         int zero)
+static void *shmem_alloc(const char *routine, xg_coll_heap_op_t op,
+                         size_t size, size_t align, uint64_t extra, int zero)
 {
     void *ptr = NULL;
     xg_status_t status;
 
     xg_shmem_check_init(routine);
     if (size == 0) {
-        xg_gas_barrier();
+        xg_coll_heap(op, 0, extra);
         return NULL;
     }
     status = xg_gas_alloc(size, align, &ptr);
     if ((status == XG_OK) && zero) {
         memset(ptr, 0, size);
     }
-    return shmem_heap_result(routine, status, size, ptr);
+    return shmem_heap_result(routine, status, size, ptr, op, extra);
 }
 
 XG_SHMEM_API void *shmem_malloc(size_t size)
 {
-    return shmem_alloc(__func__, size, XG_HEAP_MIN_ALIGN, 0);
+    return shmem_alloc(__func__, XG_COLL_HEAP_MALLOC, size, XG_HEAP_MIN_ALIGN,
+                       0, 0);
 }
 XG_PSHMEM(shmem_malloc)
 
@@ -76,8 +104,11 @@ XG_SHMEM_API void *shmem_malloc_with_hints(size_t size, long hints)
                 "ignored", hints & ~known);
     }
     /* Same-node memory serves every hint equally: the hints change nothing
-     * in where or how the object is placed. */
-    return shmem_alloc(__func__, size, XG_HEAP_MIN_ALIGN, 0);
+     * in where or how the object is placed, so PEs that pass different
+     * hints get the same offsets and are not stopped (the specification
+     * asks only the size to be the same). */
+    return shmem_alloc(__func__, XG_COLL_HEAP_MALLOC_HINTS, size,
+                       XG_HEAP_MIN_ALIGN, 0, 0);
 }
 XG_PSHMEM(shmem_malloc_with_hints)
 
@@ -87,7 +118,8 @@ XG_SHMEM_API void *shmem_calloc(size_t count, size_t size)
         xg_shmem_fail(__func__, "%zu elements of %zu bytes overflow size_t",
                       count, size);
     }
-    return shmem_alloc(__func__, count * size, XG_HEAP_MIN_ALIGN, 1);
+    return shmem_alloc(__func__, XG_COLL_HEAP_CALLOC, count * size,
+                       XG_HEAP_MIN_ALIGN, 0, 1);
 }
 XG_PSHMEM(shmem_calloc)
 
@@ -97,14 +129,15 @@ XG_SHMEM_API void *shmem_align(size_t alignment, size_t size)
         xg_shmem_fail(__func__, "alignment %zu is not a power of two",
                       alignment);
     }
-    return shmem_alloc(__func__, size, alignment, 0);
+    return shmem_alloc(__func__, XG_COLL_HEAP_ALIGN, size, alignment,
+                       alignment, 0);
 }
 XG_PSHMEM(shmem_align)
 
 XG_SHMEM_API void shmem_free(void *ptr)
 {
     xg_shmem_check_init(__func__);
-    xg_gas_barrier();
+    xg_coll_heap(XG_COLL_HEAP_FREE, 0, shmem_heap_offset(__func__, ptr));
     if ((ptr != NULL) && (xg_gas_free(ptr) != XG_OK)) {
         xg_shmem_fail(__func__, "%p is not an object of the symmetric heap "
                       "(or was freed already): pass a pointer returned by "
@@ -118,22 +151,31 @@ XG_SHMEM_API void *shmem_realloc(void *ptr, size_t size)
     void *moved = NULL;
     xg_status_t status;
 
-    if (ptr == NULL) {
-        return shmem_malloc(size);
-    }
-    if (size == 0) {
-        shmem_free(ptr);
-        return NULL;
-    }
     xg_shmem_check_init(__func__);
-    /* every PE must have finished with the old object before it moves */
-    xg_gas_barrier();
-    status = xg_gas_realloc(ptr, size, &moved);
+    /* every PE must have finished with the old object before it moves, and
+     * every PE must resize the same object to the same size */
+    xg_coll_heap(XG_COLL_HEAP_REALLOC, size, shmem_heap_offset(__func__, ptr));
+    if (ptr == NULL) {
+        if (size == 0) {
+            return NULL;
+        }
+        status = xg_gas_alloc(size, XG_HEAP_MIN_ALIGN, &moved);
+    } else if (size == 0) {
+        if (xg_gas_free(ptr) != XG_OK) {
+            xg_shmem_fail(__func__, "%p is not an object of the symmetric "
+                          "heap (or was freed already): pass a pointer "
+                          "returned by shmem_malloc and friends", ptr);
+        }
+        return NULL;
+    } else {
+        status = xg_gas_realloc(ptr, size, &moved);
+    }
     if (status == XG_ERR_NOT_SYMMETRIC) {
         xg_shmem_fail(__func__, "%p is not an object of the symmetric heap: "
                       "pass a pointer returned by shmem_malloc and friends",
                       ptr);
     }
-    return shmem_heap_result(__func__, status, size, moved);
+    /* the arguments were checked: a plain barrier closes the call */
+    return shmem_heap_result(__func__, status, size, moved, 0, 0);
 }
 XG_PSHMEM(shmem_realloc)

@@ -7,7 +7,8 @@
  * its own and works for any number of locks.  Each PE's copy of the long is
  * split into two 32-bit words:
  *
- *   word 0, the PE's queue node:  bit 31 "still waiting", bits 0..30 the
+ *   word 0, the PE's queue node:  bit 31 "still waiting", bit 30 "this PE
+ *                                 holds the lock", bits 0..29 the
  *                                 successor in the queue (PE + 1, 0 = none)
  *   word 1, on PE 0 only: the tail of the queue (PE + 1 of the last PE that
  *                                 asked, 0 = the lock is free)
@@ -18,7 +19,9 @@
  * waiter spins on its own memory, and the lock passes in the order the PEs
  * asked for it (FIFO, no starvation).  To release, the holder hands the lock
  * to its successor, or, if it has none, swings the tail back to 0 -- unless
- * a PE is just joining, whose link it then waits for.
+ * a PE is just joining, whose link it then waits for.  The "holds" bit
+ * lets shmem_clear_lock refuse a lock this PE does not hold (which would
+ * otherwise wait forever for a successor that never links).
  *
  * All words are 32-bit, naturally aligned halves of the long, updated only
  * with atomics; their meaning does not depend on byte order.  Locks are per
@@ -30,6 +33,8 @@
 #include "base/xg_wait.h"
 
 #define LOCK_WAITING (1u << 31)
+#define LOCK_HELD    (1u << 30)
+#define LOCK_NEXT    (LOCK_HELD - 1u) /* the successor bits */
 #define LOCK_HOME    0 /* the PE whose copy holds the tail */
 
 typedef struct {
@@ -71,8 +76,9 @@ XG_SHMEM_API void shmem_set_lock(long *lock)
     prev = __atomic_exchange_n(w.tail, me, __ATOMIC_ACQ_REL);
     if (prev == 0) {
         /* ours at once; a successor may already have linked itself into
-         * our node, so clear only the waiting bit */
-        __atomic_fetch_and(w.my_node, ~LOCK_WAITING, __ATOMIC_RELAXED);
+         * our node, so flip only waiting (set) and held (clear) */
+        __atomic_fetch_xor(w.my_node, LOCK_WAITING | LOCK_HELD,
+                           __ATOMIC_RELAXED);
         return;
     }
     if (prev == me) {
@@ -90,6 +96,7 @@ XG_SHMEM_API void shmem_set_lock(long *lock)
     while (__atomic_load_n(w.my_node, __ATOMIC_ACQUIRE) & LOCK_WAITING) {
         xg_wait_backoff(&wait);
     }
+    __atomic_fetch_or(w.my_node, LOCK_HELD, __ATOMIC_RELAXED);
 }
 XG_PSHMEM(shmem_set_lock)
 
@@ -98,11 +105,13 @@ XG_SHMEM_API int shmem_test_lock(long *lock)
     lock_words_t w = lock_words(__func__, lock);
     uint32_t me = (uint32_t)xg_gas.me + 1, free_tail = 0;
 
-    __atomic_store_n(w.my_node, 0, __ATOMIC_RELAXED);
+    /* nobody links into our node unless the swap below makes us the tail */
+    __atomic_store_n(w.my_node, LOCK_HELD, __ATOMIC_RELAXED);
     if (__atomic_compare_exchange_n(w.tail, &free_tail, me, 0,
                                     __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
         return 0;
     }
+    __atomic_store_n(w.my_node, 0, __ATOMIC_RELAXED);
     return 1;
 }
 XG_PSHMEM(shmem_test_lock)
@@ -118,8 +127,17 @@ XG_SHMEM_API void shmem_clear_lock(long *lock)
                       "call shmem_clear_lock only after shmem_set_lock or "
                       "a successful shmem_test_lock", (void *)lock);
     }
+    if ((__atomic_load_n(w.my_node, __ATOMIC_RELAXED) & LOCK_HELD) == 0) {
+        xg_shmem_fail(__func__, "this PE (PE %d) does not hold the lock at "
+                      "%p (another PE does, or this PE is still waiting "
+                      "for it): only the PE that acquired a lock with "
+                      "shmem_set_lock or shmem_test_lock may clear it",
+                      xg_gas.me, (void *)lock);
+    }
     xg_gas_quiet(); /* the specification: clearing a lock completes puts */
-    next = __atomic_load_n(w.my_node, __ATOMIC_ACQUIRE) & ~LOCK_WAITING;
+    /* not ours any more; keeps a successor's link */
+    next = __atomic_and_fetch(w.my_node, ~LOCK_HELD, __ATOMIC_ACQUIRE) &
+           LOCK_NEXT;
     if (next == 0) {
         if (__atomic_compare_exchange_n(w.tail, &expected, 0, 0,
                                         __ATOMIC_ACQ_REL,
@@ -129,7 +147,7 @@ XG_SHMEM_API void shmem_clear_lock(long *lock)
         /* a PE swapped itself in as the tail and is about to link */
         xg_wait_init(&wait);
         while ((next = __atomic_load_n(w.my_node, __ATOMIC_ACQUIRE) &
-                       ~LOCK_WAITING) == 0) {
+                       LOCK_NEXT) == 0) {
             xg_wait_backoff(&wait);
         }
     }

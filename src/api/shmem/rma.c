@@ -40,6 +40,40 @@ static inline size_t rma_bytes(const char *routine, size_t nelems,
 }
 
 /*
+ * The unusual transfers, off the fast path: nothing to move (@len 0: only
+ * initialization is checked, the addresses may be anything), a NULL local
+ * buffer with something to move (the job ends, naming it), and lengths of
+ * 2^63 bytes or more (the translation reports them).
+ */
+XG_NOINLINE static void rma_edge(const char *routine, int put, void *dest,
+                                 const void *source, size_t nelems,
+                                 size_t len, int pe)
+{
+    xg_shmem_check_init(routine);
+    if (len == 0) {
+        return;
+    }
+    if ((put ? source : dest) == NULL) {
+        xg_shmem_fail(routine, "%s is NULL but nelems is %zu: pass a local "
+                      "buffer that holds the elements",
+                      put ? "source" : "dest", nelems);
+    }
+    if (put) {
+        xg_gas_copy(xg_shmem_target(routine, dest, len, pe), source, len);
+    } else {
+        xg_gas_copy(dest, xg_shmem_target(routine, source, len, pe), len);
+    }
+}
+
+/* One test for "@len is 0 or @local is NULL" (either makes its operand
+ * minus one negative; so do lengths and user addresses of 2^63 and up,
+ * which the edge path handles too): no extra branch on the fast path. */
+static XG_ALWAYS_INLINE int rma_unusual(size_t len, const void *local)
+{
+    return (intptr_t)((len - 1) | ((uintptr_t)local - 1)) < 0;
+}
+
+/*
  * Contiguous transfers translate the remote range and copy it.  A transfer
  * of nothing returns before the translation, as its addresses may be
  * anything (NULL included).
@@ -50,8 +84,8 @@ static XG_ALWAYS_INLINE void rma_put(const char *routine, void *dest,
 {
     size_t len = rma_bytes(routine, nelems, size);
 
-    if (xg_unlikely(len == 0)) {
-        xg_shmem_check_init(routine);
+    if (xg_unlikely(rma_unusual(len, source))) {
+        rma_edge(routine, 1, dest, source, nelems, len, pe);
         return;
     }
     xg_gas_copy(xg_shmem_target(routine, dest, len, pe), source, len);
@@ -63,8 +97,8 @@ static XG_ALWAYS_INLINE void rma_get(const char *routine, void *dest,
 {
     size_t len = rma_bytes(routine, nelems, size);
 
-    if (xg_unlikely(len == 0)) {
-        xg_shmem_check_init(routine);
+    if (xg_unlikely(rma_unusual(len, dest))) {
+        rma_edge(routine, 0, dest, source, nelems, len, pe);
         return;
     }
     xg_gas_copy(dest, xg_shmem_target(routine, source, len, pe), len);
@@ -124,6 +158,11 @@ XG_NOINLINE static void rma_strided(const char *routine, int put, void *dest,
     if ((nblocks == 0) || (bsize == 0)) {
         xg_shmem_check_init(routine);
         return;
+    }
+    if (xg_unlikely((put ? source : dest) == NULL)) {
+        xg_shmem_fail(routine, "%s is NULL but nelems is %zu: pass a local "
+                      "buffer that holds the elements",
+                      put ? "source" : "dest", nblocks * bsize);
     }
     if (xg_unlikely((dst < 1) || (sst < 1))) {
         rma_bad_stride(routine, dst, sst);

@@ -26,6 +26,13 @@ void xg_shmem_bad_team(const char *routine, shmem_team_t team)
                   "SHMEM_TEAM_WORLD or SHMEM_TEAM_SHARED", (void *)team);
 }
 
+void xg_shmem_coll_null(const char *routine, const char *name, size_t len)
+{
+    xg_shmem_fail(routine, "%s is NULL but the call covers %zu bytes of it: "
+                  "pass a symmetric array (shmem_malloc or a global)", name,
+                  len);
+}
+
 /* The team of a query or split: NULL for SHMEM_TEAM_INVALID. */
 static xg_team_t *team_arg(const char *routine, shmem_team_t team)
 {
