@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,22 +149,44 @@ static int config_set(const xg_config_entry_t *entry, const char *text)
     return -1;
 }
 
+/*
+ * The value of variable @env, and in @name the name it was found under.
+ * OpenSHMEM 1.6 still accepts the SMA_ spellings of its SHMEM_ variables
+ * (SMA_SYMMETRIC_SIZE, SMA_VERSION, SMA_INFO, SMA_DEBUG; deprecated since
+ * 1.4); the SHMEM_ name wins when both are set.
+ */
+static const char *config_getenv(const char *env, char *name, size_t len)
+{
+    const char *text = getenv(env);
+
+    snprintf(name, len, "%s", env);
+    if ((text == NULL) && (strncmp(env, "SHMEM_", 6) == 0)) {
+        snprintf(name, len, "SMA_%s", env + 6);
+        text = getenv(name);
+        if (text == NULL) {
+            snprintf(name, len, "%s", env);
+        }
+    }
+    return text;
+}
+
 static void config_load_once(void)
 {
     size_t i;
     const char *text;
+    char name[64];
 
     for (i = 0; i < XG_ARRAY_SIZE(config_table); i++) {
         xg_assert(config_set(&config_table[i], config_table[i].def) == 0);
     }
     for (i = 0; i < XG_ARRAY_SIZE(config_table); i++) {
-        text = getenv(config_table[i].env);
+        text = config_getenv(config_table[i].env, name, sizeof(name));
         if ((text == NULL) || (config_set(&config_table[i], text) == 0)) {
             continue;
         }
         config_set(&config_table[i], config_table[i].def);
         xg_error("config", "%s='%s' is not valid: expected %s (default %s)",
-                 config_table[i].env, text,
+                 name, text,
                  expected_form(config_table[i].type), config_table[i].def);
         config_status = XG_ERR_INVALID_PARAM;
     }

@@ -3,6 +3,8 @@
  *   XG_CONFIG_VAR(field, "ENV_NAME", type, "default", visibility, "help")
  * and becomes a typed field of xg_config_t, a parser entry and a line of
  * `xgas-info -c`.  No other xgas code reads an XGAS_* or SHMEM_* variable.
+ * A SHMEM_ variable is also read under its deprecated SMA_ name (OpenSHMEM
+ * 1.6 still defines them) when the SHMEM_ name is not set.
  *
  * The default region address leaves room for the shadow memory of the
  * sanitizers: ASan shadows everything below 0x10007fff8000, TSan only lets
