@@ -21,16 +21,24 @@ endif()
 # One statement per list element (semicolons are CMake's list separator).
 string(REPLACE "\n" " " preprocessed "${preprocessed}")
 string(REGEX REPLACE "[ \t]+" " " preprocessed "${preprocessed}")
+# shmem_<name>, and the deprecated names without that prefix (their
+# profiling names are pstart_pes, p_my_pe, pshmalloc, ...)
+set(routine
+    "(shmem_[A-Za-z0-9_]+|start_pes|_my_pe|_num_pes|shmalloc|shfree|shrealloc|shmemalign)")
 set(declarations "")
 set(count 0)
 foreach(statement IN LISTS preprocessed)
   string(STRIP "${statement}" statement)
   if(statement MATCHES "^(typedef|struct|extern)" OR
-     NOT statement MATCHES "(^|[^A-Za-z0-9_])shmem_[A-Za-z0-9_]+ ?\\(")
+     NOT statement MATCHES "(^|[^A-Za-z0-9_])${routine} ?\\(")
     continue()
   endif()
-  string(REGEX REPLACE "(^|[^A-Za-z0-9_])(shmem_[A-Za-z0-9_]+) ?\\("
+  string(REGEX REPLACE "(^|[^A-Za-z0-9_])(${routine}) ?\\("
          "\\1p\\2(" statement "${statement}")
+  # spellings C++ also accepts: GCC's __complex__ is C's _Complex, and
+  # the no-return mark depends on the language
+  string(REPLACE " _Complex" " __complex__" statement "${statement}")
+  string(REPLACE "_Noreturn " "XG_PSHMEM_H_NORETURN " statement "${statement}")
   string(APPEND declarations "${statement};\n")
   math(EXPR count "${count} + 1")
 endforeach()
@@ -47,6 +55,15 @@ file(WRITE ${OUT}.tmp
 #define PSHMEM_H
 
 #include <shmem.h>
+
+#if defined(__cplusplus) && (__cplusplus >= 201103L)
+#define XG_PSHMEM_H_NORETURN [[noreturn]]
+#elif !defined(__cplusplus) && defined(__STDC_VERSION__) && \\
+    (__STDC_VERSION__ >= 201112L)
+#define XG_PSHMEM_H_NORETURN _Noreturn
+#else
+#define XG_PSHMEM_H_NORETURN
+#endif
 
 #ifdef __cplusplus
 extern \"C\" {

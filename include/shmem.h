@@ -91,6 +91,8 @@ void shmem_finalize(void);
 #if defined(__STDC_VERSION__) && (__STDC_VERSION__ >= 201112L) &&          \
     !defined(__cplusplus)
 _Noreturn
+#elif defined(__cplusplus) && (__cplusplus >= 201103L)
+[[noreturn]]
 #endif
 void shmem_global_exit(int status);
 int shmem_my_pe(void);
@@ -100,6 +102,15 @@ int shmem_addr_accessible(const void *addr, int pe);
 void *shmem_ptr(const void *dest, int pe);
 void shmem_info_get_version(int *major, int *minor);
 void shmem_info_get_name(char *name);
+
+/* Deprecated since OpenSHMEM 1.2 and still part of 1.6: start_pes(npes)
+ * initializes like shmem_init (npes is ignored; a second call does
+ * nothing) and the library then finalizes itself, collectively, when the
+ * program exits normally; _my_pe and _num_pes are shmem_my_pe and
+ * shmem_n_pes. */
+void start_pes(int npes);
+int _my_pe(void);
+int _num_pes(void);
 
 /* Profiling control (the profiling interface): a no-op in the library,
  * for a profiling tool to intercept.  Every routine is also available as
@@ -114,6 +125,14 @@ void *shmem_align(size_t alignment, size_t size);
 void *shmem_realloc(void *ptr, size_t size);
 void *shmem_malloc_with_hints(size_t size, long hints);
 void shmem_free(void *ptr);
+
+/* Deprecated since OpenSHMEM 1.2 and still part of 1.6: shmalloc,
+ * shfree, shrealloc and shmemalign are shmem_malloc, shmem_free,
+ * shmem_realloc and shmem_align. */
+void *shmalloc(size_t size);
+void shfree(void *ptr);
+void *shrealloc(void *ptr, size_t size);
+void *shmemalign(size_t alignment, size_t size);
 
 /* ---- memory ordering and barriers ------------------------------------- */
 
@@ -822,6 +841,17 @@ void xg_shmem_generic_type_error(void);
     XG_G_AMO(XG_G_AMO_BIT_TYPES, atomic_fetch_xor_nbi, __VA_ARGS__)
 #define shmem_atomic_xor(...)                                              \
     XG_G_AMO(XG_G_AMO_BIT_TYPES, atomic_xor, __VA_ARGS__)
+
+/* Deprecated C11 names (OpenSHMEM 1.4), still part of 1.6: each is the
+ * generic shmem_atomic_ routine it was renamed to, over the same types. */
+#define shmem_fetch(...) shmem_atomic_fetch(__VA_ARGS__)
+#define shmem_set(...)   shmem_atomic_set(__VA_ARGS__)
+#define shmem_swap(...)  shmem_atomic_swap(__VA_ARGS__)
+#define shmem_cswap(...) shmem_atomic_compare_swap(__VA_ARGS__)
+#define shmem_finc(...)  shmem_atomic_fetch_inc(__VA_ARGS__)
+#define shmem_inc(...)   shmem_atomic_inc(__VA_ARGS__)
+#define shmem_fadd(...)  shmem_atomic_fetch_add(__VA_ARGS__)
+#define shmem_add(...)   shmem_atomic_add(__VA_ARGS__)
 
 /* Point-to-point synchronization: no context forms. */
 #define XG_G_SYNC(OP, IVARS, ...)                                          \

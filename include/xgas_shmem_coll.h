@@ -255,8 +255,8 @@ XG_SHMEM_DECLARE_COLL_SIZED(64)
  *   XG_SHMEM_REDUCE_BITWISE_TYPES   and, or, xor
  *   XG_SHMEM_REDUCE_MINMAX_TYPES    max, min
  *   XG_SHMEM_REDUCE_ARITH_TYPES     sum, prod, and the scans sum_inscan,
- *                                   sum_exscan (the minmax types and, in C,
- *                                   the complex ones)
+ *                                   sum_exscan (the minmax types and the
+ *                                   complex ones)
  *   XG_SHMEM_TOALL_*                the same for the deprecated _to_all
  *                                   routines
  */
@@ -289,10 +289,18 @@ XG_SHMEM_DECLARE_COLL_SIZED(64)
     X(double, double)                                                      \
     X(long double, longdouble)
 
+/* The complex types: C's _Complex; in C++ (which has no _Complex) the
+ * __complex__ extension of GCC and Clang, which is the same type as C's
+ * (C++ programs may also pass std::complex arrays: see the end of this
+ * file). */
 #if !defined(__cplusplus) && !defined(__STDC_NO_COMPLEX__)
 #define XG_SHMEM_REDUCE_COMPLEX_TYPES(X)                                   \
     X(double _Complex, complexd)                                           \
     X(float _Complex, complexf)
+#elif defined(__cplusplus) && defined(__GNUC__)
+#define XG_SHMEM_REDUCE_COMPLEX_TYPES(X)                                   \
+    X(__complex__ double, complexd)                                        \
+    X(__complex__ float, complexf)
 #else
 #define XG_SHMEM_REDUCE_COMPLEX_TYPES(X)
 #endif
@@ -402,6 +410,54 @@ XG_SHMEM_TOALL_ARITH_TYPES(XG_SHMEM_DECLARE_TOALL_ARITH)
 #undef XG_SHMEM_DECLARE_TOALL
 
 #ifdef __cplusplus
+}
+#endif
+
+/*
+ * C++: the complex reductions and scans also take std::complex<float> and
+ * std::complex<double> arrays.  std::complex<T> is laid out as T[2], real
+ * part first, as C's T _Complex is (C++ [complex.numbers]), so each
+ * overload passes its arrays on unchanged.  extern "C++": shmem.h may be
+ * included inside an extern "C" block.
+ */
+#if defined(__cplusplus) && defined(__GNUC__)
+extern "C++" {
+#include <complex>
+
+#define XG_SHMEM_CXX_COMPLEX_TEAM(T, TYPENAME, NAME)                       \
+    inline int shmem_##TYPENAME##_##NAME(shmem_team_t team,                \
+                                         std::complex<T> *dest,            \
+                                         const std::complex<T> *source,    \
+                                         size_t nreduce)                   \
+    {                                                                      \
+        return shmem_##TYPENAME##_##NAME(                                  \
+            team, reinterpret_cast<__complex__ T *>(dest),                 \
+            reinterpret_cast<const __complex__ T *>(source), nreduce);     \
+    }
+#define XG_SHMEM_CXX_COMPLEX_TOALL(T, TYPENAME, OP)                        \
+    inline void shmem_##TYPENAME##_##OP##_to_all(                          \
+        std::complex<T> *dest, const std::complex<T> *source, int nreduce, \
+        int PE_start, int logPE_stride, int PE_size,                       \
+        std::complex<T> *pWrk, long *pSync)                                \
+    {                                                                      \
+        shmem_##TYPENAME##_##OP##_to_all(                                  \
+            reinterpret_cast<__complex__ T *>(dest),                       \
+            reinterpret_cast<const __complex__ T *>(source), nreduce,      \
+            PE_start, logPE_stride, PE_size,                               \
+            reinterpret_cast<__complex__ T *>(pWrk), pSync);               \
+    }
+#define XG_SHMEM_CXX_COMPLEX(T, TYPENAME)                                  \
+    XG_SHMEM_CXX_COMPLEX_TEAM(T, TYPENAME, sum_reduce)                     \
+    XG_SHMEM_CXX_COMPLEX_TEAM(T, TYPENAME, prod_reduce)                    \
+    XG_SHMEM_CXX_COMPLEX_TEAM(T, TYPENAME, sum_inscan)                     \
+    XG_SHMEM_CXX_COMPLEX_TEAM(T, TYPENAME, sum_exscan)                     \
+    XG_SHMEM_CXX_COMPLEX_TOALL(T, TYPENAME, sum)                           \
+    XG_SHMEM_CXX_COMPLEX_TOALL(T, TYPENAME, prod)
+XG_SHMEM_CXX_COMPLEX(double, complexd)
+XG_SHMEM_CXX_COMPLEX(float, complexf)
+#undef XG_SHMEM_CXX_COMPLEX
+#undef XG_SHMEM_CXX_COMPLEX_TOALL
+#undef XG_SHMEM_CXX_COMPLEX_TEAM
 }
 #endif
 

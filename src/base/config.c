@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,22 +176,44 @@ static int config_in_range(const xg_config_entry_t *entry)
     }
 }
 
+/*
+ * The value of variable @env, and in @name the name it was found under.
+ * OpenSHMEM 1.6 still accepts the SMA_ spellings of its SHMEM_ variables
+ * (SMA_SYMMETRIC_SIZE, SMA_VERSION, SMA_INFO, SMA_DEBUG; deprecated since
+ * 1.4); the SHMEM_ name wins when both are set.
+ */
+static const char *config_getenv(const char *env, char *name, size_t len)
+{
+    const char *text = getenv(env);
+
+    snprintf(name, len, "%s", env);
+    if ((text == NULL) && (strncmp(env, "SHMEM_", 6) == 0)) {
+        snprintf(name, len, "SMA_%s", env + 6);
+        text = getenv(name);
+        if (text == NULL) {
+            snprintf(name, len, "%s", env);
+        }
+    }
+    return text;
+}
+
 /* Sets @entry from the environment; on a malformed or out-of-range value
  * says which variable, what was found and what is allowed, and keeps the
  * default.  0 on success. */
 static int config_load_entry(const xg_config_entry_t *entry)
 {
-    const char *text = getenv(entry->env);
+    char name[64];
+    const char *text = config_getenv(entry->env, name, sizeof(name));
 
     if (text == NULL) {
         return 0;
     }
     if (config_set(entry, text) != 0) {
         xg_error("config", "%s='%s' is not valid: expected %s (default %s)",
-                 entry->env, text, expected_form(entry->type), entry->def);
+                 name, text, expected_form(entry->type), entry->def);
     } else if (config_in_range(entry) != 0) {
         xg_error("config", "%s=%s: must be between %s and %s (default %s)",
-                 entry->env, text, entry->min, entry->max, entry->def);
+                 name, text, entry->min, entry->max, entry->def);
     } else {
         return 0;
     }

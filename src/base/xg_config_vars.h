@@ -8,7 +8,9 @@
  * it ("XGAS_X=value: must be between min and max") before any layer reads
  * it, so no layer needs its own check against overflow or negative values.
  * Other types leave both empty ("").  No other xgas code reads an XGAS_*
- * or SHMEM_* variable.
+ * or SHMEM_* variable.  A SHMEM_ variable is also read under its deprecated
+ * SMA_ name (OpenSHMEM 1.6 still defines them) when the SHMEM_ name is not
+ * set.
  *
  * The default region address leaves room for the shadow memory of the
  * sanitizers: ASan shadows everything below 0x10007fff8000, TSan only lets

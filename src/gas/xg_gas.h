@@ -31,10 +31,10 @@
 
 #define XG_NLB_MAX_ENTRIES 64
 
-/* The first bytes of every symmetric heap are allocated by xg_gas_init and
- * never freed, so a heap's live extent (heap_top) is never below this: the
- * fast path then checks an access of constant length up to this size with
- * one comparison, as top - len cannot wrap around. */
+/* A heap's published live extent (heap_top) is never below this (see
+ * gas_publish_heap_top): the fast path then checks an access of constant
+ * length up to this size with one comparison, as top - len cannot wrap
+ * around. */
 #define XG_GAS_HEAP_RESERVED 64
 
 typedef struct xg_ns_entry {

@@ -52,16 +52,50 @@ static int mem_find_data(struct dl_phdr_info *info, size_t size, void *arg)
     return 1; /* the first object is the executable: stop */
 }
 
+/* Largest power of two that is at most @x (x > 0). */
+static uint64_t mem_pow2_floor(uint64_t x)
+{
+    return (uint64_t)1 << (63 - __builtin_clzll(x));
+}
+
+/*
+ * The whole SHMEM_SYMMETRIC_SIZE is heap for the program (xgas keeps no
+ * bytes of it).  Partitions start at multiples of the largest power of
+ * two not above the heap size (at least XG_MEM_PART_ALIGN), so an offset
+ * aligned to any power of two up to the heap size is aligned in every
+ * PE's partition: shmem_align can honour every alignment an object can
+ * have.  This costs address space only (up to twice the partition size),
+ * not memory.
+ */
 static void mem_layout(uint64_t data_size)
 {
     xg_mem.heap_size    = xg_align_up(xg_config.symmetric_size, 1u << 16);
     xg_mem.data_off     = xg_mem.heap_size;
     xg_mem.data_size    = data_size;
     xg_mem.internal_off = xg_align_up(xg_mem.data_off + data_size, 1u << 16);
+    xg_mem.part_align   = XG_MEM_PART_ALIGN;
+    if ((xg_mem.heap_size != 0) &&
+        (mem_pow2_floor(xg_mem.heap_size) > xg_mem.part_align)) {
+        xg_mem.part_align = mem_pow2_floor(xg_mem.heap_size);
+    }
     xg_mem.part_size    = xg_align_up(xg_mem.internal_off +
                                       xg_mem_internal_size(
                                           xg_mem.npes, xg_config.teams_max),
-                                      XG_MEM_PART_ALIGN);
+                                      xg_mem.part_align);
+}
+
+/* The largest alignment every PE's heap base shares: the partition
+ * alignment, unless the region base (XGAS_SYMMETRIC_BASE) is less
+ * aligned. */
+static uint64_t mem_heap_max_align(void)
+{
+    uint64_t base_align = (uint64_t)xg_mem.region.base &
+                          -(uint64_t)xg_mem.region.base;
+
+    if ((base_align != 0) && (base_align < xg_mem.part_align)) {
+        return base_align;
+    }
+    return xg_mem.part_align;
 }
 
 /* The node region holds npes partitions at XGAS_SYMMETRIC_BASE and must fit
@@ -192,7 +226,7 @@ xg_status_t xg_mem_init(void)
     status = mem_share_data();
     if (status == XG_OK) {
         status = xg_heap_init(&xg_mem.heap, xg_mem.my_part, xg_mem.heap_size,
-                              XG_MEM_PART_ALIGN);
+                              mem_heap_max_align());
     }
     if (status != XG_OK) {
         xg_shm_region_close(&xg_mem.region);

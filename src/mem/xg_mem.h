@@ -72,8 +72,10 @@ static inline uint64_t xg_mem_internal_size(int npes, long teams_max)
     return slots * xg_mem_team_slot_size(npes, slots);
 }
 
-/* Partitions start at multiples of this: the largest alignment shmem_align
- * can give (the same offset is then aligned on every PE). */
+/* Partitions start at multiples of this at least; with a heap larger
+ * than it, at multiples of the largest power of two not above the heap
+ * size (part_align), the largest alignment shmem_align can then give (the
+ * same offset is aligned on every PE). */
 #define XG_MEM_PART_ALIGN (2u << 20)
 
 /* Top of the user address space the node region must end below (x86-64
@@ -85,6 +87,7 @@ typedef struct xg_mem {
     int             me;
     int             npes;
     uint64_t        part_size;
+    uint64_t        part_align;    /* partitions start at multiples of it */
     uint64_t        heap_size;
     uint64_t        data_off;      /* == heap_size */
     uint64_t        data_size;     /* bytes of the data window in use */

@@ -236,8 +236,14 @@ static void ctx_check(const char *routine, shmem_ctx_t ctx)
     ctx_check_live(routine, ctx);
 }
 
+/* On SHMEM_CTX_INVALID, fence, quiet and pe_quiet do nothing (OpenSHMEM
+ * 1.6: a program may create a context that fails and use it anyway, as
+ * the specification's shmem_team_create_ctx example does). */
 XG_SHMEM_API void shmem_ctx_fence(shmem_ctx_t ctx)
 {
+    if (ctx == SHMEM_CTX_INVALID) {
+        return;
+    }
     ctx_check(__func__, ctx);
     xg_gas_fence();
 }
@@ -245,6 +251,9 @@ XG_PSHMEM(shmem_ctx_fence)
 
 XG_SHMEM_API void shmem_ctx_quiet(shmem_ctx_t ctx)
 {
+    if (ctx == SHMEM_CTX_INVALID) {
+        return;
+    }
     ctx_check(__func__, ctx);
     xg_gas_quiet();
 }
@@ -254,6 +263,9 @@ XG_PSHMEM(shmem_ctx_quiet)
  * costs: one fence.  The PE is still checked. */
 XG_SHMEM_API void shmem_ctx_pe_quiet(shmem_ctx_t ctx, int target_pe)
 {
+    if (ctx == SHMEM_CTX_INVALID) {
+        return;
+    }
     ctx_check(__func__, ctx);
     (void)xg_shmem_ctx_pe(__func__, ctx, target_pe);
     xg_gas_quiet();

@@ -36,10 +36,12 @@ static void *shmem_heap_result(const char *routine, xg_status_t status,
                                size_t size, void *ptr, int op, uint64_t extra)
 {
     if (status == XG_ERR_INVALID_PARAM) {
-        xg_error("shmem", "%s: alignment larger than %u bytes cannot be the "
-                 "same on every PE (partitions are %u-byte aligned); the "
-                 "call returns NULL", routine, XG_MEM_PART_ALIGN,
-                 XG_MEM_PART_ALIGN);
+        xg_error("shmem", "%s: cannot align an object to more than %llu "
+                 "bytes (the largest power of two not above the symmetric "
+                 "heap size, or the alignment of XGAS_SYMMETRIC_BASE if "
+                 "that is smaller); the call returns NULL; raise "
+                 "SHMEM_SYMMETRIC_SIZE for larger alignments", routine,
+                 (unsigned long long)xg_mem.heap.max_align);
         ptr = NULL;
     } else if ((status == XG_ERR_NO_MEMORY) && (size > xg_mem.heap_size)) {
         xg_error("shmem", "%s: cannot allocate %zu bytes: that is more than "

@@ -72,6 +72,10 @@ static inline void *xg_shmem_atomic_target(const char *routine,
     return xg_shmem_target(routine, addr, len, pe);
 }
 
+/* shmem_ptr and shmem_team_ptr: a pointer to @dest on world PE @pe, @dest
+ * itself for this PE, or NULL. */
+void *xg_shmem_ptr(const void *dest, int pe);
+
 /* For routines without a target PE (fence, quiet, wait...). */
 static inline void xg_shmem_check_init(const char *routine)
 {

@@ -124,7 +124,7 @@ XG_SHMEM_API void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe)
     if ((t == NULL) || (pe < 0) || (pe >= t->size)) {
         return NULL;
     }
-    return xg_gas_translate(dest, 1, xg_team_world_pe(t, pe));
+    return xg_shmem_ptr(dest, xg_team_world_pe(t, pe));
 }
 XG_PSHMEM(shmem_team_ptr)
 

@@ -1,0 +1,2 @@
+/* mpp/shmemx.h: see mpp/shmem.h. */
+#include "../shmemx.h"
