@@ -4,6 +4,7 @@
 #include "boot/xg_boot.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,11 @@
 #include "base/xg_wait.h"
 
 xg_boot_t xg_boot = {.rank = -1, .seg_fd = -1};
+
+/* Serializes joining and appending: libxgas (shmem_init, PtlInit) and
+ * libpmi (PMI_Init, PMI_KVS_Put) may do either from different threads. */
+static pthread_mutex_t boot_lock = PTHREAD_MUTEX_INITIALIZER;
+static int boot_joined;
 
 static xg_status_t boot_attach_launcher(void)
 {
@@ -84,14 +90,11 @@ static xg_status_t boot_setup_singleton(void)
     return XG_OK;
 }
 
-xg_status_t xg_boot_init(void)
+static xg_status_t boot_join(void)
 {
     char prefix[32];
     xg_status_t status;
 
-    if (xg_boot.ctl != NULL) {
-        return XG_OK;
-    }
     status = xg_config_load();
     if (status != XG_OK) {
         return status;
@@ -112,6 +115,33 @@ xg_status_t xg_boot_init(void)
     return XG_OK;
 }
 
+XG_EXPORT xg_status_t xg_boot_init(void)
+{
+    xg_status_t status = XG_OK;
+
+    /* acquire: pairs with the release below, so a caller that sees the
+     * flag also sees the area, rank, npes and the rest of xg_boot */
+    if (__atomic_load_n(&boot_joined, __ATOMIC_ACQUIRE)) {
+        return XG_OK;
+    }
+    pthread_mutex_lock(&boot_lock);
+    if (!boot_joined) {
+        status = boot_join();
+        if (status == XG_OK) {
+            __atomic_store_n(&boot_joined, 1, __ATOMIC_RELEASE);
+        }
+    }
+    pthread_mutex_unlock(&boot_lock);
+    return status;
+}
+
+XG_EXPORT void xg_boot_job(int *rank_p, int *npes_p, int *singleton_p)
+{
+    *rank_p      = xg_boot.rank;
+    *npes_p      = xg_boot.npes;
+    *singleton_p = xg_boot.singleton;
+}
+
 void xg_boot_set_state(xg_pe_state_t state)
 {
     /* release: the launcher must not see FINALIZED before our last writes */
@@ -119,7 +149,8 @@ void xg_boot_set_state(xg_pe_state_t state)
                           (uint32_t)state, memory_order_release);
 }
 
-xg_status_t xg_boot_kv_put(const char *key, const void *value, size_t len)
+XG_EXPORT xg_status_t xg_boot_kv_put(const char *key, const void *value,
+                                     size_t len)
 {
     xg_ctl_t *ctl = xg_boot.ctl;
     xg_ctl_kv_record_t record;
@@ -127,11 +158,13 @@ xg_status_t xg_boot_kv_put(const char *key, const void *value, size_t len)
     size_t need = xg_align_up(sizeof(record) + key_len + len, 8);
     uint8_t *area = xg_ctl_kv_area(ctl, (uint32_t)xg_boot.rank);
 
-    if ((key_len == 0) || (key_len > UINT16_MAX) ||
+    pthread_mutex_lock(&boot_lock);
+    if ((key_len == 0) || (key_len > UINT16_MAX) || (len > UINT32_MAX) ||
         (need > ctl->kv_bytes_per_pe - xg_boot.kv_used)) {
         xg_error("boot", "key/value record '%s' (%zu bytes) does not fit: "
                  "%u of %u bytes in use", key, len, xg_boot.kv_used,
                  ctl->kv_bytes_per_pe);
+        pthread_mutex_unlock(&boot_lock);
         return XG_ERR_NO_RESOURCE;
     }
     record.key_len   = (uint16_t)key_len;
@@ -141,19 +174,33 @@ xg_status_t xg_boot_kv_put(const char *key, const void *value, size_t len)
     memcpy(area + xg_boot.kv_used + sizeof(record), key, key_len);
     memcpy(area + xg_boot.kv_used + sizeof(record) + key_len, value, len);
     xg_boot.kv_used += (uint32_t)need;
+    pthread_mutex_unlock(&boot_lock);
     return XG_OK;
 }
 
-xg_status_t xg_boot_fence(void)
+/* Makes the records appended so far visible to every PE. */
+static void boot_kv_publish_locked(void)
+{
+    /* release: records written before are complete when readers acquire
+     * kv_used */
+    atomic_store_explicit(&xg_boot.ctl->pe[xg_boot.rank].kv_used,
+                          xg_boot.kv_used, memory_order_release);
+}
+
+XG_EXPORT void xg_boot_kv_publish(void)
+{
+    pthread_mutex_lock(&boot_lock);
+    boot_kv_publish_locked();
+    pthread_mutex_unlock(&boot_lock);
+}
+
+XG_EXPORT xg_status_t xg_boot_fence(void)
 {
     xg_ctl_t *ctl = xg_boot.ctl;
     uint32_t epoch;
     xg_wait_t wait;
 
-    /* release: records written before the fence are complete when readers
-     * acquire kv_used after it */
-    atomic_store_explicit(&ctl->pe[xg_boot.rank].kv_used, xg_boot.kv_used,
-                          memory_order_release);
+    xg_boot_kv_publish();
     epoch = atomic_load_explicit(&ctl->barrier_epoch, memory_order_acquire);
     if (atomic_fetch_add_explicit(&ctl->barrier_arrived, 1,
                                   memory_order_acq_rel) ==
@@ -171,18 +218,35 @@ xg_status_t xg_boot_fence(void)
     return XG_OK;
 }
 
-xg_status_t xg_boot_kv_get(int rank, const char *key, void *value, size_t len)
+/* Finds PE @rank's last record for @key: its own records at once, another
+ * PE's once published. */
+static int boot_kv_find(int rank, const char *key, const uint8_t **value_p,
+                        uint32_t *len_p)
 {
     xg_ctl_t *ctl = xg_boot.ctl;
+    uint32_t used;
+
+    if (rank == xg_boot.rank) {
+        pthread_mutex_lock(&boot_lock);
+        used = xg_boot.kv_used;
+        pthread_mutex_unlock(&boot_lock);
+    } else {
+        used = atomic_load_explicit(&ctl->pe[rank].kv_used,
+                                    memory_order_acquire);
+    }
+    return xg_ctl_kv_find(xg_ctl_kv_area(ctl, (uint32_t)rank), used,
+                          ctl->kv_bytes_per_pe, key, value_p, len_p);
+}
+
+xg_status_t xg_boot_kv_get(int rank, const char *key, void *value, size_t len)
+{
     const uint8_t *found;
-    uint32_t used, found_len;
+    uint32_t found_len;
 
     if ((rank < 0) || (rank >= xg_boot.npes)) {
         return XG_ERR_PE_RANGE;
     }
-    used = atomic_load_explicit(&ctl->pe[rank].kv_used, memory_order_acquire);
-    if (xg_ctl_kv_find(xg_ctl_kv_area(ctl, (uint32_t)rank), used,
-                       ctl->kv_bytes_per_pe, key, &found, &found_len) != 0) {
+    if (boot_kv_find(rank, key, &found, &found_len) != 0) {
         return XG_ERR_INVALID_PARAM;
     }
     if (found_len != len) {
@@ -192,7 +256,27 @@ xg_status_t xg_boot_kv_get(int rank, const char *key, void *value, size_t len)
     return XG_OK;
 }
 
-void xg_boot_abort(int status)
+XG_EXPORT xg_status_t xg_boot_kv_read(int rank, const char *key, void *value,
+                                      size_t capacity, size_t *len_p)
+{
+    const uint8_t *found;
+    uint32_t found_len;
+
+    if ((rank < 0) || (rank >= xg_boot.npes)) {
+        return XG_ERR_PE_RANGE;
+    }
+    if (boot_kv_find(rank, key, &found, &found_len) != 0) {
+        return XG_ERR_INVALID_PARAM;
+    }
+    *len_p = found_len;
+    if (found_len > capacity) {
+        return XG_ERR_NO_RESOURCE;
+    }
+    memcpy(value, found, found_len);
+    return XG_OK;
+}
+
+XG_EXPORT void xg_boot_abort(int status)
 {
     if (status == 0) {
         status = 1;
