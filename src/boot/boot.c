@@ -178,19 +178,13 @@ XG_EXPORT xg_status_t xg_boot_kv_put(const char *key, const void *value,
     return XG_OK;
 }
 
-/* Makes the records appended so far visible to every PE. */
-static void boot_kv_publish_locked(void)
+XG_EXPORT void xg_boot_kv_publish(void)
 {
+    pthread_mutex_lock(&boot_lock);
     /* release: records written before are complete when readers acquire
      * kv_used */
     atomic_store_explicit(&xg_boot.ctl->pe[xg_boot.rank].kv_used,
                           xg_boot.kv_used, memory_order_release);
-}
-
-XG_EXPORT void xg_boot_kv_publish(void)
-{
-    pthread_mutex_lock(&boot_lock);
-    boot_kv_publish_locked();
     pthread_mutex_unlock(&boot_lock);
 }
 
