@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +56,11 @@ static void boot_forget_launcher_vars(void)
         unsetenv(names[i]);
     }
 }
+
+/* Serializes joining and appending: libxgas (shmem_init, PtlInit) and
+ * libpmi (PMI_Init, PMI_KVS_Put) may do either from different threads. */
+static pthread_mutex_t boot_lock = PTHREAD_MUTEX_INITIALIZER;
+static int boot_joined;
 
 static xg_status_t boot_attach_launcher(void)
 {
@@ -156,14 +162,11 @@ static xg_status_t boot_setup_singleton(void)
     return XG_OK;
 }
 
-xg_status_t xg_boot_init(void)
+static xg_status_t boot_join(void)
 {
     char prefix[32];
     xg_status_t status;
 
-    if (xg_boot.ctl != NULL) {
-        return XG_OK;
-    }
     status = xg_config_load();
     if (status != XG_OK) {
         return status;
@@ -187,6 +190,33 @@ xg_status_t xg_boot_init(void)
     return XG_OK;
 }
 
+XG_EXPORT xg_status_t xg_boot_init(void)
+{
+    xg_status_t status = XG_OK;
+
+    /* acquire: pairs with the release below, so a caller that sees the
+     * flag also sees the area, rank, npes and the rest of xg_boot */
+    if (__atomic_load_n(&boot_joined, __ATOMIC_ACQUIRE)) {
+        return XG_OK;
+    }
+    pthread_mutex_lock(&boot_lock);
+    if (!boot_joined) {
+        status = boot_join();
+        if (status == XG_OK) {
+            __atomic_store_n(&boot_joined, 1, __ATOMIC_RELEASE);
+        }
+    }
+    pthread_mutex_unlock(&boot_lock);
+    return status;
+}
+
+XG_EXPORT void xg_boot_job(int *rank_p, int *npes_p, int *singleton_p)
+{
+    *rank_p      = xg_boot.rank;
+    *npes_p      = xg_boot.npes;
+    *singleton_p = xg_boot.singleton;
+}
+
 void xg_boot_set_state(xg_pe_state_t state)
 {
     /* release: the launcher must not see FINALIZED before our last writes */
@@ -194,7 +224,8 @@ void xg_boot_set_state(xg_pe_state_t state)
                           (uint32_t)state, memory_order_release);
 }
 
-xg_status_t xg_boot_kv_put(const char *key, const void *value, size_t len)
+XG_EXPORT xg_status_t xg_boot_kv_put(const char *key, const void *value,
+                                     size_t len)
 {
     xg_ctl_t *ctl = xg_boot.ctl;
     xg_ctl_kv_record_t record;
@@ -202,11 +233,13 @@ xg_status_t xg_boot_kv_put(const char *key, const void *value, size_t len)
     size_t need = xg_align_up(sizeof(record) + key_len + len, 8);
     uint8_t *area = xg_boot.kv_own;
 
-    if ((key_len == 0) || (key_len > UINT16_MAX) ||
+    pthread_mutex_lock(&boot_lock);
+    if ((key_len == 0) || (key_len > UINT16_MAX) || (len > UINT32_MAX) ||
         (need > ctl->kv_bytes_per_pe - xg_boot.kv_used)) {
         xg_error("boot", "key/value record '%s' (%zu bytes) does not fit: "
                  "%u of %u bytes in use", key, len, xg_boot.kv_used,
                  ctl->kv_bytes_per_pe);
+        pthread_mutex_unlock(&boot_lock);
         return XG_ERR_NO_RESOURCE;
     }
     record.key_len   = (uint16_t)key_len;
@@ -216,7 +249,18 @@ xg_status_t xg_boot_kv_put(const char *key, const void *value, size_t len)
     memcpy(area + xg_boot.kv_used + sizeof(record), key, key_len);
     memcpy(area + xg_boot.kv_used + sizeof(record) + key_len, value, len);
     xg_boot.kv_used += (uint32_t)need;
+    pthread_mutex_unlock(&boot_lock);
     return XG_OK;
+}
+
+XG_EXPORT void xg_boot_kv_publish(void)
+{
+    pthread_mutex_lock(&boot_lock);
+    /* release: records written before are complete when readers acquire
+     * kv_used */
+    atomic_store_explicit(&xg_boot.ctl->pe[xg_boot.rank].kv_used,
+                          xg_boot.kv_used, memory_order_release);
+    pthread_mutex_unlock(&boot_lock);
 }
 
 int xg_boot_fence_all(int ok)
@@ -225,10 +269,7 @@ int xg_boot_fence_all(int ok)
     uint32_t epoch;
     xg_wait_t wait;
 
-    /* release: records written before the fence are complete when readers
-     * acquire kv_used after it */
-    atomic_store_explicit(&ctl->pe[xg_boot.rank].kv_used, xg_boot.kv_used,
-                          memory_order_release);
+    xg_boot_kv_publish();
     epoch = atomic_load_explicit(&ctl->barrier_epoch, memory_order_acquire);
     if (!ok) {
         /* ordered before our arrival by the acq_rel add below */
@@ -256,7 +297,7 @@ int xg_boot_fence_all(int ok)
                                 memory_order_relaxed) == 0;
 }
 
-xg_status_t xg_boot_fence(void)
+XG_EXPORT xg_status_t xg_boot_fence(void)
 {
     xg_boot_fence_all(1);
     return XG_OK;
@@ -290,7 +331,13 @@ static uint8_t *boot_kv_read_peer(int rank, uint32_t used)
     return buf;
 }
 
-xg_status_t xg_boot_kv_get(int rank, const char *key, void *value, size_t len)
+/* Looks up PE @rank's last record for @key: this PE's own records at once,
+ * another PE's once published (read from the control area, which this PE
+ * does not map).  Sets *len_p to the stored length and copies the value if
+ * it fits in @capacity bytes (else XG_ERR_NO_RESOURCE); a missing key is
+ * XG_ERR_INVALID_PARAM. */
+static xg_status_t boot_kv_lookup(int rank, const char *key, void *value,
+                                  size_t capacity, size_t *len_p)
 {
     xg_ctl_t *ctl = xg_boot.ctl;
     const uint8_t *found, *area;
@@ -301,13 +348,17 @@ xg_status_t xg_boot_kv_get(int rank, const char *key, void *value, size_t len)
     if ((rank < 0) || (rank >= xg_boot.npes)) {
         return XG_ERR_PE_RANGE;
     }
-    used = atomic_load_explicit(&ctl->pe[rank].kv_used, memory_order_acquire);
-    if (used > ctl->kv_bytes_per_pe) {
-        used = ctl->kv_bytes_per_pe;
-    }
     if (rank == xg_boot.rank) {
+        pthread_mutex_lock(&boot_lock);
+        used = xg_boot.kv_used;
+        pthread_mutex_unlock(&boot_lock);
         area = xg_boot.kv_own;
     } else {
+        used = atomic_load_explicit(&ctl->pe[rank].kv_used,
+                                    memory_order_acquire);
+        if (used > ctl->kv_bytes_per_pe) {
+            used = ctl->kv_bytes_per_pe;
+        }
         area = copy = boot_kv_read_peer(rank, used);
         if (copy == NULL) {
             return XG_ERR_IO;
@@ -316,16 +367,37 @@ xg_status_t xg_boot_kv_get(int rank, const char *key, void *value, size_t len)
     if (xg_ctl_kv_find(area, used, ctl->kv_bytes_per_pe, key, &found,
                        &found_len) != 0) {
         status = XG_ERR_INVALID_PARAM;
-    } else if (found_len != len) {
-        status = XG_ERR_MISMATCH;
     } else {
-        memcpy(value, found, len);
+        *len_p = found_len;
+        if (found_len > capacity) {
+            status = XG_ERR_NO_RESOURCE;
+        } else {
+            memcpy(value, found, found_len);
+        }
     }
     free(copy);
     return status;
 }
 
-void xg_boot_abort(int status)
+xg_status_t xg_boot_kv_get(int rank, const char *key, void *value, size_t len)
+{
+    size_t found_len = 0;
+    xg_status_t status = boot_kv_lookup(rank, key, value, len, &found_len);
+
+    if ((status == XG_ERR_NO_RESOURCE) ||
+        ((status == XG_OK) && (found_len != len))) {
+        return XG_ERR_MISMATCH;
+    }
+    return status;
+}
+
+XG_EXPORT xg_status_t xg_boot_kv_read(int rank, const char *key, void *value,
+                                      size_t capacity, size_t *len_p)
+{
+    return boot_kv_lookup(rank, key, value, capacity, len_p);
+}
+
+XG_EXPORT void xg_boot_abort(int status)
 {
     status = xg_ctl_exit_code(status);
     if (status == 0) {

@@ -29,18 +29,36 @@ typedef struct xg_boot {
 
 extern xg_boot_t xg_boot;
 
+/*
+ * Exported from libxgas for libpmi (src/api/pmi), which sits on this layer
+ * in its own library: xg_boot_init, xg_boot_job, xg_boot_kv_put,
+ * xg_boot_kv_publish, xg_boot_kv_read, xg_boot_fence, xg_boot_abort.  They
+ * are no public API (no installed header declares them), but one process
+ * has one boot, whichever library joins first.
+ */
+
 /* Joins the job (or sets up a singleton) once; later calls return at once.
+ * Thread-safe: libxgas and libpmi may both call it, from any thread.
  * There is no leaving: the job control area stays mapped for the life of
  * the process, so a PE that finalizes may initialize again (OpenSHMEM 1.6)
  * and rejoin through it, and a finalized PE still reports to xgasrun. */
 xg_status_t xg_boot_init(void);
 
+/* This PE's rank, the job size, and whether it is a singleton (a job of
+ * one process started without xgasrun).  Requires xg_boot_init. */
+void xg_boot_job(int *rank_p, int *npes_p, int *singleton_p);
+
 /* Records this PE's life-cycle state for the launcher. */
 void xg_boot_set_state(xg_pe_state_t state);
 
-/* Appends a record visible to every PE after the next fence.  A key put
- * twice: the later value wins. */
+/* Appends a record visible to every PE after the next fence (or
+ * xg_boot_kv_publish), and to this PE at once.  A key put twice: the later
+ * value wins. */
 xg_status_t xg_boot_kv_put(const char *key, const void *value, size_t len);
+
+/* Makes this PE's records appended so far visible to every PE (no
+ * synchronization: readers see them when they next look). */
+void xg_boot_kv_publish(void);
 
 /* Collective over all PEs: returns when every PE has called it; records
  * put before the fence are then readable by all. */
@@ -54,6 +72,12 @@ int xg_boot_fence_all(int ok);
  * peer's records are read from the descriptor (one pread), not mapped:
  * call it for the peers a PE needs, not in a loop over every PE. */
 xg_status_t xg_boot_kv_get(int rank, const char *key, void *value, size_t len);
+
+/* Reads PE @rank's value for @key, of any length: sets *len_p to the stored
+ * length and copies the value if it fits in @capacity bytes (else
+ * XG_ERR_NO_RESOURCE).  A missing key: XG_ERR_INVALID_PARAM. */
+xg_status_t xg_boot_kv_read(int rank, const char *key, void *value,
+                            size_t capacity, size_t *len_p);
 
 /* Ends the whole job now: this PE exits with @status (non-zero), and the
  * launcher ends the others.  Call after logging what went wrong. */
