@@ -527,6 +527,7 @@ typedef struct xg_nic_rx {
     uint8_t          kind;
     uint8_t          ni;
     uint8_t          fail;
+    uint8_t          list;      /* reply: ptl_list_t of the target entry */
     uint32_t         incarnation; /* of the NI the stream belongs to */
     uint64_t         next;      /* expected offset of the next packet */
     uint64_t         end;       /* offset where the message ends */
