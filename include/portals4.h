@@ -14,8 +14,11 @@
  * 4.1 specification (Sandia report SAND2017-3825).  The numeric values of
  * the constants are this implementation's own.  Extensions beyond 4.1 are
  * marked as such: job identifiers for access control (PtlGetJid,
- * PTL_ME_AUTH_USE_JID and the jid field of the entries, from 4.0), and the
- * memory-descriptor option PTL_MD_REMOTE_FAILURE_DISABLE.
+ * PTL_ME_AUTH_USE_JID and the jid field of the entries, from 4.0), the
+ * memory-descriptor option PTL_MD_REMOTE_FAILURE_DISABLE, the Portals 4.3
+ * additions the reference test suite uses (PtlAbort and PTL_ABORTED,
+ * counting search, PTL_PT_MATCH_UNORDERED, the *_OPTIONS_MASK names) and
+ * the reference implementation's PtlTriggeredMEAppend/PtlTriggeredMEUnlink.
  *
  * Processes are started with xgasrun; rank r of the job is the logical
  * process r of every logically addressed NI (no PtlSetMap needed), and its
@@ -48,7 +51,8 @@ enum ptl_retvals {
     PTL_PID_IN_USE,       /**< the requested pid is taken */
     PTL_PT_FULL,          /**< no free portal table entry */
     PTL_PT_EQ_NEEDED,     /**< flow control requested without an EQ */
-    PTL_PT_IN_USE         /**< the requested portal index is allocated */
+    PTL_PT_IN_USE,        /**< the requested portal index is allocated */
+    PTL_ABORTED           /**< a wait or poll ended by PtlAbort (4.3) */
 };
 /**@}*/
 
@@ -147,6 +151,15 @@ int PtlInit(void);
 /** Drops one reference of PtlInit; the last one frees every object. */
 void PtlFini(void);
 
+/**
+ * Portals 4.3: ends every PtlEQWait, PtlEQPoll, PtlCTWait and PtlCTPoll in
+ * progress in this process, which return PTL_ABORTED; later calls of them
+ * return PTL_ABORTED at once, until the last PtlFini.  Returns once no
+ * thread is inside one of them any more, so the application may then free
+ * the queues and counters those threads waited on.
+ */
+void PtlAbort(void);
+
 /* ------------------------------------------------------------------------
  * Network interfaces
  * --------------------------------------------------------------------- */
@@ -157,6 +170,9 @@ void PtlFini(void);
 #define PTL_NI_NO_MATCHING (1u << 1) /**< LEs, first entry takes all */
 #define PTL_NI_LOGICAL     (1u << 2) /**< processes named by rank */
 #define PTL_NI_PHYSICAL    (1u << 3) /**< processes named by nid/pid */
+/** Every PtlNIInit option (4.3 name). */
+#define PTL_NI_INIT_OPTIONS_MASK                                          \
+    (PTL_NI_MATCHING | PTL_NI_NO_MATCHING | PTL_NI_LOGICAL | PTL_NI_PHYSICAL)
 /**@}*/
 
 /** @name NI features (ptl_ni_limits_t.features) */
@@ -263,6 +279,13 @@ int PtlGetJid(ptl_handle_ni_t ni_handle, ptl_jid_t *jid);
 #define PTL_PT_ONLY_USE_ONCE (1u << 0) /**< hint: every entry is use-once */
 #define PTL_PT_FLOWCTRL      (1u << 1) /**< disable instead of dropping */
 #define PTL_PT_ONLY_TRUNCATE (1u << 2) /**< hint: no PTL_ME_NO_TRUNCATE */
+#define PTL_PT_MATCH_UNORDERED (1u << 3) /**< hint (4.3): matching need not
+                                              follow list order; ignored,
+                                              lists are always ordered */
+/** Every PtlPTAlloc option (4.3 name). */
+#define PTL_PT_ALLOC_OPTIONS_MASK                                         \
+    (PTL_PT_ONLY_USE_ONCE | PTL_PT_FLOWCTRL | PTL_PT_ONLY_TRUNCATE |       \
+     PTL_PT_MATCH_UNORDERED)
 /**@}*/
 
 /**
@@ -306,6 +329,12 @@ int PtlPTEnable(ptl_handle_ni_t ni_handle, ptl_pt_index_t pt_index);
 #define PTL_MD_VOLATILE                (1u << 8) /**< reusable on return */
 #define PTL_MD_REMOTE_FAILURE_DISABLE  (1u << 9) /**< no failure ACK events
                                                       for PTL_NO_ACK_REQ */
+/** Every PtlMDBind option (4.3 name). */
+#define PTL_MD_OPTIONS_MASK                                               \
+    (PTL_IOVEC | PTL_MD_EVENT_SUCCESS_DISABLE | PTL_MD_EVENT_SEND_DISABLE | \
+     PTL_MD_EVENT_CT_SEND | PTL_MD_EVENT_CT_REPLY | PTL_MD_EVENT_CT_ACK |   \
+     PTL_MD_EVENT_CT_BYTES | PTL_MD_UNORDERED | PTL_MD_VOLATILE |          \
+     PTL_MD_REMOTE_FAILURE_DISABLE)
 /**@}*/
 
 /** An initiator's memory region and where its completions go. */
@@ -381,6 +410,19 @@ typedef enum {
 #define PTL_LE_EVENT_CT_OVERFLOW       PTL_ME_EVENT_CT_OVERFLOW
 #define PTL_LE_EVENT_CT_BYTES          PTL_ME_EVENT_CT_BYTES
 #define PTL_LE_AUTH_USE_JID            PTL_ME_AUTH_USE_JID
+/** Every option PtlLEAppend takes (4.3 name). */
+#define PTL_LE_APPEND_OPTIONS_MASK                                        \
+    (PTL_IOVEC | PTL_LE_OP_PUT | PTL_LE_OP_GET | PTL_LE_USE_ONCE |         \
+     PTL_LE_ACK_DISABLE | PTL_LE_UNEXPECTED_HDR_DISABLE |                  \
+     PTL_LE_IS_ACCESSIBLE | PTL_LE_EVENT_LINK_DISABLE |                    \
+     PTL_LE_EVENT_COMM_DISABLE | PTL_LE_EVENT_FLOWCTRL_DISABLE |           \
+     PTL_LE_EVENT_SUCCESS_DISABLE | PTL_LE_EVENT_OVER_DISABLE |            \
+     PTL_LE_EVENT_UNLINK_DISABLE | PTL_LE_EVENT_CT_COMM |                  \
+     PTL_LE_EVENT_CT_OVERFLOW | PTL_LE_EVENT_CT_BYTES | PTL_LE_AUTH_USE_JID)
+/** Every option PtlMEAppend takes (4.3 name). */
+#define PTL_ME_APPEND_OPTIONS_MASK                                        \
+    (PTL_LE_APPEND_OPTIONS_MASK | PTL_ME_MANAGE_LOCAL | PTL_ME_NO_TRUNCATE | \
+     PTL_ME_MAY_ALIGN | PTL_ME_LOCAL_INC_UH_RLENGTH)
 /**@}*/
 
 /** A list entry of a non-matching NI: every message matches the first. */
@@ -426,7 +468,14 @@ int PtlLEAppend(ptl_handle_ni_t ni_handle, ptl_pt_index_t pt_index,
  *  @return PTL_OK, PTL_NO_INIT, PTL_ARG_INVALID, PTL_IN_USE. */
 int PtlLEUnlink(ptl_handle_le_t le_handle);
 
-/** Searches the unexpected headers as PtlLEAppend would, never linking.
+/**
+ * Searches the unexpected headers as PtlLEAppend would, never linking.
+ * Counting search (Portals 4.3): when the entry has a counting event and
+ * PTL_LE_EVENT_CT_OVERFLOW, each header found adds 1 (or its mlength with
+ * PTL_LE_EVENT_CT_BYTES) to the success count, and the end of the search
+ * adds 1 to the failure count -- except for a PTL_LE_USE_ONCE entry that
+ * found a header.  A counter that reaches success + failure thus tells
+ * that the search is over.
  *  @return PTL_OK, PTL_NO_INIT, PTL_ARG_INVALID. */
 int PtlLESearch(ptl_handle_ni_t ni_handle, ptl_pt_index_t pt_index,
                 const ptl_le_t *le, ptl_search_op_t ptl_search_op,
@@ -721,6 +770,31 @@ int PtlTriggeredCTInc(ptl_handle_ct_t ct_handle, ptl_ct_event_t increment,
 /** Sets @p ct_handle to @p new_ct when the trigger fires. */
 int PtlTriggeredCTSet(ptl_handle_ct_t ct_handle, ptl_ct_event_t new_ct,
                       ptl_handle_ct_t trig_ct_handle, ptl_size_t threshold);
+
+/**
+ * Extension (not in the 4.1 or 4.3 text; the reference implementation's
+ * tests use it): creates a match list entry now -- @p me_handle is valid on
+ * return -- and appends it to @p ptl_list, as PtlMEAppend would, when
+ * @p trig_ct_handle reaches @p threshold.  Until then no message matches
+ * it; PtlMEUnlink may remove it before it is appended.
+ * @return PTL_OK, PTL_NO_INIT, PTL_ARG_INVALID, PTL_NO_SPACE,
+ *         PTL_LIST_TOO_LONG.
+ */
+int PtlTriggeredMEAppend(ptl_handle_ni_t ni_handle, ptl_pt_index_t pt_index,
+                         const ptl_me_t *me, ptl_list_t ptl_list,
+                         void *user_ptr, ptl_handle_me_t *me_handle,
+                         ptl_handle_ct_t trig_ct_handle,
+                         ptl_size_t threshold);
+
+/**
+ * Extension (as PtlTriggeredMEAppend): unlinks @p me_handle as PtlMEUnlink
+ * would when @p trig_ct_handle reaches @p threshold; an entry that is in
+ * use then, or already gone, is left as it is.
+ * @return PTL_OK, PTL_NO_INIT, PTL_ARG_INVALID, PTL_NO_SPACE.
+ */
+int PtlTriggeredMEUnlink(ptl_handle_me_t me_handle,
+                         ptl_handle_ct_t trig_ct_handle,
+                         ptl_size_t threshold);
 
 /* ------------------------------------------------------------------------
  * Bundles and handles

@@ -131,6 +131,8 @@ static void trig_release(xg_nic_ni_t *ni, xg_nic_trig_t *trig)
 {
     if (trig->kind == XG_TRIG_OP) {
         trig_md_refs(ni, &trig->op, 0);
+    } else {
+        xg_nic_me_trig_drop(ni, trig);
     }
     xg_nic_pool_free(&ni->trig_pool, trig);
 }
@@ -165,6 +167,12 @@ static void trig_fire(xg_nic_ni_t *ni, xg_nic_trig_t *trig)
 
     if (trig->kind == XG_TRIG_PULL) {
         xg_nic_tgt_pull(ni, trig->tgt);
+        xg_nic_pool_free(&ni->trig_pool, trig);
+        return;
+    }
+    if ((trig->kind == XG_TRIG_ME_APPEND) ||
+        (trig->kind == XG_TRIG_ME_UNLINK)) {
+        xg_nic_me_trig_fire(ni, trig);
         xg_nic_pool_free(&ni->trig_pool, trig);
         return;
     }
@@ -380,23 +388,16 @@ int xg_nic_ct_get(const char *fn, ptl_handle_ct_t ct_handle,
     return PTL_OK;
 }
 
-int xg_nic_ct_poll(const char *fn, const ptl_handle_ct_t *cts,
-                   const ptl_size_t *tests, unsigned size,
-                   uint64_t timeout_ms, ptl_ct_event_t *event,
-                   unsigned *which)
+static int ct_poll_loop(xg_nic_ni_t *ni, const ptl_handle_ct_t *cts,
+                        const ptl_size_t *tests, unsigned size,
+                        uint64_t timeout_ms, ptl_ct_event_t *event,
+                        unsigned *which)
 {
-    xg_nic_ni_t *ni = ct_ni(cts[0]);
     uint64_t deadline = 0, s, f;
     xg_nic_ct_t *ct;
     unsigned i, k, start = 0;
     xg_wait_t wait;
 
-    for (i = 0; i < size; i++) {
-        if ((xg_nic_handle_ni(cts[i]) != xg_nic_handle_ni(cts[0])) ||
-            (ct_lookup(fn, ni, cts[i]) == NULL)) {
-            return PTL_ARG_INVALID;
-        }
-    }
     if ((timeout_ms != 0) && (timeout_ms != XG_NIC_FOREVER)) {
         deadline = xg_time_ns() + timeout_ms * 1000000ull;
     }
@@ -426,6 +427,9 @@ int xg_nic_ct_poll(const char *fn, const ptl_handle_ct_t *cts,
         if (!xg_nic_ni_is_open(ni)) {
             return PTL_INTERRUPTED;
         }
+        if (xg_nic_aborted(ni->nic)) {
+            return PTL_ABORTED;
+        }
         start = (start + 1) % size;
         if (xg_nic_progress_once(ni->nic) > 0) {
             xg_wait_init(&wait); /* we served the NIC: look again now */
@@ -433,6 +437,30 @@ int xg_nic_ct_poll(const char *fn, const ptl_handle_ct_t *cts,
             xg_wait_backoff(&wait);
         }
     }
+}
+
+int xg_nic_ct_poll(const char *fn, const ptl_handle_ct_t *cts,
+                   const ptl_size_t *tests, unsigned size,
+                   uint64_t timeout_ms, ptl_ct_event_t *event,
+                   unsigned *which)
+{
+    xg_nic_ni_t *ni = ct_ni(cts[0]);
+    unsigned i;
+    int ret;
+
+    for (i = 0; i < size; i++) {
+        if ((xg_nic_handle_ni(cts[i]) != xg_nic_handle_ni(cts[0])) ||
+            (ct_lookup(fn, ni, cts[i]) == NULL)) {
+            return PTL_ARG_INVALID;
+        }
+    }
+    ret = xg_nic_wait_enter(ni->nic);
+    if (ret != PTL_OK) {
+        return ret;
+    }
+    ret = ct_poll_loop(ni, cts, tests, size, timeout_ms, event, which);
+    xg_nic_wait_leave(ni->nic);
+    return ret;
 }
 
 int xg_nic_ct_update(const char *fn, ptl_handle_ct_t ct_handle,

@@ -166,26 +166,15 @@ static int eq_take(xg_nic_ni_t *ni, ptl_handle_eq_t handle, ptl_event_t *ev)
     return ret;
 }
 
-int xg_nic_eq_poll(const char *fn, const ptl_handle_eq_t *eqs, unsigned size,
-                   uint64_t timeout_ms, ptl_event_t *event, unsigned *which)
+static int eq_poll_loop(xg_nic_ni_t *ni, const ptl_handle_eq_t *eqs,
+                        unsigned size, uint64_t timeout_ms,
+                        ptl_event_t *event, unsigned *which)
 {
-    xg_nic_ni_t *ni;
     uint64_t deadline = 0;
     unsigned i, k, start = 0;
     xg_wait_t wait;
     int ret;
 
-    ni = xg_nic_ni_lookup(xg_nic_handle_make(XG_NIC_OBJ_NI,
-                                             xg_nic_handle_ni(eqs[0]), 0, 0));
-    for (i = 0; i < size; i++) {
-        if ((ni == NULL) ||
-            (xg_nic_handle_ni(eqs[i]) != xg_nic_handle_ni(eqs[0])) ||
-            (xg_nic_pool_lookup(&ni->eq_pool, eqs[i]) == NULL)) {
-            xg_warn("ptl", "%s: handle %#x (element %u) is not an event "
-                    "queue of the same NI as element 0", fn, eqs[i], i);
-            return PTL_ARG_INVALID;
-        }
-    }
     if ((timeout_ms != 0) && (timeout_ms != XG_NIC_FOREVER)) {
         deadline = xg_time_ns() + timeout_ms * 1000000ull;
     }
@@ -212,6 +201,9 @@ int xg_nic_eq_poll(const char *fn, const ptl_handle_eq_t *eqs, unsigned size,
         if (!xg_nic_ni_is_open(ni)) {
             return PTL_INTERRUPTED;
         }
+        if (xg_nic_aborted(ni->nic)) {
+            return PTL_ABORTED;
+        }
         start = (start + 1) % size;
         if (xg_nic_progress_once(ni->nic) > 0) {
             xg_wait_init(&wait); /* we served the NIC: look again now */
@@ -219,4 +211,52 @@ int xg_nic_eq_poll(const char *fn, const ptl_handle_eq_t *eqs, unsigned size,
             xg_wait_backoff(&wait);
         }
     }
+}
+
+/* The NI of @eqs, all live queues of one NI; NULL after logging. */
+static xg_nic_ni_t *eq_check(const char *fn, const ptl_handle_eq_t *eqs,
+                             unsigned size)
+{
+    xg_nic_ni_t *ni;
+    unsigned i;
+
+    ni = xg_nic_ni_lookup(xg_nic_handle_make(XG_NIC_OBJ_NI,
+                                             xg_nic_handle_ni(eqs[0]), 0, 0));
+    for (i = 0; i < size; i++) {
+        if ((ni == NULL) ||
+            (xg_nic_handle_ni(eqs[i]) != xg_nic_handle_ni(eqs[0])) ||
+            (xg_nic_pool_lookup(&ni->eq_pool, eqs[i]) == NULL)) {
+            xg_warn("ptl", "%s: handle %#x (element %u) is not an event "
+                    "queue of the same NI as element 0", fn, eqs[i], i);
+            return NULL;
+        }
+    }
+    return ni;
+}
+
+int xg_nic_eq_get(const char *fn, ptl_handle_eq_t eq, ptl_event_t *event)
+{
+    xg_nic_ni_t *ni = eq_check(fn, &eq, 1);
+
+    /* not a wait: PtlAbort does not concern it */
+    return (ni == NULL) ? PTL_ARG_INVALID
+                        : eq_poll_loop(ni, &eq, 1, 0, event, NULL);
+}
+
+int xg_nic_eq_poll(const char *fn, const ptl_handle_eq_t *eqs, unsigned size,
+                   uint64_t timeout_ms, ptl_event_t *event, unsigned *which)
+{
+    xg_nic_ni_t *ni = eq_check(fn, eqs, size);
+    int ret;
+
+    if (ni == NULL) {
+        return PTL_ARG_INVALID;
+    }
+    ret = xg_nic_wait_enter(ni->nic);
+    if (ret != PTL_OK) {
+        return ret;
+    }
+    ret = eq_poll_loop(ni, eqs, size, timeout_ms, event, which);
+    xg_nic_wait_leave(ni->nic);
+    return ret;
 }

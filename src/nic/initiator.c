@@ -182,6 +182,7 @@ static void op_done(xg_nic_txdone_t *done, const xg_nic_ni_t *ni,
 static int op_check(xg_nic_ni_t *ni, const xg_nic_op_t *op, const char *fn,
                     xg_nic_md_t **md_p, xg_nic_md_t **put_md_p, int *peer_p)
 {
+    const xg_nic_md_t *src;
     size_t elem;
 
     if ((op->kind == XG_NIC_OP_CT_INC) || (op->kind == XG_NIC_OP_CT_SET)) {
@@ -204,6 +205,19 @@ static int op_check(xg_nic_ni_t *ni, const xg_nic_op_t *op, const char *fn,
         if (*put_md_p == NULL) {
             return PTL_ARG_INVALID;
         }
+    }
+    src = ((op->kind == XG_NIC_OP_FETCH) || (op->kind == XG_NIC_OP_SWAP))
+              ? *put_md_p
+              : ((op->kind == XG_NIC_OP_GET) ? NULL : *md_p);
+    if ((src != NULL) && (src->options & PTL_MD_VOLATILE) &&
+        (op->length > ni->limits.max_volatile_size)) {
+        /* the data must be copied before the call returns: one packet */
+        xg_warn("ptl", "%s: length %llu from a PTL_MD_VOLATILE MD exceeds "
+                "max_volatile_size (%llu) -- send it from an MD without "
+                "PTL_MD_VOLATILE and keep the buffer until PTL_EVENT_SEND",
+                fn, (unsigned long long)op->length,
+                (unsigned long long)ni->limits.max_volatile_size);
+        return PTL_ARG_INVALID;
     }
     *peer_p = xg_nic_target_peer(ni, op->target);
     if (*peer_p < 0) {
@@ -230,9 +244,14 @@ static int op_check(xg_nic_ni_t *ni, const xg_nic_op_t *op, const char *fn,
                                : ni->limits.max_fetch_atomic_size)) ||
             (elem == 0) || (op->length % elem != 0)) {
             xg_warn("ptl", "%s: length %llu is not a multiple of the "
-                    "datatype's %zu bytes within the atomic size limit "
-                    "(%llu)", fn, (unsigned long long)op->length, elem,
-                    (unsigned long long)ni->limits.max_atomic_size);
+                    "datatype's %zu bytes within %s (%llu)", fn,
+                    (unsigned long long)op->length, elem,
+                    (op->kind == XG_NIC_OP_ATOMIC) ? "max_atomic_size"
+                                                   : "max_fetch_atomic_size",
+                    (unsigned long long)((op->kind == XG_NIC_OP_ATOMIC)
+                                             ? ni->limits.max_atomic_size
+                                             : ni->limits
+                                                   .max_fetch_atomic_size));
             return PTL_ARG_INVALID;
         }
     }
@@ -244,7 +263,9 @@ static int issue_put(xg_nic_ni_t *ni, const xg_nic_op_t *op, xg_nic_md_t *md,
 {
     xg_nic_txmsg_t msg;
     ptl_ack_req_t ack = op_ack(ni, md, op->ack_req);
-    int rndv = op->length > ni->nic->eager_limit;
+    /* a volatile put (at most max_volatile_size) is never pulled later */
+    int rndv = (op->length > ni->nic->eager_limit) &&
+               !(md->options & PTL_MD_VOLATILE);
     xg_status_t status;
 
     memset(&msg, 0, sizeof(msg));
@@ -534,6 +555,7 @@ static void reply_done(xg_nic_ni_t *ni, const xg_nic_rx_t *rx)
     ev.mlength       = rx->mlength;
     ev.rlength       = rx->rlength;
     ev.remote_offset = rx->roffset;
+    ev.ptl_list      = (ptl_list_t)rx->list;
     ev.start         = xg_nic_region_addr(&md->region, rx->loffset);
     ev.uid           = ni->nic->uid;
     ev.jid           = ni->nic->jid;
@@ -560,6 +582,7 @@ void xg_nic_init_rx_reply(xg_nic_ni_t *ni, xg_nic_peer_t *peer,
     rx->roffset  = hdr->roffset;
     rx->user_ptr = hdr->user_ptr;
     rx->fail     = hdr->fail;
+    rx->list     = (uint8_t)hdr->list;
     rx->src_rank = hdr->src_rank;
     if ((md == NULL) || (md->pending == 0) ||
         (hdr->loffset > md->region.length) ||

@@ -60,7 +60,7 @@ void xg_nic_me_auto_unlink(xg_nic_ni_t *ni, xg_nic_me_t *me)
 void xg_nic_me_release(xg_nic_ni_t *ni, xg_nic_me_t *me)
 {
     if ((me->inflight > 0) || (me->uh_refs > 0) || me->linked ||
-        (!me->zombie && !me->auto_unlinked)) {
+        me->trig_pending || (!me->zombie && !me->auto_unlinked)) {
         return;
     }
     if (me->auto_unlinked && (me->list == PTL_OVERFLOW_LIST) &&
@@ -120,30 +120,21 @@ static void me_fill(xg_nic_ni_t *ni, xg_nic_me_t *me, xg_nic_pt_t *pt,
     xg_nic_me_classify(ni, me);
 }
 
-int xg_nic_entry_append(const char *fn, ptl_handle_ni_t ni_handle,
-                        ptl_pt_index_t pt_index,
-                        const xg_nic_entry_desc_t *desc, ptl_list_t list,
-                        void *user_ptr, ptl_handle_any_t *handle)
+/* Creates an entry (not linked yet) after checking the arguments. */
+static int me_create(const char *fn, xg_nic_ni_t *ni, ptl_pt_index_t pt_index,
+                     const xg_nic_entry_desc_t *desc, ptl_list_t list,
+                     void *user_ptr, xg_nic_me_t **me_p)
 {
-    xg_nic_ni_t *ni = xg_nic_ni_lookup(ni_handle);
     xg_nic_region_t region;
     xg_nic_pt_t *pt;
     xg_nic_me_t *me;
-    xg_nic_uh_t *uh, *next;
-    int ret, consumed = 0;
+    int ret;
 
-    if (ni == NULL) {
-        xg_warn("ptl", "%s: %#x is not an open NI handle", fn, ni_handle);
-        return PTL_ARG_INVALID;
-    }
-    pthread_mutex_lock(&ni->lock);
     pt = me_pt(fn, ni, pt_index, desc);
     if (pt == NULL) {
-        pthread_mutex_unlock(&ni->lock);
         return PTL_ARG_INVALID;
     }
     if (pt->lists[list].count >= (uint32_t)ni->limits.max_list_size) {
-        pthread_mutex_unlock(&ni->lock);
         xg_info("ptl", "%s: portal %u already holds max_list_size (%d) "
                 "entries", fn, pt_index, ni->limits.max_list_size);
         return PTL_LIST_TOO_LONG;
@@ -157,7 +148,6 @@ int xg_nic_entry_append(const char *fn, ptl_handle_ni_t ni_handle,
                              (desc->options & PTL_IOVEC) != 0,
                              ni->limits.max_iovecs);
     if (ret != PTL_OK) {
-        pthread_mutex_unlock(&ni->lock);
         xg_warn("ptl", "%s: start %p / length %llu do not describe memory "
                 "(NULL start with a length, or a bad iovec list)", fn,
                 desc->start, (unsigned long long)desc->length);
@@ -166,7 +156,6 @@ int xg_nic_entry_append(const char *fn, ptl_handle_ni_t ni_handle,
     me = xg_nic_pool_alloc(&ni->me_pool);
     if (me == NULL) {
         xg_nic_region_fini(&region);
-        pthread_mutex_unlock(&ni->lock);
         xg_info("ptl", "%s: max_entries (%d) entries are allocated", fn,
                 ni->limits.max_entries);
         return PTL_NO_SPACE;
@@ -174,15 +163,26 @@ int xg_nic_entry_append(const char *fn, ptl_handle_ni_t ni_handle,
     ni->entries++;
     me->region = region;
     me_fill(ni, me, pt, desc, list, user_ptr);
-    *handle = xg_nic_obj_handle(me);
+    *me_p = me;
+    return PTL_OK;
+}
+
+/* Appends a created entry: a priority entry first takes the unexpected
+ * headers it matches (and may be used up by them, never being linked). */
+static void me_link(xg_nic_ni_t *ni, xg_nic_me_t *me)
+{
+    xg_nic_pt_t *pt = me->pt;
+    xg_nic_uh_t *uh, *next;
+    int consumed = 0;
+
     /* a use held while we search, so a delivery that completes at once
      * cannot free the entry under us */
     me->inflight++;
-    if (list == PTL_PRIORITY_LIST) {
+    if (me->list == PTL_PRIORITY_LIST) {
         uh = xg_nic_uh_find(ni, pt, me, NULL);
         while (uh != NULL) {
             next = xg_nic_uh_next(ni, me, uh);
-            xg_nic_tgt_take_header(ni, uh, me, 0, user_ptr);
+            xg_nic_tgt_take_header(ni, uh, me, 0, me->user_ptr);
             consumed = 1;
             if ((me->options & PTL_ME_USE_ONCE) || me->consumed ||
                 (next == NULL)) {
@@ -199,22 +199,109 @@ int xg_nic_entry_append(const char *fn, ptl_handle_ni_t ni_handle,
             xg_nic_me_auto_unlink(ni, me);
         }
         xg_nic_me_release(ni, me);
-        pthread_mutex_unlock(&ni->lock);
-        return PTL_OK;
+        return;
     }
-    xg_nic_list_insert(ni, &pt->lists[list], me);
+    xg_nic_list_insert(ni, &pt->lists[me->list], me);
     if (!(me->options & PTL_ME_EVENT_LINK_DISABLE)) {
         me_post(ni, me, PTL_EVENT_LINK);
     }
+}
+
+/* The trigger counter of a triggered list routine, or NULL after logging. */
+static xg_nic_ct_t *me_trig_ct(const char *fn, xg_nic_ni_t *ni,
+                               ptl_handle_ct_t trig_ct)
+{
+    xg_nic_ct_t *ct = (xg_nic_handle_ni(trig_ct) == ni->index)
+                          ? xg_nic_ct_of(ni, trig_ct) : NULL;
+
+    if (ct == NULL) {
+        xg_warn("ptl", "%s: trigger counter %#x is not a counting event of "
+                "the entry's NI", fn, trig_ct);
+    }
+    return ct;
+}
+
+int xg_nic_entry_append(const char *fn, ptl_handle_ni_t ni_handle,
+                        ptl_pt_index_t pt_index,
+                        const xg_nic_entry_desc_t *desc, ptl_list_t list,
+                        void *user_ptr, ptl_handle_any_t *handle,
+                        ptl_handle_ct_t trig_ct, ptl_size_t threshold)
+{
+    xg_nic_ni_t *ni = xg_nic_ni_lookup(ni_handle);
+    xg_nic_trig_t *trig = NULL;
+    xg_nic_ct_t *ct = NULL;
+    xg_nic_me_t *me;
+    int ret;
+
+    if (ni == NULL) {
+        xg_warn("ptl", "%s: %#x is not an open NI handle", fn, ni_handle);
+        return PTL_ARG_INVALID;
+    }
+    pthread_mutex_lock(&ni->lock);
+    if (trig_ct != PTL_CT_NONE) {
+        ct = me_trig_ct(fn, ni, trig_ct);
+        if (ct == NULL) {
+            pthread_mutex_unlock(&ni->lock);
+            return PTL_ARG_INVALID;
+        }
+        trig = xg_nic_pool_alloc(&ni->trig_pool);
+        if (trig == NULL) {
+            pthread_mutex_unlock(&ni->lock);
+            xg_info("ptl", "%s: max_triggered_ops (%d) operations are "
+                    "pending", fn, ni->limits.max_triggered_ops);
+            return PTL_NO_SPACE;
+        }
+    }
+    ret = me_create(fn, ni, pt_index, desc, list, user_ptr, &me);
+    if (ret != PTL_OK) {
+        if (trig != NULL) {
+            xg_nic_pool_free(&ni->trig_pool, trig);
+        }
+        pthread_mutex_unlock(&ni->lock);
+        return ret;
+    }
+    *handle = xg_nic_obj_handle(me);
+    if (trig == NULL) {
+        me_link(ni, me);
+        pthread_mutex_unlock(&ni->lock);
+        return PTL_OK;
+    }
+    /* triggered: the entry waits, unlinked, for its counter */
+    me->trig_pending = 1;
+    trig->kind       = XG_TRIG_ME_APPEND;
+    trig->me         = me;
+    trig->threshold  = threshold;
+    ret = xg_nic_trig_add(ni, ct, trig); /* may fire at once */
     pthread_mutex_unlock(&ni->lock);
+    return ret;
+}
+
+/* Unlinks a live entry; PTL_IN_USE while operations use it. */
+static int me_unlink(xg_nic_ni_t *ni, xg_nic_me_t *me)
+{
+    if (me->inflight > 0) {
+        return PTL_IN_USE; /* an operation still uses it: retry */
+    }
+    if (me->linked) {
+        xg_nic_list_remove(&me->pt->lists[me->list], me);
+    }
+    me->zombie = 1;
+    /* the handle dies now; the slot waits for headers pointing into it
+     * (or for the trigger of a triggered append, which then frees it) */
+    atomic_store_explicit(&me->obj.handle, 0, memory_order_release);
+    xg_nic_me_release(ni, me);
     return PTL_OK;
 }
 
-int xg_nic_entry_unlink(const char *fn, ptl_handle_any_t handle, int is_le)
+int xg_nic_entry_unlink(const char *fn, ptl_handle_any_t handle, int is_le,
+                        ptl_handle_ct_t trig_ct, ptl_size_t threshold)
 {
     xg_nic_ni_t *ni = xg_nic_ni_lookup(xg_nic_handle_make(
         XG_NIC_OBJ_NI, xg_nic_handle_ni(handle), 0, 0));
     xg_nic_me_t *me = NULL;
+    xg_nic_trig_t *trig;
+    xg_nic_ct_t *ct;
+    int ret;
 
     if (ni != NULL) {
         pthread_mutex_lock(&ni->lock);
@@ -228,17 +315,63 @@ int xg_nic_entry_unlink(const char *fn, ptl_handle_any_t handle, int is_le)
                 handle, is_le ? "list entry" : "match list entry");
         return PTL_ARG_INVALID;
     }
-    if (me->inflight > 0) {
+    if (trig_ct == PTL_CT_NONE) {
+        ret = me_unlink(ni, me);
         pthread_mutex_unlock(&ni->lock);
-        return PTL_IN_USE; /* an operation still uses it: retry */
+        return ret;
     }
-    xg_nic_list_remove(&me->pt->lists[me->list], me);
-    me->zombie = 1;
-    /* the handle dies now; the slot waits for headers pointing into it */
+    ct = me_trig_ct(fn, ni, trig_ct);
+    trig = (ct != NULL) ? xg_nic_pool_alloc(&ni->trig_pool) : NULL;
+    if (trig == NULL) {
+        pthread_mutex_unlock(&ni->lock);
+        if (ct == NULL) {
+            return PTL_ARG_INVALID;
+        }
+        xg_info("ptl", "%s: max_triggered_ops (%d) operations are pending",
+                fn, ni->limits.max_triggered_ops);
+        return PTL_NO_SPACE;
+    }
+    trig->kind      = XG_TRIG_ME_UNLINK;
+    trig->me_handle = handle;
+    trig->threshold = threshold;
+    ret = xg_nic_trig_add(ni, ct, trig);
+    pthread_mutex_unlock(&ni->lock);
+    return ret;
+}
+
+void xg_nic_me_trig_fire(xg_nic_ni_t *ni, xg_nic_trig_t *trig)
+{
+    xg_nic_me_t *me;
+
+    if (trig->kind == XG_TRIG_ME_APPEND) {
+        me = trig->me;
+        me->trig_pending = 0;
+        if (me->zombie) {
+            xg_nic_me_release(ni, me); /* unlinked before it was appended */
+        } else {
+            me_link(ni, me);
+        }
+        return;
+    }
+    me = xg_nic_pool_lookup(&ni->me_pool, trig->me_handle);
+    if ((me != NULL) && (me_unlink(ni, me) != PTL_OK)) {
+        xg_info("ptl", "PtlTriggeredMEUnlink: entry %#x is in use when its "
+                "trigger fires: it stays linked", trig->me_handle);
+    }
+}
+
+void xg_nic_me_trig_drop(xg_nic_ni_t *ni, xg_nic_trig_t *trig)
+{
+    xg_nic_me_t *me = trig->me;
+
+    if ((trig->kind != XG_TRIG_ME_APPEND) || !xg_nic_ni_is_open(ni)) {
+        return; /* (NI teardown frees every entry itself) */
+    }
+    /* never to be appended: the entry goes, its handle dies */
+    me->trig_pending = 0;
+    me->zombie       = 1;
     atomic_store_explicit(&me->obj.handle, 0, memory_order_release);
     xg_nic_me_release(ni, me);
-    pthread_mutex_unlock(&ni->lock);
-    return PTL_OK;
 }
 
 int xg_nic_entry_search(const char *fn, ptl_handle_ni_t ni_handle,
@@ -279,6 +412,16 @@ int xg_nic_entry_search(const char *fn, ptl_handle_ni_t ni_handle,
             break;
         }
         uh = xg_nic_uh_find(ni, pt, &me, next);
+    }
+    /* counting search (4.3): one failure marks the end of the search,
+     * except for a use-once entry that found what it looked for */
+    if ((me.options & PTL_ME_EVENT_CT_OVERFLOW) &&
+        (!found || !(me.options & PTL_ME_USE_ONCE))) {
+        xg_nic_ct_t *ct = xg_nic_ct_of(ni, me.ct);
+
+        if (ct != NULL) {
+            xg_nic_ct_add(ni, ct, 0, 1);
+        }
     }
     eq = xg_nic_eq_of(ni, pt->eq);
     if (!found && (eq != NULL)) {

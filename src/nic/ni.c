@@ -82,12 +82,10 @@ static void ni_set_limits(xg_nic_ni_t *ni, const ptl_ni_limits_t *want)
     l->max_mds                = ni_limit(want->max_mds, NI_MAX_MDS);
     l->max_cts                = ni_limit(want->max_cts, NI_MAX_CTS);
     l->max_eqs                = ni_limit(want->max_eqs, NI_MAX_EQS);
-    /* the specification asks for at least 64 portal indexes */
+    /* a smaller table is honoured: PtlPTAlloc then refuses the indexes
+     * above it */
     l->max_pt_index           = ni_limit(want->max_pt_index,
                                          XG_NIC_MAX_PT - 1);
-    if (l->max_pt_index < 63) {
-        l->max_pt_index = 63;
-    }
     l->max_iovecs             = ni_limit(want->max_iovecs, NI_MAX_IOVECS);
     l->max_list_size          = ni_limit(want->max_list_size,
                                          NI_MAX_ENTRIES);
@@ -106,7 +104,8 @@ static void ni_set_limits(xg_nic_ni_t *ni, const ptl_ni_limits_t *want)
         l->max_waw_ordered_size = 64;
         l->max_war_ordered_size = 64;
     }
-    l->max_volatile_size      = ni->nic->max_payload;
+    l->max_volatile_size      = ni_limit_size(want->max_volatile_size,
+                                              ni->nic->max_payload);
     l->features               = 0;
 }
 

@@ -65,6 +65,48 @@ void xg_nic_count_malformed(xg_nic_t *nic, xg_nic_wire_err_t why)
 }
 
 /* ------------------------------------------------------------------------
+ * PtlAbort (Portals 4.3)
+ *
+ * A waiter counts itself in before it looks at the flag, PtlAbort sets
+ * the flag before it looks at the count (both sequentially consistent):
+ * either the waiter sees the flag, or PtlAbort sees the waiter and waits
+ * for it to leave.  Waiters look at the flag on every turn of their loop.
+ * --------------------------------------------------------------------- */
+
+int xg_nic_wait_enter(xg_nic_t *nic)
+{
+    atomic_fetch_add_explicit(&nic->waiters, 1, memory_order_seq_cst);
+    if (atomic_load_explicit(&nic->aborted, memory_order_seq_cst) != 0) {
+        atomic_fetch_sub_explicit(&nic->waiters, 1, memory_order_release);
+        return PTL_ABORTED;
+    }
+    return PTL_OK;
+}
+
+void xg_nic_wait_leave(xg_nic_t *nic)
+{
+    atomic_fetch_sub_explicit(&nic->waiters, 1, memory_order_release);
+}
+
+void xg_nic_abort(void)
+{
+    xg_nic_t *nic = __atomic_load_n(&xg_nic_global, __ATOMIC_ACQUIRE);
+    xg_wait_t wait;
+
+    if (nic == NULL) {
+        return;
+    }
+    atomic_store_explicit(&nic->aborted, 1, memory_order_seq_cst);
+    xg_wait_init(&wait);
+    while (atomic_load_explicit(&nic->waiters, memory_order_seq_cst) != 0) {
+        if (xg_nic_in_progress_thread(nic)) {
+            break; /* called from engine code: nobody waits on us */
+        }
+        xg_wait_backoff(&wait);
+    }
+}
+
+/* ------------------------------------------------------------------------
  * Receiving
  * --------------------------------------------------------------------- */
 

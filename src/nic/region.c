@@ -18,9 +18,9 @@ int xg_nic_region_init(xg_nic_region_t *region, void *start,
 
     memset(region, 0, sizeof(*region));
     if (!iovec) {
-        if ((start == NULL) && (length != 0)) {
-            return PTL_ARG_INVALID;
-        }
+        /* start NULL is address 0: with length PTL_SIZE_MAX the region is
+         * the whole address space and an offset is an address (the usual
+         * initiator MD of GASNet, Sandia OpenSHMEM and UCX) */
         region->start  = start;
         region->length = length;
         return PTL_OK;
@@ -67,7 +67,7 @@ static void region_copy(const xg_nic_region_t *region, uint64_t offset,
     uint8_t *at;
 
     if (region->iov == NULL) {
-        at = region->start + offset;
+        at = (uint8_t *)((uintptr_t)region->start + offset);
         if (to_region) {
             memcpy(at, buf, len);
         } else {
@@ -117,7 +117,10 @@ void *xg_nic_region_addr(const xg_nic_region_t *region, uint64_t offset)
     uint32_t i;
 
     if (region->iov == NULL) {
-        return (region->start == NULL) ? NULL : region->start + offset;
+        if ((region->start == NULL) && (region->length == 0)) {
+            return NULL; /* no memory */
+        }
+        return (uint8_t *)((uintptr_t)region->start + offset);
     }
     for (i = 0; i < region->niov; i++) {
         if (offset < region->iov[i].iov_len) {

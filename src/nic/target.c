@@ -1186,10 +1186,11 @@ void xg_nic_tgt_take_header(xg_nic_ni_t *ni, xg_nic_uh_t *uh,
     int events = !(me->options & PTL_ME_EVENT_OVER_DISABLE);
 
     if (search == 1) {
-        /* PTL_SEARCH_ONLY: report, keep the header */
+        /* PTL_SEARCH_ONLY: report, count (4.3), keep the header */
         if (events) {
             uh_event(ni, pt, uh, PTL_EVENT_SEARCH, user_ptr, PTL_NI_OK);
         }
+        tgt_count(ni, me, PTL_ME_EVENT_CT_OVERFLOW, uh->mlength);
         return;
     }
     xg_nic_uh_remove(pt, uh);

@@ -80,6 +80,9 @@ typedef struct xg_nic_entry_desc {
 int  xg_nic_init(void);
 void xg_nic_fini(void);
 int  xg_nic_is_initialized(void);
+/* PtlAbort: ends the waits and polls in progress (PTL_ABORTED) and every
+ * later one, until the last PtlFini; returns once none is in progress. */
+void xg_nic_abort(void);
 
 /* Network interfaces */
 int xg_nic_ni_init(const char *fn, ptl_interface_t iface, unsigned options,
@@ -114,12 +117,15 @@ int xg_nic_md_bind(const char *fn, ptl_handle_ni_t ni_handle,
                    const ptl_md_t *md, ptl_handle_md_t *md_handle);
 int xg_nic_md_release(const char *fn, ptl_handle_md_t md_handle);
 
-/* List entries */
+/* List entries.  @trig_ct other than PTL_CT_NONE: the append (the entry
+ * is created now) or the unlink happens when it reaches @threshold. */
 int xg_nic_entry_append(const char *fn, ptl_handle_ni_t ni_handle,
                         ptl_pt_index_t pt_index,
                         const xg_nic_entry_desc_t *desc, ptl_list_t list,
-                        void *user_ptr, ptl_handle_any_t *handle);
-int xg_nic_entry_unlink(const char *fn, ptl_handle_any_t handle, int is_le);
+                        void *user_ptr, ptl_handle_any_t *handle,
+                        ptl_handle_ct_t trig_ct, ptl_size_t threshold);
+int xg_nic_entry_unlink(const char *fn, ptl_handle_any_t handle, int is_le,
+                        ptl_handle_ct_t trig_ct, ptl_size_t threshold);
 int xg_nic_entry_search(const char *fn, ptl_handle_ni_t ni_handle,
                         ptl_pt_index_t pt_index,
                         const xg_nic_entry_desc_t *desc,
@@ -142,6 +148,7 @@ int xg_nic_ct_update(const char *fn, ptl_handle_ct_t ct_handle,
 int xg_nic_eq_alloc(const char *fn, ptl_handle_ni_t ni_handle,
                     ptl_size_t count, ptl_handle_eq_t *eq_handle);
 int xg_nic_eq_free(const char *fn, ptl_handle_eq_t eq_handle);
+int xg_nic_eq_get(const char *fn, ptl_handle_eq_t eq, ptl_event_t *event);
 int xg_nic_eq_poll(const char *fn, const ptl_handle_eq_t *eqs, unsigned size,
                    uint64_t timeout_ms, ptl_event_t *event, unsigned *which);
 

@@ -268,6 +268,7 @@ typedef struct xg_nic_me {
     uint8_t           zombie;    /* unlinked, freed when refs drop */
     uint8_t           auto_unlinked;
     uint8_t           consumed;  /* used up while being appended */
+    uint8_t           trig_pending; /* PtlTriggeredMEAppend not fired yet */
     unsigned          options;
     xg_nic_region_t   region;
     ptl_handle_ct_t   ct;
@@ -446,7 +447,9 @@ const char *xg_nic_tgt_state_name(xg_nic_tgt_state_t state);
 
 typedef enum {
     XG_TRIG_OP = 0,     /* an API operation */
-    XG_TRIG_PULL        /* rendezvous pull of a target operation */
+    XG_TRIG_PULL,       /* rendezvous pull of a target operation */
+    XG_TRIG_ME_APPEND,  /* PtlTriggeredMEAppend: link trig->me */
+    XG_TRIG_ME_UNLINK   /* PtlTriggeredMEUnlink: unlink trig->me_handle */
 } xg_nic_trig_kind_t;
 
 typedef struct xg_nic_trig {
@@ -457,6 +460,8 @@ typedef struct xg_nic_trig {
     xg_nic_ct_t        *ct;
     xg_nic_op_t         op;
     xg_nic_tgt_t       *tgt;
+    xg_nic_me_t        *me;         /* XG_TRIG_ME_APPEND */
+    ptl_handle_me_t     me_handle;  /* XG_TRIG_ME_UNLINK */
 } xg_nic_trig_t;
 
 /* ------------------------------------------------------------------------
@@ -522,6 +527,7 @@ typedef struct xg_nic_rx {
     uint8_t          kind;
     uint8_t          ni;
     uint8_t          fail;
+    uint8_t          list;      /* reply: ptl_list_t of the target entry */
     uint32_t         incarnation; /* of the NI the stream belongs to */
     uint64_t         next;      /* expected offset of the next packet */
     uint64_t         end;       /* offset where the message ends */
@@ -622,6 +628,9 @@ typedef struct xg_nic {
     _Atomic uint64_t    rx_packets;
     _Atomic uint64_t    malformed[XG_WIRE_ERR_LAST];
     _Atomic uint64_t    rx_dropped;  /* well-formed but unusable */
+    /* PtlAbort (4.3): set for good; waits and polls count themselves */
+    _Atomic uint32_t    aborted;
+    _Atomic uint32_t    waiters;
 } xg_nic_t;
 
 extern xg_nic_t *xg_nic_global;
@@ -665,6 +674,15 @@ void xg_nic_rx_release(xg_nic_t *nic);
  * the progress thread to wake up. */
 unsigned xg_nic_progress_once(xg_nic_t *nic);
 void xg_nic_count_malformed(xg_nic_t *nic, xg_nic_wire_err_t why);
+/* A wait or poll routine starts (PTL_OK) -- or, after PtlAbort, must not
+ * (PTL_ABORTED, nothing to undo).  Every PTL_OK is paired with
+ * xg_nic_wait_leave(). */
+int  xg_nic_wait_enter(xg_nic_t *nic);
+void xg_nic_wait_leave(xg_nic_t *nic);
+static inline int xg_nic_aborted(xg_nic_t *nic)
+{
+    return atomic_load_explicit(&nic->aborted, memory_order_acquire) != 0;
+}
 
 /* ni.c */
 xg_nic_ni_t *xg_nic_ni_lookup(uint32_t handle);
@@ -783,6 +801,10 @@ void xg_nic_me_release(xg_nic_ni_t *ni, xg_nic_me_t *me);
 /* Automatic unlink (use-once, min_free): AUTO_UNLINK event. */
 void xg_nic_me_auto_unlink(xg_nic_ni_t *ni, xg_nic_me_t *me);
 void xg_nic_me_destroy(xg_nic_ni_t *ni, xg_nic_me_t *me);
+/* A PtlTriggeredMEAppend/Unlink trigger fires, or is dropped without
+ * firing (counter freed or cancelled: a pending entry is then freed). */
+void xg_nic_me_trig_fire(xg_nic_ni_t *ni, xg_nic_trig_t *trig);
+void xg_nic_me_trig_drop(xg_nic_ni_t *ni, xg_nic_trig_t *trig);
 
 /* atomic.c (validity and sizes are in xg_nic.h) */
 /* Applies @op to @count elements: target[i] = f(target[i], src[i]) (with

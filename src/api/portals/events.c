@@ -102,7 +102,7 @@ XG_PTL_API int PtlEQGet(ptl_handle_eq_t eq_handle, ptl_event_t *event)
 {
     XG_PTL_CHECK_INIT();
     XG_PTL_CHECK_PTR(event);
-    return xg_nic_eq_poll(__func__, &eq_handle, 1, 0, event, NULL);
+    return xg_nic_eq_get(__func__, eq_handle, event);
 }
 XG_PPTL(PtlEQGet)
 

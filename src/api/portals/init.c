@@ -40,8 +40,7 @@ XG_PTL_API int PtlNIInit(ptl_interface_t iface, unsigned int options,
 
     XG_PTL_CHECK_INIT();
     XG_PTL_CHECK_PTR(ni_handle);
-    if ((options & ~(PTL_NI_MATCHING | PTL_NI_NO_MATCHING | PTL_NI_LOGICAL |
-                     PTL_NI_PHYSICAL)) != 0) {
+    if ((options & ~(unsigned)PTL_NI_INIT_OPTIONS_MASK) != 0) {
         return xg_ptl_bad_arg(__func__, "options %#x has unknown bits",
                               options);
     }
@@ -168,3 +167,9 @@ XG_PTL_API int PtlHandleIsEqual(ptl_handle_any_t handle1,
     return handle1 == handle2;
 }
 XG_PPTL(PtlHandleIsEqual)
+
+XG_PTL_API void PtlAbort(void)
+{
+    xg_nic_abort();
+}
+XG_PPTL(PtlAbort)

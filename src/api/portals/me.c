@@ -4,19 +4,8 @@
  */
 #include "api/portals/ptl_int.h"
 
-#define ENTRY_COMMON (PTL_IOVEC | PTL_ME_OP_PUT | PTL_ME_OP_GET |          \
-                      PTL_ME_USE_ONCE | PTL_ME_ACK_DISABLE |              \
-                      PTL_ME_UNEXPECTED_HDR_DISABLE | PTL_ME_IS_ACCESSIBLE | \
-                      PTL_ME_EVENT_LINK_DISABLE | PTL_ME_EVENT_COMM_DISABLE | \
-                      PTL_ME_EVENT_FLOWCTRL_DISABLE |                     \
-                      PTL_ME_EVENT_SUCCESS_DISABLE |                      \
-                      PTL_ME_EVENT_OVER_DISABLE |                         \
-                      PTL_ME_EVENT_UNLINK_DISABLE | PTL_ME_EVENT_CT_COMM |  \
-                      PTL_ME_EVENT_CT_OVERFLOW | PTL_ME_EVENT_CT_BYTES |  \
-                      PTL_ME_AUTH_USE_JID)
-#define LE_OPTIONS ENTRY_COMMON
-#define ME_OPTIONS (ENTRY_COMMON | PTL_ME_MANAGE_LOCAL | PTL_ME_NO_TRUNCATE | \
-                    PTL_ME_MAY_ALIGN | PTL_ME_LOCAL_INC_UH_RLENGTH)
+#define LE_OPTIONS PTL_LE_APPEND_OPTIONS_MASK
+#define ME_OPTIONS PTL_ME_APPEND_OPTIONS_MASK
 
 static int me_check(const char *fn, unsigned options, unsigned allowed,
                     int list)
@@ -69,7 +58,8 @@ static int entry_append(const char *fn, ptl_handle_ni_t ni_handle,
                         ptl_pt_index_t pt_index,
                         const xg_nic_entry_desc_t *desc, unsigned allowed,
                         ptl_list_t ptl_list, void *user_ptr,
-                        ptl_handle_me_t *handle)
+                        ptl_handle_me_t *handle, ptl_handle_ct_t trig_ct,
+                        ptl_size_t threshold)
 {
     int ret = me_check(fn, desc->options, allowed, (int)ptl_list);
 
@@ -77,7 +67,7 @@ static int entry_append(const char *fn, ptl_handle_ni_t ni_handle,
         return ret;
     }
     return xg_nic_entry_append(fn, ni_handle, pt_index, desc, ptl_list,
-                               user_ptr, handle);
+                               user_ptr, handle, trig_ct, threshold);
 }
 
 static int entry_search(const char *fn, ptl_handle_ni_t ni_handle,
@@ -111,14 +101,14 @@ XG_PTL_API int PtlLEAppend(ptl_handle_ni_t ni_handle, ptl_pt_index_t pt_index,
     XG_PTL_CHECK_PTR(le_handle);
     le_desc(&desc, le);
     return entry_append(__func__, ni_handle, pt_index, &desc, LE_OPTIONS,
-                        ptl_list, user_ptr, le_handle);
+                        ptl_list, user_ptr, le_handle, PTL_CT_NONE, 0);
 }
 XG_PPTL(PtlLEAppend)
 
 XG_PTL_API int PtlLEUnlink(ptl_handle_le_t le_handle)
 {
     XG_PTL_CHECK_INIT();
-    return xg_nic_entry_unlink(__func__, le_handle, 1);
+    return xg_nic_entry_unlink(__func__, le_handle, 1, PTL_CT_NONE, 0);
 }
 XG_PPTL(PtlLEUnlink)
 
@@ -147,14 +137,14 @@ XG_PTL_API int PtlMEAppend(ptl_handle_ni_t ni_handle, ptl_pt_index_t pt_index,
     XG_PTL_CHECK_PTR(me_handle);
     me_desc(&desc, me);
     return entry_append(__func__, ni_handle, pt_index, &desc, ME_OPTIONS,
-                        ptl_list, user_ptr, me_handle);
+                        ptl_list, user_ptr, me_handle, PTL_CT_NONE, 0);
 }
 XG_PPTL(PtlMEAppend)
 
 XG_PTL_API int PtlMEUnlink(ptl_handle_me_t me_handle)
 {
     XG_PTL_CHECK_INIT();
-    return xg_nic_entry_unlink(__func__, me_handle, 0);
+    return xg_nic_entry_unlink(__func__, me_handle, 0, PTL_CT_NONE, 0);
 }
 XG_PPTL(PtlMEUnlink)
 
@@ -171,3 +161,41 @@ XG_PTL_API int PtlMESearch(ptl_handle_ni_t ni_handle, ptl_pt_index_t pt_index,
                         ptl_search_op, user_ptr);
 }
 XG_PPTL(PtlMESearch)
+
+XG_PTL_API int PtlTriggeredMEAppend(ptl_handle_ni_t ni_handle,
+                                    ptl_pt_index_t pt_index,
+                                    const ptl_me_t *me, ptl_list_t ptl_list,
+                                    void *user_ptr,
+                                    ptl_handle_me_t *me_handle,
+                                    ptl_handle_ct_t trig_ct_handle,
+                                    ptl_size_t threshold)
+{
+    xg_nic_entry_desc_t desc;
+
+    XG_PTL_CHECK_INIT();
+    XG_PTL_CHECK_PTR(me);
+    XG_PTL_CHECK_PTR(me_handle);
+    if (trig_ct_handle == PTL_CT_NONE) {
+        return xg_ptl_bad_arg(__func__, "trig_ct_handle is PTL_CT_NONE: "
+                              "pass a counting event (or use PtlMEAppend)");
+    }
+    me_desc(&desc, me);
+    return entry_append(__func__, ni_handle, pt_index, &desc, ME_OPTIONS,
+                        ptl_list, user_ptr, me_handle, trig_ct_handle,
+                        threshold);
+}
+XG_PPTL(PtlTriggeredMEAppend)
+
+XG_PTL_API int PtlTriggeredMEUnlink(ptl_handle_me_t me_handle,
+                                    ptl_handle_ct_t trig_ct_handle,
+                                    ptl_size_t threshold)
+{
+    XG_PTL_CHECK_INIT();
+    if (trig_ct_handle == PTL_CT_NONE) {
+        return xg_ptl_bad_arg(__func__, "trig_ct_handle is PTL_CT_NONE: "
+                              "pass a counting event (or use PtlMEUnlink)");
+    }
+    return xg_nic_entry_unlink(__func__, me_handle, 0, trig_ct_handle,
+                               threshold);
+}
+XG_PPTL(PtlTriggeredMEUnlink)

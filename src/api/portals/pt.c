@@ -3,13 +3,8 @@
  */
 #include "api/portals/ptl_int.h"
 
-#define PT_OPTIONS (PTL_PT_ONLY_USE_ONCE | PTL_PT_FLOWCTRL | \
-                    PTL_PT_ONLY_TRUNCATE)
-#define MD_OPTIONS (PTL_IOVEC | PTL_MD_EVENT_SUCCESS_DISABLE |           \
-                    PTL_MD_EVENT_SEND_DISABLE | PTL_MD_EVENT_CT_SEND |   \
-                    PTL_MD_EVENT_CT_REPLY | PTL_MD_EVENT_CT_ACK |        \
-                    PTL_MD_EVENT_CT_BYTES | PTL_MD_UNORDERED |           \
-                    PTL_MD_VOLATILE | PTL_MD_REMOTE_FAILURE_DISABLE)
+#define PT_OPTIONS PTL_PT_ALLOC_OPTIONS_MASK
+#define MD_OPTIONS PTL_MD_OPTIONS_MASK
 
 XG_PTL_API int PtlPTAlloc(ptl_handle_ni_t ni_handle, unsigned int options,
                           ptl_handle_eq_t eq_handle,
@@ -20,8 +15,9 @@ XG_PTL_API int PtlPTAlloc(ptl_handle_ni_t ni_handle, unsigned int options,
     XG_PTL_CHECK_PTR(pt_index);
     if ((options & ~(unsigned)PT_OPTIONS) != 0) {
         return xg_ptl_bad_arg(__func__, "options %#x has bits other than "
-                              "PTL_PT_ONLY_USE_ONCE, PTL_PT_FLOWCTRL and "
-                              "PTL_PT_ONLY_TRUNCATE", options);
+                              "PTL_PT_ONLY_USE_ONCE, PTL_PT_FLOWCTRL, "
+                              "PTL_PT_ONLY_TRUNCATE and "
+                              "PTL_PT_MATCH_UNORDERED", options);
     }
     return xg_nic_pt_alloc(__func__, ni_handle, options, eq_handle,
                            pt_index_req, pt_index);

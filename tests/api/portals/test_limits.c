@@ -131,9 +131,13 @@ int main(void)
     mdd.eq_handle = cts[0];
     PTL_EXPECT(PTL_ARG_INVALID, PtlMDBind(ni, &mdd, &mds[2]));
     mdd.eq_handle = PTL_EQ_NONE;
-    mdd.start = NULL;
+    /* (a NULL start without PTL_IOVEC is address 0: the whole address
+     * space with PTL_SIZE_MAX; a NULL iovec list is not valid) */
+    mdd.start   = NULL;
+    mdd.options = PTL_IOVEC;
     PTL_EXPECT(PTL_ARG_INVALID, PtlMDBind(ni, &mdd, &mds[2]));
-    mdd.start = buf;
+    mdd.start   = buf;
+    mdd.options = 0;
     /* portal indexes */
     PTL_OK_OR_DIE(PtlPTAlloc(ni, 0, PTL_EQ_NONE, PTL_PT_ANY, &pt));
     XG_CHECK(pt == 0, "first free index %u", pt);
