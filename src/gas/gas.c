@@ -108,14 +108,7 @@ static void gas_publish_heap_top(void)
     uint64_t top = xg_heap_top(&xg_mem.heap);
     int ns;
 
-    /* The fast path needs top >= XG_GAS_HEAP_RESERVED.  No heap bytes are
-     * set aside for it (the whole SHMEM_SYMMETRIC_SIZE is the program's):
-     * the published extent is just never below it, so while the heap
-     * holds less than that, accesses to its first bytes pass the extent
-     * check (the memory is mapped; only the diagnosis is lost). */
-    if (top < XG_GAS_HEAP_RESERVED) {
-        top = XG_GAS_HEAP_RESERVED;
-    }
+    xg_assert(top >= XG_GAS_HEAP_RESERVED); /* the fast path relies on it */
     /* every PE's heap holds the same objects, so one extent fits all rows */
     for (ns = 1; ns <= xg_mem.npes; ns++) {
         __atomic_store_n(&xg_gas.table[ns].heap_top, top, __ATOMIC_RELAXED);
@@ -126,6 +119,8 @@ xg_status_t xg_gas_init(void)
 {
     int pe;
     long nlb_size = xg_config.nlb_size;
+    xg_status_t status;
+    void *reserved;
 
     if ((nlb_size < 1) || (nlb_size > XG_NLB_MAX_ENTRIES)) {
         xg_warn("gas", "XGAS_NLB_SIZE=%ld is outside 1..%d; using %d",
@@ -148,6 +143,15 @@ xg_status_t xg_gas_init(void)
         entry->heap_top = 0;
         entry->data_off = xg_mem.data_off;
         entry->data_end = xg_mem.data_off + xg_mem.data_size;
+    }
+    status = xg_heap_alloc(&xg_mem.heap, XG_GAS_HEAP_RESERVED,
+                           XG_HEAP_MIN_ALIGN, &reserved);
+    if (status != XG_OK) {
+        xg_error("gas", "the symmetric heap of %llu bytes cannot hold the "
+                 "%d bytes xgas reserves in it; set SHMEM_SYMMETRIC_SIZE "
+                 "larger", (unsigned long long)xg_mem.heap_size,
+                 XG_GAS_HEAP_RESERVED);
+        return status;
     }
     gas_publish_heap_top();
     xg_gas.me        = xg_mem.me;

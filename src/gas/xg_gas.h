@@ -31,10 +31,12 @@
 
 #define XG_NLB_MAX_ENTRIES 64
 
-/* A heap's published live extent (heap_top) is never below this (see
- * gas_publish_heap_top): the fast path then checks an access of constant
- * length up to this size with one comparison, as top - len cannot wrap
- * around. */
+/* The first bytes of every symmetric heap are allocated by xg_gas_init and
+ * never freed, so a heap's live extent (heap_top) is never below this: the
+ * fast path then checks an access of constant length up to this size with
+ * one comparison, as top - len cannot wrap around.  The heap is larger
+ * than SHMEM_SYMMETRIC_SIZE by XG_MEM_HEAP_EXTRA, so these bytes are not
+ * taken from the program's. */
 #define XG_GAS_HEAP_RESERVED 64
 
 typedef struct xg_ns_entry {

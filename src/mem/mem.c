@@ -59,17 +59,18 @@ static uint64_t mem_pow2_floor(uint64_t x)
 }
 
 /*
- * The whole SHMEM_SYMMETRIC_SIZE is heap for the program (xgas keeps no
- * bytes of it).  Partitions start at multiples of the largest power of
- * two not above the heap size (at least XG_MEM_PART_ALIGN), so an offset
- * aligned to any power of two up to the heap size is aligned in every
- * PE's partition: shmem_align can honour every alignment an object can
- * have.  This costs address space only (up to twice the partition size),
- * not memory.
+ * The whole SHMEM_SYMMETRIC_SIZE is heap for the program: what xgas keeps
+ * in the heap comes out of XG_MEM_HEAP_EXTRA on top of it.  Partitions
+ * start at multiples of the largest power of two not above the heap size
+ * (at least XG_MEM_PART_ALIGN), so an offset aligned to any power of two
+ * up to SHMEM_SYMMETRIC_SIZE is aligned in every PE's partition:
+ * shmem_align can honour every alignment an object can have.  This costs
+ * address space only (up to twice the partition size), not memory.
  */
 static void mem_layout(uint64_t data_size)
 {
-    xg_mem.heap_size    = xg_align_up(xg_config.symmetric_size, 1u << 16);
+    xg_mem.heap_size    = xg_align_up(xg_config.symmetric_size, 1u << 16) +
+                          XG_MEM_HEAP_EXTRA;
     xg_mem.data_off     = xg_mem.heap_size;
     xg_mem.data_size    = data_size;
     xg_mem.internal_off = xg_align_up(xg_mem.data_off + data_size, 1u << 16);

@@ -72,6 +72,12 @@ static inline uint64_t xg_mem_internal_size(int npes, long teams_max)
     return slots * xg_mem_team_slot_size(npes, slots);
 }
 
+/* Bytes the heap has beyond SHMEM_SYMMETRIC_SIZE (rounded up to 64 KiB):
+ * room for the bytes xgas keeps at its start (XG_GAS_HEAP_RESERVED) and
+ * for alignment gaps, so that the whole SHMEM_SYMMETRIC_SIZE is the
+ * program's. */
+#define XG_MEM_HEAP_EXTRA (1u << 16)
+
 /* Partitions start at multiples of this at least; with a heap larger
  * than it, at multiples of the largest power of two not above the heap
  * size (part_align), the largest alignment shmem_align can then give (the

