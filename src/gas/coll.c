@@ -43,6 +43,29 @@ enum {
     COLL_RADIX_MAX   = 64
 };
 
+/* Copies of user data: a zero-length call may pass NULL buffers, which
+ * memcpy and friends must not see (even for 0 bytes). */
+static inline void coll_memcpy(void *dst, const void *src, size_t n)
+{
+    if (n > 0) {
+        memcpy(dst, src, n);
+    }
+}
+
+static inline void coll_memmove(void *dst, const void *src, size_t n)
+{
+    if (n > 0) {
+        memmove(dst, src, n);
+    }
+}
+
+static inline void coll_memset0(void *dst, size_t n)
+{
+    if (n > 0) {
+        memset(dst, 0, n);
+    }
+}
+
 /* Barrier algorithms (XGAS_COLL_BARRIER). */
 enum {
     COLL_BAR_DISSEMINATION = 0,
@@ -771,7 +794,10 @@ void xg_coll_phase(xg_coll_t *coll)
 
 /* After a barrier phase of a begun call: every member has published its
  * descriptor, so comparing with the right neighbour's finds a difference
- * between any two members (some neighbouring pair differs). */
+ * between any two members (some neighbouring pair differs).  The heap
+ * routines do it; plain barriers do not (it would add a cache miss on the
+ * neighbour's descriptor line to every barrier), and a barrier paired with
+ * a heap routine is still seen from the heap routine's side. */
 static void coll_check_after_phase(const xg_coll_t *coll)
 {
     if (coll->size > 1) {
@@ -783,7 +809,6 @@ void xg_coll_barrier(xg_coll_t *coll)
 {
     xg_coll_begin(coll, XG_COLL_SYNC, 0, 0, -1, 0);
     xg_coll_phase(coll);
-    coll_check_after_phase(coll);
 }
 
 void xg_coll_heap(xg_coll_heap_op_t op, uint64_t size, uint64_t extra)
@@ -814,9 +839,9 @@ void xg_coll_broadcast(xg_coll_t *coll, void *dest, const void *source,
      * parallel with this PE */
     coll_signal_children(coll, first, count, root, XG_PSYNC_DOWN);
     if (v != 0) {
-        memcpy(dest, coll_peer(coll, source, root), nbytes);
+        coll_memcpy(dest, coll_peer(coll, source, root), nbytes);
     } else if (root_copies && (dest != source)) {
-        memmove(dest, source, nbytes);
+        coll_memmove(dest, source, nbytes);
     }
     /* the root's source must stay until every member has copied it */
     coll_wait_children(coll, first, count, root, XG_PSYNC_ACK);
@@ -845,7 +870,7 @@ static void coll_reduce_tree(const xg_coll_t *coll, void *dest,
 
     coll_children(coll, v, &first, &count);
     if (dest != source) {
-        memcpy(dest, source, nbytes);
+        coll_memcpy(dest, source, nbytes);
     }
     if (coll->team == NULL) {
         coll_psync_take(coll, XG_PSYNC_UP, count);
@@ -868,7 +893,7 @@ static void coll_reduce_tree(const xg_coll_t *coll, void *dest,
     }
     coll_signal_children(coll, first, count, 0, XG_PSYNC_DOWN);
     if ((v != 0) && (nbytes > 0)) {
-        memcpy(dest, coll_peer(coll, dest, 0), nbytes);
+        coll_memcpy(dest, coll_peer(coll, dest, 0), nbytes);
     }
     coll_wait_children(coll, first, count, 0, XG_PSYNC_ACK);
     if (v != 0) {
@@ -921,7 +946,7 @@ static void coll_reduce_split(xg_coll_t *coll, void *dest,
     for (off = lo; off < lo + count; off += m) {
         m = (lo + count - off < chunk) ? lo + count - off : chunk;
         if (d != s) {
-            memcpy(d + off * elem_size, s + off * elem_size, m * elem_size);
+            coll_memcpy(d + off * elem_size, s + off * elem_size, m * elem_size);
         }
         /* start at the next member: members read different sources */
         for (j = 1; j < n; j++) {
@@ -934,7 +959,7 @@ static void coll_reduce_split(xg_coll_t *coll, void *dest,
     for (j = 1; j < n; j++) {
         p = (coll->rank + j) % n;
         coll_slice(nelems, elem_size, n, p, &lo, &count);
-        memcpy(d + lo * elem_size,
+        coll_memcpy(d + lo * elem_size,
                (const char *)coll_peer(coll, d, p) + lo * elem_size,
                count * elem_size);
     }
@@ -955,7 +980,7 @@ void xg_coll_reduce(xg_coll_t *coll, void *dest, const void *source,
     xg_coll_begin(coll, XG_COLL_REDUCE, opid, nelems, -1, 0);
     if (coll->size == 1) {
         if (dest != source) {
-            memcpy(dest, source, nelems * elem_size);
+            coll_memcpy(dest, source, nelems * elem_size);
         }
     } else if (coll_split_size(coll, nelems, elem_size)) {
         coll_reduce_split(coll, dest, source, nelems, elem_size, op);
@@ -996,7 +1021,7 @@ static void coll_scan_step(const xg_coll_t *coll, void *dest, void *tmp,
     if (left) {
         coll_wait(coll, (int)(r - dist), XG_PSYNC_DOWN);
         coll_check(coll, (int)(r - dist));
-        memcpy(tmp, coll_peer(coll, dest, (int)(r - dist)), nbytes);
+        coll_memcpy(tmp, coll_peer(coll, dest, (int)(r - dist)), nbytes);
         coll_signal(coll, (int)(r - dist), XG_PSYNC_ACK);
     }
     if (right) {
@@ -1007,9 +1032,9 @@ static void coll_scan_step(const xg_coll_t *coll, void *dest, void *tmp,
             op(dest, tmp, nelems);
         }
     } else if (left) {
-        memcpy(dest, tmp, nbytes);
+        coll_memcpy(dest, tmp, nbytes);
     } else {
-        memset(dest, 0, nbytes);
+        coll_memset0(dest, nbytes);
     }
 }
 
@@ -1030,7 +1055,7 @@ static void coll_scan_doubling(const xg_coll_t *coll, void *dest,
         }
     }
     if (dest != source) {
-        memcpy(dest, source, nbytes);
+        coll_memcpy(dest, source, nbytes);
     }
     for (dist = 1; dist < coll->size; dist <<= 1) {
         coll_scan_step(coll, dest, tmp, nelems, elem_size, dist, op, 1);
@@ -1070,20 +1095,20 @@ static void coll_scan_split(xg_coll_t *coll, void *dest, const void *source,
 
             if (!exclusive) {
                 if (p == 0) {
-                    memcpy(acc, src, bytes);
+                    coll_memcpy(acc, src, bytes);
                 } else {
                     op(acc, src, m);
                 }
-                memcpy(dst, acc, bytes);
+                coll_memcpy(dst, acc, bytes);
                 continue;
             }
             /* exclusive: dst may be src (in place), so read it first */
-            memcpy(tmp, src, bytes);
+            coll_memcpy(tmp, src, bytes);
             if (p == 0) {
-                memset(dst, 0, bytes);
-                memcpy(acc, tmp, bytes);
+                coll_memset0(dst, bytes);
+                coll_memcpy(acc, tmp, bytes);
             } else {
-                memcpy(dst, acc, bytes);
+                coll_memcpy(dst, acc, bytes);
                 op(acc, tmp, m);
             }
         }
@@ -1099,9 +1124,9 @@ void xg_coll_scan(xg_coll_t *coll, void *dest, const void *source,
                   -1, 0);
     if (coll->size == 1) {
         if (exclusive) {
-            memset(dest, 0, nelems * elem_size);
+            coll_memset0(dest, nelems * elem_size);
         } else if (dest != source) {
-            memcpy(dest, source, nelems * elem_size);
+            coll_memcpy(dest, source, nelems * elem_size);
         }
     } else if (coll_split_size(coll, nelems, elem_size) &&
                (elem_size <= COLL_CHUNK)) {
@@ -1124,7 +1149,7 @@ void xg_coll_fcollect(xg_coll_t *coll, void *dest, const void *source,
     coll_check(coll, (coll->rank + 1) % n);
     for (j = 0; j < n; j++) {
         p = (coll->rank + j) % n;
-        memmove((char *)dest + (size_t)p * nbytes, coll_peer(coll, source, p),
+        coll_memmove((char *)dest + (size_t)p * nbytes, coll_peer(coll, source, p),
                 nbytes);
     }
     xg_coll_phase(coll);
@@ -1177,7 +1202,7 @@ void xg_coll_collect(xg_coll_t *coll, void *dest, const void *source,
     off = 0;
     for (p = 0; p < coll->size; p++) {
         len = (p == coll->rank) ? nbytes : coll_count(coll, p);
-        memmove((char *)dest + off, coll_peer(coll, source, p), len);
+        coll_memmove((char *)dest + off, coll_peer(coll, source, p), len);
         off += len;
     }
     xg_coll_phase(coll);
@@ -1197,7 +1222,7 @@ void xg_coll_alltoall(xg_coll_t *coll, void *dest, const void *source,
     coll_check(coll, (coll->rank + 1) % n);
     for (j = 0; j < n; j++) {
         p = (coll->rank + j) % n;
-        memmove((char *)dest + (size_t)p * nbytes,
+        coll_memmove((char *)dest + (size_t)p * nbytes,
                 (const char *)coll_peer(coll, source, p) +
                     (size_t)coll->rank * nbytes,
                 nbytes);

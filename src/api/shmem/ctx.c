@@ -293,6 +293,7 @@ XG_SHMEM_API void shmem_ctx_session_start(shmem_ctx_t ctx, long options,
     if (ctx == SHMEM_CTX_INVALID) {
         return; /* as the specification says: no action */
     }
+    ctx_check_live(__func__, ctx);
     if ((options & ~SHMEM_CTX_SESSION_BATCH) != 0) {
         xg_warn("shmem", "%s: unknown session option bits %#lx ignored",
                 __func__, options & ~SHMEM_CTX_SESSION_BATCH);
