@@ -13,6 +13,8 @@
  *                     variable nobody sets
  *   lock_deadlock     PE 0 takes a lock and waits forever; the others ask
  *                     for the lock
+ *   reinit            every PE finalizes and initializes again, the last one
+ *                     after a nap: a finalized PE is not a PE that left
  *   compute DIR       PE 0 computes (user code) until DIR/go exists, the
  *                     others wait in shmem_barrier_all; then all finish
  *                     normally.  PE 0 writes DIR/started after shmem_init.
@@ -107,6 +109,13 @@ int main(int argc, char **argv)
         } else {
             shmem_set_lock(&lock_word);
         }
+    } else if (strcmp(mode, "reinit") == 0) {
+        shmem_finalize();
+        if (me == npes - 1) {
+            nap_ms(1500);
+        }
+        shmem_init();
+        shmem_barrier_all();
     } else if (strcmp(mode, "compute") == 0) {
         if (me == 0) {
             touch(dir, "started");

@@ -139,6 +139,11 @@ lock_deadlock)
     expect "xgasrun:   PE 0 \(pid [0-9]+\): blocked in shmem_long_wait_until"
     expect "xgasrun:   PE 1 \(pid [0-9]+\): blocked in shmem_set_lock: waiting for PE [0-9]+ to pass on the lock at 0x[0-9a-f]+"
     ;;
+reinit)
+    run reinit
+    expect_success
+    expect_not "shmem_finalize while"
+    ;;
 compute)
     # PE 0 computes while the others wait in a barrier for far longer than
     # the hang timeout: the job must not be ended.  The script lets PE 0
