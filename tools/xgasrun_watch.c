@@ -58,6 +58,9 @@ int xg_run_watch_init(xg_run_watch_t *w, xg_ctl_t *ctl, int npes,
         watch_say("cannot allocate the hang watch of %d PEs", npes);
         return -1;
     }
+    if (timeout_s > 1000000000L) {
+        timeout_s = 1000000000L; /* 30 years: no overflow below */
+    }
     if (timeout_s > 0) {
         w->timeout_ns = (uint64_t)timeout_s * 1000000000u;
         /* at least four looks per timeout */

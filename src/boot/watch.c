@@ -115,8 +115,10 @@ static void watch_members(xg_wait_t *wait)
         }
         state = atomic_load_explicit(&xg_boot.ctl->pe[pe].state,
                                      memory_order_acquire);
-        if ((state == XG_PE_FINALIZING) || (state == XG_PE_FINALIZED) ||
-            (state == XG_PE_EXITING)) {
+        /* not FINALIZED: a PE gets there only once every PE entered
+         * finalize, and a finalized PE may be about to initialize again
+         * (its peers then wait for it in the start-up barrier) */
+        if ((state == XG_PE_FINALIZING) || (state == XG_PE_EXITING)) {
             wait->watched = WATCH_PUBLISHED + 1 + (unsigned)pe;
             return;
         }

@@ -8,11 +8,18 @@
  *   extra_barrier     PE 0 calls one more shmem_barrier_all than the others
  *   malloc_one        PE 0 calls shmem_malloc; the others shmem_finalize
  *   finalize_vs_coll  PE 0 calls shmem_finalize; the others a reduction
+ *   aset_vs_finalize  PE 0 calls shmem_finalize; the others the deprecated
+ *                     active-set shmem_barrier over all PEs
+ *   threads DIR       every PE waits for a variable; a second thread of
+ *                     PE 0 sets it on every PE once DIR/go exists: the
+ *                     watch may report but must not end the job
  *   wait_deadlock     every PE waits for a variable nobody sets
  *   wait_vs_finalize  PE 0 calls shmem_finalize; the others wait for a
  *                     variable nobody sets
  *   lock_deadlock     PE 0 takes a lock and waits forever; the others ask
  *                     for the lock
+ *   reinit            every PE finalizes and initializes again, the last one
+ *                     after a nap: a finalized PE is not a PE that left
  *   compute DIR       PE 0 computes (user code) until DIR/go exists, the
  *                     others wait in shmem_barrier_all; then all finish
  *                     normally.  PE 0 writes DIR/started after shmem_init.
@@ -20,6 +27,7 @@
  * Waiting for DIR/go is bounded (120 s); user-code phases sleep in short
  * steps so that the machine stays usable.
  */
+#include <pthread.h>
 #include <shmem.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +38,8 @@
 static long never_set;
 static long lock_word;
 static long src_value, dst_value;
+static long psync[SHMEM_BARRIER_SYNC_SIZE];
+static const char *go_dir;
 
 static void nap_ms(long ms)
 {
@@ -58,13 +68,34 @@ static int exists(const char *dir, const char *name)
     return access(path, F_OK) == 0;
 }
 
+/* The second thread of PE 0 (case threads): releases every PE. */
+static void *release_all(void *arg)
+{
+    int pe, i;
+
+    (void)arg;
+    for (i = 0; (i < 1200) && !exists(go_dir, "go"); i++) {
+        nap_ms(100);
+    }
+    for (pe = 0; pe < shmem_n_pes(); pe++) {
+        shmem_long_atomic_set(&never_set, 1, pe);
+    }
+    return NULL;
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = (argc > 1) ? argv[1] : "";
     const char *dir = (argc > 2) ? argv[2] : ".";
     int me, npes, i;
 
-    shmem_init();
+    if (strcmp(mode, "threads") == 0) {
+        int provided;
+
+        shmem_init_thread(SHMEM_THREAD_MULTIPLE, &provided);
+    } else {
+        shmem_init();
+    }
     me = shmem_my_pe();
     npes = shmem_n_pes();
     if (strcmp(mode, "exit_early") == 0) {
@@ -91,6 +122,29 @@ int main(int argc, char **argv)
             shmem_long_sum_reduce(SHMEM_TEAM_WORLD, &dst_value, &src_value,
                                   1);
         }
+    } else if (strcmp(mode, "aset_vs_finalize") == 0) {
+        for (i = 0; i < SHMEM_BARRIER_SYNC_SIZE; i++) {
+            psync[i] = SHMEM_SYNC_VALUE;
+        }
+        shmem_barrier_all();
+        if (me != 0) {
+            shmem_barrier(0, 0, npes, psync);
+        }
+    } else if (strcmp(mode, "threads") == 0) {
+        pthread_t thread;
+
+        if (me == 0) {
+            go_dir = dir;
+            if (pthread_create(&thread, NULL, release_all, NULL) != 0) {
+                fprintf(stderr, "hang_pe: cannot start a thread\n");
+                return 1;
+            }
+        }
+        shmem_long_wait_until(&never_set, SHMEM_CMP_EQ, 1);
+        if (me == 0) {
+            pthread_join(thread, NULL);
+        }
+        shmem_barrier_all();
     } else if (strcmp(mode, "wait_deadlock") == 0) {
         shmem_long_wait_until(&never_set, SHMEM_CMP_EQ, 5);
     } else if (strcmp(mode, "wait_vs_finalize") == 0) {
@@ -107,6 +161,13 @@ int main(int argc, char **argv)
         } else {
             shmem_set_lock(&lock_word);
         }
+    } else if (strcmp(mode, "reinit") == 0) {
+        shmem_finalize();
+        if (me == npes - 1) {
+            nap_ms(1500);
+        }
+        shmem_init();
+        shmem_barrier_all();
     } else if (strcmp(mode, "compute") == 0) {
         if (me == 0) {
             touch(dir, "started");

@@ -115,6 +115,31 @@ finalize_vs_coll)
     expect_failure
     expect "shmem_long_sum_reduce: PE 0 has called shmem_finalize while this PE \(PE [1-9][0-9]*\) still waits in a call PE 0 takes part in \(reduction"
     ;;
+aset_vs_finalize)
+    run aset_vs_finalize
+    expect_failure
+    expect "PE 0 has called shmem_finalize while this PE \(PE [1-9][0-9]*\) still waits in a call PE 0 takes part in \(barrier over the active set of $NP PEs from PE 0, stride 1"
+    ;;
+threads)
+    # every PE blocks, but PE 0 runs a second thread that releases them
+    # once the watch has reported: the job must end normally
+    XGAS_HANG_TIMEOUT=1 "$XGASRUN" -n "$NP" "$PE" threads "$TMP" \
+        >"$TMP/out" 2>"$TMP/err" &
+    RUN_PID=$!
+    i=0
+    until grep -q "runs 2 threads, one of which may still end the wait: not ending the job" "$TMP/err"; do
+        i=$((i + 1))
+        [ "$i" -le 1200 ] || fail "no report of the blocked job"
+        kill -0 "$RUN_PID" 2>/dev/null || fail "the job ended early"
+        sleep 0.1
+    done
+    touch "$TMP/go"
+    wait "$RUN_PID"
+    STATUS=$?
+    RUN_PID=
+    expect_success
+    expect_not "deadlocked"
+    ;;
 wait_deadlock)
     run wait_deadlock
     expect_failure
@@ -138,6 +163,11 @@ lock_deadlock)
     expect "$DEADLOCK"
     expect "xgasrun:   PE 0 \(pid [0-9]+\): blocked in shmem_long_wait_until"
     expect "xgasrun:   PE 1 \(pid [0-9]+\): blocked in shmem_set_lock: waiting for PE [0-9]+ to pass on the lock at 0x[0-9a-f]+"
+    ;;
+reinit)
+    run reinit
+    expect_success
+    expect_not "shmem_finalize while"
     ;;
 compute)
     # PE 0 computes while the others wait in a barrier for far longer than
