@@ -11,10 +11,14 @@
  * after the library is finalized, and finalize/initialize cycles reuse it
  * without another exchange.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/xg_config.h"
@@ -57,6 +61,36 @@ static size_t shm_pkt_mtu(const xg_pkt_ep_t *ep)
     return ep->own.max_packet;
 }
 
+/* Says why @peer's ring at @path could not be opened (errno is set).  A
+ * process that is not dumpable -- prctl(PR_SET_DUMPABLE, 0), a setuid or
+ * setgid program, changed credentials -- has its /proc/<pid> entries owned
+ * by root and closed to its peers, which is said as such rather than as a
+ * bare "permission denied". */
+static void shm_pkt_report_unreachable(int peer, int pid, const char *path)
+{
+    int err = errno;
+    char dir[32];
+    struct stat st;
+
+    /* /proc/<pid> keeps the real owner; its fd directory is root's when
+     * the process is not dumpable */
+    snprintf(dir, sizeof(dir), "/proc/%d/fd", pid);
+    if (((err == EACCES) || (err == EPERM)) && (stat(dir, &st) == 0) &&
+        (st.st_uid != geteuid())) {
+        xg_error("shm", "PE %d (pid %d) cannot be reached: its process is "
+                 "not dumpable (it called prctl(PR_SET_DUMPABLE, 0), runs a "
+                 "setuid or setgid program, or changed its credentials) or "
+                 "runs as another user (uid %u), so %s, through which the "
+                 "packet ring is mapped, is closed to this process: keep "
+                 "every PE dumpable and of one user", peer, pid,
+                 (unsigned)st.st_uid, path);
+        return;
+    }
+    errno = err;
+    xg_error("shm", "cannot open PE %d's packet ring %s (%m): has the "
+             "process ended?", peer, path);
+}
+
 /* Maps @peer's ring; called once per peer, under attach_lock. */
 static int shm_pkt_attach(xg_pkt_ep_t *ep, int peer)
 {
@@ -80,8 +114,7 @@ static int shm_pkt_attach(xg_pkt_ep_t *ep, int peer)
              (int)p->addr.fd);
     fd = open(path, O_RDWR | O_CLOEXEC);
     if (fd < 0) {
-        xg_error("shm", "cannot open PE %d's packet ring %s (%m): has the "
-                 "process ended?", peer, path);
+        shm_pkt_report_unreachable(peer, (int)p->addr.pid, path);
         return PEER_FAILED;
     }
     status = xg_shm_ring_attach(&p->ring, fd);
@@ -242,6 +275,13 @@ static xg_status_t shm_pkt_create(xg_pkt_ep_t **ep_p)
         free(ep->peers);
         free(ep);
         return status;
+    }
+    if (prctl(PR_GET_DUMPABLE) == 0) {
+        xg_warn("shm", "this process is not dumpable (prctl "
+                "PR_SET_DUMPABLE 0, or a setuid or setgid program): other "
+                "PEs cannot open its packet ring through /proc/%d/fd unless "
+                "they are privileged, so their messages to it will fail",
+                (int)getpid());
     }
     addr.pid       = (int32_t)getpid();
     addr.fd        = ep->own.fd;
