@@ -34,19 +34,37 @@ for feature in shmem_malloc_with_hints shmem_team_t SHMEM_CTX_INVALID \
     have="$have -DPySHMEM_HAVE_$feature=1"
 done
 
+# run LIMIT WHAT COMMAND...: one step, bounded; a failure says which.
+run() {
+    limit=$1 what=$2
+    shift 2
+    status=0
+    timeout "$limit" "$@" || status=$?
+    if [ "$status" -eq 124 ]; then
+        echo "shmem4py.sh: $what took more than $limit s" >&2
+        exit 1
+    elif [ "$status" -ne 0 ]; then
+        echo "shmem4py.sh: $what failed (status $status)" >&2
+        exit 1
+    fi
+}
+
 rm -rf "$venv" "$work/shmem4py-$version" "$work/shmem4py-$version.tar.gz"
 echo "+ venv in $venv ($("$python" --version 2>&1))"
-timeout 120 "$python" -m venv "$venv"
+run 180 "creating the venv" "$python" -m venv "$venv"
 # shmem4py 1.0.0 predates NumPy 2 (its array code fails with NumPy 2's copy
 # rules; fixed in its repository after the release).
-timeout 300 "$venv/bin/pip" install -q cffi 'numpy<2' setuptools wheel
-timeout 120 "$venv/bin/pip" download -q --no-deps --no-binary :all: \
+run 240 "installing cffi and numpy<2 from PyPI" \
+    "$venv/bin/pip" install -q cffi 'numpy<2' setuptools wheel
+run 120 "downloading shmem4py $version from PyPI" \
+    "$venv/bin/pip" download -q --no-deps --no-binary :all: \
     -d "$work" "shmem4py==$version"
 tar -xzf "$work/shmem4py-$version.tar.gz" -C "$work"
 
 echo "+ OSHCC=$prefix/bin/xgascc pip install shmem4py==$version"
-OSHCC=$prefix/bin/xgascc CFLAGS=$have \
-    timeout 300 "$venv/bin/pip" install -q --no-deps --no-build-isolation \
+run 300 "building shmem4py with xgascc" \
+    env OSHCC="$prefix/bin/xgascc" CFLAGS="$have" \
+    "$venv/bin/pip" install -q --no-deps --no-build-isolation \
     "$work/shmem4py-$version"
 
 # The tests run from the unpacked release, which keeps the package under
