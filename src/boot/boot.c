@@ -232,24 +232,6 @@ static int boot_kv_find(int rank, const char *key, const uint8_t **value_p,
                           ctl->kv_bytes_per_pe, key, value_p, len_p);
 }
 
-xg_status_t xg_boot_kv_get(int rank, const char *key, void *value, size_t len)
-{
-    const uint8_t *found;
-    uint32_t found_len;
-
-    if ((rank < 0) || (rank >= xg_boot.npes)) {
-        return XG_ERR_PE_RANGE;
-    }
-    if (boot_kv_find(rank, key, &found, &found_len) != 0) {
-        return XG_ERR_INVALID_PARAM;
-    }
-    if (found_len != len) {
-        return XG_ERR_MISMATCH;
-    }
-    memcpy(value, found, len);
-    return XG_OK;
-}
-
 XG_EXPORT xg_status_t xg_boot_kv_read(int rank, const char *key, void *value,
                                       size_t capacity, size_t *len_p)
 {
@@ -268,6 +250,18 @@ XG_EXPORT xg_status_t xg_boot_kv_read(int rank, const char *key, void *value,
     }
     memcpy(value, found, found_len);
     return XG_OK;
+}
+
+xg_status_t xg_boot_kv_get(int rank, const char *key, void *value, size_t len)
+{
+    size_t found_len;
+    xg_status_t status = xg_boot_kv_read(rank, key, value, len, &found_len);
+
+    if ((status == XG_ERR_NO_RESOURCE) ||
+        ((status == XG_OK) && (found_len != len))) {
+        return XG_ERR_MISMATCH;
+    }
+    return status;
 }
 
 XG_EXPORT void xg_boot_abort(int status)
