@@ -336,8 +336,8 @@ static uint8_t *boot_kv_read_peer(int rank, uint32_t used)
  * does not map).  Sets *len_p to the stored length and copies the value if
  * it fits in @capacity bytes (else XG_ERR_NO_RESOURCE); a missing key is
  * XG_ERR_INVALID_PARAM. */
-static xg_status_t boot_kv_lookup(int rank, const char *key, void *value,
-                                  size_t capacity, size_t *len_p)
+XG_EXPORT xg_status_t xg_boot_kv_read(int rank, const char *key, void *value,
+                                      size_t capacity, size_t *len_p)
 {
     xg_ctl_t *ctl = xg_boot.ctl;
     const uint8_t *found, *area;
@@ -381,20 +381,14 @@ static xg_status_t boot_kv_lookup(int rank, const char *key, void *value,
 
 xg_status_t xg_boot_kv_get(int rank, const char *key, void *value, size_t len)
 {
-    size_t found_len = 0;
-    xg_status_t status = boot_kv_lookup(rank, key, value, len, &found_len);
+    size_t found_len;
+    xg_status_t status = xg_boot_kv_read(rank, key, value, len, &found_len);
 
     if ((status == XG_ERR_NO_RESOURCE) ||
         ((status == XG_OK) && (found_len != len))) {
         return XG_ERR_MISMATCH;
     }
     return status;
-}
-
-XG_EXPORT xg_status_t xg_boot_kv_read(int rank, const char *key, void *value,
-                                      size_t capacity, size_t *len_p)
-{
-    return boot_kv_lookup(rank, key, value, capacity, len_p);
 }
 
 XG_EXPORT void xg_boot_abort(int status)

@@ -134,6 +134,18 @@ static int pmi_check_key(const char *routine, const char *key,
     return PMI_SUCCESS;
 }
 
+/* Stores @value in *@out for a routine that reports one number. */
+static int pmi_get_int(const char *routine, const char *name, int *out,
+                       int value)
+{
+    int rc = pmi_check(routine, name, out);
+
+    if (rc == PMI_SUCCESS) {
+        *out = value;
+    }
+    return rc;
+}
+
 PMI_API int PMI_Init(int *spawned)
 {
     int singleton;
@@ -189,53 +201,28 @@ PMI_API int PMI_Abort(int exit_code, const char error_msg[])
 
 PMI_API int PMI_Get_size(int *size)
 {
-    int rc = pmi_check("PMI_Get_size", "size", size);
-
-    if (rc == PMI_SUCCESS) {
-        *size = pmi_npes;
-    }
-    return rc;
+    return pmi_get_int("PMI_Get_size", "size", size, pmi_npes);
 }
 
 PMI_API int PMI_Get_rank(int *rank)
 {
-    int rc = pmi_check("PMI_Get_rank", "rank", rank);
-
-    if (rc == PMI_SUCCESS) {
-        *rank = pmi_rank;
-    }
-    return rc;
+    return pmi_get_int("PMI_Get_rank", "rank", rank, pmi_rank);
 }
 
 PMI_API int PMI_Get_universe_size(int *size)
 {
-    int rc = pmi_check("PMI_Get_universe_size", "size", size);
-
-    if (rc == PMI_SUCCESS) {
-        *size = pmi_npes;
-    }
-    return rc;
+    return pmi_get_int("PMI_Get_universe_size", "size", size, pmi_npes);
 }
 
 PMI_API int PMI_Get_appnum(int *appnum)
 {
-    int rc = pmi_check("PMI_Get_appnum", "appnum", appnum);
-
-    if (rc == PMI_SUCCESS) {
-        *appnum = 0;
-    }
-    return rc;
+    return pmi_get_int("PMI_Get_appnum", "appnum", appnum, 0);
 }
 
 /* Every process of an xgasrun job is on this node. */
 PMI_API int PMI_Get_clique_size(int *size)
 {
-    int rc = pmi_check("PMI_Get_clique_size", "size", size);
-
-    if (rc == PMI_SUCCESS) {
-        *size = pmi_npes;
-    }
-    return rc;
+    return pmi_get_int("PMI_Get_clique_size", "size", size, pmi_npes);
 }
 
 PMI_API int PMI_Get_clique_ranks(int ranks[], int length)

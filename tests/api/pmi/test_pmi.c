@@ -9,17 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <pmi.h>
 
-#include "xg_test.h"
+#include "pmi_test.h"
 
 #define ROUNDS 5
 
-#define PMI_OK(call)                                                       \
-    do {                                                                   \
-        int pmi_rc_ = (call);                                              \
-        XG_CHECK(pmi_rc_ == PMI_SUCCESS, "%s returned %d", #call, pmi_rc_); \
-    } while (0)
 
 int main(int argc, char **argv)
 {

@@ -14,19 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <pmi.h>
 #include <portals4.h>
 #include <shmem.h>
 
-#include "xg_test.h"
+#include "pmi_test.h"
 
 #define RING_PT 5
 
-#define PMI_OK(call)                                                       \
-    do {                                                                   \
-        int pmi_rc_ = (call);                                              \
-        XG_CHECK(pmi_rc_ == PMI_SUCCESS, "%s returned %d", #call, pmi_rc_); \
-    } while (0)
 #define PTL_OK(call)                                                       \
     do {                                                                   \
         int ptl_rc_ = (call);                                              \
