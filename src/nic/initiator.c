@@ -243,8 +243,8 @@ static int op_check(xg_nic_ni_t *ni, const xg_nic_op_t *op, const char *fn,
                                ? ni->limits.max_atomic_size
                                : ni->limits.max_fetch_atomic_size)) ||
             (elem == 0) || (op->length % elem != 0)) {
-            xg_warn("ptl", "%s: length %llu is not a multiple of the "
-                    "datatype's %zu bytes within %s (%llu)", fn,
+            xg_warn("ptl", "%s: length %llu must be a multiple of the "
+                    "datatype's %zu bytes and at most %s (%llu)", fn,
                     (unsigned long long)op->length, elem,
                     (op->kind == XG_NIC_OP_ATOMIC) ? "max_atomic_size"
                                                    : "max_fetch_atomic_size",
