@@ -469,10 +469,11 @@ int xg_nic_init(void)
     nic->mtu         = nic->xport.ops.mtu(nic->xport.ep);
     nic->max_payload = nic->mtu - sizeof(xg_nic_wire_t);
     nic->uid         = (ptl_uid_t)getuid();
-    /* the job: named after its rank 0 process (same for every PE) */
-    nic->jid = (xg_boot.ctl != NULL)
-                   ? (ptl_jid_t)atomic_load_explicit(&xg_boot.ctl->pe[0].pid,
-                                                     memory_order_acquire)
+    /* the job: named after its launcher, the parent of every PE (rank
+     * 0's pid would need rank 0 to have initialized first: PtlInit is not
+     * collective); a singleton is its own job */
+    nic->jid = ((xg_boot.ctl != NULL) && !xg_boot.singleton)
+                   ? (ptl_jid_t)getppid()
                    : (ptl_jid_t)getpid();
     nic->peers = calloc((size_t)nic->npes, sizeof(*nic->peers));
     nic->busy  = calloc(2 * (size_t)nic->npes, sizeof(*nic->busy));
