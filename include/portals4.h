@@ -140,10 +140,10 @@ typedef struct {
  * --------------------------------------------------------------------- */
 
 /**
- * Initializes the library (reference counted).  The first call of a
- * process started by xgasrun is collective: every process of the job calls
- * it, and it returns once all have (they exchange the addresses of their
- * packet queues).
+ * Initializes the library (reference counted).  Not collective: the
+ * process publishes its packet queue and returns.  Sends to a process
+ * that has not initialized (or has finalized, or exited) fail with
+ * PTL_NI_UNDELIVERABLE in their events; they never wait.
  * @return PTL_OK, or PTL_FAIL with a message on stderr saying why.
  */
 int PtlInit(void);

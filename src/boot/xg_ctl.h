@@ -4,7 +4,8 @@
  * coordinate.  It holds
  *   - a header written once by the launcher (magic, layout, job size),
  *   - one slot per PE (pid, life-cycle state) read by the launcher when the
- *     PE exits, so a PE that exits 0 without finalizing is caught,
+ *     PE exits, so a PE that exits 0 without finalizing is caught, and
+ *     where the packet transport publishes the PE's inbound ring,
  *   - the job-exit request of shmem_global_exit(),
  *   - a central barrier used by the key/value fence, which also counts
  *     the PEs that report a failure (xg_boot_fence_all),
@@ -73,7 +74,14 @@ typedef struct xg_ctl_pe {
     _Atomic uint32_t state;   /* xg_pe_state_t */
     _Atomic uint32_t kv_used; /* bytes of published records */
     _Atomic int32_t  pid;
+<<<<<<< HEAD
     xg_ctl_wait_t    wait XG_CACHE_ALIGNED;
+=======
+    /* the packet transport's inbound endpoint, published by its owner
+     * without a fence (so opening it is not collective): descriptor + 1,
+     * 0 while the PE has none (xport/shm) */
+    _Atomic int32_t  pkt_ep;
+>>>>>>> wt-portals
 } XG_CACHE_ALIGNED xg_ctl_pe_t;
 
 typedef struct xg_ctl {

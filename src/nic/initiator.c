@@ -243,8 +243,8 @@ static int op_check(xg_nic_ni_t *ni, const xg_nic_op_t *op, const char *fn,
                                ? ni->limits.max_atomic_size
                                : ni->limits.max_fetch_atomic_size)) ||
             (elem == 0) || (op->length % elem != 0)) {
-            xg_warn("ptl", "%s: length %llu is not a multiple of the "
-                    "datatype's %zu bytes within %s (%llu)", fn,
+            xg_warn("ptl", "%s: length %llu must be a multiple of the "
+                    "datatype's %zu bytes and at most %s (%llu)", fn,
                     (unsigned long long)op->length, elem,
                     (op->kind == XG_NIC_OP_ATOMIC) ? "max_atomic_size"
                                                    : "max_fetch_atomic_size",
@@ -296,6 +296,7 @@ static int issue_put(xg_nic_ni_t *ni, const xg_nic_op_t *op, xg_nic_md_t *md,
     } else if (status != XG_INPROGRESS) {
         op_done(&msg.done, ni, op, op->md, 0);
         xg_nic_send_event(ni, &msg.done, PTL_NI_UNDELIVERABLE);
+        xg_nic_init_unreachable(ni, &msg.hdr, peer);
     }
     return PTL_OK;
 }
@@ -304,7 +305,6 @@ static int issue_get(xg_nic_ni_t *ni, const xg_nic_op_t *op, xg_nic_md_t *md,
                      int peer)
 {
     xg_nic_txmsg_t msg;
-    ptl_event_t ev;
     xg_status_t status;
 
     memset(&msg, 0, sizeof(msg));
@@ -314,12 +314,7 @@ static int issue_get(xg_nic_ni_t *ni, const xg_nic_op_t *op, xg_nic_md_t *md,
     md->pending++;
     status = xg_nic_tx(ni, peer, &msg);
     if ((status != XG_OK) && (status != XG_INPROGRESS)) {
-        init_event_base(&ev, PTL_EVENT_REPLY, op->user_ptr, op->target,
-                        PTL_NI_UNDELIVERABLE);
-        ev.rlength = op->length;
-        md_post(ni, md, &ev);
-        md_count(ni, md, PTL_MD_EVENT_CT_REPLY, PTL_NI_UNDELIVERABLE, 0);
-        xg_nic_md_put(md);
+        xg_nic_init_unreachable(ni, &msg.hdr, peer);
     }
     return PTL_OK;
 }
@@ -340,7 +335,6 @@ static int issue_atomic(xg_nic_ni_t *ni, const xg_nic_op_t *op,
                                                          : op->put_offset;
     ptl_ack_req_t ack = PTL_NO_ACK_REQ;
     xg_status_t status;
-    ptl_event_t ev;
 
     memset(&msg, 0, sizeof(msg));
     op_header(ni, &msg.hdr, types[op->kind], op);
@@ -368,13 +362,7 @@ static int issue_atomic(xg_nic_ni_t *ni, const xg_nic_op_t *op,
     } else if (status != XG_INPROGRESS) {
         msg.done.expect_response = 0;
         xg_nic_send_event(ni, &msg.done, PTL_NI_UNDELIVERABLE);
-        if (op->kind != XG_NIC_OP_ATOMIC) {
-            init_event_base(&ev, PTL_EVENT_REPLY, op->user_ptr, op->target,
-                            PTL_NI_UNDELIVERABLE);
-            md_post(ni, md, &ev);
-            md_count(ni, md, PTL_MD_EVENT_CT_REPLY, PTL_NI_UNDELIVERABLE, 0);
-            xg_nic_md_put(md);
-        }
+        xg_nic_init_unreachable(ni, &msg.hdr, peer);
     }
     return PTL_OK;
 }
@@ -471,17 +459,16 @@ int xg_nic_issue(const char *fn, const xg_nic_op_t *op)
  * Responses
  * --------------------------------------------------------------------- */
 
-void xg_nic_init_rx_ack(xg_nic_ni_t *ni, const xg_nic_wire_t *hdr)
+/* The events and counts of acknowledgement @hdr; @release: drop the MD
+ * reference the operation kept for it. */
+static void ack_apply(xg_nic_ni_t *ni, xg_nic_md_t *md,
+                      const xg_nic_wire_t *hdr, int release)
 {
-    xg_nic_md_t *md = xg_nic_pool_lookup(&ni->md_pool, hdr->md);
     ptl_ni_fail_t fail = hdr->fail;
     ptl_event_t ev;
     xg_nic_txdone_t done;
     int full;
 
-    if (md == NULL) {
-        return; /* released after a no-ack put: nobody to tell */
-    }
     if (hdr->flags & XG_WIRE_F_QUIET) {
         if (hdr->ack_req != PTL_NO_ACK_REQ) {
             xg_nic_md_put(md);
@@ -537,8 +524,84 @@ void xg_nic_init_rx_ack(xg_nic_ni_t *ni, const xg_nic_wire_t *hdr)
         ev.jid           = ni->nic->jid;
         md_post(ni, md, &ev);
     }
-    if (hdr->ack_req != PTL_NO_ACK_REQ) {
+    if (release && (hdr->ack_req != PTL_NO_ACK_REQ)) {
         xg_nic_md_put(md);
+    }
+}
+
+void xg_nic_init_rx_ack(xg_nic_ni_t *ni, const xg_nic_wire_t *hdr)
+{
+    xg_nic_md_t *md = xg_nic_pool_lookup(&ni->md_pool, hdr->md);
+
+    if (md == NULL) {
+        return; /* released after a no-ack put: nobody to tell */
+    }
+    ack_apply(ni, md, hdr, 1);
+}
+
+/* The REPLY a refusing target would send for get-like request @req. */
+static void reply_undeliverable(xg_nic_ni_t *ni, const xg_nic_wire_t *req,
+                                int peer)
+{
+    xg_nic_md_t *md = xg_nic_pool_lookup(&ni->md_pool, req->md);
+    ptl_event_t ev;
+
+    if (md == NULL) {
+        return;
+    }
+    init_event_base(&ev, PTL_EVENT_REPLY, (void *)(uintptr_t)req->user_ptr,
+                    xg_nic_peer_id(ni, (uint32_t)peer),
+                    PTL_NI_UNDELIVERABLE);
+    ev.rlength       = req->rlength;
+    ev.remote_offset = req->roffset;
+    ev.uid           = ni->nic->uid;
+    ev.jid           = ni->nic->jid;
+    md_post(ni, md, &ev);
+    md_count(ni, md, PTL_MD_EVENT_CT_REPLY, PTL_NI_UNDELIVERABLE, 0);
+    xg_nic_md_put(md);
+}
+
+/* The ACK a refusing target would send for put-like request @req (by the
+ * usual acknowledgement rules), without the MD reference: the failed
+ * SEND released it. */
+static void ack_undeliverable(xg_nic_ni_t *ni, const xg_nic_wire_t *req,
+                              int peer)
+{
+    xg_nic_md_t *md = xg_nic_pool_lookup(&ni->md_pool, req->md);
+    xg_nic_wire_t ack = *req;
+
+    if (md == NULL) {
+        return;
+    }
+    ack.type     = XG_WIRE_ACK;
+    ack.flags    = 0;
+    ack.fail     = PTL_NI_UNDELIVERABLE;
+    ack.mlength  = 0;
+    ack.list     = PTL_PRIORITY_LIST;
+    ack.src_rank = (uint32_t)peer;
+    ack_apply(ni, md, &ack, 0);
+}
+
+/* A request could not leave at all: @peer has no open endpoint (it never
+ * initialized, finalized or ended).  The initiator hears exactly what a
+ * live target that refuses it would say (PTL_NI_UNDELIVERABLE in the ACK
+ * or REPLY), after a failed SEND for what carries data.  @sent_fail: the
+ * SEND (and its MD reference) was already handled by the caller. */
+void xg_nic_init_unreachable(xg_nic_ni_t *ni, const xg_nic_wire_t *req,
+                             int peer)
+{
+    switch ((xg_nic_wire_type_t)req->type) {
+    case XG_WIRE_PUT:
+    case XG_WIRE_ATOMIC:
+        ack_undeliverable(ni, req, peer);
+        break;
+    case XG_WIRE_GET:
+    case XG_WIRE_FETCH:
+    case XG_WIRE_SWAP:
+        reply_undeliverable(ni, req, peer);
+        break;
+    default:
+        break; /* a response to a gone initiator: nobody to tell */
     }
 }
 

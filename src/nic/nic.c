@@ -46,6 +46,7 @@ xg_nic_t *xg_nic_global;
 
 static pthread_mutex_t nic_lock = PTHREAD_MUTEX_INITIALIZER;
 static int nic_refs;
+static int nic_atexit_set;
 static __thread int nic_tls_progress;
 
 int xg_nic_in_progress_thread(const xg_nic_t *nic)
@@ -387,6 +388,49 @@ static int nic_configure(xg_nic_t *nic)
     return 0;
 }
 
+/* Stops receiving for good (last PtlFini, or exit): the packets already
+ * in the inbound queue are handled -- requests to closed NIs are refused,
+ * so their initiators hear PTL_NI_UNDELIVERABLE -- and every later sender
+ * is refused by the transport at once.  Then what is queued for peers
+ * (those refusals included) gets a bounded last chance to leave. */
+static void nic_close_endpoint(xg_nic_t *nic)
+{
+    xg_wait_t wait;
+    int i;
+
+    xg_wait_init(&wait);
+    while (atomic_flag_test_and_set_explicit(&nic->poll_lock.flag,
+                                             memory_order_acquire)) {
+        xg_wait_backoff(&wait); /* a waiting thread is polling: let it */
+    }
+    nic_tls_progress = 1;
+    nic->xport.ops.rx_close(nic->xport.ep, nic_rx_func, nic);
+    xg_nic_rx_release(nic);
+    nic_tls_progress = 0;
+    xg_nic_spin_unlock(&nic->poll_lock);
+    for (i = 0; (i < 1000) &&
+                (atomic_load_explicit(&nic->backlog, memory_order_relaxed) !=
+                 0); i++) {
+        xg_nic_progress_once(nic);
+        usleep(100);
+    }
+}
+
+/* A process that exits without its last PtlFini: close the endpoint so
+ * that senders are refused instead of filling a queue nobody reads. */
+static void nic_at_exit(void)
+{
+    xg_nic_t *nic;
+
+    pthread_mutex_lock(&nic_lock);
+    nic = (nic_refs > 0) ? xg_nic_global : NULL;
+    pthread_mutex_unlock(&nic_lock);
+    if (nic != NULL) {
+        xg_nic_stop_progress(nic);
+        nic_close_endpoint(nic);
+    }
+}
+
 int xg_nic_init(void)
 {
     pthread_mutexattr_t attr;
@@ -415,15 +459,21 @@ int xg_nic_init(void)
         pthread_mutex_unlock(&nic_lock);
         return PTL_FAIL;
     }
+    /* receiving again after an earlier PtlFini closed the endpoint */
+    nic->xport.ops.rx_open(nic->xport.ep);
+    if (!nic_atexit_set) {
+        nic_atexit_set = (atexit(nic_at_exit) == 0);
+    }
     nic->rank        = nic->xport.rank;
     nic->npes        = nic->xport.npes;
     nic->mtu         = nic->xport.ops.mtu(nic->xport.ep);
     nic->max_payload = nic->mtu - sizeof(xg_nic_wire_t);
     nic->uid         = (ptl_uid_t)getuid();
-    /* the job: named after its rank 0 process (same for every PE) */
-    nic->jid = (xg_boot.ctl != NULL)
-                   ? (ptl_jid_t)atomic_load_explicit(&xg_boot.ctl->pe[0].pid,
-                                                     memory_order_acquire)
+    /* the job: named after its launcher, the parent of every PE (rank
+     * 0's pid would need rank 0 to have initialized first: PtlInit is not
+     * collective); a singleton is its own job */
+    nic->jid = ((xg_boot.ctl != NULL) && !xg_boot.singleton)
+                   ? (ptl_jid_t)getppid()
                    : (ptl_jid_t)getpid();
     nic->peers = calloc((size_t)nic->npes, sizeof(*nic->peers));
     nic->busy  = calloc(2 * (size_t)nic->npes, sizeof(*nic->busy));
@@ -502,6 +552,7 @@ void xg_nic_fini(void)
             xg_nic_ni_teardown(&nic->ni[i]);
         }
     }
+    nic_close_endpoint(nic);
     if (xg_config.stats) {
         nic_print_stats(nic);
     }

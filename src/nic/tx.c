@@ -126,6 +126,12 @@ xg_status_t xg_nic_tx(xg_nic_ni_t *ni, int peer, xg_nic_txmsg_t *msg)
     xg_nic_spin_lock(&p->lock);
     if (p->head == NULL) {
         status = tx_push(nic, peer, msg);
+        if ((status != XG_OK) && (status != XG_ERR_NO_RESOURCE) &&
+            msg->first_done) {
+            /* the header left: the target answers it (it refuses what
+             * reached it while closing); the rest is not needed */
+            status = XG_OK;
+        }
         if (status != XG_ERR_NO_RESOURCE) {
             if (msg->defer_wake && (status == XG_OK)) {
                 p->wake_pending = 1;
@@ -195,11 +201,30 @@ void xg_nic_txdone_run(xg_nic_ni_t *ni, const xg_nic_txdone_t *done)
     }
 }
 
-/* A queued message could not be sent (peer gone): its completion fails. */
-static void tx_fail(xg_nic_ni_t *ni, const xg_nic_txdone_t *done)
+/* A queued message could not be sent to @peer (it finalized, ended or
+ * never initialized).  If its header never left, it fails as a refusing
+ * target would make it fail (failed SEND for data, then the ACK or REPLY
+ * with PTL_NI_UNDELIVERABLE).  If the header left, the target has it and
+ * refuses it itself (a closing NIC answers what is in its queue): the
+ * payload is simply not needed, and the SEND reports the buffer free. */
+static void tx_fail(xg_nic_ni_t *ni, const xg_nic_txmsg_t *msg, int peer)
 {
+    const xg_nic_txdone_t *done = &msg->done;
+    xg_nic_txdone_t rndv;
+
+    if (msg->first_done) {
+        if (done->kind == XG_TXDONE_TGT) {
+            xg_nic_tgt_abort(ni, done->tgt);
+        } else {
+            xg_nic_txdone_run(ni, done);
+        }
+        return;
+    }
     switch ((xg_nic_txdone_kind_t)done->kind) {
     case XG_TXDONE_SEND:
+        xg_nic_send_event(ni, done, PTL_NI_UNDELIVERABLE);
+        xg_nic_init_unreachable(ni, &msg->hdr, peer);
+        break;
     case XG_TXDONE_RNDV:
         xg_nic_send_event(ni, done, PTL_NI_UNDELIVERABLE);
         break;
@@ -207,6 +232,24 @@ static void tx_fail(xg_nic_ni_t *ni, const xg_nic_txdone_t *done)
         xg_nic_tgt_abort(ni, done->tgt);
         break;
     case XG_TXDONE_NONE:
+        if ((msg->hdr.type == XG_WIRE_PUT) &&
+            (msg->hdr.flags & XG_WIRE_F_RNDV)) {
+            /* a rendezvous header that never left: its SEND fails now */
+            memset(&rndv, 0, sizeof(rndv));
+            rndv.kind       = XG_TXDONE_RNDV;
+            rndv.ni         = msg->hdr.ni;
+            rndv.md         = msg->hdr.md;
+            rndv.user_ptr   = (void *)(uintptr_t)msg->hdr.user_ptr;
+            rndv.length     = msg->hdr.rlength;
+            rndv.roffset    = msg->hdr.roffset;
+            rndv.target     = xg_nic_peer_id(ni, (uint32_t)peer);
+            rndv.pt_index   = msg->hdr.pt_index;
+            rndv.match_bits = msg->hdr.match_bits;
+            rndv.hdr_data   = msg->hdr.hdr_data;
+            rndv.expect_response = msg->hdr.ack_req != PTL_NO_ACK_REQ;
+            xg_nic_send_event(ni, &rndv, PTL_NI_UNDELIVERABLE);
+        }
+        xg_nic_init_unreachable(ni, &msg->hdr, peer);
         break;
     }
 }
@@ -248,7 +291,8 @@ unsigned xg_nic_tx_progress(xg_nic_t *nic)
                 p->tail = NULL;
             }
             atomic_fetch_sub_explicit(&nic->backlog, 1, memory_order_relaxed);
-            q->msg.first_done = (status == XG_OK); /* 0 marks a failure */
+            q->msg.failed = (status != XG_OK);
+            q->msg.peer   = (int32_t)peer;
             q->next = NULL;
             if (done_tail != NULL) {
                 done_tail->next = q;
@@ -266,14 +310,15 @@ unsigned xg_nic_tx_progress(xg_nic_t *nic)
     /* completions need the NI lock, which may not be taken under a peer's */
     while ((q = done_head) != NULL) {
         done_head = q->next;
-        if (q->msg.done.kind != XG_TXDONE_NONE) {
-            ni = &nic->ni[q->msg.done.ni];
+        if ((q->msg.done.kind != XG_TXDONE_NONE) || q->msg.failed) {
+            ni = &nic->ni[(q->msg.done.kind != XG_TXDONE_NONE)
+                              ? q->msg.done.ni : q->msg.hdr.ni];
             pthread_mutex_lock(&ni->lock);
             if (xg_nic_ni_is_open(ni)) {
-                if (q->msg.first_done) {
+                if (!q->msg.failed) {
                     xg_nic_txdone_run(ni, &q->msg.done);
                 } else {
-                    tx_fail(ni, &q->msg.done);
+                    tx_fail(ni, &q->msg, q->msg.peer);
                 }
             }
             pthread_mutex_unlock(&ni->lock);

@@ -506,6 +506,8 @@ typedef struct xg_nic_txmsg {
     uint8_t                first_done;
     uint8_t                copy;     /* queue a private copy (volatile) */
     uint8_t                defer_wake;
+    uint8_t                failed;   /* queued: the peer refused it */
+    int32_t                peer;     /* queued: its destination */
     xg_nic_txdone_t        done;
 } xg_nic_txmsg_t;
 
@@ -733,6 +735,11 @@ void xg_nic_txdone_run(xg_nic_ni_t *ni, const xg_nic_txdone_t *done);
 /* initiator.c */
 int  xg_nic_issue_locked(xg_nic_ni_t *ni, const xg_nic_op_t *op,
                          const char *fn);
+/* @peer has no open endpoint: fail request @req as a refusing target
+ * would (ACK or REPLY with PTL_NI_UNDELIVERABLE); the SEND of a request
+ * carrying data is the caller's. */
+void xg_nic_init_unreachable(xg_nic_ni_t *ni, const xg_nic_wire_t *req,
+                             int peer);
 void xg_nic_init_rx_ack(xg_nic_ni_t *ni, const xg_nic_wire_t *hdr);
 void xg_nic_init_rx_reply(xg_nic_ni_t *ni, xg_nic_peer_t *peer,
                           const xg_nic_wire_t *hdr, const uint8_t *data);

@@ -13,8 +13,16 @@
  * Contract:
  *  - tx_reserve() never blocks: when the peer's queue is full it returns
  *    XG_ERR_NO_RESOURCE and the caller retries later (the NIC keeps a
- *    backlog).  Reserved room must be committed promptly; packets a sender
- *    commits reach the receiver in commit order.
+ *    backlog).  When the peer has no open endpoint -- it has not opened
+ *    the transport yet, has closed it (rx_close: finalized) or has ended --
+ *    it returns XG_ERR_UNREACHABLE: the packet cannot be delivered (ask
+ *    again later if the peer may still open it).  Reserved room must be
+ *    committed promptly; packets a sender commits reach the receiver in
+ *    commit order.
+ *  - rx_close() makes every later tx_reserve() to this endpoint fail with
+ *    XG_ERR_UNREACHABLE and hands the packets committed before it to the
+ *    callback, so a process that stops receiving leaves no sender waiting
+ *    on a full queue; rx_open() accepts packets again.
  *  - A committed packet wakes a sleeping receiver unless the caller asked
  *    to defer the wake-up; tx_flush() then delivers the deferred wake-ups.
  *  - rx_poll() runs the callback on each received packet in place; the
@@ -56,6 +64,11 @@ typedef struct xg_pkt_ops {
     void (*rx_wait)(xg_pkt_ep_t *ep, uint64_t timeout_ns,
                     int (*may_sleep)(void *arg), void *arg);
     void (*rx_wake)(xg_pkt_ep_t *ep);
+    /* stop receiving: refuse later packets, hand the earlier ones to @fn
+     * (the caller holds the polling role) */
+    void (*rx_close)(xg_pkt_ep_t *ep, xg_pkt_rx_func_t fn, void *arg);
+    /* receive again after rx_close() */
+    void (*rx_open)(xg_pkt_ep_t *ep);
 } xg_pkt_ops_t;
 
 /* An open transport: the ops table copied by value, and the endpoint. */
@@ -68,10 +81,10 @@ typedef struct xg_pkt_xport {
 } xg_pkt_xport_t;
 
 /*
- * Opens the packet transport of this job.  Collective over all processes
- * the first time (addresses are exchanged through boot); later calls in the
- * same process return the same endpoint.  Never closed before exit: peers
- * keep sending to it, and its memory vanishes with the process.
+ * Opens the packet transport of this process (not collective: peers find
+ * the endpoint once it is published; until then they are unreachable).
+ * Later calls in the same process return the same endpoint, which stays
+ * mapped until exit (rx_close/rx_open stop and resume receiving).
  */
 xg_status_t xg_pkt_open(xg_pkt_xport_t *xport);
 

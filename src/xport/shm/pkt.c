@@ -1,18 +1,23 @@
 /*
  * The shm packet transport (contract in xport/xg_xport_pkt.h): each process
- * owns one inbound ring (xg_shm_ring.h) in a memfd and publishes
- * (pid, descriptor) through the boot key/value exchange; a sender maps a
- * peer's ring the first time it sends to it, through /proc/<pid>/fd/<fd>.
- * No launcher support is needed, it works the same in singleton mode, and
+ * owns one inbound ring (xg_shm_ring.h) in a memfd and publishes its
+ * descriptor in its slot of the job control area (pid and pkt_ep); a
+ * sender maps a peer's ring the first time it sends to it, through
+ * /proc/<pid>/fd/<fd>.  Publishing needs no fence, so opening the
+ * transport is not collective: a peer that has not opened it yet is
+ * "unreachable" (tx_reserve says so, and asks again next time).  No
+ * launcher support is needed, it works the same in singleton mode, and
  * nothing has a name in any file system.  Sending to oneself (loopback)
  * pushes into one's own ring.
  *
- * The endpoint lives until the process exits: peers may still send to it
- * after the library is finalized, and finalize/initialize cycles reuse it
- * without another exchange.
+ * The endpoint lives until the process exits; rx_close() closes its ring
+ * (a finalized or exiting process), so senders are refused at once
+ * instead of filling it, and rx_open() opens it again for a process that
+ * initializes again.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,27 +28,23 @@
 
 #include "base/xg_config.h"
 #include "base/xg_log.h"
+#include "base/xg_time.h"
+#include "base/xg_wait.h"
 #include "boot/xg_boot.h"
 #include "xport/shm/xg_shm_ring.h"
 #include "xport/xg_xport_pkt.h"
 
-#define SHM_PKT_KEY "xport.shm.ring"
-
 enum { PEER_UNKNOWN = 0, PEER_ATTACHED = 1, PEER_FAILED = -1 };
-
-/* What each process publishes about its ring. */
-typedef struct shm_pkt_addr {
-    int32_t  pid;
-    int32_t  fd;
-    uint32_t slots;
-    uint32_t slot_size;
-} shm_pkt_addr_t;
 
 typedef struct shm_pkt_peer {
     xg_shm_ring_t  ring;
-    shm_pkt_addr_t addr;
     _Atomic int    state;
+    uint64_t       full_since; /* ring found full since (ns), or 0 */
 } shm_pkt_peer_t;
+
+/* How long a peer's ring may stay full before we ask whether its owner
+ * still lives (a process that died without closing its ring). */
+#define SHM_PKT_FULL_CHECK_NS (200ull * 1000000ull)
 
 struct xg_pkt_ep {
     xg_shm_ring_t    own;
@@ -61,6 +62,7 @@ static size_t shm_pkt_mtu(const xg_pkt_ep_t *ep)
     return ep->own.max_packet;
 }
 
+<<<<<<< HEAD
 /* Says why @peer's ring at @path could not be opened (errno is set).  A
  * process that is not dumpable -- prctl(PR_SET_DUMPABLE, 0), a setuid or
  * setgid program, changed credentials -- has its /proc/<pid> entries owned
@@ -92,13 +94,20 @@ static void shm_pkt_report_unreachable(int peer, int pid, const char *path)
 }
 
 /* Maps @peer's ring; called once per peer, under attach_lock. */
+=======
+/* Maps @peer's ring; called under attach_lock until it succeeds or fails
+ * for good (PEER_UNKNOWN: the peer has published no ring yet). */
+>>>>>>> wt-portals
 static int shm_pkt_attach(xg_pkt_ep_t *ep, int peer)
 {
     shm_pkt_peer_t *p = &ep->peers[peer];
+    xg_ctl_pe_t *slot = &xg_boot.ctl->pe[peer];
     char path[64];
     xg_status_t status;
+    int32_t pub, pid;
     int fd;
 
+<<<<<<< HEAD
     /* read when first needed, not for every PE at start-up (O(1) per
      * peer a PE talks to); boot stays joined for the life of the process */
     if (xg_boot_kv_get(peer, SHM_PKT_KEY, &p->addr, sizeof(p->addr)) !=
@@ -109,12 +118,23 @@ static int shm_pkt_attach(xg_pkt_ep_t *ep, int peer)
         xg_error("shm", "PE %d published no packet ring: did it call "
                  "PtlInit?", peer);
         return PEER_FAILED;
+=======
+    /* acquire: the pid is stored before the descriptor is published */
+    pub = atomic_load_explicit(&slot->pkt_ep, memory_order_acquire);
+    pid = atomic_load_explicit(&slot->pid, memory_order_relaxed);
+    if ((pub <= 0) || (pid <= 0)) {
+        return PEER_UNKNOWN; /* not initialized (yet): ask again later */
+>>>>>>> wt-portals
     }
-    snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)p->addr.pid,
-             (int)p->addr.fd);
+    snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)pid, (int)pub - 1);
     fd = open(path, O_RDWR | O_CLOEXEC);
     if (fd < 0) {
+<<<<<<< HEAD
         shm_pkt_report_unreachable(peer, (int)p->addr.pid, path);
+=======
+        xg_info("shm", "cannot open PE %d's packet ring %s (%m): the "
+                "process has ended", peer, path);
+>>>>>>> wt-portals
         return PEER_FAILED;
     }
     status = xg_shm_ring_attach(&p->ring, fd);
@@ -157,6 +177,36 @@ static xg_shm_ring_t *shm_pkt_ring(xg_pkt_ep_t *ep, int peer)
     return (state == PEER_ATTACHED) ? &p->ring : NULL;
 }
 
+/* @peer's ring is full.  If it stays full long, its owner may have died
+ * without closing it (killed, _exit): then close it for every sender. */
+static xg_status_t shm_pkt_full(xg_pkt_ep_t *ep, int peer,
+                                xg_shm_ring_t *ring)
+{
+    shm_pkt_peer_t *p;
+    uint64_t now;
+
+    if (peer == ep->rank) {
+        return XG_ERR_NO_RESOURCE;
+    }
+    p   = &ep->peers[peer];
+    now = xg_time_ns();
+    if (p->full_since == 0) {
+        p->full_since = now;
+        return XG_ERR_NO_RESOURCE;
+    }
+    if (now - p->full_since < SHM_PKT_FULL_CHECK_NS) {
+        return XG_ERR_NO_RESOURCE;
+    }
+    p->full_since = now; /* ask again later if it lives */
+    if ((kill((pid_t)ring->hdr->owner_pid, 0) != 0) && (errno == ESRCH)) {
+        xg_info("shm", "PE %d (pid %u) has ended with its packet ring "
+                "open: closing it", peer, ring->hdr->owner_pid);
+        (void)xg_shm_ring_close(ring);
+        return XG_ERR_UNREACHABLE;
+    }
+    return XG_ERR_NO_RESOURCE;
+}
+
 static xg_status_t shm_pkt_tx_reserve(xg_pkt_ep_t *ep, int peer, size_t len,
                                       void **buf_p, void **token_p)
 {
@@ -174,8 +224,15 @@ static xg_status_t shm_pkt_tx_reserve(xg_pkt_ep_t *ep, int peer, size_t len,
         return XG_ERR_INVALID_PARAM;
     }
     pos = xg_shm_ring_claim(ring, len);
-    if (pos == UINT64_MAX) {
-        return XG_ERR_NO_RESOURCE;
+    if (xg_unlikely(pos >= XG_SHM_RING_CLOSED_POS)) {
+        /* full: try later; closed: the peer finalized or exited */
+        if (pos == XG_SHM_RING_CLOSED_POS) {
+            return XG_ERR_UNREACHABLE;
+        }
+        return shm_pkt_full(ep, peer, ring);
+    }
+    if (peer != ep->rank) {
+        ep->peers[peer].full_since = 0; /* (callers serialize per peer) */
     }
     *buf_p   = xg_shm_ring_slot(ring, pos)->data;
     *token_p = (void *)(uintptr_t)pos;
@@ -230,6 +287,37 @@ static void shm_pkt_rx_wake(xg_pkt_ep_t *ep)
     xg_shm_ring_wake(&ep->own);
 }
 
+static void shm_pkt_rx_close(xg_pkt_ep_t *ep, xg_pkt_rx_func_t fn, void *arg)
+{
+    uint64_t end = xg_shm_ring_close(&ep->own);
+    uint64_t deadline = 0;
+    xg_wait_t wait;
+
+    /* what was claimed before the close is handled; a producer that
+     * claimed a slot publishes it at once -- unless it died in between,
+     * so the wait is bounded */
+    xg_wait_init(&wait);
+    while (!xg_shm_ring_drained(&ep->own, end)) {
+        if (shm_pkt_rx_poll(ep, 64, fn, arg) > 0) {
+            xg_wait_init(&wait);
+            continue;
+        }
+        if (deadline == 0) {
+            deadline = xg_time_ns() + 1000000000ull;
+        } else if (xg_time_ns() > deadline) {
+            xg_warn("shm", "closing the packet ring: a sender reserved a "
+                    "slot and never filled it (it died?); dropped");
+            break;
+        }
+        xg_wait_backoff(&wait);
+    }
+}
+
+static void shm_pkt_rx_open(xg_pkt_ep_t *ep)
+{
+    xg_shm_ring_reopen(&ep->own);
+}
+
 static const xg_pkt_ops_t shm_pkt_ops = {
     .mtu        = shm_pkt_mtu,
     .tx_reserve = shm_pkt_tx_reserve,
@@ -238,12 +326,13 @@ static const xg_pkt_ops_t shm_pkt_ops = {
     .rx_poll    = shm_pkt_rx_poll,
     .rx_wait    = shm_pkt_rx_wait,
     .rx_wake    = shm_pkt_rx_wake,
+    .rx_close   = shm_pkt_rx_close,
+    .rx_open    = shm_pkt_rx_open,
 };
 
-/* Creates the endpoint and exchanges addresses (collective). */
+/* Creates the endpoint and publishes it (not collective). */
 static xg_status_t shm_pkt_create(xg_pkt_ep_t **ep_p)
 {
-    shm_pkt_addr_t addr;
     xg_pkt_ep_t *ep;
     xg_status_t status;
     long slots = xg_config.nic_ring_slots;
@@ -276,6 +365,7 @@ static xg_status_t shm_pkt_create(xg_pkt_ep_t **ep_p)
         free(ep);
         return status;
     }
+<<<<<<< HEAD
     if (prctl(PR_GET_DUMPABLE) == 0) {
         xg_warn("shm", "this process is not dumpable (prctl "
                 "PR_SET_DUMPABLE 0, or a setuid or setgid program): other "
@@ -297,10 +387,16 @@ static xg_status_t shm_pkt_create(xg_pkt_ep_t **ep_p)
         return status; /* the ring stays mapped: harmless, exit frees it */
     }
     /* peers' addresses are read when first needed (shm_pkt_attach) */
+=======
+>>>>>>> wt-portals
     for (pe = 0; pe < ep->npes; pe++) {
         ep->peers[pe].ring.fd = -1;
         atomic_init(&ep->peers[pe].state, PEER_UNKNOWN);
     }
+    /* release: the ring is complete before a peer can find it (boot
+     * stored our pid before) */
+    atomic_store_explicit(&xg_boot.ctl->pe[ep->rank].pkt_ep, ep->own.fd + 1,
+                          memory_order_release);
     *ep_p = ep;
     return XG_OK;
 }

@@ -134,11 +134,14 @@ uint64_t xg_shm_ring_claim(xg_shm_ring_t *ring, size_t len)
     unsigned tries;
 
     if (xg_unlikely(len > ring->max_packet)) {
-        return UINT64_MAX;
+        return XG_SHM_RING_FULL;
     }
     pos = atomic_load_explicit(&hdr->tail, memory_order_relaxed);
     /* bounded: a ring scribbled on by a broken peer reads as full */
     for (tries = 0; tries < (1u << 16); tries++) {
+        if (xg_unlikely(pos & XG_SHM_RING_CLOSED)) {
+            return XG_SHM_RING_CLOSED_POS;
+        }
         slot = xg_shm_ring_slot(ring, pos);
         /* acquire: the consumer's release of this slot (its reads of the
          * previous packet) happens before we overwrite it */
@@ -151,12 +154,34 @@ uint64_t xg_shm_ring_claim(xg_shm_ring_t *ring, size_t len)
                 return pos;
             }
         } else if (diff < 0) {
-            return UINT64_MAX; /* the consumer has not freed this lap yet */
+            /* the consumer has not freed this lap yet -- or closed */
+            pos = atomic_load_explicit(&hdr->tail, memory_order_relaxed);
+            return (pos & XG_SHM_RING_CLOSED) ? XG_SHM_RING_CLOSED_POS
+                                              : XG_SHM_RING_FULL;
         } else {
             pos = atomic_load_explicit(&hdr->tail, memory_order_relaxed);
         }
     }
-    return UINT64_MAX;
+    return XG_SHM_RING_FULL;
+}
+
+uint64_t xg_shm_ring_close(xg_shm_ring_t *ring)
+{
+    /* the CAS of every later claim sees the bit and fails */
+    return atomic_fetch_or_explicit(&ring->hdr->tail, XG_SHM_RING_CLOSED,
+                                    memory_order_acq_rel) &
+           ~XG_SHM_RING_CLOSED;
+}
+
+int xg_shm_ring_drained(xg_shm_ring_t *ring, uint64_t end)
+{
+    return atomic_load_explicit(&ring->head, memory_order_relaxed) >= end;
+}
+
+void xg_shm_ring_reopen(xg_shm_ring_t *ring)
+{
+    atomic_fetch_and_explicit(&ring->hdr->tail, ~XG_SHM_RING_CLOSED,
+                              memory_order_acq_rel);
 }
 
 static long ring_futex(_Atomic uint32_t *word, int op, uint32_t value,

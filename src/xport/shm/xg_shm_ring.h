@@ -20,6 +20,13 @@
  * however many producers).  A receiver that is awake therefore costs
  * producers one shared load per packet and no system call.
  *
+ * Closing: the owner sets XG_SHM_RING_CLOSED in tail (one atomic OR).  A
+ * producer's claim is a CAS on tail, so no position can be claimed after
+ * the close; the owner then consumes every position claimed before it and
+ * the ring is empty for good, until reopened.  A peer that finalized (or
+ * exited) thus refuses packets at once instead of filling up and stalling
+ * its senders.
+ *
  * The memory is shared with other processes and not trusted: attach()
  * validates the header, the consumer checks every length.
  */
@@ -56,6 +63,12 @@ typedef struct xg_shm_slot {
     uint8_t          data[];
 } xg_shm_slot_t;
 
+/* tail bit: the owner accepts no more packets */
+#define XG_SHM_RING_CLOSED (1ull << 63)
+/* xg_shm_ring_claim(): full (try later) or closed (give up) */
+#define XG_SHM_RING_FULL       UINT64_MAX
+#define XG_SHM_RING_CLOSED_POS (UINT64_MAX - 1)
+
 #define XG_SHM_RING_HDR_BYTES 4096u
 #define XG_SHM_SLOT_HDR_BYTES ((uint32_t)sizeof(xg_shm_slot_t))
 
@@ -91,8 +104,19 @@ static inline xg_shm_slot_t *xg_shm_ring_slot(const xg_shm_ring_t *ring,
 }
 
 /* Producer: claims room for a packet of @len bytes; returns its position
- * (fill xg_shm_ring_slot(ring, pos)->data), or UINT64_MAX when full. */
+ * (fill xg_shm_ring_slot(ring, pos)->data), XG_SHM_RING_FULL when full, or
+ * XG_SHM_RING_CLOSED_POS when the owner closed the ring. */
 uint64_t xg_shm_ring_claim(xg_shm_ring_t *ring, size_t len);
+
+/* Owner: accepts no more packets; returns the end of what was claimed
+ * before (consume up to there: xg_shm_ring_drained()). */
+uint64_t xg_shm_ring_close(xg_shm_ring_t *ring);
+
+/* Owner: every position claimed before the close has been popped. */
+int xg_shm_ring_drained(xg_shm_ring_t *ring, uint64_t end);
+
+/* Owner: accepts packets again. */
+void xg_shm_ring_reopen(xg_shm_ring_t *ring);
 
 /* Producer: publishes a claimed position; wakes a sleeping consumer unless
  * @defer_wake (then xg_shm_ring_ring_bell() does it later). */
