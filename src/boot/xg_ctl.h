@@ -74,14 +74,11 @@ typedef struct xg_ctl_pe {
     _Atomic uint32_t state;   /* xg_pe_state_t */
     _Atomic uint32_t kv_used; /* bytes of published records */
     _Atomic int32_t  pid;
-<<<<<<< HEAD
-    xg_ctl_wait_t    wait XG_CACHE_ALIGNED;
-=======
     /* the packet transport's inbound endpoint, published by its owner
      * without a fence (so opening it is not collective): descriptor + 1,
      * 0 while the PE has none (xport/shm) */
     _Atomic int32_t  pkt_ep;
->>>>>>> wt-portals
+    xg_ctl_wait_t    wait XG_CACHE_ALIGNED;
 } XG_CACHE_ALIGNED xg_ctl_pe_t;
 
 typedef struct xg_ctl {

@@ -1,6 +1,6 @@
 /*
  * The barrier over all PEs (shmem_barrier_all, shmem_sync_all, the
- * symmetric heap routines, start-up and finalize): a barrier of the
+ * closing barrier of some heap routines, start-up): a barrier of the
  * collective engine on SHMEM_TEAM_WORLD, through the world team's slot of
  * every PE's internal area.  The algorithm -- dissemination, or a
  * gather/release tree when PEs outnumber CPUs -- is chosen once at start-up

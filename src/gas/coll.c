@@ -423,7 +423,8 @@ static void coll_describe(const xg_wait_what_t *what, char *buf, size_t len)
         [XG_COLL_REDUCE] = "reduction", [XG_COLL_SCAN] = "scan",
         [XG_COLL_COLLECT] = "collect", [XG_COLL_FCOLLECT] = "fcollect",
         [XG_COLL_ALLTOALL] = "alltoall", [XG_COLL_ALLTOALLS] = "alltoalls",
-        [XG_COLL_SPLIT] = "team split", [XG_COLL_DESTROY] = "team destroy"};
+        [XG_COLL_SPLIT] = "team split", [XG_COLL_DESTROY] = "team destroy",
+        [XG_COLL_HEAP] = "barrier of a heap routine"};
     const xg_coll_t *coll = what->arg;
     const char *kind = ((coll->kind < XG_COLL_KIND_COUNT) &&
                         (names[coll->kind] != NULL)) ? names[coll->kind]

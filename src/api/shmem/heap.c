@@ -62,7 +62,7 @@ static void *shmem_heap_result(const char *routine, xg_status_t status,
         ptr = NULL;
     }
     if (op == 0) {
-        xg_gas_barrier(); /* the arguments were checked before */
+        xg_gas_barrier_named(routine); /* arguments checked before */
     } else {
         xg_coll_heap((xg_coll_heap_op_t)op, size, extra);
     }

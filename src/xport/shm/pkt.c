@@ -62,7 +62,6 @@ static size_t shm_pkt_mtu(const xg_pkt_ep_t *ep)
     return ep->own.max_packet;
 }
 
-<<<<<<< HEAD
 /* Says why @peer's ring at @path could not be opened (errno is set).  A
  * process that is not dumpable -- prctl(PR_SET_DUMPABLE, 0), a setuid or
  * setgid program, changed credentials -- has its /proc/<pid> entries owned
@@ -89,15 +88,12 @@ static void shm_pkt_report_unreachable(int peer, int pid, const char *path)
         return;
     }
     errno = err;
-    xg_error("shm", "cannot open PE %d's packet ring %s (%m): has the "
-             "process ended?", peer, path);
+    xg_info("shm", "cannot open PE %d's packet ring %s (%m): the process "
+            "has ended", peer, path);
 }
 
-/* Maps @peer's ring; called once per peer, under attach_lock. */
-=======
 /* Maps @peer's ring; called under attach_lock until it succeeds or fails
  * for good (PEER_UNKNOWN: the peer has published no ring yet). */
->>>>>>> wt-portals
 static int shm_pkt_attach(xg_pkt_ep_t *ep, int peer)
 {
     shm_pkt_peer_t *p = &ep->peers[peer];
@@ -107,34 +103,16 @@ static int shm_pkt_attach(xg_pkt_ep_t *ep, int peer)
     int32_t pub, pid;
     int fd;
 
-<<<<<<< HEAD
-    /* read when first needed, not for every PE at start-up (O(1) per
-     * peer a PE talks to); boot stays joined for the life of the process */
-    if (xg_boot_kv_get(peer, SHM_PKT_KEY, &p->addr, sizeof(p->addr)) !=
-        XG_OK) {
-        p->addr.pid = 0;
-    }
-    if (p->addr.pid <= 0) {
-        xg_error("shm", "PE %d published no packet ring: did it call "
-                 "PtlInit?", peer);
-        return PEER_FAILED;
-=======
     /* acquire: the pid is stored before the descriptor is published */
     pub = atomic_load_explicit(&slot->pkt_ep, memory_order_acquire);
     pid = atomic_load_explicit(&slot->pid, memory_order_relaxed);
     if ((pub <= 0) || (pid <= 0)) {
         return PEER_UNKNOWN; /* not initialized (yet): ask again later */
->>>>>>> wt-portals
     }
     snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)pid, (int)pub - 1);
     fd = open(path, O_RDWR | O_CLOEXEC);
     if (fd < 0) {
-<<<<<<< HEAD
-        shm_pkt_report_unreachable(peer, (int)p->addr.pid, path);
-=======
-        xg_info("shm", "cannot open PE %d's packet ring %s (%m): the "
-                "process has ended", peer, path);
->>>>>>> wt-portals
+        shm_pkt_report_unreachable(peer, (int)pid, path);
         return PEER_FAILED;
     }
     status = xg_shm_ring_attach(&p->ring, fd);
@@ -365,7 +343,6 @@ static xg_status_t shm_pkt_create(xg_pkt_ep_t **ep_p)
         free(ep);
         return status;
     }
-<<<<<<< HEAD
     if (prctl(PR_GET_DUMPABLE) == 0) {
         xg_warn("shm", "this process is not dumpable (prctl "
                 "PR_SET_DUMPABLE 0, or a setuid or setgid program): other "
@@ -373,22 +350,6 @@ static xg_status_t shm_pkt_create(xg_pkt_ep_t **ep_p)
                 "they are privileged, so their messages to it will fail",
                 (int)getpid());
     }
-    addr.pid       = (int32_t)getpid();
-    addr.fd        = ep->own.fd;
-    addr.slots     = ep->own.hdr->slots;
-    addr.slot_size = ep->own.hdr->slot_size;
-    status = xg_boot_kv_put(SHM_PKT_KEY, &addr, sizeof(addr));
-    if (status == XG_OK) {
-        status = xg_boot_fence();
-    }
-    if (status != XG_OK) {
-        xg_error("shm", "cannot publish the packet ring address (%s)",
-                 xg_status_str(status));
-        return status; /* the ring stays mapped: harmless, exit frees it */
-    }
-    /* peers' addresses are read when first needed (shm_pkt_attach) */
-=======
->>>>>>> wt-portals
     for (pe = 0; pe < ep->npes; pe++) {
         ep->peers[pe].ring.fd = -1;
         atomic_init(&ep->peers[pe].state, PEER_UNKNOWN);
