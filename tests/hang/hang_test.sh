@@ -48,6 +48,26 @@ run() {
     STATUS=$?
 }
 
+# start CASE [TIMEOUT]: starts the job in the background (hang timeout
+# TIMEOUT seconds, else xgasrun's default); finish waits for its end.
+start() {
+    if [ -n "${2:-}" ]; then
+        XGAS_HANG_TIMEOUT=$2 "$XGASRUN" -n "$NP" "$PE" "$1" "$TMP" \
+            >"$TMP/out" 2>"$TMP/err" &
+    else
+        "$XGASRUN" -n "$NP" "$PE" "$1" "$TMP" >"$TMP/out" 2>"$TMP/err" &
+    fi
+    RUN_PID=$!
+}
+
+# finish: lets the PEs go on (they wait for $TMP/go) and waits for the end.
+finish() {
+    touch "$TMP/go"
+    wait "$RUN_PID"
+    STATUS=$?
+    RUN_PID=
+}
+
 expect_failure() {
     [ "$STATUS" -ne 0 ] || fail "the job ended with status 0"
 }
@@ -123,9 +143,7 @@ aset_vs_finalize)
 threads)
     # every PE blocks, but PE 0 runs a second thread that releases them
     # once the watch has reported: the job must end normally
-    XGAS_HANG_TIMEOUT=1 "$XGASRUN" -n "$NP" "$PE" threads "$TMP" \
-        >"$TMP/out" 2>"$TMP/err" &
-    RUN_PID=$!
+    start threads 1
     i=0
     until grep -q "runs 2 threads, one of which may still end the wait: not ending the job" "$TMP/err"; do
         i=$((i + 1))
@@ -133,10 +151,7 @@ threads)
         kill -0 "$RUN_PID" 2>/dev/null || fail "the job ended early"
         sleep 0.1
     done
-    touch "$TMP/go"
-    wait "$RUN_PID"
-    STATUS=$?
-    RUN_PID=
+    finish
     expect_success
     expect_not "deadlocked"
     ;;
@@ -174,9 +189,7 @@ compute)
     # the hang timeout: the job must not be ended.  The script lets PE 0
     # go after it has seen the others blocked for several timeouts (the
     # launcher's SIGUSR1 report shows them), bounded by 60 tries.
-    XGAS_HANG_TIMEOUT=1 "$XGASRUN" -n "$NP" "$PE" compute "$TMP" \
-        >"$TMP/out" 2>"$TMP/err" &
-    RUN_PID=$!
+    start compute 1
     wait_for "$TMP/started"
     sleep 1
     i=0
@@ -189,10 +202,7 @@ compute)
         fi
         i=$((i + 1))
     done
-    touch "$TMP/go"
-    wait "$RUN_PID"
-    STATUS=$?
-    RUN_PID=
+    finish
     expect_success
     expect_not "deadlocked"
     [ "$seen" -ge 1 ] || fail "the SIGUSR1 report never showed PE 1 blocked"
@@ -201,8 +211,7 @@ compute)
     ;;
 sigusr1)
     # SIGUSR1 only prints: the job then ends normally.
-    "$XGASRUN" -n "$NP" "$PE" compute "$TMP" >"$TMP/out" 2>"$TMP/err" &
-    RUN_PID=$!
+    start compute
     wait_for "$TMP/started"
     kill -USR1 "$RUN_PID"
     i=0
@@ -211,10 +220,7 @@ sigusr1)
         [ "$i" -le 600 ] || fail "no report after SIGUSR1"
         sleep 0.1
     done
-    touch "$TMP/go"
-    wait "$RUN_PID"
-    STATUS=$?
-    RUN_PID=
+    finish
     expect_success
     rank=0
     while [ "$rank" -lt "$NP" ]; do

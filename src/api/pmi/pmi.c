@@ -134,6 +134,24 @@ static int pmi_check_key(const char *routine, const char *key,
     return PMI_SUCCESS;
 }
 
+/* The checks common to PMI_KVS_Put and PMI_KVS_Get: PMI is active, the
+ * space is ours, the key is valid (its boot key goes to @boot_key). */
+static int pmi_check_kvs_key(const char *routine, const char *kvsname,
+                             const char *key,
+                             char boot_key[sizeof(PMI_KEY_PREFIX) +
+                                           PMI_KEY_MAX])
+{
+    int rc = pmi_check_active(routine);
+
+    if (rc == PMI_SUCCESS) {
+        rc = pmi_check_kvsname(routine, kvsname);
+    }
+    if (rc == PMI_SUCCESS) {
+        rc = pmi_check_key(routine, key, boot_key);
+    }
+    return rc;
+}
+
 /* Stores @value in *@out for a routine that reports one number. */
 static int pmi_get_int(const char *routine, const char *name, int *out,
                        int value)
@@ -326,14 +344,8 @@ PMI_API int PMI_KVS_Put(const char kvsname[], const char key[],
 {
     char boot_key[sizeof(PMI_KEY_PREFIX) + PMI_KEY_MAX];
     size_t len;
-    int rc = pmi_check_active("PMI_KVS_Put");
+    int rc = pmi_check_kvs_key("PMI_KVS_Put", kvsname, key, boot_key);
 
-    if (rc == PMI_SUCCESS) {
-        rc = pmi_check_kvsname("PMI_KVS_Put", kvsname);
-    }
-    if (rc == PMI_SUCCESS) {
-        rc = pmi_check_key("PMI_KVS_Put", key, boot_key);
-    }
     if (rc != PMI_SUCCESS) {
         return rc;
     }
@@ -377,15 +389,9 @@ PMI_API int PMI_KVS_Get(const char kvsname[], const char key[], char value[],
     char boot_key[sizeof(PMI_KEY_PREFIX) + PMI_KEY_MAX];
     size_t len = 0;
     xg_status_t status = XG_ERR_INVALID_PARAM;
-    int rc = pmi_check_active("PMI_KVS_Get");
+    int rc = pmi_check_kvs_key("PMI_KVS_Get", kvsname, key, boot_key);
     int i, rank;
 
-    if (rc == PMI_SUCCESS) {
-        rc = pmi_check_kvsname("PMI_KVS_Get", kvsname);
-    }
-    if (rc == PMI_SUCCESS) {
-        rc = pmi_check_key("PMI_KVS_Get", key, boot_key);
-    }
     if (rc != PMI_SUCCESS) {
         return rc;
     }

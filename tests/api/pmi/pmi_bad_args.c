@@ -1,6 +1,6 @@
 /*
  * PMI negative cases: each makes one bad call on every process and checks
- * the PMI return code; the message xgas prints is checked by expect.sh.
+ * the PMI return code; the message xgas prints is checked by expect_run.sh.
  * Prints "case <name>: returned <code> as expected" and exits 0 when the
  * code is right, exits 1 otherwise.  "abort" ends the job through
  * PMI_Abort(7, ...) on the last rank while the others wait in PMI_Barrier.
