@@ -145,7 +145,7 @@ threads)
     # once the watch has reported: the job must end normally
     start threads 1
     i=0
-    until grep -q "runs 2 threads, one of which may still end the wait: not ending the job" "$TMP/err"; do
+    until grep -Eq "runs [0-9]+ threads, one of which may still end the wait: not ending the job" "$TMP/err"; do
         i=$((i + 1))
         [ "$i" -le 1200 ] || fail "no report of the blocked job"
         kill -0 "$RUN_PID" 2>/dev/null || fail "the job ended early"
