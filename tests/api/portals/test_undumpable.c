@@ -43,6 +43,9 @@ int main(void)
     md.eq_handle = eq;
     md.ct_handle = PTL_CT_NONE;
     PTL_OK_OR_DIE(PtlMDBind(ni, &md, &md_h));
+    /* PtlInit is not collective: PE 1 must have published its ring, else
+     * the put fails for another reason (a peer that never initialized) */
+    shmem_barrier_all();
 
     if (id.rank == 0) {
         PTL_OK_OR_DIE(PtlPut(md_h, 0, 1, PTL_NO_ACK_REQ, ptl_test_rank(1),
