@@ -1,7 +1,7 @@
 /*
  * The shm packet transport (contract in xport/xg_xport_pkt.h): each process
  * owns one inbound ring (xg_shm_ring.h) in a memfd and publishes its
- * descriptor in its slot of the job control area (pid and pkt_ep); a
+ * descriptor through boot (xg_boot_endpoint_publish, next to its pid); a
  * sender maps a peer's ring the first time it sends to it, through
  * /proc/<pid>/fd/<fd>.  Publishing needs no fence, so opening the
  * transport is not collective: a peer that has not opened it yet is
@@ -97,15 +97,12 @@ static void shm_pkt_report_unreachable(int peer, int pid, const char *path)
 static int shm_pkt_attach(xg_pkt_ep_t *ep, int peer)
 {
     shm_pkt_peer_t *p = &ep->peers[peer];
-    xg_ctl_pe_t *slot = &xg_boot.ctl->pe[peer];
     char path[64];
     xg_status_t status;
     int32_t pub, pid;
     int fd;
 
-    /* acquire: the pid is stored before the descriptor is published */
-    pub = atomic_load_explicit(&slot->pkt_ep, memory_order_acquire);
-    pid = atomic_load_explicit(&slot->pid, memory_order_relaxed);
+    pub = xg_boot_endpoint_lookup(peer, &pid);
     if ((pub <= 0) || (pid <= 0)) {
         return PEER_UNKNOWN; /* not initialized (yet): ask again later */
     }
@@ -354,10 +351,8 @@ static xg_status_t shm_pkt_create(xg_pkt_ep_t **ep_p)
         ep->peers[pe].ring.fd = -1;
         atomic_init(&ep->peers[pe].state, PEER_UNKNOWN);
     }
-    /* release: the ring is complete before a peer can find it (boot
-     * stored our pid before) */
-    atomic_store_explicit(&xg_boot.ctl->pe[ep->rank].pkt_ep, ep->own.fd + 1,
-                          memory_order_release);
+    /* the ring is complete: peers may find it */
+    xg_boot_endpoint_publish(ep->own.fd + 1);
     *ep_p = ep;
     return XG_OK;
 }
