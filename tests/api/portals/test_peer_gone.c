@@ -53,19 +53,25 @@ static void expect(ptl_handle_eq_t eq, ptl_event_kind_t type, int peer)
              ptl_test_ev(ev.type), (int)ev.ni_fail_type, ptl_test_ev(type));
 }
 
-/* Puts to @peer (pt 5, never allocated) until one is undeliverable: the
- * peer finalizes or exits at its own pace. */
+/* Puts to @peer (pt 5, never allocated) until one cannot even be sent:
+ * the peer finalizes or exits at its own pace.  An undeliverable ACK alone
+ * is not enough: between its PtlNIFini and its PtlFini the peer refuses
+ * messages but its queue is still open, and the next put would be sent. */
 static void await_gone(ptl_handle_md_t md, ptl_handle_eq_t eq, int peer)
 {
     ptl_event_t ev;
+    int send_failed = 0;
 
     for (;;) {
         PTL_OK_OR_DIE(PtlPut(md, 0, 8, PTL_ACK_REQ, ptl_test_rank(peer), 5,
                              0, 0, NULL, 0));
         do {
             ev = next_event(eq);
+            if (ev.type == PTL_EVENT_SEND) {
+                send_failed = (ev.ni_fail_type == PTL_NI_UNDELIVERABLE);
+            }
         } while (ev.type != PTL_EVENT_ACK);
-        if (ev.ni_fail_type == PTL_NI_UNDELIVERABLE) {
+        if (send_failed) {
             return;
         }
     }
