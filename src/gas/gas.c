@@ -79,6 +79,11 @@ const xg_ns_entry_t *xg_nlb_lookup_slow(xg_nlb_t *nlb, uint64_t ns)
     } else {
         nlb->misses++;
         entry = &xg_gas.table[ns];
+        if (entry->route != XG_GAS_ROUTE_DIRECT) {
+            /* never cached: a hit in slot 0 means "direct" to the fast
+             * path (xg_gas_translate_fast) */
+            return entry;
+        }
         i = size - 1; /* evict the least recently used */
     }
     /* move to front: slots 0..i-1 age by one */
@@ -143,6 +148,7 @@ xg_status_t xg_gas_init(void)
         entry->heap_top = 0;
         entry->data_off = xg_mem.data_off;
         entry->data_end = xg_mem.data_off + xg_mem.data_size;
+        entry->route    = XG_GAS_ROUTE_DIRECT; /* every PE is on this node */
     }
     status = xg_heap_alloc(&xg_mem.heap, XG_GAS_HEAP_RESERVED,
                            XG_HEAP_MIN_ALIGN, &reserved);
@@ -166,19 +172,32 @@ xg_status_t xg_gas_init(void)
     return XG_OK;
 }
 
-/* Empties every thread's NLB: the translation fast path relies on the NLB
- * holding only namespaces of a live job (see xg_gas_translate_fast). */
-void xg_gas_fini(void)
+/* Empties every thread's NLB. */
+static void gas_flush_nlbs(void)
 {
     xg_nlb_t *nlb;
 
-    __atomic_store_n(&xg_gas.npes, 0, __ATOMIC_RELEASE);
     memset(&xg_nlb_tls.tag, 0, sizeof(xg_nlb_tls.tag));
     pthread_mutex_lock(&nlb_registry_lock);
     for (nlb = nlb_registry; nlb != NULL; nlb = nlb->next) {
         memset(nlb->tag, 0, sizeof(nlb->tag));
     }
     pthread_mutex_unlock(&nlb_registry_lock);
+}
+
+/* The translation fast path relies on the NLB holding only namespaces of
+ * a live job (see xg_gas_translate_fast). */
+void xg_gas_fini(void)
+{
+    __atomic_store_n(&xg_gas.npes, 0, __ATOMIC_RELEASE);
+    gas_flush_nlbs();
+}
+
+/* The fast path relies on the NLB holding only direct rows. */
+void xg_gas_set_route(int pe, xg_gas_route_t route)
+{
+    xg_gas.table[pe + 1].route = route;
+    gas_flush_nlbs();
 }
 
 /* Offset of @addr inside this PE's symmetric memory (heap or globals), or
@@ -224,6 +243,9 @@ void *xg_gas_translate(const void *addr, size_t len, int pe)
         return NULL;
     }
     entry = xg_nlb_lookup((uint64_t)pe + 1);
+    if (entry->route != XG_GAS_ROUTE_DIRECT) {
+        return NULL;
+    }
     top = __atomic_load_n(&entry->heap_top, __ATOMIC_RELAXED);
     if ((heap_off < top) && (len <= top - heap_off)) {
         return (void *)(entry->base + heap_off);
@@ -251,6 +273,9 @@ xg_status_t xg_gas_diagnose(const void *addr, size_t len, int pe)
     }
     if (gas_entry_ptr(&xg_gas.table[pe + 1], off, len) == NULL) {
         return XG_ERR_OUT_OF_BOUNDS;
+    }
+    if (xg_gas.table[pe + 1].route != XG_GAS_ROUTE_DIRECT) {
+        return XG_ERR_UNREACHABLE;
     }
     return XG_OK;
 }
@@ -280,6 +305,7 @@ xg_status_t xg_gas_make(const void *addr, int pe, xg_gaddr_t *gaddr_p)
 
 void *xg_gas_resolve(xg_gaddr_t gaddr, size_t len, xg_status_t *status_p)
 {
+    const xg_ns_entry_t *entry;
     void *ptr;
 
     if (gaddr.ns == XG_NS_LOCAL) {
@@ -291,7 +317,12 @@ void *xg_gas_resolve(xg_gaddr_t gaddr, size_t len, xg_status_t *status_p)
                                        : XG_ERR_PE_RANGE;
         return NULL;
     }
-    ptr = gas_entry_ptr(xg_nlb_lookup(gaddr.ns), gaddr.off, len);
+    entry = xg_nlb_lookup(gaddr.ns);
+    if (entry->route != XG_GAS_ROUTE_DIRECT) {
+        *status_p = XG_ERR_UNREACHABLE;
+        return NULL;
+    }
+    ptr = gas_entry_ptr(entry, gaddr.off, len);
     *status_p = (ptr != NULL) ? XG_OK : XG_ERR_OUT_OF_BOUNDS;
     return ptr;
 }

@@ -39,12 +39,22 @@
  * taken from the program's. */
 #define XG_GAS_HEAP_RESERVED 64
 
+/* How this process reaches a PE's memory.  Direct: CPU loads, stores and
+ * atomics at base + offset (PEs of this node).  NIC: through the network
+ * interface (filled in by the off-node transport; until one exists such a
+ * PE is unreachable).  Only direct rows ever enter an NLB. */
+typedef enum xg_gas_route {
+    XG_GAS_ROUTE_DIRECT = 0,
+    XG_GAS_ROUTE_NIC
+} xg_gas_route_t;
+
 typedef struct xg_ns_entry {
     uintptr_t base;      /* where this process reaches offset 0 */
     uint64_t  heap_top;  /* [0, heap_top) holds every live heap object */
     uint64_t  data_off;  /* data window: [data_off, data_end) */
     uint64_t  data_end;
     int       owner;     /* PE that owns the memory */
+    xg_gas_route_t route;
 } xg_ns_entry_t;
 
 typedef struct xg_nlb {
@@ -144,7 +154,8 @@ static inline void *xg_gas_translate_fast(const void *addr, size_t len,
  */
 void *xg_gas_translate(const void *addr, size_t len, int pe);
 
-/* Why xg_gas_translate(@addr, @len, @pe) returned NULL. */
+/* Why xg_gas_translate(@addr, @len, @pe) returned NULL (XG_ERR_UNREACHABLE:
+ * the PE has no direct route). */
 xg_status_t xg_gas_diagnose(const void *addr, size_t len, int pe);
 
 /*

@@ -1,0 +1,186 @@
+/*
+ * The slow paths of the gas operations (xg_gas_ops.h): full translation
+ * and the route decision, strided transfers, and contexts.
+ */
+#include "gas/xg_gas_ops.h"
+
+#include <stdio.h>
+
+#include "base/xg_wait.h"
+
+void xg_gas_ctx_init(xg_gas_ctx_t *ctx, int is_private)
+{
+    ctx->pending = 0;
+    ctx->lock    = is_private ? XG_GAS_CTX_LOCK_NONE : XG_GAS_CTX_LOCK_ATOMIC;
+}
+
+void xg_gas_ctx_fini(xg_gas_ctx_t *ctx)
+{
+    xg_gas_ctx_quiet(ctx);
+}
+
+static void ctx_describe(const xg_wait_what_t *what, char *buf, size_t len)
+{
+    const xg_gas_ctx_t *ctx = what->arg;
+
+    snprintf(buf, len, "waiting for %llu outstanding operations of context "
+             "%p to complete",
+             (unsigned long long)xg_gas_ctx_pending(ctx), (void *)ctx);
+}
+
+void xg_gas_ctx_complete(xg_gas_ctx_t *ctx)
+{
+    xg_wait_what_t what = {.routine = "quiet", .peer = -1,
+                           .describe = ctx_describe, .arg = ctx};
+    xg_wait_t wait;
+
+    xg_wait_init(&wait);
+    xg_wait_watch(&wait, &what);
+    while (xg_gas_ctx_pending(ctx) != 0) {
+        xg_wait_backoff(&wait);
+    }
+    xg_gas_quiet();
+}
+
+/* Pointer for (@addr, @len, @pe), or NULL with the reason in *@status_p.
+ * A length of 0 needs only a running library. */
+static void *ops_target(const void *addr, size_t len, int pe,
+                        xg_status_t *status_p)
+{
+    void *ptr;
+
+    if (len == 0) {
+        *status_p = (xg_gas.npes == 0) ? XG_ERR_NOT_INITIALIZED : XG_OK;
+        return NULL;
+    }
+    ptr = xg_gas_translate(addr, len, pe);
+    *status_p = (ptr != NULL) ? XG_OK : xg_gas_diagnose(addr, len, pe);
+    if ((ptr == NULL) && (*status_p == XG_OK)) {
+        *status_p = XG_ERR_INTERNAL; /* translate and diagnose disagree */
+    }
+    return ptr;
+}
+
+xg_status_t xg_gas_put_slow(xg_gas_ctx_t *ctx, void *dst, const void *src,
+                            size_t len, int pe)
+{
+    xg_status_t status;
+    void *ptr = ops_target(dst, len, pe, &status);
+
+    (void)ctx;
+    if (ptr != NULL) {
+        xg_gas_copy(ptr, src, len);
+    }
+    return status;
+}
+
+xg_status_t xg_gas_get_slow(xg_gas_ctx_t *ctx, void *dst, const void *src,
+                            size_t len, int pe)
+{
+    xg_status_t status;
+    const void *ptr = ops_target(src, len, pe, &status);
+
+    (void)ctx;
+    if (ptr != NULL) {
+        xg_gas_copy(dst, ptr, len);
+    }
+    return status;
+}
+
+xg_gas_amo_result_t xg_gas_amo_slow(xg_gas_ctx_t *ctx, xg_gas_amo_t op,
+                                    void *dst, size_t size, uint64_t value,
+                                    uint64_t cond, int pe)
+{
+    xg_gas_amo_result_t result = {0, XG_ERR_MISALIGNED};
+    void *ptr;
+
+    (void)ctx;
+    if (((uintptr_t)dst & (size - 1)) != 0) {
+        return result;
+    }
+    ptr = ops_target(dst, size, pe, &result.status);
+    if (ptr != NULL) {
+        result.old = xg_gas_amo_apply(op, ptr, size, value, cond);
+    }
+    return result;
+}
+
+/* Copies @count blocks of @block bytes that start @dstep bytes apart in
+ * @to and @sstep bytes apart in @from. */
+static inline void ops_copy_blocks(char *to, const char *from, size_t dstep,
+                                   size_t sstep, size_t block, size_t count)
+{
+    size_t i;
+
+    for (i = 0; i < count; i++) {
+        memcpy(to + i * dstep, from + i * sstep, block);
+    }
+}
+
+/*
+ * The remote side's extent ((count - 1) * stride + elem bytes) is
+ * translated once, so the loop only copies.  Elements of 1, 2, 4, 8 or 16
+ * bytes are copied with a fixed-size move, longer ones with memcpy.
+ */
+static xg_status_t ops_strided(int put, void *dst, const void *src,
+                               size_t elem, ptrdiff_t dst_stride,
+                               ptrdiff_t src_stride, size_t count, int pe)
+{
+    ptrdiff_t stride = put ? dst_stride : src_stride;
+    size_t extent;
+    xg_status_t status;
+    char *to;
+    const char *from;
+
+    if ((count == 0) || (elem == 0)) {
+        return (xg_gas.npes == 0) ? XG_ERR_NOT_INITIALIZED : XG_OK;
+    }
+    if ((dst_stride < 1) || (src_stride < 1)) {
+        return XG_ERR_INVALID_PARAM;
+    }
+    if (__builtin_mul_overflow(count - 1, (size_t)stride, &extent) ||
+        __builtin_add_overflow(extent, elem, &extent)) {
+        return XG_ERR_OUT_OF_BOUNDS;
+    }
+    if (put) {
+        to   = ops_target(dst, extent, pe, &status);
+        from = src;
+    } else {
+        to   = dst;
+        from = ops_target(src, extent, pe, &status);
+    }
+    if (status != XG_OK) {
+        return status;
+    }
+    /* a constant block size lets each copy be one move */
+    switch (elem) {
+    case 1:  ops_copy_blocks(to, from, dst_stride, src_stride, 1, count);
+             break;
+    case 2:  ops_copy_blocks(to, from, dst_stride, src_stride, 2, count);
+             break;
+    case 4:  ops_copy_blocks(to, from, dst_stride, src_stride, 4, count);
+             break;
+    case 8:  ops_copy_blocks(to, from, dst_stride, src_stride, 8, count);
+             break;
+    case 16: ops_copy_blocks(to, from, dst_stride, src_stride, 16, count);
+             break;
+    default: ops_copy_blocks(to, from, dst_stride, src_stride, elem, count);
+    }
+    return XG_OK;
+}
+
+xg_status_t xg_gas_iput(xg_gas_ctx_t *ctx, void *dst, const void *src,
+                        size_t elem, ptrdiff_t dst_stride,
+                        ptrdiff_t src_stride, size_t count, int pe)
+{
+    (void)ctx;
+    return ops_strided(1, dst, src, elem, dst_stride, src_stride, count, pe);
+}
+
+xg_status_t xg_gas_iget(xg_gas_ctx_t *ctx, void *dst, const void *src,
+                        size_t elem, ptrdiff_t dst_stride,
+                        ptrdiff_t src_stride, size_t count, int pe)
+{
+    (void)ctx;
+    return ops_strided(0, dst, src, elem, dst_stride, src_stride, count, pe);
+}
