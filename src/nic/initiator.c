@@ -72,7 +72,7 @@ static void md_post(xg_nic_ni_t *ni, const xg_nic_md_t *md,
 void xg_nic_send_event(xg_nic_ni_t *ni, const xg_nic_txdone_t *done,
                        ptl_ni_fail_t fail)
 {
-    xg_nic_md_t *md = xg_nic_pool_lookup(&ni->md_pool, done->md);
+    xg_nic_md_t *md = xg_pool_lookup(&ni->md_pool, done->md);
     ptl_event_t ev;
 
     if (md == NULL) {
@@ -106,7 +106,7 @@ static xg_nic_md_t *op_md(xg_nic_ni_t *ni, const char *fn,
                           ptl_handle_md_t handle, ptl_size_t offset,
                           ptl_size_t length, const char *what)
 {
-    xg_nic_md_t *md = xg_nic_pool_lookup(&ni->md_pool, handle);
+    xg_nic_md_t *md = xg_pool_lookup(&ni->md_pool, handle);
 
     if (md == NULL) {
         xg_warn("ptl", "%s: %s %#x is not a memory descriptor of this NI "
@@ -439,7 +439,7 @@ int xg_nic_issue(const char *fn, const xg_nic_op_t *op)
     }
     ret = op_check(ni, op, fn, &md, &put_md, &peer);
     if (ret == PTL_OK) {
-        trig = xg_nic_pool_alloc(&ni->trig_pool);
+        trig = xg_pool_alloc(&ni->trig_pool);
         if (trig == NULL) {
             xg_info("ptl", "%s: max_triggered_ops (%d) operations are "
                     "pending", fn, ni->limits.max_triggered_ops);
@@ -531,7 +531,7 @@ static void ack_apply(xg_nic_ni_t *ni, xg_nic_md_t *md,
 
 void xg_nic_init_rx_ack(xg_nic_ni_t *ni, const xg_nic_wire_t *hdr)
 {
-    xg_nic_md_t *md = xg_nic_pool_lookup(&ni->md_pool, hdr->md);
+    xg_nic_md_t *md = xg_pool_lookup(&ni->md_pool, hdr->md);
 
     if (md == NULL) {
         return; /* released after a no-ack put: nobody to tell */
@@ -543,7 +543,7 @@ void xg_nic_init_rx_ack(xg_nic_ni_t *ni, const xg_nic_wire_t *hdr)
 static void reply_undeliverable(xg_nic_ni_t *ni, const xg_nic_wire_t *req,
                                 int peer)
 {
-    xg_nic_md_t *md = xg_nic_pool_lookup(&ni->md_pool, req->md);
+    xg_nic_md_t *md = xg_pool_lookup(&ni->md_pool, req->md);
     ptl_event_t ev;
 
     if (md == NULL) {
@@ -567,7 +567,7 @@ static void reply_undeliverable(xg_nic_ni_t *ni, const xg_nic_wire_t *req,
 static void ack_undeliverable(xg_nic_ni_t *ni, const xg_nic_wire_t *req,
                               int peer)
 {
-    xg_nic_md_t *md = xg_nic_pool_lookup(&ni->md_pool, req->md);
+    xg_nic_md_t *md = xg_pool_lookup(&ni->md_pool, req->md);
     xg_nic_wire_t ack = *req;
 
     if (md == NULL) {
@@ -607,7 +607,7 @@ void xg_nic_init_unreachable(xg_nic_ni_t *ni, const xg_nic_wire_t *req,
 
 static void reply_done(xg_nic_ni_t *ni, const xg_nic_rx_t *rx)
 {
-    xg_nic_md_t *md = xg_nic_pool_lookup(&ni->md_pool, rx->md);
+    xg_nic_md_t *md = xg_pool_lookup(&ni->md_pool, rx->md);
     ptl_event_t ev;
 
     if (md == NULL) {
@@ -631,7 +631,7 @@ void xg_nic_init_rx_reply(xg_nic_ni_t *ni, xg_nic_peer_t *peer,
                           const xg_nic_wire_t *hdr, const uint8_t *data)
 {
     xg_nic_rx_t *rx = &peer->rx;
-    xg_nic_md_t *md = xg_nic_pool_lookup(&ni->md_pool, hdr->md);
+    xg_nic_md_t *md = xg_pool_lookup(&ni->md_pool, hdr->md);
 
     memset(rx, 0, sizeof(*rx));
     rx->ni          = (uint8_t)ni->index;
@@ -668,7 +668,7 @@ void xg_nic_init_rx_reply(xg_nic_ni_t *ni, xg_nic_peer_t *peer,
 void xg_nic_init_rx_reply_data(xg_nic_ni_t *ni, xg_nic_rx_t *rx,
                                const uint8_t *data, uint32_t len)
 {
-    xg_nic_md_t *md = xg_nic_pool_lookup(&ni->md_pool, rx->md);
+    xg_nic_md_t *md = xg_pool_lookup(&ni->md_pool, rx->md);
 
     if (md != NULL) {
         xg_nic_region_write(&md->region, rx->loffset + rx->next, data, len);
@@ -682,7 +682,7 @@ void xg_nic_init_rx_reply_data(xg_nic_ni_t *ni, xg_nic_rx_t *rx,
 
 void xg_nic_init_rx_rndv_get(xg_nic_ni_t *ni, const xg_nic_wire_t *hdr)
 {
-    xg_nic_md_t *md = xg_nic_pool_lookup(&ni->md_pool, hdr->md);
+    xg_nic_md_t *md = xg_pool_lookup(&ni->md_pool, hdr->md);
     xg_nic_txmsg_t msg;
     xg_status_t status;
     int peer = (int)hdr->src_rank;

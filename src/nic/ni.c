@@ -109,42 +109,46 @@ static void ni_set_limits(xg_nic_ni_t *ni, const ptl_ni_limits_t *want)
     l->features               = 0;
 }
 
+static xg_status_t ni_pool_init(xg_nic_ni_t *ni, xg_pool_t *pool,
+                                size_t obj_size, uint32_t max, unsigned type)
+{
+    return xg_pool_init(pool, obj_size, max,
+                        xg_nic_pool_tag(type, ni->index));
+}
+
 static xg_status_t ni_pools_init(xg_nic_ni_t *ni)
 {
-    unsigned i = ni->index;
     unsigned me_type = ni->matching ? XG_NIC_OBJ_ME : XG_NIC_OBJ_LE;
     xg_status_t status = XG_OK;
 
     /* pools persist across NI incarnations (see the file comment); the
      * entry pool's handle type follows the NI's kind */
     if (ni->eq_pool.chunks == NULL) {
-        status = xg_nic_pool_init(&ni->eq_pool, sizeof(xg_nic_eq_t),
-                                  NI_MAX_EQS, XG_NIC_OBJ_EQ, i);
+        status = ni_pool_init(ni, &ni->eq_pool, sizeof(xg_nic_eq_t),
+                                  NI_MAX_EQS, XG_NIC_OBJ_EQ);
         if (status == XG_OK) {
-            status = xg_nic_pool_init(&ni->ct_pool, sizeof(xg_nic_ct_t),
-                                      NI_MAX_CTS, XG_NIC_OBJ_CT, i);
+            status = ni_pool_init(ni, &ni->ct_pool, sizeof(xg_nic_ct_t),
+                                  NI_MAX_CTS, XG_NIC_OBJ_CT);
         }
         if (status == XG_OK) {
-            status = xg_nic_pool_init(&ni->md_pool, sizeof(xg_nic_md_t),
-                                      NI_MAX_MDS, XG_NIC_OBJ_MD, i);
+            status = ni_pool_init(ni, &ni->md_pool, sizeof(xg_nic_md_t),
+                                  NI_MAX_MDS, XG_NIC_OBJ_MD);
         }
         if (status == XG_OK) {
-            status = xg_nic_pool_init(&ni->me_pool, sizeof(xg_nic_me_t),
-                                      NI_MAX_ENTRIES, me_type, i);
+            status = ni_pool_init(ni, &ni->me_pool, sizeof(xg_nic_me_t),
+                                  NI_MAX_ENTRIES, me_type);
         }
         if (status == XG_OK) {
-            status = xg_nic_pool_init(&ni->tgt_pool, sizeof(xg_nic_tgt_t),
-                                      NI_MAX_TARGET_OPS, XG_NIC_OBJ_INTERNAL,
-                                      i);
+            status = ni_pool_init(ni, &ni->tgt_pool, sizeof(xg_nic_tgt_t),
+                                  NI_MAX_TARGET_OPS, XG_NIC_OBJ_INTERNAL);
         }
         if (status == XG_OK) {
-            status = xg_nic_pool_init(&ni->uh_pool, sizeof(xg_nic_uh_t),
-                                      NI_MAX_HEADERS, XG_NIC_OBJ_INTERNAL, i);
+            status = ni_pool_init(ni, &ni->uh_pool, sizeof(xg_nic_uh_t),
+                                  NI_MAX_HEADERS, XG_NIC_OBJ_INTERNAL);
         }
         if (status == XG_OK) {
-            status = xg_nic_pool_init(&ni->trig_pool, sizeof(xg_nic_trig_t),
-                                      NI_MAX_TRIGGERED, XG_NIC_OBJ_INTERNAL,
-                                      i);
+            status = ni_pool_init(ni, &ni->trig_pool, sizeof(xg_nic_trig_t),
+                                  NI_MAX_TRIGGERED, XG_NIC_OBJ_INTERNAL);
         }
         if (status != XG_OK) {
             return status;
@@ -258,7 +262,7 @@ static void teardown_tgt(void *obj, void *arg)
     if (t->pull_ct.heap != NULL) {
         xg_nic_ct_destroy(ni, &t->pull_ct);
     }
-    xg_nic_pool_free(&ni->tgt_pool, t);
+    xg_pool_free(&ni->tgt_pool, t);
 }
 
 static void teardown_uh(void *obj, void *arg)
@@ -277,7 +281,7 @@ static void teardown_md(void *obj, void *arg)
     xg_nic_md_t *md = obj;
 
     xg_nic_region_fini(&md->region);
-    xg_nic_pool_free(&((xg_nic_ni_t *)arg)->md_pool, md);
+    xg_pool_free(&((xg_nic_ni_t *)arg)->md_pool, md);
 }
 
 static void teardown_ct(void *obj, void *arg)
@@ -292,7 +296,7 @@ static void teardown_eq(void *obj, void *arg)
 
 static void teardown_trig(void *obj, void *arg)
 {
-    xg_nic_pool_free(&((xg_nic_ni_t *)arg)->trig_pool, obj);
+    xg_pool_free(&((xg_nic_ni_t *)arg)->trig_pool, obj);
 }
 
 void xg_nic_ni_teardown(xg_nic_ni_t *ni)
@@ -302,24 +306,24 @@ void xg_nic_ni_teardown(xg_nic_ni_t *ni)
     pthread_mutex_lock(&ni->lock);
     __atomic_store_n(&ni->open, 0, __ATOMIC_RELEASE);
     xg_nic_tx_cancel_ni(ni->nic, ni->index);
-    xg_nic_pool_each(&ni->tgt_pool, teardown_tgt, ni);
-    xg_nic_pool_each(&ni->uh_pool, teardown_uh, ni);
+    xg_pool_each(&ni->tgt_pool, teardown_tgt, ni);
+    xg_pool_each(&ni->uh_pool, teardown_uh, ni);
     /* then every entry left, linked or waiting for in-flight uses */
-    xg_nic_pool_each(&ni->me_pool, teardown_me, ni);
+    xg_pool_each(&ni->me_pool, teardown_me, ni);
     for (i = 0; i < XG_NIC_MAX_PT; i++) {
         if (ni->pt[i] != NULL) {
             xg_nic_list_fini(&ni->pt[i]->lists[0]);
             xg_nic_list_fini(&ni->pt[i]->lists[1]);
-            xg_nic_htab_fini(&ni->pt[i]->uh_exact);
-            xg_nic_htab_fini(&ni->pt[i]->uh_mb);
+            xg_htab_fini(&ni->pt[i]->uh_exact);
+            xg_htab_fini(&ni->pt[i]->uh_mb);
             free(ni->pt[i]);
             ni->pt[i] = NULL;
         }
     }
-    xg_nic_pool_each(&ni->md_pool, teardown_md, ni);
-    xg_nic_pool_each(&ni->ct_pool, teardown_ct, ni);
-    xg_nic_pool_each(&ni->trig_pool, teardown_trig, ni);
-    xg_nic_pool_each(&ni->eq_pool, teardown_eq, ni);
+    xg_pool_each(&ni->md_pool, teardown_md, ni);
+    xg_pool_each(&ni->ct_pool, teardown_ct, ni);
+    xg_pool_each(&ni->trig_pool, teardown_trig, ni);
+    xg_pool_each(&ni->eq_pool, teardown_eq, ni);
     free(ni->ct_work);
     ni->ct_work = NULL;
     ni->ct_work_n = ni->ct_work_cap = 0;
@@ -370,14 +374,14 @@ int xg_nic_ni_handle(const char *fn, ptl_handle_any_t handle,
     if (ni != NULL) {
         switch (type) {
         case XG_NIC_OBJ_NI: obj = (handle == nih) ? ni : NULL; break;
-        case XG_NIC_OBJ_EQ: obj = xg_nic_pool_lookup(&ni->eq_pool, handle);
+        case XG_NIC_OBJ_EQ: obj = xg_pool_lookup(&ni->eq_pool, handle);
                             break;
-        case XG_NIC_OBJ_CT: obj = xg_nic_pool_lookup(&ni->ct_pool, handle);
+        case XG_NIC_OBJ_CT: obj = xg_pool_lookup(&ni->ct_pool, handle);
                             break;
-        case XG_NIC_OBJ_MD: obj = xg_nic_pool_lookup(&ni->md_pool, handle);
+        case XG_NIC_OBJ_MD: obj = xg_pool_lookup(&ni->md_pool, handle);
                             break;
         case XG_NIC_OBJ_ME:
-        case XG_NIC_OBJ_LE: obj = xg_nic_pool_lookup(&ni->me_pool, handle);
+        case XG_NIC_OBJ_LE: obj = xg_pool_lookup(&ni->me_pool, handle);
                             break;
         default: break;
         }
@@ -678,8 +682,8 @@ int xg_nic_pt_alloc(const char *fn, ptl_handle_ni_t ni_handle,
         }
         xg_nic_list_init(&pt->lists[0]);
         xg_nic_list_init(&pt->lists[1]);
-        xg_nic_htab_init(&pt->uh_exact);
-        xg_nic_htab_init(&pt->uh_mb);
+        xg_htab_init(&pt->uh_exact);
+        xg_htab_init(&pt->uh_mb);
         ni->pt[index] = pt;
     }
     pt->index     = index;
@@ -802,7 +806,7 @@ int xg_nic_md_bind(const char *fn, ptl_handle_ni_t ni_handle,
                 desc->start, (unsigned long long)desc->length);
         return ret;
     }
-    md = xg_nic_pool_alloc(&ni->md_pool);
+    md = xg_pool_alloc(&ni->md_pool);
     if (md == NULL) {
         xg_nic_region_fini(&region);
         pthread_mutex_unlock(&ni->lock);
@@ -814,7 +818,7 @@ int xg_nic_md_bind(const char *fn, ptl_handle_ni_t ni_handle,
     md->options = desc->options;
     md->eq      = desc->eq_handle;
     md->ct      = desc->ct_handle;
-    *md_handle  = xg_nic_obj_handle(md);
+    *md_handle  = xg_pool_obj_handle(md);
     pthread_mutex_unlock(&ni->lock);
     return PTL_OK;
 }
@@ -827,7 +831,7 @@ int xg_nic_md_release(const char *fn, ptl_handle_md_t md_handle)
 
     if (ni != NULL) {
         pthread_mutex_lock(&ni->lock);
-        md = xg_nic_pool_lookup(&ni->md_pool, md_handle);
+        md = xg_pool_lookup(&ni->md_pool, md_handle);
     }
     if (md == NULL) {
         if (ni != NULL) {
@@ -842,7 +846,7 @@ int xg_nic_md_release(const char *fn, ptl_handle_md_t md_handle)
         return PTL_IN_USE; /* operations or triggers still use it */
     }
     xg_nic_region_fini(&md->region);
-    xg_nic_pool_free(&ni->md_pool, md);
+    xg_pool_free(&ni->md_pool, md);
     pthread_mutex_unlock(&ni->lock);
     return PTL_OK;
 }

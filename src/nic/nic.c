@@ -264,8 +264,7 @@ unsigned xg_nic_progress_once(xg_nic_t *nic)
     unsigned n;
 
     /* the inbound queue has one consumer: whoever holds the poller role */
-    if (atomic_flag_test_and_set_explicit(&nic->poll_lock.flag,
-                                          memory_order_acquire)) {
+    if (!xg_spinlock_trylock(&nic->poll_lock)) {
         return 0;
     }
     nic_tls_progress = 1; /* engine code run here acts as the NIC */
@@ -273,7 +272,7 @@ unsigned xg_nic_progress_once(xg_nic_t *nic)
     xg_nic_rx_release(nic);
     n += xg_nic_tx_progress(nic);
     nic_tls_progress = was_progress;
-    xg_nic_spin_unlock(&nic->poll_lock);
+    xg_spinlock_unlock(&nic->poll_lock);
     return n;
 }
 
@@ -395,19 +394,14 @@ static int nic_configure(xg_nic_t *nic)
  * (those refusals included) gets a bounded last chance to leave. */
 static void nic_close_endpoint(xg_nic_t *nic)
 {
-    xg_wait_t wait;
     int i;
 
-    xg_wait_init(&wait);
-    while (atomic_flag_test_and_set_explicit(&nic->poll_lock.flag,
-                                             memory_order_acquire)) {
-        xg_wait_backoff(&wait); /* a waiting thread is polling: let it */
-    }
+    xg_spinlock_lock(&nic->poll_lock); /* a waiting thread may be polling */
     nic_tls_progress = 1;
     nic->xport.ops.rx_close(nic->xport.ep, nic_rx_func, nic);
     xg_nic_rx_release(nic);
     nic_tls_progress = 0;
-    xg_nic_spin_unlock(&nic->poll_lock);
+    xg_spinlock_unlock(&nic->poll_lock);
     for (i = 0; (i < 1000) &&
                 (atomic_load_explicit(&nic->backlog, memory_order_relaxed) !=
                  0); i++) {
@@ -485,10 +479,10 @@ int xg_nic_init(void)
         return PTL_FAIL;
     }
     for (i = 0; i < nic->npes; i++) {
-        xg_nic_spin_init(&nic->peers[i].lock);
+        xg_spinlock_init(&nic->peers[i].lock);
     }
-    xg_nic_spin_init(&nic->busy_lock);
-    xg_nic_spin_init(&nic->poll_lock);
+    xg_spinlock_init(&nic->busy_lock);
+    xg_spinlock_init(&nic->poll_lock);
     /* adaptive: the poller holds an NI lock for a batch of packets; an
      * application thread that wants it meanwhile spins briefly instead of
      * going to sleep in the kernel (and costing the poller a wake-up) */
@@ -558,13 +552,13 @@ void xg_nic_fini(void)
     }
     __atomic_store_n(&xg_nic_global, NULL, __ATOMIC_RELEASE);
     for (i = 0; i < XG_NIC_NUM_NI; i++) {
-        xg_nic_pool_fini(&nic->ni[i].eq_pool);
-        xg_nic_pool_fini(&nic->ni[i].ct_pool);
-        xg_nic_pool_fini(&nic->ni[i].md_pool);
-        xg_nic_pool_fini(&nic->ni[i].me_pool);
-        xg_nic_pool_fini(&nic->ni[i].tgt_pool);
-        xg_nic_pool_fini(&nic->ni[i].uh_pool);
-        xg_nic_pool_fini(&nic->ni[i].trig_pool);
+        xg_pool_fini(&nic->ni[i].eq_pool);
+        xg_pool_fini(&nic->ni[i].ct_pool);
+        xg_pool_fini(&nic->ni[i].md_pool);
+        xg_pool_fini(&nic->ni[i].me_pool);
+        xg_pool_fini(&nic->ni[i].tgt_pool);
+        xg_pool_fini(&nic->ni[i].uh_pool);
+        xg_pool_fini(&nic->ni[i].trig_pool);
         pthread_mutex_destroy(&nic->ni[i].lock);
     }
     for (i = 0; i < nic->npes; i++) {

@@ -296,7 +296,7 @@ static void tgt_free(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     if (t->pull_ct.heap != NULL) {
         xg_nic_ct_destroy(ni, &t->pull_ct);
     }
-    xg_nic_pool_free(&ni->tgt_pool, t);
+    xg_pool_free(&ni->tgt_pool, t);
 }
 
 /* ------------------------------------------------------------------------
@@ -407,7 +407,7 @@ static xg_nic_tgt_state_t tgt_check(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     }
     if ((t->list == PTL_OVERFLOW_LIST) &&
         !(me->options & PTL_ME_UNEXPECTED_HDR_DISABLE)) {
-        t->uh = xg_nic_pool_alloc(&ni->uh_pool);
+        t->uh = xg_pool_alloc(&ni->uh_pool);
         if (t->uh == NULL) {
             t->me = NULL;
             if (t->pt->options & PTL_PT_FLOWCTRL) {
@@ -562,7 +562,7 @@ void xg_nic_tgt_pull(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     msg.hdr.user_ptr   = t->user_ptr;
     msg.hdr.loffset    = t->loffset;
     msg.hdr.md         = t->md;
-    msg.hdr.tgt_cookie = xg_nic_obj_handle(t);
+    msg.hdr.tgt_cookie = xg_pool_obj_handle(t);
     msg.hdr.offset     = t->eager;
     msg.hdr.mlength    = t->expect - t->eager;
     status = xg_nic_tx(ni, (int)t->src_rank, &msg);
@@ -584,7 +584,7 @@ static xg_nic_tgt_state_t tgt_pull(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
         /* the paper's triggered rendezvous: the get is a triggered
          * operation on a counter of the bytes that came with the header,
          * armed now and fired by the counter (here at once) */
-        trig = xg_nic_pool_alloc(&ni->trig_pool);
+        trig = xg_pool_alloc(&ni->trig_pool);
         if (trig != NULL) {
             xg_nic_ct_init_internal(&t->pull_ct);
             trig->kind      = XG_TRIG_PULL;
@@ -915,7 +915,7 @@ void xg_nic_tgt_refuse(xg_nic_ni_t *ni, const xg_nic_wire_t *hdr)
 void xg_nic_tgt_rx_request(xg_nic_ni_t *ni, xg_nic_peer_t *peer,
                            const xg_nic_wire_t *hdr, const uint8_t *data)
 {
-    xg_nic_tgt_t *t = xg_nic_pool_alloc(&ni->tgt_pool);
+    xg_nic_tgt_t *t = xg_pool_alloc(&ni->tgt_pool);
 
     (void)peer;
     if (t == NULL) {
@@ -982,7 +982,7 @@ void xg_nic_tgt_rx_data(xg_nic_ni_t *ni, xg_nic_rx_t *rx, const uint8_t *data,
 void xg_nic_tgt_rx_rndv_data(xg_nic_ni_t *ni, xg_nic_peer_t *peer,
                              const xg_nic_wire_t *hdr, const uint8_t *data)
 {
-    xg_nic_tgt_t *t = xg_nic_pool_lookup(&ni->tgt_pool,
+    xg_nic_tgt_t *t = xg_pool_lookup(&ni->tgt_pool,
                                          (uint32_t)hdr->tgt_cookie);
     xg_nic_rx_t *rx = &peer->rx;
 
@@ -1054,7 +1054,7 @@ void xg_nic_uh_destroy(xg_nic_ni_t *ni, xg_nic_uh_t *uh, int tell_initiator)
         xg_nic_me_release(ni, uh->me);
         uh->me = NULL;
     }
-    xg_nic_pool_free(&ni->uh_pool, uh);
+    xg_pool_free(&ni->uh_pool, uh);
 }
 
 static void uh_event(xg_nic_ni_t *ni, xg_nic_pt_t *pt, const xg_nic_uh_t *uh,
@@ -1088,7 +1088,7 @@ static void uh_event(xg_nic_ni_t *ni, xg_nic_pt_t *pt, const xg_nic_uh_t *uh,
 static void uh_deliver_held(xg_nic_ni_t *ni, xg_nic_pt_t *pt,
                             xg_nic_uh_t *uh, xg_nic_me_t *me)
 {
-    xg_nic_tgt_t *t = xg_nic_pool_alloc(&ni->tgt_pool);
+    xg_nic_tgt_t *t = xg_pool_alloc(&ni->tgt_pool);
     ptl_size_t room;
 
     if (t == NULL) {

@@ -26,20 +26,22 @@
 
 #include "base/xg_compiler.h"
 #include "base/xg_log.h"
-#include "nic/xg_buddy.h"
+#include "base/xg_buddy.h"
+#include "base/xg_hash.h"
+#include "base/xg_pool.h"
+#include "base/xg_spinlock.h"
 #include "nic/xg_nic.h"
 #include "nic/xg_nic_wire.h"
 #include "xport/xg_xport_pkt.h"
 
 #define XG_NIC_NUM_NI   4
 #define XG_NIC_MAX_PT   256        /* portal indexes 0..255 */
-#define XG_NIC_CHUNK    256        /* objects per pool chunk */
 
 /* ------------------------------------------------------------------------
  * Handles and pools
  * --------------------------------------------------------------------- */
 
-typedef enum xg_nic_obj_type {
+typedef enum xg_pool_obj_type {
     XG_NIC_OBJ_NI = 1,
     XG_NIC_OBJ_EQ,
     XG_NIC_OBJ_CT,
@@ -47,21 +49,18 @@ typedef enum xg_nic_obj_type {
     XG_NIC_OBJ_ME,
     XG_NIC_OBJ_LE,
     XG_NIC_OBJ_INTERNAL   /* target operations, headers, triggers */
-} xg_nic_obj_type_t;
+} xg_pool_obj_type_t;
 
 #define XG_NIC_H_TYPE_SHIFT 29
 #define XG_NIC_H_NI_SHIFT   27
-#define XG_NIC_H_GEN_SHIFT  20
-#define XG_NIC_H_GEN_MASK   0x7fu
-#define XG_NIC_H_INDEX_MASK 0xfffffu
 
 static inline uint32_t xg_nic_handle_make(unsigned type, unsigned ni,
                                           unsigned gen, uint32_t index)
 {
     return ((uint32_t)type << XG_NIC_H_TYPE_SHIFT) |
            ((uint32_t)ni << XG_NIC_H_NI_SHIFT) |
-           ((uint32_t)(gen & XG_NIC_H_GEN_MASK) << XG_NIC_H_GEN_SHIFT) |
-           (index & XG_NIC_H_INDEX_MASK);
+           ((uint32_t)(gen & XG_POOL_GEN_MASK) << XG_POOL_GEN_SHIFT) |
+           (index & XG_POOL_INDEX_MASK);
 }
 
 static inline unsigned xg_nic_handle_type(uint32_t h)
@@ -74,73 +73,10 @@ static inline unsigned xg_nic_handle_ni(uint32_t h)
     return (h >> XG_NIC_H_NI_SHIFT) & 3u;
 }
 
-/* First member of every pooled object. */
-typedef struct xg_nic_obj {
-    _Atomic uint32_t handle;  /* 0 while free */
-    uint32_t         index;
-    uint32_t         next_free;  /* index + 1 of the next free slot */
-    uint8_t          gen;
-    uint8_t          live;       /* allocated (its handle may be retired) */
-    uint8_t          pad[2];
-} xg_nic_obj_t;
-
-typedef struct xg_nic_pool {
-    size_t               obj_size;
-    uint32_t             max;        /* objects allowed at once */
-    uint32_t             count;      /* in use */
-    uint32_t             created;    /* slots ever initialized */
-    uint32_t             free_head;  /* index + 1, 0: none */
-    uint8_t              type;
-    uint8_t              ni;
-    uint32_t             nchunks;
-    _Atomic(void *)     *chunks;
-} xg_nic_pool_t;
-
-xg_status_t xg_nic_pool_init(xg_nic_pool_t *pool, size_t obj_size,
-                             uint32_t max, unsigned type, unsigned ni);
-void  xg_nic_pool_fini(xg_nic_pool_t *pool);
-/* A zeroed object with a fresh handle, or NULL at the limit. */
-void *xg_nic_pool_alloc(xg_nic_pool_t *pool);
-void  xg_nic_pool_free(xg_nic_pool_t *pool, void *obj);
-/* The live object named by @handle, or NULL (no lock needed). */
-void *xg_nic_pool_lookup(xg_nic_pool_t *pool, uint32_t handle);
-/* Calls @fn on every allocated object, retired handles included
- * (teardown). */
-void  xg_nic_pool_each(xg_nic_pool_t *pool, void (*fn)(void *obj, void *arg),
-                       void *arg);
-
-static inline uint32_t xg_nic_obj_handle(const void *obj)
+/* Handle tag of an NI's pool of @type objects (see base/xg_pool.h). */
+static inline uint32_t xg_nic_pool_tag(unsigned type, unsigned ni)
 {
-    return atomic_load_explicit(&((const xg_nic_obj_t *)obj)->handle,
-                                memory_order_relaxed);
-}
-
-/* ------------------------------------------------------------------------
- * Small spin lock that backs off (xg_wait), for the per-peer send queues.
- * --------------------------------------------------------------------- */
-
-typedef struct xg_nic_spin {
-    atomic_flag flag;
-} xg_nic_spin_t;
-
-void xg_nic_spin_lock_slow(xg_nic_spin_t *lock);
-
-static inline void xg_nic_spin_init(xg_nic_spin_t *lock)
-{
-    atomic_flag_clear(&lock->flag);
-}
-
-static inline void xg_nic_spin_lock(xg_nic_spin_t *lock)
-{
-    if (xg_unlikely(atomic_flag_test_and_set_explicit(
-            &lock->flag, memory_order_acquire))) {
-        xg_nic_spin_lock_slow(lock);
-    }
-}
-
-static inline void xg_nic_spin_unlock(xg_nic_spin_t *lock)
-{
-    atomic_flag_clear_explicit(&lock->flag, memory_order_release);
+    return ((uint32_t)type << (XG_NIC_H_TYPE_SHIFT - XG_POOL_TAG_SHIFT)) | ni;
 }
 
 /* ------------------------------------------------------------------------
@@ -169,8 +105,8 @@ void *xg_nic_region_addr(const xg_nic_region_t *region, uint64_t offset);
  * --------------------------------------------------------------------- */
 
 typedef struct xg_nic_eq {
-    xg_nic_obj_t     obj;
-    xg_nic_spin_t    lock;
+    xg_pool_obj_t     obj;
+    xg_spinlock_t    lock;
     ptl_event_t     *ring;
     uint64_t         capacity;  /* slots: size + flow-control reserve */
     uint64_t         size;      /* events the user asked room for */
@@ -184,7 +120,7 @@ struct xg_nic_ni;
 struct xg_nic_trig;
 
 typedef struct xg_nic_ct {
-    xg_nic_obj_t          obj;
+    xg_pool_obj_t          obj;
     _Atomic uint64_t      success;
     _Atomic uint64_t      failure;
     struct xg_nic_trig  **heap;      /* pending triggers, min (threshold,seq) */
@@ -199,7 +135,7 @@ typedef struct xg_nic_ct {
  * --------------------------------------------------------------------- */
 
 typedef struct xg_nic_md {
-    xg_nic_obj_t     obj;
+    xg_pool_obj_t     obj;
     xg_nic_region_t  region;
     unsigned         options;
     ptl_handle_eq_t  eq;        /* looked up at each use: a freed queue */
@@ -211,42 +147,6 @@ typedef struct xg_nic_md {
  * Matching structures
  * --------------------------------------------------------------------- */
 
-/* Intrusive link of a chained hash table whose chains keep insertion order
- * (the order matching must respect). */
-typedef struct xg_nic_hlink {
-    struct xg_nic_hlink *next;
-    struct xg_nic_hlink *prev;
-    uint64_t             hash;
-} xg_nic_hlink_t;
-
-/* A bucket keeps both ends of its chain in one place: one cache line to
- * touch per insert, lookup or removal. */
-typedef struct xg_nic_hbucket {
-    xg_nic_hlink_t *head;
-    xg_nic_hlink_t *tail;
-} xg_nic_hbucket_t;
-
-typedef struct xg_nic_htab {
-    xg_nic_hbucket_t *b;
-    uint32_t          mask;   /* buckets - 1 */
-    uint32_t          count;
-} xg_nic_htab_t;
-
-void xg_nic_htab_init(xg_nic_htab_t *tab);
-void xg_nic_htab_fini(xg_nic_htab_t *tab);
-/* Appends @link (its hash set) at the tail of its chain; grows the table
- * at load 1/2 (chains keep their order: each new chain comes from one
- * old). */
-void xg_nic_htab_append(xg_nic_htab_t *tab, xg_nic_hlink_t *link);
-void xg_nic_htab_remove(xg_nic_htab_t *tab, xg_nic_hlink_t *link);
-static inline xg_nic_hlink_t *xg_nic_htab_first(const xg_nic_htab_t *tab,
-                                                uint64_t hash)
-{
-    return (tab->b == NULL) ? NULL : tab->b[hash & tab->mask].head;
-}
-
-uint64_t xg_nic_hash2(uint64_t a, uint64_t b);
-
 /* Where an entry is indexed. */
 enum {
     XG_NIC_IDX_WILD = 0,  /* ordered list: ignore bits or partial wildcard */
@@ -257,8 +157,8 @@ enum {
 typedef struct xg_nic_pt xg_nic_pt_t;
 
 typedef struct xg_nic_me {
-    xg_nic_obj_t      obj;
-    xg_nic_hlink_t    link;      /* chain or wild list */
+    xg_pool_obj_t      obj;
+    xg_hlink_t    link;      /* chain or wild list */
     uint64_t          seq;       /* append order */
     xg_nic_pt_t      *pt;
     uint8_t           list;      /* ptl_list_t */
@@ -287,10 +187,10 @@ typedef struct xg_nic_me {
 
 /* One list (priority or overflow) of a portal index. */
 typedef struct xg_nic_list {
-    xg_nic_htab_t   exact;
-    xg_nic_htab_t   anysrc;
-    xg_nic_hlink_t *wild_head;
-    xg_nic_hlink_t *wild_tail;
+    xg_htab_t   exact;
+    xg_htab_t   anysrc;
+    xg_hlink_t *wild_head;
+    xg_hlink_t *wild_tail;
     uint32_t        count;
 } xg_nic_list_t;
 
@@ -300,9 +200,9 @@ struct xg_nic_tgt;
  * held by the NIC), kept until a priority append or a search takes it. */
 typedef struct xg_nic_uh {
     /* first cache line: what a hash-chain walk reads */
-    xg_nic_obj_t      obj;
-    xg_nic_hlink_t    hx;        /* exact index: (source, match bits) */
-    xg_nic_hlink_t    hm;        /* any-source index: match bits */
+    xg_pool_obj_t      obj;
+    xg_hlink_t    hx;        /* exact index: (source, match bits) */
+    xg_hlink_t    hm;        /* any-source index: match bits */
     /* second: what matching and its event read */
     struct xg_nic_uh *next;      /* arrival order */
     struct xg_nic_uh *prev;
@@ -346,8 +246,8 @@ struct xg_nic_pt {
     xg_nic_list_t    lists[2];   /* PTL_PRIORITY_LIST, PTL_OVERFLOW_LIST */
     xg_nic_uh_t     *uh_head;
     xg_nic_uh_t     *uh_tail;
-    xg_nic_htab_t    uh_exact;
-    xg_nic_htab_t    uh_mb;      /* built at the first any-source search */
+    xg_htab_t    uh_exact;
+    xg_htab_t    uh_mb;      /* built at the first any-source search */
     uint8_t          uh_mb_on;
     uint32_t         uh_count;
     uint32_t         inflight;   /* target operations in progress */
@@ -379,7 +279,7 @@ typedef enum xg_nic_tgt_state {
 } xg_nic_tgt_state_t;
 
 typedef struct xg_nic_tgt {
-    xg_nic_obj_t       obj;
+    xg_pool_obj_t       obj;
     xg_nic_tgt_state_t state;
     uint8_t            kind;       /* request wire type */
     uint8_t            list;       /* list of the entry */
@@ -453,7 +353,7 @@ typedef enum {
 } xg_nic_trig_kind_t;
 
 typedef struct xg_nic_trig {
-    xg_nic_obj_t        obj;
+    xg_pool_obj_t        obj;
     uint8_t             kind;
     uint64_t            threshold;
     uint64_t            seq;
@@ -545,7 +445,7 @@ typedef struct xg_nic_rx {
 } xg_nic_rx_t;
 
 typedef struct xg_nic_peer {
-    xg_nic_spin_t  lock;
+    xg_spinlock_t  lock;
     xg_nic_txq_t  *head;        /* backlog, in order */
     xg_nic_txq_t  *tail;
     uint8_t        busy;        /* on nic->busy */
@@ -567,13 +467,13 @@ typedef struct xg_nic_ni {
     int                 logical;
     struct xg_nic      *nic;
     ptl_ni_limits_t     limits;
-    xg_nic_pool_t       eq_pool;
-    xg_nic_pool_t       ct_pool;
-    xg_nic_pool_t       md_pool;
-    xg_nic_pool_t       me_pool;
-    xg_nic_pool_t       tgt_pool;
-    xg_nic_pool_t       uh_pool;
-    xg_nic_pool_t       trig_pool;
+    xg_pool_t       eq_pool;
+    xg_pool_t       ct_pool;
+    xg_pool_t       md_pool;
+    xg_pool_t       me_pool;
+    xg_pool_t       tgt_pool;
+    xg_pool_t       uh_pool;
+    xg_pool_t       trig_pool;
     xg_nic_pt_t        *pt[XG_NIC_MAX_PT];
     uint64_t            seq;        /* next append / trigger sequence */
     uint32_t            entries;    /* MEs/LEs allocated */
@@ -613,7 +513,7 @@ typedef struct xg_nic {
     uint64_t            held_size;
     uint64_t            spin_ns;
     /* peers with a backlog */
-    xg_nic_spin_t       busy_lock;
+    xg_spinlock_t       busy_lock;
     uint32_t           *busy;
     uint32_t            nbusy;
     _Atomic uint64_t    backlog;     /* queued messages, all peers */
@@ -625,7 +525,7 @@ typedef struct xg_nic {
     _Atomic int         stop;
     pthread_t           thread_id;   /* for "am I the progress thread" */
     xg_nic_ni_t        *rx_locked;   /* NI the poller holds */
-    xg_nic_spin_t       poll_lock;   /* one poller at a time (see nic.c) */
+    xg_spinlock_t       poll_lock;   /* one poller at a time (see nic.c) */
     /* counters */
     _Atomic uint64_t    rx_packets;
     _Atomic uint64_t    malformed[XG_WIRE_ERR_LAST];
@@ -646,12 +546,12 @@ static inline int xg_nic_ni_is_open(const xg_nic_ni_t *ni)
  * freed since: the event or count is then dropped, as for PTL_*_NONE). */
 static inline xg_nic_eq_t *xg_nic_eq_of(xg_nic_ni_t *ni, ptl_handle_eq_t h)
 {
-    return (h == PTL_EQ_NONE) ? NULL : xg_nic_pool_lookup(&ni->eq_pool, h);
+    return (h == PTL_EQ_NONE) ? NULL : xg_pool_lookup(&ni->eq_pool, h);
 }
 
 static inline xg_nic_ct_t *xg_nic_ct_of(xg_nic_ni_t *ni, ptl_handle_ct_t h)
 {
-    return (h == PTL_CT_NONE) ? NULL : xg_nic_pool_lookup(&ni->ct_pool, h);
+    return (h == PTL_CT_NONE) ? NULL : xg_pool_lookup(&ni->ct_pool, h);
 }
 
 /* ------------------------------------------------------------------------
