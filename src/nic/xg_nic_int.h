@@ -41,7 +41,7 @@
  * Handles and pools
  * --------------------------------------------------------------------- */
 
-typedef enum xg_pool_obj_type {
+typedef enum xg_nic_obj_type {
     XG_NIC_OBJ_NI = 1,
     XG_NIC_OBJ_EQ,
     XG_NIC_OBJ_CT,
@@ -49,7 +49,7 @@ typedef enum xg_pool_obj_type {
     XG_NIC_OBJ_ME,
     XG_NIC_OBJ_LE,
     XG_NIC_OBJ_INTERNAL   /* target operations, headers, triggers */
-} xg_pool_obj_type_t;
+} xg_nic_obj_type_t;
 
 #define XG_NIC_H_TYPE_SHIFT 29
 #define XG_NIC_H_NI_SHIFT   27
