@@ -18,9 +18,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/xg_log.h"
+#include "base/xg_pool.h"
 #include "base/xg_time.h"
 #include "base/xg_wait.h"
-#include "nic/xg_nic_int.h"
+#include "nic/xg_nic.h"
+#include "nic/xg_nic_ct.h"
+#include "nic/xg_nic_initiator.h"
+#include "nic/xg_nic_md.h"
+#include "nic/xg_nic_me.h"
+#include "nic/xg_nic_ni.h"
+#include "nic/xg_nic_obj.h"
+#include "nic/xg_nic_progress.h"
+#include "nic/xg_nic_tgt.h"
 
 void xg_nic_ct_init_internal(xg_nic_ct_t *ct)
 {

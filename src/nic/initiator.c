@@ -16,14 +16,18 @@
  */
 #include <string.h>
 
-#include "nic/xg_nic_int.h"
-
-void xg_nic_md_put(xg_nic_md_t *md)
-{
-    if (md->pending > 0) {
-        md->pending--;
-    }
-}
+#include "base/xg_log.h"
+#include "base/xg_pool.h"
+#include "nic/xg_nic.h"
+#include "nic/xg_nic_ct.h"
+#include "nic/xg_nic_eq.h"
+#include "nic/xg_nic_initiator.h"
+#include "nic/xg_nic_md.h"
+#include "nic/xg_nic_ni.h"
+#include "nic/xg_nic_obj.h"
+#include "nic/xg_nic_region.h"
+#include "nic/xg_nic_tx.h"
+#include "nic/xg_nic_wire.h"
 
 static void init_event_base(ptl_event_t *ev, ptl_event_kind_t type,
                             void *user_ptr, ptl_process_t peer,

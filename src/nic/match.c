@@ -27,7 +27,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nic/xg_nic_int.h"
+#include "base/xg_compiler.h"
+#include "base/xg_hash.h"
+#include "nic/xg_nic.h"
+#include "nic/xg_nic_me.h"
+#include "nic/xg_nic_ni.h"
+#include "nic/xg_nic_pt.h"
+#include "nic/xg_nic_uh.h"
 
 #define XG_NIC_ANY_KEY UINT64_MAX
 

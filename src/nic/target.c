@@ -32,7 +32,22 @@
  */
 #include <string.h>
 
-#include "nic/xg_nic_int.h"
+#include "base/xg_compiler.h"
+#include "base/xg_log.h"
+#include "base/xg_pool.h"
+#include "nic/xg_nic.h"
+#include "nic/xg_nic_atomic.h"
+#include "nic/xg_nic_ct.h"
+#include "nic/xg_nic_eq.h"
+#include "nic/xg_nic_me.h"
+#include "nic/xg_nic_ni.h"
+#include "nic/xg_nic_obj.h"
+#include "nic/xg_nic_pt.h"
+#include "nic/xg_nic_region.h"
+#include "nic/xg_nic_tgt.h"
+#include "nic/xg_nic_tx.h"
+#include "nic/xg_nic_uh.h"
+#include "nic/xg_nic_wire.h"
 
 typedef xg_nic_tgt_state_t (*tgt_state_func_t)(xg_nic_ni_t *ni,
                                                xg_nic_tgt_t *t);
@@ -82,7 +97,7 @@ static xg_nic_rx_t *tgt_rx(xg_nic_ni_t *ni, const xg_nic_tgt_t *t)
     return &ni->nic->peers[t->src_rank].rx;
 }
 
-static ptl_event_kind_t tgt_event_kind(uint8_t kind, int overflow)
+ptl_event_kind_t xg_nic_tgt_event_kind(uint8_t kind, int overflow)
 {
     switch (kind) {
     case XG_WIRE_GET:
@@ -98,7 +113,7 @@ static ptl_event_kind_t tgt_event_kind(uint8_t kind, int overflow)
     }
 }
 
-static void tgt_post(xg_nic_ni_t *ni, xg_nic_pt_t *pt, const ptl_event_t *ev)
+void xg_nic_tgt_post(xg_nic_ni_t *ni, xg_nic_pt_t *pt, const ptl_event_t *ev)
 {
     xg_nic_eq_t *eq = xg_nic_eq_of(ni, pt->eq);
 
@@ -131,15 +146,11 @@ static void tgt_count_on(xg_nic_ni_t *ni, unsigned options,
 }
 
 /* Counts on an entry's counter when @option is set. */
-static void tgt_count(xg_nic_ni_t *ni, const xg_nic_me_t *me,
+void xg_nic_tgt_count(xg_nic_ni_t *ni, const xg_nic_me_t *me,
                       unsigned option, uint64_t bytes)
 {
     tgt_count_on(ni, me->options, me->ct, option, bytes, 0);
 }
-
-static void uh_event(xg_nic_ni_t *ni, xg_nic_pt_t *pt, const xg_nic_uh_t *uh,
-                     ptl_event_kind_t type, void *user_ptr,
-                     ptl_ni_fail_t fail);
 
 /* The message of a claimed header is done (@fail: how): the claiming
  * entry or search gets the overflow event and count it was owed, and
@@ -150,8 +161,8 @@ static void tgt_finish_claim(xg_nic_ni_t *ni, xg_nic_tgt_t *t,
     xg_nic_me_t *me = t->claim_me;
 
     if (t->claim_events) {
-        uh_event(ni, t->pt, uh, tgt_event_kind(uh->kind, 1),
-                 t->claim_user_ptr, fail);
+        xg_nic_uh_event(ni, t->pt, uh, xg_nic_tgt_event_kind(uh->kind, 1),
+                        t->claim_user_ptr, fail);
     }
     tgt_count_on(ni, t->claim_options, t->claim_ct, PTL_ME_EVENT_CT_OVERFLOW,
                  uh->mlength, fail != PTL_NI_OK);
@@ -169,7 +180,7 @@ static void tgt_finish_claim(xg_nic_ni_t *ni, xg_nic_tgt_t *t,
 }
 
 /* Sends the response of a put or atomic (ack or failure notice). */
-static void tgt_send_ack(xg_nic_ni_t *ni, const xg_nic_tgt_t *t,
+void xg_nic_tgt_send_ack(xg_nic_ni_t *ni, const xg_nic_tgt_t *t,
                          ptl_ni_fail_t fail, unsigned flags)
 {
     xg_nic_txmsg_t msg;
@@ -250,7 +261,7 @@ static void tgt_flow_control(xg_nic_ni_t *ni, xg_nic_tgt_t *t,
     ev.match_bits   = t->match_bits;
     ev.rlength      = t->rlength;
     ev.hdr_data     = t->hdr_data;
-    tgt_post(ni, t->pt, &ev);
+    xg_nic_tgt_post(ni, t->pt, &ev);
     xg_info("nic", "portal index %u disabled by flow control (message from "
             "PE %u)", t->pt_index, t->src_rank);
 }
@@ -499,7 +510,7 @@ static xg_nic_tgt_state_t tgt_claim(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
 
 /* Copies stream bytes [off, off + len) of the message, the part that falls
  * inside the matched length. */
-static void tgt_land(xg_nic_tgt_t *t, uint64_t off, const uint8_t *data,
+void xg_nic_tgt_land(xg_nic_tgt_t *t, uint64_t off, const uint8_t *data,
                      uint64_t len)
 {
     uint64_t n;
@@ -518,7 +529,7 @@ static xg_nic_tgt_state_t tgt_data(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
 {
     xg_nic_rx_t *rx;
 
-    tgt_land(t, 0, t->payload, t->payload_len);
+    xg_nic_tgt_land(t, 0, t->payload, t->payload_len);
     t->eager   = t->payload_len;
     t->payload = NULL;
     if (t->rndv) {
@@ -707,7 +718,7 @@ static xg_nic_tgt_state_t tgt_complete(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     if (!(me->options & (PTL_ME_EVENT_COMM_DISABLE |
                          PTL_ME_EVENT_SUCCESS_DISABLE))) {
         memset(&ev, 0, sizeof(ev));
-        ev.type             = tgt_event_kind(t->kind, 0);
+        ev.type             = xg_nic_tgt_event_kind(t->kind, 0);
         ev.start            = xg_nic_region_addr(&me->region, t->moffset);
         ev.user_ptr         = me->user_ptr;
         ev.hdr_data         = t->hdr_data;
@@ -723,9 +734,9 @@ static xg_nic_tgt_state_t tgt_complete(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
         ev.ni_fail_type     = PTL_NI_OK;
         ev.atomic_operation = t->atomic_op;
         ev.atomic_type      = t->atomic_type;
-        tgt_post(ni, t->pt, &ev);
+        xg_nic_tgt_post(ni, t->pt, &ev);
     }
-    tgt_count(ni, me, PTL_ME_EVENT_CT_COMM, t->mlength);
+    xg_nic_tgt_count(ni, me, PTL_ME_EVENT_CT_COMM, t->mlength);
     if (t->unlink_after) {
         xg_nic_me_auto_unlink(ni, me);
     }
@@ -756,7 +767,8 @@ static xg_nic_tgt_state_t tgt_ack(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     if (t->ack_req != PTL_NO_ACK_REQ) {
         /* with acknowledgements disabled the initiator still learns that
          * its MD is free of the operation, but reports nothing */
-        tgt_send_ack(ni, t, PTL_NI_OK, t->ack_disabled ? XG_WIRE_F_QUIET : 0);
+        xg_nic_tgt_send_ack(ni, t, PTL_NI_OK,
+                            t->ack_disabled ? XG_WIRE_F_QUIET : 0);
     }
     return XG_TGT_DONE;
 }
@@ -774,7 +786,7 @@ static xg_nic_tgt_state_t tgt_drop(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     } else {
         /* failures are reported even when no acknowledgement was asked;
          * a rendezvous initiator also learns it may post its SEND */
-        tgt_send_ack(ni, t, t->fail, t->rndv ? XG_WIRE_F_RNDV : 0);
+        xg_nic_tgt_send_ack(ni, t, t->fail, t->rndv ? XG_WIRE_F_RNDV : 0);
     }
     if (tgt_is_put(t) && !t->rndv && (t->payload_len < t->rlength)) {
         rx = tgt_rx(ni, t);
@@ -805,7 +817,7 @@ static const tgt_state_func_t tgt_states[XG_TGT_STATE_LAST] = {
 };
 
 /* Runs @t until it finishes (and is freed) or waits. */
-static void tgt_run(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
+void xg_nic_tgt_run(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
 {
     xg_nic_tgt_state_t next;
 
@@ -851,18 +863,19 @@ void xg_nic_tgt_resume(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
         t->resumed = 1; /* the running loop re-checks its wait state */
         return;
     }
-    tgt_run(ni, t);
+    xg_nic_tgt_run(ni, t);
 }
 
 void xg_nic_tgt_abort(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
 {
     tgt_unclaim(ni, t);
     if (tgt_is_put(t) || (t->kind == XG_WIRE_ATOMIC)) {
-        tgt_send_ack(ni, t, PTL_NI_DROPPED, t->rndv ? XG_WIRE_F_RNDV : 0);
+        xg_nic_tgt_send_ack(ni, t, PTL_NI_DROPPED,
+                            t->rndv ? XG_WIRE_F_RNDV : 0);
     }
     xg_nic_sr_inc(ni, PTL_SR_DROP_COUNT);
     if (t->running) {
-        /* inside tgt_run: let it end there */
+        /* inside xg_nic_tgt_run: let it end there */
         t->state = XG_TGT_DONE;
         t->aborted = 1;
         return;
@@ -899,8 +912,8 @@ void xg_nic_tgt_refuse(xg_nic_ni_t *ni, const xg_nic_wire_t *hdr)
     if (tgt_wants_reply(&tmp)) {
         tgt_send_reply(ni, &tmp, PTL_NI_UNDELIVERABLE, NULL, NULL, 0, 0);
     } else {
-        tgt_send_ack(ni, &tmp, PTL_NI_UNDELIVERABLE,
-                     tmp.rndv ? XG_WIRE_F_RNDV : 0);
+        xg_nic_tgt_send_ack(ni, &tmp, PTL_NI_UNDELIVERABLE,
+                            tmp.rndv ? XG_WIRE_F_RNDV : 0);
     }
     if ((tmp.kind != XG_WIRE_GET) && !tmp.rndv &&
         (hdr->payload < hdr->rlength)) {
@@ -963,7 +976,7 @@ void xg_nic_tgt_rx_request(xg_nic_ni_t *ni, xg_nic_peer_t *peer,
     memcpy(t->operand, hdr->operand, sizeof(t->operand));
     t->payload     = data;
     t->payload_len = hdr->payload;
-    tgt_run(ni, t);
+    xg_nic_tgt_run(ni, t);
 }
 
 void xg_nic_tgt_rx_data(xg_nic_ni_t *ni, xg_nic_rx_t *rx, const uint8_t *data,
@@ -971,7 +984,7 @@ void xg_nic_tgt_rx_data(xg_nic_ni_t *ni, xg_nic_rx_t *rx, const uint8_t *data,
 {
     xg_nic_tgt_t *t = rx->tgt;
 
-    tgt_land(t, rx->next, data, len);
+    xg_nic_tgt_land(t, rx->next, data, len);
     rx->next += len;
     if (rx->next == rx->end) {
         rx->kind = XG_RX_IDLE;
@@ -983,7 +996,7 @@ void xg_nic_tgt_rx_rndv_data(xg_nic_ni_t *ni, xg_nic_peer_t *peer,
                              const xg_nic_wire_t *hdr, const uint8_t *data)
 {
     xg_nic_tgt_t *t = xg_pool_lookup(&ni->tgt_pool,
-                                         (uint32_t)hdr->tgt_cookie);
+                                     (uint32_t)hdr->tgt_cookie);
     xg_nic_rx_t *rx = &peer->rx;
 
     if ((t == NULL) || (hdr->tgt_cookie > UINT32_MAX) ||
@@ -1001,7 +1014,7 @@ void xg_nic_tgt_rx_rndv_data(xg_nic_ni_t *ni, xg_nic_peer_t *peer,
         }
         return;
     }
-    tgt_land(t, hdr->offset, data, hdr->payload);
+    xg_nic_tgt_land(t, hdr->offset, data, hdr->payload);
     if (t->landed < t->expect) {
         rx->kind = XG_RX_TGT;
         rx->ni   = (uint8_t)ni->index;
@@ -1011,205 +1024,4 @@ void xg_nic_tgt_rx_rndv_data(xg_nic_ni_t *ni, xg_nic_peer_t *peer,
         return;
     }
     xg_nic_tgt_resume(ni, t);
-}
-
-/* ------------------------------------------------------------------------
- * Unexpected headers met by a priority append or a search
- * --------------------------------------------------------------------- */
-
-/* Lets a held initiator go without delivering (search-delete, teardown):
- * its SEND comes with the RNDV_GET, then the acknowledgement. */
-static void uh_release_initiator(xg_nic_ni_t *ni, const xg_nic_uh_t *uh,
-                                 ptl_ni_fail_t fail)
-{
-    xg_nic_tgt_t tmp;
-
-    memset(&tmp, 0, sizeof(tmp));
-    tmp.kind       = XG_WIRE_PUT;
-    tmp.rndv       = 1;
-    tmp.src_rank   = uh->src_rank;
-    tmp.ack_req    = uh->ack_req;
-    tmp.pt_index   = uh->pt_index;
-    tmp.match_bits = uh->match_bits;
-    tmp.rlength    = uh->rlength;
-    tmp.roffset    = uh->roffset;
-    tmp.user_ptr   = uh->user_ptr;
-    tmp.loffset    = uh->loffset;
-    tmp.md         = uh->md;
-    tmp.list       = PTL_OVERFLOW_LIST;
-    tgt_send_ack(ni, &tmp, fail, XG_WIRE_F_RNDV);
-}
-
-void xg_nic_uh_destroy(xg_nic_ni_t *ni, xg_nic_uh_t *uh, int tell_initiator)
-{
-    if (uh->held) {
-        if (tell_initiator) {
-            uh_release_initiator(ni, uh, PTL_NI_DROPPED);
-        }
-        xg_nic_held_free(ni, uh->held_data, uh->held_len);
-        uh->held_data = NULL;
-    }
-    if (uh->me != NULL) {
-        uh->me->uh_refs--;
-        xg_nic_me_release(ni, uh->me);
-        uh->me = NULL;
-    }
-    xg_pool_free(&ni->uh_pool, uh);
-}
-
-static void uh_event(xg_nic_ni_t *ni, xg_nic_pt_t *pt, const xg_nic_uh_t *uh,
-                     ptl_event_kind_t type, void *user_ptr,
-                     ptl_ni_fail_t fail)
-{
-    ptl_event_t ev;
-
-    memset(&ev, 0, sizeof(ev));
-    ev.type             = type;
-    ev.start            = uh->start;
-    ev.user_ptr         = user_ptr;
-    ev.hdr_data         = uh->hdr_data;
-    ev.match_bits       = uh->match_bits;
-    ev.rlength          = uh->rlength;
-    ev.mlength          = uh->mlength;
-    ev.remote_offset    = uh->roffset;
-    ev.uid              = uh->uid;
-    ev.jid              = uh->jid;
-    ev.initiator        = uh->initiator;
-    ev.ptl_list         = PTL_OVERFLOW_LIST;
-    ev.pt_index         = pt->index;
-    ev.ni_fail_type     = fail;
-    ev.atomic_operation = uh->atomic_op;
-    ev.atomic_type      = uh->atomic_type;
-    tgt_post(ni, pt, &ev);
-}
-
-/* A held rendezvous put meets its priority entry: deliver straight into
- * it -- the bytes we kept, then the rest pulled from the initiator. */
-static void uh_deliver_held(xg_nic_ni_t *ni, xg_nic_pt_t *pt,
-                            xg_nic_uh_t *uh, xg_nic_me_t *me)
-{
-    xg_nic_tgt_t *t = xg_pool_alloc(&ni->tgt_pool);
-    ptl_size_t room;
-
-    if (t == NULL) {
-        /* no context: report as an overflow with nothing delivered */
-        uh_event(ni, pt, uh, PTL_EVENT_PUT_OVERFLOW, me->user_ptr,
-                 PTL_NI_OK);
-        uh_release_initiator(ni, uh, PTL_NI_DROPPED);
-        uh->held = 0;
-        xg_nic_uh_destroy(ni, uh, 0);
-        return;
-    }
-    t->ni          = ni;
-    t->kind        = XG_WIRE_PUT;
-    t->rndv        = 1;
-    t->from_held   = 1;
-    t->ack_req     = uh->ack_req;
-    t->src_rank    = uh->src_rank;
-    t->initiator   = uh->initiator;
-    t->src_key     = uh->src_key;
-    t->uid         = uh->uid;
-    t->jid         = uh->jid;
-    t->pt          = pt;
-    t->pt_index    = pt->index;
-    t->match_bits  = uh->match_bits;
-    t->hdr_data    = uh->hdr_data;
-    t->rlength     = uh->rlength;
-    t->roffset     = uh->roffset;
-    t->user_ptr    = uh->user_ptr;
-    t->loffset     = uh->loffset;
-    t->md          = uh->md;
-    t->list        = PTL_PRIORITY_LIST;
-    t->drop_reason = PTL_SR_DROP_COUNT;
-    t->me          = me;
-    /* claim the priority entry as a fresh match would */
-    t->moffset = (me->options & PTL_ME_MANAGE_LOCAL) ? me->local_offset
-                                                     : t->roffset;
-    room = (t->moffset > me->region.length) ? 0
-                                            : me->region.length - t->moffset;
-    t->mlength = (t->rlength < room) ? t->rlength : room;
-    if (me->options & PTL_ME_MANAGE_LOCAL) {
-        me->local_offset += t->mlength;
-        if ((me->min_free != 0) &&
-            (me->region.length - me->local_offset < me->min_free)) {
-            t->unlink_after = 1;
-            me->consumed    = 1; /* the append does not link it */
-        }
-    }
-    if (me->options & PTL_ME_USE_ONCE) {
-        t->unlink_after = 1;
-        me->consumed    = 1;
-    }
-    t->ack_disabled = (me->options & PTL_ME_ACK_DISABLE) != 0;
-    me->inflight++;
-    pt->inflight++;
-    tgt_land(t, 0, uh->held_data, uh->held_len);
-    t->eager  = uh->held_len;
-    t->expect = t->eager + ((t->mlength > t->eager) ? t->mlength - t->eager
-                                                    : 0);
-    t->held_data = uh->held_data; /* freed when the operation ends */
-    t->held_len  = uh->held_len;
-    uh->held_data = NULL;
-    uh->held = 0;
-    xg_nic_uh_destroy(ni, uh, 0);
-    t->state = XG_TGT_PULL;
-    tgt_run(ni, t);
-}
-
-/* An append or search-delete takes a header whose data is still landing
- * in the overflow entry: what it is owed is recorded on the message and
- * given when the message completes (tgt_finish_claim). */
-static void uh_claim_pending(xg_nic_pt_t *pt, xg_nic_uh_t *uh,
-                             xg_nic_me_t *me, int search, void *user_ptr)
-{
-    xg_nic_tgt_t *t = uh->pending;
-
-    uh->pending       = NULL;
-    t->claimed        = 1;
-    t->claim_events   = !(me->options & PTL_ME_EVENT_OVER_DISABLE);
-    t->claim_options  = me->options;
-    t->claim_ct       = me->ct;
-    t->claim_user_ptr = user_ptr;
-    if (search == 0) {
-        /* the entry stays until then (PtlMEUnlink says PTL_IN_USE) */
-        t->claim_me = me;
-        me->inflight++;
-        pt->inflight++;
-        t->claim_unlink = (me->options & PTL_ME_USE_ONCE) != 0;
-    }
-}
-
-void xg_nic_tgt_take_header(xg_nic_ni_t *ni, xg_nic_uh_t *uh,
-                            xg_nic_me_t *me, int search, void *user_ptr)
-{
-    xg_nic_pt_t *pt = me->pt;
-    int events = !(me->options & PTL_ME_EVENT_OVER_DISABLE);
-
-    if (search == 1) {
-        /* PTL_SEARCH_ONLY: report, count (4.3), keep the header */
-        if (events) {
-            uh_event(ni, pt, uh, PTL_EVENT_SEARCH, user_ptr, PTL_NI_OK);
-        }
-        tgt_count(ni, me, PTL_ME_EVENT_CT_OVERFLOW, uh->mlength);
-        return;
-    }
-    xg_nic_uh_remove(pt, uh);
-    if (uh->pending != NULL) {
-        uh_claim_pending(pt, uh, me, search, user_ptr);
-        return;
-    }
-    if (uh->held && (search == 0)) {
-        uh_deliver_held(ni, pt, uh, me);
-        return;
-    }
-    if (events) {
-        uh_event(ni, pt, uh, tgt_event_kind(uh->kind, 1), user_ptr,
-                 PTL_NI_OK);
-    }
-    tgt_count(ni, me, PTL_ME_EVENT_CT_OVERFLOW, uh->mlength);
-    if (uh->held) {
-        /* deleted by a search: the initiator is released, nothing moved */
-        uh_release_initiator(ni, uh, PTL_NI_OK);
-    }
-    xg_nic_uh_destroy(ni, uh, 0);
 }

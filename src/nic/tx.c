@@ -20,8 +20,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/xg_compiler.h"
+#include "base/xg_log.h"
+#include "base/xg_spinlock.h"
 #include "base/xg_wait.h"
-#include "nic/xg_nic_int.h"
+#include "nic/xg_nic_initiator.h"
+#include "nic/xg_nic_ni.h"
+#include "nic/xg_nic_progress.h"
+#include "nic/xg_nic_region.h"
+#include "nic/xg_nic_tgt.h"
+#include "nic/xg_nic_tx.h"
+#include "nic/xg_nic_wire.h"
 
 #define TX_BACKLOG_MAX 65536u
 

@@ -18,7 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nic/xg_nic_int.h"
+#include "nic/xg_nic_ni.h"
+#include "nic/xg_nic_progress.h"
+#include "nic/xg_nic_wire.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
