@@ -278,11 +278,11 @@ void xg_nic_uh_insert(xg_nic_ni_t *ni, xg_nic_pt_t *pt, xg_nic_uh_t *uh)
     }
     pt->uh_tail = uh;
     if (ni->nic->hashing) {
-        uh->hx.hash = xg_hash2(uh->src_key, uh->match_bits);
+        uh->hx.hash = xg_hash2(uh->src_key, uh->id.match_bits);
         xg_htab_append(&pt->uh_exact, &uh->hx);
         uh->hashed = 1;
         if (pt->uh_mb_on) {
-            uh->hm.hash = xg_hash2(XG_NIC_ANY_KEY, uh->match_bits);
+            uh->hm.hash = xg_hash2(XG_NIC_ANY_KEY, uh->id.match_bits);
             xg_htab_append(&pt->uh_mb, &uh->hm);
             uh->hashed |= 2;
         }
@@ -316,8 +316,8 @@ void xg_nic_uh_remove(xg_nic_pt_t *pt, xg_nic_uh_t *uh)
 static int uh_accepts(const xg_nic_ni_t *ni, const xg_nic_me_t *me,
                       const xg_nic_uh_t *uh)
 {
-    return me_accepts(ni, me, &uh->initiator, uh->match_bits, uh->rlength,
-                      uh->roffset);
+    return me_accepts(ni, me, &uh->initiator, uh->id.match_bits, uh->id.rlength,
+                      uh->id.roffset);
 }
 
 /* The lines of a header that matching and its event read after the hash
@@ -389,7 +389,7 @@ xg_nic_uh_t *xg_nic_uh_find(xg_nic_ni_t *ni, xg_nic_pt_t *pt,
              * bits from now on (programs that never receive from any
              * source never pay for it) */
             for (uh = pt->uh_head; uh != NULL; uh = uh->next) {
-                uh->hm.hash = xg_hash2(XG_NIC_ANY_KEY, uh->match_bits);
+                uh->hm.hash = xg_hash2(XG_NIC_ANY_KEY, uh->id.match_bits);
                 xg_htab_append(&pt->uh_mb, &uh->hm);
                 uh->hashed |= 2;
             }

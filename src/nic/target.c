@@ -188,18 +188,12 @@ void xg_nic_tgt_send_ack(xg_nic_ni_t *ni, const xg_nic_tgt_t *t,
     memset(&msg, 0, sizeof(msg));
     xg_nic_wire_init(&msg.hdr, XG_WIRE_ACK, ni->index,
                      (uint32_t)ni->nic->rank);
+    msg.hdr.id         = t->id;
+    msg.hdr.id.roffset = (fail == PTL_NI_OK) ? t->moffset : t->id.roffset;
     msg.hdr.flags      = (uint8_t)flags;
     msg.hdr.fail       = fail;
-    msg.hdr.ack_req    = t->ack_req;
-    msg.hdr.pt_index   = t->pt_index;
-    msg.hdr.match_bits = t->match_bits;
-    msg.hdr.rlength    = t->rlength;
     msg.hdr.mlength    = (fail == PTL_NI_OK) ? t->mlength : 0;
-    msg.hdr.roffset    = (fail == PTL_NI_OK) ? t->moffset : t->roffset;
     msg.hdr.list       = t->list;
-    msg.hdr.user_ptr   = t->user_ptr;
-    msg.hdr.loffset    = t->loffset;
-    msg.hdr.md         = t->md;
     xg_nic_tx(ni, (int)t->src_rank, &msg);
 }
 
@@ -215,16 +209,11 @@ static xg_status_t tgt_send_reply(xg_nic_ni_t *ni, xg_nic_tgt_t *t,
     memset(&msg, 0, sizeof(msg));
     xg_nic_wire_init(&msg.hdr, XG_WIRE_REPLY, ni->index,
                      (uint32_t)ni->nic->rank);
+    msg.hdr.id         = t->id;
+    msg.hdr.id.roffset = (fail == PTL_NI_OK) ? t->moffset : t->id.roffset;
     msg.hdr.fail       = fail;
-    msg.hdr.pt_index   = t->pt_index;
-    msg.hdr.match_bits = t->match_bits;
-    msg.hdr.rlength    = t->rlength;
     msg.hdr.mlength    = len;
-    msg.hdr.roffset    = (fail == PTL_NI_OK) ? t->moffset : t->roffset;
     msg.hdr.list       = t->list;
-    msg.hdr.user_ptr   = t->user_ptr;
-    msg.hdr.loffset    = t->loffset;
-    msg.hdr.md         = t->md;
     msg.src            = region;
     msg.src_off        = t->moffset;
     msg.inline_data    = inline_data;
@@ -251,19 +240,11 @@ static void tgt_flow_control(xg_nic_ni_t *ni, xg_nic_tgt_t *t,
     if ((me != NULL) && (me->options & PTL_ME_EVENT_FLOWCTRL_DISABLE)) {
         return;
     }
-    memset(&ev, 0, sizeof(ev));
-    ev.type         = PTL_EVENT_PT_DISABLED;
-    ev.pt_index     = t->pt_index;
+    xg_nic_tgt_event_init(&ev, PTL_EVENT_PT_DISABLED, &t->id, t->initiator);
     ev.ni_fail_type = PTL_NI_PT_DISABLED;
-    ev.initiator    = t->initiator;
-    ev.uid          = t->uid;
-    ev.jid          = t->jid;
-    ev.match_bits   = t->match_bits;
-    ev.rlength      = t->rlength;
-    ev.hdr_data     = t->hdr_data;
     xg_nic_tgt_post(ni, t->pt, &ev);
     xg_info("nic", "portal index %u disabled by flow control (message from "
-            "PE %u)", t->pt_index, t->src_rank);
+            "PE %u)", t->id.pt_index, t->src_rank);
 }
 
 /* Releases what CLAIM took (in-flight counts, entry, header). */
@@ -316,7 +297,7 @@ static void tgt_free(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
 
 static xg_nic_tgt_state_t tgt_start(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
 {
-    xg_nic_pt_t *pt = (t->pt_index < XG_NIC_MAX_PT) ? ni->pt[t->pt_index]
+    xg_nic_pt_t *pt = (t->id.pt_index < XG_NIC_MAX_PT) ? ni->pt[t->id.pt_index]
                                                      : NULL;
 
     if ((pt == NULL) || !pt->allocated) {
@@ -331,9 +312,9 @@ static xg_nic_tgt_state_t tgt_start(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     if ((t->kind == XG_WIRE_ATOMIC) || (t->kind == XG_WIRE_FETCH) ||
         (t->kind == XG_WIRE_SWAP)) {
         /* the initiator checked this; a packet that did not is bogus */
-        if (!xg_nic_atomic_valid(t->atomic_op, t->atomic_type) ||
-            (t->rlength % xg_nic_atomic_size(t->atomic_type) != 0) ||
-            ((t->atomic_op >= PTL_SWAP) && (t->kind != XG_WIRE_SWAP))) {
+        if (!xg_nic_atomic_valid(t->id.atomic_op, t->id.atomic_type) ||
+            (t->id.rlength % xg_nic_atomic_size(t->id.atomic_type) != 0) ||
+            ((t->id.atomic_op >= PTL_SWAP) && (t->kind != XG_WIRE_SWAP))) {
             atomic_fetch_add_explicit(&ni->nic->rx_dropped, 1,
                                       memory_order_relaxed);
             t->fail = PTL_NI_DROPPED;
@@ -348,12 +329,12 @@ static xg_nic_tgt_state_t tgt_match(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     xg_nic_me_t *me;
 
     me = xg_nic_list_match(ni, &t->pt->lists[PTL_PRIORITY_LIST], t->src_key,
-                           t->match_bits, t->rlength, t->roffset);
+                           t->id.match_bits, t->id.rlength, t->id.roffset);
     t->list = PTL_PRIORITY_LIST;
     if (me == NULL) {
         me = xg_nic_list_match(ni, &t->pt->lists[PTL_OVERFLOW_LIST],
-                               t->src_key, t->match_bits, t->rlength,
-                               t->roffset);
+                               t->src_key, t->id.match_bits, t->id.rlength,
+                               t->id.roffset);
         t->list = PTL_OVERFLOW_LIST;
     }
     if (me == NULL) {
@@ -377,9 +358,9 @@ static xg_nic_tgt_state_t tgt_check(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     int allowed;
 
     if (me->options & PTL_ME_AUTH_USE_JID) {
-        allowed = (me->jid == PTL_JID_ANY) || (me->jid == t->jid);
+        allowed = (me->jid == PTL_JID_ANY) || (me->jid == t->id.jid);
     } else {
-        allowed = (me->uid == PTL_UID_ANY) || (me->uid == t->uid);
+        allowed = (me->uid == PTL_UID_ANY) || (me->uid == t->id.uid);
     }
     if (!allowed) {
         t->me   = NULL;
@@ -441,12 +422,12 @@ static xg_nic_tgt_state_t tgt_claim(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     int hold = tgt_is_put(t) && t->rndv && (uh != NULL);
 
     t->moffset = (me->options & PTL_ME_MANAGE_LOCAL) ? me->local_offset
-                                                     : t->roffset;
+                                                     : t->id.roffset;
     room = (t->moffset > me->region.length) ? 0
                                             : me->region.length - t->moffset;
-    t->mlength = (t->rlength < room) ? t->rlength : room;
+    t->mlength = (t->id.rlength < room) ? t->id.rlength : room;
     if ((t->kind != XG_WIRE_PUT) && (t->kind != XG_WIRE_GET)) {
-        elem = xg_nic_atomic_size(t->atomic_type);
+        elem = xg_nic_atomic_size(t->id.atomic_type);
         t->mlength -= t->mlength % elem; /* whole elements only */
     }
     if (hold) {
@@ -454,7 +435,7 @@ static xg_nic_tgt_state_t tgt_claim(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     }
     if (me->options & PTL_ME_MANAGE_LOCAL) {
         advance = ((me->options & PTL_ME_LOCAL_INC_UH_RLENGTH) &&
-                   (t->list == PTL_OVERFLOW_LIST) && !hold) ? t->rlength
+                   (t->list == PTL_OVERFLOW_LIST) && !hold) ? t->id.rlength
                                                             : t->mlength;
         me->local_offset += advance;
     }
@@ -470,20 +451,11 @@ static xg_nic_tgt_state_t tgt_claim(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     }
     if (uh != NULL) {
         uh->kind        = t->kind;
-        uh->atomic_op   = t->atomic_op;
-        uh->atomic_type = t->atomic_type;
-        uh->ack_req     = t->ack_req;
+        uh->id          = t->id;
         uh->initiator   = t->initiator;
         uh->src_key     = t->src_key;
         uh->src_rank    = t->src_rank;
-        uh->pt_index    = t->pt_index;
-        uh->uid         = t->uid;
-        uh->jid         = t->jid;
-        uh->match_bits  = t->match_bits;
-        uh->hdr_data    = t->hdr_data;
-        uh->rlength     = t->rlength;
         uh->mlength     = t->mlength;
-        uh->roffset     = t->roffset;
         uh->start       = hold ? NULL
                                : xg_nic_region_addr(&me->region, t->moffset);
         uh->me          = me;
@@ -537,7 +509,7 @@ static xg_nic_tgt_state_t tgt_data(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
                                                           t->eager : 0);
         return XG_TGT_PULL;
     }
-    t->expect = t->rlength;
+    t->expect = t->id.rlength;
     if (t->landed < t->expect) {
         rx = tgt_rx(ni, t);
         rx->kind = XG_RX_TGT;
@@ -565,14 +537,7 @@ void xg_nic_tgt_pull(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     xg_nic_wire_init(&msg.hdr, XG_WIRE_RNDV_GET, ni->index,
                      (uint32_t)ni->nic->rank);
     msg.hdr.flags      = XG_WIRE_F_FINAL;
-    msg.hdr.ack_req    = t->ack_req;
-    msg.hdr.pt_index   = t->pt_index;
-    msg.hdr.match_bits = t->match_bits;
-    msg.hdr.rlength    = t->rlength;
-    msg.hdr.roffset    = t->roffset;
-    msg.hdr.user_ptr   = t->user_ptr;
-    msg.hdr.loffset    = t->loffset;
-    msg.hdr.md         = t->md;
+    msg.hdr.id         = t->id;
     msg.hdr.tgt_cookie = xg_pool_obj_handle(t);
     msg.hdr.offset     = t->eager;
     msg.hdr.mlength    = t->expect - t->eager;
@@ -634,9 +599,6 @@ static xg_nic_tgt_state_t tgt_hold(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     }
     uh->held     = 1;
     t->held_ack_later = 1;
-    uh->user_ptr = t->user_ptr;
-    uh->loffset  = t->loffset;
-    uh->md       = t->md;
     t->payload   = NULL;
     xg_nic_uh_insert(ni, t->pt, uh);
     t->uh = NULL;
@@ -647,7 +609,7 @@ static xg_nic_tgt_state_t tgt_atomic(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
 {
     uint8_t cur[512], old[512];
     const xg_nic_region_t *region = &t->me->region;
-    size_t elem = xg_nic_atomic_size(t->atomic_type);
+    size_t elem = xg_nic_atomic_size(t->id.atomic_type);
     uint64_t done = 0, n;
     uint8_t fetched[4096];
     uint8_t *fetch = tgt_wants_reply(t) ? fetched : NULL;
@@ -661,7 +623,7 @@ static xg_nic_tgt_state_t tgt_atomic(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
             n = sizeof(cur) - sizeof(cur) % elem;
         }
         xg_nic_region_read(region, t->moffset + done, cur, n);
-        xg_nic_atomic_apply(t->atomic_op, t->atomic_type, cur,
+        xg_nic_atomic_apply(t->id.atomic_op, t->id.atomic_type, cur,
                             t->payload + done, t->operand, old, n / elem);
         xg_nic_region_write(region, t->moffset + done, cur, n);
         if (fetch != NULL) {
@@ -717,23 +679,13 @@ static xg_nic_tgt_state_t tgt_complete(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     }
     if (!(me->options & (PTL_ME_EVENT_COMM_DISABLE |
                          PTL_ME_EVENT_SUCCESS_DISABLE))) {
-        memset(&ev, 0, sizeof(ev));
-        ev.type             = xg_nic_tgt_event_kind(t->kind, 0);
-        ev.start            = xg_nic_region_addr(&me->region, t->moffset);
-        ev.user_ptr         = me->user_ptr;
-        ev.hdr_data         = t->hdr_data;
-        ev.match_bits       = t->match_bits;
-        ev.rlength          = t->rlength;
-        ev.mlength          = t->mlength;
-        ev.remote_offset    = t->roffset;
-        ev.uid              = t->uid;
-        ev.jid              = t->jid;
-        ev.initiator        = t->initiator;
-        ev.ptl_list         = (ptl_list_t)t->list;
-        ev.pt_index         = t->pt_index;
-        ev.ni_fail_type     = PTL_NI_OK;
-        ev.atomic_operation = t->atomic_op;
-        ev.atomic_type      = t->atomic_type;
+        xg_nic_tgt_event_init(&ev, xg_nic_tgt_event_kind(t->kind, 0),
+                              &t->id, t->initiator);
+        ev.start        = xg_nic_region_addr(&me->region, t->moffset);
+        ev.user_ptr     = me->user_ptr;
+        ev.mlength      = t->mlength;
+        ev.ptl_list     = (ptl_list_t)t->list;
+        ev.ni_fail_type = PTL_NI_OK;
         xg_nic_tgt_post(ni, t->pt, &ev);
     }
     xg_nic_tgt_count(ni, me, PTL_ME_EVENT_CT_COMM, t->mlength);
@@ -764,7 +716,7 @@ static xg_nic_tgt_state_t tgt_ack(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     if (t->held_ack_later) {
         return XG_TGT_DONE;
     }
-    if (t->ack_req != PTL_NO_ACK_REQ) {
+    if (t->id.ack_req != PTL_NO_ACK_REQ) {
         /* with acknowledgements disabled the initiator still learns that
          * its MD is free of the operation, but reports nothing */
         xg_nic_tgt_send_ack(ni, t, PTL_NI_OK,
@@ -779,7 +731,7 @@ static xg_nic_tgt_state_t tgt_drop(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
 
     xg_nic_sr_inc(ni, t->drop_reason);
     xg_debug("nic", "dropped %s from PE %u on portal %u: fail type %u",
-             xg_nic_wire_type_name(t->kind), t->src_rank, t->pt_index,
+             xg_nic_wire_type_name(t->kind), t->src_rank, t->id.pt_index,
              t->fail);
     if (tgt_wants_reply(t)) {
         tgt_send_reply(ni, t, t->fail, NULL, NULL, 0, 0);
@@ -788,12 +740,12 @@ static xg_nic_tgt_state_t tgt_drop(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
          * a rendezvous initiator also learns it may post its SEND */
         xg_nic_tgt_send_ack(ni, t, t->fail, t->rndv ? XG_WIRE_F_RNDV : 0);
     }
-    if (tgt_is_put(t) && !t->rndv && (t->payload_len < t->rlength)) {
+    if (tgt_is_put(t) && !t->rndv && (t->payload_len < t->id.rlength)) {
         rx = tgt_rx(ni, t);
         rx->kind = XG_RX_DISCARD;
         rx->ni   = (uint8_t)ni->index;
         rx->next = t->payload_len;
-        rx->end  = t->rlength;
+        rx->end  = t->id.rlength;
     }
     return XG_TGT_DONE;
 }
@@ -895,14 +847,7 @@ void xg_nic_tgt_refuse(xg_nic_ni_t *ni, const xg_nic_wire_t *hdr)
     memset(&tmp, 0, sizeof(tmp));
     tmp.kind       = hdr->type;
     tmp.src_rank   = hdr->src_rank;
-    tmp.ack_req    = hdr->ack_req;
-    tmp.pt_index   = hdr->pt_index;
-    tmp.match_bits = hdr->match_bits;
-    tmp.rlength    = hdr->rlength;
-    tmp.roffset    = hdr->roffset;
-    tmp.user_ptr   = hdr->user_ptr;
-    tmp.loffset    = hdr->loffset;
-    tmp.md         = hdr->md;
+    tmp.id         = hdr->id;
     tmp.rndv       = (hdr->type == XG_WIRE_PUT) &&
                      ((hdr->flags & XG_WIRE_F_RNDV) != 0);
     xg_debug("nic", "%s from PE %u for NI %u, which is not open: refused",
@@ -916,12 +861,12 @@ void xg_nic_tgt_refuse(xg_nic_ni_t *ni, const xg_nic_wire_t *hdr)
                             tmp.rndv ? XG_WIRE_F_RNDV : 0);
     }
     if ((tmp.kind != XG_WIRE_GET) && !tmp.rndv &&
-        (hdr->payload < hdr->rlength)) {
+        (hdr->payload < hdr->id.rlength)) {
         rx = tgt_rx(ni, &tmp);
         rx->kind = XG_RX_DISCARD;
         rx->ni   = (uint8_t)ni->index;
         rx->next = hdr->payload;
-        rx->end  = hdr->rlength;
+        rx->end  = hdr->id.rlength;
     }
 }
 
@@ -938,14 +883,7 @@ void xg_nic_tgt_rx_request(xg_nic_ni_t *ni, xg_nic_peer_t *peer,
         memset(&tmp, 0, sizeof(tmp));
         tmp.kind     = hdr->type;
         tmp.src_rank = hdr->src_rank;
-        tmp.ack_req  = hdr->ack_req;
-        tmp.pt_index = hdr->pt_index;
-        tmp.match_bits = hdr->match_bits;
-        tmp.rlength  = hdr->rlength;
-        tmp.roffset  = hdr->roffset;
-        tmp.user_ptr = hdr->user_ptr;
-        tmp.loffset  = hdr->loffset;
-        tmp.md       = hdr->md;
+        tmp.id       = hdr->id;
         tmp.rndv     = (hdr->flags & XG_WIRE_F_RNDV) != 0;
         tmp.payload_len = hdr->payload;
         tmp.fail     = PTL_NI_DROPPED;
@@ -957,21 +895,12 @@ void xg_nic_tgt_rx_request(xg_nic_ni_t *ni, xg_nic_peer_t *peer,
     t->kind        = hdr->type;
     t->rndv        = (hdr->type == XG_WIRE_PUT) &&
                      ((hdr->flags & XG_WIRE_F_RNDV) != 0);
-    t->ack_req     = hdr->ack_req;
-    t->atomic_op   = hdr->atomic_op;
-    t->atomic_type = hdr->atomic_type;
     t->src_rank    = hdr->src_rank;
     xg_nic_source_id(ni, hdr->src_rank, &t->initiator, &t->src_key);
-    t->uid         = hdr->uid;
-    t->jid         = hdr->jid;
-    t->pt_index    = hdr->pt_index;
-    t->match_bits  = ni->matching ? hdr->match_bits : 0;
-    t->hdr_data    = hdr->hdr_data;
-    t->rlength     = hdr->rlength;
-    t->roffset     = hdr->roffset;
-    t->user_ptr    = hdr->user_ptr;
-    t->loffset     = hdr->loffset;
-    t->md          = hdr->md;
+    t->id          = hdr->id;
+    if (!ni->matching) {
+        t->id.match_bits = 0;
+    }
     t->drop_reason = PTL_SR_DROP_COUNT;
     memcpy(t->operand, hdr->operand, sizeof(t->operand));
     t->payload     = data;

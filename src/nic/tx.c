@@ -247,15 +247,9 @@ static void tx_fail(xg_nic_ni_t *ni, const xg_nic_txmsg_t *msg, int peer)
             memset(&rndv, 0, sizeof(rndv));
             rndv.kind       = XG_TXDONE_RNDV;
             rndv.ni         = msg->hdr.ni;
-            rndv.md         = msg->hdr.md;
-            rndv.user_ptr   = (void *)(uintptr_t)msg->hdr.user_ptr;
-            rndv.length     = msg->hdr.rlength;
-            rndv.roffset    = msg->hdr.roffset;
+            rndv.id         = msg->hdr.id;
             rndv.target     = xg_nic_peer_id(ni, (uint32_t)peer);
-            rndv.pt_index   = msg->hdr.pt_index;
-            rndv.match_bits = msg->hdr.match_bits;
-            rndv.hdr_data   = msg->hdr.hdr_data;
-            rndv.expect_response = msg->hdr.ack_req != PTL_NO_ACK_REQ;
+            rndv.expect_response = msg->hdr.id.ack_req != PTL_NO_ACK_REQ;
             xg_nic_send_event(ni, &rndv, PTL_NI_UNDELIVERABLE);
         }
         xg_nic_init_unreachable(ni, &msg->hdr, peer);

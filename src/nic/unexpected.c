@@ -28,14 +28,7 @@ static void uh_release_initiator(xg_nic_ni_t *ni, const xg_nic_uh_t *uh,
     tmp.kind       = XG_WIRE_PUT;
     tmp.rndv       = 1;
     tmp.src_rank   = uh->src_rank;
-    tmp.ack_req    = uh->ack_req;
-    tmp.pt_index   = uh->pt_index;
-    tmp.match_bits = uh->match_bits;
-    tmp.rlength    = uh->rlength;
-    tmp.roffset    = uh->roffset;
-    tmp.user_ptr   = uh->user_ptr;
-    tmp.loffset    = uh->loffset;
-    tmp.md         = uh->md;
+    tmp.id         = uh->id;
     tmp.list       = PTL_OVERFLOW_LIST;
     xg_nic_tgt_send_ack(ni, &tmp, fail, XG_WIRE_F_RNDV);
 }
@@ -63,23 +56,12 @@ void xg_nic_uh_event(xg_nic_ni_t *ni, xg_nic_pt_t *pt, const xg_nic_uh_t *uh,
 {
     ptl_event_t ev;
 
-    memset(&ev, 0, sizeof(ev));
-    ev.type             = type;
-    ev.start            = uh->start;
-    ev.user_ptr         = user_ptr;
-    ev.hdr_data         = uh->hdr_data;
-    ev.match_bits       = uh->match_bits;
-    ev.rlength          = uh->rlength;
-    ev.mlength          = uh->mlength;
-    ev.remote_offset    = uh->roffset;
-    ev.uid              = uh->uid;
-    ev.jid              = uh->jid;
-    ev.initiator        = uh->initiator;
-    ev.ptl_list         = PTL_OVERFLOW_LIST;
-    ev.pt_index         = pt->index;
-    ev.ni_fail_type     = fail;
-    ev.atomic_operation = uh->atomic_op;
-    ev.atomic_type      = uh->atomic_type;
+    xg_nic_tgt_event_init(&ev, type, &uh->id, uh->initiator);
+    ev.start        = uh->start;
+    ev.user_ptr     = user_ptr;
+    ev.mlength      = uh->mlength;
+    ev.ptl_list     = PTL_OVERFLOW_LIST;
+    ev.ni_fail_type = fail;
     xg_nic_tgt_post(ni, pt, &ev);
 }
 
@@ -104,30 +86,20 @@ static void uh_deliver_held(xg_nic_ni_t *ni, xg_nic_pt_t *pt,
     t->kind        = XG_WIRE_PUT;
     t->rndv        = 1;
     t->from_held   = 1;
-    t->ack_req     = uh->ack_req;
+    t->id          = uh->id;
     t->src_rank    = uh->src_rank;
     t->initiator   = uh->initiator;
     t->src_key     = uh->src_key;
-    t->uid         = uh->uid;
-    t->jid         = uh->jid;
     t->pt          = pt;
-    t->pt_index    = pt->index;
-    t->match_bits  = uh->match_bits;
-    t->hdr_data    = uh->hdr_data;
-    t->rlength     = uh->rlength;
-    t->roffset     = uh->roffset;
-    t->user_ptr    = uh->user_ptr;
-    t->loffset     = uh->loffset;
-    t->md          = uh->md;
     t->list        = PTL_PRIORITY_LIST;
     t->drop_reason = PTL_SR_DROP_COUNT;
     t->me          = me;
     /* claim the priority entry as a fresh match would */
     t->moffset = (me->options & PTL_ME_MANAGE_LOCAL) ? me->local_offset
-                                                     : t->roffset;
+                                                     : t->id.roffset;
     room = (t->moffset > me->region.length) ? 0
                                             : me->region.length - t->moffset;
-    t->mlength = (t->rlength < room) ? t->rlength : room;
+    t->mlength = (t->id.rlength < room) ? t->id.rlength : room;
     if (me->options & PTL_ME_MANAGE_LOCAL) {
         me->local_offset += t->mlength;
         if ((me->min_free != 0) &&

@@ -48,12 +48,8 @@ struct xg_nic_rx {
     uint64_t         end;       /* offset where the message ends */
     xg_nic_tgt_t    *tgt;
     /* reply */
-    uint32_t         md;
-    uint64_t         loffset;
-    uint64_t         rlength;
     uint64_t         mlength;
-    uint64_t         roffset;
-    uint64_t         user_ptr;
+    xg_nic_msg_id_t  id;
     uint32_t         src_rank;
 };
 

@@ -6,6 +6,7 @@
 #define XG_NIC_TGT_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "base/xg_pool.h"
 #include "nic/xg_nic_ct.h"
@@ -43,9 +44,6 @@ struct xg_nic_tgt {
     uint8_t            from_held;  /* delivering a held header */
     uint8_t            fail;       /* ptl_ni_fail_t when dropping */
     uint8_t            pooled;     /* lives in the pool (not on stack) */
-    uint8_t            ack_req;
-    uint8_t            atomic_op;
-    uint8_t            atomic_type;
     uint8_t            drop_reason; /* status register to count */
     uint8_t            unlink_after;/* entry consumed: AUTO_UNLINK at end */
     uint8_t            ack_disabled;/* entry has PTL_ME_ACK_DISABLE */
@@ -60,23 +58,14 @@ struct xg_nic_tgt {
     xg_nic_me_t       *me;
     xg_nic_uh_t       *uh;         /* header recorded for an overflow */
     uint32_t           src_rank;
+    xg_nic_msg_id_t    id;         /* the message (from its header) */
     ptl_process_t      initiator;
     uint64_t           src_key;
-    ptl_uid_t          uid;
-    ptl_jid_t          jid;
-    ptl_pt_index_t     pt_index;
-    ptl_match_bits_t   match_bits;
-    ptl_hdr_data_t     hdr_data;
-    ptl_size_t         rlength;
-    ptl_size_t         roffset;    /* requested */
     ptl_size_t         moffset;    /* used in the entry */
     ptl_size_t         mlength;
     ptl_size_t         landed;     /* stream bytes processed so far */
     ptl_size_t         expect;     /* stream bytes to come in all */
     ptl_size_t         eager;      /* bytes that came with the header */
-    uint64_t           user_ptr;   /* initiator cookies */
-    uint64_t           loffset;
-    uint32_t           md;
     uint8_t            operand[32];
     const uint8_t     *payload;    /* this packet's data (transient) */
     uint32_t           payload_len;
@@ -94,6 +83,27 @@ struct xg_nic_tgt {
     void              *claim_user_ptr;
     xg_nic_me_t       *claim_me;      /* NULL for a search */
 };
+
+/* Starts target event @ev of @type with what message @id says (the rest
+ * -- start, lengths matched, list, user pointer -- is the caller's). */
+static inline void xg_nic_tgt_event_init(ptl_event_t *ev,
+                                         ptl_event_kind_t type,
+                                         const xg_nic_msg_id_t *id,
+                                         ptl_process_t initiator)
+{
+    memset(ev, 0, sizeof(*ev));
+    ev->type             = type;
+    ev->initiator        = initiator;
+    ev->pt_index         = id->pt_index;
+    ev->uid              = id->uid;
+    ev->jid              = id->jid;
+    ev->match_bits       = id->match_bits;
+    ev->hdr_data         = id->hdr_data;
+    ev->rlength          = id->rlength;
+    ev->remote_offset    = id->roffset;
+    ev->atomic_operation = id->atomic_op;
+    ev->atomic_type      = id->atomic_type;
+}
 
 const char *xg_nic_tgt_state_name(xg_nic_tgt_state_t state);
 

@@ -24,16 +24,9 @@ typedef enum xg_nic_txdone_kind {
 struct xg_nic_txdone {
     uint8_t          kind;
     uint8_t          ni;
-    uint8_t          ack_req;    /* SEND: response still expected? */
     uint8_t          expect_response;
-    uint32_t         md;
-    void            *user_ptr;
-    ptl_size_t       length;
-    ptl_size_t       roffset;
+    xg_nic_msg_id_t  id;         /* SEND: the message (md: its data) */
     ptl_process_t    target;
-    ptl_pt_index_t   pt_index;
-    ptl_match_bits_t match_bits;
-    ptl_hdr_data_t   hdr_data;
     xg_nic_tgt_t    *tgt;
 };
 

@@ -12,43 +12,32 @@
 #include "base/xg_pool.h"
 #include "nic/xg_nic.h"
 #include "nic/xg_nic_fwd.h"
+#include "nic/xg_nic_wire.h"
 
 /* The header of an unexpected message (delivered to an overflow entry, or
  * held by the NIC), kept until a priority append or a search takes it. */
 struct xg_nic_uh {
     /* first cache line: what a hash-chain walk reads */
-    xg_pool_obj_t      obj;
-    xg_hlink_t       hx;        /* exact index: (source, match bits) */
-    xg_hlink_t       hm;        /* any-source index: match bits */
+    xg_pool_obj_t     obj;
+    xg_hlink_t        hx;       /* exact index: (source, match bits) */
+    xg_hlink_t        hm;       /* any-source index: match bits */
     /* second: what matching and its event read */
     xg_nic_uh_t      *next;      /* arrival order */
     xg_nic_uh_t      *prev;
-    ptl_match_bits_t  match_bits;
     uint64_t          src_key;
-    ptl_size_t        rlength;
-    ptl_size_t        roffset;   /* offset requested */
+    xg_nic_msg_id_t   id;        /* the message */
     ptl_process_t     initiator;
     uint8_t           kind;      /* xg_nic_wire_type_t of the request */
     uint8_t           held;      /* rendezvous payload still at initiator */
     uint8_t           hashed;    /* 1: in hx, 2: in hm (bits) */
-    uint8_t           atomic_op;
-    uint8_t           atomic_type;
-    uint8_t           ack_req;
     /* the rest of the event */
-    ptl_hdr_data_t    hdr_data;
     ptl_size_t        mlength;   /* bytes in the overflow entry */
     void             *start;     /* data in the overflow entry */
     xg_nic_me_t      *me;        /* the overflow entry */
-    ptl_uid_t         uid;
-    ptl_jid_t         jid;
     uint32_t          src_rank;
-    ptl_pt_index_t    pt_index;
     /* held rendezvous messages */
     uint8_t          *held_data;   /* buddy block with the eager bytes */
     ptl_size_t        held_len;
-    uint64_t          user_ptr;
-    uint64_t          loffset;
-    uint32_t          md;
     /* the message whose data is still landing in the overflow entry (the
      * header is listed from the moment it matched) */
     xg_nic_tgt_t     *pending;
