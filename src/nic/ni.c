@@ -344,6 +344,7 @@ void xg_nic_ni_teardown(xg_nic_ni_t *ni)
         xg_buddy_fini(&ni->held);
         ni->held_ready = 0;
     }
+    xg_nic_hooks_fini(ni);
     pthread_mutex_unlock(&ni->lock);
 }
 

@@ -29,11 +29,13 @@
 
 #include <pthread.h>
 
+#include "base/xg_compiler.h"
 #include "base/xg_log.h"
 #include "base/xg_time.h"
 #include "base/xg_wait.h"
 #include "nic/xg_nic_initiator.h"
 #include "nic/xg_nic_ni.h"
+#include "nic/xg_nic_obj.h"
 #include "nic/xg_nic_tgt.h"
 #include "nic/xg_nic_tx.h"
 #include "nic/xg_nic_wire.h"
@@ -56,6 +58,15 @@ int xg_nic_in_progress_thread(const xg_nic_t *nic)
     return nic_tls_progress;
 }
 
+/* Handler calls queued on @ni run now (the poller holds @ni). */
+static void rx_hooks(xg_nic_t *nic, xg_nic_ni_t *ni)
+{
+    if (xg_unlikely(atomic_load_explicit(&ni->hooks_pending,
+                                         memory_order_relaxed) != 0)) {
+        xg_nic_hooks_drain(nic, ni);
+    }
+}
+
 static void rx_lock_ni(xg_nic_t *nic, xg_nic_ni_t *ni)
 {
     if (nic->rx_locked != ni) {
@@ -64,6 +75,9 @@ static void rx_lock_ni(xg_nic_t *nic, xg_nic_ni_t *ni)
         }
         pthread_mutex_lock(&ni->lock);
         nic->rx_locked = ni;
+        /* calls an application thread queued: before this packet, which
+         * may continue their messages */
+        rx_hooks(nic, ni);
     }
 }
 
@@ -135,7 +149,7 @@ static void rx_data(xg_nic_t *nic, xg_nic_peer_t *peer,
     }
 }
 
-void xg_nic_rx_packet(xg_nic_t *nic, const void *buf, size_t len)
+static void rx_dispatch(xg_nic_t *nic, const void *buf, size_t len)
 {
     const uint8_t *data = (const uint8_t *)buf + sizeof(xg_nic_wire_t);
     xg_nic_wire_err_t err;
@@ -198,6 +212,15 @@ void xg_nic_rx_packet(xg_nic_t *nic, const void *buf, size_t len)
     }
 }
 
+void xg_nic_rx_packet(xg_nic_t *nic, const void *buf, size_t len)
+{
+    rx_dispatch(nic, buf, len);
+    /* handler calls of this packet: while it is still in the ring */
+    if (nic->rx_locked != NULL) {
+        rx_hooks(nic, nic->rx_locked);
+    }
+}
+
 static void nic_rx_func(void *arg, const void *pkt, size_t len)
 {
     xg_nic_rx_packet(arg, pkt, len);
@@ -206,7 +229,7 @@ static void nic_rx_func(void *arg, const void *pkt, size_t len)
 unsigned xg_nic_progress_once(xg_nic_t *nic)
 {
     int was_progress = nic_tls_progress;
-    unsigned n;
+    unsigned i, n;
 
     /* the inbound queue has one consumer: whoever holds the poller role */
     if (!xg_spinlock_trylock(&nic->poll_lock)) {
@@ -216,6 +239,15 @@ unsigned xg_nic_progress_once(xg_nic_t *nic)
     n = nic->xport.ops.rx_poll(nic->xport.ep, RX_BATCH, nic_rx_func, nic);
     xg_nic_rx_release(nic);
     n += xg_nic_tx_progress(nic);
+    for (i = 0; i < XG_NIC_NUM_NI; i++) {
+        /* calls queued by application threads (a held put delivered) */
+        if (xg_unlikely(atomic_load_explicit(&nic->ni[i].hooks_pending,
+                                             memory_order_relaxed) != 0)) {
+            rx_lock_ni(nic, &nic->ni[i]);
+            xg_nic_rx_release(nic);
+            n++;
+        }
+    }
     nic_tls_progress = was_progress;
     xg_spinlock_unlock(&nic->poll_lock);
     return n;
@@ -226,6 +258,14 @@ static int nic_may_sleep(void *arg)
 {
     xg_nic_t *nic = arg;
 
+    unsigned i;
+
+    for (i = 0; i < XG_NIC_NUM_NI; i++) {
+        if (atomic_load_explicit(&nic->ni[i].hooks_pending,
+                                 memory_order_seq_cst) != 0) {
+            return 0; /* handler calls to run */
+        }
+    }
     return (atomic_load_explicit(&nic->stop, memory_order_seq_cst) == 0) &&
            (atomic_load_explicit(&nic->backlog, memory_order_seq_cst) == 0);
 }

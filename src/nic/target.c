@@ -472,6 +472,7 @@ static xg_nic_tgt_state_t tgt_claim(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     }
     switch (t->kind) {
     case XG_WIRE_PUT:
+        t->hooks = me->hooks; /* handlers run from here on */
         return XG_TGT_DATA;
     case XG_WIRE_GET:
         return XG_TGT_REPLY;
@@ -480,10 +481,8 @@ static xg_nic_tgt_state_t tgt_claim(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     }
 }
 
-/* Copies stream bytes [off, off + len) of the message, the part that falls
- * inside the matched length. */
-void xg_nic_tgt_land(xg_nic_tgt_t *t, uint64_t off, const uint8_t *data,
-                     uint64_t len)
+void xg_nic_tgt_write(xg_nic_tgt_t *t, uint64_t off, const uint8_t *data,
+                      uint64_t len)
 {
     uint64_t n;
 
@@ -493,6 +492,16 @@ void xg_nic_tgt_land(xg_nic_tgt_t *t, uint64_t off, const uint8_t *data,
             n = len;
         }
         xg_nic_region_write(&t->me->region, t->moffset + off, data, n);
+    }
+}
+
+void xg_nic_tgt_land(xg_nic_tgt_t *t, uint64_t off, const uint8_t *data,
+                     uint64_t len)
+{
+    if (xg_unlikely(t->hooks != NULL)) {
+        xg_nic_hook_packet(t, off, data, len); /* lands after the calls */
+    } else {
+        xg_nic_tgt_write(t, off, data, len);
     }
     t->landed += len;
 }
@@ -667,6 +676,9 @@ static xg_nic_tgt_state_t tgt_complete(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     xg_nic_uh_t *claimed = NULL;
     ptl_event_t ev;
 
+    if (xg_unlikely(t->hooks != NULL) && !xg_nic_hook_complete(t)) {
+        return XG_TGT_WAIT; /* the completion handler first */
+    }
     if (t->uh != NULL) {
         /* the data is in the overflow entry: the header, listed since
          * CLAIM, is complete -- or was claimed meanwhile and is owed */
@@ -677,18 +689,19 @@ static xg_nic_tgt_state_t tgt_complete(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
         }
         t->uh = NULL;
     }
-    if (!(me->options & (PTL_ME_EVENT_COMM_DISABLE |
-                         PTL_ME_EVENT_SUCCESS_DISABLE))) {
+    if (!(me->options & PTL_ME_EVENT_COMM_DISABLE) &&
+        (t->hook_fail || !(me->options & PTL_ME_EVENT_SUCCESS_DISABLE))) {
         xg_nic_tgt_event_init(&ev, xg_nic_tgt_event_kind(t->kind, 0),
                               &t->id, t->initiator);
         ev.start        = xg_nic_region_addr(&me->region, t->moffset);
         ev.user_ptr     = me->user_ptr;
         ev.mlength      = t->mlength;
         ev.ptl_list     = (ptl_list_t)t->list;
-        ev.ni_fail_type = PTL_NI_OK;
+        ev.ni_fail_type = t->hook_fail ? PTL_NI_DROPPED : PTL_NI_OK;
         xg_nic_tgt_post(ni, t->pt, &ev);
     }
-    xg_nic_tgt_count(ni, me, PTL_ME_EVENT_CT_COMM, t->mlength);
+    tgt_count_on(ni, me->options, me->ct, PTL_ME_EVENT_CT_COMM, t->mlength,
+                 t->hook_fail);
     if (t->unlink_after) {
         xg_nic_me_auto_unlink(ni, me);
     }
@@ -716,7 +729,10 @@ static xg_nic_tgt_state_t tgt_ack(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     if (t->held_ack_later) {
         return XG_TGT_DONE;
     }
-    if (t->id.ack_req != PTL_NO_ACK_REQ) {
+    if (t->hook_fail) {
+        /* a handler failed it: reported as a drop is */
+        xg_nic_tgt_send_ack(ni, t, PTL_NI_DROPPED, 0);
+    } else if (t->id.ack_req != PTL_NO_ACK_REQ) {
         /* with acknowledgements disabled the initiator still learns that
          * its MD is free of the operation, but reports nothing */
         xg_nic_tgt_send_ack(ni, t, PTL_NI_OK,

@@ -113,6 +113,7 @@ static void uh_deliver_held(xg_nic_ni_t *ni, xg_nic_pt_t *pt,
         me->consumed    = 1;
     }
     t->ack_disabled = (me->options & PTL_ME_ACK_DISABLE) != 0;
+    t->hooks        = me->hooks;
     me->inflight++;
     pt->inflight++;
     xg_nic_tgt_land(t, 0, uh->held_data, uh->held_len);

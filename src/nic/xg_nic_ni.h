@@ -98,6 +98,13 @@ struct xg_nic_ni {
     xg_buddy_t          held;       /* unexpected payload store */
     int                 held_ready;
     uint64_t            held_bytes; /* payload bytes held now */
+    /* target operations with handler calls to run (hooks.c): FIFO of
+     * (operation, its handle when queued) */
+    struct xg_nic_hook_ref *hookq;
+    uint32_t            hookq_head;
+    uint32_t            hookq_n;
+    uint32_t            hookq_cap;
+    _Atomic uint32_t    hooks_pending; /* queued calls, read without lock */
 };
 
 struct xg_nic {

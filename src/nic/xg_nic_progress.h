@@ -35,6 +35,11 @@ void xg_nic_count_malformed(xg_nic_t *nic, xg_nic_wire_err_t why);
  * xg_nic_wait_leave(). */
 int  xg_nic_wait_enter(xg_nic_t *nic);
 void xg_nic_wait_leave(xg_nic_t *nic);
+/* hooks.c: runs the handler calls queued on @ni, without its lock during
+ * the calls (the poller, holding @ni as nic->rx_locked). */
+void xg_nic_hooks_drain(xg_nic_t *nic, xg_nic_ni_t *ni);
+/* Frees @ni's handler queue (teardown, NI lock held). */
+void xg_nic_hooks_fini(xg_nic_ni_t *ni);
 /* Stops receiving for good: handles what the inbound queue holds and
  * closes it (see nic_close_endpoint). */
 void xg_nic_progress_close(xg_nic_t *nic);

@@ -82,6 +82,18 @@ struct xg_nic_tgt {
     ptl_handle_ct_t    claim_ct;
     void              *claim_user_ptr;
     xg_nic_me_t       *claim_me;      /* NULL for a search */
+    /* Packet handlers of the entry (puts only, hooks.c): calls queued on
+     * the NI and run by the poller without the NI lock; bytes of a
+     * packet land once its payload call returned. */
+    const struct xg_nic_hooks *hooks;
+    uint8_t            hook_calls;    /* XG_NIC_HOOK_CALL_* queued */
+    uint8_t            hook_header_done;
+    uint8_t            hook_completed;
+    uint8_t            hook_consume;  /* the header handler took it all */
+    uint8_t            hook_fail;     /* a handler failed the message */
+    const uint8_t     *hook_data;     /* the queued payload call's packet */
+    uint64_t           hook_off;
+    uint64_t           hook_len;
 };
 
 /* Starts target event @ev of @type with what message @id says (the rest
@@ -120,6 +132,17 @@ void xg_nic_tgt_rx_rndv_data(xg_nic_ni_t *ni, xg_nic_peer_t *peer,
 void xg_nic_tgt_abort(xg_nic_ni_t *ni, xg_nic_tgt_t *tgt);
 void xg_nic_tgt_resume(xg_nic_ni_t *ni, xg_nic_tgt_t *tgt);
 void xg_nic_tgt_pull(xg_nic_ni_t *ni, xg_nic_tgt_t *tgt);
+/* Writes stream bytes [off, off + len) of the message, the part that
+ * falls inside the matched length, into the entry (no accounting). */
+void xg_nic_tgt_write(xg_nic_tgt_t *tgt, uint64_t off, const uint8_t *data,
+                      uint64_t len);
+/* hooks.c: a packet of hooked message @tgt is in (@data stays valid
+ * until the poller has run the queue); the bytes land after the calls. */
+void xg_nic_hook_packet(xg_nic_tgt_t *tgt, uint64_t off, const uint8_t *data,
+                        uint64_t len);
+/* 1 if hooked message @tgt may complete; 0: a call is queued or pending,
+ * which resumes it. */
+int  xg_nic_hook_complete(xg_nic_tgt_t *tgt);
 /* Runs @tgt from its state until it finishes (and is freed) or waits. */
 void xg_nic_tgt_run(xg_nic_ni_t *ni, xg_nic_tgt_t *tgt);
 /* Copies stream bytes [off, off + len) of the message, the part that falls
