@@ -93,22 +93,38 @@ int xg_nic_pt_alloc(const char *fn, ptl_handle_ni_t ni_handle,
     return PTL_OK;
 }
 
-int xg_nic_pt_free(const char *fn, ptl_handle_ni_t ni_handle,
-                   ptl_pt_index_t index)
+/* The allocated portal index @index of NI @ni_handle, returned with the
+ * NI locked; NULL (logged, nothing locked) when there is none. */
+static xg_nic_pt_t *pt_lock(const char *fn, ptl_handle_ni_t ni_handle,
+                            ptl_pt_index_t index, xg_nic_ni_t **ni_p)
 {
     xg_nic_ni_t *ni = xg_nic_ni_lookup(ni_handle);
     xg_nic_pt_t *pt;
-    xg_nic_uh_t *uh;
 
     if (ni == NULL) {
         xg_warn("ptl", "%s: %#x is not an open NI handle", fn, ni_handle);
-        return PTL_ARG_INVALID;
+        return NULL;
     }
     pthread_mutex_lock(&ni->lock);
     pt = pt_get(ni, index);
     if (pt == NULL) {
         pthread_mutex_unlock(&ni->lock);
         xg_warn("ptl", "%s: portal index %u is not allocated", fn, index);
+        return NULL;
+    }
+    *ni_p = ni;
+    return pt;
+}
+
+int xg_nic_pt_free(const char *fn, ptl_handle_ni_t ni_handle,
+                   ptl_pt_index_t index)
+{
+    xg_nic_pt_t *pt;
+    xg_nic_uh_t *uh;
+    xg_nic_ni_t *ni;
+
+    pt = pt_lock(fn, ni_handle, index, &ni);
+    if (pt == NULL) {
         return PTL_ARG_INVALID;
     }
     if ((pt->lists[0].count != 0) || (pt->lists[1].count != 0) ||
@@ -132,19 +148,12 @@ int xg_nic_pt_free(const char *fn, ptl_handle_ni_t ni_handle,
 int xg_nic_pt_enable(const char *fn, ptl_handle_ni_t ni_handle,
                      ptl_pt_index_t index, int enable)
 {
-    xg_nic_ni_t *ni = xg_nic_ni_lookup(ni_handle);
     xg_nic_pt_t *pt;
+    xg_nic_ni_t *ni;
     xg_wait_t wait;
 
-    if (ni == NULL) {
-        xg_warn("ptl", "%s: %#x is not an open NI handle", fn, ni_handle);
-        return PTL_ARG_INVALID;
-    }
-    pthread_mutex_lock(&ni->lock);
-    pt = pt_get(ni, index);
+    pt = pt_lock(fn, ni_handle, index, &ni);
     if (pt == NULL) {
-        pthread_mutex_unlock(&ni->lock);
-        xg_warn("ptl", "%s: portal index %u is not allocated", fn, index);
         return PTL_ARG_INVALID;
     }
     pt->enabled = (uint8_t)(enable != 0);
