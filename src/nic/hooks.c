@@ -92,27 +92,25 @@ static void hook_queue(xg_nic_tgt_t *t, unsigned calls)
     t->hook_calls |= (uint8_t)calls;
 }
 
+void xg_nic_hook_claim(xg_nic_tgt_t *t, const xg_nic_hooks_t *hooks)
+{
+    t->hooks = hooks;
+    if (hooks != NULL) {
+        hook_queue(t, XG_NIC_HOOK_CALL_HEADER);
+    }
+}
+
 void xg_nic_hook_packet(xg_nic_tgt_t *t, uint64_t off, const uint8_t *data,
                         uint64_t len)
 {
-    unsigned calls = 0;
-
-    if (t->hook_fail) {
-        return; /* a handler failed the message: nothing more lands */
+    if (t->hook_fail || (len == 0)) {
+        return; /* after a failure nothing more lands */
     }
     xg_assert(!(t->hook_calls & XG_NIC_HOOK_CALL_PAYLOAD));
-    if (!t->hook_header_done) {
-        calls |= XG_NIC_HOOK_CALL_HEADER;
-    }
-    if (len != 0) {
-        calls |= XG_NIC_HOOK_CALL_PAYLOAD;
-        t->hook_data = data;
-        t->hook_off  = off;
-        t->hook_len  = len;
-    }
-    if (calls != 0) {
-        hook_queue(t, calls);
-    }
+    t->hook_data = data;
+    t->hook_off  = off;
+    t->hook_len  = len;
+    hook_queue(t, XG_NIC_HOOK_CALL_PAYLOAD);
 }
 
 int xg_nic_hook_complete(xg_nic_tgt_t *t)
@@ -120,16 +118,10 @@ int xg_nic_hook_complete(xg_nic_tgt_t *t)
     if (t->hook_calls != 0) {
         return 0; /* the pending call resumes the operation */
     }
-    if (t->hook_completed) {
+    if (t->hook_completed || (t->hooks->completion == NULL)) {
         return 1;
     }
-    if ((t->hooks->completion == NULL) && t->hook_header_done) {
-        t->hook_completed = 1;
-        return 1;
-    }
-    hook_queue(t, (t->hook_header_done ? 0u : XG_NIC_HOOK_CALL_HEADER) |
-                  ((t->hooks->completion != NULL)
-                       ? XG_NIC_HOOK_CALL_COMPLETION : 0u));
+    hook_queue(t, XG_NIC_HOOK_CALL_COMPLETION);
     return 0;
 }
 
@@ -195,7 +187,6 @@ static void hook_run(xg_nic_ni_t *ni, xg_nic_tgt_t *t, uint32_t handle)
             return;
         }
         if (calls & XG_NIC_HOOK_CALL_HEADER) {
-            t->hook_header_done = 1;
             t->hook_consume = (hret == XG_NIC_HOOK_CONSUMED);
         }
         t->hook_fail |= (hret == XG_NIC_HOOK_ERROR) ||

@@ -472,7 +472,9 @@ static xg_nic_tgt_state_t tgt_claim(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     }
     switch (t->kind) {
     case XG_WIRE_PUT:
-        t->hooks = me->hooks; /* handlers run from here on */
+        if (xg_unlikely(me->hooks != NULL)) {
+            xg_nic_hook_claim(t, me->hooks);
+        }
         return XG_TGT_DATA;
     case XG_WIRE_GET:
         return XG_TGT_REPLY;

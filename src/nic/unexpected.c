@@ -113,7 +113,9 @@ static void uh_deliver_held(xg_nic_ni_t *ni, xg_nic_pt_t *pt,
         me->consumed    = 1;
     }
     t->ack_disabled = (me->options & PTL_ME_ACK_DISABLE) != 0;
-    t->hooks        = me->hooks;
+    if (me->hooks != NULL) {
+        xg_nic_hook_claim(t, me->hooks);
+    }
     me->inflight++;
     pt->inflight++;
     xg_nic_tgt_land(t, 0, uh->held_data, uh->held_len);

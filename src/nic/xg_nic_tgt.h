@@ -87,7 +87,6 @@ struct xg_nic_tgt {
      * packet land once its payload call returned. */
     const struct xg_nic_hooks *hooks;
     uint8_t            hook_calls;    /* XG_NIC_HOOK_CALL_* queued */
-    uint8_t            hook_header_done;
     uint8_t            hook_completed;
     uint8_t            hook_consume;  /* the header handler took it all */
     uint8_t            hook_fail;     /* a handler failed the message */
@@ -136,7 +135,10 @@ void xg_nic_tgt_pull(xg_nic_ni_t *ni, xg_nic_tgt_t *tgt);
  * falls inside the matched length, into the entry (no accounting). */
 void xg_nic_tgt_write(xg_nic_tgt_t *tgt, uint64_t off, const uint8_t *data,
                       uint64_t len);
-/* hooks.c: a packet of hooked message @tgt is in (@data stays valid
+/* hooks.c: message @tgt claimed an entry with handlers @hooks (or NULL):
+ * its header call is queued. */
+void xg_nic_hook_claim(xg_nic_tgt_t *tgt, const struct xg_nic_hooks *hooks);
+/* A packet of hooked message @tgt is in (@data stays valid
  * until the poller has run the queue); the bytes land after the calls. */
 void xg_nic_hook_packet(xg_nic_tgt_t *tgt, uint64_t off, const uint8_t *data,
                         uint64_t len);
