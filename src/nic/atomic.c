@@ -10,7 +10,8 @@
 #include <complex.h>
 #include <string.h>
 
-#include "nic/xg_nic_int.h"
+#include "nic/xg_nic.h"
+#include "nic/xg_nic_atomic.h"
 
 enum {
     CLASS_INT     = 1u << 0,

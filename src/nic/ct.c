@@ -18,9 +18,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/xg_log.h"
+#include "base/xg_pool.h"
 #include "base/xg_time.h"
 #include "base/xg_wait.h"
-#include "nic/xg_nic_int.h"
+#include "nic/xg_nic.h"
+#include "nic/xg_nic_ct.h"
+#include "nic/xg_nic_initiator.h"
+#include "nic/xg_nic_md.h"
+#include "nic/xg_nic_me.h"
+#include "nic/xg_nic_ni.h"
+#include "nic/xg_nic_obj.h"
+#include "nic/xg_nic_progress.h"
+#include "nic/xg_nic_tgt.h"
 
 void xg_nic_ct_init_internal(xg_nic_ct_t *ct)
 {
@@ -115,7 +125,7 @@ static void trig_md_refs(xg_nic_ni_t *ni, const xg_nic_op_t *op, int add)
         mds[1] = op->put_md;
     }
     for (i = 0; i < 2; i++) {
-        md = xg_nic_pool_lookup(&ni->md_pool, mds[i]);
+        md = xg_pool_lookup(&ni->md_pool, mds[i]);
         if (md == NULL) {
             continue;
         }
@@ -134,7 +144,7 @@ static void trig_release(xg_nic_ni_t *ni, xg_nic_trig_t *trig)
     } else {
         xg_nic_me_trig_drop(ni, trig);
     }
-    xg_nic_pool_free(&ni->trig_pool, trig);
+    xg_pool_free(&ni->trig_pool, trig);
 }
 
 static void ct_queue(xg_nic_ni_t *ni, xg_nic_ct_t *ct)
@@ -167,13 +177,13 @@ static void trig_fire(xg_nic_ni_t *ni, xg_nic_trig_t *trig)
 
     if (trig->kind == XG_TRIG_PULL) {
         xg_nic_tgt_pull(ni, trig->tgt);
-        xg_nic_pool_free(&ni->trig_pool, trig);
+        xg_pool_free(&ni->trig_pool, trig);
         return;
     }
     if ((trig->kind == XG_TRIG_ME_APPEND) ||
         (trig->kind == XG_TRIG_ME_UNLINK)) {
         xg_nic_me_trig_fire(ni, trig);
-        xg_nic_pool_free(&ni->trig_pool, trig);
+        xg_pool_free(&ni->trig_pool, trig);
         return;
     }
     switch (op->kind) {
@@ -288,7 +298,7 @@ void xg_nic_ct_destroy(xg_nic_ni_t *ni, xg_nic_ct_t *ct)
         }
     }
     if (!ct->internal) {
-        xg_nic_pool_free(&ni->ct_pool, ct);
+        xg_pool_free(&ni->ct_pool, ct);
     }
 }
 
@@ -307,7 +317,7 @@ static xg_nic_ct_t *ct_lookup(const char *fn, xg_nic_ni_t *ni,
     xg_nic_ct_t *ct = NULL;
 
     if ((ni != NULL) && (xg_nic_handle_type(handle) == XG_NIC_OBJ_CT)) {
-        ct = xg_nic_pool_lookup(&ni->ct_pool, handle);
+        ct = xg_pool_lookup(&ni->ct_pool, handle);
     }
     if (ct == NULL) {
         xg_warn("ptl", "%s: %#x is not a counting event handle (freed, or "
@@ -327,14 +337,14 @@ int xg_nic_ct_alloc(const char *fn, ptl_handle_ni_t ni_handle,
         return PTL_ARG_INVALID;
     }
     pthread_mutex_lock(&ni->lock);
-    ct = xg_nic_pool_alloc(&ni->ct_pool);
+    ct = xg_pool_alloc(&ni->ct_pool);
     if (ct == NULL) {
         pthread_mutex_unlock(&ni->lock);
         xg_info("ptl", "%s: max_cts (%d) counters are allocated", fn,
                 ni->limits.max_cts);
         return PTL_NO_SPACE;
     }
-    *ct_handle = xg_nic_obj_handle(ct);
+    *ct_handle = xg_pool_obj_handle(ct);
     pthread_mutex_unlock(&ni->lock);
     return PTL_OK;
 }
@@ -405,7 +415,7 @@ static int ct_poll_loop(xg_nic_ni_t *ni, const ptl_handle_ct_t *cts,
     for (;;) {
         for (k = 0; k < size; k++) {
             i  = (start + k) % size;
-            ct = xg_nic_pool_lookup(&ni->ct_pool, cts[i]);
+            ct = xg_pool_lookup(&ni->ct_pool, cts[i]);
             if (ct == NULL) {
                 return PTL_INTERRUPTED; /* freed while we waited */
             }

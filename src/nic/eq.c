@@ -15,9 +15,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/xg_log.h"
+#include "base/xg_pool.h"
+#include "base/xg_spinlock.h"
 #include "base/xg_time.h"
 #include "base/xg_wait.h"
-#include "nic/xg_nic_int.h"
+#include "nic/xg_nic.h"
+#include "nic/xg_nic_eq.h"
+#include "nic/xg_nic_ni.h"
+#include "nic/xg_nic_obj.h"
+#include "nic/xg_nic_progress.h"
 
 int xg_nic_eq_alloc(const char *fn, ptl_handle_ni_t ni_handle,
                     ptl_size_t count, ptl_handle_eq_t *eq_handle)
@@ -45,7 +52,7 @@ int xg_nic_eq_alloc(const char *fn, ptl_handle_ni_t ni_handle,
         return PTL_NO_SPACE;
     }
     pthread_mutex_lock(&ni->lock);
-    eq = xg_nic_pool_alloc(&ni->eq_pool);
+    eq = xg_pool_alloc(&ni->eq_pool);
     if (eq == NULL) {
         pthread_mutex_unlock(&ni->lock);
         free(ring);
@@ -53,11 +60,11 @@ int xg_nic_eq_alloc(const char *fn, ptl_handle_ni_t ni_handle,
                 ni->limits.max_eqs);
         return PTL_NO_SPACE;
     }
-    xg_nic_spin_init(&eq->lock);
+    xg_spinlock_init(&eq->lock);
     eq->ring     = ring;
     eq->capacity = capacity;
     eq->size     = count;
-    *eq_handle   = xg_nic_obj_handle(eq);
+    *eq_handle   = xg_pool_obj_handle(eq);
     pthread_mutex_unlock(&ni->lock);
     return PTL_OK;
 }
@@ -67,11 +74,11 @@ void xg_nic_eq_destroy(xg_nic_ni_t *ni, xg_nic_eq_t *eq)
     ptl_event_t *ring;
 
     /* under the EQ lock: a waiter sees either the queue or no handle */
-    xg_nic_spin_lock(&eq->lock);
+    xg_spinlock_lock(&eq->lock);
     ring = eq->ring;
     eq->ring = NULL;
-    xg_nic_pool_free(&ni->eq_pool, eq);
-    xg_nic_spin_unlock(&eq->lock);
+    xg_pool_free(&ni->eq_pool, eq);
+    xg_spinlock_unlock(&eq->lock);
     free(ring);
 }
 
@@ -86,7 +93,7 @@ int xg_nic_eq_free(const char *fn, ptl_handle_eq_t eq_handle)
         return PTL_ARG_INVALID;
     }
     pthread_mutex_lock(&ni->lock);
-    eq = xg_nic_pool_lookup(&ni->eq_pool, eq_handle);
+    eq = xg_pool_lookup(&ni->eq_pool, eq_handle);
     if (eq == NULL) {
         pthread_mutex_unlock(&ni->lock);
         xg_warn("ptl", "%s: event queue %#x does not exist (freed?)", fn,
@@ -111,9 +118,9 @@ static void eq_post(xg_nic_eq_t *eq, const ptl_event_t *ev, int reserved)
 {
     uint64_t tail, limit;
 
-    xg_nic_spin_lock(&eq->lock);
+    xg_spinlock_lock(&eq->lock);
     if (eq->ring == NULL) {
-        xg_nic_spin_unlock(&eq->lock);
+        xg_spinlock_unlock(&eq->lock);
         return;
     }
     tail  = atomic_load_explicit(&eq->tail, memory_order_relaxed);
@@ -126,7 +133,7 @@ static void eq_post(xg_nic_eq_t *eq, const ptl_event_t *ev, int reserved)
     eq->ring[tail % eq->capacity] = *ev;
     /* release: the event is written before pollers see the new tail */
     atomic_store_explicit(&eq->tail, tail + 1, memory_order_release);
-    xg_nic_spin_unlock(&eq->lock);
+    xg_spinlock_unlock(&eq->lock);
 }
 
 void xg_nic_eq_post(xg_nic_eq_t *eq, const ptl_event_t *ev)
@@ -138,7 +145,7 @@ void xg_nic_eq_post(xg_nic_eq_t *eq, const ptl_event_t *ev)
  * when the handle died. */
 static int eq_take(xg_nic_ni_t *ni, ptl_handle_eq_t handle, ptl_event_t *ev)
 {
-    xg_nic_eq_t *eq = xg_nic_pool_lookup(&ni->eq_pool, handle);
+    xg_nic_eq_t *eq = xg_pool_lookup(&ni->eq_pool, handle);
     int ret;
 
     if (eq == NULL) {
@@ -149,20 +156,20 @@ static int eq_take(xg_nic_ni_t *ni, ptl_handle_eq_t handle, ptl_event_t *ev)
         __atomic_load_n(&eq->head, __ATOMIC_RELAXED)) {
         return PTL_EQ_EMPTY;
     }
-    xg_nic_spin_lock(&eq->lock);
-    if (xg_nic_obj_handle(eq) != handle) {
-        xg_nic_spin_unlock(&eq->lock);
+    xg_spinlock_lock(&eq->lock);
+    if (xg_pool_obj_handle(eq) != handle) {
+        xg_spinlock_unlock(&eq->lock);
         return PTL_INTERRUPTED;
     }
     if (atomic_load_explicit(&eq->tail, memory_order_relaxed) == eq->head) {
-        xg_nic_spin_unlock(&eq->lock);
+        xg_spinlock_unlock(&eq->lock);
         return PTL_EQ_EMPTY;
     }
     *ev = eq->ring[eq->head % eq->capacity];
     __atomic_store_n(&eq->head, eq->head + 1, __ATOMIC_RELAXED);
     ret = eq->dropped ? PTL_EQ_DROPPED : PTL_OK;
     eq->dropped = 0;
-    xg_nic_spin_unlock(&eq->lock);
+    xg_spinlock_unlock(&eq->lock);
     return ret;
 }
 
@@ -225,7 +232,7 @@ static xg_nic_ni_t *eq_check(const char *fn, const ptl_handle_eq_t *eqs,
     for (i = 0; i < size; i++) {
         if ((ni == NULL) ||
             (xg_nic_handle_ni(eqs[i]) != xg_nic_handle_ni(eqs[0])) ||
-            (xg_nic_pool_lookup(&ni->eq_pool, eqs[i]) == NULL)) {
+            (xg_pool_lookup(&ni->eq_pool, eqs[i]) == NULL)) {
             xg_warn("ptl", "%s: handle %#x (element %u) is not an event "
                     "queue of the same NI as element 0", fn, eqs[i], i);
             return NULL;

@@ -16,22 +16,27 @@
  */
 #include <string.h>
 
-#include "nic/xg_nic_int.h"
+#include "base/xg_log.h"
+#include "base/xg_pool.h"
+#include "nic/xg_nic.h"
+#include "nic/xg_nic_ct.h"
+#include "nic/xg_nic_eq.h"
+#include "nic/xg_nic_initiator.h"
+#include "nic/xg_nic_md.h"
+#include "nic/xg_nic_ni.h"
+#include "nic/xg_nic_obj.h"
+#include "nic/xg_nic_region.h"
+#include "nic/xg_nic_tx.h"
+#include "nic/xg_nic_wire.h"
 
-void xg_nic_md_put(xg_nic_md_t *md)
-{
-    if (md->pending > 0) {
-        md->pending--;
-    }
-}
-
+/* An initiator event of message @id (its user pointer). */
 static void init_event_base(ptl_event_t *ev, ptl_event_kind_t type,
-                            void *user_ptr, ptl_process_t peer,
+                            const xg_nic_msg_id_t *id, ptl_process_t peer,
                             ptl_ni_fail_t fail)
 {
     memset(ev, 0, sizeof(*ev));
     ev->type         = type;
-    ev->user_ptr     = user_ptr;
+    ev->user_ptr     = (void *)(uintptr_t)id->user_ptr;
     ev->initiator    = peer;
     ev->ni_fail_type = fail;
 }
@@ -72,26 +77,25 @@ static void md_post(xg_nic_ni_t *ni, const xg_nic_md_t *md,
 void xg_nic_send_event(xg_nic_ni_t *ni, const xg_nic_txdone_t *done,
                        ptl_ni_fail_t fail)
 {
-    xg_nic_md_t *md = xg_nic_pool_lookup(&ni->md_pool, done->md);
+    xg_nic_md_t *md = xg_pool_lookup(&ni->md_pool, done->id.md);
     ptl_event_t ev;
 
     if (md == NULL) {
         return;
     }
     if (!(md->options & PTL_MD_EVENT_SEND_DISABLE)) {
-        init_event_base(&ev, PTL_EVENT_SEND, done->user_ptr, done->target,
-                        fail);
-        ev.mlength       = done->length;
-        ev.rlength       = done->length;
-        ev.remote_offset = done->roffset;
-        ev.pt_index      = done->pt_index;
-        ev.match_bits    = done->match_bits;
-        ev.hdr_data      = done->hdr_data;
+        init_event_base(&ev, PTL_EVENT_SEND, &done->id, done->target, fail);
+        ev.mlength       = done->id.rlength;
+        ev.rlength       = done->id.rlength;
+        ev.remote_offset = done->id.roffset;
+        ev.pt_index      = done->id.pt_index;
+        ev.match_bits    = done->id.match_bits;
+        ev.hdr_data      = done->id.hdr_data;
         ev.uid           = ni->nic->uid;
         ev.jid           = ni->nic->jid;
         md_post(ni, md, &ev);
     }
-    md_count(ni, md, PTL_MD_EVENT_CT_SEND, fail, done->length);
+    md_count(ni, md, PTL_MD_EVENT_CT_SEND, fail, done->id.rlength);
     /* no response will come: the MD is free of this operation */
     if (!done->expect_response || (fail != PTL_NI_OK)) {
         xg_nic_md_put(md);
@@ -106,7 +110,7 @@ static xg_nic_md_t *op_md(xg_nic_ni_t *ni, const char *fn,
                           ptl_handle_md_t handle, ptl_size_t offset,
                           ptl_size_t length, const char *what)
 {
-    xg_nic_md_t *md = xg_nic_pool_lookup(&ni->md_pool, handle);
+    xg_nic_md_t *md = xg_pool_lookup(&ni->md_pool, handle);
 
     if (md == NULL) {
         xg_warn("ptl", "%s: %s %#x is not a memory descriptor of this NI "
@@ -148,33 +152,29 @@ static void op_header(xg_nic_ni_t *ni, xg_nic_wire_t *hdr,
                       xg_nic_wire_type_t type, const xg_nic_op_t *op)
 {
     xg_nic_wire_init(hdr, type, ni->index, (uint32_t)ni->nic->rank);
-    hdr->pt_index    = op->pt_index;
-    hdr->uid         = ni->nic->uid;
-    hdr->jid         = ni->nic->jid;
-    hdr->match_bits  = op->match_bits;
-    hdr->hdr_data    = op->hdr_data;
-    hdr->rlength     = op->length;
-    hdr->roffset     = op->remote_offset;
-    hdr->user_ptr    = (uint64_t)(uintptr_t)op->user_ptr;
-    hdr->atomic_op   = op->atomic_op;
-    hdr->atomic_type = op->atomic_type;
+    hdr->id.pt_index    = op->pt_index;
+    hdr->id.uid         = ni->nic->uid;
+    hdr->id.jid         = ni->nic->jid;
+    hdr->id.match_bits  = op->match_bits;
+    hdr->id.hdr_data    = op->hdr_data;
+    hdr->id.rlength     = op->length;
+    hdr->id.roffset     = op->remote_offset;
+    hdr->id.user_ptr    = (uint64_t)(uintptr_t)op->user_ptr;
+    hdr->id.atomic_op   = op->atomic_op;
+    hdr->id.atomic_type = op->atomic_type;
 }
 
+/* The SEND completion of request @hdr, whose data came from MD @md. */
 static void op_done(xg_nic_txdone_t *done, const xg_nic_ni_t *ni,
-                    const xg_nic_op_t *op, ptl_handle_md_t md,
-                    int expect_response)
+                    const xg_nic_op_t *op, const xg_nic_wire_t *hdr,
+                    ptl_handle_md_t md, int expect_response)
 {
     memset(done, 0, sizeof(*done));
     done->kind            = XG_TXDONE_SEND;
     done->ni              = (uint8_t)ni->index;
-    done->md              = md;
-    done->user_ptr        = op->user_ptr;
-    done->length          = op->length;
-    done->roffset         = op->remote_offset;
+    done->id              = hdr->id;
+    done->id.md           = md;
     done->target          = op->target;
-    done->pt_index        = op->pt_index;
-    done->match_bits      = op->match_bits;
-    done->hdr_data        = op->hdr_data;
     done->expect_response = (uint8_t)expect_response;
 }
 
@@ -270,9 +270,9 @@ static int issue_put(xg_nic_ni_t *ni, const xg_nic_op_t *op, xg_nic_md_t *md,
 
     memset(&msg, 0, sizeof(msg));
     op_header(ni, &msg.hdr, XG_WIRE_PUT, op);
-    msg.hdr.ack_req = ack;
-    msg.hdr.md      = op->md;
-    msg.hdr.loffset = op->local_offset;
+    msg.hdr.id.ack_req = ack;
+    msg.hdr.id.md      = op->md;
+    msg.hdr.id.loffset = op->local_offset;
     msg.src         = &md->region;
     msg.src_off     = op->local_offset;
     msg.len         = op->length;
@@ -287,14 +287,15 @@ static int issue_put(xg_nic_ni_t *ni, const xg_nic_op_t *op, xg_nic_md_t *md,
             msg.len = ni->nic->max_payload;
         }
     } else {
-        op_done(&msg.done, ni, op, op->md, ack != PTL_NO_ACK_REQ);
+        op_done(&msg.done, ni, op, &msg.hdr, op->md,
+                ack != PTL_NO_ACK_REQ);
     }
     md->pending++;
     status = xg_nic_tx(ni, peer, &msg);
     if (status == XG_OK) {
         xg_nic_txdone_run(ni, &msg.done);
     } else if (status != XG_INPROGRESS) {
-        op_done(&msg.done, ni, op, op->md, 0);
+        op_done(&msg.done, ni, op, &msg.hdr, op->md, 0);
         xg_nic_send_event(ni, &msg.done, PTL_NI_UNDELIVERABLE);
         xg_nic_init_unreachable(ni, &msg.hdr, peer);
     }
@@ -309,8 +310,8 @@ static int issue_get(xg_nic_ni_t *ni, const xg_nic_op_t *op, xg_nic_md_t *md,
 
     memset(&msg, 0, sizeof(msg));
     op_header(ni, &msg.hdr, XG_WIRE_GET, op);
-    msg.hdr.md      = op->md;
-    msg.hdr.loffset = op->local_offset;
+    msg.hdr.id.md      = op->md;
+    msg.hdr.id.loffset = op->local_offset;
     md->pending++;
     status = xg_nic_tx(ni, peer, &msg);
     if ((status != XG_OK) && (status != XG_INPROGRESS)) {
@@ -340,21 +341,21 @@ static int issue_atomic(xg_nic_ni_t *ni, const xg_nic_op_t *op,
     op_header(ni, &msg.hdr, types[op->kind], op);
     if (op->kind == XG_NIC_OP_ATOMIC) {
         ack = op_ack(ni, md, op->ack_req);
-        msg.hdr.md      = op->md;
-        msg.hdr.loffset = op->local_offset;
+        msg.hdr.id.md      = op->md;
+        msg.hdr.id.loffset = op->local_offset;
     } else {
         /* the reply lands in the get MD */
-        msg.hdr.md      = op->md;
-        msg.hdr.loffset = op->local_offset;
+        msg.hdr.id.md      = op->md;
+        msg.hdr.id.loffset = op->local_offset;
         memcpy(msg.hdr.operand, op->operand, sizeof(msg.hdr.operand));
         md->pending++;
     }
-    msg.hdr.ack_req = ack;
+    msg.hdr.id.ack_req = ack;
     msg.src     = &data_md->region;
     msg.src_off = data_off;
     msg.len     = op->length;
     msg.copy    = (data_md->options & PTL_MD_VOLATILE) != 0;
-    op_done(&msg.done, ni, op, data_h, ack != PTL_NO_ACK_REQ);
+    op_done(&msg.done, ni, op, &msg.hdr, data_h, ack != PTL_NO_ACK_REQ);
     data_md->pending++;
     status = xg_nic_tx(ni, peer, &msg);
     if (status == XG_OK) {
@@ -439,7 +440,7 @@ int xg_nic_issue(const char *fn, const xg_nic_op_t *op)
     }
     ret = op_check(ni, op, fn, &md, &put_md, &peer);
     if (ret == PTL_OK) {
-        trig = xg_nic_pool_alloc(&ni->trig_pool);
+        trig = xg_pool_alloc(&ni->trig_pool);
         if (trig == NULL) {
             xg_info("ptl", "%s: max_triggered_ops (%d) operations are "
                     "pending", fn, ni->limits.max_triggered_ops);
@@ -470,7 +471,7 @@ static void ack_apply(xg_nic_ni_t *ni, xg_nic_md_t *md,
     int full;
 
     if (hdr->flags & XG_WIRE_F_QUIET) {
-        if (hdr->ack_req != PTL_NO_ACK_REQ) {
+        if (hdr->id.ack_req != PTL_NO_ACK_REQ) {
             xg_nic_md_put(md);
         }
         return;
@@ -478,16 +479,12 @@ static void ack_apply(xg_nic_ni_t *ni, xg_nic_md_t *md,
     if (hdr->flags & XG_WIRE_F_RNDV) {
         /* a rendezvous put the target dropped: its SEND was pending */
         memset(&done, 0, sizeof(done));
-        done.md       = hdr->md;
-        done.user_ptr = (void *)(uintptr_t)hdr->user_ptr;
-        done.length   = hdr->rlength;
+        done.id       = hdr->id;
         done.target   = xg_nic_peer_id(ni, hdr->src_rank);
-        done.pt_index = hdr->pt_index;
-        done.match_bits = hdr->match_bits;
-        done.expect_response = hdr->ack_req != PTL_NO_ACK_REQ;
+        done.expect_response = hdr->id.ack_req != PTL_NO_ACK_REQ;
         xg_nic_send_event(ni, &done, PTL_NI_OK);
     }
-    switch (hdr->ack_req) {
+    switch (hdr->id.ack_req) {
     case PTL_ACK_REQ:
         full = 1;
         md_count(ni, md, PTL_MD_EVENT_CT_ACK, fail, hdr->mlength);
@@ -511,27 +508,26 @@ static void ack_apply(xg_nic_ni_t *ni, xg_nic_md_t *md,
         break;
     }
     if (full) {
-        init_event_base(&ev, PTL_EVENT_ACK,
-                        (void *)(uintptr_t)hdr->user_ptr,
+        init_event_base(&ev, PTL_EVENT_ACK, &hdr->id,
                         xg_nic_peer_id(ni, hdr->src_rank), fail);
         ev.mlength       = hdr->mlength;
-        ev.rlength       = hdr->rlength;
-        ev.remote_offset = hdr->roffset;
-        ev.pt_index      = hdr->pt_index;
-        ev.match_bits    = hdr->match_bits;
+        ev.rlength       = hdr->id.rlength;
+        ev.remote_offset = hdr->id.roffset;
+        ev.pt_index      = hdr->id.pt_index;
+        ev.match_bits    = hdr->id.match_bits;
         ev.ptl_list      = (ptl_list_t)hdr->list;
         ev.uid           = ni->nic->uid;
         ev.jid           = ni->nic->jid;
         md_post(ni, md, &ev);
     }
-    if (release && (hdr->ack_req != PTL_NO_ACK_REQ)) {
+    if (release && (hdr->id.ack_req != PTL_NO_ACK_REQ)) {
         xg_nic_md_put(md);
     }
 }
 
 void xg_nic_init_rx_ack(xg_nic_ni_t *ni, const xg_nic_wire_t *hdr)
 {
-    xg_nic_md_t *md = xg_nic_pool_lookup(&ni->md_pool, hdr->md);
+    xg_nic_md_t *md = xg_pool_lookup(&ni->md_pool, hdr->id.md);
 
     if (md == NULL) {
         return; /* released after a no-ack put: nobody to tell */
@@ -543,17 +539,17 @@ void xg_nic_init_rx_ack(xg_nic_ni_t *ni, const xg_nic_wire_t *hdr)
 static void reply_undeliverable(xg_nic_ni_t *ni, const xg_nic_wire_t *req,
                                 int peer)
 {
-    xg_nic_md_t *md = xg_nic_pool_lookup(&ni->md_pool, req->md);
+    xg_nic_md_t *md = xg_pool_lookup(&ni->md_pool, req->id.md);
     ptl_event_t ev;
 
     if (md == NULL) {
         return;
     }
-    init_event_base(&ev, PTL_EVENT_REPLY, (void *)(uintptr_t)req->user_ptr,
+    init_event_base(&ev, PTL_EVENT_REPLY, &req->id,
                     xg_nic_peer_id(ni, (uint32_t)peer),
                     PTL_NI_UNDELIVERABLE);
-    ev.rlength       = req->rlength;
-    ev.remote_offset = req->roffset;
+    ev.rlength       = req->id.rlength;
+    ev.remote_offset = req->id.roffset;
     ev.uid           = ni->nic->uid;
     ev.jid           = ni->nic->jid;
     md_post(ni, md, &ev);
@@ -567,7 +563,7 @@ static void reply_undeliverable(xg_nic_ni_t *ni, const xg_nic_wire_t *req,
 static void ack_undeliverable(xg_nic_ni_t *ni, const xg_nic_wire_t *req,
                               int peer)
 {
-    xg_nic_md_t *md = xg_nic_pool_lookup(&ni->md_pool, req->md);
+    xg_nic_md_t *md = xg_pool_lookup(&ni->md_pool, req->id.md);
     xg_nic_wire_t ack = *req;
 
     if (md == NULL) {
@@ -607,19 +603,19 @@ void xg_nic_init_unreachable(xg_nic_ni_t *ni, const xg_nic_wire_t *req,
 
 static void reply_done(xg_nic_ni_t *ni, const xg_nic_rx_t *rx)
 {
-    xg_nic_md_t *md = xg_nic_pool_lookup(&ni->md_pool, rx->md);
+    xg_nic_md_t *md = xg_pool_lookup(&ni->md_pool, rx->id.md);
     ptl_event_t ev;
 
     if (md == NULL) {
         return;
     }
-    init_event_base(&ev, PTL_EVENT_REPLY, (void *)(uintptr_t)rx->user_ptr,
+    init_event_base(&ev, PTL_EVENT_REPLY, &rx->id,
                     xg_nic_peer_id(ni, rx->src_rank), rx->fail);
     ev.mlength       = rx->mlength;
-    ev.rlength       = rx->rlength;
-    ev.remote_offset = rx->roffset;
+    ev.rlength       = rx->id.rlength;
+    ev.remote_offset = rx->id.roffset;
     ev.ptl_list      = (ptl_list_t)rx->list;
-    ev.start         = xg_nic_region_addr(&md->region, rx->loffset);
+    ev.start         = xg_nic_region_addr(&md->region, rx->id.loffset);
     ev.uid           = ni->nic->uid;
     ev.jid           = ni->nic->jid;
     md_post(ni, md, &ev);
@@ -631,32 +627,28 @@ void xg_nic_init_rx_reply(xg_nic_ni_t *ni, xg_nic_peer_t *peer,
                           const xg_nic_wire_t *hdr, const uint8_t *data)
 {
     xg_nic_rx_t *rx = &peer->rx;
-    xg_nic_md_t *md = xg_nic_pool_lookup(&ni->md_pool, hdr->md);
+    xg_nic_md_t *md = xg_pool_lookup(&ni->md_pool, hdr->id.md);
 
     memset(rx, 0, sizeof(*rx));
     rx->ni          = (uint8_t)ni->index;
     rx->incarnation = ni->incarnation;
     rx->next     = hdr->payload;
     rx->end      = hdr->mlength;
-    rx->md       = hdr->md;
-    rx->loffset  = hdr->loffset;
-    rx->rlength  = hdr->rlength;
+    rx->id       = hdr->id;
     rx->mlength  = hdr->mlength;
-    rx->roffset  = hdr->roffset;
-    rx->user_ptr = hdr->user_ptr;
     rx->fail     = hdr->fail;
     rx->list     = (uint8_t)hdr->list;
     rx->src_rank = hdr->src_rank;
     if ((md == NULL) || (md->pending == 0) ||
-        (hdr->loffset > md->region.length) ||
-        (hdr->rlength > md->region.length - hdr->loffset)) {
+        (hdr->id.loffset > md->region.length) ||
+        (hdr->id.rlength > md->region.length - hdr->id.loffset)) {
         /* not ours (any more): swallow the data */
         atomic_fetch_add_explicit(&ni->nic->rx_dropped, 1,
                                   memory_order_relaxed);
         rx->kind = (rx->next < rx->end) ? XG_RX_DISCARD : XG_RX_IDLE;
         return;
     }
-    xg_nic_region_write(&md->region, hdr->loffset, data, hdr->payload);
+    xg_nic_region_write(&md->region, hdr->id.loffset, data, hdr->payload);
     if (rx->next < rx->end) {
         rx->kind = XG_RX_REPLY;
         return;
@@ -668,10 +660,10 @@ void xg_nic_init_rx_reply(xg_nic_ni_t *ni, xg_nic_peer_t *peer,
 void xg_nic_init_rx_reply_data(xg_nic_ni_t *ni, xg_nic_rx_t *rx,
                                const uint8_t *data, uint32_t len)
 {
-    xg_nic_md_t *md = xg_nic_pool_lookup(&ni->md_pool, rx->md);
+    xg_nic_md_t *md = xg_pool_lookup(&ni->md_pool, rx->id.md);
 
     if (md != NULL) {
-        xg_nic_region_write(&md->region, rx->loffset + rx->next, data, len);
+        xg_nic_region_write(&md->region, rx->id.loffset + rx->next, data, len);
     }
     rx->next += len;
     if (rx->next == rx->end) {
@@ -682,14 +674,14 @@ void xg_nic_init_rx_reply_data(xg_nic_ni_t *ni, xg_nic_rx_t *rx,
 
 void xg_nic_init_rx_rndv_get(xg_nic_ni_t *ni, const xg_nic_wire_t *hdr)
 {
-    xg_nic_md_t *md = xg_nic_pool_lookup(&ni->md_pool, hdr->md);
+    xg_nic_md_t *md = xg_pool_lookup(&ni->md_pool, hdr->id.md);
     xg_nic_txmsg_t msg;
     xg_status_t status;
     int peer = (int)hdr->src_rank;
 
     if ((md == NULL) || (md->pending == 0) ||
-        (hdr->loffset > md->region.length) ||
-        (hdr->rlength > md->region.length - hdr->loffset) ||
+        (hdr->id.loffset > md->region.length) ||
+        (hdr->id.rlength > md->region.length - hdr->id.loffset) ||
         (peer >= ni->nic->npes)) {
         atomic_fetch_add_explicit(&ni->nic->rx_dropped, 1,
                                   memory_order_relaxed);
@@ -702,20 +694,15 @@ void xg_nic_init_rx_rndv_get(xg_nic_ni_t *ni, const xg_nic_wire_t *hdr)
     msg.hdr.offset     = hdr->offset;
     msg.hdr.mlength    = hdr->mlength;
     msg.src     = &md->region;
-    msg.src_off = hdr->loffset + hdr->offset;
+    msg.src_off = hdr->id.loffset + hdr->offset;
     msg.len     = hdr->mlength;
     if (hdr->flags & XG_WIRE_F_FINAL) {
         /* once this leaves, the target needs nothing more: SEND */
         msg.done.kind            = XG_TXDONE_RNDV;
         msg.done.ni              = (uint8_t)ni->index;
-        msg.done.md              = hdr->md;
-        msg.done.user_ptr        = (void *)(uintptr_t)hdr->user_ptr;
-        msg.done.length          = hdr->rlength;
-        msg.done.roffset         = hdr->roffset;
+        msg.done.id              = hdr->id;
         msg.done.target          = xg_nic_peer_id(ni, hdr->src_rank);
-        msg.done.pt_index        = hdr->pt_index;
-        msg.done.match_bits      = hdr->match_bits;
-        msg.done.expect_response = hdr->ack_req != PTL_NO_ACK_REQ;
+        msg.done.expect_response = hdr->id.ack_req != PTL_NO_ACK_REQ;
     }
     if ((hdr->mlength == 0) && (hdr->flags & XG_WIRE_F_FINAL)) {
         /* nothing to send: the target only releases us */

@@ -27,102 +27,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nic/xg_nic_int.h"
+#include "base/xg_compiler.h"
+#include "base/xg_hash.h"
+#include "nic/xg_nic.h"
+#include "nic/xg_nic_me.h"
+#include "nic/xg_nic_ni.h"
+#include "nic/xg_nic_pt.h"
+#include "nic/xg_nic_uh.h"
 
 #define XG_NIC_ANY_KEY UINT64_MAX
-#define HTAB_MIN_BUCKETS 64u
-
-uint64_t xg_nic_hash2(uint64_t a, uint64_t b)
-{
-    uint64_t x = a ^ (b * 0x9e3779b97f4a7c15ull);
-
-    /* 64-bit finalizer: every input bit affects every output bit */
-    x ^= x >> 31;
-    x *= 0x7fb5d329728ea185ull;
-    x ^= x >> 27;
-    x *= 0x81dadef4bc2dd44dull;
-    x ^= x >> 33;
-    return x;
-}
-
-void xg_nic_htab_init(xg_nic_htab_t *tab)
-{
-    memset(tab, 0, sizeof(*tab));
-}
-
-void xg_nic_htab_fini(xg_nic_htab_t *tab)
-{
-    free(tab->b);
-    memset(tab, 0, sizeof(*tab));
-}
-
-static void htab_link(xg_nic_hbucket_t *bucket, xg_nic_hlink_t *link)
-{
-    link->next = NULL;
-    link->prev = bucket->tail;
-    if (bucket->tail != NULL) {
-        bucket->tail->next = link;
-    } else {
-        bucket->head = link;
-    }
-    bucket->tail = link;
-}
-
-/* Doubles the buckets.  New bucket b receives only entries of old bucket
- * (b & old mask), walked in order, so every chain keeps append order. */
-static void htab_grow(xg_nic_htab_t *tab)
-{
-    uint32_t old_n = (tab->b == NULL) ? 0 : tab->mask + 1;
-    uint32_t new_n = (old_n == 0) ? HTAB_MIN_BUCKETS : old_n * 2;
-    xg_nic_hbucket_t *b;
-    xg_nic_hlink_t *link, *next;
-    uint32_t i;
-
-    b = calloc(new_n, sizeof(*b));
-    if (b == NULL) {
-        return; /* keep the old table: longer chains, same results */
-    }
-    for (i = 0; i < old_n; i++) {
-        for (link = tab->b[i].head; link != NULL; link = next) {
-            next = link->next;
-            htab_link(&b[link->hash & (new_n - 1)], link);
-        }
-    }
-    free(tab->b);
-    tab->b    = b;
-    tab->mask = new_n - 1;
-}
-
-void xg_nic_htab_append(xg_nic_htab_t *tab, xg_nic_hlink_t *link)
-{
-    /* load at most 1/2: chains stay short, a walk touches few entries */
-    if ((tab->b == NULL) || (tab->count >= (tab->mask + 1) / 2)) {
-        htab_grow(tab);
-        if (tab->b == NULL) {
-            xg_assert(0 && "no memory for the first hash buckets");
-        }
-    }
-    htab_link(&tab->b[link->hash & tab->mask], link);
-    tab->count++;
-}
-
-void xg_nic_htab_remove(xg_nic_htab_t *tab, xg_nic_hlink_t *link)
-{
-    xg_nic_hbucket_t *bucket = &tab->b[link->hash & tab->mask];
-
-    if (link->prev != NULL) {
-        link->prev->next = link->next;
-    } else {
-        bucket->head = link->next;
-    }
-    if (link->next != NULL) {
-        link->next->prev = link->prev;
-    } else {
-        bucket->tail = link->prev;
-    }
-    link->next = link->prev = NULL;
-    tab->count--;
-}
 
 /* ------------------------------------------------------------------------
  * Entries
@@ -168,21 +81,21 @@ void xg_nic_me_classify(xg_nic_ni_t *ni, xg_nic_me_t *me)
 static uint64_t me_hash(const xg_nic_me_t *me)
 {
     return (me->idx == XG_NIC_IDX_EXACT)
-               ? xg_nic_hash2(me->src_key, me->match_bits)
-               : xg_nic_hash2(XG_NIC_ANY_KEY, me->match_bits);
+               ? xg_hash2(me->src_key, me->match_bits)
+               : xg_hash2(XG_NIC_ANY_KEY, me->match_bits);
 }
 
 void xg_nic_list_init(xg_nic_list_t *list)
 {
     memset(list, 0, sizeof(*list));
-    xg_nic_htab_init(&list->exact);
-    xg_nic_htab_init(&list->anysrc);
+    xg_htab_init(&list->exact);
+    xg_htab_init(&list->anysrc);
 }
 
 void xg_nic_list_fini(xg_nic_list_t *list)
 {
-    xg_nic_htab_fini(&list->exact);
-    xg_nic_htab_fini(&list->anysrc);
+    xg_htab_fini(&list->exact);
+    xg_htab_fini(&list->anysrc);
     list->wild_head = list->wild_tail = NULL;
 }
 
@@ -193,11 +106,11 @@ void xg_nic_list_insert(xg_nic_ni_t *ni, xg_nic_list_t *list,
     switch (me->idx) {
     case XG_NIC_IDX_EXACT:
         me->link.hash = me_hash(me);
-        xg_nic_htab_append(&list->exact, &me->link);
+        xg_htab_append(&list->exact, &me->link);
         break;
     case XG_NIC_IDX_ANYSRC:
         me->link.hash = me_hash(me);
-        xg_nic_htab_append(&list->anysrc, &me->link);
+        xg_htab_append(&list->anysrc, &me->link);
         break;
     default:
         me->link.next = NULL;
@@ -221,10 +134,10 @@ void xg_nic_list_remove(xg_nic_list_t *list, xg_nic_me_t *me)
     }
     switch (me->idx) {
     case XG_NIC_IDX_EXACT:
-        xg_nic_htab_remove(&list->exact, &me->link);
+        xg_htab_remove(&list->exact, &me->link);
         break;
     case XG_NIC_IDX_ANYSRC:
-        xg_nic_htab_remove(&list->anysrc, &me->link);
+        xg_htab_remove(&list->anysrc, &me->link);
         break;
     default:
         if (me->link.prev != NULL) {
@@ -275,13 +188,13 @@ static int me_accepts(const xg_nic_ni_t *ni, const xg_nic_me_t *me,
     return 1;
 }
 
-static xg_nic_me_t *me_of(xg_nic_hlink_t *link)
+static xg_nic_me_t *me_of(xg_hlink_t *link)
 {
     return xg_container_of(link, xg_nic_me_t, link);
 }
 
 /* First acceptable entry of a chain (append order), or NULL. */
-static xg_nic_me_t *chain_match(const xg_nic_ni_t *ni, xg_nic_hlink_t *link,
+static xg_nic_me_t *chain_match(const xg_nic_ni_t *ni, xg_hlink_t *link,
                                 uint64_t hash, const ptl_process_t *initiator,
                                 ptl_match_bits_t bits, ptl_size_t rlength,
                                 ptl_size_t roffset, uint64_t before_seq)
@@ -308,7 +221,7 @@ xg_nic_me_t *xg_nic_list_match(xg_nic_ni_t *ni, xg_nic_list_t *list,
     ptl_process_t initiator;
     xg_nic_me_t *best = NULL, *me;
     uint64_t hash, limit = UINT64_MAX;
-    xg_nic_hlink_t *link;
+    xg_hlink_t *link;
 
     if (list->count == 0) {
         return NULL;
@@ -321,16 +234,16 @@ xg_nic_me_t *xg_nic_list_match(xg_nic_ni_t *ni, xg_nic_list_t *list,
         initiator.phys.pid = (ptl_pid_t)src_key;
     }
     if (list->exact.count != 0) {
-        hash = xg_nic_hash2(src_key, bits);
-        best = chain_match(ni, xg_nic_htab_first(&list->exact, hash), hash,
+        hash = xg_hash2(src_key, bits);
+        best = chain_match(ni, xg_htab_first(&list->exact, hash), hash,
                            &initiator, bits, rlength, roffset, limit);
         if (best != NULL) {
             limit = best->seq;
         }
     }
     if (list->anysrc.count != 0) {
-        hash = xg_nic_hash2(XG_NIC_ANY_KEY, bits);
-        me = chain_match(ni, xg_nic_htab_first(&list->anysrc, hash), hash,
+        hash = xg_hash2(XG_NIC_ANY_KEY, bits);
+        me = chain_match(ni, xg_htab_first(&list->anysrc, hash), hash,
                          &initiator, bits, rlength, roffset, limit);
         if (me != NULL) {
             best  = me;
@@ -365,12 +278,12 @@ void xg_nic_uh_insert(xg_nic_ni_t *ni, xg_nic_pt_t *pt, xg_nic_uh_t *uh)
     }
     pt->uh_tail = uh;
     if (ni->nic->hashing) {
-        uh->hx.hash = xg_nic_hash2(uh->src_key, uh->match_bits);
-        xg_nic_htab_append(&pt->uh_exact, &uh->hx);
+        uh->hx.hash = xg_hash2(uh->src_key, uh->id.match_bits);
+        xg_htab_append(&pt->uh_exact, &uh->hx);
         uh->hashed = 1;
         if (pt->uh_mb_on) {
-            uh->hm.hash = xg_nic_hash2(XG_NIC_ANY_KEY, uh->match_bits);
-            xg_nic_htab_append(&pt->uh_mb, &uh->hm);
+            uh->hm.hash = xg_hash2(XG_NIC_ANY_KEY, uh->id.match_bits);
+            xg_htab_append(&pt->uh_mb, &uh->hm);
             uh->hashed |= 2;
         }
     }
@@ -391,10 +304,10 @@ void xg_nic_uh_remove(xg_nic_pt_t *pt, xg_nic_uh_t *uh)
     }
     uh->next = uh->prev = NULL;
     if (uh->hashed & 1) {
-        xg_nic_htab_remove(&pt->uh_exact, &uh->hx);
+        xg_htab_remove(&pt->uh_exact, &uh->hx);
     }
     if (uh->hashed & 2) {
-        xg_nic_htab_remove(&pt->uh_mb, &uh->hm);
+        xg_htab_remove(&pt->uh_mb, &uh->hm);
     }
     uh->hashed = 0;
     pt->uh_count--;
@@ -403,14 +316,14 @@ void xg_nic_uh_remove(xg_nic_pt_t *pt, xg_nic_uh_t *uh)
 static int uh_accepts(const xg_nic_ni_t *ni, const xg_nic_me_t *me,
                       const xg_nic_uh_t *uh)
 {
-    return me_accepts(ni, me, &uh->initiator, uh->match_bits, uh->rlength,
-                      uh->roffset);
+    return me_accepts(ni, me, &uh->initiator, uh->id.match_bits, uh->id.rlength,
+                      uh->id.roffset);
 }
 
 /* The lines of a header that matching and its event read after the hash
  * link: fetched together with the link's own line, not one after another
  * (what a match costs with tens of thousands of headers queued). */
-static inline void uh_prefetch(const xg_nic_hlink_t *link)
+static inline void uh_prefetch(const xg_hlink_t *link)
 {
     if (link != NULL) {
         __builtin_prefetch((const char *)link + 64);
@@ -421,7 +334,7 @@ static inline void uh_prefetch(const xg_nic_hlink_t *link)
 void xg_nic_uh_prefetch(const xg_nic_ni_t *ni, const xg_nic_pt_t *pt,
                         const xg_nic_entry_desc_t *desc)
 {
-    const xg_nic_htab_t *tab;
+    const xg_htab_t *tab;
     xg_nic_me_t me;
     uint64_t hash;
 
@@ -450,7 +363,7 @@ void xg_nic_uh_prefetch(const xg_nic_ni_t *ni, const xg_nic_pt_t *pt,
 xg_nic_uh_t *xg_nic_uh_find(xg_nic_ni_t *ni, xg_nic_pt_t *pt,
                             const xg_nic_me_t *me, xg_nic_uh_t *from)
 {
-    xg_nic_hlink_t *link;
+    xg_hlink_t *link;
     xg_nic_uh_t *uh;
     uint64_t hash;
 
@@ -458,9 +371,9 @@ xg_nic_uh_t *xg_nic_uh_find(xg_nic_ni_t *ni, xg_nic_pt_t *pt,
         return NULL;
     }
     if (ni->nic->hashing && (me->idx == XG_NIC_IDX_EXACT)) {
-        hash = xg_nic_hash2(me->src_key, me->match_bits);
+        hash = xg_hash2(me->src_key, me->match_bits);
         link = (from != NULL) ? &from->hx
-                              : xg_nic_htab_first(&pt->uh_exact, hash);
+                              : xg_htab_first(&pt->uh_exact, hash);
         uh_prefetch(link);
         for (; link != NULL; link = link->next) {
             uh = xg_container_of(link, xg_nic_uh_t, hx);
@@ -476,15 +389,15 @@ xg_nic_uh_t *xg_nic_uh_find(xg_nic_ni_t *ni, xg_nic_pt_t *pt,
              * bits from now on (programs that never receive from any
              * source never pay for it) */
             for (uh = pt->uh_head; uh != NULL; uh = uh->next) {
-                uh->hm.hash = xg_nic_hash2(XG_NIC_ANY_KEY, uh->match_bits);
-                xg_nic_htab_append(&pt->uh_mb, &uh->hm);
+                uh->hm.hash = xg_hash2(XG_NIC_ANY_KEY, uh->id.match_bits);
+                xg_htab_append(&pt->uh_mb, &uh->hm);
                 uh->hashed |= 2;
             }
             pt->uh_mb_on = 1;
         }
-        hash = xg_nic_hash2(XG_NIC_ANY_KEY, me->match_bits);
+        hash = xg_hash2(XG_NIC_ANY_KEY, me->match_bits);
         link = (from != NULL) ? &from->hm
-                              : xg_nic_htab_first(&pt->uh_mb, hash);
+                              : xg_htab_first(&pt->uh_mb, hash);
         uh_prefetch(link);
         for (; link != NULL; link = link->next) {
             uh = xg_container_of(link, xg_nic_uh_t, hm);
@@ -506,7 +419,7 @@ xg_nic_uh_t *xg_nic_uh_find(xg_nic_ni_t *ni, xg_nic_pt_t *pt,
 xg_nic_uh_t *xg_nic_uh_next(xg_nic_ni_t *ni, const xg_nic_me_t *me,
                             xg_nic_uh_t *uh)
 {
-    xg_nic_hlink_t *link;
+    xg_hlink_t *link;
 
     if (ni->nic->hashing && (me->idx == XG_NIC_IDX_EXACT)) {
         link = uh->hx.next;

@@ -17,7 +17,17 @@
  */
 #include <string.h>
 
-#include "nic/xg_nic_int.h"
+#include "base/xg_log.h"
+#include "base/xg_pool.h"
+#include "nic/xg_nic.h"
+#include "nic/xg_nic_ct.h"
+#include "nic/xg_nic_eq.h"
+#include "nic/xg_nic_me.h"
+#include "nic/xg_nic_ni.h"
+#include "nic/xg_nic_obj.h"
+#include "nic/xg_nic_pt.h"
+#include "nic/xg_nic_region.h"
+#include "nic/xg_nic_uh.h"
 
 static void me_post(xg_nic_ni_t *ni, const xg_nic_me_t *me,
                     ptl_event_kind_t type)
@@ -42,7 +52,7 @@ static void me_post(xg_nic_ni_t *ni, const xg_nic_me_t *me,
 void xg_nic_me_destroy(xg_nic_ni_t *ni, xg_nic_me_t *me)
 {
     xg_nic_region_fini(&me->region);
-    xg_nic_pool_free(&ni->me_pool, me);
+    xg_pool_free(&ni->me_pool, me);
     ni->entries--;
 }
 
@@ -153,7 +163,7 @@ static int me_create(const char *fn, xg_nic_ni_t *ni, ptl_pt_index_t pt_index,
                 desc->start, (unsigned long long)desc->length);
         return ret;
     }
-    me = xg_nic_pool_alloc(&ni->me_pool);
+    me = xg_pool_alloc(&ni->me_pool);
     if (me == NULL) {
         xg_nic_region_fini(&region);
         xg_info("ptl", "%s: max_entries (%d) entries are allocated", fn,
@@ -244,7 +254,7 @@ int xg_nic_entry_append(const char *fn, ptl_handle_ni_t ni_handle,
             pthread_mutex_unlock(&ni->lock);
             return PTL_ARG_INVALID;
         }
-        trig = xg_nic_pool_alloc(&ni->trig_pool);
+        trig = xg_pool_alloc(&ni->trig_pool);
         if (trig == NULL) {
             pthread_mutex_unlock(&ni->lock);
             xg_info("ptl", "%s: max_triggered_ops (%d) operations are "
@@ -255,12 +265,12 @@ int xg_nic_entry_append(const char *fn, ptl_handle_ni_t ni_handle,
     ret = me_create(fn, ni, pt_index, desc, list, user_ptr, &me);
     if (ret != PTL_OK) {
         if (trig != NULL) {
-            xg_nic_pool_free(&ni->trig_pool, trig);
+            xg_pool_free(&ni->trig_pool, trig);
         }
         pthread_mutex_unlock(&ni->lock);
         return ret;
     }
-    *handle = xg_nic_obj_handle(me);
+    *handle = xg_pool_obj_handle(me);
     if (trig == NULL) {
         me_link(ni, me);
         pthread_mutex_unlock(&ni->lock);
@@ -305,7 +315,7 @@ int xg_nic_entry_unlink(const char *fn, ptl_handle_any_t handle, int is_le,
 
     if (ni != NULL) {
         pthread_mutex_lock(&ni->lock);
-        me = xg_nic_pool_lookup(&ni->me_pool, handle);
+        me = xg_pool_lookup(&ni->me_pool, handle);
     }
     if ((me == NULL) || (me->is_le != is_le)) {
         if (ni != NULL) {
@@ -321,7 +331,7 @@ int xg_nic_entry_unlink(const char *fn, ptl_handle_any_t handle, int is_le,
         return ret;
     }
     ct = me_trig_ct(fn, ni, trig_ct);
-    trig = (ct != NULL) ? xg_nic_pool_alloc(&ni->trig_pool) : NULL;
+    trig = (ct != NULL) ? xg_pool_alloc(&ni->trig_pool) : NULL;
     if (trig == NULL) {
         pthread_mutex_unlock(&ni->lock);
         if (ct == NULL) {
@@ -353,7 +363,7 @@ void xg_nic_me_trig_fire(xg_nic_ni_t *ni, xg_nic_trig_t *trig)
         }
         return;
     }
-    me = xg_nic_pool_lookup(&ni->me_pool, trig->me_handle);
+    me = xg_pool_lookup(&ni->me_pool, trig->me_handle);
     if ((me != NULL) && (me_unlink(ni, me) != PTL_OK)) {
         xg_info("ptl", "PtlTriggeredMEUnlink: entry %#x is in use when its "
                 "trigger fires: it stays linked", trig->me_handle);

@@ -1,6 +1,6 @@
 /*
- * Network interfaces, portal table entries, memory descriptors, addressing
- * (logical map, ids) and status registers.
+ * Network interfaces: opening (limits, pools, logical map), closing and
+ * teardown, status registers, bundles and the held-payload store.
  *
  * The four NIs of the interface (matching/non-matching x logical/physical)
  * are slots of the process's NIC.  Opening one creates its pools and
@@ -8,18 +8,27 @@
  * pools' memory until PtlFini, so a thread still waiting on one of its
  * queues or counters reads stale memory and returns PTL_INTERRUPTED
  * instead of touching freed memory.
- *
- * Addressing: the processes of the job are its ranks.  Physical ids are
- * (nid 0, pid = rank) -- this node is the whole job -- and the logical map
- * of a logical NI starts as rank r -> pid r, so programs started by
- * xgasrun need no PtlSetMap.  A map set by the program must name processes
- * of the job.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/xg_wait.h"
-#include "nic/xg_nic_int.h"
+#include "base/xg_buddy.h"
+#include "base/xg_hash.h"
+#include "base/xg_log.h"
+#include "base/xg_pool.h"
+#include "nic/xg_nic.h"
+#include "nic/xg_nic_ct.h"
+#include "nic/xg_nic_eq.h"
+#include "nic/xg_nic_md.h"
+#include "nic/xg_nic_me.h"
+#include "nic/xg_nic_ni.h"
+#include "nic/xg_nic_obj.h"
+#include "nic/xg_nic_progress.h"
+#include "nic/xg_nic_pt.h"
+#include "nic/xg_nic_region.h"
+#include "nic/xg_nic_tgt.h"
+#include "nic/xg_nic_tx.h"
+#include "nic/xg_nic_uh.h"
 
 /* Serializes opening and closing NIs (not the data path). */
 static pthread_mutex_t ni_open_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -109,42 +118,46 @@ static void ni_set_limits(xg_nic_ni_t *ni, const ptl_ni_limits_t *want)
     l->features               = 0;
 }
 
+static xg_status_t ni_pool_init(xg_nic_ni_t *ni, xg_pool_t *pool,
+                                size_t obj_size, uint32_t max, unsigned type)
+{
+    return xg_pool_init(pool, obj_size, max,
+                        xg_nic_pool_tag(type, ni->index));
+}
+
 static xg_status_t ni_pools_init(xg_nic_ni_t *ni)
 {
-    unsigned i = ni->index;
     unsigned me_type = ni->matching ? XG_NIC_OBJ_ME : XG_NIC_OBJ_LE;
     xg_status_t status = XG_OK;
 
     /* pools persist across NI incarnations (see the file comment); the
      * entry pool's handle type follows the NI's kind */
     if (ni->eq_pool.chunks == NULL) {
-        status = xg_nic_pool_init(&ni->eq_pool, sizeof(xg_nic_eq_t),
-                                  NI_MAX_EQS, XG_NIC_OBJ_EQ, i);
+        status = ni_pool_init(ni, &ni->eq_pool, sizeof(xg_nic_eq_t),
+                                  NI_MAX_EQS, XG_NIC_OBJ_EQ);
         if (status == XG_OK) {
-            status = xg_nic_pool_init(&ni->ct_pool, sizeof(xg_nic_ct_t),
-                                      NI_MAX_CTS, XG_NIC_OBJ_CT, i);
+            status = ni_pool_init(ni, &ni->ct_pool, sizeof(xg_nic_ct_t),
+                                  NI_MAX_CTS, XG_NIC_OBJ_CT);
         }
         if (status == XG_OK) {
-            status = xg_nic_pool_init(&ni->md_pool, sizeof(xg_nic_md_t),
-                                      NI_MAX_MDS, XG_NIC_OBJ_MD, i);
+            status = ni_pool_init(ni, &ni->md_pool, sizeof(xg_nic_md_t),
+                                  NI_MAX_MDS, XG_NIC_OBJ_MD);
         }
         if (status == XG_OK) {
-            status = xg_nic_pool_init(&ni->me_pool, sizeof(xg_nic_me_t),
-                                      NI_MAX_ENTRIES, me_type, i);
+            status = ni_pool_init(ni, &ni->me_pool, sizeof(xg_nic_me_t),
+                                  NI_MAX_ENTRIES, me_type);
         }
         if (status == XG_OK) {
-            status = xg_nic_pool_init(&ni->tgt_pool, sizeof(xg_nic_tgt_t),
-                                      NI_MAX_TARGET_OPS, XG_NIC_OBJ_INTERNAL,
-                                      i);
+            status = ni_pool_init(ni, &ni->tgt_pool, sizeof(xg_nic_tgt_t),
+                                  NI_MAX_TARGET_OPS, XG_NIC_OBJ_INTERNAL);
         }
         if (status == XG_OK) {
-            status = xg_nic_pool_init(&ni->uh_pool, sizeof(xg_nic_uh_t),
-                                      NI_MAX_HEADERS, XG_NIC_OBJ_INTERNAL, i);
+            status = ni_pool_init(ni, &ni->uh_pool, sizeof(xg_nic_uh_t),
+                                  NI_MAX_HEADERS, XG_NIC_OBJ_INTERNAL);
         }
         if (status == XG_OK) {
-            status = xg_nic_pool_init(&ni->trig_pool, sizeof(xg_nic_trig_t),
-                                      NI_MAX_TRIGGERED, XG_NIC_OBJ_INTERNAL,
-                                      i);
+            status = ni_pool_init(ni, &ni->trig_pool, sizeof(xg_nic_trig_t),
+                                  NI_MAX_TRIGGERED, XG_NIC_OBJ_INTERNAL);
         }
         if (status != XG_OK) {
             return status;
@@ -258,7 +271,7 @@ static void teardown_tgt(void *obj, void *arg)
     if (t->pull_ct.heap != NULL) {
         xg_nic_ct_destroy(ni, &t->pull_ct);
     }
-    xg_nic_pool_free(&ni->tgt_pool, t);
+    xg_pool_free(&ni->tgt_pool, t);
 }
 
 static void teardown_uh(void *obj, void *arg)
@@ -277,7 +290,7 @@ static void teardown_md(void *obj, void *arg)
     xg_nic_md_t *md = obj;
 
     xg_nic_region_fini(&md->region);
-    xg_nic_pool_free(&((xg_nic_ni_t *)arg)->md_pool, md);
+    xg_pool_free(&((xg_nic_ni_t *)arg)->md_pool, md);
 }
 
 static void teardown_ct(void *obj, void *arg)
@@ -292,7 +305,7 @@ static void teardown_eq(void *obj, void *arg)
 
 static void teardown_trig(void *obj, void *arg)
 {
-    xg_nic_pool_free(&((xg_nic_ni_t *)arg)->trig_pool, obj);
+    xg_pool_free(&((xg_nic_ni_t *)arg)->trig_pool, obj);
 }
 
 void xg_nic_ni_teardown(xg_nic_ni_t *ni)
@@ -302,24 +315,24 @@ void xg_nic_ni_teardown(xg_nic_ni_t *ni)
     pthread_mutex_lock(&ni->lock);
     __atomic_store_n(&ni->open, 0, __ATOMIC_RELEASE);
     xg_nic_tx_cancel_ni(ni->nic, ni->index);
-    xg_nic_pool_each(&ni->tgt_pool, teardown_tgt, ni);
-    xg_nic_pool_each(&ni->uh_pool, teardown_uh, ni);
+    xg_pool_each(&ni->tgt_pool, teardown_tgt, ni);
+    xg_pool_each(&ni->uh_pool, teardown_uh, ni);
     /* then every entry left, linked or waiting for in-flight uses */
-    xg_nic_pool_each(&ni->me_pool, teardown_me, ni);
+    xg_pool_each(&ni->me_pool, teardown_me, ni);
     for (i = 0; i < XG_NIC_MAX_PT; i++) {
         if (ni->pt[i] != NULL) {
             xg_nic_list_fini(&ni->pt[i]->lists[0]);
             xg_nic_list_fini(&ni->pt[i]->lists[1]);
-            xg_nic_htab_fini(&ni->pt[i]->uh_exact);
-            xg_nic_htab_fini(&ni->pt[i]->uh_mb);
+            xg_htab_fini(&ni->pt[i]->uh_exact);
+            xg_htab_fini(&ni->pt[i]->uh_mb);
             free(ni->pt[i]);
             ni->pt[i] = NULL;
         }
     }
-    xg_nic_pool_each(&ni->md_pool, teardown_md, ni);
-    xg_nic_pool_each(&ni->ct_pool, teardown_ct, ni);
-    xg_nic_pool_each(&ni->trig_pool, teardown_trig, ni);
-    xg_nic_pool_each(&ni->eq_pool, teardown_eq, ni);
+    xg_pool_each(&ni->md_pool, teardown_md, ni);
+    xg_pool_each(&ni->ct_pool, teardown_ct, ni);
+    xg_pool_each(&ni->trig_pool, teardown_trig, ni);
+    xg_pool_each(&ni->eq_pool, teardown_eq, ni);
     free(ni->ct_work);
     ni->ct_work = NULL;
     ni->ct_work_n = ni->ct_work_cap = 0;
@@ -331,6 +344,7 @@ void xg_nic_ni_teardown(xg_nic_ni_t *ni)
         xg_buddy_fini(&ni->held);
         ni->held_ready = 0;
     }
+    xg_nic_hooks_fini(ni);
     pthread_mutex_unlock(&ni->lock);
 }
 
@@ -370,14 +384,14 @@ int xg_nic_ni_handle(const char *fn, ptl_handle_any_t handle,
     if (ni != NULL) {
         switch (type) {
         case XG_NIC_OBJ_NI: obj = (handle == nih) ? ni : NULL; break;
-        case XG_NIC_OBJ_EQ: obj = xg_nic_pool_lookup(&ni->eq_pool, handle);
+        case XG_NIC_OBJ_EQ: obj = xg_pool_lookup(&ni->eq_pool, handle);
                             break;
-        case XG_NIC_OBJ_CT: obj = xg_nic_pool_lookup(&ni->ct_pool, handle);
+        case XG_NIC_OBJ_CT: obj = xg_pool_lookup(&ni->ct_pool, handle);
                             break;
-        case XG_NIC_OBJ_MD: obj = xg_nic_pool_lookup(&ni->md_pool, handle);
+        case XG_NIC_OBJ_MD: obj = xg_pool_lookup(&ni->md_pool, handle);
                             break;
         case XG_NIC_OBJ_ME:
-        case XG_NIC_OBJ_LE: obj = xg_nic_pool_lookup(&ni->me_pool, handle);
+        case XG_NIC_OBJ_LE: obj = xg_pool_lookup(&ni->me_pool, handle);
                             break;
         default: break;
         }
@@ -401,155 +415,6 @@ int xg_nic_ni_status(const char *fn, ptl_handle_ni_t ni_handle,
         return PTL_ARG_INVALID;
     }
     *value = atomic_load_explicit(&ni->sr[reg], memory_order_relaxed);
-    return PTL_OK;
-}
-
-/* ------------------------------------------------------------------------
- * Addressing
- * --------------------------------------------------------------------- */
-
-int xg_nic_target_peer(const xg_nic_ni_t *ni, ptl_process_t target)
-{
-    if (ni->logical) {
-        if (target.rank >= ni->map_size) {
-            return -1;
-        }
-        target = ni->map[target.rank];
-    }
-    if ((target.phys.nid != 0) ||
-        (target.phys.pid >= (ptl_pid_t)ni->nic->npes)) {
-        return -1;
-    }
-    return (int)target.phys.pid;
-}
-
-ptl_process_t xg_nic_peer_id(const xg_nic_ni_t *ni, uint32_t rank)
-{
-    ptl_process_t id;
-
-    if (ni->logical) {
-        id.rank = ((ni->pid_rank != NULL) &&
-                   (rank < (uint32_t)ni->nic->npes) &&
-                   (ni->pid_rank[rank] != UINT32_MAX))
-                      ? ni->pid_rank[rank] : rank;
-    } else {
-        id.phys.nid = 0;
-        id.phys.pid = rank;
-    }
-    return id;
-}
-
-void xg_nic_source_id(const xg_nic_ni_t *ni, uint32_t src_rank,
-                      ptl_process_t *id, uint64_t *key)
-{
-    *id = xg_nic_peer_id(ni, src_rank);
-    *key = ni->logical ? (uint64_t)id->rank
-                       : (((uint64_t)id->phys.nid << 32) | id->phys.pid);
-}
-
-int xg_nic_set_map(const char *fn, ptl_handle_ni_t ni_handle,
-                   ptl_size_t size, const ptl_process_t *map)
-{
-    xg_nic_ni_t *ni = xg_nic_ni_lookup(ni_handle);
-    ptl_process_t *copy;
-    ptl_size_t i;
-    int npes;
-
-    if ((ni == NULL) || !ni->logical) {
-        xg_warn("ptl", "%s: %#x is not an open logical NI", fn, ni_handle);
-        return PTL_ARG_INVALID;
-    }
-    npes = ni->nic->npes;
-    if ((size == 0) || (size > (1u << 24))) {
-        xg_warn("ptl", "%s: map_size %llu is not in 1..2^24", fn,
-                (unsigned long long)size);
-        return PTL_ARG_INVALID;
-    }
-    for (i = 0; i < size; i++) {
-        if ((map[i].phys.nid != 0) || (map[i].phys.pid >= (ptl_pid_t)npes)) {
-            xg_warn("ptl", "%s: entry %llu (nid %u, pid %u) is not a process "
-                    "of this job (nid 0, pids 0..%d)", fn,
-                    (unsigned long long)i, map[i].phys.nid, map[i].phys.pid,
-                    npes - 1);
-            return PTL_ARG_INVALID;
-        }
-    }
-    copy = malloc((size_t)size * sizeof(*copy));
-    if (copy == NULL) {
-        return PTL_NO_SPACE;
-    }
-    memcpy(copy, map, (size_t)size * sizeof(*copy));
-    pthread_mutex_lock(&ni->lock);
-    free(ni->map);
-    ni->map      = copy;
-    ni->map_size = (uint32_t)size;
-    for (i = 0; i < (ptl_size_t)npes; i++) {
-        ni->pid_rank[i] = UINT32_MAX;
-    }
-    /* reverse map: the first rank naming each process */
-    for (i = size; i-- > 0;) {
-        ni->pid_rank[map[i].phys.pid] = (uint32_t)i;
-    }
-    ni->my_rank = (ni->pid_rank[ni->nic->rank] != UINT32_MAX)
-                      ? ni->pid_rank[ni->nic->rank] : PTL_RANK_ANY;
-    pthread_mutex_unlock(&ni->lock);
-    return PTL_OK;
-}
-
-int xg_nic_get_map(const char *fn, ptl_handle_ni_t ni_handle,
-                   ptl_size_t size, ptl_process_t *map, ptl_size_t *actual)
-{
-    xg_nic_ni_t *ni = xg_nic_ni_lookup(ni_handle);
-    ptl_size_t n;
-
-    if ((ni == NULL) || !ni->logical) {
-        xg_warn("ptl", "%s: %#x is not an open logical NI", fn, ni_handle);
-        return PTL_ARG_INVALID;
-    }
-    pthread_mutex_lock(&ni->lock);
-    n = (size < ni->map_size) ? size : ni->map_size;
-    if ((map != NULL) && (n > 0)) {
-        memcpy(map, ni->map, (size_t)n * sizeof(*map));
-    }
-    *actual = ni->map_size;
-    pthread_mutex_unlock(&ni->lock);
-    return PTL_OK;
-}
-
-int xg_nic_get_id(const char *fn, ptl_handle_ni_t ni_handle, int physical,
-                  ptl_process_t *id)
-{
-    xg_nic_ni_t *ni = xg_nic_ni_lookup(ni_handle);
-
-    if (ni == NULL) {
-        xg_warn("ptl", "%s: %#x is not an open NI handle", fn, ni_handle);
-        return PTL_ARG_INVALID;
-    }
-    memset(id, 0, sizeof(*id));
-    if (ni->logical && !physical) {
-        id->rank = ni->my_rank;
-    } else {
-        id->phys.nid = 0;
-        id->phys.pid = (ptl_pid_t)ni->nic->rank;
-    }
-    return PTL_OK;
-}
-
-int xg_nic_get_uid(const char *fn, ptl_handle_ni_t ni_handle,
-                   ptl_uid_t *uid, ptl_jid_t *jid)
-{
-    xg_nic_ni_t *ni = xg_nic_ni_lookup(ni_handle);
-
-    if (ni == NULL) {
-        xg_warn("ptl", "%s: %#x is not an open NI handle", fn, ni_handle);
-        return PTL_ARG_INVALID;
-    }
-    if (uid != NULL) {
-        *uid = ni->nic->uid;
-    }
-    if (jid != NULL) {
-        *jid = ni->nic->jid;
-    }
     return PTL_OK;
 }
 
@@ -609,240 +474,4 @@ void xg_nic_held_free(xg_nic_ni_t *ni, uint8_t *block, size_t len)
         xg_buddy_free(&ni->held, block);
         ni->held_bytes -= len;
     }
-}
-
-/* ------------------------------------------------------------------------
- * Portal table
- * --------------------------------------------------------------------- */
-
-static xg_nic_pt_t *pt_get(xg_nic_ni_t *ni, ptl_pt_index_t index)
-{
-    return ((index <= (ptl_pt_index_t)ni->limits.max_pt_index) &&
-            (ni->pt[index] != NULL) && ni->pt[index]->allocated)
-               ? ni->pt[index] : NULL;
-}
-
-int xg_nic_pt_alloc(const char *fn, ptl_handle_ni_t ni_handle,
-                    unsigned options, ptl_handle_eq_t eq_handle,
-                    ptl_pt_index_t req, ptl_pt_index_t *pt_index)
-{
-    xg_nic_ni_t *ni = xg_nic_ni_lookup(ni_handle);
-    ptl_pt_index_t index;
-    xg_nic_pt_t *pt;
-
-    if (ni == NULL) {
-        xg_warn("ptl", "%s: %#x is not an open NI handle", fn, ni_handle);
-        return PTL_ARG_INVALID;
-    }
-    pthread_mutex_lock(&ni->lock);
-    if ((eq_handle != PTL_EQ_NONE) && (xg_nic_eq_of(ni, eq_handle) == NULL)) {
-        pthread_mutex_unlock(&ni->lock);
-        xg_warn("ptl", "%s: eq_handle %#x is not an event queue of this NI",
-                fn, eq_handle);
-        return PTL_ARG_INVALID;
-    }
-    if ((options & PTL_PT_FLOWCTRL) && (eq_handle == PTL_EQ_NONE)) {
-        pthread_mutex_unlock(&ni->lock);
-        xg_info("ptl", "%s: flow control needs an event queue for "
-                "PTL_EVENT_PT_DISABLED", fn);
-        return PTL_PT_EQ_NEEDED;
-    }
-    if (req == PTL_PT_ANY) {
-        for (index = 0; index <= (ptl_pt_index_t)ni->limits.max_pt_index;
-             index++) {
-            if (pt_get(ni, index) == NULL) {
-                break;
-            }
-        }
-        if (index > (ptl_pt_index_t)ni->limits.max_pt_index) {
-            pthread_mutex_unlock(&ni->lock);
-            return PTL_PT_FULL;
-        }
-    } else if (req > (ptl_pt_index_t)ni->limits.max_pt_index) {
-        pthread_mutex_unlock(&ni->lock);
-        xg_warn("ptl", "%s: portal index %u is larger than max_pt_index %d",
-                fn, req, ni->limits.max_pt_index);
-        return PTL_ARG_INVALID;
-    } else if (pt_get(ni, req) != NULL) {
-        pthread_mutex_unlock(&ni->lock);
-        return PTL_PT_IN_USE;
-    } else {
-        index = req;
-    }
-    pt = ni->pt[index];
-    if (pt == NULL) {
-        pt = calloc(1, sizeof(*pt));
-        if (pt == NULL) {
-            pthread_mutex_unlock(&ni->lock);
-            return PTL_NO_SPACE;
-        }
-        xg_nic_list_init(&pt->lists[0]);
-        xg_nic_list_init(&pt->lists[1]);
-        xg_nic_htab_init(&pt->uh_exact);
-        xg_nic_htab_init(&pt->uh_mb);
-        ni->pt[index] = pt;
-    }
-    pt->index     = index;
-    pt->options   = options;
-    pt->eq        = eq_handle;
-    pt->enabled   = 1;
-    pt->allocated = 1;
-    *pt_index = index;
-    pthread_mutex_unlock(&ni->lock);
-    return PTL_OK;
-}
-
-int xg_nic_pt_free(const char *fn, ptl_handle_ni_t ni_handle,
-                   ptl_pt_index_t index)
-{
-    xg_nic_ni_t *ni = xg_nic_ni_lookup(ni_handle);
-    xg_nic_pt_t *pt;
-    xg_nic_uh_t *uh;
-
-    if (ni == NULL) {
-        xg_warn("ptl", "%s: %#x is not an open NI handle", fn, ni_handle);
-        return PTL_ARG_INVALID;
-    }
-    pthread_mutex_lock(&ni->lock);
-    pt = pt_get(ni, index);
-    if (pt == NULL) {
-        pthread_mutex_unlock(&ni->lock);
-        xg_warn("ptl", "%s: portal index %u is not allocated", fn, index);
-        return PTL_ARG_INVALID;
-    }
-    if ((pt->lists[0].count != 0) || (pt->lists[1].count != 0) ||
-        (pt->inflight != 0)) {
-        pthread_mutex_unlock(&ni->lock);
-        xg_info("ptl", "%s: portal index %u still has entries or messages "
-                "in progress", fn, index);
-        return PTL_IN_USE;
-    }
-    /* headers of unexpected messages go; held initiators are released */
-    while ((uh = pt->uh_head) != NULL) {
-        xg_nic_uh_remove(pt, uh);
-        xg_nic_uh_destroy(ni, uh, 1);
-    }
-    pt->allocated = 0;
-    pt->enabled   = 0;
-    pthread_mutex_unlock(&ni->lock);
-    return PTL_OK;
-}
-
-int xg_nic_pt_enable(const char *fn, ptl_handle_ni_t ni_handle,
-                     ptl_pt_index_t index, int enable)
-{
-    xg_nic_ni_t *ni = xg_nic_ni_lookup(ni_handle);
-    xg_nic_pt_t *pt;
-    xg_wait_t wait;
-
-    if (ni == NULL) {
-        xg_warn("ptl", "%s: %#x is not an open NI handle", fn, ni_handle);
-        return PTL_ARG_INVALID;
-    }
-    pthread_mutex_lock(&ni->lock);
-    pt = pt_get(ni, index);
-    if (pt == NULL) {
-        pthread_mutex_unlock(&ni->lock);
-        xg_warn("ptl", "%s: portal index %u is not allocated", fn, index);
-        return PTL_ARG_INVALID;
-    }
-    pt->enabled = (uint8_t)(enable != 0);
-    if (!enable) {
-        /* returns once messages already being processed are done */
-        xg_wait_init(&wait);
-        while (pt->inflight != 0) {
-            pthread_mutex_unlock(&ni->lock);
-            if (xg_nic_progress_once(ni->nic) == 0) {
-                xg_wait_backoff(&wait);
-            }
-            pthread_mutex_lock(&ni->lock);
-            if (pt_get(ni, index) != pt) {
-                break;
-            }
-        }
-    }
-    pthread_mutex_unlock(&ni->lock);
-    return PTL_OK;
-}
-
-/* ------------------------------------------------------------------------
- * Memory descriptors
- * --------------------------------------------------------------------- */
-
-int xg_nic_md_bind(const char *fn, ptl_handle_ni_t ni_handle,
-                   const ptl_md_t *desc, ptl_handle_md_t *md_handle)
-{
-    xg_nic_ni_t *ni = xg_nic_ni_lookup(ni_handle);
-    xg_nic_region_t region;
-    xg_nic_md_t *md;
-    int ret;
-
-    if (ni == NULL) {
-        xg_warn("ptl", "%s: %#x is not an open NI handle", fn, ni_handle);
-        return PTL_ARG_INVALID;
-    }
-    pthread_mutex_lock(&ni->lock);
-    if (((desc->eq_handle != PTL_EQ_NONE) &&
-         (xg_nic_eq_of(ni, desc->eq_handle) == NULL)) ||
-        ((desc->ct_handle != PTL_CT_NONE) &&
-         (xg_nic_ct_of(ni, desc->ct_handle) == NULL))) {
-        pthread_mutex_unlock(&ni->lock);
-        xg_warn("ptl", "%s: eq_handle %#x or ct_handle %#x is not an object "
-                "of this NI", fn, desc->eq_handle, desc->ct_handle);
-        return PTL_ARG_INVALID;
-    }
-    /* the arguments first, resources after */
-    ret = xg_nic_region_init(&region, desc->start, desc->length,
-                             (desc->options & PTL_IOVEC) != 0,
-                             ni->limits.max_iovecs);
-    if (ret != PTL_OK) {
-        pthread_mutex_unlock(&ni->lock);
-        xg_warn("ptl", "%s: start %p / length %llu do not describe memory "
-                "(NULL start with a length, or a bad iovec list)", fn,
-                desc->start, (unsigned long long)desc->length);
-        return ret;
-    }
-    md = xg_nic_pool_alloc(&ni->md_pool);
-    if (md == NULL) {
-        xg_nic_region_fini(&region);
-        pthread_mutex_unlock(&ni->lock);
-        xg_info("ptl", "%s: max_mds (%d) descriptors are bound", fn,
-                ni->limits.max_mds);
-        return PTL_NO_SPACE;
-    }
-    md->region  = region;
-    md->options = desc->options;
-    md->eq      = desc->eq_handle;
-    md->ct      = desc->ct_handle;
-    *md_handle  = xg_nic_obj_handle(md);
-    pthread_mutex_unlock(&ni->lock);
-    return PTL_OK;
-}
-
-int xg_nic_md_release(const char *fn, ptl_handle_md_t md_handle)
-{
-    xg_nic_ni_t *ni = xg_nic_ni_lookup(xg_nic_handle_make(
-        XG_NIC_OBJ_NI, xg_nic_handle_ni(md_handle), 0, 0));
-    xg_nic_md_t *md = NULL;
-
-    if (ni != NULL) {
-        pthread_mutex_lock(&ni->lock);
-        md = xg_nic_pool_lookup(&ni->md_pool, md_handle);
-    }
-    if (md == NULL) {
-        if (ni != NULL) {
-            pthread_mutex_unlock(&ni->lock);
-        }
-        xg_warn("ptl", "%s: %#x is not a bound memory descriptor", fn,
-                md_handle);
-        return PTL_ARG_INVALID;
-    }
-    if (md->pending != 0) {
-        pthread_mutex_unlock(&ni->lock);
-        return PTL_IN_USE; /* operations or triggers still use it */
-    }
-    xg_nic_region_fini(&md->region);
-    xg_nic_pool_free(&ni->md_pool, md);
-    pthread_mutex_unlock(&ni->lock);
-    return PTL_OK;
 }

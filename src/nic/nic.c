@@ -1,29 +1,8 @@
 /*
- * The process's software NIC: its transport endpoint, the per-peer send
- * queues and receive streams, and the progress thread that makes every NI
- * of the process progress on its own -- the application never has to call
- * into the library for a put to land, a get to be answered or a triggered
- * operation to fire.
- *
- * Progress thread: polls the inbound packet queue and the send backlogs.
- * When there is nothing to do it keeps polling (with xg_wait backoff) for
- * XGAS_NIC_SPIN_US, then sleeps on the transport's doorbell; a sender rings
- * the doorbell only when the receiver sleeps, so an idle NIC costs no CPU
- * and a busy one no system calls.  Packets are handled in batches of up to
- * 64, each NI's lock taken once per batch.
- *
- * Waiting threads poll too: PtlCTWait, PtlEQWait and friends run
- * xg_nic_progress_once between their checks, and whichever thread takes
- * the poller role first does the work.  A thread that waits for an answer
- * thus handles it itself -- no wake-up of a sleeping thread, no context
- * switch on a busy core -- while the progress thread guarantees that
- * everything progresses when nobody waits.
- *
- * Receive dispatch: each packet is validated (xg_nic_wire_parse), then
- * either starts a message (a request: the target state machine; a
- * response: the initiator side) or continues the sender's current message
- * (DATA packets, tracked per peer).  Anything malformed or out of sequence
- * is dropped and counted; a broken message is aborted, never waited for.
+ * The process's software NIC: its life cycle (the first PtlInit creates
+ * it, the last PtlFini ends it), configuration, transport endpoint and
+ * counters, and PtlAbort.  Progress -- the receive dispatch and the
+ * progress thread -- is in progress.c, sending in tx.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,28 +11,21 @@
 #include <unistd.h>
 
 #include "base/xg_config.h"
-#include "base/xg_time.h"
+#include "base/xg_log.h"
 #include "base/xg_wait.h"
 #include "boot/xg_boot.h"
-#include "nic/xg_nic_int.h"
-
-/* Packets per poll: the poller holds an NI lock for a whole batch, so a
- * short batch bounds how long an application thread of the same process
- * waits for that lock (loopback traffic: both sides are one NI). */
-#define RX_BATCH 16
+#include "nic/xg_nic.h"
+#include "nic/xg_nic_ni.h"
+#include "nic/xg_nic_obj.h"
+#include "nic/xg_nic_progress.h"
+#include "nic/xg_nic_tx.h"
+#include "nic/xg_nic_wire.h"
 
 xg_nic_t *xg_nic_global;
 
 static pthread_mutex_t nic_lock = PTHREAD_MUTEX_INITIALIZER;
 static int nic_refs;
 static int nic_atexit_set;
-static __thread int nic_tls_progress;
-
-int xg_nic_in_progress_thread(const xg_nic_t *nic)
-{
-    (void)nic;
-    return nic_tls_progress;
-}
 
 int xg_nic_is_initialized(void)
 {
@@ -108,256 +80,6 @@ void xg_nic_abort(void)
 }
 
 /* ------------------------------------------------------------------------
- * Receiving
- * --------------------------------------------------------------------- */
-
-static void rx_lock_ni(xg_nic_t *nic, xg_nic_ni_t *ni)
-{
-    if (nic->rx_locked != ni) {
-        if (nic->rx_locked != NULL) {
-            pthread_mutex_unlock(&nic->rx_locked->lock);
-        }
-        pthread_mutex_lock(&ni->lock);
-        nic->rx_locked = ni;
-    }
-}
-
-void xg_nic_rx_release(xg_nic_t *nic)
-{
-    if (nic->rx_locked != NULL) {
-        pthread_mutex_unlock(&nic->rx_locked->lock);
-        nic->rx_locked = NULL;
-    }
-}
-
-/* The stream from @peer broke off mid-message: abort what it carried. */
-static void rx_abort(xg_nic_t *nic, xg_nic_peer_t *peer)
-{
-    xg_nic_rx_t *rx = &peer->rx;
-    xg_nic_ni_t *ni = &nic->ni[rx->ni];
-    uint8_t kind = rx->kind;
-
-    rx->kind = XG_RX_IDLE;
-    if ((kind == XG_RX_IDLE) || (kind == XG_RX_DISCARD)) {
-        return;
-    }
-    rx_lock_ni(nic, ni);
-    if (!xg_nic_ni_is_open(ni) || (ni->incarnation != rx->incarnation)) {
-        return;
-    }
-    if (kind == XG_RX_TGT) {
-        xg_nic_tgt_abort(ni, rx->tgt);
-    } else {
-        xg_nic_init_rx_reply_fail(ni, rx);
-    }
-}
-
-static void rx_data(xg_nic_t *nic, xg_nic_peer_t *peer,
-                    const xg_nic_wire_t *hdr, const uint8_t *data)
-{
-    xg_nic_rx_t *rx = &peer->rx;
-    xg_nic_ni_t *ni = &nic->ni[hdr->ni];
-
-    if ((rx->kind == XG_RX_IDLE) || (rx->ni != hdr->ni) ||
-        (hdr->offset != rx->next) || (hdr->payload > rx->end - rx->next)) {
-        /* a continuation of nothing, or out of sequence */
-        xg_nic_count_malformed(nic, XG_WIRE_ERR_FIELD);
-        xg_nic_sr_inc(ni, PTL_SR_DROP_COUNT);
-        rx_abort(nic, peer);
-        return;
-    }
-    if (rx->kind == XG_RX_DISCARD) {
-        rx->next += hdr->payload;
-        if (rx->next == rx->end) {
-            rx->kind = XG_RX_IDLE;
-        }
-        return;
-    }
-    rx_lock_ni(nic, ni);
-    if (!xg_nic_ni_is_open(ni) || (ni->incarnation != rx->incarnation)) {
-        /* the NI closed under the message: drop the rest quietly */
-        rx->kind = XG_RX_DISCARD;
-        rx->next += hdr->payload;
-        if (rx->next == rx->end) {
-            rx->kind = XG_RX_IDLE;
-        }
-        return;
-    }
-    if (rx->kind == XG_RX_TGT) {
-        xg_nic_tgt_rx_data(ni, rx, data, hdr->payload);
-    } else {
-        xg_nic_init_rx_reply_data(ni, rx, data, hdr->payload);
-    }
-}
-
-void xg_nic_rx_packet(xg_nic_t *nic, const void *buf, size_t len)
-{
-    const uint8_t *data = (const uint8_t *)buf + sizeof(xg_nic_wire_t);
-    xg_nic_wire_err_t err;
-    xg_nic_wire_t hdr;
-    xg_nic_peer_t *peer;
-    xg_nic_ni_t *ni;
-
-    atomic_fetch_add_explicit(&nic->rx_packets, 1, memory_order_relaxed);
-    err = xg_nic_wire_parse(buf, len, &hdr);
-    if (err != XG_WIRE_OK) {
-        xg_nic_count_malformed(nic, err);
-        return;
-    }
-    if (hdr.src_rank >= (uint32_t)nic->npes) {
-        xg_nic_count_malformed(nic, XG_WIRE_ERR_FIELD);
-        return;
-    }
-    peer = &nic->peers[hdr.src_rank];
-    if (hdr.type == XG_WIRE_DATA) {
-        rx_data(nic, peer, &hdr, data);
-        return;
-    }
-    if (peer->rx.kind != XG_RX_IDLE) {
-        /* a new message while the last one is incomplete */
-        xg_nic_count_malformed(nic, XG_WIRE_ERR_FIELD);
-        rx_abort(nic, peer);
-    }
-    ni = &nic->ni[hdr.ni];
-    rx_lock_ni(nic, ni);
-    if (!xg_nic_ni_is_open(ni)) {
-        atomic_fetch_add_explicit(&nic->rx_dropped, 1, memory_order_relaxed);
-        if (xg_nic_wire_is_request(hdr.type)) {
-            xg_nic_tgt_refuse(ni, &hdr);
-        }
-        return;
-    }
-    peer->rx.incarnation = ni->incarnation;
-    switch ((xg_nic_wire_type_t)hdr.type) {
-    case XG_WIRE_PUT:
-    case XG_WIRE_GET:
-    case XG_WIRE_ATOMIC:
-    case XG_WIRE_FETCH:
-    case XG_WIRE_SWAP:
-        xg_nic_tgt_rx_request(ni, peer, &hdr, data);
-        break;
-    case XG_WIRE_ACK:
-        xg_nic_init_rx_ack(ni, &hdr);
-        break;
-    case XG_WIRE_REPLY:
-        xg_nic_init_rx_reply(ni, peer, &hdr, data);
-        break;
-    case XG_WIRE_RNDV_GET:
-        xg_nic_init_rx_rndv_get(ni, &hdr);
-        break;
-    case XG_WIRE_RNDV_DATA:
-        xg_nic_tgt_rx_rndv_data(ni, peer, &hdr, data);
-        break;
-    default:
-        break;
-    }
-}
-
-static void nic_rx_func(void *arg, const void *pkt, size_t len)
-{
-    xg_nic_rx_packet(arg, pkt, len);
-}
-
-unsigned xg_nic_progress_once(xg_nic_t *nic)
-{
-    int was_progress = nic_tls_progress;
-    unsigned n;
-
-    /* the inbound queue has one consumer: whoever holds the poller role */
-    if (atomic_flag_test_and_set_explicit(&nic->poll_lock.flag,
-                                          memory_order_acquire)) {
-        return 0;
-    }
-    nic_tls_progress = 1; /* engine code run here acts as the NIC */
-    n = nic->xport.ops.rx_poll(nic->xport.ep, RX_BATCH, nic_rx_func, nic);
-    xg_nic_rx_release(nic);
-    n += xg_nic_tx_progress(nic);
-    nic_tls_progress = was_progress;
-    xg_nic_spin_unlock(&nic->poll_lock);
-    return n;
-}
-
-/* ------------------------------------------------------------------------
- * Progress thread
- * --------------------------------------------------------------------- */
-
-/* The progress thread's last look before it sleeps (see rx_wait). */
-static int nic_may_sleep(void *arg)
-{
-    xg_nic_t *nic = arg;
-
-    return (atomic_load_explicit(&nic->stop, memory_order_seq_cst) == 0) &&
-           (atomic_load_explicit(&nic->backlog, memory_order_seq_cst) == 0);
-}
-
-static void *nic_progress_main(void *arg)
-{
-    xg_nic_t *nic = arg;
-    uint64_t idle_since = 0, now;
-    xg_wait_t wait;
-
-    nic_tls_progress = 1;
-    xg_wait_init(&wait);
-    while (!atomic_load_explicit(&nic->stop, memory_order_acquire)) {
-        if (xg_nic_progress_once(nic) > 0) {
-            idle_since = 0;
-            xg_wait_init(&wait);
-            continue;
-        }
-        if (atomic_load_explicit(&nic->backlog, memory_order_relaxed) != 0) {
-            /* a peer's queue is full: retry soon, never sleep on it */
-            xg_wait_backoff(&wait);
-            continue;
-        }
-        now = xg_time_ns();
-        if (idle_since == 0) {
-            idle_since = now;
-        }
-        if (now - idle_since < nic->spin_ns) {
-            xg_wait_backoff(&wait);
-            continue;
-        }
-        /* idle: sleep until a sender rings (or a timeout, to re-check) */
-        nic->xport.ops.rx_wait(nic->xport.ep, 100 * 1000000ull,
-                               nic_may_sleep, nic);
-        idle_since = 0;
-        xg_wait_init(&wait);
-    }
-    return NULL;
-}
-
-xg_status_t xg_nic_start_progress(xg_nic_t *nic)
-{
-    xg_status_t status = XG_OK;
-
-    pthread_mutex_lock(&nic_lock);
-    if (!nic->thread_running && !nic->manual_progress) {
-        atomic_store_explicit(&nic->stop, 0, memory_order_relaxed);
-        if (pthread_create(&nic->thread, NULL, nic_progress_main, nic) !=
-            0) {
-            xg_error("nic", "cannot start the progress thread (%m)");
-            status = XG_ERR_NO_RESOURCE;
-        } else {
-            __atomic_store_n(&nic->thread_running, 1, __ATOMIC_RELEASE);
-        }
-    }
-    pthread_mutex_unlock(&nic_lock);
-    return status;
-}
-
-void xg_nic_stop_progress(xg_nic_t *nic)
-{
-    nic->manual_progress = 1;
-    if (!nic->thread_running) {
-        return;
-    }
-    atomic_store_explicit(&nic->stop, 1, memory_order_release);
-    nic->xport.ops.rx_wake(nic->xport.ep);
-    pthread_join(nic->thread, NULL);
-    __atomic_store_n(&nic->thread_running, 0, __ATOMIC_RELEASE);
-}
-
-/* ------------------------------------------------------------------------
  * Life cycle
  * --------------------------------------------------------------------- */
 
@@ -395,19 +117,9 @@ static int nic_configure(xg_nic_t *nic)
  * (those refusals included) gets a bounded last chance to leave. */
 static void nic_close_endpoint(xg_nic_t *nic)
 {
-    xg_wait_t wait;
     int i;
 
-    xg_wait_init(&wait);
-    while (atomic_flag_test_and_set_explicit(&nic->poll_lock.flag,
-                                             memory_order_acquire)) {
-        xg_wait_backoff(&wait); /* a waiting thread is polling: let it */
-    }
-    nic_tls_progress = 1;
-    nic->xport.ops.rx_close(nic->xport.ep, nic_rx_func, nic);
-    xg_nic_rx_release(nic);
-    nic_tls_progress = 0;
-    xg_nic_spin_unlock(&nic->poll_lock);
+    xg_nic_progress_close(nic);
     for (i = 0; (i < 1000) &&
                 (atomic_load_explicit(&nic->backlog, memory_order_relaxed) !=
                  0); i++) {
@@ -483,10 +195,10 @@ int xg_nic_init(void)
         return PTL_FAIL;
     }
     for (i = 0; i < nic->npes; i++) {
-        xg_nic_spin_init(&nic->peers[i].lock);
+        xg_spinlock_init(&nic->peers[i].lock);
     }
-    xg_nic_spin_init(&nic->busy_lock);
-    xg_nic_spin_init(&nic->poll_lock);
+    xg_spinlock_init(&nic->busy_lock);
+    xg_spinlock_init(&nic->poll_lock);
     /* adaptive: the poller holds an NI lock for a batch of packets; an
      * application thread that wants it meanwhile spins briefly instead of
      * going to sleep in the kernel (and costing the poller a wake-up) */
@@ -556,13 +268,13 @@ void xg_nic_fini(void)
     }
     __atomic_store_n(&xg_nic_global, NULL, __ATOMIC_RELEASE);
     for (i = 0; i < XG_NIC_NUM_NI; i++) {
-        xg_nic_pool_fini(&nic->ni[i].eq_pool);
-        xg_nic_pool_fini(&nic->ni[i].ct_pool);
-        xg_nic_pool_fini(&nic->ni[i].md_pool);
-        xg_nic_pool_fini(&nic->ni[i].me_pool);
-        xg_nic_pool_fini(&nic->ni[i].tgt_pool);
-        xg_nic_pool_fini(&nic->ni[i].uh_pool);
-        xg_nic_pool_fini(&nic->ni[i].trig_pool);
+        xg_pool_fini(&nic->ni[i].eq_pool);
+        xg_pool_fini(&nic->ni[i].ct_pool);
+        xg_pool_fini(&nic->ni[i].md_pool);
+        xg_pool_fini(&nic->ni[i].me_pool);
+        xg_pool_fini(&nic->ni[i].tgt_pool);
+        xg_pool_fini(&nic->ni[i].uh_pool);
+        xg_pool_fini(&nic->ni[i].trig_pool);
         pthread_mutex_destroy(&nic->ni[i].lock);
     }
     for (i = 0; i < nic->npes; i++) {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nic/xg_nic_int.h"
+#include "nic/xg_nic_region.h"
 
 int xg_nic_region_init(xg_nic_region_t *region, void *start,
                        ptl_size_t length, int iovec, int max_iovecs)

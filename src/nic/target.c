@@ -32,7 +32,22 @@
  */
 #include <string.h>
 
-#include "nic/xg_nic_int.h"
+#include "base/xg_compiler.h"
+#include "base/xg_log.h"
+#include "base/xg_pool.h"
+#include "nic/xg_nic.h"
+#include "nic/xg_nic_atomic.h"
+#include "nic/xg_nic_ct.h"
+#include "nic/xg_nic_eq.h"
+#include "nic/xg_nic_me.h"
+#include "nic/xg_nic_ni.h"
+#include "nic/xg_nic_obj.h"
+#include "nic/xg_nic_pt.h"
+#include "nic/xg_nic_region.h"
+#include "nic/xg_nic_tgt.h"
+#include "nic/xg_nic_tx.h"
+#include "nic/xg_nic_uh.h"
+#include "nic/xg_nic_wire.h"
 
 typedef xg_nic_tgt_state_t (*tgt_state_func_t)(xg_nic_ni_t *ni,
                                                xg_nic_tgt_t *t);
@@ -82,7 +97,7 @@ static xg_nic_rx_t *tgt_rx(xg_nic_ni_t *ni, const xg_nic_tgt_t *t)
     return &ni->nic->peers[t->src_rank].rx;
 }
 
-static ptl_event_kind_t tgt_event_kind(uint8_t kind, int overflow)
+ptl_event_kind_t xg_nic_tgt_event_kind(uint8_t kind, int overflow)
 {
     switch (kind) {
     case XG_WIRE_GET:
@@ -98,7 +113,7 @@ static ptl_event_kind_t tgt_event_kind(uint8_t kind, int overflow)
     }
 }
 
-static void tgt_post(xg_nic_ni_t *ni, xg_nic_pt_t *pt, const ptl_event_t *ev)
+void xg_nic_tgt_post(xg_nic_ni_t *ni, xg_nic_pt_t *pt, const ptl_event_t *ev)
 {
     xg_nic_eq_t *eq = xg_nic_eq_of(ni, pt->eq);
 
@@ -131,15 +146,11 @@ static void tgt_count_on(xg_nic_ni_t *ni, unsigned options,
 }
 
 /* Counts on an entry's counter when @option is set. */
-static void tgt_count(xg_nic_ni_t *ni, const xg_nic_me_t *me,
+void xg_nic_tgt_count(xg_nic_ni_t *ni, const xg_nic_me_t *me,
                       unsigned option, uint64_t bytes)
 {
     tgt_count_on(ni, me->options, me->ct, option, bytes, 0);
 }
-
-static void uh_event(xg_nic_ni_t *ni, xg_nic_pt_t *pt, const xg_nic_uh_t *uh,
-                     ptl_event_kind_t type, void *user_ptr,
-                     ptl_ni_fail_t fail);
 
 /* The message of a claimed header is done (@fail: how): the claiming
  * entry or search gets the overflow event and count it was owed, and
@@ -150,8 +161,8 @@ static void tgt_finish_claim(xg_nic_ni_t *ni, xg_nic_tgt_t *t,
     xg_nic_me_t *me = t->claim_me;
 
     if (t->claim_events) {
-        uh_event(ni, t->pt, uh, tgt_event_kind(uh->kind, 1),
-                 t->claim_user_ptr, fail);
+        xg_nic_uh_event(ni, t->pt, uh, xg_nic_tgt_event_kind(uh->kind, 1),
+                        t->claim_user_ptr, fail);
     }
     tgt_count_on(ni, t->claim_options, t->claim_ct, PTL_ME_EVENT_CT_OVERFLOW,
                  uh->mlength, fail != PTL_NI_OK);
@@ -169,7 +180,7 @@ static void tgt_finish_claim(xg_nic_ni_t *ni, xg_nic_tgt_t *t,
 }
 
 /* Sends the response of a put or atomic (ack or failure notice). */
-static void tgt_send_ack(xg_nic_ni_t *ni, const xg_nic_tgt_t *t,
+void xg_nic_tgt_send_ack(xg_nic_ni_t *ni, const xg_nic_tgt_t *t,
                          ptl_ni_fail_t fail, unsigned flags)
 {
     xg_nic_txmsg_t msg;
@@ -177,18 +188,12 @@ static void tgt_send_ack(xg_nic_ni_t *ni, const xg_nic_tgt_t *t,
     memset(&msg, 0, sizeof(msg));
     xg_nic_wire_init(&msg.hdr, XG_WIRE_ACK, ni->index,
                      (uint32_t)ni->nic->rank);
+    msg.hdr.id         = t->id;
+    msg.hdr.id.roffset = (fail == PTL_NI_OK) ? t->moffset : t->id.roffset;
     msg.hdr.flags      = (uint8_t)flags;
     msg.hdr.fail       = fail;
-    msg.hdr.ack_req    = t->ack_req;
-    msg.hdr.pt_index   = t->pt_index;
-    msg.hdr.match_bits = t->match_bits;
-    msg.hdr.rlength    = t->rlength;
     msg.hdr.mlength    = (fail == PTL_NI_OK) ? t->mlength : 0;
-    msg.hdr.roffset    = (fail == PTL_NI_OK) ? t->moffset : t->roffset;
     msg.hdr.list       = t->list;
-    msg.hdr.user_ptr   = t->user_ptr;
-    msg.hdr.loffset    = t->loffset;
-    msg.hdr.md         = t->md;
     xg_nic_tx(ni, (int)t->src_rank, &msg);
 }
 
@@ -204,16 +209,11 @@ static xg_status_t tgt_send_reply(xg_nic_ni_t *ni, xg_nic_tgt_t *t,
     memset(&msg, 0, sizeof(msg));
     xg_nic_wire_init(&msg.hdr, XG_WIRE_REPLY, ni->index,
                      (uint32_t)ni->nic->rank);
+    msg.hdr.id         = t->id;
+    msg.hdr.id.roffset = (fail == PTL_NI_OK) ? t->moffset : t->id.roffset;
     msg.hdr.fail       = fail;
-    msg.hdr.pt_index   = t->pt_index;
-    msg.hdr.match_bits = t->match_bits;
-    msg.hdr.rlength    = t->rlength;
     msg.hdr.mlength    = len;
-    msg.hdr.roffset    = (fail == PTL_NI_OK) ? t->moffset : t->roffset;
     msg.hdr.list       = t->list;
-    msg.hdr.user_ptr   = t->user_ptr;
-    msg.hdr.loffset    = t->loffset;
-    msg.hdr.md         = t->md;
     msg.src            = region;
     msg.src_off        = t->moffset;
     msg.inline_data    = inline_data;
@@ -240,19 +240,11 @@ static void tgt_flow_control(xg_nic_ni_t *ni, xg_nic_tgt_t *t,
     if ((me != NULL) && (me->options & PTL_ME_EVENT_FLOWCTRL_DISABLE)) {
         return;
     }
-    memset(&ev, 0, sizeof(ev));
-    ev.type         = PTL_EVENT_PT_DISABLED;
-    ev.pt_index     = t->pt_index;
+    xg_nic_tgt_event_init(&ev, PTL_EVENT_PT_DISABLED, &t->id, t->initiator);
     ev.ni_fail_type = PTL_NI_PT_DISABLED;
-    ev.initiator    = t->initiator;
-    ev.uid          = t->uid;
-    ev.jid          = t->jid;
-    ev.match_bits   = t->match_bits;
-    ev.rlength      = t->rlength;
-    ev.hdr_data     = t->hdr_data;
-    tgt_post(ni, t->pt, &ev);
+    xg_nic_tgt_post(ni, t->pt, &ev);
     xg_info("nic", "portal index %u disabled by flow control (message from "
-            "PE %u)", t->pt_index, t->src_rank);
+            "PE %u)", t->id.pt_index, t->src_rank);
 }
 
 /* Releases what CLAIM took (in-flight counts, entry, header). */
@@ -296,7 +288,7 @@ static void tgt_free(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     if (t->pull_ct.heap != NULL) {
         xg_nic_ct_destroy(ni, &t->pull_ct);
     }
-    xg_nic_pool_free(&ni->tgt_pool, t);
+    xg_pool_free(&ni->tgt_pool, t);
 }
 
 /* ------------------------------------------------------------------------
@@ -305,7 +297,7 @@ static void tgt_free(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
 
 static xg_nic_tgt_state_t tgt_start(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
 {
-    xg_nic_pt_t *pt = (t->pt_index < XG_NIC_MAX_PT) ? ni->pt[t->pt_index]
+    xg_nic_pt_t *pt = (t->id.pt_index < XG_NIC_MAX_PT) ? ni->pt[t->id.pt_index]
                                                      : NULL;
 
     if ((pt == NULL) || !pt->allocated) {
@@ -320,9 +312,9 @@ static xg_nic_tgt_state_t tgt_start(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     if ((t->kind == XG_WIRE_ATOMIC) || (t->kind == XG_WIRE_FETCH) ||
         (t->kind == XG_WIRE_SWAP)) {
         /* the initiator checked this; a packet that did not is bogus */
-        if (!xg_nic_atomic_valid(t->atomic_op, t->atomic_type) ||
-            (t->rlength % xg_nic_atomic_size(t->atomic_type) != 0) ||
-            ((t->atomic_op >= PTL_SWAP) && (t->kind != XG_WIRE_SWAP))) {
+        if (!xg_nic_atomic_valid(t->id.atomic_op, t->id.atomic_type) ||
+            (t->id.rlength % xg_nic_atomic_size(t->id.atomic_type) != 0) ||
+            ((t->id.atomic_op >= PTL_SWAP) && (t->kind != XG_WIRE_SWAP))) {
             atomic_fetch_add_explicit(&ni->nic->rx_dropped, 1,
                                       memory_order_relaxed);
             t->fail = PTL_NI_DROPPED;
@@ -337,12 +329,12 @@ static xg_nic_tgt_state_t tgt_match(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     xg_nic_me_t *me;
 
     me = xg_nic_list_match(ni, &t->pt->lists[PTL_PRIORITY_LIST], t->src_key,
-                           t->match_bits, t->rlength, t->roffset);
+                           t->id.match_bits, t->id.rlength, t->id.roffset);
     t->list = PTL_PRIORITY_LIST;
     if (me == NULL) {
         me = xg_nic_list_match(ni, &t->pt->lists[PTL_OVERFLOW_LIST],
-                               t->src_key, t->match_bits, t->rlength,
-                               t->roffset);
+                               t->src_key, t->id.match_bits, t->id.rlength,
+                               t->id.roffset);
         t->list = PTL_OVERFLOW_LIST;
     }
     if (me == NULL) {
@@ -366,9 +358,9 @@ static xg_nic_tgt_state_t tgt_check(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     int allowed;
 
     if (me->options & PTL_ME_AUTH_USE_JID) {
-        allowed = (me->jid == PTL_JID_ANY) || (me->jid == t->jid);
+        allowed = (me->jid == PTL_JID_ANY) || (me->jid == t->id.jid);
     } else {
-        allowed = (me->uid == PTL_UID_ANY) || (me->uid == t->uid);
+        allowed = (me->uid == PTL_UID_ANY) || (me->uid == t->id.uid);
     }
     if (!allowed) {
         t->me   = NULL;
@@ -407,7 +399,7 @@ static xg_nic_tgt_state_t tgt_check(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     }
     if ((t->list == PTL_OVERFLOW_LIST) &&
         !(me->options & PTL_ME_UNEXPECTED_HDR_DISABLE)) {
-        t->uh = xg_nic_pool_alloc(&ni->uh_pool);
+        t->uh = xg_pool_alloc(&ni->uh_pool);
         if (t->uh == NULL) {
             t->me = NULL;
             if (t->pt->options & PTL_PT_FLOWCTRL) {
@@ -430,12 +422,12 @@ static xg_nic_tgt_state_t tgt_claim(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     int hold = tgt_is_put(t) && t->rndv && (uh != NULL);
 
     t->moffset = (me->options & PTL_ME_MANAGE_LOCAL) ? me->local_offset
-                                                     : t->roffset;
+                                                     : t->id.roffset;
     room = (t->moffset > me->region.length) ? 0
                                             : me->region.length - t->moffset;
-    t->mlength = (t->rlength < room) ? t->rlength : room;
+    t->mlength = (t->id.rlength < room) ? t->id.rlength : room;
     if ((t->kind != XG_WIRE_PUT) && (t->kind != XG_WIRE_GET)) {
-        elem = xg_nic_atomic_size(t->atomic_type);
+        elem = xg_nic_atomic_size(t->id.atomic_type);
         t->mlength -= t->mlength % elem; /* whole elements only */
     }
     if (hold) {
@@ -443,7 +435,7 @@ static xg_nic_tgt_state_t tgt_claim(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     }
     if (me->options & PTL_ME_MANAGE_LOCAL) {
         advance = ((me->options & PTL_ME_LOCAL_INC_UH_RLENGTH) &&
-                   (t->list == PTL_OVERFLOW_LIST) && !hold) ? t->rlength
+                   (t->list == PTL_OVERFLOW_LIST) && !hold) ? t->id.rlength
                                                             : t->mlength;
         me->local_offset += advance;
     }
@@ -459,20 +451,11 @@ static xg_nic_tgt_state_t tgt_claim(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     }
     if (uh != NULL) {
         uh->kind        = t->kind;
-        uh->atomic_op   = t->atomic_op;
-        uh->atomic_type = t->atomic_type;
-        uh->ack_req     = t->ack_req;
+        uh->id          = t->id;
         uh->initiator   = t->initiator;
         uh->src_key     = t->src_key;
         uh->src_rank    = t->src_rank;
-        uh->pt_index    = t->pt_index;
-        uh->uid         = t->uid;
-        uh->jid         = t->jid;
-        uh->match_bits  = t->match_bits;
-        uh->hdr_data    = t->hdr_data;
-        uh->rlength     = t->rlength;
         uh->mlength     = t->mlength;
-        uh->roffset     = t->roffset;
         uh->start       = hold ? NULL
                                : xg_nic_region_addr(&me->region, t->moffset);
         uh->me          = me;
@@ -489,6 +472,9 @@ static xg_nic_tgt_state_t tgt_claim(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     }
     switch (t->kind) {
     case XG_WIRE_PUT:
+        if (xg_unlikely(me->hooks != NULL)) {
+            xg_nic_hook_claim(t, me->hooks);
+        }
         return XG_TGT_DATA;
     case XG_WIRE_GET:
         return XG_TGT_REPLY;
@@ -497,10 +483,8 @@ static xg_nic_tgt_state_t tgt_claim(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     }
 }
 
-/* Copies stream bytes [off, off + len) of the message, the part that falls
- * inside the matched length. */
-static void tgt_land(xg_nic_tgt_t *t, uint64_t off, const uint8_t *data,
-                     uint64_t len)
+void xg_nic_tgt_write(xg_nic_tgt_t *t, uint64_t off, const uint8_t *data,
+                      uint64_t len)
 {
     uint64_t n;
 
@@ -511,6 +495,16 @@ static void tgt_land(xg_nic_tgt_t *t, uint64_t off, const uint8_t *data,
         }
         xg_nic_region_write(&t->me->region, t->moffset + off, data, n);
     }
+}
+
+void xg_nic_tgt_land(xg_nic_tgt_t *t, uint64_t off, const uint8_t *data,
+                     uint64_t len)
+{
+    if (xg_unlikely(t->hooks != NULL)) {
+        xg_nic_hook_packet(t, off, data, len); /* lands after the calls */
+    } else {
+        xg_nic_tgt_write(t, off, data, len);
+    }
     t->landed += len;
 }
 
@@ -518,7 +512,7 @@ static xg_nic_tgt_state_t tgt_data(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
 {
     xg_nic_rx_t *rx;
 
-    tgt_land(t, 0, t->payload, t->payload_len);
+    xg_nic_tgt_land(t, 0, t->payload, t->payload_len);
     t->eager   = t->payload_len;
     t->payload = NULL;
     if (t->rndv) {
@@ -526,7 +520,7 @@ static xg_nic_tgt_state_t tgt_data(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
                                                           t->eager : 0);
         return XG_TGT_PULL;
     }
-    t->expect = t->rlength;
+    t->expect = t->id.rlength;
     if (t->landed < t->expect) {
         rx = tgt_rx(ni, t);
         rx->kind = XG_RX_TGT;
@@ -554,15 +548,8 @@ void xg_nic_tgt_pull(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     xg_nic_wire_init(&msg.hdr, XG_WIRE_RNDV_GET, ni->index,
                      (uint32_t)ni->nic->rank);
     msg.hdr.flags      = XG_WIRE_F_FINAL;
-    msg.hdr.ack_req    = t->ack_req;
-    msg.hdr.pt_index   = t->pt_index;
-    msg.hdr.match_bits = t->match_bits;
-    msg.hdr.rlength    = t->rlength;
-    msg.hdr.roffset    = t->roffset;
-    msg.hdr.user_ptr   = t->user_ptr;
-    msg.hdr.loffset    = t->loffset;
-    msg.hdr.md         = t->md;
-    msg.hdr.tgt_cookie = xg_nic_obj_handle(t);
+    msg.hdr.id         = t->id;
+    msg.hdr.tgt_cookie = xg_pool_obj_handle(t);
     msg.hdr.offset     = t->eager;
     msg.hdr.mlength    = t->expect - t->eager;
     status = xg_nic_tx(ni, (int)t->src_rank, &msg);
@@ -584,7 +571,7 @@ static xg_nic_tgt_state_t tgt_pull(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
         /* the paper's triggered rendezvous: the get is a triggered
          * operation on a counter of the bytes that came with the header,
          * armed now and fired by the counter (here at once) */
-        trig = xg_nic_pool_alloc(&ni->trig_pool);
+        trig = xg_pool_alloc(&ni->trig_pool);
         if (trig != NULL) {
             xg_nic_ct_init_internal(&t->pull_ct);
             trig->kind      = XG_TRIG_PULL;
@@ -623,9 +610,6 @@ static xg_nic_tgt_state_t tgt_hold(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     }
     uh->held     = 1;
     t->held_ack_later = 1;
-    uh->user_ptr = t->user_ptr;
-    uh->loffset  = t->loffset;
-    uh->md       = t->md;
     t->payload   = NULL;
     xg_nic_uh_insert(ni, t->pt, uh);
     t->uh = NULL;
@@ -636,7 +620,7 @@ static xg_nic_tgt_state_t tgt_atomic(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
 {
     uint8_t cur[512], old[512];
     const xg_nic_region_t *region = &t->me->region;
-    size_t elem = xg_nic_atomic_size(t->atomic_type);
+    size_t elem = xg_nic_atomic_size(t->id.atomic_type);
     uint64_t done = 0, n;
     uint8_t fetched[4096];
     uint8_t *fetch = tgt_wants_reply(t) ? fetched : NULL;
@@ -650,7 +634,7 @@ static xg_nic_tgt_state_t tgt_atomic(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
             n = sizeof(cur) - sizeof(cur) % elem;
         }
         xg_nic_region_read(region, t->moffset + done, cur, n);
-        xg_nic_atomic_apply(t->atomic_op, t->atomic_type, cur,
+        xg_nic_atomic_apply(t->id.atomic_op, t->id.atomic_type, cur,
                             t->payload + done, t->operand, old, n / elem);
         xg_nic_region_write(region, t->moffset + done, cur, n);
         if (fetch != NULL) {
@@ -694,6 +678,9 @@ static xg_nic_tgt_state_t tgt_complete(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     xg_nic_uh_t *claimed = NULL;
     ptl_event_t ev;
 
+    if (xg_unlikely(t->hooks != NULL) && !xg_nic_hook_complete(t)) {
+        return XG_TGT_WAIT; /* the completion handler first */
+    }
     if (t->uh != NULL) {
         /* the data is in the overflow entry: the header, listed since
          * CLAIM, is complete -- or was claimed meanwhile and is owed */
@@ -704,28 +691,19 @@ static xg_nic_tgt_state_t tgt_complete(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
         }
         t->uh = NULL;
     }
-    if (!(me->options & (PTL_ME_EVENT_COMM_DISABLE |
-                         PTL_ME_EVENT_SUCCESS_DISABLE))) {
-        memset(&ev, 0, sizeof(ev));
-        ev.type             = tgt_event_kind(t->kind, 0);
-        ev.start            = xg_nic_region_addr(&me->region, t->moffset);
-        ev.user_ptr         = me->user_ptr;
-        ev.hdr_data         = t->hdr_data;
-        ev.match_bits       = t->match_bits;
-        ev.rlength          = t->rlength;
-        ev.mlength          = t->mlength;
-        ev.remote_offset    = t->roffset;
-        ev.uid              = t->uid;
-        ev.jid              = t->jid;
-        ev.initiator        = t->initiator;
-        ev.ptl_list         = (ptl_list_t)t->list;
-        ev.pt_index         = t->pt_index;
-        ev.ni_fail_type     = PTL_NI_OK;
-        ev.atomic_operation = t->atomic_op;
-        ev.atomic_type      = t->atomic_type;
-        tgt_post(ni, t->pt, &ev);
+    if (!(me->options & PTL_ME_EVENT_COMM_DISABLE) &&
+        (t->hook_fail || !(me->options & PTL_ME_EVENT_SUCCESS_DISABLE))) {
+        xg_nic_tgt_event_init(&ev, xg_nic_tgt_event_kind(t->kind, 0),
+                              &t->id, t->initiator);
+        ev.start        = xg_nic_region_addr(&me->region, t->moffset);
+        ev.user_ptr     = me->user_ptr;
+        ev.mlength      = t->mlength;
+        ev.ptl_list     = (ptl_list_t)t->list;
+        ev.ni_fail_type = t->hook_fail ? PTL_NI_DROPPED : PTL_NI_OK;
+        xg_nic_tgt_post(ni, t->pt, &ev);
     }
-    tgt_count(ni, me, PTL_ME_EVENT_CT_COMM, t->mlength);
+    tgt_count_on(ni, me->options, me->ct, PTL_ME_EVENT_CT_COMM, t->mlength,
+                 t->hook_fail);
     if (t->unlink_after) {
         xg_nic_me_auto_unlink(ni, me);
     }
@@ -753,10 +731,14 @@ static xg_nic_tgt_state_t tgt_ack(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     if (t->held_ack_later) {
         return XG_TGT_DONE;
     }
-    if (t->ack_req != PTL_NO_ACK_REQ) {
+    if (t->hook_fail) {
+        /* a handler failed it: reported as a drop is */
+        xg_nic_tgt_send_ack(ni, t, PTL_NI_DROPPED, 0);
+    } else if (t->id.ack_req != PTL_NO_ACK_REQ) {
         /* with acknowledgements disabled the initiator still learns that
          * its MD is free of the operation, but reports nothing */
-        tgt_send_ack(ni, t, PTL_NI_OK, t->ack_disabled ? XG_WIRE_F_QUIET : 0);
+        xg_nic_tgt_send_ack(ni, t, PTL_NI_OK,
+                            t->ack_disabled ? XG_WIRE_F_QUIET : 0);
     }
     return XG_TGT_DONE;
 }
@@ -767,21 +749,21 @@ static xg_nic_tgt_state_t tgt_drop(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
 
     xg_nic_sr_inc(ni, t->drop_reason);
     xg_debug("nic", "dropped %s from PE %u on portal %u: fail type %u",
-             xg_nic_wire_type_name(t->kind), t->src_rank, t->pt_index,
+             xg_nic_wire_type_name(t->kind), t->src_rank, t->id.pt_index,
              t->fail);
     if (tgt_wants_reply(t)) {
         tgt_send_reply(ni, t, t->fail, NULL, NULL, 0, 0);
     } else {
         /* failures are reported even when no acknowledgement was asked;
          * a rendezvous initiator also learns it may post its SEND */
-        tgt_send_ack(ni, t, t->fail, t->rndv ? XG_WIRE_F_RNDV : 0);
+        xg_nic_tgt_send_ack(ni, t, t->fail, t->rndv ? XG_WIRE_F_RNDV : 0);
     }
-    if (tgt_is_put(t) && !t->rndv && (t->payload_len < t->rlength)) {
+    if (tgt_is_put(t) && !t->rndv && (t->payload_len < t->id.rlength)) {
         rx = tgt_rx(ni, t);
         rx->kind = XG_RX_DISCARD;
         rx->ni   = (uint8_t)ni->index;
         rx->next = t->payload_len;
-        rx->end  = t->rlength;
+        rx->end  = t->id.rlength;
     }
     return XG_TGT_DONE;
 }
@@ -805,7 +787,7 @@ static const tgt_state_func_t tgt_states[XG_TGT_STATE_LAST] = {
 };
 
 /* Runs @t until it finishes (and is freed) or waits. */
-static void tgt_run(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
+void xg_nic_tgt_run(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
 {
     xg_nic_tgt_state_t next;
 
@@ -851,18 +833,19 @@ void xg_nic_tgt_resume(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
         t->resumed = 1; /* the running loop re-checks its wait state */
         return;
     }
-    tgt_run(ni, t);
+    xg_nic_tgt_run(ni, t);
 }
 
 void xg_nic_tgt_abort(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
 {
     tgt_unclaim(ni, t);
     if (tgt_is_put(t) || (t->kind == XG_WIRE_ATOMIC)) {
-        tgt_send_ack(ni, t, PTL_NI_DROPPED, t->rndv ? XG_WIRE_F_RNDV : 0);
+        xg_nic_tgt_send_ack(ni, t, PTL_NI_DROPPED,
+                            t->rndv ? XG_WIRE_F_RNDV : 0);
     }
     xg_nic_sr_inc(ni, PTL_SR_DROP_COUNT);
     if (t->running) {
-        /* inside tgt_run: let it end there */
+        /* inside xg_nic_tgt_run: let it end there */
         t->state = XG_TGT_DONE;
         t->aborted = 1;
         return;
@@ -882,14 +865,7 @@ void xg_nic_tgt_refuse(xg_nic_ni_t *ni, const xg_nic_wire_t *hdr)
     memset(&tmp, 0, sizeof(tmp));
     tmp.kind       = hdr->type;
     tmp.src_rank   = hdr->src_rank;
-    tmp.ack_req    = hdr->ack_req;
-    tmp.pt_index   = hdr->pt_index;
-    tmp.match_bits = hdr->match_bits;
-    tmp.rlength    = hdr->rlength;
-    tmp.roffset    = hdr->roffset;
-    tmp.user_ptr   = hdr->user_ptr;
-    tmp.loffset    = hdr->loffset;
-    tmp.md         = hdr->md;
+    tmp.id         = hdr->id;
     tmp.rndv       = (hdr->type == XG_WIRE_PUT) &&
                      ((hdr->flags & XG_WIRE_F_RNDV) != 0);
     xg_debug("nic", "%s from PE %u for NI %u, which is not open: refused",
@@ -899,23 +875,23 @@ void xg_nic_tgt_refuse(xg_nic_ni_t *ni, const xg_nic_wire_t *hdr)
     if (tgt_wants_reply(&tmp)) {
         tgt_send_reply(ni, &tmp, PTL_NI_UNDELIVERABLE, NULL, NULL, 0, 0);
     } else {
-        tgt_send_ack(ni, &tmp, PTL_NI_UNDELIVERABLE,
-                     tmp.rndv ? XG_WIRE_F_RNDV : 0);
+        xg_nic_tgt_send_ack(ni, &tmp, PTL_NI_UNDELIVERABLE,
+                            tmp.rndv ? XG_WIRE_F_RNDV : 0);
     }
     if ((tmp.kind != XG_WIRE_GET) && !tmp.rndv &&
-        (hdr->payload < hdr->rlength)) {
+        (hdr->payload < hdr->id.rlength)) {
         rx = tgt_rx(ni, &tmp);
         rx->kind = XG_RX_DISCARD;
         rx->ni   = (uint8_t)ni->index;
         rx->next = hdr->payload;
-        rx->end  = hdr->rlength;
+        rx->end  = hdr->id.rlength;
     }
 }
 
 void xg_nic_tgt_rx_request(xg_nic_ni_t *ni, xg_nic_peer_t *peer,
                            const xg_nic_wire_t *hdr, const uint8_t *data)
 {
-    xg_nic_tgt_t *t = xg_nic_pool_alloc(&ni->tgt_pool);
+    xg_nic_tgt_t *t = xg_pool_alloc(&ni->tgt_pool);
 
     (void)peer;
     if (t == NULL) {
@@ -925,14 +901,7 @@ void xg_nic_tgt_rx_request(xg_nic_ni_t *ni, xg_nic_peer_t *peer,
         memset(&tmp, 0, sizeof(tmp));
         tmp.kind     = hdr->type;
         tmp.src_rank = hdr->src_rank;
-        tmp.ack_req  = hdr->ack_req;
-        tmp.pt_index = hdr->pt_index;
-        tmp.match_bits = hdr->match_bits;
-        tmp.rlength  = hdr->rlength;
-        tmp.roffset  = hdr->roffset;
-        tmp.user_ptr = hdr->user_ptr;
-        tmp.loffset  = hdr->loffset;
-        tmp.md       = hdr->md;
+        tmp.id       = hdr->id;
         tmp.rndv     = (hdr->flags & XG_WIRE_F_RNDV) != 0;
         tmp.payload_len = hdr->payload;
         tmp.fail     = PTL_NI_DROPPED;
@@ -944,26 +913,17 @@ void xg_nic_tgt_rx_request(xg_nic_ni_t *ni, xg_nic_peer_t *peer,
     t->kind        = hdr->type;
     t->rndv        = (hdr->type == XG_WIRE_PUT) &&
                      ((hdr->flags & XG_WIRE_F_RNDV) != 0);
-    t->ack_req     = hdr->ack_req;
-    t->atomic_op   = hdr->atomic_op;
-    t->atomic_type = hdr->atomic_type;
     t->src_rank    = hdr->src_rank;
     xg_nic_source_id(ni, hdr->src_rank, &t->initiator, &t->src_key);
-    t->uid         = hdr->uid;
-    t->jid         = hdr->jid;
-    t->pt_index    = hdr->pt_index;
-    t->match_bits  = ni->matching ? hdr->match_bits : 0;
-    t->hdr_data    = hdr->hdr_data;
-    t->rlength     = hdr->rlength;
-    t->roffset     = hdr->roffset;
-    t->user_ptr    = hdr->user_ptr;
-    t->loffset     = hdr->loffset;
-    t->md          = hdr->md;
+    t->id          = hdr->id;
+    if (!ni->matching) {
+        t->id.match_bits = 0;
+    }
     t->drop_reason = PTL_SR_DROP_COUNT;
     memcpy(t->operand, hdr->operand, sizeof(t->operand));
     t->payload     = data;
     t->payload_len = hdr->payload;
-    tgt_run(ni, t);
+    xg_nic_tgt_run(ni, t);
 }
 
 void xg_nic_tgt_rx_data(xg_nic_ni_t *ni, xg_nic_rx_t *rx, const uint8_t *data,
@@ -971,7 +931,7 @@ void xg_nic_tgt_rx_data(xg_nic_ni_t *ni, xg_nic_rx_t *rx, const uint8_t *data,
 {
     xg_nic_tgt_t *t = rx->tgt;
 
-    tgt_land(t, rx->next, data, len);
+    xg_nic_tgt_land(t, rx->next, data, len);
     rx->next += len;
     if (rx->next == rx->end) {
         rx->kind = XG_RX_IDLE;
@@ -982,8 +942,8 @@ void xg_nic_tgt_rx_data(xg_nic_ni_t *ni, xg_nic_rx_t *rx, const uint8_t *data,
 void xg_nic_tgt_rx_rndv_data(xg_nic_ni_t *ni, xg_nic_peer_t *peer,
                              const xg_nic_wire_t *hdr, const uint8_t *data)
 {
-    xg_nic_tgt_t *t = xg_nic_pool_lookup(&ni->tgt_pool,
-                                         (uint32_t)hdr->tgt_cookie);
+    xg_nic_tgt_t *t = xg_pool_lookup(&ni->tgt_pool,
+                                     (uint32_t)hdr->tgt_cookie);
     xg_nic_rx_t *rx = &peer->rx;
 
     if ((t == NULL) || (hdr->tgt_cookie > UINT32_MAX) ||
@@ -1001,7 +961,7 @@ void xg_nic_tgt_rx_rndv_data(xg_nic_ni_t *ni, xg_nic_peer_t *peer,
         }
         return;
     }
-    tgt_land(t, hdr->offset, data, hdr->payload);
+    xg_nic_tgt_land(t, hdr->offset, data, hdr->payload);
     if (t->landed < t->expect) {
         rx->kind = XG_RX_TGT;
         rx->ni   = (uint8_t)ni->index;
@@ -1011,205 +971,4 @@ void xg_nic_tgt_rx_rndv_data(xg_nic_ni_t *ni, xg_nic_peer_t *peer,
         return;
     }
     xg_nic_tgt_resume(ni, t);
-}
-
-/* ------------------------------------------------------------------------
- * Unexpected headers met by a priority append or a search
- * --------------------------------------------------------------------- */
-
-/* Lets a held initiator go without delivering (search-delete, teardown):
- * its SEND comes with the RNDV_GET, then the acknowledgement. */
-static void uh_release_initiator(xg_nic_ni_t *ni, const xg_nic_uh_t *uh,
-                                 ptl_ni_fail_t fail)
-{
-    xg_nic_tgt_t tmp;
-
-    memset(&tmp, 0, sizeof(tmp));
-    tmp.kind       = XG_WIRE_PUT;
-    tmp.rndv       = 1;
-    tmp.src_rank   = uh->src_rank;
-    tmp.ack_req    = uh->ack_req;
-    tmp.pt_index   = uh->pt_index;
-    tmp.match_bits = uh->match_bits;
-    tmp.rlength    = uh->rlength;
-    tmp.roffset    = uh->roffset;
-    tmp.user_ptr   = uh->user_ptr;
-    tmp.loffset    = uh->loffset;
-    tmp.md         = uh->md;
-    tmp.list       = PTL_OVERFLOW_LIST;
-    tgt_send_ack(ni, &tmp, fail, XG_WIRE_F_RNDV);
-}
-
-void xg_nic_uh_destroy(xg_nic_ni_t *ni, xg_nic_uh_t *uh, int tell_initiator)
-{
-    if (uh->held) {
-        if (tell_initiator) {
-            uh_release_initiator(ni, uh, PTL_NI_DROPPED);
-        }
-        xg_nic_held_free(ni, uh->held_data, uh->held_len);
-        uh->held_data = NULL;
-    }
-    if (uh->me != NULL) {
-        uh->me->uh_refs--;
-        xg_nic_me_release(ni, uh->me);
-        uh->me = NULL;
-    }
-    xg_nic_pool_free(&ni->uh_pool, uh);
-}
-
-static void uh_event(xg_nic_ni_t *ni, xg_nic_pt_t *pt, const xg_nic_uh_t *uh,
-                     ptl_event_kind_t type, void *user_ptr,
-                     ptl_ni_fail_t fail)
-{
-    ptl_event_t ev;
-
-    memset(&ev, 0, sizeof(ev));
-    ev.type             = type;
-    ev.start            = uh->start;
-    ev.user_ptr         = user_ptr;
-    ev.hdr_data         = uh->hdr_data;
-    ev.match_bits       = uh->match_bits;
-    ev.rlength          = uh->rlength;
-    ev.mlength          = uh->mlength;
-    ev.remote_offset    = uh->roffset;
-    ev.uid              = uh->uid;
-    ev.jid              = uh->jid;
-    ev.initiator        = uh->initiator;
-    ev.ptl_list         = PTL_OVERFLOW_LIST;
-    ev.pt_index         = pt->index;
-    ev.ni_fail_type     = fail;
-    ev.atomic_operation = uh->atomic_op;
-    ev.atomic_type      = uh->atomic_type;
-    tgt_post(ni, pt, &ev);
-}
-
-/* A held rendezvous put meets its priority entry: deliver straight into
- * it -- the bytes we kept, then the rest pulled from the initiator. */
-static void uh_deliver_held(xg_nic_ni_t *ni, xg_nic_pt_t *pt,
-                            xg_nic_uh_t *uh, xg_nic_me_t *me)
-{
-    xg_nic_tgt_t *t = xg_nic_pool_alloc(&ni->tgt_pool);
-    ptl_size_t room;
-
-    if (t == NULL) {
-        /* no context: report as an overflow with nothing delivered */
-        uh_event(ni, pt, uh, PTL_EVENT_PUT_OVERFLOW, me->user_ptr,
-                 PTL_NI_OK);
-        uh_release_initiator(ni, uh, PTL_NI_DROPPED);
-        uh->held = 0;
-        xg_nic_uh_destroy(ni, uh, 0);
-        return;
-    }
-    t->ni          = ni;
-    t->kind        = XG_WIRE_PUT;
-    t->rndv        = 1;
-    t->from_held   = 1;
-    t->ack_req     = uh->ack_req;
-    t->src_rank    = uh->src_rank;
-    t->initiator   = uh->initiator;
-    t->src_key     = uh->src_key;
-    t->uid         = uh->uid;
-    t->jid         = uh->jid;
-    t->pt          = pt;
-    t->pt_index    = pt->index;
-    t->match_bits  = uh->match_bits;
-    t->hdr_data    = uh->hdr_data;
-    t->rlength     = uh->rlength;
-    t->roffset     = uh->roffset;
-    t->user_ptr    = uh->user_ptr;
-    t->loffset     = uh->loffset;
-    t->md          = uh->md;
-    t->list        = PTL_PRIORITY_LIST;
-    t->drop_reason = PTL_SR_DROP_COUNT;
-    t->me          = me;
-    /* claim the priority entry as a fresh match would */
-    t->moffset = (me->options & PTL_ME_MANAGE_LOCAL) ? me->local_offset
-                                                     : t->roffset;
-    room = (t->moffset > me->region.length) ? 0
-                                            : me->region.length - t->moffset;
-    t->mlength = (t->rlength < room) ? t->rlength : room;
-    if (me->options & PTL_ME_MANAGE_LOCAL) {
-        me->local_offset += t->mlength;
-        if ((me->min_free != 0) &&
-            (me->region.length - me->local_offset < me->min_free)) {
-            t->unlink_after = 1;
-            me->consumed    = 1; /* the append does not link it */
-        }
-    }
-    if (me->options & PTL_ME_USE_ONCE) {
-        t->unlink_after = 1;
-        me->consumed    = 1;
-    }
-    t->ack_disabled = (me->options & PTL_ME_ACK_DISABLE) != 0;
-    me->inflight++;
-    pt->inflight++;
-    tgt_land(t, 0, uh->held_data, uh->held_len);
-    t->eager  = uh->held_len;
-    t->expect = t->eager + ((t->mlength > t->eager) ? t->mlength - t->eager
-                                                    : 0);
-    t->held_data = uh->held_data; /* freed when the operation ends */
-    t->held_len  = uh->held_len;
-    uh->held_data = NULL;
-    uh->held = 0;
-    xg_nic_uh_destroy(ni, uh, 0);
-    t->state = XG_TGT_PULL;
-    tgt_run(ni, t);
-}
-
-/* An append or search-delete takes a header whose data is still landing
- * in the overflow entry: what it is owed is recorded on the message and
- * given when the message completes (tgt_finish_claim). */
-static void uh_claim_pending(xg_nic_pt_t *pt, xg_nic_uh_t *uh,
-                             xg_nic_me_t *me, int search, void *user_ptr)
-{
-    xg_nic_tgt_t *t = uh->pending;
-
-    uh->pending       = NULL;
-    t->claimed        = 1;
-    t->claim_events   = !(me->options & PTL_ME_EVENT_OVER_DISABLE);
-    t->claim_options  = me->options;
-    t->claim_ct       = me->ct;
-    t->claim_user_ptr = user_ptr;
-    if (search == 0) {
-        /* the entry stays until then (PtlMEUnlink says PTL_IN_USE) */
-        t->claim_me = me;
-        me->inflight++;
-        pt->inflight++;
-        t->claim_unlink = (me->options & PTL_ME_USE_ONCE) != 0;
-    }
-}
-
-void xg_nic_tgt_take_header(xg_nic_ni_t *ni, xg_nic_uh_t *uh,
-                            xg_nic_me_t *me, int search, void *user_ptr)
-{
-    xg_nic_pt_t *pt = me->pt;
-    int events = !(me->options & PTL_ME_EVENT_OVER_DISABLE);
-
-    if (search == 1) {
-        /* PTL_SEARCH_ONLY: report, count (4.3), keep the header */
-        if (events) {
-            uh_event(ni, pt, uh, PTL_EVENT_SEARCH, user_ptr, PTL_NI_OK);
-        }
-        tgt_count(ni, me, PTL_ME_EVENT_CT_OVERFLOW, uh->mlength);
-        return;
-    }
-    xg_nic_uh_remove(pt, uh);
-    if (uh->pending != NULL) {
-        uh_claim_pending(pt, uh, me, search, user_ptr);
-        return;
-    }
-    if (uh->held && (search == 0)) {
-        uh_deliver_held(ni, pt, uh, me);
-        return;
-    }
-    if (events) {
-        uh_event(ni, pt, uh, tgt_event_kind(uh->kind, 1), user_ptr,
-                 PTL_NI_OK);
-    }
-    tgt_count(ni, me, PTL_ME_EVENT_CT_OVERFLOW, uh->mlength);
-    if (uh->held) {
-        /* deleted by a search: the initiator is released, nothing moved */
-        uh_release_initiator(ni, uh, PTL_NI_OK);
-    }
-    xg_nic_uh_destroy(ni, uh, 0);
 }

@@ -20,8 +20,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/xg_compiler.h"
+#include "base/xg_log.h"
+#include "base/xg_spinlock.h"
 #include "base/xg_wait.h"
-#include "nic/xg_nic_int.h"
+#include "nic/xg_nic_initiator.h"
+#include "nic/xg_nic_ni.h"
+#include "nic/xg_nic_progress.h"
+#include "nic/xg_nic_region.h"
+#include "nic/xg_nic_tgt.h"
+#include "nic/xg_nic_tx.h"
+#include "nic/xg_nic_wire.h"
 
 #define TX_BACKLOG_MAX 65536u
 
@@ -79,12 +88,12 @@ static xg_nic_txq_t *txq_get(xg_nic_t *nic)
 {
     xg_nic_txq_t *q;
 
-    xg_nic_spin_lock(&nic->busy_lock);
+    xg_spinlock_lock(&nic->busy_lock);
     q = nic->txq_free;
     if (q != NULL) {
         nic->txq_free = q->next;
     }
-    xg_nic_spin_unlock(&nic->busy_lock);
+    xg_spinlock_unlock(&nic->busy_lock);
     if (q == NULL) {
         q = malloc(sizeof(*q));
     }
@@ -95,21 +104,21 @@ static void txq_put(xg_nic_t *nic, xg_nic_txq_t *q)
 {
     free(q->owned);
     q->owned = NULL;
-    xg_nic_spin_lock(&nic->busy_lock);
+    xg_spinlock_lock(&nic->busy_lock);
     q->next = nic->txq_free;
     nic->txq_free = q;
-    xg_nic_spin_unlock(&nic->busy_lock);
+    xg_spinlock_unlock(&nic->busy_lock);
 }
 
 /* Marks @peer as having a backlog (peer lock held). */
 static void tx_mark_busy(xg_nic_t *nic, int peer)
 {
-    xg_nic_spin_lock(&nic->busy_lock);
+    xg_spinlock_lock(&nic->busy_lock);
     if (!nic->peers[peer].busy) {
         nic->peers[peer].busy = 1;
         nic->busy[nic->nbusy++] = (uint32_t)peer;
     }
-    xg_nic_spin_unlock(&nic->busy_lock);
+    xg_spinlock_unlock(&nic->busy_lock);
 }
 
 xg_status_t xg_nic_tx(xg_nic_ni_t *ni, int peer, xg_nic_txmsg_t *msg)
@@ -123,7 +132,7 @@ xg_status_t xg_nic_tx(xg_nic_ni_t *ni, int peer, xg_nic_txmsg_t *msg)
     msg->sent = 0;
     msg->first_done = 0;
     msg->defer_wake = (ni->bundle > 0) && !xg_nic_in_progress_thread(nic);
-    xg_nic_spin_lock(&p->lock);
+    xg_spinlock_lock(&p->lock);
     if (p->head == NULL) {
         status = tx_push(nic, peer, msg);
         if ((status != XG_OK) && (status != XG_ERR_NO_RESOURCE) &&
@@ -136,13 +145,13 @@ xg_status_t xg_nic_tx(xg_nic_ni_t *ni, int peer, xg_nic_txmsg_t *msg)
             if (msg->defer_wake && (status == XG_OK)) {
                 p->wake_pending = 1;
             }
-            xg_nic_spin_unlock(&p->lock);
+            xg_spinlock_unlock(&p->lock);
             return status;
         }
     }
     q = txq_get(nic);
     if (q == NULL) {
-        xg_nic_spin_unlock(&p->lock);
+        xg_spinlock_unlock(&p->lock);
         xg_error("nic", "no memory to queue a message for PE %d", peer);
         return XG_ERR_NO_MEMORY;
     }
@@ -154,7 +163,7 @@ xg_status_t xg_nic_tx(xg_nic_ni_t *ni, int peer, xg_nic_txmsg_t *msg)
     if ((rest != 0) && ((msg->inline_data != NULL) || msg->copy)) {
         q->owned = malloc((size_t)rest);
         if (q->owned == NULL) {
-            xg_nic_spin_unlock(&p->lock);
+            xg_spinlock_unlock(&p->lock);
             txq_put(nic, q);
             return XG_ERR_NO_MEMORY;
         }
@@ -179,7 +188,7 @@ xg_status_t xg_nic_tx(xg_nic_ni_t *ni, int peer, xg_nic_txmsg_t *msg)
     /* seq_cst: ordered before rx_wake's doorbell (see nic_may_sleep) */
     atomic_fetch_add_explicit(&nic->backlog, 1, memory_order_seq_cst);
     tx_mark_busy(nic, peer);
-    xg_nic_spin_unlock(&p->lock);
+    xg_spinlock_unlock(&p->lock);
     if (nic->thread_running && !xg_nic_in_progress_thread(nic)) {
         nic->xport.ops.rx_wake(nic->xport.ep);
     }
@@ -238,15 +247,9 @@ static void tx_fail(xg_nic_ni_t *ni, const xg_nic_txmsg_t *msg, int peer)
             memset(&rndv, 0, sizeof(rndv));
             rndv.kind       = XG_TXDONE_RNDV;
             rndv.ni         = msg->hdr.ni;
-            rndv.md         = msg->hdr.md;
-            rndv.user_ptr   = (void *)(uintptr_t)msg->hdr.user_ptr;
-            rndv.length     = msg->hdr.rlength;
-            rndv.roffset    = msg->hdr.roffset;
+            rndv.id         = msg->hdr.id;
             rndv.target     = xg_nic_peer_id(ni, (uint32_t)peer);
-            rndv.pt_index   = msg->hdr.pt_index;
-            rndv.match_bits = msg->hdr.match_bits;
-            rndv.hdr_data   = msg->hdr.hdr_data;
-            rndv.expect_response = msg->hdr.ack_req != PTL_NO_ACK_REQ;
+            rndv.expect_response = msg->hdr.id.ack_req != PTL_NO_ACK_REQ;
             xg_nic_send_event(ni, &rndv, PTL_NI_UNDELIVERABLE);
         }
         xg_nic_init_unreachable(ni, &msg->hdr, peer);
@@ -267,7 +270,7 @@ unsigned xg_nic_tx_progress(xg_nic_t *nic)
     if (atomic_load_explicit(&nic->backlog, memory_order_relaxed) == 0) {
         return 0;
     }
-    xg_nic_spin_lock(&nic->busy_lock);
+    xg_spinlock_lock(&nic->busy_lock);
     n = nic->nbusy;
     work = nic->busy + nic->npes; /* second half: scratch */
     memcpy(work, nic->busy, n * sizeof(*work));
@@ -275,12 +278,12 @@ unsigned xg_nic_tx_progress(xg_nic_t *nic)
         nic->peers[work[i]].busy = 0;
     }
     nic->nbusy = 0;
-    xg_nic_spin_unlock(&nic->busy_lock);
+    xg_spinlock_unlock(&nic->busy_lock);
 
     for (i = 0; i < n; i++) {
         peer = work[i];
         p = &nic->peers[peer];
-        xg_nic_spin_lock(&p->lock);
+        xg_spinlock_lock(&p->lock);
         while ((q = p->head) != NULL) {
             status = tx_push(nic, (int)peer, &q->msg);
             if (status == XG_ERR_NO_RESOURCE) {
@@ -304,7 +307,7 @@ unsigned xg_nic_tx_progress(xg_nic_t *nic)
         if (p->head != NULL) {
             tx_mark_busy(nic, (int)peer);
         }
-        xg_nic_spin_unlock(&p->lock);
+        xg_spinlock_unlock(&p->lock);
     }
 
     /* completions need the NI lock, which may not be taken under a peer's */
@@ -355,7 +358,7 @@ void xg_nic_tx_cancel_ni(xg_nic_t *nic, unsigned ni)
 
     for (peer = 0; peer < nic->npes; peer++) {
         p = &nic->peers[peer];
-        xg_nic_spin_lock(&p->lock);
+        xg_spinlock_lock(&p->lock);
         link = &p->head;
         p->tail = NULL;
         while ((q = *link) != NULL) {
@@ -369,7 +372,7 @@ void xg_nic_tx_cancel_ni(xg_nic_t *nic, unsigned ni)
                 link = &q->next;
             }
         }
-        xg_nic_spin_unlock(&p->lock);
+        xg_spinlock_unlock(&p->lock);
     }
 }
 
@@ -380,10 +383,10 @@ void xg_nic_tx_flush_wakes(xg_nic_t *nic)
 
     for (peer = 0; peer < nic->npes; peer++) {
         p = &nic->peers[peer];
-        xg_nic_spin_lock(&p->lock);
+        xg_spinlock_lock(&p->lock);
         wake = p->wake_pending;
         p->wake_pending = 0;
-        xg_nic_spin_unlock(&p->lock);
+        xg_spinlock_unlock(&p->lock);
         if (wake) {
             nic->xport.ops.tx_flush(nic->xport.ep, peer);
         }

@@ -46,8 +46,8 @@ static int wire_fits(uint64_t a, uint64_t b, uint64_t limit)
 
 static int wire_atomic_fields_ok(const xg_nic_wire_t *hdr)
 {
-    return (hdr->atomic_op < PTL_OP_LAST) &&
-           (hdr->atomic_type < PTL_DATATYPE_LAST);
+    return (hdr->id.atomic_op < PTL_OP_LAST) &&
+           (hdr->id.atomic_type < PTL_DATATYPE_LAST);
 }
 
 xg_nic_wire_err_t xg_nic_wire_parse(const void *buf, size_t len,
@@ -67,7 +67,7 @@ xg_nic_wire_err_t xg_nic_wire_parse(const void *buf, size_t len,
     if ((uint64_t)hdr->payload != (uint64_t)(len - sizeof(*hdr))) {
         return XG_WIRE_ERR_LENGTH;
     }
-    if ((hdr->ni > 3) || (hdr->ack_req > PTL_OC_ACK_REQ) ||
+    if ((hdr->ni > 3) || (hdr->id.ack_req > PTL_OC_ACK_REQ) ||
         (hdr->fail > PTL_NI_SEGV) || (hdr->list > PTL_OVERFLOW_LIST) ||
         !wire_fits(hdr->offset, hdr->payload, UINT64_MAX)) {
         return XG_WIRE_ERR_FIELD;
@@ -76,7 +76,7 @@ xg_nic_wire_err_t xg_nic_wire_parse(const void *buf, size_t len,
     case XG_WIRE_PUT:
         /* the first packet of the message: its payload starts at 0 and
          * the message is rlength bytes */
-        if ((hdr->offset != 0) || (hdr->payload > hdr->rlength) ||
+        if ((hdr->offset != 0) || (hdr->payload > hdr->id.rlength) ||
             ((hdr->flags & ~(unsigned)XG_WIRE_F_RNDV) != 0)) {
             return XG_WIRE_ERR_FIELD;
         }
@@ -90,13 +90,13 @@ xg_nic_wire_err_t xg_nic_wire_parse(const void *buf, size_t len,
     case XG_WIRE_FETCH:
     case XG_WIRE_SWAP:
         /* operands travel whole in the first packet */
-        if ((hdr->offset != 0) || (hdr->payload != hdr->rlength) ||
+        if ((hdr->offset != 0) || (hdr->payload != hdr->id.rlength) ||
             (hdr->flags != 0) || !wire_atomic_fields_ok(hdr)) {
             return XG_WIRE_ERR_FIELD;
         }
         break;
     case XG_WIRE_ACK:
-        if ((hdr->payload != 0) || (hdr->mlength > hdr->rlength) ||
+        if ((hdr->payload != 0) || (hdr->mlength > hdr->id.rlength) ||
             ((hdr->flags & ~(unsigned)(XG_WIRE_F_HELD | XG_WIRE_F_RNDV |
                                        XG_WIRE_F_QUIET)) != 0)) {
             return XG_WIRE_ERR_FIELD;
@@ -104,7 +104,7 @@ xg_nic_wire_err_t xg_nic_wire_parse(const void *buf, size_t len,
         break;
     case XG_WIRE_REPLY:
         if ((hdr->offset != 0) || (hdr->payload > hdr->mlength) ||
-            (hdr->mlength > hdr->rlength) || (hdr->flags != 0)) {
+            (hdr->mlength > hdr->id.rlength) || (hdr->flags != 0)) {
             return XG_WIRE_ERR_FIELD;
         }
         break;
@@ -113,7 +113,7 @@ xg_nic_wire_err_t xg_nic_wire_parse(const void *buf, size_t len,
     case XG_WIRE_RNDV_GET:
         /* asks for mlength bytes from offset of an rlength-byte message */
         if ((hdr->payload != 0) ||
-            !wire_fits(hdr->offset, hdr->mlength, hdr->rlength) ||
+            !wire_fits(hdr->offset, hdr->mlength, hdr->id.rlength) ||
             ((hdr->flags & ~(unsigned)(XG_WIRE_F_FINAL | XG_WIRE_F_HELD)) !=
              0)) {
             return XG_WIRE_ERR_FIELD;

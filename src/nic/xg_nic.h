@@ -11,7 +11,8 @@
  *
  * Threads: every routine may be called from any thread.  Object state is
  * guarded by one mutex per NI, which the progress thread takes once per
- * batch of packets; counters and event queues are read without it.
+ * batch of packets (and drops around packet-handler calls, see
+ * xg_nic_hooks.h); counters and event queues are read without it.
  */
 #ifndef XG_NIC_H
 #define XG_NIC_H

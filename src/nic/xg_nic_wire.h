@@ -18,7 +18,7 @@
 #include <stdint.h>
 
 #define XG_NIC_WIRE_MAGIC   0x4e584758u /* "XGXN" */
-#define XG_NIC_WIRE_VERSION 1u
+#define XG_NIC_WIRE_VERSION 2u
 
 typedef enum xg_nic_wire_type {
     XG_WIRE_PUT = 1,    /* request: header (+ first payload bytes) */
@@ -43,35 +43,47 @@ enum {
                                   only release the MD, report nothing */
 };
 
-typedef struct xg_nic_wire {
-    uint32_t magic;
-    uint8_t  version;
-    uint8_t  type;        /* xg_nic_wire_type_t */
-    uint8_t  ni;          /* NI index at the receiver, 0..3 */
-    uint8_t  flags;       /* XG_WIRE_F_* */
-    uint32_t src_rank;    /* sending process */
-    uint32_t payload;     /* bytes after the header in this packet */
-    uint64_t offset;      /* position of the payload in the message data */
-
+/*
+ * What identifies a message, and what its answers echo: set once by the
+ * initiator, carried by every request and copied whole -- never field by
+ * field -- into the target operation, the unexpected header, the
+ * responses, the initiator's completions and the events built from them.
+ */
+typedef struct xg_nic_msg_id {
     uint32_t pt_index;
     uint32_t uid;
     uint32_t jid;
-    uint8_t  ack_req;
-    uint8_t  atomic_op;
-    uint8_t  atomic_type;
-    uint8_t  fail;        /* responses: ptl_ni_fail_t */
+    uint32_t md;          /* initiator's MD of the events / reply data */
     uint64_t match_bits;
     uint64_t hdr_data;
     uint64_t rlength;     /* bytes requested */
     uint64_t roffset;     /* offset requested (request) / used (response) */
-    uint64_t mlength;     /* responses: bytes manipulated; RNDV_GET: count */
-
     uint64_t user_ptr;    /* initiator cookies, echoed by responses */
     uint64_t loffset;     /* where reply data goes in the MD */
-    uint32_t md;          /* MD of the events / reply data */
-    uint32_t list;        /* responses: ptl_list_t of the entry */
-    uint64_t tgt_cookie;  /* rendezvous: the target's operation */
-    uint8_t  operand[32]; /* swap operand */
+    uint8_t  ack_req;
+    uint8_t  atomic_op;
+    uint8_t  atomic_type;
+    uint8_t  pad[5];
+} xg_nic_msg_id_t;
+
+typedef struct xg_nic_wire {
+    uint32_t        magic;
+    uint8_t         version;
+    uint8_t         type;       /* xg_nic_wire_type_t */
+    uint8_t         ni;         /* NI index at the receiver, 0..3 */
+    uint8_t         flags;      /* XG_WIRE_F_* */
+    uint32_t        src_rank;   /* sending process */
+    uint32_t        payload;    /* bytes after the header in this packet */
+    uint64_t        offset;     /* position of the payload in the message */
+
+    xg_nic_msg_id_t id;
+    uint8_t         fail;       /* responses: ptl_ni_fail_t */
+    uint8_t         pad[3];
+    uint32_t        list;       /* responses: ptl_list_t of the entry */
+    uint64_t        mlength;    /* responses: bytes manipulated;
+                                   RNDV_GET: count */
+    uint64_t        tgt_cookie; /* rendezvous: the target's operation */
+    uint8_t         operand[32]; /* swap operand */
 } xg_nic_wire_t;
 
 /* Why a packet was rejected (counted per reason). */

@@ -18,7 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nic/xg_nic_int.h"
+#include "nic/xg_nic_ni.h"
+#include "nic/xg_nic_progress.h"
+#include "nic/xg_nic_wire.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -142,7 +144,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             hdr->src_rank = 0;
             hdr->ni       = 0;
             if (pkt[len - 1] & 1) {
-                hdr->md = md; /* answers to a real MD */
+                hdr->id.md = md; /* answers to a real MD */
             }
         }
         xg_nic_rx_packet(nic, pkt, len);

@@ -16,7 +16,10 @@
  */
 #include <string.h>
 
-#include "nic/xg_nic_int.h"
+#include "nic/xg_nic_ni.h"
+#include "nic/xg_nic_progress.h"
+#include "nic/xg_nic_pt.h"
+#include "nic/xg_nic_wire.h"
 #include "xg_test.h"
 
 #define CHECK_RC(call) XG_CHECK((call) == PTL_OK, "%s failed", #call)
@@ -43,12 +46,12 @@ static void put_head(uint64_t bits, uint32_t len)
     xg_nic_wire_t hdr;
 
     xg_nic_wire_init(&hdr, XG_WIRE_PUT, 0, 0);
-    hdr.match_bits = bits;
-    hdr.rlength    = len;
+    hdr.id.match_bits = bits;
+    hdr.id.rlength    = len;
     hdr.payload    = 16;
-    hdr.hdr_data   = bits * 10;
-    hdr.uid        = nic->uid;
-    hdr.ack_req    = PTL_NO_ACK_REQ;
+    hdr.id.hdr_data   = bits * 10;
+    hdr.id.uid        = nic->uid;
+    hdr.id.ack_req    = PTL_NO_ACK_REQ;
     feed(&hdr, src, 16);
 }
 
@@ -170,11 +173,11 @@ int main(void)
     expect(eq, PTL_EVENT_PUT_OVERFLOW, PTL_OVERFLOW_LIST, (void *)0x61,
            PTL_NI_OK, "2: claimed header");
     xg_nic_wire_init(&hdr, XG_WIRE_PUT, 0, 0);
-    hdr.match_bits = 6;
-    hdr.hdr_data   = 60;
-    hdr.rlength    = 8;
+    hdr.id.match_bits = 6;
+    hdr.id.hdr_data   = 60;
+    hdr.id.rlength    = 8;
     hdr.payload    = 8;
-    hdr.uid        = nic->uid;
+    hdr.id.uid        = nic->uid;
     feed(&hdr, src, 8);
     expect(eq, PTL_EVENT_PUT, PTL_PRIORITY_LIST, NULL, PTL_NI_OK,
            "2: direct match afterwards");
@@ -243,11 +246,11 @@ int main(void)
                     PTL_ME_EVENT_LINK_DISABLE | PTL_ME_EVENT_CT_OVERFLOW;
     CHECK_RC(PtlMEAppend(ni, 0, &me, PTL_PRIORITY_LIST, (void *)0x91, &ph));
     xg_nic_wire_init(&hdr, XG_WIRE_PUT, 0, 0);
-    hdr.match_bits = 99;
-    hdr.hdr_data   = 990;
-    hdr.rlength    = 8;
+    hdr.id.match_bits = 99;
+    hdr.id.hdr_data   = 990;
+    hdr.id.rlength    = 8;
     hdr.payload    = 8;
-    hdr.uid        = nic->uid;
+    hdr.id.uid        = nic->uid;
     feed(&hdr, src, 8);
     expect(eq, PTL_EVENT_PUT_OVERFLOW, PTL_OVERFLOW_LIST, (void *)0x91,
            PTL_NI_UNDELIVERABLE, "5: broken message");

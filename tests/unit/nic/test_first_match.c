@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nic/xg_nic_int.h"
+#include "nic/xg_nic_me.h"
+#include "nic/xg_nic_ni.h"
 #include "xg_test.h"
 
 #define NENT  600

@@ -9,7 +9,9 @@
  */
 #include <string.h>
 
-#include "nic/xg_nic_int.h"
+#include "nic/xg_nic_ni.h"
+#include "nic/xg_nic_progress.h"
+#include "nic/xg_nic_wire.h"
 #include "xg_test.h"
 
 #define CHECK_RC(call) XG_CHECK((call) == PTL_OK, "%s failed", #call)
@@ -36,11 +38,11 @@ static void feed(const xg_nic_wire_t *hdr, const void *data, size_t n,
 static void good_put(xg_nic_wire_t *hdr, uint64_t bits, uint32_t n)
 {
     xg_nic_wire_init(hdr, XG_WIRE_PUT, 0, 0);
-    hdr->match_bits = bits;
-    hdr->rlength    = n;
+    hdr->id.match_bits = bits;
+    hdr->id.rlength    = n;
     hdr->payload    = n;
-    hdr->uid        = nic->uid;
-    hdr->ack_req    = PTL_NO_ACK_REQ;
+    hdr->id.uid        = nic->uid;
+    hdr->id.ack_req    = PTL_NO_ACK_REQ;
 }
 
 int main(void)
@@ -105,7 +107,7 @@ int main(void)
     hdr.offset = 3;
     feed(&hdr, src, 8, sizeof(hdr) + 8);
     good_put(&hdr, 1, 8);
-    hdr.rlength = 4; /* payload longer than the message */
+    hdr.id.rlength = 4; /* payload longer than the message */
     feed(&hdr, src, 8, sizeof(hdr) + 8);
     good_put(&hdr, 1, 8);
     hdr.src_rank = 5; /* no such process in a job of one */
@@ -129,21 +131,21 @@ int main(void)
     hdr.payload = 8;
     feed(&hdr, src, 8, sizeof(hdr) + 8);
     xg_nic_wire_init(&hdr, XG_WIRE_REPLY, 0, 0);
-    hdr.md = 0xdead;
-    hdr.rlength = hdr.mlength = 8;
+    hdr.id.md = 0xdead;
+    hdr.id.rlength = hdr.mlength = 8;
     hdr.payload = 8;
     feed(&hdr, src, 8, sizeof(hdr) + 8);
     xg_nic_wire_init(&hdr, XG_WIRE_RNDV_GET, 0, 0);
-    hdr.md = md;   /* a real MD, but no rendezvous put is pending */
-    hdr.rlength = 8;
+    hdr.id.md = md;   /* a real MD, but no rendezvous put is pending */
+    hdr.id.rlength = 8;
     hdr.mlength = 8;
     hdr.flags = XG_WIRE_F_FINAL;
     feed(&hdr, NULL, 0, sizeof(hdr));
     xg_nic_wire_init(&hdr, XG_WIRE_ATOMIC, 0, 0);
-    hdr.match_bits = 1;
-    hdr.atomic_op = PTL_BAND;
-    hdr.atomic_type = PTL_DOUBLE;   /* undefined combination */
-    hdr.rlength = hdr.payload = 8;
+    hdr.id.match_bits = 1;
+    hdr.id.atomic_op = PTL_BAND;
+    hdr.id.atomic_type = PTL_DOUBLE;   /* undefined combination */
+    hdr.id.rlength = hdr.payload = 8;
     feed(&hdr, src, 8, sizeof(hdr) + 8);
     XG_CHECK(atomic_load(&nic->rx_dropped) == before + 4,
              "unusable packets counted %llu", (unsigned long long)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nic/xg_buddy.h"
+#include "base/xg_buddy.h"
 #include "xg_test.h"
 
 #define ARENA (1u << 20)

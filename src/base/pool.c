@@ -1,47 +1,32 @@
 /*
- * Object pools of an NI: handles are (type, NI, generation, slot).  Slots
- * live in chunks allocated on demand and never moved or freed before the
- * NI is, so a lookup racing with a free reads a stale slot, never freed
- * memory; the generation makes a freed handle invalid.  Allocation and
- * free are serialized by the NI lock; lookups take no lock.
+ * Object pools with generation-checked handles (see xg_pool.h).
  */
+#include "base/xg_pool.h"
+
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/xg_wait.h"
-#include "nic/xg_nic_int.h"
+#include "base/xg_compiler.h"
 
-void xg_nic_spin_lock_slow(xg_nic_spin_t *lock)
-{
-    xg_wait_t wait;
-
-    xg_wait_init(&wait);
-    while (atomic_flag_test_and_set_explicit(&lock->flag,
-                                             memory_order_acquire)) {
-        xg_wait_backoff(&wait);
-    }
-}
-
-xg_status_t xg_nic_pool_init(xg_nic_pool_t *pool, size_t obj_size,
-                             uint32_t max, unsigned type, unsigned ni)
+xg_status_t xg_pool_init(xg_pool_t *pool, size_t obj_size, uint32_t max,
+                         uint32_t tag)
 {
     memset(pool, 0, sizeof(*pool));
-    if (max > XG_NIC_H_INDEX_MASK) {
-        max = XG_NIC_H_INDEX_MASK;
+    if (max > XG_POOL_INDEX_MASK) {
+        max = XG_POOL_INDEX_MASK;
     }
     /* whole cache lines: an object never shares a line with another or
      * straddles one more line than its size needs (matching walks them) */
     pool->obj_size = xg_align_up(obj_size, 64);
     pool->max      = max;
-    pool->type     = (uint8_t)type;
-    pool->ni       = (uint8_t)ni;
-    pool->nchunks  = (max + XG_NIC_CHUNK - 1) / XG_NIC_CHUNK;
+    pool->tag      = tag;
+    pool->nchunks  = (max + XG_POOL_CHUNK - 1) / XG_POOL_CHUNK;
     pool->chunks   = calloc(pool->nchunks ? pool->nchunks : 1,
                             sizeof(*pool->chunks));
     return (pool->chunks != NULL) ? XG_OK : XG_ERR_NO_MEMORY;
 }
 
-void xg_nic_pool_fini(xg_nic_pool_t *pool)
+void xg_pool_fini(xg_pool_t *pool)
 {
     uint32_t i;
 
@@ -55,22 +40,22 @@ void xg_nic_pool_fini(xg_nic_pool_t *pool)
     memset(pool, 0, sizeof(*pool));
 }
 
-static xg_nic_obj_t *pool_slot(const xg_nic_pool_t *pool, uint32_t index)
+static xg_pool_obj_t *pool_slot(const xg_pool_t *pool, uint32_t index)
 {
     /* acquire: the chunk's initialization is visible */
-    uint8_t *chunk = atomic_load_explicit(&pool->chunks[index / XG_NIC_CHUNK],
+    uint8_t *chunk = atomic_load_explicit(&pool->chunks[index / XG_POOL_CHUNK],
                                           memory_order_acquire);
 
     if (chunk == NULL) {
         return NULL;
     }
-    return (xg_nic_obj_t *)(chunk +
-                            (size_t)(index % XG_NIC_CHUNK) * pool->obj_size);
+    return (xg_pool_obj_t *)(chunk +
+                            (size_t)(index % XG_POOL_CHUNK) * pool->obj_size);
 }
 
-void *xg_nic_pool_alloc(xg_nic_pool_t *pool)
+void *xg_pool_alloc(xg_pool_t *pool)
 {
-    xg_nic_obj_t *obj;
+    xg_pool_obj_t *obj;
     uint32_t index, gen;
     uint8_t *chunk;
 
@@ -83,14 +68,14 @@ void *xg_nic_pool_alloc(xg_nic_pool_t *pool)
         pool->free_head = obj->next_free;
     } else {
         index = pool->created;
-        if (index % XG_NIC_CHUNK == 0) {
-            chunk = aligned_alloc(64, (size_t)XG_NIC_CHUNK * pool->obj_size);
+        if (index % XG_POOL_CHUNK == 0) {
+            chunk = aligned_alloc(64, (size_t)XG_POOL_CHUNK * pool->obj_size);
             if (chunk == NULL) {
                 return NULL;
             }
-            memset(chunk, 0, (size_t)XG_NIC_CHUNK * pool->obj_size);
+            memset(chunk, 0, (size_t)XG_POOL_CHUNK * pool->obj_size);
             /* release: the zeroed chunk before lookups can reach it */
-            atomic_store_explicit(&pool->chunks[index / XG_NIC_CHUNK], chunk,
+            atomic_store_explicit(&pool->chunks[index / XG_POOL_CHUNK], chunk,
                                   memory_order_release);
         }
         pool->created++;
@@ -107,32 +92,32 @@ void *xg_nic_pool_alloc(xg_nic_pool_t *pool)
     }
     obj->gen = (uint8_t)gen;
     atomic_store_explicit(&obj->handle,
-                          xg_nic_handle_make(pool->type, pool->ni, gen, index),
+                          (pool->tag << XG_POOL_TAG_SHIFT) |
+                              (gen << XG_POOL_GEN_SHIFT) | index,
                           memory_order_release);
     pool->count++;
     return obj;
 }
 
-void xg_nic_pool_free(xg_nic_pool_t *pool, void *ptr)
+void xg_pool_free(xg_pool_t *pool, void *ptr)
 {
-    xg_nic_obj_t *obj = ptr;
+    xg_pool_obj_t *obj = ptr;
 
     atomic_store_explicit(&obj->handle, 0, memory_order_release);
     obj->live = 0;
-    obj->gen = (uint8_t)((obj->gen + 1) & XG_NIC_H_GEN_MASK);
+    obj->gen = (uint8_t)((obj->gen + 1) & XG_POOL_GEN_MASK);
     obj->next_free  = pool->free_head;
     pool->free_head = obj->index + 1;
     pool->count--;
 }
 
-void *xg_nic_pool_lookup(xg_nic_pool_t *pool, uint32_t handle)
+void *xg_pool_lookup(xg_pool_t *pool, uint32_t handle)
 {
-    uint32_t index = handle & XG_NIC_H_INDEX_MASK;
-    xg_nic_obj_t *obj;
+    uint32_t index = handle & XG_POOL_INDEX_MASK;
+    xg_pool_obj_t *obj;
 
-    if ((pool->chunks == NULL) || (index >= pool->nchunks * XG_NIC_CHUNK) ||
-        (xg_nic_handle_type(handle) != pool->type) ||
-        (xg_nic_handle_ni(handle) != pool->ni)) {
+    if ((pool->chunks == NULL) || (index >= pool->nchunks * XG_POOL_CHUNK) ||
+        ((handle >> XG_POOL_TAG_SHIFT) != pool->tag)) {
         return NULL;
     }
     obj = pool_slot(pool, index);
@@ -144,10 +129,10 @@ void *xg_nic_pool_lookup(xg_nic_pool_t *pool, uint32_t handle)
     return obj;
 }
 
-void xg_nic_pool_each(xg_nic_pool_t *pool, void (*fn)(void *obj, void *arg),
+void xg_pool_each(xg_pool_t *pool, void (*fn)(void *obj, void *arg),
                       void *arg)
 {
-    xg_nic_obj_t *obj;
+    xg_pool_obj_t *obj;
     uint32_t i;
 
     for (i = 0; i < pool->created; i++) {

@@ -5,7 +5,7 @@
  * TAG_FREE | order if a free block of 2^(min_shift+order) bytes starts at
  * i, TAG_USED | order if an allocated one does.
  */
-#include "nic/xg_buddy.h"
+#include "base/xg_buddy.h"
 
 #include <stdlib.h>
 #include <string.h>

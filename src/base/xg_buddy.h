@@ -1,6 +1,6 @@
 /*
- * A binary buddy allocator over one contiguous arena: the NIC's store for
- * payloads of unexpected messages it holds (docs/nic.md).  The arena is
+ * A binary buddy allocator over one contiguous arena (the NIC keeps the
+ * payloads of unexpected messages it holds in one, docs/nic.md).  The arena is
  * 2^k bytes cut into blocks of 2^j bytes (min_block <= 2^j <= arena); a
  * request is rounded up to a power of two, taken from the smallest free
  * block that fits (split in halves as needed), and a freed block merges

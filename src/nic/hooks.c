@@ -1,0 +1,240 @@
+/*
+ * Packet handlers on list entries (see xg_nic_hooks.h): the NIC side.
+ *
+ * The target state machine runs under the NI lock, handlers must not: a
+ * state that meets a hooked message queues the call on the NI (the
+ * operation, its handle, what to call) and the operation waits.  The
+ * poller runs the queue without the NI lock -- after each packet, and
+ * before it handles a packet of an NI with calls pending, so that a
+ * payload call always runs while its packet is still in the ring -- then,
+ * with the lock again, applies the result (the packet's bytes land or
+ * not) and resumes the operation.  An operation has at most one queued
+ * call at a time and its calls are queued in message order, so the calls
+ * of one message come in order and never overlap.  A queued operation
+ * that was freed meanwhile (aborted, NI closed) is recognized by its
+ * handle and skipped.
+ */
+#include <stdlib.h>
+
+#include "base/xg_compiler.h"
+#include "base/xg_log.h"
+#include "base/xg_pool.h"
+#include "nic/xg_nic_hooks.h"
+#include "nic/xg_nic_me.h"
+#include "nic/xg_nic_ni.h"
+#include "nic/xg_nic_obj.h"
+#include "nic/xg_nic_progress.h"
+#include "nic/xg_nic_tgt.h"
+
+enum {
+    XG_NIC_HOOK_CALL_HEADER     = 1u << 0,
+    XG_NIC_HOOK_CALL_PAYLOAD    = 1u << 1,
+    XG_NIC_HOOK_CALL_COMPLETION = 1u << 2
+};
+
+struct xg_nic_hook_ref {
+    xg_nic_tgt_t *tgt;
+    uint32_t      handle;
+};
+
+int xg_nic_entry_set_hooks(const char *fn, ptl_handle_any_t handle,
+                           const xg_nic_hooks_t *hooks)
+{
+    xg_nic_ni_t *ni = xg_nic_ni_lookup(xg_nic_handle_make(
+        XG_NIC_OBJ_NI, xg_nic_handle_ni(handle), 0, 0));
+    xg_nic_me_t *me;
+
+    if (ni == NULL) {
+        xg_warn("nic", "%s: %#x is not a list entry of an open NI", fn,
+                handle);
+        return PTL_ARG_INVALID;
+    }
+    pthread_mutex_lock(&ni->lock);
+    me = xg_pool_lookup(&ni->me_pool, handle);
+    if ((me == NULL) || me->zombie) {
+        pthread_mutex_unlock(&ni->lock);
+        xg_warn("nic", "%s: %#x is not a live list entry (unlinked?)", fn,
+                handle);
+        return PTL_ARG_INVALID;
+    }
+    me->hooks = hooks;
+    pthread_mutex_unlock(&ni->lock);
+    return PTL_OK;
+}
+
+/* Queues @t for the calls in @calls (NI lock held). */
+static void hook_queue(xg_nic_tgt_t *t, unsigned calls)
+{
+    xg_nic_ni_t *ni = t->ni;
+    struct xg_nic_hook_ref *v;
+    uint32_t cap;
+
+    if (t->hook_calls == 0) {
+        if (ni->hookq_n == ni->hookq_cap) {
+            cap = (ni->hookq_cap == 0) ? 16 : ni->hookq_cap * 2;
+            v = realloc(ni->hookq, cap * sizeof(*v));
+            xg_assert((v != NULL) && "no memory for the handler queue");
+            ni->hookq     = v;
+            ni->hookq_cap = cap;
+        }
+        ni->hookq[ni->hookq_n].tgt    = t;
+        ni->hookq[ni->hookq_n].handle = xg_pool_obj_handle(t);
+        ni->hookq_n++;
+        /* seq_cst: against the progress thread's last look before it
+         * sleeps (nic_may_sleep), as the wake-up below is */
+        atomic_fetch_add_explicit(&ni->hooks_pending, 1,
+                                  memory_order_seq_cst);
+        if (!xg_nic_in_progress_thread(ni->nic)) {
+            /* queued by an application thread: the poller runs it */
+            ni->nic->xport.ops.rx_wake(ni->nic->xport.ep);
+        }
+    }
+    t->hook_calls |= (uint8_t)calls;
+}
+
+void xg_nic_hook_claim(xg_nic_tgt_t *t, const xg_nic_hooks_t *hooks)
+{
+    t->hooks = hooks;
+    if (hooks != NULL) {
+        hook_queue(t, XG_NIC_HOOK_CALL_HEADER);
+    }
+}
+
+void xg_nic_hook_packet(xg_nic_tgt_t *t, uint64_t off, const uint8_t *data,
+                        uint64_t len)
+{
+    if (t->hook_fail || (len == 0)) {
+        return; /* after a failure nothing more lands */
+    }
+    xg_assert(!(t->hook_calls & XG_NIC_HOOK_CALL_PAYLOAD));
+    t->hook_data = data;
+    t->hook_off  = off;
+    t->hook_len  = len;
+    hook_queue(t, XG_NIC_HOOK_CALL_PAYLOAD);
+}
+
+int xg_nic_hook_complete(xg_nic_tgt_t *t)
+{
+    if (t->hook_calls != 0) {
+        return 0; /* the pending call resumes the operation */
+    }
+    if (t->hook_completed || (t->hooks->completion == NULL)) {
+        return 1;
+    }
+    hook_queue(t, XG_NIC_HOOK_CALL_COMPLETION);
+    return 0;
+}
+
+/* The NI lock is the poller's (nic->rx_locked): drop it around a call. */
+static void hook_unlock(xg_nic_ni_t *ni)
+{
+    ni->nic->rx_locked = NULL;
+    pthread_mutex_unlock(&ni->lock);
+}
+
+/* Takes the lock back; 0 if @t did not survive the call (NI closed, the
+ * operation aborted and its slot reused). */
+static int hook_relock(xg_nic_ni_t *ni, xg_nic_tgt_t *t, uint32_t handle,
+                       uint32_t incarnation)
+{
+    pthread_mutex_lock(&ni->lock);
+    ni->nic->rx_locked = ni;
+    return xg_nic_ni_is_open(ni) && (ni->incarnation == incarnation) &&
+           (xg_pool_lookup(&ni->tgt_pool, handle) == t);
+}
+
+static void hook_args(const xg_nic_tgt_t *t, xg_nic_hook_args_t *args)
+{
+    args->id        = &t->id;
+    args->initiator = t->initiator;
+    args->user_ptr  = t->me->user_ptr;
+    args->mem       = t->hooks->mem;
+    args->mem_size  = t->hooks->mem_size;
+    args->start     = xg_nic_region_addr(&t->me->region, t->moffset);
+    args->mlength   = t->mlength;
+    args->data      = t->hook_data;
+    args->len       = (size_t)t->hook_len;
+    args->offset    = t->hook_off;
+    args->fail      = t->hook_fail ? PTL_NI_DROPPED : PTL_NI_OK;
+}
+
+/* Runs the queued calls of @t and resumes it (NI lock held on entry and
+ * on return, dropped during the calls). */
+static void hook_run(xg_nic_ni_t *ni, xg_nic_tgt_t *t, uint32_t handle)
+{
+    const xg_nic_hooks_t *h = t->hooks;
+    unsigned calls = t->hook_calls;
+    uint32_t incarnation = ni->incarnation;
+    xg_nic_hook_ret_t hret = XG_NIC_HOOK_PROCEED;
+    xg_nic_hook_ret_t pret = XG_NIC_HOOK_PROCEED;
+    xg_nic_hook_ret_t cret;
+    xg_nic_hook_args_t args;
+    xg_nic_msg_id_t id = t->id;
+
+    t->hook_calls = 0;
+    hook_args(t, &args);
+    args.id = &id; /* the operation is not touched without the lock */
+    if (calls & (XG_NIC_HOOK_CALL_HEADER | XG_NIC_HOOK_CALL_PAYLOAD)) {
+        hook_unlock(ni);
+        if ((calls & XG_NIC_HOOK_CALL_HEADER) && (h->header != NULL)) {
+            hret = h->header(&args);
+        }
+        if ((calls & XG_NIC_HOOK_CALL_PAYLOAD) && (h->payload != NULL) &&
+            (hret != XG_NIC_HOOK_ERROR)) {
+            pret = h->payload(&args);
+        }
+        if (!hook_relock(ni, t, handle, incarnation)) {
+            return;
+        }
+        if (calls & XG_NIC_HOOK_CALL_HEADER) {
+            t->hook_consume = (hret == XG_NIC_HOOK_CONSUMED);
+        }
+        t->hook_fail |= (hret == XG_NIC_HOOK_ERROR) ||
+                        (pret == XG_NIC_HOOK_ERROR);
+        if ((calls & XG_NIC_HOOK_CALL_PAYLOAD) && !t->hook_fail &&
+            !t->hook_consume && (pret == XG_NIC_HOOK_PROCEED)) {
+            xg_nic_tgt_write(t, t->hook_off, t->hook_data, t->hook_len);
+        }
+        t->hook_data = NULL;
+    }
+    if (calls & XG_NIC_HOOK_CALL_COMPLETION) {
+        hook_args(t, &args);
+        args.id = &id;
+        hook_unlock(ni);
+        cret = h->completion(&args);
+        if (!hook_relock(ni, t, handle, incarnation)) {
+            return;
+        }
+        t->hook_fail |= (cret == XG_NIC_HOOK_ERROR);
+        t->hook_completed = 1;
+    }
+    xg_nic_tgt_resume(ni, t);
+}
+
+void xg_nic_hooks_drain(xg_nic_t *nic, xg_nic_ni_t *ni)
+{
+    struct xg_nic_hook_ref ref;
+
+    xg_assert(nic->rx_locked == ni);
+    while (ni->hookq_head < ni->hookq_n) {
+        ref = ni->hookq[ni->hookq_head++];
+        if (ni->hookq_head == ni->hookq_n) {
+            ni->hookq_head = ni->hookq_n = 0;
+        }
+        atomic_fetch_sub_explicit(&ni->hooks_pending, 1,
+                                  memory_order_relaxed);
+        if (xg_nic_ni_is_open(ni) &&
+            (xg_pool_lookup(&ni->tgt_pool, ref.handle) == ref.tgt) &&
+            (ref.tgt->hook_calls != 0)) {
+            hook_run(ni, ref.tgt, ref.handle);
+        }
+    }
+}
+
+void xg_nic_hooks_fini(xg_nic_ni_t *ni)
+{
+    free(ni->hookq);
+    ni->hookq = NULL;
+    ni->hookq_head = ni->hookq_n = ni->hookq_cap = 0;
+    atomic_store_explicit(&ni->hooks_pending, 0, memory_order_relaxed);
+}

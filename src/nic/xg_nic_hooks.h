@@ -1,0 +1,91 @@
+/*
+ * Packet-handler hooks: how a matching entry carries a set of handlers that
+ * the NIC runs on every packet of each message the entry matches (the sPIN
+ * model, docs/nic.md "Handlers").  The sPIN engine plugs in here; the NIC
+ * knows nothing of it.
+ *
+ * For a put that matches an entry with handlers:
+ *   header      once, with the first packet, before any payload call
+ *               (the CLAIM state: the message is matched and claimed);
+ *   payload     once per packet that carries bytes, in stream order (the
+ *               DATA state), before the packet's bytes would land;
+ *   completion  once, after every payload call and every byte has landed,
+ *               before the message's event, counter and acknowledgement
+ *               (the COMPLETE state).
+ * Calls for one message never overlap and come in that order.  Gets and
+ * atomics matched by the entry are served as without handlers; a message
+ * that breaks off (a lost packet, the NI closed) gets no completion call.
+ *
+ * Threads and locks: handlers run on the thread polling the NIC (the
+ * progress thread, or an application thread waiting in the library) with
+ * no NI lock held, so they may call Portals routines.  They must not wait
+ * for the NIC (PtlCTWait, PtlEQWait...): the caller is the NIC.
+ *
+ * Return codes (the sPIN/PsPIN intent, as far as the NIC needs them now):
+ *   XG_NIC_HOOK_PROCEED   default processing: the packet's bytes land in
+ *                         the entry as they would without handlers;
+ *   XG_NIC_HOOK_CONSUMED  the handler took the bytes: from a header
+ *                         handler none of the message's bytes land, from a
+ *                         payload handler this packet's do not; the
+ *                         message completes normally (its event reports
+ *                         the matched length);
+ *   XG_NIC_HOOK_ERROR     the message fails: no more bytes land and no
+ *                         more payload calls are made; the completion
+ *                         handler is told (args->fail), the target's event
+ *                         and counter report PTL_NI_DROPPED, and so does
+ *                         the acknowledgement to the initiator.
+ * A completion handler's XG_NIC_HOOK_ERROR fails the message the same way;
+ * its other codes mean success.
+ */
+#ifndef XG_NIC_HOOKS_H
+#define XG_NIC_HOOKS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nic/xg_nic_wire.h"
+#include "portals4.h"
+
+typedef enum xg_nic_hook_ret {
+    XG_NIC_HOOK_PROCEED = 0,
+    XG_NIC_HOOK_CONSUMED,
+    XG_NIC_HOOK_ERROR
+} xg_nic_hook_ret_t;
+
+/* What a handler sees.  Valid during the call only. */
+typedef struct xg_nic_hook_args {
+    const xg_nic_msg_id_t *id;        /* the message (match bits, lengths) */
+    ptl_process_t          initiator;
+    void                  *user_ptr;  /* the entry's */
+    void                  *mem;       /* handler memory of the set */
+    size_t                 mem_size;
+    void                  *start;     /* where the message lands */
+    ptl_size_t             mlength;   /* bytes matched (that may land) */
+    const void            *data;      /* header, payload: this packet's */
+    size_t                 len;       /*   bytes, at this offset of the */
+    uint64_t               offset;    /*   message */
+    ptl_ni_fail_t          fail;      /* completion: PTL_NI_OK or why not */
+} xg_nic_hook_args_t;
+
+typedef xg_nic_hook_ret_t (*xg_nic_hook_fn_t)(const xg_nic_hook_args_t *args);
+
+/* A handler set: any handler may be NULL (default processing). */
+typedef struct xg_nic_hooks {
+    xg_nic_hook_fn_t header;
+    xg_nic_hook_fn_t payload;
+    xg_nic_hook_fn_t completion;
+    void            *mem;
+    size_t           mem_size;
+} xg_nic_hooks_t;
+
+/*
+ * Attaches @hooks (NULL: detaches) to the list entry @handle; messages
+ * matched from then on run them.  @hooks must outlive the entry.  Attach
+ * before initiators may send to the entry (messages already matched keep
+ * what they had).  Returns PTL_OK, or PTL_ARG_INVALID for a handle that is
+ * not a live entry (logged, naming @fn).
+ */
+int xg_nic_entry_set_hooks(const char *fn, ptl_handle_any_t handle,
+                           const xg_nic_hooks_t *hooks);
+
+#endif
