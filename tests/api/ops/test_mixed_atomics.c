@@ -138,7 +138,8 @@ static int cmp_long(const void *a, const void *b)
 int main(int argc, char **argv)
 {
     long iters = (argc > 1) ? atol(argv[1]) : 100000;
-    long want64 = 0, want32 = 0, total = 0, i, *mine;
+    long want64 = 0, want32 = 0, total = 0, i, c64, *mine;
+    int32_t c32;
     ptl_handle_ni_t ni;
     ptl_handle_me_t meh;
     ptl_pt_index_t pt;
@@ -198,12 +199,14 @@ int main(int argc, char **argv)
                     (size_t)d[2] * sizeof(long));
             total += d[2];
         }
-        XG_CHECK(counters.c64 == want64, "64-bit counter is %ld, expected "
-                 "%ld: %ld increments were lost", counters.c64, want64,
-                 want64 - counters.c64);
+        /* atomic reads: this PE's progress thread wrote them last */
+        c64 = shmem_long_atomic_fetch(&counters.c64, 0);
+        c32 = shmem_int32_atomic_fetch(&counters.c32, 0);
+        XG_CHECK(c64 == want64, "64-bit counter is %ld, expected %ld: %ld "
+                 "increments were lost", c64, want64, want64 - c64);
         /* the even PEs may run long enough to wrap it */
-        XG_CHECK(counters.c32 == (int32_t)(uint32_t)want32, "32-bit counter "
-                 "is %d, expected %d (%ld modulo 2^32)", (int)counters.c32,
+        XG_CHECK(c32 == (int32_t)(uint32_t)want32, "32-bit counter is %d, "
+                 "expected %d (%ld modulo 2^32)", (int)c32,
                  (int)(int32_t)(uint32_t)want32, want32);
         qsort(fetched, (size_t)total, sizeof(long), cmp_long);
         for (i = 0; i < total; i++) {
