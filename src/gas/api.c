@@ -1,13 +1,14 @@
 /*
  * The native API of include/xgas.h: thin wrappers that resolve a global
- * address and perform one load, store, copy or CPU atomic.  Errors are
+ * address and perform one load, store, copy or CPU atomic (the atomics
+ * through the typed-operation table, base/xg_op.h).  Errors are
  * returned (and logged once, here), never fatal: the native API leaves the
  * policy to the caller, unlike OpenSHMEM which aborts.
  */
-#include <stdatomic.h>
 #include <string.h>
 
 #include "base/xg_log.h"
+#include "base/xg_op.h"
 #include "gas/xg_gas.h"
 #include "gas/xg_runtime.h"
 #include "xgas.h"
@@ -141,71 +142,59 @@ XG_EXPORT xg_status_t xg_get(void *dst, xg_gaddr_t src, size_t len)
     return status;
 }
 
+/* The table's operation for each xg_amo_op_t. */
+static const xg_op_t api_amo_ops[] = {
+    [XG_AMO_ADD] = XG_OP_SUM, [XG_AMO_AND] = XG_OP_BAND,
+    [XG_AMO_OR] = XG_OP_BOR,  [XG_AMO_XOR] = XG_OP_BXOR,
+    [XG_AMO_SWAP] = XG_OP_SWAP,
+};
+
+/* One atomic operation of the table on a word of @size bytes at @dst;
+ * @routine names the caller in messages. */
+static xg_status_t api_atomic(const char *routine, xg_gaddr_t dst,
+                              size_t size, xg_op_t op, const void *operand,
+                              const void *compare, void *old_p)
+{
+    xg_status_t status;
+    void *ptr = api_resolve(routine, dst, size, size, &status);
+
+    if (ptr != NULL) {
+        xg_op_atomic(op, (size == 4) ? XG_TYPE_U32 : XG_TYPE_U64, ptr,
+                     operand, compare, old_p);
+    }
+    return status;
+}
+
 #define XG_API_ATOMICS(bits)                                                 \
     XG_EXPORT xg_status_t xg_atomic_fetch_op##bits(                          \
         xg_gaddr_t dst, xg_amo_op_t op, uint##bits##_t operand,              \
         uint##bits##_t *old_p)                                               \
     {                                                                        \
-        xg_status_t status;                                                  \
-        _Atomic uint##bits##_t *ptr;                                         \
-        uint##bits##_t old;                                                  \
         if ((unsigned)op > XG_AMO_SWAP) {                                    \
             xg_error("gas", "%s: unknown operation %d", __func__, (int)op);  \
             return XG_ERR_INVALID_PARAM;                                     \
         }                                                                    \
-        ptr = api_resolve(__func__, dst, sizeof(operand), sizeof(operand),   \
-                          &status);                                          \
-        if (ptr == NULL) {                                                   \
-            return status;                                                   \
-        }                                                                    \
-        switch (op) {                                                        \
-        case XG_AMO_ADD: old = atomic_fetch_add(ptr, operand); break;        \
-        case XG_AMO_AND: old = atomic_fetch_and(ptr, operand); break;        \
-        case XG_AMO_OR:  old = atomic_fetch_or(ptr, operand); break;         \
-        case XG_AMO_XOR: old = atomic_fetch_xor(ptr, operand); break;        \
-        default:         old = atomic_exchange(ptr, operand); break;         \
-        }                                                                    \
-        if (old_p != NULL) {                                                 \
-            *old_p = old;                                                    \
-        }                                                                    \
-        return XG_OK;                                                        \
+        return api_atomic(__func__, dst, sizeof(operand), api_amo_ops[op],   \
+                          &operand, NULL, old_p);                            \
     }                                                                        \
     XG_EXPORT xg_status_t xg_atomic_cswap##bits(                             \
         xg_gaddr_t dst, uint##bits##_t expected, uint##bits##_t desired,     \
         uint##bits##_t *old_p)                                               \
     {                                                                        \
-        xg_status_t status;                                                  \
-        _Atomic uint##bits##_t *ptr = api_resolve(                           \
-            __func__, dst, sizeof(expected), sizeof(expected), &status);     \
-        if (ptr != NULL) {                                                   \
-            atomic_compare_exchange_strong(ptr, &expected, desired);         \
-            if (old_p != NULL) {                                             \
-                *old_p = expected;                                           \
-            }                                                                \
-        }                                                                    \
-        return status;                                                       \
+        return api_atomic(__func__, dst, sizeof(desired), XG_OP_CSWAP,       \
+                          &desired, &expected, old_p);                       \
     }                                                                        \
     XG_EXPORT xg_status_t xg_atomic_load##bits(xg_gaddr_t src,               \
                                                uint##bits##_t *value_p)      \
     {                                                                        \
-        xg_status_t status;                                                  \
-        _Atomic uint##bits##_t *ptr = api_resolve(                           \
-            __func__, src, sizeof(*value_p), sizeof(*value_p), &status);     \
-        if (ptr != NULL) {                                                   \
-            *value_p = atomic_load(ptr);                                     \
-        }                                                                    \
-        return status;                                                       \
+        return api_atomic(__func__, src, sizeof(*value_p), XG_OP_FETCH,      \
+                          NULL, NULL, value_p);                              \
     }                                                                        \
     XG_EXPORT xg_status_t xg_atomic_store##bits(xg_gaddr_t dst,              \
                                                 uint##bits##_t value)        \
     {                                                                        \
-        xg_status_t status;                                                  \
-        _Atomic uint##bits##_t *ptr = api_resolve(                           \
-            __func__, dst, sizeof(value), sizeof(value), &status);           \
-        if (ptr != NULL) {                                                   \
-            atomic_store(ptr, value);                                        \
-        }                                                                    \
-        return status;                                                       \
+        return api_atomic(__func__, dst, sizeof(value), XG_OP_SWAP, &value,  \
+                          NULL, NULL);                                       \
     }
 
 XG_API_ATOMICS(32)

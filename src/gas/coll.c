@@ -863,7 +863,7 @@ void xg_coll_broadcast(xg_coll_t *coll, void *dest, const void *source,
  */
 static void coll_reduce_tree(const xg_coll_t *coll, void *dest,
                              const void *source, size_t nelems,
-                             size_t elem_size, xg_coll_op_t op)
+                             size_t elem_size, xg_op_kernel_t op)
 {
     size_t nbytes = nelems * elem_size;
     long v = coll->rank, first, count, i;
@@ -931,7 +931,7 @@ static void coll_slice(size_t nelems, size_t elem_size, int size, int rank,
  */
 static void coll_reduce_split(xg_coll_t *coll, void *dest,
                               const void *source, size_t nelems,
-                              size_t elem_size, xg_coll_op_t op)
+                              size_t elem_size, xg_op_kernel_t op)
 {
     char *d = dest;
     const char *s = source;
@@ -974,27 +974,37 @@ static int coll_split_size(const xg_coll_t *coll, size_t nelems,
            (nelems >= (size_t)coll->size);
 }
 
-void xg_coll_reduce(xg_coll_t *coll, void *dest, const void *source,
-                    size_t nelems, size_t elem_size, xg_coll_op_t op,
-                    uint64_t opid)
+/* What members publish for a reduction or scan: the (operation, type). */
+static uint64_t coll_op_code(xg_op_t op, xg_op_type_t type)
 {
-    xg_coll_begin(coll, XG_COLL_REDUCE, opid, nelems, -1, 0);
+    return ((uint64_t)op << 8) | (uint64_t)type;
+}
+
+void xg_coll_reduce(xg_coll_t *coll, void *dest, const void *source,
+                    size_t nelems, xg_op_t op, xg_op_type_t type)
+{
+    size_t elem_size = xg_op_type_size(type);
+    xg_op_kernel_t kernel = xg_op_kernel(op, type);
+
+    xg_coll_begin(coll, XG_COLL_REDUCE, coll_op_code(op, type), nelems, -1,
+                  0);
     if (coll->size == 1) {
         if (dest != source) {
             coll_memcpy(dest, source, nelems * elem_size);
         }
     } else if (coll_split_size(coll, nelems, elem_size)) {
-        coll_reduce_split(coll, dest, source, nelems, elem_size, op);
+        coll_reduce_split(coll, dest, source, nelems, elem_size, kernel);
     } else {
-        coll_reduce_tree(coll, dest, source, nelems, elem_size, op);
+        coll_reduce_tree(coll, dest, source, nelems, elem_size, kernel);
     }
 }
 
 void xg_coll_reduce_scratch(xg_coll_t *coll, uint64_t *words, size_t nelems,
-                            xg_coll_op_t op)
+                            xg_op_t op)
 {
     if (coll->size > 1) {
-        coll_reduce_tree(coll, words, words, nelems, sizeof(*words), op);
+        coll_reduce_tree(coll, words, words, nelems, sizeof(*words),
+                         xg_op_kernel(op, XG_TYPE_U64));
     }
 }
 
@@ -1010,7 +1020,7 @@ void xg_coll_reduce_scratch(xg_coll_t *coll, uint64_t *words, size_t nelems,
  */
 static void coll_scan_step(const xg_coll_t *coll, void *dest, void *tmp,
                            size_t nelems, size_t elem_size, long dist,
-                           xg_coll_op_t op, int combine)
+                           xg_op_kernel_t op, int combine)
 {
     size_t nbytes = nelems * elem_size;
     long r = coll->rank;
@@ -1041,7 +1051,7 @@ static void coll_scan_step(const xg_coll_t *coll, void *dest, void *tmp,
 
 static void coll_scan_doubling(const xg_coll_t *coll, void *dest,
                                const void *source, size_t nelems,
-                               size_t elem_size, xg_coll_op_t op,
+                               size_t elem_size, xg_op_kernel_t op,
                                int exclusive)
 {
     size_t nbytes = nelems * elem_size;
@@ -1076,8 +1086,8 @@ static void coll_scan_doubling(const xg_coll_t *coll, void *dest,
  * payload once.  Bracketed by barrier phases like the split reduction.
  */
 static void coll_scan_split(xg_coll_t *coll, void *dest, const void *source,
-                            size_t nelems, size_t elem_size, xg_coll_op_t op,
-                            int exclusive)
+                            size_t nelems, size_t elem_size,
+                            xg_op_kernel_t op, int exclusive)
 {
     char acc[COLL_CHUNK], tmp[COLL_CHUNK];
     size_t lo, count, off, m, bytes, chunk = COLL_CHUNK / elem_size;
@@ -1118,10 +1128,14 @@ static void coll_scan_split(xg_coll_t *coll, void *dest, const void *source,
 }
 
 void xg_coll_scan(xg_coll_t *coll, void *dest, const void *source,
-                  size_t nelems, size_t elem_size, xg_coll_op_t op,
-                  uint64_t opid, int exclusive)
+                  size_t nelems, xg_op_t op, xg_op_type_t type,
+                  int exclusive)
 {
-    xg_coll_begin(coll, XG_COLL_SCAN, 2 * opid + (exclusive ? 1 : 0), nelems,
+    size_t elem_size = xg_op_type_size(type);
+    xg_op_kernel_t kernel = xg_op_kernel(op, type);
+
+    xg_coll_begin(coll, XG_COLL_SCAN,
+                  2 * coll_op_code(op, type) + (exclusive ? 1 : 0), nelems,
                   -1, 0);
     if (coll->size == 1) {
         if (exclusive) {
@@ -1131,9 +1145,10 @@ void xg_coll_scan(xg_coll_t *coll, void *dest, const void *source,
         }
     } else if (coll_split_size(coll, nelems, elem_size) &&
                (elem_size <= COLL_CHUNK)) {
-        coll_scan_split(coll, dest, source, nelems, elem_size, op, exclusive);
+        coll_scan_split(coll, dest, source, nelems, elem_size, kernel,
+                        exclusive);
     } else {
-        coll_scan_doubling(coll, dest, source, nelems, elem_size, op,
+        coll_scan_doubling(coll, dest, source, nelems, elem_size, kernel,
                            exclusive);
     }
 }

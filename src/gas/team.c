@@ -80,17 +80,6 @@ static void team_slot_clear(uint64_t slot)
     memset(xg_slot(xg_gas.me, slot), 0, xg_slot_layout.size);
 }
 
-static void team_or_words(void *acc, const void *in, size_t nelems)
-{
-    uint64_t *a = acc;
-    const uint64_t *b = in;
-    size_t i;
-
-    for (i = 0; i < nelems; i++) {
-        a[i] |= b[i];
-    }
-}
-
 /* ---- objects ------------------------------------------------------------ */
 
 static xg_team_t *team_alloc(const xg_team_spec_t *spec, int my_pe)
@@ -292,7 +281,7 @@ xg_status_t xg_team_split(xg_team_t *parent, const xg_team_spec_t *specs,
         memcpy(scratch, team_used, team_used_words * sizeof(*team_used));
         pthread_mutex_unlock(&team_lock);
         scratch[words - 1] = flags;
-        xg_coll_reduce_scratch(&coll, scratch, words, team_or_words);
+        xg_coll_reduce_scratch(&coll, scratch, words, XG_OP_BOR);
         if (scratch[words - 1] & TEAM_FLAG_INVALID) {
             status = XG_ERR_INVALID_PARAM;
         } else if (scratch[words - 1] & TEAM_FLAG_NOMEM) {
@@ -326,7 +315,7 @@ xg_status_t xg_team_split(xg_team_t *parent, const xg_team_spec_t *specs,
         }
         memset(scratch, 0, words * sizeof(*scratch));
         scratch[words - 1] = flags;
-        xg_coll_reduce_scratch(&coll, scratch, words, team_or_words);
+        xg_coll_reduce_scratch(&coll, scratch, words, XG_OP_BOR);
         if ((scratch[words - 1] & TEAM_FLAG_CONFLICT) == 0) {
             break;
         }

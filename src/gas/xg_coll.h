@@ -49,11 +49,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/xg_op.h"
 #include "gas/xg_team.h"
-
-/* Element-wise combination: acc[i] = acc[i] OP in[i] for i < nelems; @acc
- * and @in never overlap. */
-typedef void (*xg_coll_op_t)(void *acc, const void *in, size_t nelems);
 
 typedef enum xg_coll_kind {
     XG_COLL_SYNC = 1,
@@ -128,24 +125,24 @@ void xg_coll_phase(xg_coll_t *coll);
 void xg_coll_broadcast(xg_coll_t *coll, void *dest, const void *source,
                        size_t nbytes, int root, int root_copies);
 
-/* dest[i] = OP over members of source[i], i < nelems, on every member;
- * @dest and @source are the same or disjoint.  @opid identifies (type, op)
- * for the mismatch check. */
+/* dest[i] = @op over members of source[i], i < nelems elements of @type,
+ * on every member; @dest and @source are the same or disjoint.  @op is an
+ * element-wise operation valid on @type (base/xg_op.h); members must pass
+ * the same pair (checked). */
 void xg_coll_reduce(xg_coll_t *coll, void *dest, const void *source,
-                    size_t nelems, size_t elem_size, xg_coll_op_t op,
-                    uint64_t opid);
+                    size_t nelems, xg_op_t op, xg_op_type_t type);
 
 /* Inside a begun team call: reduction of @nelems words of @words (in this
  * PE's slot scratch, the same place on every member) with the small-payload
  * tree; @words holds the result on every member afterwards. */
 void xg_coll_reduce_scratch(xg_coll_t *coll, uint64_t *words, size_t nelems,
-                            xg_coll_op_t op);
+                            xg_op_t op);
 
-/* Prefix reduction in member order: dest on member r = OP of source on
+/* Prefix reduction in member order: dest on member r = @op of source on
  * members 0..r (inclusive) or 0..r-1 (exclusive; zero bytes on member 0). */
 void xg_coll_scan(xg_coll_t *coll, void *dest, const void *source,
-                  size_t nelems, size_t elem_size, xg_coll_op_t op,
-                  uint64_t opid, int exclusive);
+                  size_t nelems, xg_op_t op, xg_op_type_t type,
+                  int exclusive);
 
 /* dest = source of member 0, member 1, ... (@nbytes from each). */
 void xg_coll_fcollect(xg_coll_t *coll, void *dest, const void *source,

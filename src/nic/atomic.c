@@ -1,187 +1,116 @@
 /*
- * Portals atomic operations on every datatype, elementwise.  Elements are
- * moved with memcpy (the target of an atomic may sit anywhere in a
- * region); signed sums and products wrap like their unsigned counterparts
- * instead of invoking undefined overflow.  Atomicity comes from the caller:
- * the target applies operations under its NI lock, so they are atomic with
- * respect to every other Portals operation on that NI, as the
- * specification requires.
+ * Portals atomic operations, applied at the target through the typed-
+ * operation table (base/xg_op.h).  The atomicity domain: an element of 1,
+ * 2, 4 or 8 bytes aligned to its size is updated in place with CPU atomic
+ * instructions (compare-and-swap loops for the operations and types that
+ * have none), so it is atomic against every other Portals atomic and
+ * against CPU atomics of any process on that word -- an OpenSHMEM atomic
+ * of a same-node PE, say.  A wider element (long double, double complex,
+ * long double complex), an unaligned one, or one that straddles two
+ * vectors of an iovec entry is read, combined and written back with plain
+ * loads and stores; the target applies operations under its NI lock, so
+ * such an element is atomic against Portals operations on that NI only
+ * (docs/portals.md).
  */
-#include <complex.h>
 #include <string.h>
 
+#include "base/xg_op.h"
 #include "nic/xg_nic_int.h"
 
-enum {
-    CLASS_INT     = 1u << 0,
-    CLASS_FLOAT   = 1u << 1,
-    CLASS_COMPLEX = 1u << 2
+/* The table's operation and type for each Portals one. */
+static const xg_op_t atomic_ops[PTL_OP_LAST] = {
+    [PTL_MIN]      = XG_OP_MIN,      [PTL_MAX]      = XG_OP_MAX,
+    [PTL_SUM]      = XG_OP_SUM,      [PTL_PROD]     = XG_OP_PROD,
+    [PTL_LOR]      = XG_OP_LOR,      [PTL_LAND]     = XG_OP_LAND,
+    [PTL_BOR]      = XG_OP_BOR,      [PTL_BAND]     = XG_OP_BAND,
+    [PTL_LXOR]     = XG_OP_LXOR,     [PTL_BXOR]     = XG_OP_BXOR,
+    [PTL_SWAP]     = XG_OP_SWAP,     [PTL_CSWAP]    = XG_OP_CSWAP,
+    [PTL_CSWAP_NE] = XG_OP_CSWAP_NE, [PTL_CSWAP_LE] = XG_OP_CSWAP_LE,
+    [PTL_CSWAP_LT] = XG_OP_CSWAP_LT, [PTL_CSWAP_GE] = XG_OP_CSWAP_GE,
+    [PTL_CSWAP_GT] = XG_OP_CSWAP_GT, [PTL_MSWAP]    = XG_OP_MSWAP,
 };
 
-static unsigned atomic_class(ptl_datatype_t type)
-{
-    switch (type) {
-    case PTL_INT8_T: case PTL_UINT8_T: case PTL_INT16_T: case PTL_UINT16_T:
-    case PTL_INT32_T: case PTL_UINT32_T: case PTL_INT64_T: case PTL_UINT64_T:
-        return CLASS_INT;
-    case PTL_FLOAT: case PTL_DOUBLE: case PTL_LONG_DOUBLE:
-        return CLASS_FLOAT;
-    case PTL_FLOAT_COMPLEX: case PTL_DOUBLE_COMPLEX:
-    case PTL_LONG_DOUBLE_COMPLEX:
-        return CLASS_COMPLEX;
-    default:
-        return 0;
-    }
-}
+static const xg_op_type_t atomic_types[PTL_DATATYPE_LAST] = {
+    [PTL_INT8_T]              = XG_TYPE_I8,
+    [PTL_UINT8_T]             = XG_TYPE_U8,
+    [PTL_INT16_T]             = XG_TYPE_I16,
+    [PTL_UINT16_T]            = XG_TYPE_U16,
+    [PTL_INT32_T]             = XG_TYPE_I32,
+    [PTL_UINT32_T]            = XG_TYPE_U32,
+    [PTL_FLOAT]               = XG_TYPE_FLOAT,
+    [PTL_INT64_T]             = XG_TYPE_I64,
+    [PTL_UINT64_T]            = XG_TYPE_U64,
+    [PTL_DOUBLE]              = XG_TYPE_DOUBLE,
+    [PTL_FLOAT_COMPLEX]       = XG_TYPE_CFLOAT,
+    [PTL_DOUBLE_COMPLEX]      = XG_TYPE_CDOUBLE,
+    [PTL_LONG_DOUBLE]         = XG_TYPE_LDOUBLE,
+    [PTL_LONG_DOUBLE_COMPLEX] = XG_TYPE_CLDOUBLE,
+};
 
 size_t xg_nic_atomic_size(ptl_datatype_t type)
 {
-    switch (type) {
-    case PTL_INT8_T: case PTL_UINT8_T:              return 1;
-    case PTL_INT16_T: case PTL_UINT16_T:            return 2;
-    case PTL_INT32_T: case PTL_UINT32_T:
-    case PTL_FLOAT:                                 return 4;
-    case PTL_INT64_T: case PTL_UINT64_T:
-    case PTL_DOUBLE: case PTL_FLOAT_COMPLEX:        return 8;
-    case PTL_DOUBLE_COMPLEX:                        return 16;
-    case PTL_LONG_DOUBLE:                           return sizeof(long double);
-    case PTL_LONG_DOUBLE_COMPLEX:
-        return sizeof(long double complex);
-    default:                                        return 0;
-    }
+    return (type < PTL_DATATYPE_LAST) ? xg_op_type_size(atomic_types[type])
+                                      : 0;
 }
 
 int xg_nic_atomic_valid(ptl_op_t op, ptl_datatype_t type)
 {
-    unsigned cls = atomic_class(type);
-
-    if (cls == 0) {
-        return 0;
-    }
-    switch (op) {
-    case PTL_SUM: case PTL_PROD: case PTL_SWAP: case PTL_CSWAP:
-    case PTL_CSWAP_NE:
-        return 1;
-    case PTL_MIN: case PTL_MAX: case PTL_CSWAP_LE: case PTL_CSWAP_LT:
-    case PTL_CSWAP_GE: case PTL_CSWAP_GT:
-        return (cls & (CLASS_INT | CLASS_FLOAT)) != 0;
-    case PTL_LOR: case PTL_LAND: case PTL_LXOR: case PTL_BOR: case PTL_BAND:
-    case PTL_BXOR: case PTL_MSWAP:
-        return cls == CLASS_INT;
-    default:
-        return 0;
-    }
+    return (op < PTL_OP_LAST) && (type < PTL_DATATYPE_LAST) &&
+           xg_op_valid(atomic_ops[op], atomic_types[type]);
 }
 
-/*
- * One kernel per datatype: the loop over the elements is shared, the
- * operations a class of types supports differ.  Each CASES macro expands
- * to the switch cases computing r from the target t, the source s and the
- * compare operand c (U: the unsigned twin of an integer type, for wrapping
- * arithmetic).  Unsupported operations were refused by xg_nic_atomic_valid.
- */
-#define XG_ATOMIC_SWAP_CASES                                               \
-    case PTL_SUM:      r = t + s; break;                                   \
-    case PTL_PROD:     r = t * s; break;                                   \
-    case PTL_SWAP:     r = s; break;                                       \
-    case PTL_CSWAP:    r = (c == t) ? s : t; break;                        \
-    case PTL_CSWAP_NE: r = (c != t) ? s : t; break;
-
-#define XG_ATOMIC_ORDERED_CASES                                            \
-    case PTL_MIN:      r = (s < t) ? s : t; break;                         \
-    case PTL_MAX:      r = (s > t) ? s : t; break;                         \
-    case PTL_CSWAP_LE: r = (c <= t) ? s : t; break;                        \
-    case PTL_CSWAP_LT: r = (c < t) ? s : t; break;                         \
-    case PTL_CSWAP_GE: r = (c >= t) ? s : t; break;                        \
-    case PTL_CSWAP_GT: r = (c > t) ? s : t; break;
-
-#define XG_ATOMIC_INT_CASES(T, U)                                          \
-    XG_ATOMIC_ORDERED_CASES                                                \
-    case PTL_SUM:      r = (T)(U)((U)t + (U)s); break;                     \
-    case PTL_PROD:     r = (T)(U)((U)t * (U)s); break;                     \
-    case PTL_SWAP:     r = s; break;                                       \
-    case PTL_CSWAP:    r = (c == t) ? s : t; break;                        \
-    case PTL_CSWAP_NE: r = (c != t) ? s : t; break;                        \
-    case PTL_LOR:      r = (T)((t != 0) || (s != 0)); break;               \
-    case PTL_LAND:     r = (T)((t != 0) && (s != 0)); break;               \
-    case PTL_LXOR:     r = (T)((t != 0) != (s != 0)); break;               \
-    case PTL_BOR:      r = (T)(t | s); break;                              \
-    case PTL_BAND:     r = (T)(t & s); break;                              \
-    case PTL_BXOR:     r = (T)(t ^ s); break;                              \
-    case PTL_MSWAP:    r = (T)(((U)t & (U)~(U)c) | ((U)s & (U)c)); break;
-
-#define XG_ATOMIC_KERNEL(name, T, CASES)                                   \
-static void name(ptl_op_t op, uint8_t *tgt, const uint8_t *src,            \
-                 const uint8_t *operand, uint8_t *fetch, size_t count)     \
-{                                                                          \
-    T t, s, r, c = 0;                                                      \
-    size_t i;                                                              \
-                                                                           \
-    if (operand != NULL) {                                                 \
-        memcpy(&c, operand, sizeof(c));                                    \
-    }                                                                      \
-    for (i = 0; i < count; i++) {                                          \
-        memcpy(&t, tgt + i * sizeof(T), sizeof(T));                        \
-        memcpy(&s, src + i * sizeof(T), sizeof(T));                        \
-        if (fetch != NULL) {                                               \
-            memcpy(fetch + i * sizeof(T), &t, sizeof(T));                  \
-        }                                                                  \
-        switch (op) {                                                      \
-        CASES                                                              \
-        default: r = t; break;                                             \
-        }                                                                  \
-        memcpy(tgt + i * sizeof(T), &r, sizeof(T));                        \
-    }                                                                      \
-}
-
-#define XG_ATOMIC_INT(name, T, U)                                          \
-    XG_ATOMIC_KERNEL(name, T, XG_ATOMIC_INT_CASES(T, U))
-#define XG_ATOMIC_FLOAT(name, T)                                           \
-    XG_ATOMIC_KERNEL(name, T, XG_ATOMIC_ORDERED_CASES XG_ATOMIC_SWAP_CASES)
-/* complex types have no order: sums, products and swaps only */
-#define XG_ATOMIC_COMPLEX(name, T)                                         \
-    XG_ATOMIC_KERNEL(name, T, XG_ATOMIC_SWAP_CASES)
-
-XG_ATOMIC_INT(atomic_i8, int8_t, uint8_t)
-XG_ATOMIC_INT(atomic_u8, uint8_t, uint8_t)
-XG_ATOMIC_INT(atomic_i16, int16_t, uint16_t)
-XG_ATOMIC_INT(atomic_u16, uint16_t, uint16_t)
-XG_ATOMIC_INT(atomic_i32, int32_t, uint32_t)
-XG_ATOMIC_INT(atomic_u32, uint32_t, uint32_t)
-XG_ATOMIC_INT(atomic_i64, int64_t, uint64_t)
-XG_ATOMIC_INT(atomic_u64, uint64_t, uint64_t)
-XG_ATOMIC_FLOAT(atomic_flt, float)
-XG_ATOMIC_FLOAT(atomic_dbl, double)
-XG_ATOMIC_FLOAT(atomic_ldbl, long double)
-XG_ATOMIC_COMPLEX(atomic_cflt, float complex)
-XG_ATOMIC_COMPLEX(atomic_cdbl, double complex)
-XG_ATOMIC_COMPLEX(atomic_cldbl, long double complex)
-
-typedef void (*atomic_func_t)(ptl_op_t, uint8_t *, const uint8_t *,
-                              const uint8_t *, uint8_t *, size_t);
-
-static const atomic_func_t atomic_funcs[PTL_DATATYPE_LAST] = {
-    [PTL_INT8_T]              = atomic_i8,
-    [PTL_UINT8_T]             = atomic_u8,
-    [PTL_INT16_T]             = atomic_i16,
-    [PTL_UINT16_T]            = atomic_u16,
-    [PTL_INT32_T]             = atomic_i32,
-    [PTL_UINT32_T]            = atomic_u32,
-    [PTL_FLOAT]               = atomic_flt,
-    [PTL_INT64_T]             = atomic_i64,
-    [PTL_UINT64_T]            = atomic_u64,
-    [PTL_DOUBLE]              = atomic_dbl,
-    [PTL_FLOAT_COMPLEX]       = atomic_cflt,
-    [PTL_DOUBLE_COMPLEX]      = atomic_cdbl,
-    [PTL_LONG_DOUBLE]         = atomic_ldbl,
-    [PTL_LONG_DOUBLE_COMPLEX] = atomic_cldbl,
-};
-
-void xg_nic_atomic_apply(ptl_op_t op, ptl_datatype_t type, uint8_t *target,
-                         const uint8_t *src, const uint8_t *operand,
-                         uint8_t *fetch, size_t count)
+/* The bytes of @region from @offset up to the end of its vector (the
+ * region's end if contiguous): their address and count in *len_p. */
+static uint8_t *atomic_piece(const xg_nic_region_t *region, uint64_t offset,
+                             uint64_t *len_p)
 {
-    if ((type < PTL_DATATYPE_LAST) && xg_nic_atomic_valid(op, type)) {
-        atomic_funcs[type](op, target, src, operand, fetch, count);
+    uint32_t i;
+
+    if (region->iov == NULL) {
+        *len_p = region->length - offset;
+        return region->start + offset;
+    }
+    for (i = 0; i < region->niov; i++) {
+        if (offset < region->iov[i].iov_len) {
+            *len_p = region->iov[i].iov_len - offset;
+            return (uint8_t *)region->iov[i].iov_base + offset;
+        }
+        offset -= region->iov[i].iov_len;
+    }
+    *len_p = 0;
+    return NULL;
+}
+
+void xg_nic_atomic_apply(ptl_op_t op, ptl_datatype_t type,
+                         const xg_nic_region_t *region, uint64_t offset,
+                         const uint8_t *src, const uint8_t *operand,
+                         uint8_t *fetch, uint64_t len)
+{
+    xg_op_t xop = atomic_ops[op];
+    xg_op_type_t xtype = atomic_types[type];
+    size_t elem = xg_op_type_size(xtype);
+    uint8_t cur[sizeof(long double _Complex)];
+    uint64_t done, piece = 0;
+    uint8_t *at = NULL;
+
+    for (done = 0; done < len; done += elem) {
+        uint8_t *out = (fetch != NULL) ? fetch + done : NULL;
+
+        if (piece < elem) {
+            at = atomic_piece(region, offset + done, &piece);
+        }
+        if ((piece < elem) ||
+            !xg_op_atomic(xop, xtype, at, src + done, operand, out)) {
+            /* wide, unaligned or across two vectors: under the NI lock */
+            xg_nic_region_read(region, offset + done, cur, elem);
+            xg_op_apply(xop, xtype, cur, src + done, operand, out, 1);
+            xg_nic_region_write(region, offset + done, cur, elem);
+        }
+        if (piece >= elem) {
+            at += elem;
+            piece -= elem;
+        } else {
+            piece = 0;
+        }
     }
 }

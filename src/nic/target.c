@@ -634,30 +634,13 @@ static xg_nic_tgt_state_t tgt_hold(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
 
 static xg_nic_tgt_state_t tgt_atomic(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
 {
-    uint8_t cur[512], old[512];
-    const xg_nic_region_t *region = &t->me->region;
-    size_t elem = xg_nic_atomic_size(t->atomic_type);
-    uint64_t done = 0, n;
     uint8_t fetched[4096];
     uint8_t *fetch = tgt_wants_reply(t) ? fetched : NULL;
 
     xg_assert(t->mlength <= sizeof(fetched));
-    /* in chunks of whole elements; a region of iovecs is read and written
-     * back, so elements that straddle two vectors work too */
-    while (done < t->mlength) {
-        n = t->mlength - done;
-        if (n > sizeof(cur)) {
-            n = sizeof(cur) - sizeof(cur) % elem;
-        }
-        xg_nic_region_read(region, t->moffset + done, cur, n);
-        xg_nic_atomic_apply(t->atomic_op, t->atomic_type, cur,
-                            t->payload + done, t->operand, old, n / elem);
-        xg_nic_region_write(region, t->moffset + done, cur, n);
-        if (fetch != NULL) {
-            memcpy(fetch + done, old, (size_t)n);
-        }
-        done += n;
-    }
+    xg_nic_atomic_apply(t->atomic_op, t->atomic_type, &t->me->region,
+                        t->moffset, t->payload, t->operand, fetch,
+                        t->mlength);
     t->payload = NULL;
     if (fetch != NULL) {
         tgt_send_reply(ni, t, PTL_NI_OK, NULL, fetch, t->mlength, 0);

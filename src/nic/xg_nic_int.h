@@ -814,10 +814,13 @@ void xg_nic_me_trig_fire(xg_nic_ni_t *ni, xg_nic_trig_t *trig);
 void xg_nic_me_trig_drop(xg_nic_ni_t *ni, xg_nic_trig_t *trig);
 
 /* atomic.c (validity and sizes are in xg_nic.h) */
-/* Applies @op to @count elements: target[i] = f(target[i], src[i]) (with
- * @operand for the swaps); the prior values go to @fetch (may be NULL). */
-void   xg_nic_atomic_apply(ptl_op_t op, ptl_datatype_t type, uint8_t *target,
-                           const uint8_t *src, const uint8_t *operand,
-                           uint8_t *fetch, size_t count);
+/* Applies @op to the elements of [offset, offset + len) of @region in
+ * place: target[i] = f(target[i], src[i]) (with @operand for the swaps);
+ * the prior values go to @fetch (may be NULL).  Aligned elements of up to
+ * 8 bytes with CPU atomics, the others under the caller's NI lock. */
+void xg_nic_atomic_apply(ptl_op_t op, ptl_datatype_t type,
+                         const xg_nic_region_t *region, uint64_t offset,
+                         const uint8_t *src, const uint8_t *operand,
+                         uint8_t *fetch, uint64_t len);
 
 #endif

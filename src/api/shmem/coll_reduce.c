@@ -1,159 +1,55 @@
 /*
  * OpenSHMEM reductions and scans: shmem_TYPENAME_OP_reduce on teams, the
- * 1.6 sum scans, and the deprecated shmem_TYPENAME_OP_to_all.  One
- * combining kernel per (type, operation), generated from the type tables
- * of xgas_shmem_coll.h, is handed to the collective engine, which runs the
- * tree or the reduce-scatter algorithm (gas/xg_coll.h).
- *
- * Signed integer sums and products are computed in the matching unsigned
- * type and converted back, so they wrap around like the hardware instead of
- * overflowing (undefined in C); narrow types go through unsigned int, which
- * cannot overflow either.
+ * 1.6 sum scans, and the deprecated shmem_TYPENAME_OP_to_all.  Each routine
+ * names its (operation, type) of the typed-operation table (base/xg_op.h),
+ * whose combining loops the collective engine runs in the tree or the
+ * reduce-scatter algorithm (gas/xg_coll.h).  Signed integer sums and
+ * products wrap around like the hardware.
  */
-#include <limits.h>
-#include <stdint.h>
-
 #include "api/shmem/coll_int.h"
 
-/* The type sums and products of TYPENAME are computed in. */
-#define XG_RED_ARITH_char       unsigned int
-#define XG_RED_ARITH_schar      unsigned int
-#define XG_RED_ARITH_short      unsigned int
-#define XG_RED_ARITH_int        unsigned int
-#define XG_RED_ARITH_long       unsigned long
-#define XG_RED_ARITH_longlong   unsigned long long
-#define XG_RED_ARITH_ptrdiff    size_t
-#define XG_RED_ARITH_uchar      unsigned int
-#define XG_RED_ARITH_ushort     unsigned int
-#define XG_RED_ARITH_uint       unsigned int
-#define XG_RED_ARITH_ulong      unsigned long
-#define XG_RED_ARITH_ulonglong  unsigned long long
-#define XG_RED_ARITH_int8       unsigned int
-#define XG_RED_ARITH_int16      unsigned int
-#define XG_RED_ARITH_int32      uint32_t
-#define XG_RED_ARITH_int64      uint64_t
-#define XG_RED_ARITH_uint8      unsigned int
-#define XG_RED_ARITH_uint16     unsigned int
-#define XG_RED_ARITH_uint32     uint32_t
-#define XG_RED_ARITH_uint64     uint64_t
-#define XG_RED_ARITH_size       size_t
-#define XG_RED_ARITH_float      float
-#define XG_RED_ARITH_double     double
-#define XG_RED_ARITH_longdouble long double
-#define XG_RED_ARITH_complexd   double _Complex
-#define XG_RED_ARITH_complexf   float _Complex
-
-/* Class of TYPENAME for the mismatch check: 0 unsigned, 1 signed,
- * 2 real, 3 complex. */
-#define XG_RED_CLASS_char       ((CHAR_MIN < 0) ? 1 : 0)
-#define XG_RED_CLASS_schar      1
-#define XG_RED_CLASS_short      1
-#define XG_RED_CLASS_int        1
-#define XG_RED_CLASS_long       1
-#define XG_RED_CLASS_longlong   1
-#define XG_RED_CLASS_ptrdiff    1
-#define XG_RED_CLASS_uchar      0
-#define XG_RED_CLASS_ushort     0
-#define XG_RED_CLASS_uint       0
-#define XG_RED_CLASS_ulong      0
-#define XG_RED_CLASS_ulonglong  0
-#define XG_RED_CLASS_int8       1
-#define XG_RED_CLASS_int16      1
-#define XG_RED_CLASS_int32      1
-#define XG_RED_CLASS_int64      1
-#define XG_RED_CLASS_uint8      0
-#define XG_RED_CLASS_uint16     0
-#define XG_RED_CLASS_uint32     0
-#define XG_RED_CLASS_uint64     0
-#define XG_RED_CLASS_size       0
-#define XG_RED_CLASS_float      2
-#define XG_RED_CLASS_double     2
-#define XG_RED_CLASS_longdouble 2
-#define XG_RED_CLASS_complexd   3
-#define XG_RED_CLASS_complexf   3
-
-#define XG_RED_OP_and  1
-#define XG_RED_OP_or   2
-#define XG_RED_OP_xor  3
-#define XG_RED_OP_max  4
-#define XG_RED_OP_min  5
-#define XG_RED_OP_sum  6
-#define XG_RED_OP_prod 7
-
-/* Identifies (operation, element size, class) across PEs. */
-#define XG_RED_ID(TYPE, TYPENAME, OP)                                      \
-    (((uint64_t)XG_RED_OP_##OP << 16) | ((uint64_t)sizeof(TYPE) << 8) |    \
-     (uint64_t)(XG_RED_CLASS_##TYPENAME))
-
-#define XG_RED_EXPR_and(T, A, x, y)  ((T)((x) & (y)))
-#define XG_RED_EXPR_or(T, A, x, y)   ((T)((x) | (y)))
-#define XG_RED_EXPR_xor(T, A, x, y)  ((T)((x) ^ (y)))
-#define XG_RED_EXPR_max(T, A, x, y)  (((y) > (x)) ? (y) : (x))
-#define XG_RED_EXPR_min(T, A, x, y)  (((y) < (x)) ? (y) : (x))
-#define XG_RED_EXPR_sum(T, A, x, y)  ((T)((A)(x) + (A)(y)))
-#define XG_RED_EXPR_prod(T, A, x, y) ((T)((A)(x) * (A)(y)))
-
-/* ---- kernels ------------------------------------------------------------ */
-
-#define XG_RED_KERNEL(TYPE, TYPENAME, OP)                                  \
-    static void red_##TYPENAME##_##OP(void *acc, const void *in, size_t n) \
-    {                                                                      \
-        TYPE *restrict a = acc;                                            \
-        const TYPE *restrict b = in;                                       \
-        size_t i;                                                          \
-                                                                           \
-        for (i = 0; i < n; i++) {                                          \
-            a[i] = XG_RED_EXPR_##OP(TYPE, XG_RED_ARITH_##TYPENAME, a[i],   \
-                                    b[i]);                                 \
-        }                                                                  \
-    }
-#define XG_RED_KERNELS_BITWISE(TYPE, TYPENAME)                             \
-    XG_RED_KERNEL(TYPE, TYPENAME, and)                                     \
-    XG_RED_KERNEL(TYPE, TYPENAME, or)                                      \
-    XG_RED_KERNEL(TYPE, TYPENAME, xor)
-#define XG_RED_KERNELS_MINMAX(TYPE, TYPENAME)                              \
-    XG_RED_KERNEL(TYPE, TYPENAME, max)                                     \
-    XG_RED_KERNEL(TYPE, TYPENAME, min)
-#define XG_RED_KERNELS_ARITH(TYPE, TYPENAME)                               \
-    XG_RED_KERNEL(TYPE, TYPENAME, sum)                                     \
-    XG_RED_KERNEL(TYPE, TYPENAME, prod)
-XG_SHMEM_REDUCE_BITWISE_TYPES(XG_RED_KERNELS_BITWISE)
-XG_SHMEM_TOALL_BITWISE_TYPES(XG_RED_KERNELS_BITWISE) /* short..long long */
-XG_SHMEM_REDUCE_MINMAX_TYPES(XG_RED_KERNELS_MINMAX)
-XG_SHMEM_REDUCE_ARITH_TYPES(XG_RED_KERNELS_ARITH)
+/* The table's operation for each OP of the routine names. */
+#define XG_RED_OP_and  XG_OP_BAND
+#define XG_RED_OP_or   XG_OP_BOR
+#define XG_RED_OP_xor  XG_OP_BXOR
+#define XG_RED_OP_max  XG_OP_MAX
+#define XG_RED_OP_min  XG_OP_MIN
+#define XG_RED_OP_sum  XG_OP_SUM
+#define XG_RED_OP_prod XG_OP_PROD
 
 /* ---- team reductions and scans ------------------------------------------ */
 
 static int coll_reduce(const char *routine, shmem_team_t team, void *dest,
-                       const void *source, size_t nreduce, size_t elem_size,
-                       xg_coll_op_t op, uint64_t opid)
+                       const void *source, size_t nreduce, xg_op_t op,
+                       xg_op_type_t type)
 {
     xg_team_t *t = xg_shmem_coll_team(routine, team);
-    size_t nbytes = xg_shmem_coll_bytes(routine, nreduce, elem_size);
+    size_t nbytes = xg_shmem_coll_bytes(routine, nreduce,
+                                        xg_op_type_size(type));
     xg_coll_t coll;
 
     xg_shmem_coll_buf(routine, dest, nbytes);
     xg_shmem_coll_buf(routine, source, nbytes);
     xg_shmem_coll_overlap(routine, dest, source, nbytes);
     xg_coll_team(&coll, t, routine);
-    xg_coll_reduce(&coll, dest, source, nreduce, elem_size, op, opid);
+    xg_coll_reduce(&coll, dest, source, nreduce, op, type);
     return 0;
 }
 
 static int coll_scan(const char *routine, shmem_team_t team, void *dest,
-                     const void *source, size_t nreduce, size_t elem_size,
-                     xg_coll_op_t op, uint64_t opid, int exclusive)
+                     const void *source, size_t nreduce, xg_op_type_t type,
+                     int exclusive)
 {
     xg_team_t *t = xg_shmem_coll_team(routine, team);
-    size_t nbytes = xg_shmem_coll_bytes(routine, nreduce, elem_size);
+    size_t nbytes = xg_shmem_coll_bytes(routine, nreduce,
+                                        xg_op_type_size(type));
     xg_coll_t coll;
 
     xg_shmem_coll_buf(routine, dest, nbytes);
     xg_shmem_coll_buf(routine, source, nbytes);
     xg_shmem_coll_overlap(routine, dest, source, nbytes);
     xg_coll_team(&coll, t, routine);
-    xg_coll_scan(&coll, dest, source, nreduce, elem_size, op, opid,
-                 exclusive);
+    xg_coll_scan(&coll, dest, source, nreduce, XG_OP_SUM, type, exclusive);
     return 0;
 }
 
@@ -162,8 +58,7 @@ static int coll_scan(const char *routine, shmem_team_t team, void *dest,
         shmem_team_t team, TYPE *dest, const TYPE *source, size_t nreduce) \
     {                                                                      \
         return coll_reduce(__func__, team, dest, source, nreduce,          \
-                           sizeof(TYPE), red_##TYPENAME##_##OP,            \
-                           XG_RED_ID(TYPE, TYPENAME, OP));                 \
+                           XG_RED_OP_##OP, XG_TYPE_OF(TYPE));              \
     }                                                                      \
     XG_PSHMEM(shmem_##TYPENAME##_##OP##_reduce)
 #define XG_DEFINE_SCAN(TYPE, TYPENAME, KIND, EXCLUSIVE)                    \
@@ -171,8 +66,7 @@ static int coll_scan(const char *routine, shmem_team_t team, void *dest,
         shmem_team_t team, TYPE *dest, const TYPE *source, size_t nreduce) \
     {                                                                      \
         return coll_scan(__func__, team, dest, source, nreduce,            \
-                         sizeof(TYPE), red_##TYPENAME##_sum,               \
-                         XG_RED_ID(TYPE, TYPENAME, sum), EXCLUSIVE);       \
+                         XG_TYPE_OF(TYPE), EXCLUSIVE);                     \
     }                                                                      \
     XG_PSHMEM(shmem_##TYPENAME##_sum_##KIND)
 #define XG_DEFINE_REDUCE_BITWISE(TYPE, TYPENAME)                           \
@@ -195,8 +89,8 @@ XG_SHMEM_REDUCE_ARITH_TYPES(XG_DEFINE_REDUCE_ARITH)
 
 static void coll_to_all(const char *routine, void *dest, const void *source,
                         int nreduce, int PE_start, int logPE_stride,
-                        int PE_size, long *pSync, size_t elem_size,
-                        xg_coll_op_t op, uint64_t opid)
+                        int PE_size, long *pSync, xg_op_t op,
+                        xg_op_type_t type)
 {
     size_t nbytes;
     xg_coll_t coll;
@@ -206,11 +100,12 @@ static void coll_to_all(const char *routine, void *dest, const void *source,
     if (nreduce < 0) {
         xg_shmem_fail(routine, "nreduce %d is negative", nreduce);
     }
-    nbytes = xg_shmem_coll_bytes(routine, (size_t)nreduce, elem_size);
+    nbytes = xg_shmem_coll_bytes(routine, (size_t)nreduce,
+                                 xg_op_type_size(type));
     xg_shmem_coll_buf(routine, dest, nbytes);
     xg_shmem_coll_buf(routine, source, nbytes);
     xg_shmem_coll_overlap(routine, dest, source, nbytes);
-    xg_coll_reduce(&coll, dest, source, (size_t)nreduce, elem_size, op, opid);
+    xg_coll_reduce(&coll, dest, source, (size_t)nreduce, op, type);
 }
 
 #define XG_DEFINE_TOALL(TYPE, TYPENAME, OP)                                \
@@ -220,8 +115,8 @@ static void coll_to_all(const char *routine, void *dest, const void *source,
     {                                                                      \
         (void)pWrk; /* the sources are read in place */                    \
         coll_to_all(__func__, dest, source, nreduce, PE_start,             \
-                    logPE_stride, PE_size, pSync, sizeof(TYPE),            \
-                    red_##TYPENAME##_##OP, XG_RED_ID(TYPE, TYPENAME, OP)); \
+                    logPE_stride, PE_size, pSync, XG_RED_OP_##OP,          \
+                    XG_TYPE_OF(TYPE));                                     \
     }                                                                      \
     XG_PSHMEM(shmem_##TYPENAME##_##OP##_to_all)
 #define XG_DEFINE_TOALL_BITWISE(TYPE, TYPENAME)                            \
