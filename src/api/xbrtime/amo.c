@@ -2,8 +2,9 @@
  * xbrtime atomics: void routines on 4- and 8-byte integers, each one gas
  * atomic operation on the target word.  As in the published runtime,
  * land/lor/lxor are bitwise (its eamoand/eamoor/eamoxor) and min/max
- * exist for the unsigned types; unlike it, long and unsigned long use
- * their full width (the published code used 32-bit operations for them).
+ * exist for the unsigned types (the typed-operation table's, through
+ * xg_gas_amo_op); unlike it, long and unsigned long use their full width
+ * (the published code used 32-bit operations for them).
  *
  * compare_swap is declared with no swap operand and no result; the
  * published code compares the target with whatever an unset register
@@ -24,27 +25,17 @@ static XG_ALWAYS_INLINE void amo(const char *routine, xg_gas_amo_t op,
     }
 }
 
-/* Unsigned minimum or maximum: a compare-and-swap retried while the
- * target still needs changing (gas has no min/max operation). */
-static XG_NOINLINE void amo_minmax(const char *routine, int want_max,
-                                   void *dest, size_t size, uint64_t value,
-                                   int pe)
+/* The table operations xg_gas_amo has no case for (unsigned min, max). */
+static XG_NOINLINE void amo_op(const char *routine, xg_op_t op,
+                               xg_op_type_t type, void *dest,
+                               const void *value, int pe)
 {
-    uint64_t old, seen;
-    xg_status_t status;
+    xg_status_t status = xg_gas_amo_op(&xg_xbrtime_ctx, op, type, dest,
+                                       value, NULL, pe);
 
-    status = xg_gas_amo(&xg_xbrtime_ctx, XG_GAS_AMO_FETCH, dest, size, 0, 0,
-                        &old, pe);
-    while ((status == XG_OK) && (want_max ? (value > old) : (value < old))) {
-        status = xg_gas_amo(&xg_xbrtime_ctx, XG_GAS_AMO_CSWAP, dest, size,
-                            value, old, &seen, pe);
-        if (seen == old) {
-            return;
-        }
-        old = seen;
-    }
     if (status != XG_OK) {
-        xg_xbrtime_access_fail(routine, status, dest, size, pe);
+        xg_xbrtime_access_fail(routine, status, dest,
+                               xg_op_type_size(type), pe);
     }
 }
 
@@ -54,12 +45,11 @@ static XG_NOINLINE void amo_minmax(const char *routine, int want_max,
     {                                                                      \
         amo(__func__, GASOP, dest, sizeof(TYPE), (uint64_t)op_val, 0, pe); \
     }
-#define XBR_DEFINE_AMO_MINMAX(TYPE, NAME, OP, WANT_MAX)                    \
+#define XBR_DEFINE_AMO_MINMAX(TYPE, NAME, OP, TABLE_OP)                    \
     XG_XBRTIME_API void xbrtime_##NAME##_atomic_##OP(TYPE *dest,           \
                                                      TYPE op_val, int pe)  \
     {                                                                      \
-        amo_minmax(__func__, WANT_MAX, dest, sizeof(TYPE),                 \
-                   (uint64_t)op_val, pe);                                  \
+        amo_op(__func__, TABLE_OP, XG_TYPE_OF(TYPE), dest, &op_val, pe);   \
     }
 #define XBR_DEFINE_AMO(TYPE, NAME, COLL, BITS, AMO, UAMO)                  \
     XBRTIME_IF_##AMO(                                                      \
@@ -74,8 +64,8 @@ static XG_NOINLINE void amo_minmax(const char *routine, int want_max,
                 (uint64_t)comp_val, 0, pe);                                \
         })                                                                 \
     XBRTIME_IF_##UAMO(                                                     \
-        XBR_DEFINE_AMO_MINMAX(TYPE, NAME, min, 0)                          \
-        XBR_DEFINE_AMO_MINMAX(TYPE, NAME, max, 1))
+        XBR_DEFINE_AMO_MINMAX(TYPE, NAME, min, XG_OP_MIN)                  \
+        XBR_DEFINE_AMO_MINMAX(TYPE, NAME, max, XG_OP_MAX))
 XBRTIME_TYPE_TABLE(XBR_DEFINE_AMO)
 #undef XBR_DEFINE_AMO
 #undef XBR_DEFINE_AMO_MINMAX
