@@ -28,7 +28,7 @@ static void ctx_describe(const xg_wait_what_t *what, char *buf, size_t len)
              (unsigned long long)xg_gas_ctx_pending(ctx), (void *)ctx);
 }
 
-void xg_gas_ctx_drain(xg_gas_ctx_t *ctx)
+void xg_gas_ctx_complete(xg_gas_ctx_t *ctx)
 {
     xg_wait_what_t what = {.routine = "quiet", .peer = -1,
                            .describe = ctx_describe, .arg = ctx};
@@ -39,6 +39,7 @@ void xg_gas_ctx_drain(xg_gas_ctx_t *ctx)
     while (xg_gas_ctx_pending(ctx) != 0) {
         xg_wait_backoff(&wait);
     }
+    xg_gas_quiet();
 }
 
 /* Pointer for (@addr, @len, @pe), or NULL with the reason in *@status_p.
@@ -86,27 +87,22 @@ xg_status_t xg_gas_get_slow(xg_gas_ctx_t *ctx, void *dst, const void *src,
     return status;
 }
 
-xg_status_t xg_gas_amo_slow(xg_gas_ctx_t *ctx, xg_gas_amo_t op, void *dst,
-                            size_t size, uint64_t value, uint64_t cond,
-                            uint64_t *old_p, int pe)
+xg_gas_amo_result_t xg_gas_amo_slow(xg_gas_ctx_t *ctx, xg_gas_amo_t op,
+                                    void *dst, size_t size, uint64_t value,
+                                    uint64_t cond, int pe)
 {
-    xg_status_t status;
+    xg_gas_amo_result_t result = {0, XG_ERR_MISALIGNED};
     void *ptr;
-    uint64_t old;
 
     (void)ctx;
     if (((uintptr_t)dst & (size - 1)) != 0) {
-        return XG_ERR_MISALIGNED;
+        return result;
     }
-    ptr = ops_target(dst, size, pe, &status);
-    if (ptr == NULL) {
-        return status;
+    ptr = ops_target(dst, size, pe, &result.status);
+    if (ptr != NULL) {
+        result.old = xg_gas_amo_apply(op, ptr, size, value, cond);
     }
-    old = xg_gas_amo_apply(op, ptr, size, value, cond);
-    if (old_p != NULL) {
-        *old_p = old;
-    }
-    return XG_OK;
+    return result;
 }
 
 /* Copies @count blocks of @block bytes that start @dstep bytes apart in

@@ -78,8 +78,9 @@ static inline uint64_t xg_gas_ctx_pending(const xg_gas_ctx_t *ctx)
     return __atomic_load_n(&ctx->pending, __ATOMIC_ACQUIRE);
 }
 
-/* Waits (backing off) until @ctx has no outstanding operation. */
-XG_NOINLINE void xg_gas_ctx_drain(xg_gas_ctx_t *ctx);
+/* Waits (backing off) until @ctx has no outstanding operation, then
+ * makes every access visible (a full fence). */
+XG_NOINLINE void xg_gas_ctx_complete(xg_gas_ctx_t *ctx);
 
 /* fence: operations of @ctx to one PE become visible in order (a release
  * fence; x86 keeps stores ordered anyway).  quiet: every earlier operation
@@ -88,7 +89,8 @@ XG_NOINLINE void xg_gas_ctx_drain(xg_gas_ctx_t *ctx);
 static inline void xg_gas_ctx_fence(xg_gas_ctx_t *ctx)
 {
     if (xg_unlikely(xg_gas_ctx_pending(ctx) != 0)) {
-        xg_gas_ctx_drain(ctx);
+        xg_gas_ctx_complete(ctx);
+        return;
     }
     xg_gas_fence();
 }
@@ -96,7 +98,8 @@ static inline void xg_gas_ctx_fence(xg_gas_ctx_t *ctx)
 static inline void xg_gas_ctx_quiet(xg_gas_ctx_t *ctx)
 {
     if (xg_unlikely(xg_gas_ctx_pending(ctx) != 0)) {
-        xg_gas_ctx_drain(ctx);
+        xg_gas_ctx_complete(ctx);
+        return;
     }
     xg_gas_quiet();
 }
@@ -116,32 +119,58 @@ XG_NOINLINE xg_status_t xg_gas_put_slow(xg_gas_ctx_t *ctx, void *dst,
 XG_NOINLINE xg_status_t xg_gas_get_slow(xg_gas_ctx_t *ctx, void *dst,
                                         const void *src, size_t len, int pe);
 
+/*
+ * Each hot operation comes in two forms.  xg_gas_X_direct is the direct
+ * route alone: it returns 1 when it has done the operation, 0 (having done
+ * nothing) when the slow path must decide; a binding that ends the job on
+ * errors calls it inline and xg_gas_X from an out-of-line function, so its
+ * fast path needs no stack frame.  xg_gas_X is the whole operation.
+ */
+
 /* Copies @len bytes from local @src to symmetric @dst on @pe. */
-static XG_ALWAYS_INLINE xg_status_t xg_gas_put(xg_gas_ctx_t *ctx, void *dst,
-                                               const void *src, size_t len,
-                                               int pe)
+static XG_ALWAYS_INLINE int xg_gas_put_direct(void *dst, const void *src,
+                                              size_t len, int pe)
 {
     void *ptr = xg_gas_translate_fast(dst, len, pe);
 
     if (xg_unlikely(ptr == NULL)) {
-        return xg_gas_put_slow(ctx, dst, src, len, pe);
+        return 0;
     }
     xg_gas_copy(ptr, src, len);
-    return XG_OK;
+    return 1;
+}
+
+static XG_ALWAYS_INLINE xg_status_t xg_gas_put(xg_gas_ctx_t *ctx, void *dst,
+                                               const void *src, size_t len,
+                                               int pe)
+{
+    if (xg_likely(xg_gas_put_direct(dst, src, len, pe))) {
+        return XG_OK;
+    }
+    return xg_gas_put_slow(ctx, dst, src, len, pe);
 }
 
 /* Copies @len bytes from symmetric @src on @pe to local @dst. */
-static XG_ALWAYS_INLINE xg_status_t xg_gas_get(xg_gas_ctx_t *ctx, void *dst,
-                                               const void *src, size_t len,
-                                               int pe)
+static XG_ALWAYS_INLINE int xg_gas_get_direct(void *dst, const void *src,
+                                              size_t len, int pe)
 {
     const void *ptr = xg_gas_translate_fast(src, len, pe);
 
     if (xg_unlikely(ptr == NULL)) {
-        return xg_gas_get_slow(ctx, dst, src, len, pe);
+        return 0;
     }
     xg_gas_copy(dst, ptr, len);
-    return XG_OK;
+    return 1;
+}
+
+static XG_ALWAYS_INLINE xg_status_t xg_gas_get(xg_gas_ctx_t *ctx, void *dst,
+                                               const void *src, size_t len,
+                                               int pe)
+{
+    if (xg_likely(xg_gas_get_direct(dst, src, len, pe))) {
+        return XG_OK;
+    }
+    return xg_gas_get_slow(ctx, dst, src, len, pe);
 }
 
 /* Non-blocking forms: complete at the context's quiet.  The direct route
@@ -164,32 +193,50 @@ static XG_ALWAYS_INLINE xg_status_t xg_gas_get_nbi(xg_gas_ctx_t *ctx,
 /*
  * One element of @size bytes (a compile-time constant): the value at @val
  * is stored to @dst on @pe, or @src on @pe is loaded into @val.  With the
- * size known, this is one translation and one store or load.
+ * size known, the direct route is one translation and one store or load.
  */
-static XG_ALWAYS_INLINE xg_status_t xg_gas_p(xg_gas_ctx_t *ctx, void *dst,
-                                             const void *val, size_t size,
-                                             int pe)
+static XG_ALWAYS_INLINE int xg_gas_p_direct(void *dst, const void *val,
+                                            size_t size, int pe)
 {
     void *ptr = xg_gas_translate_fast(dst, size, pe);
 
     if (xg_unlikely(ptr == NULL)) {
-        return xg_gas_put_slow(ctx, dst, val, size, pe);
+        return 0;
     }
     memcpy(ptr, val, size);
-    return XG_OK;
+    return 1;
+}
+
+static XG_ALWAYS_INLINE xg_status_t xg_gas_p(xg_gas_ctx_t *ctx, void *dst,
+                                             const void *val, size_t size,
+                                             int pe)
+{
+    if (xg_likely(xg_gas_p_direct(dst, val, size, pe))) {
+        return XG_OK;
+    }
+    return xg_gas_put_slow(ctx, dst, val, size, pe);
+}
+
+static XG_ALWAYS_INLINE int xg_gas_g_direct(void *val, const void *src,
+                                            size_t size, int pe)
+{
+    const void *ptr = xg_gas_translate_fast(src, size, pe);
+
+    if (xg_unlikely(ptr == NULL)) {
+        return 0;
+    }
+    memcpy(val, ptr, size);
+    return 1;
 }
 
 static XG_ALWAYS_INLINE xg_status_t xg_gas_g(xg_gas_ctx_t *ctx, void *val,
                                              const void *src, size_t size,
                                              int pe)
 {
-    const void *ptr = xg_gas_translate_fast(src, size, pe);
-
-    if (xg_unlikely(ptr == NULL)) {
-        return xg_gas_get_slow(ctx, val, src, size, pe);
+    if (xg_likely(xg_gas_g_direct(val, src, size, pe))) {
+        return XG_OK;
     }
-    memcpy(val, ptr, size);
-    return XG_OK;
+    return xg_gas_get_slow(ctx, val, src, size, pe);
 }
 
 /* ---- strided put and get ---------------------------------------------- */
@@ -271,38 +318,55 @@ static XG_ALWAYS_INLINE uint64_t xg_gas_amo_apply(xg_gas_amo_t op, void *ptr,
 #undef XG_GAS_AMO_CASES
 }
 
+/* The old value and the status, returned in two registers. */
+typedef struct xg_gas_amo_result {
+    uint64_t    old;
+    xg_status_t status;
+} xg_gas_amo_result_t;
+
 /* Alignment, full translation, route; then the operation. */
-XG_NOINLINE xg_status_t xg_gas_amo_slow(xg_gas_ctx_t *ctx, xg_gas_amo_t op,
-                                        void *dst, size_t size,
-                                        uint64_t value, uint64_t cond,
-                                        uint64_t *old_p, int pe);
+XG_NOINLINE xg_gas_amo_result_t xg_gas_amo_slow(xg_gas_ctx_t *ctx,
+                                                xg_gas_amo_t op, void *dst,
+                                                size_t size, uint64_t value,
+                                                uint64_t cond, int pe);
 
 /*
- * @op on the @size-byte word (4 or 8; a constant) at symmetric @dst on @pe;
- * the old value goes to *@old_p (which may be NULL for non-fetching use).
- * XG_ERR_MISALIGNED when @dst is not aligned to @size.
+ * @op on the @size-byte word (4 or 8; a constant) at symmetric @dst on @pe:
+ * the old value (as bits, zero-extended) and XG_OK, or the status
+ * (XG_ERR_MISALIGNED when @dst is not aligned to @size).  The direct form
+ * stores the old value to *@old_p.
  */
-static XG_ALWAYS_INLINE xg_status_t xg_gas_amo(xg_gas_ctx_t *ctx,
-                                               xg_gas_amo_t op, void *dst,
-                                               size_t size, uint64_t value,
-                                               uint64_t cond, uint64_t *old_p,
-                                               int pe)
+static XG_ALWAYS_INLINE int xg_gas_amo_direct(xg_gas_amo_t op, void *dst,
+                                              size_t size, uint64_t value,
+                                              uint64_t cond, uint64_t *old_p,
+                                              int pe)
 {
     void *ptr;
-    uint64_t old;
 
     if (xg_unlikely(((uintptr_t)dst & (size - 1)) != 0)) {
-        return xg_gas_amo_slow(ctx, op, dst, size, value, cond, old_p, pe);
+        return 0;
     }
     ptr = xg_gas_translate_fast(dst, size, pe);
     if (xg_unlikely(ptr == NULL)) {
-        return xg_gas_amo_slow(ctx, op, dst, size, value, cond, old_p, pe);
+        return 0;
     }
-    old = xg_gas_amo_apply(op, ptr, size, value, cond);
-    if (old_p != NULL) {
-        *old_p = old;
+    *old_p = xg_gas_amo_apply(op, ptr, size, value, cond);
+    return 1;
+}
+
+static XG_ALWAYS_INLINE xg_gas_amo_result_t xg_gas_amo(xg_gas_ctx_t *ctx,
+                                                       xg_gas_amo_t op,
+                                                       void *dst, size_t size,
+                                                       uint64_t value,
+                                                       uint64_t cond, int pe)
+{
+    xg_gas_amo_result_t result = {0, XG_OK};
+
+    if (xg_likely(xg_gas_amo_direct(op, dst, size, value, cond,
+                                    &result.old, pe))) {
+        return result;
     }
-    return XG_OK;
+    return xg_gas_amo_slow(ctx, op, dst, size, value, cond, pe);
 }
 
 /*
@@ -332,7 +396,7 @@ static XG_ALWAYS_INLINE xg_status_t xg_gas_signal(xg_gas_ctx_t *ctx,
 {
     return xg_gas_amo(ctx, (op == XG_GAS_SIGNAL_SET) ? XG_GAS_AMO_SET
                                                      : XG_GAS_AMO_ADD,
-                      sig, sizeof(*sig), signal, 0, NULL, pe);
+                      sig, sizeof(*sig), signal, 0, pe).status;
 }
 
 /*

@@ -2,23 +2,23 @@
  * OpenSHMEM atomic memory operations, blocking and non-blocking, with the
  * deprecated OpenSHMEM 1.3 names as aliases.
  *
- * Every PE is on this node and maps the others' symmetric memory, so an
- * atomic operation is: translate (PE range check, alignment check, NLB hit,
- * bounds check), then one CPU atomic instruction on the translated address.
- * No lock is taken anywhere.  Since all PEs reach an object through the same
+ * Each routine is one gas atomic (gas/xg_gas_ops.h) on the operand's bits:
+ * on this node, translate (alignment check, PE range check, NLB hit, bounds
+ * check), then one CPU atomic instruction on the translated address, with
+ * no lock anywhere.  Since all PEs reach an object through the same
  * physical pages, a CPU atomic on it is atomic with respect to the atomics
  * of every other PE; the operand must be naturally aligned for that, which
- * the translation checks.  float and double go through the size-generic
- * builtins (__atomic_load, __atomic_store, __atomic_exchange), which move
- * their bits as a same-size integer.
+ * gas checks.  float and double move their bits as a same-size integer
+ * (fetch, set, swap).
  *
- * Memory order: read-modify-write operations are sequentially consistent;
- * on x86 every locked instruction is a full barrier anyway, so this costs
- * nothing there.  set is a release store and fetch an acquire load: on x86
- * (TSO) a plain mov each, where a sequentially consistent store would need
- * an xchg.  That is enough for the usual pattern (write data, set a flag;
- * fetch the flag, read the data); the specification orders operations on
- * different objects only through shmem_fence and shmem_quiet.
+ * Memory order (gas's): read-modify-write operations are sequentially
+ * consistent; on x86 every locked instruction is a full barrier anyway, so
+ * this costs nothing there.  set is a release store and fetch an acquire
+ * load: on x86 (TSO) a plain mov each, where a sequentially consistent
+ * store would need an xchg.  That is enough for the usual pattern (write
+ * data, set a flag; fetch the flag, read the data); the specification
+ * orders operations on different objects only through shmem_fence and
+ * shmem_quiet.
  *
  * The non-blocking fetching forms (_nbi) complete before they return, which
  * the specification allows: it only requires completion at shmem_quiet.
@@ -26,167 +26,156 @@
 #include "api/shmem/shmem_int.h"
 #include "api/shmem/shmem_types.h"
 
-/*
- * XG_AMO_CORE(RET, NAME, TYPE, ADDR, (PARAMS), (ARGS), EXPR) defines
- * amo_NAME(routine, PARAMS): check that ADDR (a TYPE pointer among the
- * parameters) is naturally aligned, translate it for world PE pe into
- * `ptr`, and evaluate EXPR on it.  The slow path of the translation (NLB
- * miss, bad input) lives in a separate function, amo_slow_NAME, which the
- * fast path tail-calls: the fast path then needs no stack frame or saved
- * registers.  Operations without a result return a dummy 0.
- */
-#define XG_AMO_ROUTINE_PARAMS(...) (const char *routine, __VA_ARGS__)
-#define XG_AMO_ROUTINE_ARGS(...) (routine, __VA_ARGS__)
-#define XG_AMO_CALLER_ARGS(...) (__func__, __VA_ARGS__)
+/* What a call site does, for its slow path. */
+typedef struct amo_site {
+    const char  *routine;
+    xg_gas_amo_t op;
+    size_t       size;
+} amo_site_t;
 
-#define XG_AMO_CORE(RET, NAME, TYPE, ADDR, PARAMS, ARGS, EXPR)            \
-    static XG_NOINLINE RET amo_slow_##NAME XG_AMO_ROUTINE_PARAMS PARAMS    \
-    {                                                                      \
-        TYPE *ptr = xg_shmem_target_slow(routine, ADDR, sizeof(TYPE), pe); \
-                                                                           \
-        return (EXPR);                                                     \
-    }                                                                      \
-                                                                           \
-    static XG_ALWAYS_INLINE RET amo_##NAME XG_AMO_ROUTINE_PARAMS PARAMS    \
-    {                                                                      \
-        TYPE *ptr;                                                         \
-                                                                           \
-        if (xg_unlikely(((uintptr_t)(ADDR) & (sizeof(TYPE) - 1)) != 0)) {  \
-            xg_shmem_misaligned(routine, ADDR, sizeof(TYPE));              \
-        }                                                                  \
-        ptr = xg_gas_translate_fast(ADDR, sizeof(TYPE), pe);               \
-        if (xg_unlikely(ptr == NULL)) {                                    \
-            return amo_slow_##NAME XG_AMO_ROUTINE_ARGS ARGS;               \
-        }                                                                  \
-        return (EXPR);                                                     \
+/* The whole gas operation (NLB miss, globals, errors): a status ends the
+ * job.  The parameters come in the registers the routine received its own
+ * (dest, value, pe), so the fast path moves nothing before the call. */
+static XG_NOINLINE uint64_t amo_slow(const void *dest, uint64_t value,
+                                     int pe, uint64_t cond,
+                                     xg_gas_ctx_t *gctx,
+                                     const amo_site_t *site)
+{
+    xg_gas_amo_result_t result = xg_gas_amo(gctx, site->op, (void *)dest,
+                                            site->size, value, cond, pe);
+
+    if (xg_unlikely(result.status != XG_OK)) {
+        xg_shmem_status_fail(site->routine, result.status, dest, site->size,
+                             pe);
     }
-
-/* An atomic with a result (RET) and one without, each with its context
- * form: shmem_NAME and shmem_ctx_NAME. */
-#define XG_AMO_FETCHING(RET, NAME, TYPE, ADDR, PARAMS, ARGS, EXPR)        \
-    XG_AMO_CORE(RET, NAME, TYPE, ADDR, PARAMS, ARGS, EXPR)                 \
-    XG_SHMEM_DEFINE(RET, NAME, PARAMS,                                     \
-                    return amo_##NAME XG_AMO_CALLER_ARGS ARGS;)
-
-#define XG_AMO_UPDATING(NAME, TYPE, ADDR, PARAMS, ARGS, EXPR)             \
-    XG_AMO_CORE(int, NAME, TYPE, ADDR, PARAMS, ARGS, ((EXPR), 0))          \
-    XG_SHMEM_DEFINE(void, NAME, PARAMS,                                    \
-                    (void)amo_##NAME XG_AMO_CALLER_ARGS ARGS;)
+    return result.old;
+}
 
 /*
- * The operations on a translated pointer, one set per type: the builtins
- * are generic, but compare_swap, fetch, set and swap need a local object
- * (float and double move through the size-generic forms, as bits).
+ * One gas atomic, described by @site, on the object at @dest on world PE
+ * @pe: the direct route inline, everything else in amo_slow, which the
+ * fast path tail-calls, so the fast path needs no stack frame.
  */
-#define XG_AMO_DEFINE_CSWAP(TYPE, TYPENAME)                                \
-    static inline TYPE amo_op_cswap_##TYPENAME(TYPE *ptr, TYPE cond,       \
-                                               TYPE value)                 \
-    {                                                                      \
-        /* on failure the builtin stores the current value in cond; on    \
-         * success cond already equals it: either way, the old value */    \
-        __atomic_compare_exchange(ptr, &cond, &value, 0, __ATOMIC_SEQ_CST, \
-                                  __ATOMIC_SEQ_CST);                       \
-        return cond;                                                       \
+static XG_ALWAYS_INLINE uint64_t amo_do(xg_gas_ctx_t *gctx,
+                                        const amo_site_t *site,
+                                        const void *dest, uint64_t value,
+                                        uint64_t cond, int pe)
+{
+    uint64_t old;
+
+    if (xg_likely(xg_gas_amo_direct(site->op, (void *)dest, site->size,
+                                    value, cond, &old, pe))) {
+        return old;
     }
+    return amo_slow(dest, value, pe, cond, gctx, site);
+}
 
-XG_SHMEM_AMO_STANDARD_TYPES(XG_AMO_DEFINE_CSWAP)
+/* The description of the routine being defined, for amo_do. */
+#define XG_AMO_SITE(OP, TYPE)                                              \
+    static const amo_site_t site = {__func__, XG_GAS_AMO_##OP,             \
+                                    sizeof(TYPE)};
 
-#define XG_AMO_DEFINE_OPS(TYPE, TYPENAME)                                  \
-    static inline TYPE amo_op_fetch_##TYPENAME(const TYPE *ptr)            \
-    {                                                                      \
-        TYPE value;                                                        \
+/* A TYPE value as the bits gas operates on, and back (float and double
+ * keep their representation; integers their two's complement). */
+#define XG_AMO_DEFINE_BITS(TYPE, TYPENAME)                                 \
+    typedef union {                                                        \
+        TYPE     value;                                                    \
+        uint32_t u32;                                                      \
+        uint64_t u64;                                                      \
+    } amo_bits_##TYPENAME##_t;                                             \
                                                                            \
-        __atomic_load(ptr, &value, __ATOMIC_ACQUIRE);                      \
-        return value;                                                      \
+    static XG_ALWAYS_INLINE uint64_t amo_bits_##TYPENAME(TYPE value)       \
+    {                                                                      \
+        amo_bits_##TYPENAME##_t bits = {.u64 = 0};                         \
+                                                                           \
+        bits.value = value;                                                \
+        return (sizeof(TYPE) == 4) ? bits.u32 : bits.u64;                  \
     }                                                                      \
                                                                            \
-    static inline int amo_op_set_##TYPENAME(TYPE *ptr, TYPE value)         \
+    static XG_ALWAYS_INLINE TYPE amo_value_##TYPENAME(uint64_t raw)        \
     {                                                                      \
-        __atomic_store(ptr, &value, __ATOMIC_RELEASE);                     \
-        return 0;                                                          \
-    }                                                                      \
+        amo_bits_##TYPENAME##_t bits;                                      \
                                                                            \
-    static inline TYPE amo_op_swap_##TYPENAME(TYPE *ptr, TYPE value)       \
-    {                                                                      \
-        TYPE old;                                                          \
-                                                                           \
-        __atomic_exchange(ptr, &value, &old, __ATOMIC_SEQ_CST);            \
-        return old;                                                        \
+        if (sizeof(TYPE) == 4) {                                           \
+            bits.u32 = (uint32_t)raw;                                      \
+        } else {                                                           \
+            bits.u64 = raw;                                                \
+        }                                                                  \
+        return bits.value;                                                 \
     }
 
-XG_SHMEM_AMO_EXTENDED_TYPES(XG_AMO_DEFINE_OPS)
+XG_SHMEM_AMO_EXTENDED_TYPES(XG_AMO_DEFINE_BITS)
 
-#define XG_SEQ __ATOMIC_SEQ_CST
+/* OP on DEST of TYPE with VALUE and COND (TYPE values): the old value. */
+#define XG_AMO_CALL(TYPE, TYPENAME, DEST, VALUE, COND)                     \
+    amo_value_##TYPENAME(amo_do(gctx, &site, DEST,                         \
+                                amo_bits_##TYPENAME(VALUE),                \
+                                amo_bits_##TYPENAME(COND), pe))
+
+/* A fetching atomic, its non-blocking form (the old value stored to
+ * *fetch) and, for an updating one, the form without a result. */
+#define XG_AMO_FETCHING(TYPE, TYPENAME, NAME, OP, PARAMS, VALUE, COND)     \
+    XG_SHMEM_DEFINE(TYPE, TYPENAME##_atomic_##NAME, (TYPE *dest PARAMS int pe), \
+                    XG_AMO_SITE(OP, TYPE)                                  \
+                    return XG_AMO_CALL(TYPE, TYPENAME, dest, VALUE,        \
+                                       COND);)                             \
+    XG_SHMEM_DEFINE(void, TYPENAME##_atomic_##NAME##_nbi,                  \
+                    (TYPE *fetch, TYPE *dest PARAMS int pe),               \
+                    XG_AMO_SITE(OP, TYPE)                                  \
+                    *fetch = XG_AMO_CALL(TYPE, TYPENAME, dest, VALUE,      \
+                                         COND);)
+
+#define XG_AMO_UPDATING(TYPE, TYPENAME, NAME, OP, PARAMS, VALUE)           \
+    XG_SHMEM_DEFINE(void, TYPENAME##_atomic_##NAME,                        \
+                    (TYPE *dest PARAMS int pe),                            \
+                    XG_AMO_SITE(OP, TYPE)                                  \
+                    (void)XG_AMO_CALL(TYPE, TYPENAME, dest, VALUE,         \
+                                      (TYPE)0);)
+
+#define XG_AMO_COMMA ,
 
 #define XG_AMO_DEFINE_STANDARD(TYPE, TYPENAME)                             \
-    XG_AMO_FETCHING(TYPE, TYPENAME##_atomic_compare_swap, TYPE, dest,      \
-                    (TYPE *dest, TYPE cond, TYPE value, int pe),           \
-                    (dest, cond, value, pe),                               \
-                    amo_op_cswap_##TYPENAME(ptr, cond, value))             \
-    XG_AMO_FETCHING(TYPE, TYPENAME##_atomic_fetch_inc, TYPE, dest,         \
-                    (TYPE *dest, int pe), (dest, pe),                      \
-                    __atomic_fetch_add(ptr, 1, XG_SEQ))                    \
-    XG_AMO_UPDATING(TYPENAME##_atomic_inc, TYPE, dest,                     \
-                    (TYPE *dest, int pe), (dest, pe),                      \
-                    __atomic_add_fetch(ptr, 1, XG_SEQ))                    \
-    XG_AMO_FETCHING(TYPE, TYPENAME##_atomic_fetch_add, TYPE, dest,         \
-                    (TYPE *dest, TYPE value, int pe), (dest, value, pe),   \
-                    __atomic_fetch_add(ptr, value, XG_SEQ))                \
-    XG_AMO_UPDATING(TYPENAME##_atomic_add, TYPE, dest,                     \
-                    (TYPE *dest, TYPE value, int pe), (dest, value, pe),   \
-                    __atomic_add_fetch(ptr, value, XG_SEQ))                \
-    XG_AMO_UPDATING(TYPENAME##_atomic_compare_swap_nbi, TYPE, dest,        \
-                    (TYPE *fetch, TYPE *dest, TYPE cond, TYPE value,       \
-                     int pe),                                              \
-                    (fetch, dest, cond, value, pe),                        \
-                    *fetch = amo_op_cswap_##TYPENAME(ptr, cond, value))    \
-    XG_AMO_UPDATING(TYPENAME##_atomic_fetch_inc_nbi, TYPE, dest,           \
-                    (TYPE *fetch, TYPE *dest, int pe), (fetch, dest, pe),  \
-                    *fetch = __atomic_fetch_add(ptr, 1, XG_SEQ))           \
-    XG_AMO_UPDATING(TYPENAME##_atomic_fetch_add_nbi, TYPE, dest,           \
-                    (TYPE *fetch, TYPE *dest, TYPE value, int pe),         \
-                    (fetch, dest, value, pe),                              \
-                    *fetch = __atomic_fetch_add(ptr, value, XG_SEQ))
+    XG_AMO_FETCHING(TYPE, TYPENAME, compare_swap, CSWAP,                   \
+                    XG_AMO_COMMA TYPE cond XG_AMO_COMMA TYPE value XG_AMO_COMMA, \
+                    value, cond)                                           \
+    XG_AMO_FETCHING(TYPE, TYPENAME, fetch_inc, ADD, XG_AMO_COMMA,          \
+                    (TYPE)1, (TYPE)0)                                      \
+    XG_AMO_UPDATING(TYPE, TYPENAME, inc, ADD, XG_AMO_COMMA, (TYPE)1)       \
+    XG_AMO_FETCHING(TYPE, TYPENAME, fetch_add, ADD,                        \
+                    XG_AMO_COMMA TYPE value XG_AMO_COMMA, value, (TYPE)0)  \
+    XG_AMO_UPDATING(TYPE, TYPENAME, add, ADD,                              \
+                    XG_AMO_COMMA TYPE value XG_AMO_COMMA, value)
 
 XG_SHMEM_AMO_STANDARD_TYPES(XG_AMO_DEFINE_STANDARD)
 
 #define XG_AMO_DEFINE_EXTENDED(TYPE, TYPENAME)                             \
-    XG_AMO_FETCHING(TYPE, TYPENAME##_atomic_fetch, const TYPE, source,     \
-                    (const TYPE *source, int pe), (source, pe),            \
-                    amo_op_fetch_##TYPENAME(ptr))                          \
-    XG_AMO_UPDATING(TYPENAME##_atomic_set, TYPE, dest,                     \
-                    (TYPE *dest, TYPE value, int pe), (dest, value, pe),   \
-                    amo_op_set_##TYPENAME(ptr, value))                     \
-    XG_AMO_FETCHING(TYPE, TYPENAME##_atomic_swap, TYPE, dest,              \
-                    (TYPE *dest, TYPE value, int pe), (dest, value, pe),   \
-                    amo_op_swap_##TYPENAME(ptr, value))                    \
-    XG_AMO_UPDATING(TYPENAME##_atomic_fetch_nbi, const TYPE, source,       \
+    XG_SHMEM_DEFINE(TYPE, TYPENAME##_atomic_fetch,                         \
+                    (const TYPE *source, int pe),                          \
+                    XG_AMO_SITE(FETCH, TYPE)                               \
+                    return XG_AMO_CALL(TYPE, TYPENAME, source, (TYPE)0,    \
+                                       (TYPE)0);)                 \
+    XG_SHMEM_DEFINE(void, TYPENAME##_atomic_fetch_nbi,                     \
                     (TYPE *fetch, const TYPE *source, int pe),             \
-                    (fetch, source, pe),                                   \
-                    *fetch = amo_op_fetch_##TYPENAME(ptr))                 \
-    XG_AMO_UPDATING(TYPENAME##_atomic_swap_nbi, TYPE, dest,                \
-                    (TYPE *fetch, TYPE *dest, TYPE value, int pe),         \
-                    (fetch, dest, value, pe),                              \
-                    *fetch = amo_op_swap_##TYPENAME(ptr, value))
+                    XG_AMO_SITE(FETCH, TYPE)                               \
+                    *fetch = XG_AMO_CALL(TYPE, TYPENAME, source, (TYPE)0,  \
+                                         (TYPE)0);)               \
+    XG_AMO_UPDATING(TYPE, TYPENAME, set, SET,                              \
+                    XG_AMO_COMMA TYPE value XG_AMO_COMMA, value)           \
+    XG_AMO_FETCHING(TYPE, TYPENAME, swap, SWAP,                            \
+                    XG_AMO_COMMA TYPE value XG_AMO_COMMA, value, (TYPE)0)
 
 XG_SHMEM_AMO_EXTENDED_TYPES(XG_AMO_DEFINE_EXTENDED)
 
-#define XG_AMO_DEFINE_BITWISE_OP(TYPE, TYPENAME, OP)                       \
-    XG_AMO_FETCHING(TYPE, TYPENAME##_atomic_fetch_##OP, TYPE, dest,        \
-                    (TYPE *dest, TYPE value, int pe), (dest, value, pe),   \
-                    __atomic_fetch_##OP(ptr, value, XG_SEQ))               \
-    XG_AMO_UPDATING(TYPENAME##_atomic_##OP, TYPE, dest,                    \
-                    (TYPE *dest, TYPE value, int pe), (dest, value, pe),   \
-                    __atomic_##OP##_fetch(ptr, value, XG_SEQ))             \
-    XG_AMO_UPDATING(TYPENAME##_atomic_fetch_##OP##_nbi, TYPE, dest,        \
-                    (TYPE *fetch, TYPE *dest, TYPE value, int pe),         \
-                    (fetch, dest, value, pe),                              \
-                    *fetch = __atomic_fetch_##OP(ptr, value, XG_SEQ))
+#define XG_AMO_DEFINE_BITWISE_OP(TYPE, TYPENAME, NAME, OP)                 \
+    XG_AMO_FETCHING(TYPE, TYPENAME, fetch_##NAME, OP,                      \
+                    XG_AMO_COMMA TYPE value XG_AMO_COMMA, value, (TYPE)0)  \
+    XG_AMO_UPDATING(TYPE, TYPENAME, NAME, OP,                              \
+                    XG_AMO_COMMA TYPE value XG_AMO_COMMA, value)
 
 #define XG_AMO_DEFINE_BITWISE(TYPE, TYPENAME)                              \
-    XG_AMO_DEFINE_BITWISE_OP(TYPE, TYPENAME, and)                          \
-    XG_AMO_DEFINE_BITWISE_OP(TYPE, TYPENAME, or)                           \
-    XG_AMO_DEFINE_BITWISE_OP(TYPE, TYPENAME, xor)
+    XG_AMO_DEFINE_BITWISE_OP(TYPE, TYPENAME, and, AND)                     \
+    XG_AMO_DEFINE_BITWISE_OP(TYPE, TYPENAME, or, OR)                       \
+    XG_AMO_DEFINE_BITWISE_OP(TYPE, TYPENAME, xor, XOR)
 
 XG_SHMEM_AMO_BITWISE_TYPES(XG_AMO_DEFINE_BITWISE)
 

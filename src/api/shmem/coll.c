@@ -135,7 +135,7 @@ XG_SHMEM_API void shmem_barrier(int PE_start, int logPE_stride, int PE_size,
 
     xg_shmem_coll_aset(__func__, PE_start, logPE_stride, PE_size, pSync,
                        &coll);
-    xg_gas_quiet();
+    xg_gas_ctx_quiet(XG_SHMEM_GAS_DEFAULT);
     xg_coll_barrier(&coll);
 }
 XG_PSHMEM(shmem_barrier)

@@ -56,7 +56,7 @@ static inline void xg_shmem_coll_buf_named(const char *routine,
         if (xg_unlikely(ptr == NULL)) {
             xg_shmem_coll_null(routine, name, len);
         }
-        (void)xg_shmem_target(routine, ptr, len, xg_gas.me);
+        xg_shmem_check_local(routine, ptr, len);
     }
 }
 

@@ -2,14 +2,13 @@
  * OpenSHMEM communication contexts: creation and destruction, the memory
  * ordering routines on a context, shmem_pe_quiet, and sessions.
  *
- * Every operation xgas performs on this node completes before the routine
- * returns: a put is a copy into the target's partition, an atomic one CPU
- * instruction on it.  A context therefore never holds pending operations,
- * needs no lock (a private context and a shared one cost the same) and
- * costs one small allocation.  Its quiet is a full memory fence and its
- * fence a release fence, which is what orders this PE's stores before its
- * later ones as other PEs observe them.  What a context does carry is its
- * team: the PE numbers passed to shmem_ctx_* routines are relative to it.
+ * A context is a gas context (gas/xg_gas_ops.h: the ordering and
+ * completion domain, with its count of outstanding operations and the lock
+ * kind chosen at creation -- none for SHMEM_CTX_PRIVATE) plus its team: the
+ * PE numbers passed to shmem_ctx_* routines are relative to it.  Every
+ * operation on this node completes before it returns, so fence and quiet
+ * find nothing outstanding and are a release and a full fence; the
+ * context costs one small allocation.
  *
  * The contexts a program created are kept in a list, because destroying a
  * team destroys its shareable contexts, and shmem_finalize all shareable
@@ -34,7 +33,8 @@
 #define XG_CTX_KNOWN_OPTIONS                                               \
     (SHMEM_CTX_SERIALIZED | SHMEM_CTX_PRIVATE | SHMEM_CTX_NOSTORE)
 
-XG_EXPORT struct xg_shmem_ctx xg_shmem_ctx_default = {.team = &xg_team_world};
+XG_EXPORT struct xg_shmem_ctx xg_shmem_ctx_default = {
+    .gas = XG_GAS_CTX_INIT_SHARED, .team = &xg_team_world};
 
 /* The team of private contexts whose own team was destroyed: no members,
  * so every PE number fails the fast path's range check. */
@@ -109,6 +109,7 @@ static int ctx_create(const char *routine, xg_team_t *team, long options,
         xg_warn("shmem", "%s: out of memory for a context", routine);
         return -1;
     }
+    xg_gas_ctx_init(&ctx->gas, (options & SHMEM_CTX_PRIVATE) != 0);
     ctx->team    = team;
     ctx->options = options;
     pthread_mutex_lock(&ctx_list_lock);
@@ -206,7 +207,7 @@ XG_SHMEM_API void shmem_ctx_destroy(shmem_ctx_t ctx)
                       "destroy only contexts your program created");
     }
     ctx_check_live(__func__, ctx);
-    xg_gas_quiet(); /* destroying a context completes its operations */
+    xg_gas_ctx_fini(&ctx->gas); /* completes the context's operations */
     pthread_mutex_lock(&ctx_list_lock);
     ctx_free_locked(ctx);
     pthread_mutex_unlock(&ctx_list_lock);
@@ -245,7 +246,7 @@ XG_SHMEM_API void shmem_ctx_fence(shmem_ctx_t ctx)
         return;
     }
     ctx_check(__func__, ctx);
-    xg_gas_fence();
+    xg_gas_ctx_fence(&ctx->gas);
 }
 XG_PSHMEM(shmem_ctx_fence)
 
@@ -255,7 +256,7 @@ XG_SHMEM_API void shmem_ctx_quiet(shmem_ctx_t ctx)
         return;
     }
     ctx_check(__func__, ctx);
-    xg_gas_quiet();
+    xg_gas_ctx_quiet(&ctx->gas);
 }
 XG_PSHMEM(shmem_ctx_quiet)
 
@@ -268,7 +269,7 @@ XG_SHMEM_API void shmem_ctx_pe_quiet(shmem_ctx_t ctx, int target_pe)
     }
     ctx_check(__func__, ctx);
     (void)xg_shmem_ctx_pe(__func__, ctx, target_pe);
-    xg_gas_quiet();
+    xg_gas_ctx_quiet(&ctx->gas);
 }
 XG_PSHMEM(shmem_ctx_pe_quiet)
 

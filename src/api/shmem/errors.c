@@ -34,25 +34,23 @@ void xg_shmem_not_initialized(const char *routine)
                   "shmem_init_thread) first");
 }
 
-void xg_shmem_misaligned(const char *routine, const void *addr, size_t align)
+XG_NORETURN static void errors_misaligned(const char *routine,
+                                          const void *addr, size_t align)
 {
     xg_shmem_fail(routine, "address %p is not aligned to %zu bytes: atomic "
                   "operations need a naturally aligned operand", addr, align);
 }
 
-void *xg_shmem_target_slow(const char *routine, const void *addr, size_t len,
-                           int pe)
+void xg_shmem_status_fail(const char *routine, xg_status_t status,
+                          const void *addr, size_t len, int pe)
 {
     char ranges[256];
-    void *ptr = xg_gas_translate(addr, len, pe);
 
-    if (ptr != NULL) {
-        return ptr;
-    }
-
-    switch (xg_gas_diagnose(addr, len, pe)) {
+    switch (status) {
     case XG_ERR_NOT_INITIALIZED:
         xg_shmem_not_initialized(routine);
+    case XG_ERR_MISALIGNED:
+        errors_misaligned(routine, addr, len);
     case XG_ERR_PE_RANGE:
         xg_shmem_fail(routine, "PE %d is out of range: this job has %d PEs "
                       "(0..%d)", pe, xg_gas.npes, xg_gas.npes - 1);
@@ -66,8 +64,21 @@ void *xg_shmem_target_slow(const char *routine, const void *addr, size_t len,
         xg_shmem_fail(routine, "%zu bytes at %p run past the end of the "
                       "symmetric memory of PE %d (%s): check the length and "
                       "the object's size", len, addr, pe, ranges);
+    case XG_ERR_UNREACHABLE:
+        xg_shmem_fail(routine, "PE %d is not reachable by load/store and "
+                      "this build has no off-node transport: run every PE "
+                      "of the job on one node", pe);
     default:
-        xg_shmem_fail(routine, "%zu bytes at %p on PE %d cannot be accessed",
-                      len, addr, pe);
+        xg_shmem_fail(routine, "%zu bytes at %p on PE %d cannot be accessed "
+                      "(%s)", len, addr, pe, xg_status_str(status));
+    }
+}
+
+void xg_shmem_check_target_slow(const char *routine, const void *addr,
+                                size_t len, int pe)
+{
+    if (xg_gas_translate(addr, len, pe) == NULL) {
+        xg_shmem_status_fail(routine, xg_gas_diagnose(addr, len, pe), addr,
+                             len, pe);
     }
 }

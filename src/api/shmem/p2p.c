@@ -7,14 +7,15 @@
  * The objects waited on are symmetric objects of this PE that other PEs (or
  * threads) write with puts, atomics or stores.  Every routine checks its
  * arguments once -- library running, comparison operator valid, the whole
- * array symmetric and naturally aligned -- then only reads.  Each read is an
+ * array symmetric and naturally aligned -- then makes one gas call (the
+ * wait and test family of gas/xg_gas_ops.h), which only reads.  Each read is an
  * acquire load: it sees whole values only (never a torn update), and once a
  * flag satisfies the condition, everything its writer stored before setting
  * it (and ordered with shmem_fence/quiet, or by the release of an atomic)
  * is visible to the code after the wait.
  *
- * Waiting polls with xg_wait_backoff, so 8 PEs waiting on 2 cores still let
- * the writer run.  wait_until_all waits for each element in turn (each is
+ * Waiting (in gas) polls with xg_wait_backoff, so 8 PEs waiting on 2 cores
+ * still let the writer run.  wait_until_all waits for each element in turn (each is
  * seen to satisfy the condition at some point during the call, as the
  * specification asks); _any and _some rescan the whole set on every poll.
  * _any starts each scan at the element after the one the calling thread
@@ -31,14 +32,9 @@
  * implies).
  */
 #include <stdint.h>
-#include <stdio.h>
 
 #include "api/shmem/shmem_int.h"
 #include "api/shmem/shmem_types.h"
-#include "base/xg_wait.h"
-
-/* Where the next _any scan of this thread starts (modulo nelems). */
-static __thread size_t p2p_any_next;
 
 static int p2p_cmp_valid(int cmp)
 {
@@ -102,9 +98,10 @@ static inline void p2p_check(const char *routine, const void *ivars,
         p2p_bad_nelems(routine, nelems, size);
     }
     if (xg_unlikely(((uintptr_t)ivars & (size - 1)) != 0)) {
-        xg_shmem_misaligned(routine, ivars, size);
+        xg_shmem_status_fail(routine, XG_ERR_MISALIGNED, ivars, size,
+                             xg_gas.me);
     }
-    xg_shmem_local(routine, ivars, nelems * size);
+    xg_shmem_check_local(routine, ivars, nelems * size);
 }
 
 /* An array argument other than ivars must exist when nelems > 0. */
@@ -116,256 +113,99 @@ static inline void p2p_check_array(const char *routine, const char *name,
     }
 }
 
-static inline int p2p_in_set(const int *status, size_t i)
-{
-    return (status == NULL) || (status[i] == 0);
-}
+_Static_assert((SHMEM_CMP_EQ == XG_GAS_CMP_EQ) &&
+               (SHMEM_CMP_NE == XG_GAS_CMP_NE) &&
+               (SHMEM_CMP_GT == XG_GAS_CMP_GT) &&
+               (SHMEM_CMP_GE == XG_GAS_CMP_GE) &&
+               (SHMEM_CMP_LT == XG_GAS_CMP_LT) &&
+               (SHMEM_CMP_LE == XG_GAS_CMP_LE),
+               "SHMEM_CMP_* are passed to gas as they are");
 
-static int p2p_set_empty(const int *status, size_t nelems)
-{
-    size_t i;
-
-    for (i = 0; i < nelems; i++) {
-        if (p2p_in_set(status, i)) {
-            return 0;
-        }
-    }
-    return 1;
-}
+/* gas's description of TYPE (its name appears in hang reports). */
+#define P2P_TYPE(TYPE)                                                     \
+    ((xg_gas_int_t){sizeof(TYPE), !((TYPE)0 < (TYPE)-1), #TYPE})
 
 /*
- * The internals of one type.  The scalar and _vector forms share them: a
- * comparison value is values[i * stride], stride 0 for one value for all
+ * The gas calls of one type, with the comparison values as gas takes them:
+ * a comparison value is values[i * stride], stride 0 for one value for all
  * elements, 1 for one value per element.
- *
- *   p2p_T_holds: the condition on a value already read;
- *   p2p_T_wait:  waits until *ivar satisfies the condition, returns the
- *                value that did;
- *   p2p_T_all:   waits for each element of the set in turn;
- *   p2p_T_any:   one scan from the thread's rotating start: the index of
- *                a satisfying element, or SIZE_MAX;
- *   p2p_T_some:  one scan: stores the satisfying indices, returns how many.
  */
-/* What a blocked wait watches, for hang reports (boot/watch.c). */
-typedef struct p2p_watch {
-    const void        *ivars;
-    size_t             nelems;  /* 1: one variable; more: any/some of a set */
-    const char        *type;
-    int                cmp;
-    int                is_signed;
-    unsigned long long value;   /* the first comparison value */
-} p2p_watch_t;
-
-static void p2p_describe(const xg_wait_what_t *what, char *buf, size_t len)
-{
-    static const char *const ops[] = {
-        [SHMEM_CMP_EQ] = "==", [SHMEM_CMP_NE] = "!=", [SHMEM_CMP_GT] = ">",
-        [SHMEM_CMP_GE] = ">=", [SHMEM_CMP_LT] = "<", [SHMEM_CMP_LE] = "<="};
-    const p2p_watch_t *w = what->arg;
-    const char *op = ((w->cmp >= 0) && ((size_t)w->cmp < XG_ARRAY_SIZE(ops)) &&
-                      (ops[w->cmp] != NULL)) ? ops[w->cmp] : "?";
-    char value[32];
-
-    if (w->is_signed) {
-        snprintf(value, sizeof(value), "%lld", (long long)w->value);
-    } else {
-        snprintf(value, sizeof(value), "%llu", w->value);
-    }
-    if (w->nelems == 1) {
-        snprintf(buf, len, "waiting until *%p (%s) %s %s", w->ivars, w->type,
-                 op, value);
-    } else {
-        snprintf(buf, len, "waiting until one of %zu variables from %p "
-                 "(%s) %s %s%s", w->nelems, w->ivars, w->type, op, value,
-                 " (first comparison value)");
-    }
-}
-
-/* Names @wait for hang reports: @what and @w live in the caller's frame. */
-static XG_NOINLINE void p2p_watch(xg_wait_t *wait, xg_wait_what_t *what,
-                                  p2p_watch_t *w, const char *routine)
-{
-    what->routine      = routine;
-    what->peer         = -1;
-    what->member_count = 0;
-    what->describe     = p2p_describe;
-    what->arg          = w;
-    xg_wait_watch(wait, what);
-}
-
 #define XG_P2P_DEFINE_INTERNALS(TYPE, TYPENAME)                            \
-    static inline int p2p_##TYPENAME##_holds(TYPE cur, int cmp,            \
+    static inline TYPE p2p_##TYPENAME##_wait(const char *routine,          \
+                                             TYPE *ivar, int cmp,          \
                                              TYPE value)                   \
     {                                                                      \
-        switch (cmp) {                                                     \
-        case SHMEM_CMP_EQ:                                                 \
-            return cur == value;                                           \
-        case SHMEM_CMP_NE:                                                 \
-            return cur != value;                                           \
-        case SHMEM_CMP_GT:                                                 \
-            return cur > value;                                            \
-        case SHMEM_CMP_GE:                                                 \
-            return cur >= value;                                           \
-        case SHMEM_CMP_LT:                                                 \
-            return cur < value;                                            \
-        default: /* SHMEM_CMP_LE: p2p_check accepted nothing else */       \
-            return cur <= value;                                           \
-        }                                                                  \
+        return (TYPE)xg_gas_wait(routine, ivar, P2P_TYPE(TYPE), cmp,       \
+                                 (uint64_t)value);                         \
     }                                                                      \
                                                                            \
     static inline int p2p_##TYPENAME##_test1(TYPE *ivar, int cmp,          \
                                              TYPE value)                   \
     {                                                                      \
-        /* acquire: what the writer stored before the flag is visible      \
-         * after it */                                                     \
-        return p2p_##TYPENAME##_holds(__atomic_load_n(ivar,                \
-                                                      __ATOMIC_ACQUIRE),   \
-                                      cmp, value);                         \
+        return xg_gas_test(ivar, P2P_TYPE(TYPE), cmp, (uint64_t)value);    \
     }                                                                      \
                                                                            \
-    static inline TYPE p2p_##TYPENAME##_wait(const char *routine,          \
-                                             TYPE *ivar, int cmp,          \
-                                             TYPE value)                   \
-    {                                                                      \
-        TYPE cur = __atomic_load_n(ivar, __ATOMIC_ACQUIRE);                \
-        p2p_watch_t w = {ivar, 1, #TYPE, cmp, !((TYPE)0 < (TYPE)-1),       \
-                         (unsigned long long)value};                       \
-        xg_wait_what_t what;                                               \
-        xg_wait_t wait;                                                    \
-                                                                           \
-        if (p2p_##TYPENAME##_holds(cur, cmp, value)) {                     \
-            return cur;                                                    \
-        }                                                                  \
-        xg_wait_init(&wait);                                               \
-        p2p_watch(&wait, &what, &w, routine);                              \
-        do {                                                               \
-            xg_wait_backoff(&wait);                                        \
-            cur = __atomic_load_n(ivar, __ATOMIC_ACQUIRE);                 \
-        } while (!p2p_##TYPENAME##_holds(cur, cmp, value));                \
-        return cur;                                                        \
-    }                                                                      \
-                                                                           \
-    static void p2p_##TYPENAME##_all(const char *routine, TYPE *ivars,     \
-                                     size_t nelems,                        \
-                                     const int *status, int cmp,           \
-                                     const TYPE *values, size_t stride)    \
-    {                                                                      \
-        size_t i;                                                          \
-                                                                           \
-        for (i = 0; i < nelems; i++) {                                     \
-            if (p2p_in_set(status, i)) {                                   \
-                p2p_##TYPENAME##_wait(routine, &ivars[i], cmp,             \
-                                      values[i * stride]);                 \
-            }                                                              \
-        }                                                                  \
-    }                                                                      \
-                                                                           \
-    static int p2p_##TYPENAME##_test_all(TYPE *ivars, size_t nelems,       \
-                                         const int *status, int cmp,       \
-                                         const TYPE *values,               \
-                                         size_t stride)                    \
-    {                                                                      \
-        size_t i;                                                          \
-                                                                           \
-        for (i = 0; i < nelems; i++) {                                     \
-            if (p2p_in_set(status, i) &&                                   \
-                !p2p_##TYPENAME##_test1(&ivars[i], cmp,                    \
-                                        values[i * stride])) {             \
-                return 0;                                                  \
-            }                                                              \
-        }                                                                  \
-        return 1;                                                          \
-    }                                                                      \
-                                                                           \
-    static size_t p2p_##TYPENAME##_any(TYPE *ivars, size_t nelems,         \
-                                       const int *status, int cmp,         \
-                                       const TYPE *values, size_t stride)  \
-    {                                                                      \
-        size_t k, i;                                                       \
-                                                                           \
-        if (nelems == 0) {                                                 \
-            return SIZE_MAX;                                               \
-        }                                                                  \
-        i = p2p_any_next % nelems;                                         \
-        for (k = 0; k < nelems; k++) {                                     \
-            if (p2p_in_set(status, i) &&                                   \
-                p2p_##TYPENAME##_test1(&ivars[i], cmp,                     \
-                                       values[i * stride])) {              \
-                p2p_any_next = i + 1;                                      \
-                return i;                                                  \
-            }                                                              \
-            i = (i + 1 == nelems) ? 0 : i + 1;                             \
-        }                                                                  \
-        return SIZE_MAX;                                                   \
-    }                                                                      \
-                                                                           \
-    static size_t p2p_##TYPENAME##_some(TYPE *ivars, size_t nelems,        \
-                                        size_t *indices,                   \
-                                        const int *status, int cmp,        \
-                                        const TYPE *values, size_t stride) \
-    {                                                                      \
-        size_t i, count = 0;                                               \
-                                                                           \
-        for (i = 0; i < nelems; i++) {                                     \
-            if (p2p_in_set(status, i) &&                                   \
-                p2p_##TYPENAME##_test1(&ivars[i], cmp,                     \
-                                       values[i * stride])) {              \
-                indices[count++] = i;                                      \
-            }                                                              \
-        }                                                                  \
-        return count;                                                      \
-    }                                                                      \
-                                                                           \
-    static size_t p2p_##TYPENAME##_wait_any(const char *routine,           \
+    static inline void p2p_##TYPENAME##_all(const char *routine,           \
                                             TYPE *ivars, size_t nelems,    \
                                             const int *status, int cmp,    \
                                             const TYPE *values,            \
                                             size_t stride)                 \
     {                                                                      \
-        size_t i;                                                          \
-        p2p_watch_t w = {ivars, nelems, #TYPE, cmp, !((TYPE)0 < (TYPE)-1), \
-                         0};                                               \
-        xg_wait_what_t what;                                               \
-        xg_wait_t wait;                                                    \
-                                                                           \
-        if (p2p_set_empty(status, nelems)) {                               \
-            return SIZE_MAX;                                               \
-        }                                                                  \
-        w.value = (unsigned long long)values[0];                           \
-        xg_wait_init(&wait);                                               \
-        p2p_watch(&wait, &what, &w, routine);                              \
-        while ((i = p2p_##TYPENAME##_any(ivars, nelems, status, cmp,       \
-                                         values, stride)) == SIZE_MAX) {   \
-            xg_wait_backoff(&wait);                                        \
-        }                                                                  \
-        return i;                                                          \
+        xg_gas_wait_all(routine, ivars, nelems, status, P2P_TYPE(TYPE),    \
+                        cmp, values, stride);                              \
     }                                                                      \
                                                                            \
-    static size_t p2p_##TYPENAME##_wait_some(const char *routine,          \
-                                             TYPE *ivars, size_t nelems,   \
-                                             size_t *indices,              \
-                                             const int *status, int cmp,   \
-                                             const TYPE *values,           \
-                                             size_t stride)                \
+    static inline int p2p_##TYPENAME##_test_all(TYPE *ivars, size_t nelems, \
+                                                const int *status, int cmp, \
+                                                const TYPE *values,        \
+                                                size_t stride)             \
     {                                                                      \
-        size_t count;                                                      \
-        p2p_watch_t w = {ivars, nelems, #TYPE, cmp, !((TYPE)0 < (TYPE)-1), \
-                         0};                                               \
-        xg_wait_what_t what;                                               \
-        xg_wait_t wait;                                                    \
+        return xg_gas_test_all(ivars, nelems, status, P2P_TYPE(TYPE), cmp, \
+                               values, stride);                            \
+    }                                                                      \
                                                                            \
-        if (p2p_set_empty(status, nelems)) {                               \
-            return 0;                                                      \
-        }                                                                  \
-        w.value = (unsigned long long)values[0];                           \
-        xg_wait_init(&wait);                                               \
-        p2p_watch(&wait, &what, &w, routine);                              \
-        while ((count = p2p_##TYPENAME##_some(ivars, nelems, indices,      \
-                                              status, cmp, values,         \
-                                              stride)) == 0) {             \
-            xg_wait_backoff(&wait);                                        \
-        }                                                                  \
-        return count;                                                      \
+    static inline size_t p2p_##TYPENAME##_any(TYPE *ivars, size_t nelems,  \
+                                              const int *status, int cmp,  \
+                                              const TYPE *values,          \
+                                              size_t stride)               \
+    {                                                                      \
+        return xg_gas_test_any(ivars, nelems, status, P2P_TYPE(TYPE), cmp, \
+                               values, stride);                            \
+    }                                                                      \
+                                                                           \
+    static inline size_t p2p_##TYPENAME##_some(TYPE *ivars, size_t nelems, \
+                                               size_t *indices,            \
+                                               const int *status, int cmp, \
+                                               const TYPE *values,         \
+                                               size_t stride)              \
+    {                                                                      \
+        return xg_gas_test_some(ivars, nelems, indices, status,            \
+                                P2P_TYPE(TYPE), cmp, values, stride);      \
+    }                                                                      \
+                                                                           \
+    static inline size_t p2p_##TYPENAME##_wait_any(const char *routine,    \
+                                                   TYPE *ivars,            \
+                                                   size_t nelems,          \
+                                                   const int *status,      \
+                                                   int cmp,                \
+                                                   const TYPE *values,     \
+                                                   size_t stride)          \
+    {                                                                      \
+        return xg_gas_wait_any(routine, ivars, nelems, status,             \
+                               P2P_TYPE(TYPE), cmp, values, stride);       \
+    }                                                                      \
+                                                                           \
+    static inline size_t p2p_##TYPENAME##_wait_some(const char *routine,   \
+                                                    TYPE *ivars,           \
+                                                    size_t nelems,         \
+                                                    size_t *indices,       \
+                                                    const int *status,     \
+                                                    int cmp,               \
+                                                    const TYPE *values,    \
+                                                    size_t stride)         \
+    {                                                                      \
+        return xg_gas_wait_some(routine, ivars, nelems, indices, status,   \
+                                P2P_TYPE(TYPE), cmp, values, stride);      \
     }
 
 /* The exported routines of one type: check, then one internal call. */

@@ -170,21 +170,21 @@ XG_PSHMEM(shmem_info_get_name)
 XG_SHMEM_API void shmem_fence(void)
 {
     xg_shmem_check_init(__func__);
-    xg_gas_fence();
+    xg_gas_ctx_fence(XG_SHMEM_GAS_DEFAULT);
 }
 XG_PSHMEM(shmem_fence)
 
 XG_SHMEM_API void shmem_quiet(void)
 {
     xg_shmem_check_init(__func__);
-    xg_gas_quiet();
+    xg_gas_ctx_quiet(XG_SHMEM_GAS_DEFAULT);
 }
 XG_PSHMEM(shmem_quiet)
 
 XG_SHMEM_API void shmem_barrier_all(void)
 {
     xg_shmem_check_init(__func__);
-    xg_gas_quiet();
+    xg_gas_ctx_quiet(XG_SHMEM_GAS_DEFAULT);
     xg_gas_barrier_named(__func__);
 }
 XG_PSHMEM(shmem_barrier_all)

@@ -1,11 +1,12 @@
 /*
- * Shared internals of the OpenSHMEM layer: argument checks and the
- * translation of (symmetric address, PE) into a pointer.  Every check that
- * fails ends the job with a message naming the routine, the bad value and
- * what to do (OpenSHMEM defines no error returns for these routines).  The
- * checks on the fast path are folded into the translation: one range test
- * on the PE (which also catches "not initialized": npes is 0 then) and one
- * on the address; the diagnosis happens only after a failure.
+ * Shared internals of the OpenSHMEM layer: argument checks and the error
+ * policy over the gas operations (gas/xg_gas_ops.h).  Every check that
+ * fails, and every status a gas operation returns, ends the job with a
+ * message naming the routine, the bad value and what to do (OpenSHMEM
+ * defines no error returns for these routines).  The checks on the fast
+ * path are folded into the gas operation's translation: one range test on
+ * the PE (which also catches "not initialized": npes is 0 then) and one on
+ * the address; the diagnosis happens only after a failure.
  */
 #ifndef XG_SHMEM_INT_H
 #define XG_SHMEM_INT_H
@@ -15,6 +16,7 @@
 
 #include "base/xg_compiler.h"
 #include "gas/xg_gas.h"
+#include "gas/xg_gas_ops.h"
 #include "gas/xg_team.h"
 #include "shmem.h"
 
@@ -37,39 +39,27 @@
 XG_NORETURN void xg_shmem_fail(const char *routine, const char *fmt, ...)
     XG_PRINTF(2, 3);
 
-/* The complete translation (NLB miss, globals); when (addr, len, pe) is not
- * valid, diagnoses why and ends the job.  Never returns NULL. */
-XG_NOINLINE void *xg_shmem_target_slow(const char *routine, const void *addr,
-                                       size_t len, int pe)
-    __attribute__((returns_nonnull));
+/* Ends the job with the message for @status, which a gas operation on
+ * @len bytes at symmetric @addr on PE @pe returned. */
+XG_NORETURN XG_NOINLINE void xg_shmem_status_fail(const char *routine,
+                                                  xg_status_t status,
+                                                  const void *addr,
+                                                  size_t len, int pe);
 
 XG_NORETURN XG_NOINLINE void xg_shmem_not_initialized(const char *routine);
 
-XG_NORETURN XG_NOINLINE void xg_shmem_misaligned(const char *routine,
-                                                 const void *addr,
-                                                 size_t align);
+/* The complete check (NLB miss, globals) of xg_shmem_check_target. */
+XG_NOINLINE void xg_shmem_check_target_slow(const char *routine,
+                                            const void *addr, size_t len,
+                                            int pe);
 
-/* Pointer to @len bytes of symmetric @addr on @pe, or the job ends. */
-static inline void *xg_shmem_target(const char *routine, const void *addr,
-                                    size_t len, int pe)
+/* Ends the job unless @len bytes at symmetric @addr exist on @pe. */
+static inline void xg_shmem_check_target(const char *routine,
+                                         const void *addr, size_t len, int pe)
 {
-    void *ptr = xg_gas_translate_fast(addr, len, pe);
-
-    if (xg_likely(ptr != NULL)) {
-        return ptr;
+    if (xg_unlikely(xg_gas_translate_fast(addr, len, pe) == NULL)) {
+        xg_shmem_check_target_slow(routine, addr, len, pe);
     }
-    return xg_shmem_target_slow(routine, addr, len, pe);
-}
-
-/* As xg_shmem_target, and the address must be aligned to @len (atomics). */
-static inline void *xg_shmem_atomic_target(const char *routine,
-                                           const void *addr, size_t len,
-                                           int pe)
-{
-    if (xg_unlikely(((uintptr_t)addr & (len - 1)) != 0)) {
-        xg_shmem_misaligned(routine, addr, len);
-    }
-    return xg_shmem_target(routine, addr, len, pe);
 }
 
 /* shmem_ptr and shmem_team_ptr: a pointer to @dest on world PE @pe, @dest
@@ -86,23 +76,26 @@ static inline void xg_shmem_check_init(const char *routine)
 
 /* Local symmetric memory the routine reads or waits on (e.g. wait_until's
  * ivar) must be symmetric too; checks it as a target on this PE. */
-static inline void *xg_shmem_local(const char *routine, const void *addr,
-                                   size_t len)
+static inline void xg_shmem_check_local(const char *routine, const void *addr,
+                                        size_t len)
 {
-    return xg_shmem_target(routine, addr, len, xg_gas.me);
+    xg_shmem_check_target(routine, addr, len, xg_gas.me);
 }
 
 /*
- * Communication contexts.  On this node every operation completes before
- * it returns (a put is a copy, an atomic one instruction), so a context
- * holds no pending operations and needs no lock: it only names the team
- * whose PE numbers its routines take, and its options.
+ * Communication contexts.  The ordering and completion domain is the gas
+ * context inside (pending operations, lock kind); this handle adds the
+ * team whose PE numbers the context's routines take, and its options.
  */
 struct xg_shmem_ctx {
+    xg_gas_ctx_t         gas;
     xg_team_t           *team;
     long                 options;
     struct xg_shmem_ctx *prev, *next; /* contexts the program created */
 };
+
+/* The gas context of the routines without a context argument. */
+#define XG_SHMEM_GAS_DEFAULT (&xg_shmem_ctx_default.gas)
 
 /* Destroys the shareable contexts of @team (NULL: of every team) and
  * orphans its private ones (see ctx.c). */
@@ -136,19 +129,27 @@ static inline int xg_shmem_ctx_pe(const char *routine, shmem_ctx_t ctx,
  *
  * defines shmem_long_p(dest, value, pe) and shmem_ctx_long_p(ctx, dest,
  * value, pe) -- whose body first turns pe from a PE of the context's team
- * into a world PE -- and their pshmem_ names.  The body comes last (it may
- * contain commas); in each function, __func__ names that function.
+ * into a world PE -- and their pshmem_ names.  In the body, gctx is the
+ * gas context (the default context's in shmem_long_p).  The body comes
+ * last (it may contain commas); in each function, __func__ names that
+ * function.
  */
 #define XG_CTX_PARAMS(...) (shmem_ctx_t ctx, __VA_ARGS__)
 
 #define XG_SHMEM_DEFINE(RET, NAME, PARAMS, ...)                            \
     XG_SHMEM_API RET shmem_##NAME PARAMS                                   \
     {                                                                      \
+        xg_gas_ctx_t *const gctx = XG_SHMEM_GAS_DEFAULT;                   \
+                                                                           \
+        (void)gctx;                                                        \
         __VA_ARGS__                                                        \
     }                                                                      \
     XG_PSHMEM(shmem_##NAME)                                                \
     XG_SHMEM_API RET shmem_ctx_##NAME XG_CTX_PARAMS PARAMS                 \
     {                                                                      \
+        xg_gas_ctx_t *const gctx = &ctx->gas;                              \
+                                                                           \
+        (void)gctx;                                                        \
         pe = xg_shmem_ctx_pe(__func__, ctx, pe);                           \
         __VA_ARGS__                                                        \
     }                                                                      \
