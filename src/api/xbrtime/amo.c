@@ -17,11 +17,11 @@ static XG_ALWAYS_INLINE void amo(const char *routine, xg_gas_amo_t op,
                                  void *dest, size_t size, uint64_t value,
                                  uint64_t cond, int pe)
 {
-    xg_status_t status = xg_gas_amo(&xg_xbrtime_ctx, op, dest, size, value,
-                                    cond, NULL, pe);
+    xg_gas_amo_result_t result = xg_gas_amo(&xg_xbrtime_ctx, op, dest, size,
+                                            value, cond, pe);
 
-    if (xg_unlikely(status != XG_OK)) {
-        xg_xbrtime_access_fail(routine, status, dest, size, pe);
+    if (xg_unlikely(result.status != XG_OK)) {
+        xg_xbrtime_access_fail(routine, result.status, dest, size, pe);
     }
 }
 
