@@ -2,7 +2,9 @@
 #
 # xgas_test_program(name SOURCES a.c [b.c] [INTERNAL])
 #   builds a test program against libxgas (INTERNAL: the static library plus
-#   the private headers of src/, for unit tests of a layer).
+#   private headers of src/: a unit test of a layer, in tests/unit/<layer>/
+#   or tests/<layer>/, sees that layer's and the lower layers' headers only,
+#   as the layer itself does; any other test sees every layer).
 #
 # xgas_pe_test(name TARGET prog NP 1 2 4 8 [ARGS ...] [WILL_FAIL]
 #              [PASS_REGULAR_EXPRESSION re] [ENV VAR=VALUE ...])
@@ -14,7 +16,12 @@ function(xgas_test_program name)
   cmake_parse_arguments(T "INTERNAL" "" "SOURCES" ${ARGN})
   add_executable(${name} ${T_SOURCES})
   target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/tests)
-  if(T_INTERNAL)
+  file(RELATIVE_PATH test_dir ${CMAKE_SOURCE_DIR}/tests
+       ${CMAKE_CURRENT_SOURCE_DIR})
+  string(REGEX REPLACE "^unit/" "" layer "${test_dir}")
+  if(T_INTERNAL AND TARGET xgas_view_${layer})
+    target_link_libraries(${name} PRIVATE xgas_view_${layer} xgas_static)
+  elseif(T_INTERNAL)
     target_link_libraries(${name} PRIVATE xgas_internal)
   else()
     target_link_libraries(${name} PRIVATE xgas)

@@ -1,171 +1,43 @@
 /*
- * PE side of the launcher protocol (see xg_ctl.h for the shared layout).
+ * Joining the job through the first backend that started this process
+ * (xg_boot_backend.h), and what boot offers on the control area once
+ * joined (see xg_ctl.h for its layout): identity, key/value exchange,
+ * fences, life-cycle states, leaving.
  */
 #include "boot/xg_boot.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/prctl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/xg_config.h"
 #include "base/xg_log.h"
 #include "base/xg_wait.h"
+#include "boot/xg_boot_backend.h"
 
 xg_boot_t xg_boot = {.rank = -1, .seg_fd = -1, .ctl_fd = -1};
-
-/* Takes PE @rank's slot for this process.  A slot already held by another
- * live process means the variables were inherited: from a PE that started
- * this program before it joined (its child then holds the rank), or copied
- * by hand. */
-static xg_status_t boot_claim_rank(xg_ctl_t *ctl, int rank)
-{
-    int32_t holder = 0, me = (int32_t)getpid();
-
-    if (atomic_compare_exchange_strong(&ctl->pe[rank].pid, &holder, me) ||
-        (holder == me)) {
-        return XG_OK;
-    }
-    xg_error("boot", "PE %d of this job was already joined by process %d, "
-             "so this process (%d) cannot be PE %d: XGAS_RANK and the job's "
-             "descriptors were inherited from a process that started it -- "
-             "programs a PE starts after shmem_init run as jobs of their "
-             "own; start this one after shmem_init, or unset the XGAS_* "
-             "launcher variables", rank, (int)holder, (int)me, rank);
-    return XG_ERR_BOOT;
-}
-
-/* Removes the launcher's variables from the environment once joined: the
- * values stay in xg_config, which is all a re-initialization after
- * shmem_finalize needs, and programs this PE starts (system, fork + exec)
- * do not see the job. */
-static void boot_forget_launcher_vars(void)
-{
-    static const char *const names[] = {"XGAS_RANK", "XGAS_NPES",
-                                        "XGAS_CTL_FD", "XGAS_SEG_FD"};
-    size_t i;
-
-    for (i = 0; i < XG_ARRAY_SIZE(names); i++) {
-        unsetenv(names[i]);
-    }
-}
 
 /* Serializes joining and appending: libxgas (shmem_init, PtlInit) and
  * libpmi (PMI_Init, PMI_KVS_Put) may do either from different threads. */
 static pthread_mutex_t boot_lock = PTHREAD_MUTEX_INITIALIZER;
 static int boot_joined;
 
-static xg_status_t boot_attach_launcher(void)
-{
-    struct stat st;
-    void *map = MAP_FAILED, *kv = MAP_FAILED;
-    long fd = xg_config.ctl_fd;
-    uint32_t npes;
-    size_t head;
-
-    if ((xg_config.npes < 1) || (xg_config.npes > XG_CTL_MAX_PES) ||
-        (xg_config.rank < 0) || (xg_config.rank >= xg_config.npes) ||
-        (xg_config.seg_fd < 0)) {
-        xg_error("boot", "inconsistent launcher variables XGAS_RANK=%ld "
-                 "XGAS_NPES=%ld XGAS_SEG_FD=%ld: start the program with "
-                 "xgasrun, or unset the XGAS_* launcher variables to run it "
-                 "as a single PE", xg_config.rank, xg_config.npes,
-                 xg_config.seg_fd);
-        return XG_ERR_BOOT;
-    }
-    if (fstat((int)fd, &st) != 0) {
-        xg_error("boot", "XGAS_CTL_FD=%ld is not an open descriptor (%m): "
-                 "was the program started by xgasrun?", fd);
-        return XG_ERR_BOOT;
-    }
-    npes = (uint32_t)xg_config.npes;
-    head = xg_ctl_head_size(npes);
-    if ((size_t)st.st_size < xg_ctl_size(npes)) {
-        xg_error("boot", "the job control area (%lld bytes) is too small for "
-                 "XGAS_NPES=%ld: this libxgas and the xgasrun that started "
-                 "the program must come from the same installation",
-                 (long long)st.st_size, xg_config.npes);
-        return XG_ERR_BOOT;
-    }
-    /* the head and our own key/value area only: peers' records are read
-     * with pread (xg_boot_kv_get), so no page tables cover their areas */
-    map = mmap(NULL, head, PROT_READ | PROT_WRITE, MAP_SHARED, (int)fd, 0);
-    kv = mmap(NULL, XG_CTL_KV_BYTES_PER_PE, PROT_READ | PROT_WRITE,
-              MAP_SHARED, (int)fd,
-              (off_t)xg_ctl_kv_offset(npes, (uint32_t)xg_config.rank));
-    if ((map == MAP_FAILED) || (kv == MAP_FAILED)) {
-        xg_error("boot", "cannot map the job control area (%m)");
-        goto err_unmap;
-    }
-    if (xg_ctl_check(map, (size_t)st.st_size, npes) != 0) {
-        xg_error("boot", "the job control area does not match XGAS_NPES=%ld: "
-                 "this libxgas and the xgasrun that started the program must "
-                 "come from the same installation", xg_config.npes);
-        goto err_unmap;
-    }
-    if (boot_claim_rank(map, (int)xg_config.rank) != XG_OK) {
-        goto err_unmap;
-    }
-    /* a program this PE starts must not inherit the job: both descriptors
-     * close on exec (the library keeps their numbers), and the variables
-     * that name the job go */
-    fcntl((int)fd, F_SETFD, FD_CLOEXEC);
-    fcntl((int)xg_config.seg_fd, F_SETFD, FD_CLOEXEC);
-    boot_forget_launcher_vars();
-    xg_boot.ctl       = map;
-    xg_boot.ctl_size  = head;
-    xg_boot.ctl_fd    = (int)fd;
-    xg_boot.kv_own    = kv;
-    xg_boot.rank      = (int)xg_config.rank;
-    xg_boot.npes      = (int)xg_config.npes;
-    xg_boot.seg_fd    = (int)xg_config.seg_fd;
-    xg_boot.singleton = 0;
-    return XG_OK;
-
-err_unmap:
-    if (map != MAP_FAILED) {
-        munmap(map, head);
-    }
-    if (kv != MAP_FAILED) {
-        munmap(kv, XG_CTL_KV_BYTES_PER_PE);
-    }
-    return XG_ERR_BOOT;
-}
-
-static xg_status_t boot_setup_singleton(void)
-{
-    size_t size = xg_ctl_size(1);
-    void *map = mmap(NULL, size, PROT_READ | PROT_WRITE,
-                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-    if (map == MAP_FAILED) {
-        xg_error("boot", "cannot allocate %zu bytes for the job state (%m)",
-                 size);
-        return XG_ERR_NO_MEMORY;
-    }
-    xg_ctl_format(map, 1);
-    xg_boot.ctl       = map;
-    xg_boot.ctl_size  = size;
-    xg_boot.ctl_fd    = -1;
-    xg_boot.kv_own    = xg_ctl_kv_area(map, 0);
-    xg_boot.rank      = 0;
-    xg_boot.npes      = 1;
-    xg_boot.seg_fd    = -1;
-    xg_boot.singleton = 1;
-    return XG_OK;
-}
+/* Preference order: a launcher that set up the job first, the singleton
+ * last (it always applies). */
+static const xg_boot_backend_t *const boot_backends[] = {
+    &xg_boot_backend_xgasrun,
+    &xg_boot_backend_singleton,
+};
 
 static xg_status_t boot_join(void)
 {
+    const xg_boot_backend_t *backend = NULL;
     char prefix[32];
     xg_status_t status;
+    size_t i;
 
     status = xg_config_load();
     if (status != XG_OK) {
@@ -173,15 +45,17 @@ static xg_status_t boot_join(void)
     }
     xg_wait_configure((unsigned)xg_config.wait_spin,
                       (unsigned)xg_config.wait_pause);
-    status = (xg_config.ctl_fd >= 0) ? boot_attach_launcher()
-                                     : boot_setup_singleton();
+    for (i = 0; (backend == NULL) && (i < XG_ARRAY_SIZE(boot_backends));
+         i++) {
+        if (boot_backends[i]->detect()) {
+            backend = boot_backends[i];
+        }
+    }
+    status = backend->join();
     if (status != XG_OK) {
         return status;
     }
-    if (xg_boot.singleton) {
-        atomic_store_explicit(&xg_boot.ctl->pe[0].pid, (int32_t)getpid(),
-                              memory_order_relaxed);
-    }
+    xg_boot.backend = backend->name;
     xg_boot.kv_used = atomic_load_explicit(
         &xg_boot.ctl->pe[xg_boot.rank].kv_used, memory_order_relaxed);
     snprintf(prefix, sizeof(prefix), "pe %d", xg_boot.rank);
@@ -215,6 +89,34 @@ XG_EXPORT void xg_boot_job(int *rank_p, int *npes_p, int *singleton_p)
     *rank_p      = xg_boot.rank;
     *npes_p      = xg_boot.npes;
     *singleton_p = xg_boot.singleton;
+}
+
+void xg_boot_identity(xg_boot_identity_t *id)
+{
+    id->job_id     = xg_boot.job_id;
+    id->rank       = xg_boot.rank;
+    id->npes       = xg_boot.npes;
+    id->local_rank = xg_boot.local_rank;
+    id->local_npes = xg_boot.local_npes;
+    id->singleton  = xg_boot.singleton;
+}
+
+void xg_boot_endpoint_publish(int32_t ep)
+{
+    /* release: what @ep names is complete before a peer can find it (boot
+     * stored our pid before) */
+    atomic_store_explicit(&xg_boot.ctl->pe[xg_boot.rank].pkt_ep, ep,
+                          memory_order_release);
+}
+
+int32_t xg_boot_endpoint_lookup(int rank, int32_t *pid_p)
+{
+    xg_ctl_pe_t *slot = &xg_boot.ctl->pe[rank];
+    /* acquire: the pid is stored before the endpoint is published */
+    int32_t ep = atomic_load_explicit(&slot->pkt_ep, memory_order_acquire);
+
+    *pid_p = atomic_load_explicit(&slot->pid, memory_order_relaxed);
+    return ep;
 }
 
 void xg_boot_set_state(xg_pe_state_t state)

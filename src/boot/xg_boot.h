@@ -1,7 +1,8 @@
 /*
- * Who am I and who are my peers.  boot finds the job through the variables
- * xgasrun sets (XGAS_RANK, XGAS_NPES, XGAS_CTL_FD, XGAS_SEG_FD) or, without
- * them, runs the program as a singleton job of one PE.  It offers a
+ * Who am I and who are my peers.  boot joins the job through the first of
+ * its backends (xg_boot_backend.h) that started the process: xgasrun (the
+ * variables XGAS_RANK, XGAS_NPES, XGAS_CTL_FD, XGAS_SEG_FD) or, without a
+ * launcher, the singleton (a job of one PE).  It offers a
  * key/value exchange (put, fence, get) to the layers above and the ways a
  * PE leaves a job (finalize, abort, global exit).  boot knows ranks, not
  * memory: the node segment descriptor is only handed through.
@@ -10,6 +11,7 @@
 #define XG_BOOT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "base/xg_compiler.h"
 #include "boot/xg_ctl.h"
@@ -18,6 +20,10 @@
 typedef struct xg_boot {
     int        rank;
     int        npes;
+    int        local_rank; /* among the PEs of this node */
+    int        local_npes; /* PEs on this node */
+    uint64_t   job_id;     /* the same in every PE of the job */
+    const char *backend;   /* name of the backend that joined */
     int        singleton; /* started without xgasrun */
     int        seg_fd;    /* node region memfd from xgasrun, or -1 */
     xg_ctl_t  *ctl;       /* the head: header and PE slots */
@@ -47,6 +53,29 @@ xg_status_t xg_boot_init(void);
 /* This PE's rank, the job size, and whether it is a singleton (a job of
  * one process started without xgasrun).  Requires xg_boot_init. */
 void xg_boot_job(int *rank_p, int *npes_p, int *singleton_p);
+
+/* The job as boot knows it: what the layers above ask instead of reading
+ * the launcher's control area.  Today every PE of a job shares one node
+ * (local_rank == rank); partitions of the node region are indexed by
+ * local_rank. */
+typedef struct xg_boot_identity {
+    uint64_t job_id;     /* the same in every PE (Portals' jid) */
+    int      rank;
+    int      npes;
+    int      local_rank;
+    int      local_npes;
+    int      singleton;  /* a job of one process without a launcher */
+} xg_boot_identity_t;
+
+/* Requires xg_boot_init. */
+void xg_boot_identity(xg_boot_identity_t *id);
+
+/* A packet transport's inbound endpoint, published without a fence in this
+ * PE's slot (0: none; the value means something to the transport only),
+ * and looked up by peers: the endpoint of PE @rank, with the pid of the
+ * process that holds the rank in *pid_p (0 if none has joined). */
+void xg_boot_endpoint_publish(int32_t ep);
+int32_t xg_boot_endpoint_lookup(int rank, int32_t *pid_p);
 
 /* Records this PE's life-cycle state for the launcher. */
 void xg_boot_set_state(xg_pe_state_t state);

@@ -192,12 +192,17 @@ xg_status_t xg_gas_alloc(size_t size, size_t align, void **ptr_p);
 xg_status_t xg_gas_realloc(void *ptr, size_t size, void **ptr_p);
 xg_status_t xg_gas_free(void *ptr);
 
-/* Memory ordering of same-node access.  fence: puts to one PE become
- * visible in order (a release fence; x86 keeps stores ordered anyway).
- * quiet: every earlier access is complete and visible before any later
- * one (a full fence). */
+/* Memory ordering of same-node access.  fence: puts and stores to one PE
+ * become visible in order (a release fence; x86 keeps ordinary stores in
+ * order, but not non-temporal ones -- a program's movnt through shmem_ptr
+ * -- which need the store fence).  quiet: every earlier access is complete
+ * and visible before any later one (a full fence, which orders those
+ * too). */
 static inline void xg_gas_fence(void)
 {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_sfence();
+#endif
     atomic_thread_fence(memory_order_release);
 }
 

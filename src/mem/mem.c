@@ -106,7 +106,7 @@ static uint64_t mem_heap_max_align(void)
 static xg_status_t mem_check_fits(void)
 {
     uint64_t base = xg_config.symmetric_base, room, region, fit;
-    uint64_t npes = (uint64_t)xg_mem.npes;
+    uint64_t npes = (uint64_t)xg_mem.local_npes;
     uint64_t overhead = xg_mem.part_size - xg_mem.heap_size;
 
     room = (base < XG_MEM_VA_LIMIT) ? XG_MEM_VA_LIMIT - base : 0;
@@ -126,7 +126,8 @@ static xg_status_t mem_check_fits(void)
              "bytes of address space between XGAS_SYMMETRIC_BASE=%#llx and "
              "%#llx: lower SHMEM_SYMMETRIC_SIZE to at most %llu bytes or "
              "run fewer PEs", (unsigned long long)xg_config.symmetric_size,
-             xg_mem.npes, xg_mem.npes, (unsigned long long)xg_mem.part_size,
+             xg_mem.local_npes, xg_mem.local_npes,
+             (unsigned long long)xg_mem.part_size,
              (unsigned long long)room, (unsigned long long)base,
              (unsigned long long)XG_MEM_VA_LIMIT, (unsigned long long)fit);
     return XG_ERR_INVALID_PARAM;
@@ -150,7 +151,7 @@ static xg_status_t mem_check_agreement(void)
                  "of global data, but PE %d has %lu and %lu: every PE must "
                  "run the same executable with the same SHMEM_SYMMETRIC_SIZE",
                  (unsigned long)theirs[0], (unsigned long)theirs[1],
-                 xg_boot.rank, (unsigned long)mine[0],
+                 xg_mem.me, (unsigned long)mine[0],
                  (unsigned long)mine[1]);
         return XG_ERR_MISMATCH;
     }
@@ -182,30 +183,26 @@ static void mem_copy_pages(uintptr_t dst, uintptr_t src, size_t len)
 static xg_status_t mem_share_data(void)
 {
     uintptr_t window = xg_mem.my_part + xg_mem.data_off;
-    void *map;
 
     if (xg_mem.data_size == 0) {
         return XG_OK;
     }
     mem_copy_pages(window, xg_mem.data_lo, xg_mem.data_size);
-    map = mmap((void *)xg_mem.data_lo, xg_mem.data_size,
-               PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
-               xg_mem.region.fd, (off_t)(window - xg_mem.region.base));
-    if (map != (void *)xg_mem.data_lo) {
-        xg_error("mem", "cannot map the global data window at %#lx (%m)",
-                 (unsigned long)xg_mem.data_lo);
-        return XG_ERR_IO;
-    }
-    return XG_OK;
+    return xg_xport_region_alias(&xg_mem.region, window - xg_mem.region.base,
+                                 (void *)xg_mem.data_lo, xg_mem.data_size);
 }
 
 xg_status_t xg_mem_init(void)
 {
     mem_range_t data = {0, 0};
+    xg_boot_identity_t job;
     xg_status_t status;
 
-    xg_mem.me   = xg_boot.rank;
-    xg_mem.npes = xg_boot.npes;
+    xg_boot_identity(&job);
+    xg_mem.me         = job.rank;
+    xg_mem.npes       = job.npes;
+    xg_mem.local_me   = job.local_rank;
+    xg_mem.local_npes = job.local_npes;
     dl_iterate_phdr(mem_find_data, &data);
     xg_mem.data_lo = data.lo;
     mem_layout(data.hi - data.lo);
@@ -218,19 +215,19 @@ xg_status_t xg_mem_init(void)
     if (status != XG_OK) {
         return status;
     }
-    status = xg_shm_region_open(&xg_mem.region, xg_boot.seg_fd, xg_mem.npes,
-                                xg_mem.part_size, xg_config.symmetric_base);
+    status = xg_xport_region_open(&xg_mem.region, xg_mem.local_npes,
+                                  xg_mem.part_size, xg_config.symmetric_base);
     if (status != XG_OK) {
         return status;
     }
-    xg_mem.my_part = xg_mem_part(xg_mem.me);
+    xg_mem.my_part = xg_mem_part(xg_mem.local_me);
     status = mem_share_data();
     if (status == XG_OK) {
         status = xg_heap_init(&xg_mem.heap, xg_mem.my_part, xg_mem.heap_size,
                               mem_heap_max_align());
     }
     if (status != XG_OK) {
-        xg_shm_region_close(&xg_mem.region);
+        xg_xport_region_close(&xg_mem.region);
         return status;
     }
     xg_debug("mem", "partition %lu bytes: heap %lu, globals %lu at %#lx",
@@ -244,5 +241,5 @@ void xg_mem_fini(void)
     xg_heap_fini(&xg_mem.heap);
     /* The globals stay mapped from the region's memory object: the program
      * keeps running after finalize.  Only the view of the partitions goes. */
-    xg_shm_region_close(&xg_mem.region);
+    xg_xport_region_close(&xg_mem.region);
 }

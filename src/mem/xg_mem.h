@@ -1,7 +1,8 @@
 /*
  * Symmetric memory of this PE and its view of every same-node PE.
  *
- * Each PE owns one partition of the node region (see xport/shm):
+ * Each PE owns one partition of the node region, the load/store region of
+ * the transport (xport/xg_xport.h), indexed by node-local rank:
  *
  *   partition offset 0            heap_size         internal_off    part_size
  *   |  symmetric heap            | data window     | internal area |
@@ -26,7 +27,7 @@
 
 #include "mem/xg_heap.h"
 #include "xgas_status.h"
-#include "xport/shm/xg_shm.h"
+#include "xport/xg_xport.h"
 
 /*
  * Size of the internal area.  It holds one synchronization slot per team
@@ -89,9 +90,11 @@ static inline uint64_t xg_mem_internal_size(int npes, long teams_max)
 #define XG_MEM_VA_LIMIT (1ULL << 47)
 
 typedef struct xg_mem {
-    xg_shm_region_t region;
-    int             me;
-    int             npes;
+    xg_xport_region_t region;
+    int             me;            /* rank in the job */
+    int             npes;          /* PEs of the job */
+    int             local_me;      /* rank among the PEs of this node */
+    int             local_npes;    /* PEs of this node: partitions */
     uint64_t        part_size;
     uint64_t        part_align;    /* partitions start at multiples of it */
     uint64_t        heap_size;
@@ -110,12 +113,14 @@ extern xg_mem_t xg_mem;
 xg_status_t xg_mem_init(void);
 void xg_mem_fini(void);
 
-static inline uintptr_t xg_mem_part(int pe)
+/* Partition of node-local PE @local (today every PE of a job is on this
+ * node, and its node-local rank is its rank). */
+static inline uintptr_t xg_mem_part(int local)
 {
-    return xg_shm_region_part(&xg_mem.region, pe);
+    return xg_xport_region_part(&xg_mem.region, local);
 }
 
-/* PE @pe's internal area, as seen from this PE. */
+/* PE @pe's internal area, as seen from this PE (@pe node-local). */
 static inline void *xg_mem_internal(int pe)
 {
     return (void *)(xg_mem_part(pe) + xg_mem.internal_off);

@@ -434,6 +434,7 @@ static void nic_at_exit(void)
 int xg_nic_init(void)
 {
     pthread_mutexattr_t attr;
+    xg_boot_identity_t job;
     xg_nic_t *nic;
     xg_status_t status;
     int i;
@@ -469,12 +470,9 @@ int xg_nic_init(void)
     nic->mtu         = nic->xport.ops.mtu(nic->xport.ep);
     nic->max_payload = nic->mtu - sizeof(xg_nic_wire_t);
     nic->uid         = (ptl_uid_t)getuid();
-    /* the job: named after its launcher, the parent of every PE (rank
-     * 0's pid would need rank 0 to have initialized first: PtlInit is not
-     * collective); a singleton is its own job */
-    nic->jid = ((xg_boot.ctl != NULL) && !xg_boot.singleton)
-                   ? (ptl_jid_t)getppid()
-                   : (ptl_jid_t)getpid();
+    /* the job as boot names it: the same in every PE */
+    xg_boot_identity(&job);
+    nic->jid = (ptl_jid_t)job.job_id;
     nic->peers = calloc((size_t)nic->npes, sizeof(*nic->peers));
     nic->busy  = calloc(2 * (size_t)nic->npes, sizeof(*nic->busy));
     if ((nic->peers == NULL) || (nic->busy == NULL)) {

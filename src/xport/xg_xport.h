@@ -1,12 +1,20 @@
 /*
- * The transport contract.  A transport tells gas/ how bytes reach a PE:
- *   - load/store reachability: the transport maps the PE's symmetric
- *     partition into this process, and gas/ turns a put into a memcpy and an
- *     atomic into a CPU atomic (same-node PEs, through shm/);
- *   - later, packet transports (software NIC, libfabric) for the rest.
- * This release builds "self" (a job of one PE maps its own partition) and
- * "shm" (the node region shared by every PE on the host); both are the same
- * mapping code in shm/, differing only in who creates the memory.
+ * Transports: the closed list of components that move bytes between
+ * processes (xport.c), each declaring what it offers a peer it reaches.
+ * The layers above choose a component per peer by the capabilities they
+ * need (xg_xport_select); today every peer is on this node and picks shm,
+ * the wire issue adds ofi (libfabric) for the others.
+ *
+ * A component offers one or more of
+ *   - a load/store region (CAP_LOAD_STORE): every same-node PE's partition
+ *     mapped at one address in every PE (PVAS), so a put is a memcpy and
+ *     gas/ needs no transport call on its fast path -- mem/ opens it;
+ *   - CPU-coherent atomics on that region (CAP_ATOMIC_CPU);
+ *   - packets (CAP_PACKETS): ordered datagrams for the software NIC, see
+ *     xg_xport_pkt.h;
+ *   - zero-copy RMA by the transport itself (CAP_RMA);
+ *   - delivery in issue order per (sender, receiver) pair (CAP_ORDERED).
+ * Every component passes the conformance suite in tests/xport/.
  */
 #ifndef XG_XPORT_H
 #define XG_XPORT_H
@@ -14,10 +22,80 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* What a transport offers for a peer (capability bits). */
+#include "xgas_status.h"
+#include "xport/xg_xport_pkt.h"
+
+/* What a component offers for a peer (capability bits). */
 enum {
     XG_XPORT_CAP_LOAD_STORE = 1u << 0, /* direct CPU access to the peer */
-    XG_XPORT_CAP_ATOMIC_CPU = 1u << 1  /* CPU atomics are coherent with it */
+    XG_XPORT_CAP_ATOMIC_CPU = 1u << 1, /* CPU atomics are coherent with it */
+    XG_XPORT_CAP_PACKETS    = 1u << 2, /* datagrams (xg_xport_pkt.h) */
+    XG_XPORT_CAP_RMA        = 1u << 3, /* zero-copy put/get by the transport */
+    XG_XPORT_CAP_ORDERED    = 1u << 4  /* in issue order per peer */
 };
+
+struct xg_xport_component;
+
+/*
+ * The load/store region of this node: one partition per node-local PE,
+ * partition i at base + i * part_size, at the same address in every PE.
+ */
+typedef struct xg_xport_region {
+    uintptr_t base;      /* same in every PE */
+    size_t    size;      /* nparts * part_size */
+    size_t    part_size;
+    int       nparts;    /* the PEs of this node */
+    int       fd;        /* the memory object behind it (component's) */
+    const struct xg_xport_component *xport; /* that opened it */
+} xg_xport_region_t;
+
+typedef struct xg_xport_ops {
+    /* CAP_LOAD_STORE.  Collective over the PEs of the node: maps @nparts
+     * partitions of @part_size bytes at the first address from @base_hint
+     * on that is free in every PE; on failure, logs what to change. */
+    xg_status_t (*region_open)(xg_xport_region_t *region, int nparts,
+                               size_t part_size, uintptr_t base_hint);
+    void (*region_close)(xg_xport_region_t *region);
+    /* Maps @len bytes of the region from @offset also at @addr (replacing
+     * what is mapped there): the same memory seen at two addresses. */
+    xg_status_t (*region_alias)(const xg_xport_region_t *region,
+                                uint64_t offset, void *addr, size_t len);
+    /* CAP_PACKETS: opens this process's endpoint (xg_xport_pkt.h). */
+    xg_status_t (*pkt_open)(xg_pkt_xport_t *xport);
+} xg_xport_ops_t;
+
+typedef struct xg_xport_component {
+    const char           *name;
+    unsigned              caps;  /* every capability it may offer */
+    /* Makes the component usable in this process (boot must be joined);
+     * once per process, later calls return at once. */
+    xg_status_t         (*open)(void);
+    /* The capabilities it offers for @peer (a rank of the job): a subset
+     * of caps, 0 if it cannot reach the peer. */
+    unsigned            (*reach)(int peer);
+    const xg_xport_ops_t *ops;
+} xg_xport_component_t;
+
+/* The components, in order of preference; *count_p of them. */
+const xg_xport_component_t *const *xg_xport_components(size_t *count_p);
+
+/* The first component that offers every capability of @caps for @peer,
+ * or NULL. */
+const xg_xport_component_t *xg_xport_select(int peer, unsigned caps);
+
+/* Opens the load/store region through the component every PE of this
+ * node selects for CAP_LOAD_STORE (see region_open). */
+xg_status_t xg_xport_region_open(xg_xport_region_t *region, int nparts,
+                                 size_t part_size, uintptr_t base_hint);
+void xg_xport_region_close(xg_xport_region_t *region);
+xg_status_t xg_xport_region_alias(const xg_xport_region_t *region,
+                                  uint64_t offset, void *addr, size_t len);
+
+/* Partition of node-local PE @local. */
+static inline uintptr_t xg_xport_region_part(const xg_xport_region_t *region,
+                                             int local)
+{
+    return region->base + (uintptr_t)local * region->part_size;
+}
 
 #endif

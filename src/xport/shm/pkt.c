@@ -1,7 +1,7 @@
 /*
- * The shm packet transport (contract in xport/xg_xport_pkt.h): each process
+ * The shm component's packets (contract in xport/xg_xport_pkt.h): each process
  * owns one inbound ring (xg_shm_ring.h) in a memfd and publishes its
- * descriptor in its slot of the job control area (pid and pkt_ep); a
+ * descriptor through boot (xg_boot_endpoint_publish, next to its pid); a
  * sender maps a peer's ring the first time it sends to it, through
  * /proc/<pid>/fd/<fd>.  Publishing needs no fence, so opening the
  * transport is not collective: a peer that has not opened it yet is
@@ -31,8 +31,8 @@
 #include "base/xg_time.h"
 #include "base/xg_wait.h"
 #include "boot/xg_boot.h"
+#include "xport/shm/xg_shm.h"
 #include "xport/shm/xg_shm_ring.h"
-#include "xport/xg_xport_pkt.h"
 
 enum { PEER_UNKNOWN = 0, PEER_ATTACHED = 1, PEER_FAILED = -1 };
 
@@ -97,15 +97,12 @@ static void shm_pkt_report_unreachable(int peer, int pid, const char *path)
 static int shm_pkt_attach(xg_pkt_ep_t *ep, int peer)
 {
     shm_pkt_peer_t *p = &ep->peers[peer];
-    xg_ctl_pe_t *slot = &xg_boot.ctl->pe[peer];
     char path[64];
     xg_status_t status;
     int32_t pub, pid;
     int fd;
 
-    /* acquire: the pid is stored before the descriptor is published */
-    pub = atomic_load_explicit(&slot->pkt_ep, memory_order_acquire);
-    pid = atomic_load_explicit(&slot->pid, memory_order_relaxed);
+    pub = xg_boot_endpoint_lookup(peer, &pid);
     if ((pub <= 0) || (pid <= 0)) {
         return PEER_UNKNOWN; /* not initialized (yet): ask again later */
     }
@@ -311,6 +308,7 @@ static const xg_pkt_ops_t shm_pkt_ops = {
 /* Creates the endpoint and publishes it (not collective). */
 static xg_status_t shm_pkt_create(xg_pkt_ep_t **ep_p)
 {
+    xg_boot_identity_t job;
     xg_pkt_ep_t *ep;
     xg_status_t status;
     long slots = xg_config.nic_ring_slots;
@@ -328,8 +326,9 @@ static xg_status_t shm_pkt_create(xg_pkt_ep_t **ep_p)
     if (ep == NULL) {
         return XG_ERR_NO_MEMORY;
     }
-    ep->rank  = xg_boot.rank;
-    ep->npes  = xg_boot.npes;
+    xg_boot_identity(&job);
+    ep->rank  = job.rank;
+    ep->npes  = job.npes;
     ep->peers = calloc((size_t)ep->npes, sizeof(*ep->peers));
     pthread_mutex_init(&ep->attach_lock, NULL);
     if (ep->peers == NULL) {
@@ -354,24 +353,19 @@ static xg_status_t shm_pkt_create(xg_pkt_ep_t **ep_p)
         ep->peers[pe].ring.fd = -1;
         atomic_init(&ep->peers[pe].state, PEER_UNKNOWN);
     }
-    /* release: the ring is complete before a peer can find it (boot
-     * stored our pid before) */
-    atomic_store_explicit(&xg_boot.ctl->pe[ep->rank].pkt_ep, ep->own.fd + 1,
-                          memory_order_release);
+    /* the ring is complete: peers may find it */
+    xg_boot_endpoint_publish(ep->own.fd + 1);
     *ep_p = ep;
     return XG_OK;
 }
 
-xg_status_t xg_pkt_open(xg_pkt_xport_t *xport)
+xg_status_t xg_shm_pkt_open(xg_pkt_xport_t *xport)
 {
     xg_status_t status = XG_OK;
 
     pthread_mutex_lock(&shm_pkt_open_lock);
     if (shm_pkt_ep == NULL) {
-        status = xg_boot_init();
-        if (status == XG_OK) {
-            status = shm_pkt_create(&shm_pkt_ep);
-        }
+        status = shm_pkt_create(&shm_pkt_ep);
     }
     pthread_mutex_unlock(&shm_pkt_open_lock);
     if (status != XG_OK) {

@@ -105,17 +105,19 @@ static int shm_all_mapped(int mapped)
     return xg_boot_fence_all(mapped);
 }
 
-xg_status_t xg_shm_region_open(xg_shm_region_t *region, int fd, int npes,
+xg_status_t xg_shm_region_open(xg_xport_region_t *region, int nparts,
                                size_t part_size, uintptr_t base_hint)
 {
+    xg_boot_identity_t me;
+    int fd = xg_boot.seg_fd; /* the launcher's memfd, or -1 */
     size_t size;
     uintptr_t addr;
     void *map;
     int attempt, limit = 0;
 
-    if (__builtin_mul_overflow((size_t)npes, part_size, &size)) {
+    if (__builtin_mul_overflow((size_t)nparts, part_size, &size)) {
         xg_error("shm", "a node region of %d partitions of %zu bytes "
-                 "overflows: lower SHMEM_SYMMETRIC_SIZE", npes, part_size);
+                 "overflows: lower SHMEM_SYMMETRIC_SIZE", nparts, part_size);
         return XG_ERR_INVALID_PARAM;
     }
 
@@ -137,7 +139,8 @@ xg_status_t xg_shm_region_open(xg_shm_region_t *region, int fd, int npes,
             return XG_ERR_IO;
         }
     }
-    if ((xg_boot.rank == 0) && (shm_size_region(fd, size) != XG_OK)) {
+    xg_boot_identity(&me);
+    if ((me.local_rank == 0) && (shm_size_region(fd, size) != XG_OK)) {
         close(fd);
         return XG_ERR_NO_MEMORY;
     }
@@ -150,7 +153,7 @@ xg_status_t xg_shm_region_open(xg_shm_region_t *region, int fd, int npes,
             region->base      = addr;
             region->size      = size;
             region->part_size = part_size;
-            region->npes      = npes;
+            region->nparts    = nparts;
             region->fd        = fd;
             xg_debug("shm", "node region of %zu bytes at %#lx", size,
                      (unsigned long)addr);
@@ -163,7 +166,7 @@ xg_status_t xg_shm_region_open(xg_shm_region_t *region, int fd, int npes,
          * learns whether one hit it, and that one says so */
         if (!xg_boot_fence_all(!limit)) {
             if (limit) {
-                shm_report_limit(size, npes, part_size);
+                shm_report_limit(size, nparts, part_size);
             }
             close(fd);
             return XG_ERR_NO_MEMORY;
@@ -178,7 +181,7 @@ xg_status_t xg_shm_region_open(xg_shm_region_t *region, int fd, int npes,
     return XG_ERR_ADDRESS_IN_USE;
 }
 
-void xg_shm_region_close(xg_shm_region_t *region)
+void xg_shm_region_close(xg_xport_region_t *region)
 {
     if (region->size != 0) {
         munmap((void *)region->base, region->size);
@@ -188,4 +191,18 @@ void xg_shm_region_close(xg_shm_region_t *region)
     }
     region->size = 0;
     region->fd   = -1;
+}
+
+xg_status_t xg_shm_region_alias(const xg_xport_region_t *region,
+                                uint64_t offset, void *addr, size_t len)
+{
+    void *map = mmap(addr, len, PROT_READ | PROT_WRITE,
+                     MAP_SHARED | MAP_FIXED, region->fd, (off_t)offset);
+
+    if (map != addr) {
+        xg_error("shm", "cannot map %zu bytes of the node region at %p "
+                 "(%m)", len, addr);
+        return XG_ERR_IO;
+    }
+    return XG_OK;
 }

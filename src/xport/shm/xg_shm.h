@@ -1,41 +1,29 @@
 /*
- * The node region: one shared memory object holding every same-node PE's
- * partition, mapped at the same virtual address in every PE (PVAS).  PE i's
- * partition starts at base + i * part_size, so
- *     remote = local + (pe - me) * part_size.
- * The memory is a memfd: it has no name in any file system, so nothing is
- * left behind when the job dies, however it dies.
+ * The shm component (private to xport/): every PE of the node reaches the
+ * others through shared memory.
+ *   - The node region: one memory object holding every same-node PE's
+ *     partition, mapped at the same virtual address in every PE (PVAS), so
+ *         remote = local + (pe - me) * part_size.
+ *     It is a memfd: it has no name in any file system, so nothing is left
+ *     behind when the job dies, however it dies (region.c).
+ *   - Packets: one inbound ring per process (pkt.c, xg_shm_ring.h).
  */
 #ifndef XG_SHM_H
 #define XG_SHM_H
 
-#include <stddef.h>
-#include <stdint.h>
+#include "xport/xg_xport.h"
 
-#include "xgas_status.h"
+extern const xg_xport_component_t xg_xport_shm;
 
-typedef struct xg_shm_region {
-    uintptr_t base;      /* same in every PE */
-    size_t    size;      /* npes * part_size */
-    size_t    part_size;
-    int       npes;
-    int       fd;
-} xg_shm_region_t;
-
-/*
- * Collective over all PEs (uses the boot fence).  Maps @npes partitions of
- * @part_size bytes from @fd (the launcher's memfd; -1 for a singleton, which
- * creates its own), at the first address from @base_hint on that is free in
- * every PE.  On failure, logs what to change.
- */
-xg_status_t xg_shm_region_open(xg_shm_region_t *region, int fd, int npes,
+/* Region ops (xg_xport_ops_t).  The memory object is the launcher's memfd
+ * (handed through boot) or, for a singleton, one of its own. */
+xg_status_t xg_shm_region_open(xg_xport_region_t *region, int nparts,
                                size_t part_size, uintptr_t base_hint);
-void xg_shm_region_close(xg_shm_region_t *region);
+void xg_shm_region_close(xg_xport_region_t *region);
+xg_status_t xg_shm_region_alias(const xg_xport_region_t *region,
+                                uint64_t offset, void *addr, size_t len);
 
-static inline uintptr_t xg_shm_region_part(const xg_shm_region_t *region,
-                                           int pe)
-{
-    return region->base + (uintptr_t)pe * region->part_size;
-}
+/* Packet op (xg_xport_ops_t). */
+xg_status_t xg_shm_pkt_open(xg_pkt_xport_t *xport);
 
 #endif

@@ -8,7 +8,6 @@
 #include <stdio.h>
 
 #include "boot/xg_boot.h"
-#include "gas/xg_gas.h"
 #include "mem/xg_mem.h"
 #include "xg_test.h"
 #include "xgas.h"

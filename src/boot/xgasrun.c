@@ -1,0 +1,146 @@
+/*
+ * The xgasrun backend of boot: the process joins the job through the
+ * control area xgasrun created (see xg_ctl.h), named by the variables it
+ * sets (XGAS_RANK, XGAS_NPES, XGAS_CTL_FD, XGAS_SEG_FD).
+ */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/xg_config.h"
+#include "base/xg_log.h"
+#include "boot/xg_boot.h"
+#include "boot/xg_boot_backend.h"
+
+/* Takes PE @rank's slot for this process.  A slot already held by another
+ * live process means the variables were inherited: from a PE that started
+ * this program before it joined (its child then holds the rank), or copied
+ * by hand. */
+static xg_status_t xgasrun_claim_rank(xg_ctl_t *ctl, int rank)
+{
+    int32_t holder = 0, me = (int32_t)getpid();
+
+    if (atomic_compare_exchange_strong(&ctl->pe[rank].pid, &holder, me) ||
+        (holder == me)) {
+        return XG_OK;
+    }
+    xg_error("boot", "PE %d of this job was already joined by process %d, "
+             "so this process (%d) cannot be PE %d: XGAS_RANK and the job's "
+             "descriptors were inherited from a process that started it -- "
+             "programs a PE starts after shmem_init run as jobs of their "
+             "own; start this one after shmem_init, or unset the XGAS_* "
+             "launcher variables", rank, (int)holder, (int)me, rank);
+    return XG_ERR_BOOT;
+}
+
+/* Removes the launcher's variables from the environment once joined: the
+ * values stay in xg_config, which is all a re-initialization after
+ * shmem_finalize needs, and programs this PE starts (system, fork + exec)
+ * do not see the job. */
+static void xgasrun_forget_vars(void)
+{
+    static const char *const names[] = {"XGAS_RANK", "XGAS_NPES",
+                                        "XGAS_CTL_FD", "XGAS_SEG_FD"};
+    size_t i;
+
+    for (i = 0; i < XG_ARRAY_SIZE(names); i++) {
+        unsetenv(names[i]);
+    }
+}
+
+static xg_status_t xgasrun_join(void)
+{
+    struct stat st;
+    void *map = MAP_FAILED, *kv = MAP_FAILED;
+    long fd = xg_config.ctl_fd;
+    uint32_t npes;
+    size_t head;
+
+    if ((xg_config.npes < 1) || (xg_config.npes > XG_CTL_MAX_PES) ||
+        (xg_config.rank < 0) || (xg_config.rank >= xg_config.npes) ||
+        (xg_config.seg_fd < 0)) {
+        xg_error("boot", "inconsistent launcher variables XGAS_RANK=%ld "
+                 "XGAS_NPES=%ld XGAS_SEG_FD=%ld: start the program with "
+                 "xgasrun, or unset the XGAS_* launcher variables to run it "
+                 "as a single PE", xg_config.rank, xg_config.npes,
+                 xg_config.seg_fd);
+        return XG_ERR_BOOT;
+    }
+    if (fstat((int)fd, &st) != 0) {
+        xg_error("boot", "XGAS_CTL_FD=%ld is not an open descriptor (%m): "
+                 "was the program started by xgasrun?", fd);
+        return XG_ERR_BOOT;
+    }
+    npes = (uint32_t)xg_config.npes;
+    head = xg_ctl_head_size(npes);
+    if ((size_t)st.st_size < xg_ctl_size(npes)) {
+        xg_error("boot", "the job control area (%lld bytes) is too small for "
+                 "XGAS_NPES=%ld: this libxgas and the xgasrun that started "
+                 "the program must come from the same installation",
+                 (long long)st.st_size, xg_config.npes);
+        return XG_ERR_BOOT;
+    }
+    /* the head and our own key/value area only: peers' records are read
+     * with pread (xg_boot_kv_get), so no page tables cover their areas */
+    map = mmap(NULL, head, PROT_READ | PROT_WRITE, MAP_SHARED, (int)fd, 0);
+    kv = mmap(NULL, XG_CTL_KV_BYTES_PER_PE, PROT_READ | PROT_WRITE,
+              MAP_SHARED, (int)fd,
+              (off_t)xg_ctl_kv_offset(npes, (uint32_t)xg_config.rank));
+    if ((map == MAP_FAILED) || (kv == MAP_FAILED)) {
+        xg_error("boot", "cannot map the job control area (%m)");
+        goto err_unmap;
+    }
+    if (xg_ctl_check(map, (size_t)st.st_size, npes) != 0) {
+        xg_error("boot", "the job control area does not match XGAS_NPES=%ld: "
+                 "this libxgas and the xgasrun that started the program must "
+                 "come from the same installation", xg_config.npes);
+        goto err_unmap;
+    }
+    if (xgasrun_claim_rank(map, (int)xg_config.rank) != XG_OK) {
+        goto err_unmap;
+    }
+    /* a program this PE starts must not inherit the job: both descriptors
+     * close on exec (the library keeps their numbers), and the variables
+     * that name the job go */
+    fcntl((int)fd, F_SETFD, FD_CLOEXEC);
+    fcntl((int)xg_config.seg_fd, F_SETFD, FD_CLOEXEC);
+    xgasrun_forget_vars();
+    xg_boot.ctl       = map;
+    xg_boot.ctl_size  = head;
+    xg_boot.ctl_fd    = (int)fd;
+    xg_boot.kv_own    = kv;
+    xg_boot.rank      = (int)xg_config.rank;
+    xg_boot.npes      = (int)xg_config.npes;
+    xg_boot.seg_fd    = (int)xg_config.seg_fd;
+    xg_boot.singleton = 0;
+    /* xgasrun starts every PE of the job on this node */
+    xg_boot.local_rank = xg_boot.rank;
+    xg_boot.local_npes = xg_boot.npes;
+    /* the job is named after its launcher, the parent of every PE (rank
+     * 0's pid would need rank 0 to have joined first) */
+    xg_boot.job_id = (uint64_t)getppid();
+    return XG_OK;
+
+err_unmap:
+    if (map != MAP_FAILED) {
+        munmap(map, head);
+    }
+    if (kv != MAP_FAILED) {
+        munmap(kv, XG_CTL_KV_BYTES_PER_PE);
+    }
+    return XG_ERR_BOOT;
+}
+
+
+static int xgasrun_detect(void)
+{
+    return xg_config.ctl_fd >= 0;
+}
+
+const xg_boot_backend_t xg_boot_backend_xgasrun = {
+    .name   = "xgasrun",
+    .detect = xgasrun_detect,
+    .join   = xgasrun_join,
+};
