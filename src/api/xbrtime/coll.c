@@ -20,7 +20,7 @@
 
 /* ---- checks and staging (shared with reduce.c) -------------------------- */
 
-void xg_xbrtime_coll_root(const char *routine, int root)
+static void coll_root(const char *routine, int root)
 {
     if ((root < 0) || (root >= xg_gas.npes)) {
         xg_xbrtime_fail(routine, "root %d is not a PE of this job, which "
@@ -28,13 +28,29 @@ void xg_xbrtime_coll_root(const char *routine, int root)
     }
 }
 
-void xg_xbrtime_coll_sym(const char *routine, const void *ptr, size_t len)
+/* @len bytes at @ptr are symmetric memory of this PE, or the job ends. */
+static void coll_sym(const char *routine, const void *ptr, size_t len)
 {
     if ((len > 0) && (xg_gas_translate(ptr, len, xg_gas.me) == NULL)) {
         xg_xbrtime_access_fail(routine,
                                xg_gas_diagnose(ptr, len, xg_gas.me), ptr,
                                len, xg_gas.me);
     }
+}
+
+size_t xg_xbrtime_coll_rooted(const char *routine, const void *dest,
+                              const void *src, size_t nelems, int stride,
+                              size_t elem, int root)
+{
+    size_t span;
+
+    xg_xbrtime_check_running(routine);
+    xg_xbrtime_check_stride(routine, "stride", stride);
+    coll_root(routine, root);
+    span = xg_xbrtime_span(routine, nelems, stride, elem);
+    coll_sym(routine, dest, span);
+    coll_sym(routine, src, span);
+    return span;
 }
 
 void *xg_xbrtime_stage(const char *routine, size_t len)
@@ -91,16 +107,12 @@ void xg_xbrtime_stage_out(const char *routine, void *dest, const void *tmp,
 static void coll_broadcast(const char *routine, void *dest, const void *src,
                            size_t nelems, int stride, size_t elem, int root)
 {
-    size_t span, len;
+    size_t span = xg_xbrtime_coll_rooted(routine, dest, src, nelems, stride,
+                                         elem, root);
+    size_t len;
     xg_coll_t coll;
     void *tmp;
 
-    xg_xbrtime_check_running(routine);
-    xg_xbrtime_check_stride(routine, "stride", stride);
-    xg_xbrtime_coll_root(routine, root);
-    span = xg_xbrtime_span(routine, nelems, stride, elem);
-    xg_xbrtime_coll_sym(routine, dest, span);
-    xg_xbrtime_coll_sym(routine, src, span);
     xg_coll_team(&coll, &xg_team_world, routine);
     /* the root's dest is not written, as in the published runtime */
     if ((stride == 1) || (nelems <= 1)) {
@@ -145,38 +157,30 @@ static void coll_blocks(const char *routine, const int *pe_msg_sz,
     }
 }
 
-static void coll_scatter(const char *routine, void *dest, const void *src,
-                         const int *pe_msg_sz, const int *pe_disp,
-                         size_t nelems, size_t elem, int root)
+/* Scatter (@gather 0) or gather: the engine reads the other PEs'
+ * sources, the root's whole array or each PE's block. */
+static void coll_blocked(const char *routine, int gather, void *dest,
+                         const void *src, const int *pe_msg_sz,
+                         const int *pe_disp, size_t nelems, size_t elem,
+                         int root)
 {
     xg_coll_t coll;
 
     xg_xbrtime_check_running(routine);
-    xg_xbrtime_coll_root(routine, root);
+    coll_root(routine, root);
     coll_blocks(routine, pe_msg_sz, pe_disp, nelems);
-    xg_xbrtime_coll_sym(routine, src,
-                        xg_xbrtime_span(routine, nelems, 1, elem));
+    coll_sym(routine, src,
+             xg_xbrtime_span(routine,
+                             gather ? (size_t)pe_msg_sz[xg_gas.me] : nelems,
+                             1, elem));
     xg_coll_team(&coll, &xg_team_world, routine);
-    xg_coll_scatterv(&coll, dest, src, pe_msg_sz, pe_disp, nelems, elem,
-                     root);
-}
-
-static void coll_gather(const char *routine, void *dest, const void *src,
-                        const int *pe_msg_sz, const int *pe_disp,
-                        size_t nelems, size_t elem, int root)
-{
-    xg_coll_t coll;
-
-    xg_xbrtime_check_running(routine);
-    xg_xbrtime_coll_root(routine, root);
-    coll_blocks(routine, pe_msg_sz, pe_disp, nelems);
-    xg_xbrtime_coll_sym(routine, src,
-                        xg_xbrtime_span(routine,
-                                        (size_t)pe_msg_sz[xg_gas.me], 1,
-                                        elem));
-    xg_coll_team(&coll, &xg_team_world, routine);
-    xg_coll_gatherv(&coll, dest, src, pe_msg_sz, pe_disp, nelems, elem,
-                    root);
+    if (gather) {
+        xg_coll_gatherv(&coll, dest, src, pe_msg_sz, pe_disp, nelems, elem,
+                        root);
+    } else {
+        xg_coll_scatterv(&coll, dest, src, pe_msg_sz, pe_disp, nelems,
+                         elem, root);
+    }
 }
 
 /* ---- alltoall ----------------------------------------------------------- */
@@ -196,8 +200,7 @@ static void coll_alltoall(const char *routine, void *dest, const void *src,
                         nelems, xg_gas.npes);
     }
     all = nelems * (size_t)xg_gas.npes;
-    xg_xbrtime_coll_sym(routine, src,
-                        xg_xbrtime_span(routine, all, src_stride, elem));
+    coll_sym(routine, src, xg_xbrtime_span(routine, all, src_stride, elem));
     xg_xbrtime_span(routine, all, dest_stride, elem);
     xg_coll_team(&coll, &xg_team_world, routine);
     if ((src_stride == 1) && (dest_stride == 1)) {
@@ -221,15 +224,15 @@ static void coll_alltoall(const char *routine, void *dest, const void *src,
             TYPE *dest, const TYPE *src, int *pe_msg_sz, int *pe_disp,     \
             size_t nelems, int root)                                       \
         {                                                                  \
-            coll_scatter(__func__, dest, src, pe_msg_sz, pe_disp, nelems,  \
-                         sizeof(TYPE), root);                              \
+            coll_blocked(__func__, 0, dest, src, pe_msg_sz, pe_disp,       \
+                         nelems, sizeof(TYPE), root);                      \
         }                                                                  \
         XG_XBRTIME_API void xbrtime_##NAME##_gather(                       \
             TYPE *dest, const TYPE *src, int *pe_msg_sz, int *pe_disp,     \
             size_t nelems, int root)                                       \
         {                                                                  \
-            coll_gather(__func__, dest, src, pe_msg_sz, pe_disp, nelems,   \
-                        sizeof(TYPE), root);                               \
+            coll_blocked(__func__, 1, dest, src, pe_msg_sz, pe_disp,       \
+                         nelems, sizeof(TYPE), root);                      \
         }                                                                  \
         XG_XBRTIME_API void xbrtime_##NAME##_alltoall(                     \
             TYPE *dest, const TYPE *src, int src_stride, int dest_stride,  \

@@ -18,17 +18,13 @@ static void coll_reduce(const char *routine, void *dest, const void *src,
                         size_t nelems, int stride, int root, xg_op_t op,
                         xg_op_type_t type)
 {
-    size_t elem = xg_op_type_size(type), span;
+    size_t elem = xg_op_type_size(type);
+    size_t span = xg_xbrtime_coll_rooted(routine, dest, src, nelems, stride,
+                                         elem, root);
     uintptr_t d = (uintptr_t)dest, s = (uintptr_t)src;
     xg_coll_t coll;
     void *tmp;
 
-    xg_xbrtime_check_running(routine);
-    xg_xbrtime_check_stride(routine, "stride", stride);
-    xg_xbrtime_coll_root(routine, root);
-    span = xg_xbrtime_span(routine, nelems, stride, elem);
-    xg_xbrtime_coll_sym(routine, dest, span);
-    xg_xbrtime_coll_sym(routine, src, span);
     if ((span > 0) && (d != s) && (d < s + span) && (s < d + span)) {
         xg_xbrtime_fail(routine, "dest %p and src %p overlap by part of "
                         "their %zu bytes: they must be the same array or "

@@ -8,11 +8,12 @@
 
 #include "gas/xg_coll.h"
 
-/* @root is a PE of the job, or the job ends. */
-void xg_xbrtime_coll_root(const char *routine, int root);
-
-/* @len bytes at @ptr are symmetric memory of this PE, or the job ends. */
-void xg_xbrtime_coll_sym(const char *routine, const void *ptr, size_t len);
+/* The checks of a broadcast or reduction of @nelems elements of @elem
+ * bytes at @stride: running, stride, root, and both arrays symmetric over
+ * the bytes they span, which it returns; otherwise the job ends. */
+size_t xg_xbrtime_coll_rooted(const char *routine, const void *dest,
+                              const void *src, size_t nelems, int stride,
+                              size_t elem, int root);
 
 /* A contiguous symmetric staging array of @len bytes; every PE allocates
  * (and frees) it in the same call, so it has the same offset on all. */
