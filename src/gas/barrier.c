@@ -1,7 +1,7 @@
 /*
- * The barrier over all PEs (shmem_barrier_all, shmem_sync_all, the
+ * The barrier over all PEs (the bindings' barrier_all and sync_all, the
  * closing barrier of some heap routines, start-up): a barrier of the
- * collective engine on SHMEM_TEAM_WORLD, through the world team's slot of
+ * collective engine on the world team, through the world team's slot of
  * every PE's internal area.  The algorithm -- dissemination, or a
  * gather/release tree when PEs outnumber CPUs -- is chosen once at start-up
  * (xg_coll.h).  One thread per PE may be in it at a time, as OpenSHMEM
@@ -21,5 +21,5 @@ void xg_gas_barrier_named(const char *routine)
 
 void xg_gas_barrier(void)
 {
-    xg_gas_barrier_named("shmem_barrier_all (or sync_all, a heap routine)");
+    xg_gas_barrier_named("the barrier over all PEs");
 }

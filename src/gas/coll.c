@@ -187,13 +187,82 @@ static inline void *coll_peer(const xg_coll_t *coll, const void *ptr,
 
 /* ---- errors ------------------------------------------------------------- */
 
-/* "SHMEM_TEAM_WORLD", or how a user team is made up. */
+XG_NORETURN static void coll_default_fail(const char *routine,
+                                          const char *text)
+{
+    xg_log_emit(XG_LOG_ERROR, "gas", "%s: %s", routine, text);
+    xg_boot_abort(1);
+}
+
+static const xg_coll_naming_t coll_default_naming = {
+    .kinds = {
+        [XG_COLL_SYNC]      = "a barrier",
+        [XG_COLL_BROADCAST] = "a broadcast",
+        [XG_COLL_REDUCE]    = "a reduction",
+        [XG_COLL_SCAN]      = "a scan",
+        [XG_COLL_COLLECT]   = "a collect",
+        [XG_COLL_FCOLLECT]  = "an fcollect",
+        [XG_COLL_ALLTOALL]  = "an alltoall",
+        [XG_COLL_ALLTOALLS] = "an alltoalls",
+        [XG_COLL_SPLIT]     = "a team split",
+        [XG_COLL_DESTROY]   = "a team destruction",
+        [XG_COLL_SCATTER]   = "a scatter",
+        [XG_COLL_GATHER]    = "a gather",
+    },
+    .heap_ops = {
+        [XG_COLL_HEAP_MALLOC]       = "an allocation",
+        [XG_COLL_HEAP_MALLOC_HINTS] = "an allocation with hints",
+        [XG_COLL_HEAP_CALLOC]       = "a zeroed allocation",
+        [XG_COLL_HEAP_ALIGN]        = "an aligned allocation",
+        [XG_COLL_HEAP_REALLOC]      = "a reallocation",
+        [XG_COLL_HEAP_FREE]         = "a free",
+    },
+    .world  = "the world team",
+    .shared = "the node team",
+    .fail   = coll_default_fail,
+};
+
+static xg_coll_naming_t coll_naming = coll_default_naming;
+
+void xg_coll_set_naming(const xg_coll_naming_t *naming)
+{
+    size_t i;
+
+    for (i = 0; i < XG_ARRAY_SIZE(coll_naming.kinds); i++) {
+        coll_naming.kinds[i] = (naming->kinds[i] != NULL)
+                                   ? naming->kinds[i]
+                                   : coll_default_naming.kinds[i];
+    }
+    for (i = 0; i < XG_ARRAY_SIZE(coll_naming.heap_ops); i++) {
+        coll_naming.heap_ops[i] = (naming->heap_ops[i] != NULL)
+                                      ? naming->heap_ops[i]
+                                      : coll_default_naming.heap_ops[i];
+    }
+    coll_naming.world  = (naming->world != NULL) ? naming->world
+                                                 : coll_default_naming.world;
+    coll_naming.shared = (naming->shared != NULL)
+                             ? naming->shared
+                             : coll_default_naming.shared;
+    coll_naming.fail   = (naming->fail != NULL) ? naming->fail
+                                                : coll_default_naming.fail;
+}
+
+/* The world or node team's name, or NULL for a user team. */
+static const char *coll_predefined_name(const xg_team_t *team)
+{
+    if (team == &xg_team_world) {
+        return coll_naming.world;
+    }
+    return (team == &xg_team_shared) ? coll_naming.shared : NULL;
+}
+
+/* A predefined team's name, or how a user team is made up. */
 static void coll_team_name(const xg_coll_t *coll, char *buf, size_t len)
 {
-    if (coll->team == &xg_team_world) {
-        snprintf(buf, len, "SHMEM_TEAM_WORLD");
-    } else if (coll->team == &xg_team_shared) {
-        snprintf(buf, len, "SHMEM_TEAM_SHARED");
+    const char *name = coll_predefined_name(coll->team);
+
+    if (name != NULL) {
+        snprintf(buf, len, "%s", name);
     } else {
         snprintf(buf, len, "the team of %d PEs (PE %d + i * %d)", coll->size,
                  coll->start, coll->stride);
@@ -203,63 +272,36 @@ static void coll_team_name(const xg_coll_t *coll, char *buf, size_t len)
 static XG_NORETURN XG_PRINTF(2, 3) void coll_fail(const xg_coll_t *coll,
                                                   const char *fmt, ...)
 {
-    char text[640], team[96];
+    char text[640], full[768], team[96];
     va_list ap;
 
     va_start(ap, fmt);
     vsnprintf(text, sizeof(text), fmt, ap);
     va_end(ap);
     if (coll->team == NULL) {
-        xg_log_emit(XG_LOG_ERROR, "shmem", "%s: %s", coll->routine, text);
-    } else {
-        coll_team_name(coll, team, sizeof(team));
-        xg_log_emit(XG_LOG_ERROR, "shmem", "%s: %s (call #%llu on %s)",
-                    coll->routine, text,
-                    (unsigned long long)coll->team->seq, team);
+        coll_naming.fail(coll->routine, text);
     }
-    xg_boot_abort(1);
+    coll_team_name(coll, team, sizeof(team));
+    snprintf(full, sizeof(full), "%s (call #%llu on %s)", text,
+             (unsigned long long)coll->team->seq, team);
+    coll_naming.fail(coll->routine, full);
 }
-
-static const char *const coll_heap_names[XG_COLL_HEAP_OP_COUNT] = {
-    [XG_COLL_HEAP_MALLOC]       = "shmem_malloc",
-    [XG_COLL_HEAP_MALLOC_HINTS] = "shmem_malloc_with_hints",
-    [XG_COLL_HEAP_CALLOC]       = "shmem_calloc",
-    [XG_COLL_HEAP_ALIGN]        = "shmem_align",
-    [XG_COLL_HEAP_REALLOC]      = "shmem_realloc",
-    [XG_COLL_HEAP_FREE]         = "shmem_free",
-};
 
 static const char *coll_heap_name(uint64_t op)
 {
-    return ((op < XG_COLL_HEAP_OP_COUNT) && (coll_heap_names[op] != NULL))
-               ? coll_heap_names[op]
+    return ((op < XG_COLL_HEAP_OP_COUNT) &&
+            (coll_naming.heap_ops[op] != NULL))
+               ? coll_naming.heap_ops[op]
                : "a symmetric heap routine";
 }
 
 static const char *coll_kind_name(uint64_t kind, uint64_t code)
 {
-    static const char *const names[XG_COLL_KIND_COUNT] = {
-        [XG_COLL_SYNC]      = "a barrier (shmem_team_sync, shmem_sync_all, "
-                              "shmem_barrier_all, shmem_init or "
-                              "shmem_finalize)",
-        [XG_COLL_BROADCAST] = "a broadcast",
-        [XG_COLL_REDUCE]    = "a reduction",
-        [XG_COLL_SCAN]      = "a scan",
-        [XG_COLL_COLLECT]   = "a collect",
-        [XG_COLL_FCOLLECT]  = "an fcollect",
-        [XG_COLL_ALLTOALL]  = "an alltoall",
-        [XG_COLL_ALLTOALLS] = "an alltoalls",
-        [XG_COLL_SPLIT]     = "a team split",
-        [XG_COLL_DESTROY]   = "shmem_team_destroy",
-        [XG_COLL_SCATTER]   = "a scatter",
-        [XG_COLL_GATHER]    = "a gather",
-    };
-
     if (kind == XG_COLL_HEAP) {
         return coll_heap_name(code);
     }
-    return ((kind < XG_COLL_KIND_COUNT) && (names[kind] != NULL))
-               ? names[kind]
+    return ((kind < XG_COLL_KIND_COUNT) && (coll_naming.kinds[kind] != NULL))
+               ? coll_naming.kinds[kind]
                : "an unknown collective";
 }
 
@@ -433,6 +475,7 @@ static void coll_describe(const xg_wait_what_t *what, char *buf, size_t len)
                         (names[coll->kind] != NULL)) ? names[coll->kind]
                                                      : "collective";
     char peer[40] = ", waiting for the other members";
+    const char *team;
 
     if (what->peer >= 0) {
         snprintf(peer, sizeof(peer), ", waiting for PE %d", what->peer);
@@ -442,12 +485,10 @@ static void coll_describe(const xg_wait_what_t *what, char *buf, size_t len)
                  "stride %d%s", kind, coll->size, coll->start, coll->stride,
                  peer);
     } else {
+        team = coll_predefined_name(coll->team);
         snprintf(buf, len, "%s, collective #%llu on %s (%d PEs)%s", kind,
                  (unsigned long long)coll->team->seq,
-                 (coll->team == &xg_team_world) ? "SHMEM_TEAM_WORLD"
-                 : (coll->team == &xg_team_shared) ? "SHMEM_TEAM_SHARED"
-                                                   : "a user team",
-                 coll->size, peer);
+                 (team != NULL) ? team : "a user team", coll->size, peer);
     }
 }
 

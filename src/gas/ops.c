@@ -152,11 +152,16 @@ static xg_status_t ops_strided(int put, void *dst, const void *src,
     if (status != XG_OK) {
         return status;
     }
+    /* a constant block size lets each copy be one move */
     switch (elem) {
-    case 1:  ops_copy_blocks(to, from, dst_stride, src_stride, 1, count); break;
-    case 2:  ops_copy_blocks(to, from, dst_stride, src_stride, 2, count); break;
-    case 4:  ops_copy_blocks(to, from, dst_stride, src_stride, 4, count); break;
-    case 8:  ops_copy_blocks(to, from, dst_stride, src_stride, 8, count); break;
+    case 1:  ops_copy_blocks(to, from, dst_stride, src_stride, 1, count);
+             break;
+    case 2:  ops_copy_blocks(to, from, dst_stride, src_stride, 2, count);
+             break;
+    case 4:  ops_copy_blocks(to, from, dst_stride, src_stride, 4, count);
+             break;
+    case 8:  ops_copy_blocks(to, from, dst_stride, src_stride, 8, count);
+             break;
     case 16: ops_copy_blocks(to, from, dst_stride, src_stride, 16, count);
              break;
     default: ops_copy_blocks(to, from, dst_stride, src_stride, elem, count);

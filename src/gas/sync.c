@@ -243,25 +243,43 @@ size_t xg_gas_test_some(const void *ivars, size_t nelems, size_t *indices,
     return count;
 }
 
-size_t xg_gas_wait_any(const char *routine, const void *ivars, size_t nelems,
-                       const int *status, xg_gas_int_t type, xg_gas_cmp_t cmp,
-                       const void *values, size_t stride)
+/* Waits until a scan finds something: with @indices, test_some's count;
+ * without, test_any's index.  An empty set returns at once. */
+static size_t sync_wait_scan(const char *routine, const void *ivars,
+                             size_t nelems, size_t *indices,
+                             const int *status, xg_gas_int_t type,
+                             xg_gas_cmp_t cmp, const void *values,
+                             size_t stride)
 {
-    size_t i;
+    size_t found, none = (indices != NULL) ? 0 : SIZE_MAX;
     sync_watch_t w = {ivars, nelems, type, cmp, 0};
     xg_wait_what_t what;
     xg_wait_t wait;
 
     if (sync_set_empty(status, nelems)) {
-        return SIZE_MAX;
+        return none;
     }
     w.value = sync_value(values, 0, type);
     sync_watch(&wait, &what, &w, routine);
-    while ((i = xg_gas_test_any(ivars, nelems, status, type, cmp, values,
-                                stride)) == SIZE_MAX) {
+    for (;;) {
+        found = (indices != NULL)
+                    ? xg_gas_test_some(ivars, nelems, indices, status, type,
+                                       cmp, values, stride)
+                    : xg_gas_test_any(ivars, nelems, status, type, cmp,
+                                      values, stride);
+        if (found != none) {
+            return found;
+        }
         xg_wait_backoff(&wait);
     }
-    return i;
+}
+
+size_t xg_gas_wait_any(const char *routine, const void *ivars, size_t nelems,
+                       const int *status, xg_gas_int_t type, xg_gas_cmp_t cmp,
+                       const void *values, size_t stride)
+{
+    return sync_wait_scan(routine, ivars, nelems, NULL, status, type, cmp,
+                          values, stride);
 }
 
 size_t xg_gas_wait_some(const char *routine, const void *ivars,
@@ -269,19 +287,6 @@ size_t xg_gas_wait_some(const char *routine, const void *ivars,
                         xg_gas_int_t type, xg_gas_cmp_t cmp,
                         const void *values, size_t stride)
 {
-    size_t count;
-    sync_watch_t w = {ivars, nelems, type, cmp, 0};
-    xg_wait_what_t what;
-    xg_wait_t wait;
-
-    if (sync_set_empty(status, nelems)) {
-        return 0;
-    }
-    w.value = sync_value(values, 0, type);
-    sync_watch(&wait, &what, &w, routine);
-    while ((count = xg_gas_test_some(ivars, nelems, indices, status, type,
-                                     cmp, values, stride)) == 0) {
-        xg_wait_backoff(&wait);
-    }
-    return count;
+    return sync_wait_scan(routine, ivars, nelems, indices, status, type, cmp,
+                          values, stride);
 }

@@ -49,6 +49,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/xg_compiler.h"
 #include "base/xg_op.h"
 #include "gas/xg_team.h"
 
@@ -202,6 +203,23 @@ typedef enum xg_coll_heap_op {
     XG_COLL_HEAP_FREE,
     XG_COLL_HEAP_OP_COUNT
 } xg_coll_heap_op_t;
+
+/*
+ * What the binding calls things in the engine's messages and hang
+ * reports, and what it does with a fatal disagreement between PEs (a
+ * mismatched collective or heap call: the PEs no longer agree on what
+ * comes next, so @fail must not return).  gas has plain defaults ("the
+ * world team", log and end the job); a binding installs its own before it
+ * starts the runtime.  A NULL name keeps the default.
+ */
+typedef struct xg_coll_naming {
+    const char *kinds[XG_COLL_KIND_COUNT];     /* "a broadcast" */
+    const char *heap_ops[XG_COLL_HEAP_OP_COUNT];
+    const char *world, *shared;                /* the predefined teams */
+    void (*fail)(const char *routine, const char *text) XG_NORETURN;
+} xg_coll_naming_t;
+
+void xg_coll_set_naming(const xg_coll_naming_t *naming);
 
 #define XG_COLL_HEAP_NULL UINT64_MAX
 

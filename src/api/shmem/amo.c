@@ -115,7 +115,8 @@ XG_SHMEM_AMO_EXTENDED_TYPES(XG_AMO_DEFINE_BITS)
 /* A fetching atomic, its non-blocking form (the old value stored to
  * *fetch) and, for an updating one, the form without a result. */
 #define XG_AMO_FETCHING(TYPE, TYPENAME, NAME, OP, PARAMS, VALUE, COND)     \
-    XG_SHMEM_DEFINE(TYPE, TYPENAME##_atomic_##NAME, (TYPE *dest PARAMS int pe), \
+    XG_SHMEM_DEFINE(TYPE, TYPENAME##_atomic_##NAME,                        \
+                    (TYPE *dest PARAMS int pe),                            \
                     XG_AMO_SITE(OP, TYPE)                                  \
                     return XG_AMO_CALL(TYPE, TYPENAME, dest, VALUE,        \
                                        COND);)                             \
@@ -136,7 +137,8 @@ XG_SHMEM_AMO_EXTENDED_TYPES(XG_AMO_DEFINE_BITS)
 
 #define XG_AMO_DEFINE_STANDARD(TYPE, TYPENAME)                             \
     XG_AMO_FETCHING(TYPE, TYPENAME, compare_swap, CSWAP,                   \
-                    XG_AMO_COMMA TYPE cond XG_AMO_COMMA TYPE value XG_AMO_COMMA, \
+                    XG_AMO_COMMA TYPE cond XG_AMO_COMMA TYPE value         \
+                    XG_AMO_COMMA,                                          \
                     value, cond)                                           \
     XG_AMO_FETCHING(TYPE, TYPENAME, fetch_inc, ADD, XG_AMO_COMMA,          \
                     (TYPE)1, (TYPE)0)                                      \

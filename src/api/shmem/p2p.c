@@ -8,16 +8,17 @@
  * threads) write with puts, atomics or stores.  Every routine checks its
  * arguments once -- library running, comparison operator valid, the whole
  * array symmetric and naturally aligned -- then makes one gas call (the
- * wait and test family of gas/xg_gas_ops.h), which only reads.  Each read is an
- * acquire load: it sees whole values only (never a torn update), and once a
- * flag satisfies the condition, everything its writer stored before setting
- * it (and ordered with shmem_fence/quiet, or by the release of an atomic)
- * is visible to the code after the wait.
+ * wait and test family of gas/xg_gas_ops.h), which only reads.  Each read
+ * is an acquire load: it sees whole values only (never a torn update), and
+ * once a flag satisfies the condition, everything its writer stored before
+ * setting it (and ordered with shmem_fence/quiet, or by the release of an
+ * atomic) is visible to the code after the wait.
  *
  * Waiting (in gas) polls with xg_wait_backoff, so 8 PEs waiting on 2 cores
- * still let the writer run.  wait_until_all waits for each element in turn (each is
- * seen to satisfy the condition at some point during the call, as the
- * specification asks); _any and _some rescan the whole set on every poll.
+ * still let the writer run.  wait_until_all waits for each element in turn
+ * (each is seen to satisfy the condition at some point during the call, as
+ * the specification asks); _any and _some rescan the whole set on every
+ * poll.
  * _any starts each scan at the element after the one the calling thread
  * returned last, so a series of calls returns every satisfying element in
  * turn and none is starved by a lower index that stays true.

@@ -72,10 +72,12 @@ static XG_ALWAYS_INLINE int rma_unusual(size_t len, const void *local)
 typedef struct rma_site {
     const char *routine;
     size_t      size;     /* bytes per element */
+    int         put;      /* 1: put, 0: get */
 } rma_site_t;
 
 /* The description of the routine being defined. */
-#define XG_RMA_SITE(SIZE) static const rma_site_t site = {__func__, SIZE};
+#define XG_RMA_SITE(SIZE, PUT)                                             \
+    static const rma_site_t site = {__func__, SIZE, PUT};
 
 /*
  * Everything but the direct route of a contiguous transfer of @nelems
@@ -84,37 +86,23 @@ typedef struct rma_site {
  * routine received its own, so the fast path moves nothing before it
  * tail-calls this.
  */
-XG_NOINLINE static void rma_put_slow(void *dest, const void *source,
-                                     size_t nelems, int pe,
-                                     xg_gas_ctx_t *gctx,
-                                     const rma_site_t *site)
+XG_NOINLINE static void rma_slow(void *dest, const void *source,
+                                 size_t nelems, int pe, xg_gas_ctx_t *gctx,
+                                 const rma_site_t *site)
 {
     size_t len = nelems * site->size; /* rma_bytes checked it */
+    const void *local = site->put ? source : (const void *)dest;
     xg_status_t status;
 
-    if (rma_unusual(len, source)) {
-        rma_check_edge(site->routine, 1, source, nelems, len);
+    if (rma_unusual(len, local)) {
+        rma_check_edge(site->routine, site->put, local, nelems, len);
     }
-    status = xg_gas_put(gctx, dest, source, len, pe);
+    status = site->put ? xg_gas_put(gctx, dest, source, len, pe)
+                       : xg_gas_get(gctx, dest, source, len, pe);
     if (xg_unlikely(status != XG_OK)) {
-        xg_shmem_status_fail(site->routine, status, dest, len, pe);
-    }
-}
-
-XG_NOINLINE static void rma_get_slow(void *dest, const void *source,
-                                     size_t nelems, int pe,
-                                     xg_gas_ctx_t *gctx,
-                                     const rma_site_t *site)
-{
-    size_t len = nelems * site->size;
-    xg_status_t status;
-
-    if (rma_unusual(len, dest)) {
-        rma_check_edge(site->routine, 0, dest, nelems, len);
-    }
-    status = xg_gas_get(gctx, dest, source, len, pe);
-    if (xg_unlikely(status != XG_OK)) {
-        xg_shmem_status_fail(site->routine, status, source, len, pe);
+        xg_shmem_status_fail(site->routine, status,
+                             site->put ? (const void *)dest : source, len,
+                             pe);
     }
 }
 
@@ -131,7 +119,7 @@ static XG_ALWAYS_INLINE void rma_put(xg_gas_ctx_t *gctx,
         xg_likely(xg_gas_put_direct(dest, source, len, pe))) {
         return;
     }
-    rma_put_slow(dest, source, nelems, pe, gctx, site);
+    rma_slow(dest, source, nelems, pe, gctx, site);
 }
 
 static XG_ALWAYS_INLINE void rma_get(xg_gas_ctx_t *gctx,
@@ -145,7 +133,7 @@ static XG_ALWAYS_INLINE void rma_get(xg_gas_ctx_t *gctx,
         xg_likely(xg_gas_get_direct(dest, source, len, pe))) {
         return;
     }
-    rma_get_slow(dest, source, nelems, pe, gctx, site);
+    rma_slow(dest, source, nelems, pe, gctx, site);
 }
 
 XG_NORETURN XG_NOINLINE static void rma_bad_stride(const char *routine,
@@ -294,41 +282,41 @@ XG_NOINLINE static void rma_strided(const char *routine, xg_gas_ctx_t *gctx,
     XG_RMA_DEFINE_ELEMENT(TYPE, TYPENAME)                                  \
     XG_SHMEM_DEFINE(void, TYPENAME##_put, (TYPE *dest, const TYPE *source, \
                                            size_t nelems, int pe),         \
-                    XG_RMA_SITE(sizeof(TYPE))                              \
+                    XG_RMA_SITE(sizeof(TYPE), 1)                           \
                     rma_put(gctx, &site, dest, source, nelems, pe);)       \
     XG_SHMEM_DEFINE(void, TYPENAME##_get, (TYPE *dest, const TYPE *source, \
                                            size_t nelems, int pe),         \
-                    XG_RMA_SITE(sizeof(TYPE))                              \
+                    XG_RMA_SITE(sizeof(TYPE), 0)                           \
                     rma_get(gctx, &site, dest, source, nelems, pe);)       \
     XG_SHMEM_DEFINE(void, TYPENAME##_put_nbi,                              \
                     (TYPE *dest, const TYPE *source, size_t nelems,        \
                      int pe),                                              \
-                    XG_RMA_SITE(sizeof(TYPE))                              \
+                    XG_RMA_SITE(sizeof(TYPE), 1)                           \
                     rma_put(gctx, &site, dest, source, nelems, pe);)       \
     XG_SHMEM_DEFINE(void, TYPENAME##_get_nbi,                              \
                     (TYPE *dest, const TYPE *source, size_t nelems,        \
                      int pe),                                              \
-                    XG_RMA_SITE(sizeof(TYPE))                              \
+                    XG_RMA_SITE(sizeof(TYPE), 0)                           \
                     rma_get(gctx, &site, dest, source, nelems, pe);)       \
     XG_SHMEM_DEFINE(void, TYPENAME##_iput,                                 \
                     (TYPE *dest, const TYPE *source, ptrdiff_t dst,        \
                      ptrdiff_t sst, size_t nelems, int pe),                \
-                    rma_strided(__func__, gctx, 1, dest, source, dst, sst, 1,    \
-                                nelems, sizeof(TYPE), pe);)                \
+                    rma_strided(__func__, gctx, 1, dest, source, dst, sst, \
+                                1, nelems, sizeof(TYPE), pe);)             \
     XG_SHMEM_DEFINE(void, TYPENAME##_iget,                                 \
                     (TYPE *dest, const TYPE *source, ptrdiff_t dst,        \
                      ptrdiff_t sst, size_t nelems, int pe),                \
-                    rma_strided(__func__, gctx, 0, dest, source, dst, sst, 1,    \
-                                nelems, sizeof(TYPE), pe);)                \
+                    rma_strided(__func__, gctx, 0, dest, source, dst, sst, \
+                                1, nelems, sizeof(TYPE), pe);)             \
     XG_SHMEM_DEFINE(void, TYPENAME##_ibput,                                \
                     (TYPE *dest, const TYPE *source, ptrdiff_t dst,        \
                      ptrdiff_t sst, size_t bsize, size_t nblocks, int pe), \
-                    rma_strided(__func__, gctx, 1, dest, source, dst, sst,       \
+                    rma_strided(__func__, gctx, 1, dest, source, dst, sst, \
                                 bsize, nblocks, sizeof(TYPE), pe);)        \
     XG_SHMEM_DEFINE(void, TYPENAME##_ibget,                                \
                     (TYPE *dest, const TYPE *source, ptrdiff_t dst,        \
                      ptrdiff_t sst, size_t bsize, size_t nblocks, int pe), \
-                    rma_strided(__func__, gctx, 0, dest, source, dst, sst,       \
+                    rma_strided(__func__, gctx, 0, dest, source, dst, sst, \
                                 bsize, nblocks, sizeof(TYPE), pe);)
 
 XG_SHMEM_RMA_TYPES(XG_RMA_DEFINE_TYPED)
@@ -337,60 +325,60 @@ XG_SHMEM_RMA_TYPES(XG_RMA_DEFINE_TYPED)
 #define XG_RMA_DEFINE_SIZED(SIZE)                                          \
     XG_SHMEM_DEFINE(void, put##SIZE, (void *dest, const void *source,      \
                                       size_t nelems, int pe),              \
-                    XG_RMA_SITE((SIZE) / 8)                                \
+                    XG_RMA_SITE((SIZE) / 8, 1)                                \
                     rma_put(gctx, &site, dest, source, nelems, pe);)       \
     XG_SHMEM_DEFINE(void, get##SIZE, (void *dest, const void *source,      \
                                       size_t nelems, int pe),              \
-                    XG_RMA_SITE((SIZE) / 8)                                \
+                    XG_RMA_SITE((SIZE) / 8, 0)                                \
                     rma_get(gctx, &site, dest, source, nelems, pe);)       \
     XG_SHMEM_DEFINE(void, put##SIZE##_nbi,                                 \
                     (void *dest, const void *source, size_t nelems,        \
                      int pe),                                              \
-                    XG_RMA_SITE((SIZE) / 8)                                \
+                    XG_RMA_SITE((SIZE) / 8, 1)                                \
                     rma_put(gctx, &site, dest, source, nelems, pe);)       \
     XG_SHMEM_DEFINE(void, get##SIZE##_nbi,                                 \
                     (void *dest, const void *source, size_t nelems,        \
                      int pe),                                              \
-                    XG_RMA_SITE((SIZE) / 8)                                \
+                    XG_RMA_SITE((SIZE) / 8, 0)                                \
                     rma_get(gctx, &site, dest, source, nelems, pe);)       \
     XG_SHMEM_DEFINE(void, iput##SIZE,                                      \
                     (void *dest, const void *source, ptrdiff_t dst,        \
                      ptrdiff_t sst, size_t nelems, int pe),                \
-                    rma_strided(__func__, gctx, 1, dest, source, dst, sst, 1,    \
-                                nelems, (SIZE) / 8, pe);)                  \
+                    rma_strided(__func__, gctx, 1, dest, source, dst, sst, \
+                                1, nelems, (SIZE) / 8, pe);)               \
     XG_SHMEM_DEFINE(void, iget##SIZE,                                      \
                     (void *dest, const void *source, ptrdiff_t dst,        \
                      ptrdiff_t sst, size_t nelems, int pe),                \
-                    rma_strided(__func__, gctx, 0, dest, source, dst, sst, 1,    \
-                                nelems, (SIZE) / 8, pe);)                  \
+                    rma_strided(__func__, gctx, 0, dest, source, dst, sst, \
+                                1, nelems, (SIZE) / 8, pe);)               \
     XG_SHMEM_DEFINE(void, ibput##SIZE,                                     \
                     (void *dest, const void *source, ptrdiff_t dst,        \
                      ptrdiff_t sst, size_t bsize, size_t nblocks, int pe), \
-                    rma_strided(__func__, gctx, 1, dest, source, dst, sst,       \
+                    rma_strided(__func__, gctx, 1, dest, source, dst, sst, \
                                 bsize, nblocks, (SIZE) / 8, pe);)          \
     XG_SHMEM_DEFINE(void, ibget##SIZE,                                     \
                     (void *dest, const void *source, ptrdiff_t dst,        \
                      ptrdiff_t sst, size_t bsize, size_t nblocks, int pe), \
-                    rma_strided(__func__, gctx, 0, dest, source, dst, sst,       \
+                    rma_strided(__func__, gctx, 0, dest, source, dst, sst, \
                                 bsize, nblocks, (SIZE) / 8, pe);)
 
 XG_SHMEM_RMA_SIZES(XG_RMA_DEFINE_SIZED)
 
 XG_SHMEM_DEFINE(void, putmem, (void *dest, const void *source, size_t nelems,
                                int pe),
-                XG_RMA_SITE(1)
+                XG_RMA_SITE(1, 1)
                 rma_put(gctx, &site, dest, source, nelems, pe);)
 XG_SHMEM_DEFINE(void, getmem, (void *dest, const void *source, size_t nelems,
                                int pe),
-                XG_RMA_SITE(1)
+                XG_RMA_SITE(1, 0)
                 rma_get(gctx, &site, dest, source, nelems, pe);)
 XG_SHMEM_DEFINE(void, putmem_nbi, (void *dest, const void *source,
                                    size_t nelems, int pe),
-                XG_RMA_SITE(1)
+                XG_RMA_SITE(1, 1)
                 rma_put(gctx, &site, dest, source, nelems, pe);)
 XG_SHMEM_DEFINE(void, getmem_nbi, (void *dest, const void *source,
                                    size_t nelems, int pe),
-                XG_RMA_SITE(1)
+                XG_RMA_SITE(1, 0)
                 rma_get(gctx, &site, dest, source, nelems, pe);)
 
 /*
@@ -476,11 +464,11 @@ static XG_ALWAYS_INLINE void rma_put_signal(const char *routine,
 
 #define XG_RMA_DEFINE_PUT_SIGNAL(NAME, TYPE, SIZE)                         \
     XG_SHMEM_DEFINE(void, NAME##_signal, XG_RMA_SIGNAL_PARAMS(TYPE),       \
-                    rma_put_signal(__func__, gctx, dest, source, nelems, SIZE,   \
-                                   sig_addr, signal, sig_op, pe);)         \
+                    rma_put_signal(__func__, gctx, dest, source, nelems,   \
+                                   SIZE, sig_addr, signal, sig_op, pe);)   \
     XG_SHMEM_DEFINE(void, NAME##_signal_nbi, XG_RMA_SIGNAL_PARAMS(TYPE),   \
-                    rma_put_signal(__func__, gctx, dest, source, nelems, SIZE,   \
-                                   sig_addr, signal, sig_op, pe);)
+                    rma_put_signal(__func__, gctx, dest, source, nelems,   \
+                                   SIZE, sig_addr, signal, sig_op, pe);)
 
 #define XG_RMA_DEFINE_PUT_SIGNAL_TYPED(TYPE, TYPENAME)                     \
     XG_RMA_DEFINE_PUT_SIGNAL(TYPENAME##_put, TYPE, sizeof(TYPE))

@@ -7,6 +7,7 @@
 #include "api/shmem/shmem_int.h"
 #include "base/xg_config.h"
 #include "boot/xg_boot.h"
+#include "gas/xg_coll.h"
 #include "gas/xg_runtime.h"
 #include "shmemx.h"
 #include "xgas_version.h"
@@ -30,9 +31,39 @@ static void shmem_print_startup_info(void)
     fflush(stdout);
 }
 
+/* A disagreement between PEs that the collective engine found. */
+XG_NORETURN static void shmem_coll_fail(const char *routine, const char *text)
+{
+    xg_shmem_fail(routine, "%s", text);
+}
+
+/* The collective engine's messages in OpenSHMEM's words. */
+static const xg_coll_naming_t shmem_coll_naming = {
+    .kinds = {
+        [XG_COLL_SYNC]    = "a barrier (shmem_team_sync, shmem_sync_all, "
+                            "shmem_barrier_all, shmem_init or "
+                            "shmem_finalize)",
+        [XG_COLL_DESTROY] = "shmem_team_destroy",
+    },
+    .heap_ops = {
+        [XG_COLL_HEAP_MALLOC]       = "shmem_malloc",
+        [XG_COLL_HEAP_MALLOC_HINTS] = "shmem_malloc_with_hints",
+        [XG_COLL_HEAP_CALLOC]       = "shmem_calloc",
+        [XG_COLL_HEAP_ALIGN]        = "shmem_align",
+        [XG_COLL_HEAP_REALLOC]      = "shmem_realloc",
+        [XG_COLL_HEAP_FREE]         = "shmem_free",
+    },
+    .world  = "SHMEM_TEAM_WORLD",
+    .shared = "SHMEM_TEAM_SHARED",
+    .fail   = shmem_coll_fail,
+};
+
 static void shmem_start(const char *routine)
 {
-    xg_status_t status = xg_runtime_init();
+    xg_status_t status;
+
+    xg_coll_set_naming(&shmem_coll_naming);
+    status = xg_runtime_init();
 
     if (status != XG_OK) {
         xg_shmem_fail(routine, "cannot start the library (%s); the messages "

@@ -147,10 +147,11 @@ static inline int xg_shmem_ctx_pe(const char *routine, shmem_ctx_t ctx,
     XG_PSHMEM(shmem_##NAME)                                                \
     XG_SHMEM_API RET shmem_ctx_##NAME XG_CTX_PARAMS PARAMS                 \
     {                                                                      \
-        xg_gas_ctx_t *const gctx = &ctx->gas;                              \
+        xg_gas_ctx_t *gctx;                                                \
                                                                            \
+        pe = xg_shmem_ctx_pe(__func__, ctx, pe); /* ctx is valid after */  \
+        gctx = &ctx->gas;                                                  \
         (void)gctx;                                                        \
-        pe = xg_shmem_ctx_pe(__func__, ctx, pe);                           \
         __VA_ARGS__                                                        \
     }                                                                      \
     XG_PSHMEM(shmem_ctx_##NAME)

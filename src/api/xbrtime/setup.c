@@ -11,6 +11,7 @@
 #include "api/xbrtime/xbrtime_int.h"
 #include "base/xg_log.h"
 #include "boot/xg_boot.h"
+#include "gas/xg_coll.h"
 #include "gas/xg_runtime.h"
 #include "mem/xg_heap.h"
 
@@ -110,9 +111,33 @@ size_t xg_xbrtime_span(const char *routine, size_t nelems, int stride,
 
 /* ---- set-up and queries ------------------------------------------------- */
 
+/* A disagreement between PEs that the collective engine found. */
+XG_NORETURN static void xbrtime_coll_fail(const char *routine,
+                                          const char *text)
+{
+    xg_xbrtime_fail(routine, "%s", text);
+}
+
+/* The collective engine's messages in xbrtime's words (the gas defaults
+ * name the rest). */
+static const xg_coll_naming_t xbrtime_coll_naming = {
+    .kinds = {
+        [XG_COLL_SYNC] = "a barrier (xbrtime_barrier, xbrtime_init or "
+                         "xbrtime_close)",
+    },
+    .world = "all PEs",
+    .fail  = xbrtime_coll_fail,
+};
+
 XG_XBRTIME_API int xbrtime_init(void)
 {
-    xg_status_t status = xg_runtime_init();
+    xg_status_t status;
+
+    /* the API that starts the runtime names its collectives */
+    if (xg_runtime_state() != XG_RUNTIME_ACTIVE) {
+        xg_coll_set_naming(&xbrtime_coll_naming);
+    }
+    status = xg_runtime_init();
 
     if (status != XG_OK) {
         xg_error("xbrtime", "xbrtime_init: cannot start the library (%s); "

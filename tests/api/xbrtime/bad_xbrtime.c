@@ -53,6 +53,8 @@ int main(int argc, char **argv)
         xbrtime_barrier();
     } else if (strcmp(c, "broadcast_bad_root") == 0) {
         xbrtime_long_broadcast(sym, sym + 2, 1, 1, npes);
+    } else if (strcmp(c, "root_mismatch") == 0) {
+        xbrtime_long_broadcast(sym, sym + 2, 1, 1, xbrtime_mype());
     } else if (strcmp(c, "reduce_stack") == 0) {
         xbrtime_long_reduce_sum(sym, &stack_word, 1, 1, 0);
     } else if (strcmp(c, "scatter_block") == 0) {
