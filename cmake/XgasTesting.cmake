@@ -10,6 +10,12 @@
 #              [PASS_REGULAR_EXPRESSION re] [ENV VAR=VALUE ...])
 #   registers one CTest test per PE count, named <name>_np<N>, that runs
 #   `xgasrun -n N prog ARGS`.  Exit 77 means skipped.
+#
+# xgas_negative_tests(PREFIX p TARGET prog CASES "case|regex" ...)
+#   registers one test <p>_<case> per row: `xgasrun -n 2 prog case` must
+#   fail cleanly with a line of stderr matching the extended regular
+#   expression (tests/negative/expect_failure.sh); "ADDR" in a regex stands
+#   for a printed address.
 include_guard(GLOBAL)
 
 function(xgas_test_program name)
@@ -53,5 +59,21 @@ function(xgas_pe_test name)
     if(T_ENV)
       set_tests_properties(${test_name} PROPERTIES ENVIRONMENT "${T_ENV}")
     endif()
+  endforeach()
+endfunction()
+
+function(xgas_negative_tests)
+  cmake_parse_arguments(T "" "PREFIX;TARGET" "CASES" ${ARGN})
+  foreach(row ${T_CASES})
+    string(FIND "${row}" "|" bar)
+    string(SUBSTRING "${row}" 0 ${bar} case)
+    math(EXPR start "${bar} + 1")
+    string(SUBSTRING "${row}" ${start} -1 regex)
+    string(REPLACE "ADDR" "0x[0-9a-f]+" regex "${regex}")
+    add_test(NAME ${T_PREFIX}_${case}
+             COMMAND sh ${CMAKE_SOURCE_DIR}/tests/negative/expect_failure.sh
+                     "${regex}" $<TARGET_FILE:xgasrun> -n 2
+                     $<TARGET_FILE:${T_TARGET}> ${case})
+    set_tests_properties(${T_PREFIX}_${case} PROPERTIES TIMEOUT 60)
   endforeach()
 endfunction()

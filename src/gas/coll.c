@@ -206,6 +206,8 @@ static const xg_coll_naming_t coll_default_naming = {
         [XG_COLL_ALLTOALLS] = "an alltoalls",
         [XG_COLL_SPLIT]     = "a team split",
         [XG_COLL_DESTROY]   = "a team destruction",
+        [XG_COLL_SCATTER]   = "a scatter",
+        [XG_COLL_GATHER]    = "a gather",
     },
     .heap_ops = {
         [XG_COLL_HEAP_MALLOC]       = "an allocation",
@@ -466,7 +468,8 @@ static void coll_describe(const xg_wait_what_t *what, char *buf, size_t len)
         [XG_COLL_COLLECT] = "collect", [XG_COLL_FCOLLECT] = "fcollect",
         [XG_COLL_ALLTOALL] = "alltoall", [XG_COLL_ALLTOALLS] = "alltoalls",
         [XG_COLL_SPLIT] = "team split", [XG_COLL_DESTROY] = "team destroy",
-        [XG_COLL_HEAP] = "barrier of a heap routine"};
+        [XG_COLL_HEAP] = "barrier of a heap routine",
+        [XG_COLL_SCATTER] = "scatter", [XG_COLL_GATHER] = "gather"};
     const xg_coll_t *coll = what->arg;
     const char *kind = ((coll->kind < XG_COLL_KIND_COUNT) &&
                         (names[coll->kind] != NULL)) ? names[coll->kind]
@@ -1330,5 +1333,46 @@ void xg_coll_alltoalls(xg_coll_t *coll, void *dest, const void *source,
                 (size_t)coll->rank * nelems * (size_t)sst * elem_size,
             sst, nelems, elem_size);
     }
+    xg_coll_phase(coll);
+}
+
+/* ---- scatter and gather with counts and displacements ------------------- */
+
+void xg_coll_scatterv(xg_coll_t *coll, void *dest, const void *source,
+                      const int *counts, const int *displs, size_t nelems,
+                      size_t elem_size, int root)
+{
+    const char *from;
+
+    xg_coll_begin(coll, XG_COLL_SCATTER, elem_size, nelems, root, 0);
+    /* the root's source is ready */
+    xg_coll_phase(coll);
+    coll_check(coll, (coll->rank + 1) % coll->size);
+    from = (const char *)coll_peer(coll, source, root) +
+           (size_t)displs[coll->rank] * elem_size;
+    coll_memmove(dest, from, (size_t)counts[coll->rank] * elem_size);
+    /* the root's source stays until every member has its block */
+    xg_coll_phase(coll);
+}
+
+void xg_coll_gatherv(xg_coll_t *coll, void *dest, const void *source,
+                     const int *counts, const int *displs, size_t nelems,
+                     size_t elem_size, int root)
+{
+    int j, p;
+
+    xg_coll_begin(coll, XG_COLL_GATHER, elem_size, nelems, root, 0);
+    /* every member's source is ready */
+    xg_coll_phase(coll);
+    coll_check(coll, (coll->rank + 1) % coll->size);
+    if (coll->rank == root) {
+        for (j = 0; j < coll->size; j++) {
+            p = (root + j) % coll->size;
+            coll_memmove((char *)dest + (size_t)displs[p] * elem_size,
+                         coll_peer(coll, source, p),
+                         (size_t)counts[p] * elem_size);
+        }
+    }
+    /* the sources stay until the root has read them */
     xg_coll_phase(coll);
 }

@@ -65,6 +65,8 @@ typedef enum xg_coll_kind {
     XG_COLL_SPLIT,
     XG_COLL_DESTROY,
     XG_COLL_HEAP,      /* a symmetric heap routine (code: xg_coll_heap_op_t) */
+    XG_COLL_SCATTER,
+    XG_COLL_GATHER,
     XG_COLL_KIND_COUNT
 } xg_coll_kind_t;
 
@@ -165,6 +167,23 @@ void xg_coll_alltoall(xg_coll_t *coll, void *dest, const void *source,
 void xg_coll_alltoalls(xg_coll_t *coll, void *dest, const void *source,
                        ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                        size_t elem_size);
+
+/*
+ * Scatter and gather with a count and a displacement per member (in
+ * elements of @elem_size bytes; @counts[r] and @displs[r] for member r,
+ * non-negative, checked by the caller, the same arrays on every member).
+ * scatterv: member r receives @counts[r] elements of @source on @root,
+ * from element @displs[r], into @dest.  gatherv: @root receives
+ * @counts[r] elements of @source on member r into @dest from element
+ * @displs[r].  @nelems (the total the caller names) is compared between
+ * members with the root and @elem_size.
+ */
+void xg_coll_scatterv(xg_coll_t *coll, void *dest, const void *source,
+                      const int *counts, const int *displs, size_t nelems,
+                      size_t elem_size, int root);
+void xg_coll_gatherv(xg_coll_t *coll, void *dest, const void *source,
+                     const int *counts, const int *displs, size_t nelems,
+                     size_t elem_size, int root);
 
 /*
  * The symmetric heap routines: a barrier over SHMEM_TEAM_WORLD that also

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "base/xg_compiler.h"
+#include "base/xg_op.h"
 #include "gas/xg_gas.h"
 
 /*
@@ -367,6 +368,16 @@ static XG_ALWAYS_INLINE xg_gas_amo_result_t xg_gas_amo(xg_gas_ctx_t *ctx,
     }
     return xg_gas_amo_slow(ctx, op, dst, size, value, cond, pe);
 }
+
+/*
+ * Any atomic operation of the typed-operation table (base/xg_op.h) on the
+ * element of @type at symmetric @dst on @pe: @src is its operand, the
+ * prior value goes to @fetch (NULL: not wanted).  Statuses as xg_gas_amo,
+ * and XG_ERR_INVALID_PARAM for a pair the table does not define,
+ * XG_ERR_UNSUPPORTED for a type wider than a CPU atomic.
+ */
+xg_status_t xg_gas_amo_op(xg_gas_ctx_t *ctx, xg_op_t op, xg_op_type_t type,
+                          void *dst, const void *src, void *fetch, int pe);
 
 /* ---- signals ----------------------------------------------------------- */
 
