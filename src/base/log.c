@@ -56,6 +56,20 @@ void xg_log_emit(xg_log_level_t level, const char *subsystem,
     errno = saved_errno;
 }
 
+void xg_fatal_api(const char *api, const char *routine, const char *fmt, ...)
+{
+    char text[768];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof(text), fmt, ap);
+    va_end(ap);
+    xg_log_emit(XG_LOG_ERROR, api, "%s: %s", routine, text);
+    fflush(stdout);
+    fflush(stderr);
+    _exit(1);
+}
+
 void xg_assert_fail(const char *cond, const char *file, int line)
 {
     xg_log_emit(XG_LOG_ERROR, "assert", "internal error: '%s' failed at %s:%d",

@@ -38,6 +38,16 @@ const char *xg_log_level_name(xg_log_level_t level);
 #define xg_info(subsys, ...)  xg_log(XG_LOG_INFO, subsys, __VA_ARGS__)
 #define xg_debug(subsys, ...) xg_log(XG_LOG_DEBUG, subsys, __VA_ARGS__)
 
+/*
+ * The fatal error of an API binding that ends the job on a bad call
+ * (OpenSHMEM, xbrtime): logs "<routine>: <message>" as an error of
+ * subsystem @api, then exits this PE with status 1 at once -- _exit, as
+ * boot's abort does, so no exit handler runs a collective with PEs that
+ * may be gone; xgasrun then ends the others and reports this one.
+ */
+XG_NORETURN void xg_fatal_api(const char *api, const char *routine,
+                              const char *fmt, ...) XG_PRINTF(3, 4);
+
 /* Internal invariant: a failure is a bug in xgas, never a user error. */
 #define xg_assert(cond)                                                   \
     do {                                                                  \

@@ -3,25 +3,9 @@
  * routine, the value and the fix; then the job ends with status 1 (xgasrun
  * ends the other PEs and reports this one).
  */
-#include <stdarg.h>
-#include <stdio.h>
-
 #include "api/shmem/shmem_int.h"
 #include "base/xg_log.h"
-#include "boot/xg_boot.h"
 #include "gas/xg_runtime.h"
-
-void xg_shmem_fail(const char *routine, const char *fmt, ...)
-{
-    char text[768];
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(text, sizeof(text), fmt, ap);
-    va_end(ap);
-    xg_log_emit(XG_LOG_ERROR, "shmem", "%s: %s", routine, text);
-    xg_boot_abort(1);
-}
 
 void xg_shmem_not_initialized(const char *routine)
 {

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "base/xg_compiler.h"
+#include "base/xg_log.h"
 #include "gas/xg_gas.h"
 #include "gas/xg_gas_ops.h"
 #include "gas/xg_team.h"
@@ -36,8 +37,7 @@
         __attribute__((alias(#name), visibility("default"), noreturn));
 
 /* Ends the job after printing "<routine>: <what went wrong>". */
-XG_NORETURN void xg_shmem_fail(const char *routine, const char *fmt, ...)
-    XG_PRINTF(2, 3);
+#define xg_shmem_fail(routine, ...) xg_fatal_api("shmem", routine, __VA_ARGS__)
 
 /* Ends the job with the message for @status, which a gas operation on
  * @len bytes at symmetric @addr on PE @pe returned. */

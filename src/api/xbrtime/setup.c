@@ -4,13 +4,10 @@
  * (gas/xg_runtime.h): xbrtime_init and shmem_init both join the job, and
  * the symmetric heap is shared, so a program may mix the two APIs.
  */
-#include <stdarg.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "api/xbrtime/xbrtime_int.h"
 #include "base/xg_log.h"
-#include "boot/xg_boot.h"
 #include "gas/xg_coll.h"
 #include "gas/xg_runtime.h"
 #include "mem/xg_heap.h"
@@ -18,18 +15,6 @@
 xg_gas_ctx_t xg_xbrtime_ctx = XG_GAS_CTX_INIT_SHARED;
 
 /* ---- errors ------------------------------------------------------------- */
-
-void xg_xbrtime_fail(const char *routine, const char *fmt, ...)
-{
-    char text[768];
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(text, sizeof(text), fmt, ap);
-    va_end(ap);
-    xg_log_emit(XG_LOG_ERROR, "xbrtime", "%s: %s", routine, text);
-    xg_boot_abort(1);
-}
 
 void xg_xbrtime_not_running(const char *routine)
 {

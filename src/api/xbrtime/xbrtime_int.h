@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "base/xg_compiler.h"
+#include "base/xg_log.h"
 #include "gas/xg_gas.h"
 #include "gas/xg_gas_ops.h"
 #include "xbrtime.h"
@@ -27,8 +28,8 @@
 extern xg_gas_ctx_t xg_xbrtime_ctx;
 
 /* Ends the job after printing "<routine>: <what went wrong>". */
-XG_NORETURN void xg_xbrtime_fail(const char *routine, const char *fmt, ...)
-    XG_PRINTF(2, 3);
+#define xg_xbrtime_fail(routine, ...)                                       \
+    xg_fatal_api("xbrtime", routine, __VA_ARGS__)
 
 /* Ends the job for a routine called while the runtime is not running. */
 XG_NORETURN XG_NOINLINE void xg_xbrtime_not_running(const char *routine);
