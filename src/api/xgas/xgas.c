@@ -1,16 +1,16 @@
 /*
- * The native API of include/xgas.h: thin wrappers that resolve a global
- * address and perform one load, store, copy or CPU atomic (the atomics
- * through the typed-operation table, base/xg_op.h).  Errors are
- * returned (and logged once, here), never fatal: the native API leaves the
- * policy to the caller, unlike OpenSHMEM which aborts.
+ * The native API of include/xgas.h, a binding over gas: argument checks,
+ * then one gas operation on the global address (gas/xg_gas_gaddr.h).
+ * Errors are returned and logged once, here, never fatal: the native API
+ * leaves the policy to the caller, unlike OpenSHMEM which aborts.
  */
-#include <string.h>
-
 #include "base/xg_log.h"
 #include "base/xg_op.h"
 #include "gas/xg_gas.h"
+#include "gas/xg_gas_gaddr.h"
 #include "gas/xg_runtime.h"
+#include "mem/xg_heap.h"
+#include "mem/xg_mem.h"
 #include "xgas.h"
 
 XG_EXPORT xg_status_t xg_init(void)
@@ -25,7 +25,7 @@ XG_EXPORT xg_status_t xg_fini(void)
 
 XG_EXPORT int xg_rank(void)
 {
-    return (xg_gas.npes == 0) ? -1 : xg_gas.me;
+    return xg_gas_gaddr_pe(xg_gaddr_local(NULL)); /* who owns local memory */
 }
 
 XG_EXPORT int xg_size(void)
@@ -53,58 +53,51 @@ XG_EXPORT void *xg_gaddr_ptr(xg_gaddr_t gaddr)
 
 XG_EXPORT int xg_gaddr_pe(xg_gaddr_t gaddr)
 {
-    if (gaddr.ns == XG_NS_LOCAL) {
-        return xg_rank();
-    }
-    return (gaddr.ns <= (uint64_t)xg_gas.npes) ? (int)(gaddr.ns - 1) : -1;
+    return xg_gas_gaddr_pe(gaddr);
 }
 
-/* Resolves @gaddr for @len bytes, logging a failure on behalf of @routine. */
-static void *api_resolve(const char *routine, xg_gaddr_t gaddr, size_t len,
-                         size_t align, xg_status_t *status_p)
+/* Logs the failure @status of @routine on @len bytes at @gaddr, which had
+ * to be aligned to @align; returns @status. */
+XG_NOINLINE static xg_status_t native_failed(const char *routine,
+                                             xg_gaddr_t gaddr, size_t len,
+                                             size_t align,
+                                             xg_status_t status)
 {
-    void *ptr = xg_gas_resolve(gaddr, len, status_p);
-
-    if (xg_unlikely(ptr == NULL)) {
-        xg_error("gas", "%s: global address (ns %llu, offset %#llx), %zu "
-                 "bytes: %s", routine, (unsigned long long)gaddr.ns,
-                 (unsigned long long)gaddr.off, len,
-                 xg_status_str(*status_p));
-        return NULL;
-    }
-    if (xg_unlikely(((uintptr_t)ptr & (align - 1)) != 0)) {
+    if (status == XG_ERR_MISALIGNED) {
         xg_error("gas", "%s: global address (ns %llu, offset %#llx) is not "
                  "aligned to %zu bytes", routine,
                  (unsigned long long)gaddr.ns, (unsigned long long)gaddr.off,
                  align);
-        *status_p = XG_ERR_MISALIGNED;
-        return NULL;
+    } else {
+        xg_error("gas", "%s: global address (ns %llu, offset %#llx), %zu "
+                 "bytes: %s", routine, (unsigned long long)gaddr.ns,
+                 (unsigned long long)gaddr.off, len, xg_status_str(status));
     }
-    return ptr;
+    return status;
 }
 
 /* Single-element transfers: one naturally aligned load or store. */
 #define XG_API_SINGLE(bits)                                                  \
     XG_EXPORT xg_status_t xg_put##bits(xg_gaddr_t dst, uint##bits##_t value) \
     {                                                                        \
-        xg_status_t status;                                                  \
-        uint##bits##_t *ptr = api_resolve(__func__, dst, sizeof(value),      \
-                                          sizeof(value), &status);           \
-        if (ptr != NULL) {                                                   \
-            *(volatile uint##bits##_t *)ptr = value;                         \
+        xg_status_t status = xg_gas_gaddr_put(dst, &value, sizeof(value),    \
+                                              sizeof(value));                \
+        if (xg_unlikely(status != XG_OK)) {                                  \
+            return native_failed(__func__, dst, sizeof(value),               \
+                                 sizeof(value), status);                     \
         }                                                                    \
-        return status;                                                       \
+        return XG_OK;                                                        \
     }                                                                        \
     XG_EXPORT xg_status_t xg_get##bits(xg_gaddr_t src,                       \
                                        uint##bits##_t *value_p)              \
     {                                                                        \
-        xg_status_t status;                                                  \
-        uint##bits##_t *ptr = api_resolve(__func__, src, sizeof(*value_p),   \
-                                          sizeof(*value_p), &status);        \
-        if (ptr != NULL) {                                                   \
-            *value_p = *(volatile uint##bits##_t *)ptr;                      \
+        xg_status_t status = xg_gas_gaddr_get(value_p, src, sizeof(*value_p), \
+                                              sizeof(*value_p));             \
+        if (xg_unlikely(status != XG_OK)) {                                  \
+            return native_failed(__func__, src, sizeof(*value_p),            \
+                                 sizeof(*value_p), status);                  \
         }                                                                    \
-        return status;                                                       \
+        return XG_OK;                                                        \
     }
 
 XG_API_SINGLE(8)
@@ -114,36 +107,34 @@ XG_API_SINGLE(64)
 
 XG_EXPORT xg_status_t xg_put(xg_gaddr_t dst, const void *src, size_t len)
 {
-    xg_status_t status = XG_OK;
-    void *ptr;
+    xg_status_t status;
 
     if (len == 0) {
         return XG_OK;
     }
-    ptr = api_resolve(__func__, dst, len, 1, &status);
-    if (ptr != NULL) {
-        xg_gas_copy(ptr, src, len);
+    status = xg_gas_gaddr_put(dst, src, len, 1);
+    if (xg_unlikely(status != XG_OK)) {
+        return native_failed(__func__, dst, len, 1, status);
     }
-    return status;
+    return XG_OK;
 }
 
 XG_EXPORT xg_status_t xg_get(void *dst, xg_gaddr_t src, size_t len)
 {
-    xg_status_t status = XG_OK;
-    void *ptr;
+    xg_status_t status;
 
     if (len == 0) {
         return XG_OK;
     }
-    ptr = api_resolve(__func__, src, len, 1, &status);
-    if (ptr != NULL) {
-        xg_gas_copy(dst, ptr, len);
+    status = xg_gas_gaddr_get(dst, src, len, 1);
+    if (xg_unlikely(status != XG_OK)) {
+        return native_failed(__func__, src, len, 1, status);
     }
-    return status;
+    return XG_OK;
 }
 
 /* The table's operation for each xg_amo_op_t. */
-static const xg_op_t api_amo_ops[] = {
+static const xg_op_t native_amo_ops[] = {
     [XG_AMO_ADD] = XG_OP_SUM, [XG_AMO_AND] = XG_OP_BAND,
     [XG_AMO_OR] = XG_OP_BOR,  [XG_AMO_XOR] = XG_OP_BXOR,
     [XG_AMO_SWAP] = XG_OP_SWAP,
@@ -151,18 +142,18 @@ static const xg_op_t api_amo_ops[] = {
 
 /* One atomic operation of the table on a word of @size bytes at @dst;
  * @routine names the caller in messages. */
-static xg_status_t api_atomic(const char *routine, xg_gaddr_t dst,
-                              size_t size, xg_op_t op, const void *operand,
-                              const void *compare, void *old_p)
+static xg_status_t native_atomic(const char *routine, xg_gaddr_t dst,
+                                 size_t size, xg_op_t op, const void *operand,
+                                 const void *compare, void *old_p)
 {
-    xg_status_t status;
-    void *ptr = api_resolve(routine, dst, size, size, &status);
+    xg_status_t status = xg_gas_gaddr_amo(
+        op, (size == 4) ? XG_TYPE_U32 : XG_TYPE_U64, dst, operand, compare,
+        old_p);
 
-    if (ptr != NULL) {
-        xg_op_atomic(op, (size == 4) ? XG_TYPE_U32 : XG_TYPE_U64, ptr,
-                     operand, compare, old_p);
+    if (xg_unlikely(status != XG_OK)) {
+        return native_failed(routine, dst, size, size, status);
     }
-    return status;
+    return XG_OK;
 }
 
 #define XG_API_ATOMICS(bits)                                                 \
@@ -174,27 +165,27 @@ static xg_status_t api_atomic(const char *routine, xg_gaddr_t dst,
             xg_error("gas", "%s: unknown operation %d", __func__, (int)op);  \
             return XG_ERR_INVALID_PARAM;                                     \
         }                                                                    \
-        return api_atomic(__func__, dst, sizeof(operand), api_amo_ops[op],   \
-                          &operand, NULL, old_p);                            \
+        return native_atomic(__func__, dst, sizeof(operand),                 \
+                             native_amo_ops[op], &operand, NULL, old_p);     \
     }                                                                        \
     XG_EXPORT xg_status_t xg_atomic_cswap##bits(                             \
         xg_gaddr_t dst, uint##bits##_t expected, uint##bits##_t desired,     \
         uint##bits##_t *old_p)                                               \
     {                                                                        \
-        return api_atomic(__func__, dst, sizeof(desired), XG_OP_CSWAP,       \
-                          &desired, &expected, old_p);                       \
+        return native_atomic(__func__, dst, sizeof(desired), XG_OP_CSWAP,    \
+                             &desired, &expected, old_p);                    \
     }                                                                        \
     XG_EXPORT xg_status_t xg_atomic_load##bits(xg_gaddr_t src,               \
                                                uint##bits##_t *value_p)      \
     {                                                                        \
-        return api_atomic(__func__, src, sizeof(*value_p), XG_OP_FETCH,      \
-                          NULL, NULL, value_p);                              \
+        return native_atomic(__func__, src, sizeof(*value_p), XG_OP_FETCH,   \
+                             NULL, NULL, value_p);                           \
     }                                                                        \
     XG_EXPORT xg_status_t xg_atomic_store##bits(xg_gaddr_t dst,              \
                                                 uint##bits##_t value)        \
     {                                                                        \
-        return api_atomic(__func__, dst, sizeof(value), XG_OP_SWAP, &value,  \
-                          NULL, NULL);                                       \
+        return native_atomic(__func__, dst, sizeof(value), XG_OP_SWAP,       \
+                             &value, NULL, NULL);                            \
     }
 
 XG_API_ATOMICS(32)
