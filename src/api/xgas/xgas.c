@@ -76,28 +76,33 @@ XG_NOINLINE static xg_status_t native_failed(const char *routine,
     return status;
 }
 
+/* @status of @routine's operation on @len bytes at @gaddr (aligned to
+ * @align), logged if it is a failure. */
+static inline xg_status_t native_status(const char *routine,
+                                        xg_gaddr_t gaddr, size_t len,
+                                        size_t align, xg_status_t status)
+{
+    if (xg_unlikely(status != XG_OK)) {
+        return native_failed(routine, gaddr, len, align, status);
+    }
+    return XG_OK;
+}
+
 /* Single-element transfers: one naturally aligned load or store. */
 #define XG_API_SINGLE(bits)                                                  \
     XG_EXPORT xg_status_t xg_put##bits(xg_gaddr_t dst, uint##bits##_t value) \
     {                                                                        \
-        xg_status_t status = xg_gas_gaddr_put(dst, &value, sizeof(value),    \
-                                              sizeof(value));                \
-        if (xg_unlikely(status != XG_OK)) {                                  \
-            return native_failed(__func__, dst, sizeof(value),               \
-                                 sizeof(value), status);                     \
-        }                                                                    \
-        return XG_OK;                                                        \
+        return native_status(__func__, dst, sizeof(value), sizeof(value),    \
+                             xg_gas_gaddr_put(dst, &value, sizeof(value),    \
+                                              sizeof(value)));               \
     }                                                                        \
     XG_EXPORT xg_status_t xg_get##bits(xg_gaddr_t src,                       \
                                        uint##bits##_t *value_p)              \
     {                                                                        \
-        xg_status_t status = xg_gas_gaddr_get(value_p, src, sizeof(*value_p), \
-                                              sizeof(*value_p));             \
-        if (xg_unlikely(status != XG_OK)) {                                  \
-            return native_failed(__func__, src, sizeof(*value_p),            \
-                                 sizeof(*value_p), status);                  \
-        }                                                                    \
-        return XG_OK;                                                        \
+        return native_status(__func__, src, sizeof(*value_p),                \
+                             sizeof(*value_p),                               \
+                             xg_gas_gaddr_get(value_p, src, sizeof(*value_p), \
+                                              sizeof(*value_p)));            \
     }
 
 XG_API_SINGLE(8)
@@ -107,30 +112,20 @@ XG_API_SINGLE(64)
 
 XG_EXPORT xg_status_t xg_put(xg_gaddr_t dst, const void *src, size_t len)
 {
-    xg_status_t status;
-
     if (len == 0) {
         return XG_OK;
     }
-    status = xg_gas_gaddr_put(dst, src, len, 1);
-    if (xg_unlikely(status != XG_OK)) {
-        return native_failed(__func__, dst, len, 1, status);
-    }
-    return XG_OK;
+    return native_status(__func__, dst, len, 1,
+                         xg_gas_gaddr_put(dst, src, len, 1));
 }
 
 XG_EXPORT xg_status_t xg_get(void *dst, xg_gaddr_t src, size_t len)
 {
-    xg_status_t status;
-
     if (len == 0) {
         return XG_OK;
     }
-    status = xg_gas_gaddr_get(dst, src, len, 1);
-    if (xg_unlikely(status != XG_OK)) {
-        return native_failed(__func__, src, len, 1, status);
-    }
-    return XG_OK;
+    return native_status(__func__, src, len, 1,
+                         xg_gas_gaddr_get(dst, src, len, 1));
 }
 
 /* The table's operation for each xg_amo_op_t. */
@@ -146,14 +141,10 @@ static xg_status_t native_atomic(const char *routine, xg_gaddr_t dst,
                                  size_t size, xg_op_t op, const void *operand,
                                  const void *compare, void *old_p)
 {
-    xg_status_t status = xg_gas_gaddr_amo(
-        op, (size == 4) ? XG_TYPE_U32 : XG_TYPE_U64, dst, operand, compare,
-        old_p);
-
-    if (xg_unlikely(status != XG_OK)) {
-        return native_failed(routine, dst, size, size, status);
-    }
-    return XG_OK;
+    return native_status(routine, dst, size, size,
+                         xg_gas_gaddr_amo(op, (size == 4) ? XG_TYPE_U32
+                                                          : XG_TYPE_U64,
+                                          dst, operand, compare, old_p));
 }
 
 #define XG_API_ATOMICS(bits)                                                 \
