@@ -2,27 +2,28 @@
  * The collective engine (see xg_coll.h for the algorithms and the
  * signalling scheme).
  *
- * Invariants every algorithm here keeps, in team mode:
+ * The algorithms talk only to the call's signal channel (gas/coll_chan.h):
+ * signals, waits and reads of other members' data.  Invariants every
+ * algorithm here keeps:
  *  - between two members, the signals one sends are exactly the ones the
  *    other waits for, in the same order (the algorithms are deterministic
- *    given the call's arguments, which all members pass alike), so the
- *    per-sender counters match every wait with its signal even when a
- *    signal of a later call arrives early;
+ *    given the call's arguments, which all members pass alike), so a
+ *    channel that counts per sender matches every wait with its signal
+ *    even when a signal of a later call arrives early;
  *  - a member reads another member's memory (its source, dest, slot
  *    descriptor) only while that member cannot have left the call: it
  *    still waits for a signal the reader sends afterwards;
  *  - a member leaves a call only when no other member will read its dest
- *    or source for that call again.
- * In active-set mode the counters are pSync words, one per purpose; the
- * deprecated routines forbid reusing a pSync before the previous call
- * completed everywhere (barriers excepted, whose early signals land in
- * their own round words), so counting per word is enough there.
+ *    or source for that call again;
+ *  - a wait names every sender it expects a signal from at once (a tree
+ *    node waits for all its children in one wait), so a channel that
+ *    counts per phase only (pSync) needs no sender identity.
  */
 #include "gas/xg_coll.h"
+#include "gas/coll_chan.h"
 
 #include <sched.h>
 #include <stdarg.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +39,6 @@
 enum {
     COLL_SPIN        = 16,    /* polls before an oversubscribed wait yields */
     COLL_YIELDS      = 4000,  /* yields before the usual back-off resumes */
-    COLL_CHECK_EVERY = 256,   /* slow polls between descriptor checks */
     COLL_CHUNK       = 4096,  /* bytes combined at a time (stays in L1) */
     COLL_RADIX_MAX   = 64
 };
@@ -156,35 +156,6 @@ const char *xg_coll_barrier_name(void)
     return names[coll_cfg.barrier];
 }
 
-/* ---- members and their memory ------------------------------------------- */
-
-static inline int coll_world(const xg_coll_t *coll, int rank)
-{
-    return coll->start + rank * coll->stride;
-}
-
-/*
- * Where this PE reaches symmetric @ptr (heap, internal area or global
- * variable, already checked by the caller) of member @rank: the same
- * offset in the member's partition, or in its window of globals.
- */
-static inline void *coll_peer(const xg_coll_t *coll, const void *ptr,
-                              int rank)
-{
-    uintptr_t off = (uintptr_t)ptr - xg_mem.my_part;
-    int pe;
-
-    if (rank == coll->rank) {
-        return (void *)ptr;
-    }
-    pe = coll_world(coll, rank);
-    if (off < xg_mem.part_size) {
-        return (void *)(xg_mem_part(pe) + off);
-    }
-    return (void *)(xg_mem_part(pe) + xg_gas.data_off +
-                    ((uintptr_t)ptr - xg_gas.data_lo));
-}
-
 /* ---- errors ------------------------------------------------------------- */
 
 XG_NORETURN static void coll_default_fail(const char *routine,
@@ -263,6 +234,9 @@ static void coll_team_name(const xg_coll_t *coll, char *buf, size_t len)
 
     if (name != NULL) {
         snprintf(buf, len, "%s", name);
+    } else if (coll->members != NULL) {
+        snprintf(buf, len, "the team of %d listed PEs (PE %d first)",
+                 coll->size, coll->members[0]);
     } else {
         snprintf(buf, len, "the team of %d PEs (PE %d + i * %d)", coll->size,
                  coll->start, coll->stride);
@@ -310,29 +284,12 @@ static const char *coll_kind_name(uint64_t kind, uint64_t code)
 void xg_coll_begin(xg_coll_t *coll, xg_coll_kind_t kind, uint64_t code,
                    uint64_t nelems, int64_t root, uint64_t extra)
 {
-    xg_coll_desc_t *desc;
-    uint64_t seq;
-
     coll->kind   = kind;
     coll->code   = code;
     coll->nelems = nelems;
     coll->root   = root;
     coll->extra  = extra;
-    if (coll->team == NULL) {
-        return;
-    }
-    /* seqlock: odd while the fields change, so a reader never takes a
-     * half-written descriptor for this call's */
-    seq  = ++coll->team->seq;
-    desc = xg_slot_desc(coll->slot, seq);
-    atomic_store_explicit(&desc->seq2, 2 * seq - 1, memory_order_relaxed);
-    atomic_thread_fence(memory_order_release);
-    atomic_store_explicit(&desc->kind, kind, memory_order_relaxed);
-    atomic_store_explicit(&desc->code, code, memory_order_relaxed);
-    atomic_store_explicit(&desc->nelems, nelems, memory_order_relaxed);
-    atomic_store_explicit(&desc->root, root, memory_order_relaxed);
-    atomic_store_explicit(&desc->extra, extra, memory_order_relaxed);
-    atomic_store_explicit(&desc->seq2, 2 * seq, memory_order_release);
+    coll->chan->publish(coll);
 }
 
 /* "the object at heap offset 0x..." or "NULL". */
@@ -351,7 +308,7 @@ static const char *coll_heap_object(uint64_t off, char *buf, size_t len)
 static void coll_heap_mismatch(const xg_coll_t *coll, int peer,
                                uint64_t code, uint64_t nelems, uint64_t extra)
 {
-    int me = coll_world(coll, coll->rank), other = coll_world(coll, peer);
+    int me = xg_coll_world(coll, coll->rank), other = xg_coll_world(coll, peer);
     char a[64], b[64];
 
     if (code != coll->code) {
@@ -388,35 +345,12 @@ static void coll_heap_mismatch(const xg_coll_t *coll, int peer,
     }
 }
 
-/*
- * Compares the descriptor member @peer published for this call (if it has
- * reached the call and not left it) with this PE's; a difference ends the
- * job.  Costs one read of the peer's descriptor line.
- */
-static void coll_check(const xg_coll_t *coll, int peer)
+/* Member @peer published (kind, code, nelems, root, extra) for the call
+ * this PE is in: the same as this PE's, or the job ends. */
+void xg_coll_compare(const xg_coll_t *coll, int peer, uint64_t kind,
+                     uint64_t code, uint64_t nelems, int64_t root,
+                     uint64_t extra)
 {
-    const xg_coll_desc_t *desc;
-    uint64_t want, kind, code, nelems, extra;
-    int64_t root;
-
-    if ((coll->team == NULL) || (peer == coll->rank)) {
-        return;
-    }
-    desc = xg_slot_desc(xg_slot(coll_world(coll, peer), coll->team->slot),
-                        coll->team->seq);
-    want = 2 * coll->team->seq;
-    if (atomic_load_explicit(&desc->seq2, memory_order_acquire) != want) {
-        return; /* the peer is in an earlier call */
-    }
-    kind   = atomic_load_explicit(&desc->kind, memory_order_relaxed);
-    code   = atomic_load_explicit(&desc->code, memory_order_relaxed);
-    nelems = atomic_load_explicit(&desc->nelems, memory_order_relaxed);
-    root   = atomic_load_explicit(&desc->root, memory_order_relaxed);
-    extra  = atomic_load_explicit(&desc->extra, memory_order_relaxed);
-    atomic_thread_fence(memory_order_acquire);
-    if (atomic_load_explicit(&desc->seq2, memory_order_relaxed) != want) {
-        return; /* rewritten meanwhile: the peer moved on */
-    }
     if (kind != coll->kind) {
         coll_fail(coll, "team PE %d is in %s while this PE (team PE %d) is "
                   "in %s: every member of a team must call the team's "
@@ -492,24 +426,25 @@ static void coll_describe(const xg_wait_what_t *what, char *buf, size_t len)
     }
 }
 
-/* Names a wait of this call for hang reports: on member @from (-1: any). */
-static void coll_watch(const xg_coll_t *coll, xg_wait_t *wait,
-                       xg_wait_what_t *what, int from)
+void xg_coll_wait_start(const xg_coll_t *coll, xg_wait_t *wait,
+                        xg_wait_what_t *what, int from)
 {
-    what->routine       = coll->routine;
-    what->peer          = (from >= 0) ? coll_world(coll, from) : -1;
+    xg_wait_init(wait);
+    what->routine  = coll->routine;
+    what->peer     = (from >= 0) ? xg_coll_world(coll, from) : -1;
+    what->describe = coll_describe;
+    what->arg      = coll;
+    /* the hang watch scans strided members; a list team names none */
     what->member_start  = coll->start;
     what->member_stride = coll->stride;
-    what->member_count  = coll->size;
-    what->describe      = coll_describe;
-    what->arg           = coll;
+    what->member_count  = (coll->members == NULL) ? coll->size : 0;
     xg_wait_watch(wait, what);
 }
 
 /* ---- signals ------------------------------------------------------------ */
 
 /* One poll failed: back off, yielding early when PEs outnumber CPUs. */
-static inline void coll_backoff(xg_wait_t *wait)
+void xg_coll_backoff(xg_wait_t *wait)
 {
     if (coll_cfg.yield_early && (wait->polls >= COLL_SPIN) &&
         (wait->polls < COLL_SPIN + COLL_YIELDS)) {
@@ -520,87 +455,16 @@ static inline void coll_backoff(xg_wait_t *wait)
     xg_wait_backoff(wait);
 }
 
-/* Team mode: the counters @chan (a pSync word name) maps to -- signals
- * that go down a tree, or the others. */
-static inline int coll_dir(int chan)
+/* Tells member @to one thing; @phase names what (a pSync word). */
+static inline void coll_signal(const xg_coll_t *coll, int to, int phase)
 {
-    return ((chan == XG_PSYNC_DOWN) || (chan == XG_PSYNC_BAR_DOWN))
-               ? XG_CHAN_DOWN
-               : XG_CHAN_UP;
+    coll->chan->signal(coll, to, phase);
 }
 
-/* Tells member @to one thing: @chan names what (the pSync word in
- * active-set mode, the direction in team mode). */
-static inline void coll_signal(const xg_coll_t *coll, int to, int chan)
+/* Waits for the next signal of @phase from member @from. */
+static inline void coll_wait(const xg_coll_t *coll, int from, int phase)
 {
-    int pe = coll_world(coll, to);
-
-    if (coll->team != NULL) {
-        /* release: everything this PE wrote before (data, results) is
-         * visible to @to once it sees the count */
-        atomic_fetch_add_explicit(
-            xg_slot_chan(xg_slot(pe, coll->team->slot), coll_dir(chan),
-                         coll->rank),
-            1, memory_order_release);
-    } else {
-        __atomic_fetch_add((long *)coll_peer(coll, &coll->psync[chan], to), 1,
-                           __ATOMIC_RELEASE);
-    }
-}
-
-static XG_NOINLINE void coll_wait_slow(const xg_coll_t *coll,
-                                       _Atomic uint64_t *word, uint64_t want,
-                                       int from)
-{
-    xg_wait_what_t what;
-    xg_wait_t wait;
-    unsigned polls = 0;
-
-    xg_wait_init(&wait);
-    coll_watch(coll, &wait, &what, from);
-    while (atomic_load_explicit(word, memory_order_acquire) < want) {
-        coll_backoff(&wait);
-        /* a peer that never signals may be in another collective, or in
-         * this one with other arguments: look at its descriptor now and
-         * then */
-        if ((++polls % COLL_CHECK_EVERY) == 0) {
-            coll_check(coll, from);
-        }
-    }
-}
-
-/* Active-set mode: waits until pSync word @chan counts @n, takes them. */
-static void coll_psync_take(const xg_coll_t *coll, int chan, long n)
-{
-    long *word = &coll->psync[chan];
-    xg_wait_what_t what;
-    xg_wait_t wait;
-
-    xg_wait_init(&wait);
-    coll_watch(coll, &wait, &what, -1);
-    /* acquire: pairs with the senders' release */
-    while (__atomic_load_n(word, __ATOMIC_ACQUIRE) < n) {
-        coll_backoff(&wait);
-    }
-    __atomic_fetch_sub(word, n, __ATOMIC_RELAXED);
-}
-
-/* Waits for the next signal of member @from. */
-static inline void coll_wait(const xg_coll_t *coll, int from, int chan)
-{
-    _Atomic uint64_t *word;
-    uint64_t want;
-
-    if (coll->team == NULL) {
-        coll_psync_take(coll, chan, 1);
-        return;
-    }
-    want = ++coll->team->expected[coll_dir(chan) * coll->size + from];
-    word = xg_slot_chan(coll->slot, coll_dir(chan), from);
-    if (xg_unlikely(atomic_load_explicit(word, memory_order_acquire) <
-                    want)) {
-        coll_wait_slow(coll, word, want, from);
-    }
+    coll->chan->wait(coll, &from, 1, phase);
 }
 
 /* ---- trees -------------------------------------------------------------- */
@@ -631,53 +495,18 @@ static inline long coll_parent(long v)
     return (v - 1) / coll_cfg.radix;
 }
 
-/*
- * Waits for one signal from each of @count children starting at position
- * @first.  In team mode one back-off serves all children: each time the
- * PE runs it looks at every child not yet seen, so on an oversubscribed
- * node it is not woken once per child.
- */
+/* Waits for one signal of @phase from each of @count children starting at
+ * position @first. */
 static void coll_wait_children(const xg_coll_t *coll, long first, long count,
-                               int root, int chan)
+                               int root, int phase)
 {
-    uint64_t *expected;
-    unsigned polls = 0;
-    xg_wait_what_t what;
-    xg_wait_t wait;
-    long i, seen = 0;
-    int child = 0;
+    int from[COLL_RADIX_MAX];
+    long i;
 
-    if (count == 0) {
-        return;
-    }
-    if (coll->team == NULL) {
-        coll_psync_take(coll, chan, count);
-        return;
-    }
-    expected = coll->team->expected + coll_dir(chan) * coll->size;
-    xg_wait_init(&wait);
-    coll_watch(coll, &wait, &what, -1);
-    for (;;) {
-        for (; seen < count; seen++) {
-            child = coll_at(coll, first + seen, root);
-            if (atomic_load_explicit(
-                    xg_slot_chan(coll->slot, coll_dir(chan), child),
-                    memory_order_acquire) < expected[child] + 1) {
-                break;
-            }
-        }
-        if (seen == count) {
-            break;
-        }
-        what.peer = coll_world(coll, child);
-        coll_backoff(&wait);
-        if ((++polls % COLL_CHECK_EVERY) == 0) {
-            coll_check(coll, child);
-        }
-    }
     for (i = 0; i < count; i++) {
-        expected[coll_at(coll, first + i, root)]++;
+        from[i] = coll_at(coll, first + i, root);
     }
+    coll->chan->wait(coll, from, (int)count, phase);
 }
 
 static void coll_signal_children(const xg_coll_t *coll, long first,
@@ -695,9 +524,11 @@ static void coll_signal_children(const xg_coll_t *coll, long first,
 void xg_coll_team(xg_coll_t *coll, xg_team_t *team, const char *routine)
 {
     coll->routine = routine;
+    coll->chan    = &xg_coll_chan_team;
     coll->team    = team;
     coll->psync   = NULL;
     coll->slot    = xg_slot(xg_gas.me, team->slot);
+    coll->members = team->members;
     coll->start   = team->start;
     coll->stride  = team->stride;
     coll->size    = team->size;
@@ -708,9 +539,11 @@ void xg_coll_aset(xg_coll_t *coll, int start, int stride, int size, int rank,
                   long *psync, const char *routine)
 {
     coll->routine = routine;
+    coll->chan    = &xg_coll_chan_psync;
     coll->team    = NULL;
     coll->psync   = psync;
     coll->slot    = NULL;
+    coll->members = NULL;
     coll->start   = start;
     coll->stride  = stride;
     coll->size    = size;
@@ -757,61 +590,17 @@ static void coll_tree_barrier(const xg_coll_t *coll)
  */
 static void coll_counter_barrier(const xg_coll_t *coll)
 {
-    int n = coll->size, r;
+    int r;
 
-    if (coll->team != NULL) {
-        uint64_t b = ++coll->team->bar_count, want = b * (uint64_t)n;
-        xg_coll_bar_t *mine = xg_slot_bar(coll->slot), *peer;
-        _Atomic uint64_t *arrived =
-            &xg_slot_bar(xg_slot(coll_world(coll, 0), coll->team->slot))
-                 ->arrived;
-        xg_wait_what_t what;
-        xg_wait_t wait;
-        unsigned polls = 0;
-
-        /* acq_rel: the last arrival acquires every earlier one (they form
-         * one release sequence) and releases them all with its stores */
-        if (atomic_fetch_add_explicit(arrived, 1, memory_order_acq_rel) + 1 ==
-            want) {
-            for (r = 0; r < n; r++) {
-                if (r != coll->rank) {
-                    peer = xg_slot_bar(
-                        xg_slot(coll_world(coll, r), coll->team->slot));
-                    atomic_store_explicit(&peer->release, b,
-                                          memory_order_release);
-                }
-            }
-            return;
-        }
-        xg_wait_init(&wait);
-        coll_watch(coll, &wait, &what, -1);
-        while (atomic_load_explicit(&mine->release, memory_order_acquire) <
-               b) {
-            coll_backoff(&wait);
-            if ((++polls % COLL_CHECK_EVERY) == 0) {
-                coll_check(coll, 0);
-            }
-        }
+    if (!coll->chan->arrive(coll)) {
+        coll->chan->wait_release(coll);
         return;
     }
-    /* pSync: the count goes back to 0 before anyone is released, and each
-     * release word is taken by its owner */
-    if (__atomic_fetch_add((long *)coll_peer(coll,
-                                              &coll->psync[XG_PSYNC_BAR_UP],
-                                              0),
-                           1, __ATOMIC_ACQ_REL) == n - 1) {
-        __atomic_fetch_sub((long *)coll_peer(coll,
-                                              &coll->psync[XG_PSYNC_BAR_UP],
-                                              0),
-                           n, __ATOMIC_RELAXED);
-        for (r = 0; r < n; r++) {
-            if (r != coll->rank) {
-                coll_signal(coll, r, XG_PSYNC_BAR_DOWN);
-            }
+    for (r = 0; r < coll->size; r++) {
+        if (r != coll->rank) {
+            coll->chan->release(coll, r);
         }
-        return;
     }
-    coll_psync_take(coll, XG_PSYNC_BAR_DOWN, 1);
 }
 
 void xg_coll_phase(xg_coll_t *coll)
@@ -846,7 +635,7 @@ void xg_coll_phase(xg_coll_t *coll)
 static void coll_check_after_phase(const xg_coll_t *coll)
 {
     if (coll->size > 1) {
-        coll_check(coll, (coll->rank + 1) % coll->size);
+        coll->chan->check(coll, (coll->rank + 1) % coll->size);
     }
 }
 
@@ -878,13 +667,13 @@ void xg_coll_broadcast(xg_coll_t *coll, void *dest, const void *source,
     coll_children(coll, v, &first, &count);
     if (v != 0) {
         coll_wait(coll, parent, XG_PSYNC_DOWN);
-        coll_check(coll, parent);
+        coll->chan->check(coll, parent);
     }
     /* pass "the root is in" on before copying, so the subtree copies in
      * parallel with this PE */
     coll_signal_children(coll, first, count, root, XG_PSYNC_DOWN);
     if (v != 0) {
-        coll_memcpy(dest, coll_peer(coll, source, root), nbytes);
+        coll->chan->read(coll, dest, source, root, nbytes);
     } else if (root_copies && (dest != source)) {
         coll_memmove(dest, source, nbytes);
     }
@@ -917,28 +706,23 @@ static void coll_reduce_tree(const xg_coll_t *coll, void *dest,
     if (dest != source) {
         coll_memcpy(dest, source, nbytes);
     }
-    if (coll->team == NULL) {
-        coll_psync_take(coll, XG_PSYNC_UP, count);
-    }
+    coll_wait_children(coll, first, count, 0, XG_PSYNC_UP);
     for (i = 0; i < count; i++) {
         int child = (int)(first + i);
 
-        if (coll->team != NULL) {
-            coll_wait(coll, child, XG_PSYNC_UP);
-            coll_check(coll, child);
-        }
+        coll->chan->check(coll, child);
         if (nelems > 0) {
-            op(dest, coll_peer(coll, dest, child), nelems);
+            op(dest, coll->chan->peer(coll, dest, child), nelems);
         }
     }
     if (v != 0) {
         coll_signal(coll, parent, XG_PSYNC_UP);
         coll_wait(coll, parent, XG_PSYNC_DOWN);
-        coll_check(coll, parent);
+        coll->chan->check(coll, parent);
     }
     coll_signal_children(coll, first, count, 0, XG_PSYNC_DOWN);
-    if ((v != 0) && (nbytes > 0)) {
-        coll_memcpy(dest, coll_peer(coll, dest, 0), nbytes);
+    if (v != 0) {
+        coll->chan->read(coll, dest, dest, 0, nbytes);
     }
     coll_wait_children(coll, first, count, 0, XG_PSYNC_ACK);
     if (v != 0) {
@@ -986,7 +770,7 @@ static void coll_reduce_split(xg_coll_t *coll, void *dest,
         chunk = 1;
     }
     xg_coll_phase(coll);
-    coll_check(coll, (coll->rank + 1) % n);
+    coll->chan->check(coll, (coll->rank + 1) % n);
     coll_slice(nelems, elem_size, n, coll->rank, &lo, &count);
     for (off = lo; off < lo + count; off += m) {
         m = (lo + count - off < chunk) ? lo + count - off : chunk;
@@ -997,16 +781,15 @@ static void coll_reduce_split(xg_coll_t *coll, void *dest,
         for (j = 1; j < n; j++) {
             p = (coll->rank + j) % n;
             op(d + off * elem_size,
-               (const char *)coll_peer(coll, s, p) + off * elem_size, m);
+               (const char *)coll->chan->peer(coll, s, p) + off * elem_size, m);
         }
     }
     xg_coll_phase(coll);
     for (j = 1; j < n; j++) {
         p = (coll->rank + j) % n;
         coll_slice(nelems, elem_size, n, p, &lo, &count);
-        coll_memcpy(d + lo * elem_size,
-               (const char *)coll_peer(coll, d, p) + lo * elem_size,
-               count * elem_size);
+        coll->chan->read(coll, d + lo * elem_size, d + lo * elem_size, p,
+                         count * elem_size);
     }
     xg_coll_phase(coll);
 }
@@ -1075,8 +858,8 @@ static void coll_scan_step(const xg_coll_t *coll, void *dest, void *tmp,
     }
     if (left) {
         coll_wait(coll, (int)(r - dist), XG_PSYNC_DOWN);
-        coll_check(coll, (int)(r - dist));
-        coll_memcpy(tmp, coll_peer(coll, dest, (int)(r - dist)), nbytes);
+        coll->chan->check(coll, (int)(r - dist));
+        coll->chan->read(coll, tmp, dest, (int)(r - dist), nbytes);
         coll_signal(coll, (int)(r - dist), XG_PSYNC_ACK);
     }
     if (right) {
@@ -1138,15 +921,15 @@ static void coll_scan_split(xg_coll_t *coll, void *dest, const void *source,
     int n = coll->size, p;
 
     xg_coll_phase(coll);
-    coll_check(coll, (coll->rank + 1) % n);
+    coll->chan->check(coll, (coll->rank + 1) % n);
     coll_slice(nelems, elem_size, n, coll->rank, &lo, &count);
     for (off = lo; off < lo + count; off += m) {
         m = (lo + count - off < chunk) ? lo + count - off : chunk;
         bytes = m * elem_size;
         for (p = 0; p < n; p++) {
             const char *src =
-                (const char *)coll_peer(coll, source, p) + off * elem_size;
-            char *dst = (char *)coll_peer(coll, dest, p) + off * elem_size;
+                (const char *)coll->chan->peer(coll, source, p) + off * elem_size;
+            char *dst = (char *)coll->chan->peer(coll, dest, p) + off * elem_size;
 
             if (!exclusive) {
                 if (p == 0) {
@@ -1206,30 +989,13 @@ void xg_coll_fcollect(xg_coll_t *coll, void *dest, const void *source,
 
     xg_coll_begin(coll, XG_COLL_FCOLLECT, 1, nbytes, -1, 0);
     xg_coll_phase(coll);
-    coll_check(coll, (coll->rank + 1) % n);
+    coll->chan->check(coll, (coll->rank + 1) % n);
     for (j = 0; j < n; j++) {
         p = (coll->rank + j) % n;
-        coll_memmove((char *)dest + (size_t)p * nbytes, coll_peer(coll, source, p),
-                nbytes);
+        coll->chan->read(coll, (char *)dest + (size_t)p * nbytes, source, p,
+                         nbytes);
     }
     xg_coll_phase(coll);
-}
-
-/* Member @rank's contribution to a collect (published before the first
- * barrier phase). */
-static size_t coll_count(const xg_coll_t *coll, int rank)
-{
-    if (coll->team != NULL) {
-        const xg_coll_desc_t *desc =
-            xg_slot_desc(xg_slot(coll_world(coll, rank), coll->team->slot),
-                         coll->team->seq);
-
-        return (size_t)atomic_load_explicit(&desc->count,
-                                            memory_order_relaxed);
-    }
-    return (size_t)__atomic_load_n(
-        (long *)coll_peer(coll, &coll->psync[XG_PSYNC_COUNT], rank),
-        __ATOMIC_RELAXED);
 }
 
 void xg_coll_collect(xg_coll_t *coll, void *dest, const void *source,
@@ -1240,19 +1006,12 @@ void xg_coll_collect(xg_coll_t *coll, void *dest, const void *source,
 
     /* the counts may differ: only the element size is compared */
     xg_coll_begin(coll, XG_COLL_COLLECT, elem_size, 0, -1, 0);
-    if (coll->team != NULL) {
-        atomic_store_explicit(
-            &xg_slot_desc(coll->slot, coll->team->seq)->count, nbytes,
-            memory_order_relaxed);
-    } else {
-        __atomic_store_n(&coll->psync[XG_PSYNC_COUNT], (long)nbytes,
-                         __ATOMIC_RELAXED);
-    }
+    coll->chan->count_put(coll, nbytes);
     /* the barrier's release/acquire publishes the counts */
     xg_coll_phase(coll);
-    coll_check(coll, (coll->rank + 1) % coll->size);
+    coll->chan->check(coll, (coll->rank + 1) % coll->size);
     for (p = 0; p < coll->size; p++) {
-        off += (p == coll->rank) ? nbytes : coll_count(coll, p);
+        off += (p == coll->rank) ? nbytes : coll->chan->count_get(coll, p);
     }
     if ((off > 0) && (xg_gas_translate(dest, off, xg_gas.me) == NULL)) {
         coll_fail(coll, "dest %p cannot hold the %zu bytes the PEs "
@@ -1261,15 +1020,12 @@ void xg_coll_collect(xg_coll_t *coll, void *dest, const void *source,
     }
     off = 0;
     for (p = 0; p < coll->size; p++) {
-        len = (p == coll->rank) ? nbytes : coll_count(coll, p);
-        coll_memmove((char *)dest + off, coll_peer(coll, source, p), len);
+        len = (p == coll->rank) ? nbytes : coll->chan->count_get(coll, p);
+        coll->chan->read(coll, (char *)dest + off, source, p, len);
         off += len;
     }
     xg_coll_phase(coll);
-    if (coll->team == NULL) {
-        /* every member has read it: back to SHMEM_SYNC_VALUE */
-        __atomic_store_n(&coll->psync[XG_PSYNC_COUNT], 0, __ATOMIC_RELAXED);
-    }
+    coll->chan->count_done(coll);
 }
 
 void xg_coll_alltoall(xg_coll_t *coll, void *dest, const void *source,
@@ -1279,13 +1035,12 @@ void xg_coll_alltoall(xg_coll_t *coll, void *dest, const void *source,
 
     xg_coll_begin(coll, XG_COLL_ALLTOALL, 1, nbytes, -1, 0);
     xg_coll_phase(coll);
-    coll_check(coll, (coll->rank + 1) % n);
+    coll->chan->check(coll, (coll->rank + 1) % n);
     for (j = 0; j < n; j++) {
         p = (coll->rank + j) % n;
-        coll_memmove((char *)dest + (size_t)p * nbytes,
-                (const char *)coll_peer(coll, source, p) +
-                    (size_t)coll->rank * nbytes,
-                nbytes);
+        coll->chan->read(coll, (char *)dest + (size_t)p * nbytes,
+                         (const char *)source + (size_t)coll->rank * nbytes, p,
+                         nbytes);
     }
     xg_coll_phase(coll);
 }
@@ -1324,12 +1079,12 @@ void xg_coll_alltoalls(xg_coll_t *coll, void *dest, const void *source,
 
     xg_coll_begin(coll, XG_COLL_ALLTOALLS, elem_size, nelems, -1, strides);
     xg_coll_phase(coll);
-    coll_check(coll, (coll->rank + 1) % n);
+    coll->chan->check(coll, (coll->rank + 1) % n);
     for (j = 0; j < n; j++) {
         p = (coll->rank + j) % n;
         coll_copy_strided(
             (char *)dest + (size_t)p * nelems * (size_t)dst * elem_size, dst,
-            (const char *)coll_peer(coll, source, p) +
+            (const char *)coll->chan->peer(coll, source, p) +
                 (size_t)coll->rank * nelems * (size_t)sst * elem_size,
             sst, nelems, elem_size);
     }
@@ -1342,15 +1097,14 @@ void xg_coll_scatterv(xg_coll_t *coll, void *dest, const void *source,
                       const int *counts, const int *displs, size_t nelems,
                       size_t elem_size, int root)
 {
-    const char *from;
-
     xg_coll_begin(coll, XG_COLL_SCATTER, elem_size, nelems, root, 0);
     /* the root's source is ready */
     xg_coll_phase(coll);
-    coll_check(coll, (coll->rank + 1) % coll->size);
-    from = (const char *)coll_peer(coll, source, root) +
-           (size_t)displs[coll->rank] * elem_size;
-    coll_memmove(dest, from, (size_t)counts[coll->rank] * elem_size);
+    coll->chan->check(coll, (coll->rank + 1) % coll->size);
+    coll->chan->read(coll, dest,
+                     (const char *)source +
+                         (size_t)displs[coll->rank] * elem_size,
+                     root, (size_t)counts[coll->rank] * elem_size);
     /* the root's source stays until every member has its block */
     xg_coll_phase(coll);
 }
@@ -1364,13 +1118,12 @@ void xg_coll_gatherv(xg_coll_t *coll, void *dest, const void *source,
     xg_coll_begin(coll, XG_COLL_GATHER, elem_size, nelems, root, 0);
     /* every member's source is ready */
     xg_coll_phase(coll);
-    coll_check(coll, (coll->rank + 1) % coll->size);
+    coll->chan->check(coll, (coll->rank + 1) % coll->size);
     if (coll->rank == root) {
         for (j = 0; j < coll->size; j++) {
             p = (root + j) % coll->size;
-            coll_memmove((char *)dest + (size_t)displs[p] * elem_size,
-                         coll_peer(coll, source, p),
-                         (size_t)counts[p] * elem_size);
+            coll->chan->read(coll, (char *)dest + (size_t)displs[p] * elem_size,
+                             source, p, (size_t)counts[p] * elem_size);
         }
     }
     /* the sources stay until the root has read them */

@@ -86,7 +86,16 @@ static xg_team_t *team_alloc(const xg_team_spec_t *spec, int my_pe)
 {
     xg_team_t *team;
     uint64_t *expected = calloc(2 * (size_t)spec->size, sizeof(*expected));
+    int *members = NULL;
 
+    if ((spec->members != NULL) && (expected != NULL)) {
+        members = malloc((size_t)spec->size * sizeof(*members));
+        if (members == NULL) {
+            free(expected);
+            return NULL;
+        }
+        memcpy(members, spec->members, (size_t)spec->size * sizeof(*members));
+    }
     if (expected == NULL) {
         return NULL;
     }
@@ -99,6 +108,7 @@ static xg_team_t *team_alloc(const xg_team_spec_t *spec, int my_pe)
     if (team == NULL) {
         team = malloc(sizeof(*team));
         if (team == NULL) {
+            free(members);
             free(expected);
             return NULL;
         }
@@ -108,6 +118,7 @@ static xg_team_t *team_alloc(const xg_team_spec_t *spec, int my_pe)
     team->stride       = (spec->size == 1) ? 0 : spec->stride;
     team->size         = spec->size;
     team->my_pe        = my_pe;
+    team->members      = members;
     team->expected     = expected;
     team->num_contexts = spec->num_contexts;
     team->config_mask  = spec->config_mask;
@@ -118,7 +129,9 @@ static xg_team_t *team_alloc(const xg_team_spec_t *spec, int my_pe)
 static void team_release(xg_team_t *team)
 {
     free(team->expected);
+    free((void *)team->members);
     team->expected = NULL;
+    team->members  = NULL;
     team->magic    = 0;
     pthread_mutex_lock(&team_lock);
     team->next = team_free;
@@ -265,7 +278,11 @@ xg_status_t xg_team_split(xg_team_t *parent, const xg_team_spec_t *specs,
         if (specs[axis].member) {
             int my_pe = 0;
 
-            if (specs[axis].stride != 0) {
+            if (specs[axis].members != NULL) {
+                while (specs[axis].members[my_pe] != xg_gas.me) {
+                    my_pe++;
+                }
+            } else if (specs[axis].stride != 0) {
                 my_pe = (xg_gas.me - specs[axis].start) / specs[axis].stride;
             }
             teams[axis] = team_alloc(&specs[axis], my_pe);
@@ -364,6 +381,41 @@ xg_status_t xg_team_split(xg_team_t *parent, const xg_team_spec_t *specs,
                  "a team object; no team was created", routine);
     }
     return status;
+}
+
+/* ---- lists -------------------------------------------------------------- */
+
+int xg_team_list_rank_of(const xg_team_t *team, int world_pe)
+{
+    int i;
+
+    for (i = 0; i < team->size; i++) {
+        if (team->members[i] == world_pe) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+xg_status_t xg_team_create_list(xg_team_t *parent, const int *pes, int count,
+                                const char *routine, xg_team_t **team_p)
+{
+    xg_team_spec_t spec = {0};
+    uint64_t digest = (uint64_t)count;
+    int i, j, valid = (count >= 1);
+
+    /* members of the parent, each once; the digest compares the lists */
+    for (i = 0; valid && (i < count); i++) {
+        valid = (xg_team_rank_of(parent, pes[i]) >= 0);
+        for (j = 0; valid && (j < i); j++) {
+            valid = (pes[j] != pes[i]);
+        }
+        digest = (digest * 0x100000001b3ULL) ^ (uint64_t)(uint32_t)pes[i];
+        spec.member |= valid && (pes[i] == xg_gas.me);
+    }
+    spec.members = pes;
+    spec.size    = count;
+    return xg_team_split(parent, &spec, 1, valid, digest, routine, team_p);
 }
 
 /* ---- destroy ------------------------------------------------------------ */

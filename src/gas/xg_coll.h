@@ -26,13 +26,12 @@
  *   (f)collect,
  *   alltoall(s)    barrier, direct copies of every block, barrier
  *
- * Signals.  In team mode each member's slot has one counter per member
- * (gas/xg_internal_area.h): a signal from r to s adds 1 to s's chan[r], and
- * s remembers how many it consumed from r, so signals between a pair are
- * matched in order whatever algorithm sent them.  In active-set mode
- * (deprecated pSync routines) the counters are words of the caller's pSync
- * array, one per purpose (XG_PSYNC_*), consumed by subtracting; every call
- * leaves them at 0 (SHMEM_SYNC_VALUE) when it completes.
+ * Signals and peer data go through a signal channel (gas/coll_chan.h),
+ * chosen once per call: the team-slot channel (a team's slot counters in
+ * the internal area, gas/xg_internal_area.h) or the pSync channel (the
+ * deprecated active-set routines: words of the caller's pSync array, one
+ * per purpose, XG_PSYNC_*, left at 0 = SHMEM_SYNC_VALUE by every call).
+ * The algorithms below know only the channel.
  *
  * Waits back off with xg_wait_t and, when the node runs more PEs than it
  * has CPUs, yield after a few polls (XGAS_COLL_YIELD).
@@ -81,13 +80,18 @@ typedef enum xg_coll_kind {
 #define XG_PSYNC_COUNT    37 /* collect: this PE's contribution, bytes */
 #define XG_PSYNC_WORDS    38
 
+/* The signal channel of a call (gas/coll_chan.h). */
+typedef struct xg_coll_chan xg_coll_chan_t;
+
 /* One collective call: who takes part and where it synchronizes. */
 typedef struct xg_coll {
     const char *routine;  /* for messages */
-    xg_team_t  *team;     /* team mode (NULL in active-set mode) */
-    long       *psync;    /* active-set mode: the caller's pSync */
-    char       *slot;     /* team mode: this PE's slot of the team */
-    int         start;    /* member r is world PE start + r * stride */
+    const xg_coll_chan_t *chan;
+    xg_team_t  *team;     /* team-slot channel (NULL: pSync channel) */
+    long       *psync;    /* pSync channel: the caller's pSync */
+    char       *slot;     /* team-slot channel: this PE's slot */
+    const int  *members;  /* member r is world PE members[r], or, if NULL, */
+    int         start;    /* start + r * stride */
     int         stride;
     int         size;
     int         rank;     /* this PE's index */

@@ -1,9 +1,10 @@
 /*
- * Teams: ordered subsets of the job's PEs.  Every team xgas can form is
- * strided in the world -- SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED (every PE
- * is on this node), and every team split from a strided team by
- * shmem_team_split_strided or shmem_team_split_2d -- so a team is described
- * by three numbers: member i (0 <= i < size) is world PE start + i * stride.
+ * Teams: ordered subsets of the job's PEs, as member maps.  The fast form
+ * is strided: member i (0 <= i < size) is world PE start + i * stride --
+ * SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED (every PE is on this node) and every
+ * team split by shmem_team_split_strided or shmem_team_split_2d.  The
+ * other form lists the members' world PEs (members[i]), for groups of any
+ * shape (ARMCI groups, MPI-like splits); xg_team_create_list makes one.
  *
  * The public handle shmem_team_t points to this structure.  The first
  * block of fields is the contract with the rest of the library (contexts
@@ -16,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/xg_compiler.h"
 #include "xgas_status.h"
 
 typedef struct xg_team {
@@ -25,6 +27,8 @@ typedef struct xg_team {
                   * for a team in reverse order, 0 only when size is 1 */
     int size;    /* members */
     int my_pe;   /* this PE's index in the team */
+    const int *members; /* list form: world PE of each member (start and
+                         * stride unused); NULL: strided */
     /* --- owned by team.c and the collectives --- */
     uint32_t magic;        /* XG_TEAM_MAGIC while the handle is valid */
     int      predefined;   /* world or shared: never destroyed */
@@ -67,10 +71,15 @@ static inline int xg_team_valid(const xg_team_t *team)
 }
 
 /* Index in @team of world PE @world_pe, or -1 if it is not a member. */
+int xg_team_list_rank_of(const xg_team_t *team, int world_pe);
+
 static inline int xg_team_rank_of(const xg_team_t *team, int world_pe)
 {
     int diff = world_pe - team->start;
 
+    if (team->members != NULL) {
+        return xg_team_list_rank_of(team, world_pe);
+    }
     if (team->stride == 0) {
         return (diff == 0) ? 0 : -1;
     }
@@ -88,6 +97,7 @@ static inline int xg_team_rank_of(const xg_team_t *team, int world_pe)
  */
 typedef struct xg_team_spec {
     int  start, stride, size; /* world PEs start + i * stride, i < size */
+    const int *members;       /* or these (size of them), if not NULL */
     int  member;              /* this PE belongs to it */
     int  axis;                /* 0 or 1: which slot of the call it takes */
     int  num_contexts;
@@ -116,7 +126,21 @@ void xg_team_destroy(xg_team_t *team, const char *routine);
 /* World PE of member @pe of @team (@pe must be in 0..size-1). */
 static inline int xg_team_world_pe(const xg_team_t *team, int pe)
 {
+    if (xg_unlikely(team->members != NULL)) {
+        return team->members[pe];
+    }
     return team->start + pe * team->stride;
 }
+
+/*
+ * Collective over @parent: creates the team whose member i is world PE
+ * @pes[i] (@count distinct parent members, the same list on every parent
+ * member) in a free slot.  *@team_p is the new team on its members, NULL
+ * on the other parent members; the status is the same on every parent
+ * member (as xg_team_split's; XG_ERR_INVALID_PARAM for a bad list).  The
+ * shmem binding cannot split a list team (its splits are strided).
+ */
+xg_status_t xg_team_create_list(xg_team_t *parent, const int *pes, int count,
+                                const char *routine, xg_team_t **team_p);
 
 #endif

@@ -1,0 +1,359 @@
+/*
+ * The two same-node signal channels of the collective engine
+ * (gas/coll_chan.h): the team-slot channel and the pSync channel.  Both
+ * reach other members' memory by load/store through the PVAS region.
+ */
+#include "gas/coll_chan.h"
+
+#include <stdatomic.h>
+#include <string.h>
+
+#include "gas/xg_gas.h"
+#include "gas/xg_internal_area.h"
+
+/* ---- shared: members' memory -------------------------------------------- */
+
+/*
+ * Where this PE reaches symmetric @ptr (heap, internal area or global
+ * variable, already checked by the caller) of member @rank: the same
+ * offset in the member's partition, or in its window of globals.
+ */
+static void *chan_peer(const xg_coll_t *coll, const void *ptr, int rank)
+{
+    uintptr_t off = (uintptr_t)ptr - xg_mem.my_part;
+    int pe;
+
+    if (rank == coll->rank) {
+        return (void *)ptr;
+    }
+    pe = xg_coll_world(coll, rank);
+    if (off < xg_mem.part_size) {
+        return (void *)(xg_mem_part(pe) + off);
+    }
+    return (void *)(xg_mem_part(pe) + xg_gas.data_off +
+                    ((uintptr_t)ptr - xg_gas.data_lo));
+}
+
+/* A zero-length call may pass NULL buffers, which memmove must not see. */
+static void chan_read(const xg_coll_t *coll, void *dst, const void *ptr,
+                      int rank, size_t n)
+{
+    if (n > 0) {
+        memmove(dst, chan_peer(coll, ptr, rank), n);
+    }
+}
+
+/* ---- the team-slot channel ---------------------------------------------- */
+
+/*
+ * Each member's slot has one counter per member and direction
+ * (gas/xg_internal_area.h): a signal from r to s adds 1 to s's chan[r],
+ * and s counts what it consumed from r in team->expected, so signals
+ * between a pair match in order whatever algorithm sent them.
+ */
+
+/* The counters a phase maps to: signals that go down a tree, or the
+ * others. */
+static inline int team_dir(int phase)
+{
+    return ((phase == XG_PSYNC_DOWN) || (phase == XG_PSYNC_BAR_DOWN))
+               ? XG_CHAN_DOWN
+               : XG_CHAN_UP;
+}
+
+static void team_publish(xg_coll_t *coll)
+{
+    xg_coll_desc_t *desc;
+    uint64_t seq;
+
+    /* seqlock: odd while the fields change, so a reader never takes a
+     * half-written descriptor for this call's */
+    seq  = ++coll->team->seq;
+    desc = xg_slot_desc(coll->slot, seq);
+    atomic_store_explicit(&desc->seq2, 2 * seq - 1, memory_order_relaxed);
+    atomic_thread_fence(memory_order_release);
+    atomic_store_explicit(&desc->kind, coll->kind, memory_order_relaxed);
+    atomic_store_explicit(&desc->code, coll->code, memory_order_relaxed);
+    atomic_store_explicit(&desc->nelems, coll->nelems, memory_order_relaxed);
+    atomic_store_explicit(&desc->root, coll->root, memory_order_relaxed);
+    atomic_store_explicit(&desc->extra, coll->extra, memory_order_relaxed);
+    atomic_store_explicit(&desc->seq2, 2 * seq, memory_order_release);
+}
+
+/* Member @rank's descriptor of the call this PE is in. */
+static const xg_coll_desc_t *team_desc(const xg_coll_t *coll, int rank)
+{
+    return xg_slot_desc(xg_slot(xg_coll_world(coll, rank), coll->team->slot),
+                        coll->team->seq);
+}
+
+/* Compares @peer's descriptor (if it has reached this call and not left
+ * it) with this PE's: one read of the peer's descriptor line. */
+static void team_check(const xg_coll_t *coll, int peer)
+{
+    const xg_coll_desc_t *desc;
+    uint64_t want, kind, code, nelems, extra;
+    int64_t root;
+
+    if (peer == coll->rank) {
+        return;
+    }
+    desc = team_desc(coll, peer);
+    want = 2 * coll->team->seq;
+    if (atomic_load_explicit(&desc->seq2, memory_order_acquire) != want) {
+        return; /* the peer is in an earlier call */
+    }
+    kind   = atomic_load_explicit(&desc->kind, memory_order_relaxed);
+    code   = atomic_load_explicit(&desc->code, memory_order_relaxed);
+    nelems = atomic_load_explicit(&desc->nelems, memory_order_relaxed);
+    root   = atomic_load_explicit(&desc->root, memory_order_relaxed);
+    extra  = atomic_load_explicit(&desc->extra, memory_order_relaxed);
+    atomic_thread_fence(memory_order_acquire);
+    if (atomic_load_explicit(&desc->seq2, memory_order_relaxed) != want) {
+        return; /* rewritten meanwhile: the peer moved on */
+    }
+    xg_coll_compare(coll, peer, kind, code, nelems, root, extra);
+}
+
+static void team_signal(const xg_coll_t *coll, int to, int phase)
+{
+    /* release: everything this PE wrote before (data, results) is visible
+     * to @to once it sees the count */
+    atomic_fetch_add_explicit(
+        xg_slot_chan(xg_slot(xg_coll_world(coll, to), coll->team->slot),
+                     team_dir(phase), coll->rank),
+        1, memory_order_release);
+}
+
+/* How many of @from[seen..count-1], in order, have sent the signal this
+ * PE expects next, from @seen on. */
+static inline int team_seen(const xg_coll_t *coll, int dir,
+                            const uint64_t *expected, const int *from,
+                            int count, int seen)
+{
+    for (; seen < count; seen++) {
+        if (atomic_load_explicit(xg_slot_chan(coll->slot, dir, from[seen]),
+                                 memory_order_acquire) <
+            expected[from[seen]] + 1) {
+            break;
+        }
+    }
+    return seen;
+}
+
+/* Each time the PE runs it looks at every sender not yet seen, so on an
+ * oversubscribed node it is not woken once per sender. */
+static void team_wait(const xg_coll_t *coll, const int *from, int count,
+                      int phase)
+{
+    int dir = team_dir(phase);
+    uint64_t *expected = coll->team->expected + dir * coll->size;
+    unsigned polls = 0;
+    xg_wait_what_t what;
+    xg_wait_t wait;
+    int i, seen = team_seen(coll, dir, expected, from, count, 0);
+
+    if (xg_unlikely(seen < count)) {
+        xg_coll_wait_start(coll, &wait, &what, from[seen]);
+        while ((seen = team_seen(coll, dir, expected, from, count, seen)) <
+               count) {
+            what.peer = xg_coll_world(coll, from[seen]);
+            xg_coll_backoff(&wait);
+            /* a peer that never signals may be in another collective, or
+             * in this one with other arguments: look at its descriptor
+             * now and then */
+            if ((++polls % XG_COLL_CHECK_EVERY) == 0) {
+                team_check(coll, from[seen]);
+            }
+        }
+    }
+    for (i = 0; i < count; i++) {
+        expected[from[i]]++;
+    }
+}
+
+static void team_count_put(xg_coll_t *coll, size_t nbytes)
+{
+    atomic_store_explicit(&xg_slot_desc(coll->slot, coll->team->seq)->count,
+                          nbytes, memory_order_relaxed);
+}
+
+static size_t team_count_get(const xg_coll_t *coll, int rank)
+{
+    return (size_t)atomic_load_explicit(&team_desc(coll, rank)->count,
+                                        memory_order_relaxed);
+}
+
+static void team_count_done(xg_coll_t *coll)
+{
+    (void)coll; /* the descriptor line is rewritten by a later call */
+}
+
+/* Member 0's arrival word counts size per barrier; the last arrival
+ * stores the barrier's number into every other member's release word. */
+static int team_arrive(const xg_coll_t *coll)
+{
+    uint64_t b = ++coll->team->bar_count;
+    _Atomic uint64_t *arrived =
+        &xg_slot_bar(xg_slot(xg_coll_world(coll, 0), coll->team->slot))
+             ->arrived;
+
+    /* acq_rel: the last arrival acquires every earlier one (they form one
+     * release sequence) and releases them all with its stores */
+    return atomic_fetch_add_explicit(arrived, 1, memory_order_acq_rel) + 1 ==
+           b * (uint64_t)coll->size;
+}
+
+static void team_release(const xg_coll_t *coll, int to)
+{
+    atomic_store_explicit(
+        &xg_slot_bar(xg_slot(xg_coll_world(coll, to), coll->team->slot))
+             ->release,
+        coll->team->bar_count, memory_order_release);
+}
+
+static void team_wait_release(const xg_coll_t *coll)
+{
+    xg_coll_bar_t *mine = xg_slot_bar(coll->slot);
+    uint64_t b = coll->team->bar_count;
+    xg_wait_what_t what;
+    xg_wait_t wait;
+    unsigned polls = 0;
+
+    xg_coll_wait_start(coll, &wait, &what, -1);
+    while (atomic_load_explicit(&mine->release, memory_order_acquire) < b) {
+        xg_coll_backoff(&wait);
+        if ((++polls % XG_COLL_CHECK_EVERY) == 0) {
+            team_check(coll, 0);
+        }
+    }
+}
+
+const xg_coll_chan_t xg_coll_chan_team = {
+    .publish      = team_publish,
+    .check        = team_check,
+    .signal       = team_signal,
+    .wait         = team_wait,
+    .peer         = chan_peer,
+    .read         = chan_read,
+    .count_put    = team_count_put,
+    .count_get    = team_count_get,
+    .count_done   = team_count_done,
+    .arrive       = team_arrive,
+    .release      = team_release,
+    .wait_release = team_wait_release,
+};
+
+/* ---- the pSync channel -------------------------------------------------- */
+
+/*
+ * The counters are words of the caller's pSync array, one per phase,
+ * counted up by senders and consumed by subtracting; every call leaves
+ * them at 0 (SHMEM_SYNC_VALUE).  A wait takes as many signals as it has
+ * senders, from any of them: the deprecated routines forbid reusing a
+ * pSync before the previous call completed everywhere (barriers
+ * excepted, whose early signals land in their own round words), so
+ * counting per word is enough.  No descriptors: nothing to check.
+ */
+
+static void psync_publish(xg_coll_t *coll)
+{
+    (void)coll;
+}
+
+static void psync_check(const xg_coll_t *coll, int peer)
+{
+    (void)coll;
+    (void)peer;
+}
+
+static long *psync_word(const xg_coll_t *coll, int phase, int rank)
+{
+    return chan_peer(coll, &coll->psync[phase], rank);
+}
+
+static void psync_signal(const xg_coll_t *coll, int to, int phase)
+{
+    __atomic_fetch_add(psync_word(coll, phase, to), 1, __ATOMIC_RELEASE);
+}
+
+static void psync_take(const xg_coll_t *coll, int phase, long n)
+{
+    long *word = &coll->psync[phase];
+    xg_wait_what_t what;
+    xg_wait_t wait;
+
+    if (xg_unlikely(__atomic_load_n(word, __ATOMIC_ACQUIRE) < n)) {
+        xg_coll_wait_start(coll, &wait, &what, -1);
+        /* acquire: pairs with the senders' release */
+        while (__atomic_load_n(word, __ATOMIC_ACQUIRE) < n) {
+            xg_coll_backoff(&wait);
+        }
+    }
+    __atomic_fetch_sub(word, n, __ATOMIC_RELAXED);
+}
+
+static void psync_wait(const xg_coll_t *coll, const int *from, int count,
+                       int phase)
+{
+    (void)from;
+    if (count > 0) {
+        psync_take(coll, phase, count);
+    }
+}
+
+static void psync_count_put(xg_coll_t *coll, size_t nbytes)
+{
+    __atomic_store_n(&coll->psync[XG_PSYNC_COUNT], (long)nbytes,
+                     __ATOMIC_RELAXED);
+}
+
+static size_t psync_count_get(const xg_coll_t *coll, int rank)
+{
+    return (size_t)__atomic_load_n(psync_word(coll, XG_PSYNC_COUNT, rank),
+                                   __ATOMIC_RELAXED);
+}
+
+static void psync_count_done(xg_coll_t *coll)
+{
+    /* every member has read it: back to SHMEM_SYNC_VALUE */
+    __atomic_store_n(&coll->psync[XG_PSYNC_COUNT], 0, __ATOMIC_RELAXED);
+}
+
+/* The count goes back to 0 before anyone is released, and each release
+ * word is taken by its owner. */
+static int psync_arrive(const xg_coll_t *coll)
+{
+    long *arrived = psync_word(coll, XG_PSYNC_BAR_UP, 0);
+
+    if (__atomic_fetch_add(arrived, 1, __ATOMIC_ACQ_REL) == coll->size - 1) {
+        __atomic_fetch_sub(arrived, coll->size, __ATOMIC_RELAXED);
+        return 1;
+    }
+    return 0;
+}
+
+static void psync_release(const xg_coll_t *coll, int to)
+{
+    psync_signal(coll, to, XG_PSYNC_BAR_DOWN);
+}
+
+static void psync_wait_release(const xg_coll_t *coll)
+{
+    psync_take(coll, XG_PSYNC_BAR_DOWN, 1);
+}
+
+const xg_coll_chan_t xg_coll_chan_psync = {
+    .publish      = psync_publish,
+    .check        = psync_check,
+    .signal       = psync_signal,
+    .wait         = psync_wait,
+    .peer         = chan_peer,
+    .read         = chan_read,
+    .count_put    = psync_count_put,
+    .count_get    = psync_count_get,
+    .count_done   = psync_count_done,
+    .arrive       = psync_arrive,
+    .release      = psync_release,
+    .wait_release = psync_wait_release,
+};

@@ -1,0 +1,78 @@
+/*
+ * The signal channel the collective algorithms (coll.c) talk to: every
+ * synchronization and every read of another member's data goes through
+ * one of these tables, chosen once per call (xg_coll_team: the team-slot
+ * channel; xg_coll_aset: the pSync channel), so the algorithms hold no
+ * mode branches.  docs/collectives.md describes the contract and how a
+ * remote implementation fits in.
+ *
+ * A signal names a phase: a pSync word (XG_PSYNC_* or a dissemination
+ * round).  Between two members, a receiver's waits for a phase match the
+ * sender's signals of it in order; what a member wrote before a signal is
+ * visible to the receiver after the matching wait returns.
+ */
+#ifndef XG_COLL_CHAN_H
+#define XG_COLL_CHAN_H
+
+#include <stddef.h>
+
+#include "base/xg_compiler.h"
+#include "base/xg_wait.h"
+#include "gas/xg_coll.h"
+
+struct xg_coll_chan {
+    /* Publishes the call just begun (coll->kind ...) for the peers'
+     * mismatch checks; compares member @peer's published call with this
+     * PE's (no-op where the channel keeps no descriptors). */
+    void (*publish)(xg_coll_t *coll);
+    void (*check)(const xg_coll_t *coll, int peer);
+    /* One signal of @phase to member @to (release). */
+    void (*signal)(const xg_coll_t *coll, int to, int phase);
+    /* Waits for the next signal of @phase from each of @count members
+     * @from[] (acquire); one back-off serves them all. */
+    void (*wait)(const xg_coll_t *coll, const int *from, int count,
+                 int phase);
+    /* Where this PE loads and stores member @rank's copy of symmetric
+     * @ptr; @n bytes of it copied into private @dst (overlap allowed). */
+    void *(*peer)(const xg_coll_t *coll, const void *ptr, int rank);
+    void (*read)(const xg_coll_t *coll, void *dst, const void *ptr,
+                 int rank, size_t n);
+    /* A collect's contributions: this PE's published before a barrier
+     * phase, the others' read after it, and the channel's state reset
+     * after the last phase. */
+    void (*count_put)(xg_coll_t *coll, size_t nbytes);
+    size_t (*count_get)(const xg_coll_t *coll, int rank);
+    void (*count_done)(xg_coll_t *coll);
+    /* The counter barrier: adds this PE's arrival at member 0 and returns
+     * nonzero for the last arrival, which then releases each other member
+     * (release) while they wait for it (wait_release). */
+    int (*arrive)(const xg_coll_t *coll);
+    void (*release)(const xg_coll_t *coll, int to);
+    void (*wait_release)(const xg_coll_t *coll);
+};
+
+extern const xg_coll_chan_t xg_coll_chan_team;
+extern const xg_coll_chan_t xg_coll_chan_psync;
+
+/* World PE of member @rank of the call. */
+static inline int xg_coll_world(const xg_coll_t *coll, int rank)
+{
+    if (xg_unlikely(coll->members != NULL)) {
+        return coll->members[rank];
+    }
+    return coll->start + rank * coll->stride;
+}
+
+/* For the channels (coll.c): a wait of this call, named for hang reports
+ * (on member @from, -1: any) and backing off as the configuration says;
+ * the comparison of a peer's descriptor with this PE's call. */
+void xg_coll_wait_start(const xg_coll_t *coll, xg_wait_t *wait,
+                        xg_wait_what_t *what, int from);
+void xg_coll_backoff(xg_wait_t *wait);
+void xg_coll_compare(const xg_coll_t *coll, int peer, uint64_t kind,
+                     uint64_t code, uint64_t nelems, int64_t root,
+                     uint64_t extra);
+
+enum { XG_COLL_CHECK_EVERY = 256 }; /* slow polls between descriptor checks */
+
+#endif
