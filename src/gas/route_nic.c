@@ -9,7 +9,6 @@
 
 #include "base/xg_config.h"
 #include "base/xg_log.h"
-#include "base/xg_wait.h"
 #include "nic/xg_nic.h"
 
 #define NIC_FN "gas"
@@ -197,43 +196,36 @@ static xg_status_t nic_transfer(int put, const void *local,
     return nic_issue(&op);
 }
 
-static void nic_describe(const xg_wait_what_t *what, char *buf, size_t len)
-{
-    ptl_ct_event_t done = {0, 0};
-
-    (void)what;
-    xg_nic_ct_get(NIC_FN, gas_nic.ct, &done);
-    snprintf(buf, len, "waiting for operations through the NIC to complete "
-             "(%llu of %llu done)",
-             (unsigned long long)(done.success + done.failure),
-             (unsigned long long)__atomic_load_n(&gas_nic.issued,
-                                                 __ATOMIC_RELAXED));
-}
-
 /*
  * Complete when, at some moment, every issued operation is: the counter
  * is read before the issue count, so each completion it shows belongs to
  * an operation counted in that issue count (issue counts first), and the
- * two being equal means none of those is outstanding.  Later operations
- * of other threads do not matter, so a waiter is never overtaken.
+ * two being equal means none of those is outstanding.  The NIC's poll
+ * waits (and drives progress meanwhile) until the counter reaches the
+ * issue count it was given; operations issued by other threads since then
+ * make the loop go round again.
  */
 xg_status_t xg_gas_nic_complete(void)
 {
-    xg_wait_what_t what = {.routine = "quiet", .peer = -1,
-                           .describe = nic_describe, .arg = NULL};
-    ptl_ct_event_t done;
+    ptl_ct_event_t done = {0, 0};
+    ptl_size_t want;
     uint64_t failed;
-    xg_wait_t wait;
+    int ret;
 
-    xg_wait_init(&wait);
-    xg_wait_watch(&wait, &what);
     for (;;) {
-        xg_nic_ct_get(NIC_FN, gas_nic.ct, &done);
+        want = __atomic_load_n(&gas_nic.issued, __ATOMIC_SEQ_CST);
+        ret = xg_nic_ct_poll(NIC_FN, &gas_nic.ct, &want, 1, XG_NIC_FOREVER,
+                             &done, NULL);
+        if (ret != PTL_OK) {
+            xg_error("gas", "waiting for operations through the NIC ended "
+                     "early (Portals code %d): the NIC was aborted or shut "
+                     "down", ret);
+            return XG_ERR_UNREACHABLE;
+        }
         if (done.success + done.failure ==
             __atomic_load_n(&gas_nic.issued, __ATOMIC_SEQ_CST)) {
             break;
         }
-        xg_wait_backoff(&wait);
     }
     failed = __atomic_exchange_n(&gas_nic.failed_seen, done.failure,
                                  __ATOMIC_ACQ_REL);
