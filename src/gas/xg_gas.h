@@ -40,9 +40,10 @@
 #define XG_GAS_HEAP_RESERVED 64
 
 /* How this process reaches a PE's memory.  Direct: CPU loads, stores and
- * atomics at base + offset (PEs of this node).  NIC: through the network
- * interface (filled in by the off-node transport; until one exists such a
- * PE is unreachable).  Only direct rows ever enter an NLB. */
+ * atomics at base + offset (PEs of this node).  NIC: operations through
+ * the software NIC at the PE's partition offset (gas/xg_gas_nic.h; every
+ * PE with XGAS_ROUTE=nic, later the PEs of other nodes); unreachable while
+ * gas has not opened the NIC.  Only direct rows ever enter an NLB. */
 typedef enum xg_gas_route {
     XG_GAS_ROUTE_DIRECT = 0,
     XG_GAS_ROUTE_NIC
