@@ -36,6 +36,9 @@ XG_CONFIG_VAR(stats, "XGAS_STATS", XG_CFG_BOOL, "0",
 XG_CONFIG_VAR(nlb_size, "XGAS_NLB_SIZE", XG_CFG_INT, "8",
               "1", "64", XG_CFG_USER,
               "entries of the namespace lookaside buffer per thread (1..64)")
+XG_CONFIG_VAR(route, "XGAS_ROUTE", XG_CFG_STRING, "direct",
+              "", "", XG_CFG_USER,
+              "how gas reaches the PEs of this node: direct (CPU loads, stores and atomics) or nic (every PE, this one too, through the software NIC: the route of off-node PEs, for testing it)")
 XG_CONFIG_VAR(symmetric_size, "SHMEM_SYMMETRIC_SIZE", XG_CFG_SIZE, "256M",
               "0", "64T", XG_CFG_USER,
               "bytes of symmetric heap per PE; suffixes K, M, G, T (powers of 1024)")

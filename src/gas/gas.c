@@ -17,6 +17,7 @@
 #include "base/xg_config.h"
 #include "base/xg_log.h"
 #include "boot/xg_boot.h"
+#include "gas/xg_gas_nic.h"
 #include "gas/xg_team.h"
 
 xg_gas_t xg_gas;
@@ -166,6 +167,10 @@ xg_status_t xg_gas_init(void)
     xg_gas.data_lo   = xg_mem.data_lo;
     xg_gas.data_size = xg_mem.data_size;
     xg_gas.data_off  = xg_mem.data_off;
+    status = xg_gas_nic_open();
+    if (status != XG_OK) {
+        return status;
+    }
     /* last: a non-zero npes is what makes translation succeed */
     __atomic_store_n(&xg_gas.npes, xg_mem.npes, __ATOMIC_RELEASE);
     xg_team_init();
@@ -191,6 +196,7 @@ void xg_gas_fini(void)
 {
     __atomic_store_n(&xg_gas.npes, 0, __ATOMIC_RELEASE);
     gas_flush_nlbs();
+    xg_gas_nic_close();
 }
 
 /* The fast path relies on the NLB holding only direct rows. */
@@ -200,9 +206,7 @@ void xg_gas_set_route(int pe, xg_gas_route_t route)
     gas_flush_nlbs();
 }
 
-/* Offset of @addr inside this PE's symmetric memory (heap or globals), or
- * UINT64_MAX if it is in neither. */
-static uint64_t gas_local_offset(const void *addr)
+uint64_t xg_gas_offset(const void *addr)
 {
     uintptr_t heap_off = (uintptr_t)addr - xg_gas.heap_lo;
     uintptr_t data_off = (uintptr_t)addr - xg_gas.data_lo;
@@ -266,7 +270,7 @@ xg_status_t xg_gas_diagnose(const void *addr, size_t len, int pe)
     if ((pe < 0) || (pe >= xg_gas.npes)) {
         return XG_ERR_PE_RANGE;
     }
-    off = gas_local_offset(addr);
+    off = xg_gas_offset(addr);
     top = __atomic_load_n(&xg_gas.table[pe + 1].heap_top, __ATOMIC_RELAXED);
     if ((off == UINT64_MAX) || ((off < xg_gas.data_off) && (off >= top))) {
         return XG_ERR_NOT_SYMMETRIC;
@@ -274,7 +278,8 @@ xg_status_t xg_gas_diagnose(const void *addr, size_t len, int pe)
     if (gas_entry_ptr(&xg_gas.table[pe + 1], off, len) == NULL) {
         return XG_ERR_OUT_OF_BOUNDS;
     }
-    if (xg_gas.table[pe + 1].route != XG_GAS_ROUTE_DIRECT) {
+    if ((xg_gas.table[pe + 1].route != XG_GAS_ROUTE_DIRECT) &&
+        !xg_gas_nic_reaches(pe)) {
         return XG_ERR_UNREACHABLE;
     }
     return XG_OK;
@@ -299,7 +304,7 @@ xg_status_t xg_gas_make(const void *addr, int pe, xg_gaddr_t *gaddr_p)
         return status;
     }
     gaddr_p->ns  = (uint64_t)pe + 1;
-    gaddr_p->off = gas_local_offset(addr);
+    gaddr_p->off = xg_gas_offset(addr);
     return XG_OK;
 }
 

@@ -23,8 +23,9 @@
  * All words are 32-bit, naturally aligned halves of the object, updated
  * only with atomics; their meaning does not depend on byte order.  Locks
  * are per PE: one thread of a PE may use a given lock at a time.  Every
- * PE holding a lock word is reached directly (the words are translated
- * like an atomic's operand).
+ * update is a gas atomic (xg_gas_amo), so the lock works on any route --
+ * a PE's own node included, which other PEs update too -- and a PE polls
+ * its own node with plain loads of its copy.
  */
 #include "gas/xg_gas_ops.h"
 
@@ -37,48 +38,39 @@
 #define LOCK_NEXT    (LOCK_HELD - 1u) /* the successor bits */
 #define LOCK_HOME    0 /* the PE whose copy holds the tail */
 
-/* PE @pe's copy of @lock as two words, or NULL with *@status_p set. */
-static uint32_t *lock_words(void *lock, int pe, xg_status_t *status_p)
-{
-    uint32_t *words;
+/* Completes nothing: lock words are updated with blocking atomics. */
+static xg_gas_ctx_t lock_ctx = XG_GAS_CTX_INIT_SHARED;
 
-    if (((uintptr_t)lock & (sizeof(uint64_t) - 1)) != 0) {
-        *status_p = XG_ERR_MISALIGNED;
-        return NULL;
-    }
-    words = xg_gas_translate(lock, sizeof(uint64_t), pe);
-    *status_p = (words != NULL) ? XG_OK
-                                : xg_gas_diagnose(lock, sizeof(uint64_t), pe);
-    return words;
-}
-
-typedef struct {
-    uint32_t *my_node;   /* this PE's node */
-    uint32_t *tail;      /* the tail, on LOCK_HOME */
-} lock_pair_t;
-
-static xg_status_t lock_pair(void *lock, lock_pair_t *pair)
+/* The lock object is usable on this PE and on LOCK_HOME. */
+static xg_status_t lock_check(void *lock)
 {
     xg_status_t status;
-    uint32_t *mine = lock_words(lock, xg_gas.me, &status);
-    uint32_t *home;
 
-    if (mine == NULL) {
-        return status;
+    if (((uintptr_t)lock & (sizeof(uint64_t) - 1)) != 0) {
+        return XG_ERR_MISALIGNED;
     }
-    home = lock_words(lock, LOCK_HOME, &status);
-    if (home == NULL) {
-        return status;
+    status = xg_gas_diagnose(lock, sizeof(uint64_t), xg_gas.me);
+    if (status == XG_OK) {
+        status = xg_gas_diagnose(lock, sizeof(uint64_t), LOCK_HOME);
     }
-    pair->my_node = &mine[0];
-    pair->tail    = &home[1];
-    return XG_OK;
+    return status;
 }
 
-/* PE @pe's node of @lock (a PE in the queue: translated before). */
-static uint32_t *lock_node(void *lock, int pe)
+#define LOCK_NODE 0 /* the words of the object */
+#define LOCK_TAIL 1
+
+/* @op on word @word of PE @pe's copy of @lock (checked): the old value. */
+static uint32_t lock_amo(xg_gas_amo_t op, void *lock, int word, int pe,
+                         uint32_t value, uint32_t cond)
 {
-    return &((uint32_t *)xg_gas_translate(lock, sizeof(uint64_t), pe))[0];
+    return (uint32_t)xg_gas_amo(&lock_ctx, op, (uint32_t *)lock + word,
+                                sizeof(uint32_t), value, cond, pe).old;
+}
+
+/* This PE's node, as other PEs' atomics leave it. */
+static uint32_t lock_my_node(void *lock)
+{
+    return __atomic_load_n((uint32_t *)lock + LOCK_NODE, __ATOMIC_ACQUIRE);
 }
 
 static void lock_describe(const xg_wait_what_t *what, char *buf, size_t len)
@@ -89,98 +81,97 @@ static void lock_describe(const xg_wait_what_t *what, char *buf, size_t len)
 
 xg_status_t xg_gas_lock_set(const char *routine, void *lock)
 {
-    lock_pair_t w;
-    uint32_t me = (uint32_t)xg_gas.me + 1, prev;
-    xg_status_t status = lock_pair(lock, &w);
+    int me = xg_gas.me;
+    uint32_t prev;
+    xg_status_t status = lock_check(lock);
     xg_wait_what_t what;
     xg_wait_t wait;
 
     if (status != XG_OK) {
         return status;
     }
-    if ((__atomic_load_n(w.my_node, __ATOMIC_RELAXED) &
-         (LOCK_HELD | LOCK_WAITING)) != 0) {
+    if ((lock_my_node(lock) & (LOCK_HELD | LOCK_WAITING)) != 0) {
         return XG_GAS_LOCK_REENTERED;
     }
-    __atomic_store_n(w.my_node, LOCK_WAITING, __ATOMIC_RELAXED);
-    prev = __atomic_exchange_n(w.tail, me, __ATOMIC_ACQ_REL);
+    lock_amo(XG_GAS_AMO_SET, lock, LOCK_NODE, me, LOCK_WAITING, 0);
+    prev = lock_amo(XG_GAS_AMO_SWAP, lock, LOCK_TAIL, LOCK_HOME,
+                    (uint32_t)me + 1, 0);
     if (prev == 0) {
         /* ours at once; a successor may already have linked itself into
          * our node, so flip only waiting (set) and held (clear) */
-        __atomic_fetch_xor(w.my_node, LOCK_WAITING | LOCK_HELD,
-                           __ATOMIC_RELAXED);
+        lock_amo(XG_GAS_AMO_XOR, lock, LOCK_NODE, me,
+                 LOCK_WAITING | LOCK_HELD, 0);
         return XG_OK;
     }
-    __atomic_fetch_or(lock_node(lock, (int)prev - 1), me, __ATOMIC_RELEASE);
+    lock_amo(XG_GAS_AMO_OR, lock, LOCK_NODE, (int)prev - 1,
+             (uint32_t)me + 1, 0);
     xg_wait_init(&wait);
     what = (xg_wait_what_t){.routine = routine, .peer = (int)prev - 1,
                             .describe = lock_describe, .arg = lock};
     xg_wait_watch(&wait, &what);
     /* acquire: the previous holder's critical section happens before ours */
-    while (__atomic_load_n(w.my_node, __ATOMIC_ACQUIRE) & LOCK_WAITING) {
+    while (lock_my_node(lock) & LOCK_WAITING) {
         xg_wait_backoff(&wait);
     }
-    __atomic_fetch_or(w.my_node, LOCK_HELD, __ATOMIC_RELAXED);
+    lock_amo(XG_GAS_AMO_OR, lock, LOCK_NODE, me, LOCK_HELD, 0);
     return XG_OK;
 }
 
 xg_status_t xg_gas_lock_test(void *lock, int *taken_p)
 {
-    lock_pair_t w;
-    uint32_t me = (uint32_t)xg_gas.me + 1, free_tail = 0;
-    xg_status_t status = lock_pair(lock, &w);
+    int me = xg_gas.me;
+    xg_status_t status = lock_check(lock);
 
     if (status != XG_OK) {
         return status;
     }
     /* nobody links into our node unless the swap below makes us the tail */
-    __atomic_store_n(w.my_node, LOCK_HELD, __ATOMIC_RELAXED);
-    if (__atomic_compare_exchange_n(w.tail, &free_tail, me, 0,
-                                    __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+    lock_amo(XG_GAS_AMO_SET, lock, LOCK_NODE, me, LOCK_HELD, 0);
+    if (lock_amo(XG_GAS_AMO_CSWAP, lock, LOCK_TAIL, LOCK_HOME,
+                 (uint32_t)me + 1, 0) == 0) {
         *taken_p = 1;
         return XG_OK;
     }
-    __atomic_store_n(w.my_node, 0, __ATOMIC_RELAXED);
+    lock_amo(XG_GAS_AMO_SET, lock, LOCK_NODE, me, 0, 0);
     *taken_p = 0;
     return XG_OK;
 }
 
 xg_status_t xg_gas_lock_clear(xg_gas_ctx_t *ctx, void *lock)
 {
-    lock_pair_t w;
-    uint32_t me = (uint32_t)xg_gas.me + 1, next, expected = me;
-    xg_status_t status = lock_pair(lock, &w);
+    int me = xg_gas.me;
+    uint32_t next;
+    xg_status_t status = lock_check(lock);
     xg_wait_t wait;
 
     if (status != XG_OK) {
         return status;
     }
-    if (__atomic_load_n(w.tail, __ATOMIC_ACQUIRE) == 0) {
+    if (lock_amo(XG_GAS_AMO_FETCH, lock, LOCK_TAIL, LOCK_HOME, 0, 0) == 0) {
         return XG_GAS_LOCK_FREE;
     }
-    if ((__atomic_load_n(w.my_node, __ATOMIC_RELAXED) & LOCK_HELD) == 0) {
+    if ((lock_my_node(lock) & LOCK_HELD) == 0) {
         return XG_GAS_LOCK_NOT_MINE;
     }
     xg_gas_ctx_quiet(ctx); /* releasing a lock completes earlier puts */
     /* not ours any more; keeps a successor's link */
-    next = __atomic_and_fetch(w.my_node, ~LOCK_HELD, __ATOMIC_ACQUIRE) &
+    next = lock_amo(XG_GAS_AMO_AND, lock, LOCK_NODE, me, ~LOCK_HELD, 0) &
            LOCK_NEXT;
     if (next == 0) {
-        if (__atomic_compare_exchange_n(w.tail, &expected, 0, 0,
-                                        __ATOMIC_ACQ_REL,
-                                        __ATOMIC_RELAXED)) {
+        if (lock_amo(XG_GAS_AMO_CSWAP, lock, LOCK_TAIL, LOCK_HOME, 0,
+                     (uint32_t)me + 1) == (uint32_t)me + 1) {
             return XG_OK; /* nobody waiting */
         }
         /* a PE swapped itself in as the tail and is about to link */
         xg_wait_init(&wait);
-        while ((next = __atomic_load_n(w.my_node, __ATOMIC_ACQUIRE) &
-                       LOCK_NEXT) == 0) {
+        while ((next = lock_my_node(lock) & LOCK_NEXT) == 0) {
             xg_wait_backoff(&wait);
         }
     }
-    __atomic_store_n(w.my_node, 0, __ATOMIC_RELAXED);
-    /* release: our critical section happens before the successor's */
-    __atomic_fetch_and(lock_node(lock, (int)next - 1), ~LOCK_WAITING,
-                       __ATOMIC_RELEASE);
+    lock_amo(XG_GAS_AMO_SET, lock, LOCK_NODE, me, 0, 0);
+    /* our critical section happens before the successor's (the atomic is
+     * sequentially consistent) */
+    lock_amo(XG_GAS_AMO_AND, lock, LOCK_NODE, (int)next - 1, ~LOCK_WAITING,
+             0);
     return XG_OK;
 }

@@ -7,10 +7,12 @@
 #include <stdio.h>
 
 #include "base/xg_wait.h"
+#include "gas/xg_gas_nic.h"
 
 void xg_gas_ctx_init(xg_gas_ctx_t *ctx, int is_private)
 {
-    ctx->pending = 0;
+    ctx->pending     = 0;
+    ctx->nic_pending = 0;
     ctx->lock    = is_private ? XG_GAS_CTX_LOCK_NONE : XG_GAS_CTX_LOCK_ATOMIC;
 }
 
@@ -32,8 +34,15 @@ void xg_gas_ctx_complete(xg_gas_ctx_t *ctx)
 {
     xg_wait_what_t what = {.routine = "quiet", .peer = -1,
                            .describe = ctx_describe, .arg = ctx};
+    uint64_t nic = __atomic_load_n(&ctx->nic_pending, __ATOMIC_ACQUIRE);
     xg_wait_t wait;
 
+    if (nic != 0) {
+        /* once every operation through the NIC is complete, these are */
+        (void)xg_gas_nic_complete(); /* a failure is logged there */
+        __atomic_sub_fetch(&ctx->nic_pending, nic, __ATOMIC_RELAXED);
+        __atomic_sub_fetch(&ctx->pending, nic, __ATOMIC_RELEASE);
+    }
     xg_wait_init(&wait);
     xg_wait_watch(&wait, &what);
     while (xg_gas_ctx_pending(ctx) != 0) {
@@ -42,49 +51,83 @@ void xg_gas_ctx_complete(xg_gas_ctx_t *ctx)
     xg_gas_quiet();
 }
 
-/* Pointer for (@addr, @len, @pe), or NULL with the reason in *@status_p.
- * A length of 0 needs only a running library. */
-static void *ops_target(const void *addr, size_t len, int pe,
-                        xg_status_t *status_p)
-{
-    void *ptr;
+/* Where (@addr, @len, @pe) is reached: */
+typedef enum ops_route {
+    OPS_NONE,    /* nowhere: *status_p says why, or length 0 (XG_OK) */
+    OPS_DIRECT,  /* at *ptr_p */
+    OPS_NIC      /* through the NIC */
+} ops_route_t;
 
+static ops_route_t ops_target(const void *addr, size_t len, int pe,
+                              void **ptr_p, xg_status_t *status_p)
+{
     if (len == 0) {
         *status_p = (xg_gas.npes == 0) ? XG_ERR_NOT_INITIALIZED : XG_OK;
-        return NULL;
+        return OPS_NONE;
     }
-    ptr = xg_gas_translate(addr, len, pe);
-    *status_p = (ptr != NULL) ? XG_OK : xg_gas_diagnose(addr, len, pe);
-    if ((ptr == NULL) && (*status_p == XG_OK)) {
-        *status_p = XG_ERR_INTERNAL; /* translate and diagnose disagree */
+    *ptr_p = xg_gas_translate(addr, len, pe);
+    if (*ptr_p != NULL) {
+        *status_p = XG_OK;
+        return OPS_DIRECT;
     }
-    return ptr;
+    *status_p = xg_gas_diagnose(addr, len, pe);
+    if (*status_p != XG_OK) {
+        return OPS_NONE;
+    }
+    if (xg_gas_nic_reaches(pe)) {
+        return OPS_NIC;
+    }
+    *status_p = XG_ERR_INTERNAL; /* translate and diagnose disagree */
+    return OPS_NONE;
+}
+
+/* A put (@put) or get of @len bytes between local @local and symmetric
+ * @remote on @pe: the direct route, else the NIC's. */
+static xg_status_t ops_rma(xg_gas_ctx_t *ctx, int put, int nbi, void *local,
+                           const void *remote, size_t len, int pe)
+{
+    xg_status_t status;
+    void *ptr = NULL;
+
+    switch (ops_target(remote, len, pe, &ptr, &status)) {
+    case OPS_DIRECT:
+        if (put) {
+            xg_gas_copy(ptr, local, len);
+        } else {
+            xg_gas_copy(local, ptr, len);
+        }
+        break;
+    case OPS_NIC:
+        status = xg_gas_nic_rma(ctx, put, nbi, local, remote, len, pe);
+        break;
+    case OPS_NONE:
+        break;
+    }
+    return status;
 }
 
 xg_status_t xg_gas_put_slow(xg_gas_ctx_t *ctx, void *dst, const void *src,
                             size_t len, int pe)
 {
-    xg_status_t status;
-    void *ptr = ops_target(dst, len, pe, &status);
-
-    (void)ctx;
-    if (ptr != NULL) {
-        xg_gas_copy(ptr, src, len);
-    }
-    return status;
+    return ops_rma(ctx, 1, 0, (void *)src, dst, len, pe);
 }
 
 xg_status_t xg_gas_get_slow(xg_gas_ctx_t *ctx, void *dst, const void *src,
                             size_t len, int pe)
 {
-    xg_status_t status;
-    const void *ptr = ops_target(src, len, pe, &status);
+    return ops_rma(ctx, 0, 0, dst, src, len, pe);
+}
 
-    (void)ctx;
-    if (ptr != NULL) {
-        xg_gas_copy(dst, ptr, len);
-    }
-    return status;
+xg_status_t xg_gas_put_nbi_slow(xg_gas_ctx_t *ctx, void *dst,
+                                const void *src, size_t len, int pe)
+{
+    return ops_rma(ctx, 1, 1, (void *)src, dst, len, pe);
+}
+
+xg_status_t xg_gas_get_nbi_slow(xg_gas_ctx_t *ctx, void *dst,
+                                const void *src, size_t len, int pe)
+{
+    return ops_rma(ctx, 0, 1, dst, src, len, pe);
 }
 
 xg_gas_amo_result_t xg_gas_amo_slow(xg_gas_ctx_t *ctx, xg_gas_amo_t op,
@@ -98,9 +141,15 @@ xg_gas_amo_result_t xg_gas_amo_slow(xg_gas_ctx_t *ctx, xg_gas_amo_t op,
     if (((uintptr_t)dst & (size - 1)) != 0) {
         return result;
     }
-    ptr = ops_target(dst, size, pe, &result.status);
-    if (ptr != NULL) {
+    switch (ops_target(dst, size, pe, &ptr, &result.status)) {
+    case OPS_DIRECT:
         result.old = xg_gas_amo_apply(op, ptr, size, value, cond);
+        break;
+    case OPS_NIC:
+        result = xg_gas_nic_amo(op, dst, size, value, cond, pe);
+        break;
+    case OPS_NONE:
+        break;
     }
     return result;
 }
@@ -129,6 +178,8 @@ static xg_status_t ops_strided(int put, void *dst, const void *src,
     ptrdiff_t stride = put ? dst_stride : src_stride;
     size_t extent;
     xg_status_t status;
+    ops_route_t route;
+    void *remote = NULL;
     char *to;
     const char *from;
 
@@ -142,16 +193,16 @@ static xg_status_t ops_strided(int put, void *dst, const void *src,
         __builtin_add_overflow(extent, elem, &extent)) {
         return XG_ERR_OUT_OF_BOUNDS;
     }
-    if (put) {
-        to   = ops_target(dst, extent, pe, &status);
-        from = src;
-    } else {
-        to   = dst;
-        from = ops_target(src, extent, pe, &status);
+    route = ops_target(put ? dst : src, extent, pe, &remote, &status);
+    if (route == OPS_NIC) {
+        return xg_gas_nic_strided(put, dst, src, elem, dst_stride,
+                                  src_stride, count, pe);
     }
     if (status != XG_OK) {
         return status;
     }
+    to   = put ? remote : dst;
+    from = put ? src : remote;
     /* a constant block size lets each copy be one move */
     switch (elem) {
     case 1:  ops_copy_blocks(to, from, dst_stride, src_stride, 1, count);

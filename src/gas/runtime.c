@@ -11,6 +11,7 @@
 #include "base/xg_log.h"
 #include "boot/xg_boot.h"
 #include "gas/xg_gas.h"
+#include "gas/xg_gas_nic.h"
 #include "gas/xg_team.h"
 #include "mem/xg_mem.h"
 
@@ -41,6 +42,8 @@ static void runtime_print_stats(void)
 static void runtime_shutdown(int at_exit)
 {
     xg_gas_quiet();
+    /* before the PEs part: a PE stops serving the NIC route after it */
+    xg_gas_nic_drain();
     /* not a barrier of the collective engine: a PE's finalize must never
      * complete another PE's shmem_barrier_all (see boot/watch.c) */
     xg_boot_finalize_sync(at_exit);

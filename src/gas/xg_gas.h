@@ -40,9 +40,10 @@
 #define XG_GAS_HEAP_RESERVED 64
 
 /* How this process reaches a PE's memory.  Direct: CPU loads, stores and
- * atomics at base + offset (PEs of this node).  NIC: through the network
- * interface (filled in by the off-node transport; until one exists such a
- * PE is unreachable).  Only direct rows ever enter an NLB. */
+ * atomics at base + offset (PEs of this node).  NIC: operations through
+ * the software NIC at the PE's partition offset (gas/xg_gas_nic.h; every
+ * PE with XGAS_ROUTE=nic, later the PEs of other nodes); unreachable while
+ * gas has not opened the NIC.  Only direct rows ever enter an NLB. */
 typedef enum xg_gas_route {
     XG_GAS_ROUTE_DIRECT = 0,
     XG_GAS_ROUTE_NIC
@@ -154,8 +155,9 @@ static inline void *xg_gas_translate_fast(const void *addr, size_t len,
  */
 void *xg_gas_translate(const void *addr, size_t len, int pe);
 
-/* Why xg_gas_translate(@addr, @len, @pe) returned NULL (XG_ERR_UNREACHABLE:
- * the PE has no direct route). */
+/* Whether @len bytes at @addr on @pe can be accessed, and if not why
+ * (XG_ERR_UNREACHABLE: the PE has no route).  XG_OK where
+ * xg_gas_translate gives NULL: the PE is reached through the NIC. */
 xg_status_t xg_gas_diagnose(const void *addr, size_t len, int pe);
 
 /*
@@ -176,6 +178,11 @@ static inline void xg_gas_copy(void *dst, const void *src, size_t len)
     }
     memcpy(dst, src, len);
 }
+
+/* Offset of @addr inside this PE's symmetric memory (heap or globals) --
+ * the same object's offset in every PE's partition -- or UINT64_MAX if it
+ * is in neither. */
+uint64_t xg_gas_offset(const void *addr);
 
 /* Writes a description of the symmetric ranges of this PE (for messages). */
 void xg_gas_describe_ranges(char *buf, size_t len);

@@ -12,8 +12,10 @@
  * ever caches rows of the direct route, so an NLB hit is the route
  * decision and costs nothing extra.  Everything else (NLB miss, globals,
  * other routes, bad arguments) goes to an out-of-line slow path that
- * returns a status.  A PE without a direct route gives XG_ERR_UNREACHABLE
- * until a NIC route exists: nothing succeeds silently.
+ * returns a status.  A PE whose row says XG_GAS_ROUTE_NIC is reached
+ * through the software NIC when gas opened it (XGAS_ROUTE=nic; see
+ * gas/xg_gas_nic.h); otherwise it gives XG_ERR_UNREACHABLE: nothing
+ * succeeds silently.
  *
  * Statuses, never aborts: an operation that fails moves nothing (except a
  * put-with-signal whose data arrived before its signal failed) and returns
@@ -36,7 +38,9 @@
  * issued on the context that have not completed (non-blocking operations
  * of a route that cannot complete them at once); fence and quiet wait for
  * it to drain.  The direct route completes every operation before it
- * returns, so today it stays 0.  The lock kind is chosen at creation: a
+ * returns; the NIC route (gas/xg_gas_nic.h) counts its non-blocking ones
+ * here and in @nic_pending, which quiet completes through the NIC before
+ * it waits for the rest (other routes call xg_gas_ctx_op_done).  The lock kind is chosen at creation: a
  * private context (used by one thread) needs none, a shared one updates
  * its state with atomics.
  */
@@ -47,10 +51,12 @@ typedef enum xg_gas_ctx_lock {
 
 typedef struct xg_gas_ctx {
     uint64_t          pending;
+    uint64_t          nic_pending; /* of those, issued through the NIC */
     xg_gas_ctx_lock_t lock;
 } xg_gas_ctx_t;
 
-#define XG_GAS_CTX_INIT_SHARED {.pending = 0, .lock = XG_GAS_CTX_LOCK_ATOMIC}
+#define XG_GAS_CTX_INIT_SHARED                                             \
+    {.pending = 0, .nic_pending = 0, .lock = XG_GAS_CTX_LOCK_ATOMIC}
 
 void xg_gas_ctx_init(xg_gas_ctx_t *ctx, int is_private);
 
@@ -118,6 +124,14 @@ XG_NOINLINE xg_status_t xg_gas_put_slow(xg_gas_ctx_t *ctx, void *dst,
                                         const void *src, size_t len, int pe);
 XG_NOINLINE xg_status_t xg_gas_get_slow(xg_gas_ctx_t *ctx, void *dst,
                                         const void *src, size_t len, int pe);
+/* The same for the non-blocking forms: a route that cannot complete the
+ * operation at once leaves it outstanding in @ctx. */
+XG_NOINLINE xg_status_t xg_gas_put_nbi_slow(xg_gas_ctx_t *ctx, void *dst,
+                                            const void *src, size_t len,
+                                            int pe);
+XG_NOINLINE xg_status_t xg_gas_get_nbi_slow(xg_gas_ctx_t *ctx, void *dst,
+                                            const void *src, size_t len,
+                                            int pe);
 
 /*
  * Each hot operation comes in two forms.  xg_gas_X_direct is the direct
@@ -174,20 +188,26 @@ static XG_ALWAYS_INLINE xg_status_t xg_gas_get(xg_gas_ctx_t *ctx, void *dst,
 }
 
 /* Non-blocking forms: complete at the context's quiet.  The direct route
- * completes them before they return; a route that cannot counts them in
+ * completes them before they return; the NIC route counts them in
  * ctx->pending. */
 static XG_ALWAYS_INLINE xg_status_t xg_gas_put_nbi(xg_gas_ctx_t *ctx,
                                                    void *dst, const void *src,
                                                    size_t len, int pe)
 {
-    return xg_gas_put(ctx, dst, src, len, pe);
+    if (xg_likely(xg_gas_put_direct(dst, src, len, pe))) {
+        return XG_OK;
+    }
+    return xg_gas_put_nbi_slow(ctx, dst, src, len, pe);
 }
 
 static XG_ALWAYS_INLINE xg_status_t xg_gas_get_nbi(xg_gas_ctx_t *ctx,
                                                    void *dst, const void *src,
                                                    size_t len, int pe)
 {
-    return xg_gas_get(ctx, dst, src, len, pe);
+    if (xg_likely(xg_gas_get_direct(dst, src, len, pe))) {
+        return XG_OK;
+    }
+    return xg_gas_get_nbi_slow(ctx, dst, src, len, pe);
 }
 
 /*

@@ -61,8 +61,9 @@ void xg_shmem_status_fail(const char *routine, xg_status_t status,
 void xg_shmem_check_target_slow(const char *routine, const void *addr,
                                 size_t len, int pe)
 {
-    if (xg_gas_translate(addr, len, pe) == NULL) {
-        xg_shmem_status_fail(routine, xg_gas_diagnose(addr, len, pe), addr,
-                             len, pe);
+    xg_status_t status = xg_gas_diagnose(addr, len, pe);
+
+    if (status != XG_OK) {
+        xg_shmem_status_fail(routine, status, addr, len, pe);
     }
 }

@@ -73,11 +73,14 @@ typedef struct rma_site {
     const char *routine;
     size_t      size;     /* bytes per element */
     int         put;      /* 1: put, 0: get */
+    int         nbi;      /* 1: completes at quiet */
 } rma_site_t;
 
 /* The description of the routine being defined. */
 #define XG_RMA_SITE(SIZE, PUT)                                             \
-    static const rma_site_t site = {__func__, SIZE, PUT};
+    static const rma_site_t site = {__func__, SIZE, PUT, 0};
+#define XG_RMA_SITE_NBI(SIZE, PUT)                                         \
+    static const rma_site_t site = {__func__, SIZE, PUT, 1};
 
 /*
  * Everything but the direct route of a contiguous transfer of @nelems
@@ -97,8 +100,13 @@ XG_NOINLINE static void rma_slow(void *dest, const void *source,
     if (rma_unusual(len, local)) {
         rma_check_edge(site->routine, site->put, local, nelems, len);
     }
-    status = site->put ? xg_gas_put(gctx, dest, source, len, pe)
-                       : xg_gas_get(gctx, dest, source, len, pe);
+    if (site->nbi) {
+        status = site->put ? xg_gas_put_nbi(gctx, dest, source, len, pe)
+                           : xg_gas_get_nbi(gctx, dest, source, len, pe);
+    } else {
+        status = site->put ? xg_gas_put(gctx, dest, source, len, pe)
+                           : xg_gas_get(gctx, dest, source, len, pe);
+    }
     if (xg_unlikely(status != XG_OK)) {
         xg_shmem_status_fail(site->routine, status,
                              site->put ? (const void *)dest : source, len,
@@ -291,12 +299,12 @@ XG_NOINLINE static void rma_strided(const char *routine, xg_gas_ctx_t *gctx,
     XG_SHMEM_DEFINE(void, TYPENAME##_put_nbi,                              \
                     (TYPE *dest, const TYPE *source, size_t nelems,        \
                      int pe),                                              \
-                    XG_RMA_SITE(sizeof(TYPE), 1)                           \
+                    XG_RMA_SITE_NBI(sizeof(TYPE), 1)                           \
                     rma_put(gctx, &site, dest, source, nelems, pe);)       \
     XG_SHMEM_DEFINE(void, TYPENAME##_get_nbi,                              \
                     (TYPE *dest, const TYPE *source, size_t nelems,        \
                      int pe),                                              \
-                    XG_RMA_SITE(sizeof(TYPE), 0)                           \
+                    XG_RMA_SITE_NBI(sizeof(TYPE), 0)                           \
                     rma_get(gctx, &site, dest, source, nelems, pe);)       \
     XG_SHMEM_DEFINE(void, TYPENAME##_iput,                                 \
                     (TYPE *dest, const TYPE *source, ptrdiff_t dst,        \
@@ -334,12 +342,12 @@ XG_SHMEM_RMA_TYPES(XG_RMA_DEFINE_TYPED)
     XG_SHMEM_DEFINE(void, put##SIZE##_nbi,                                 \
                     (void *dest, const void *source, size_t nelems,        \
                      int pe),                                              \
-                    XG_RMA_SITE((SIZE) / 8, 1)                                \
+                    XG_RMA_SITE_NBI((SIZE) / 8, 1)                                \
                     rma_put(gctx, &site, dest, source, nelems, pe);)       \
     XG_SHMEM_DEFINE(void, get##SIZE##_nbi,                                 \
                     (void *dest, const void *source, size_t nelems,        \
                      int pe),                                              \
-                    XG_RMA_SITE((SIZE) / 8, 0)                                \
+                    XG_RMA_SITE_NBI((SIZE) / 8, 0)                                \
                     rma_get(gctx, &site, dest, source, nelems, pe);)       \
     XG_SHMEM_DEFINE(void, iput##SIZE,                                      \
                     (void *dest, const void *source, ptrdiff_t dst,        \
@@ -374,11 +382,11 @@ XG_SHMEM_DEFINE(void, getmem, (void *dest, const void *source, size_t nelems,
                 rma_get(gctx, &site, dest, source, nelems, pe);)
 XG_SHMEM_DEFINE(void, putmem_nbi, (void *dest, const void *source,
                                    size_t nelems, int pe),
-                XG_RMA_SITE(1, 1)
+                XG_RMA_SITE_NBI(1, 1)
                 rma_put(gctx, &site, dest, source, nelems, pe);)
 XG_SHMEM_DEFINE(void, getmem_nbi, (void *dest, const void *source,
                                    size_t nelems, int pe),
-                XG_RMA_SITE(1, 0)
+                XG_RMA_SITE_NBI(1, 0)
                 rma_get(gctx, &site, dest, source, nelems, pe);)
 
 /*

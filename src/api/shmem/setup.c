@@ -154,7 +154,8 @@ XG_PSHMEM(shmem_pe_accessible)
 XG_SHMEM_API int shmem_addr_accessible(const void *addr, int pe)
 {
     xg_shmem_check_init(__func__);
-    return xg_gas_translate(addr, 1, pe) != NULL;
+    /* by any route: data routines reach it, shmem_ptr may not */
+    return xg_gas_diagnose(addr, 1, pe) == XG_OK;
 }
 XG_PSHMEM(shmem_addr_accessible)
 

@@ -1,0 +1,324 @@
+/*
+ * The NIC route of gas (xg_gas_nic.h).
+ */
+#include "gas/xg_gas_nic.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/xg_config.h"
+#include "base/xg_log.h"
+#include "nic/xg_nic.h"
+
+#define NIC_FN "gas"
+
+static struct {
+    int              open;         /* 1: NIC started, 2: route ready */
+    ptl_handle_ni_t  ni;
+    ptl_handle_md_t  md;
+    ptl_handle_ct_t  ct;
+    ptl_handle_le_t  le;
+    ptl_pt_index_t   pt;
+    uint64_t         issued;       /* operations handed to the NIC */
+    uint64_t         failed_seen;  /* failures reported by complete */
+} gas_nic;
+
+static xg_status_t nic_status(int ret)
+{
+    switch (ret) {
+    case PTL_OK:          return XG_OK;
+    case PTL_NO_SPACE:    return XG_ERR_NO_RESOURCE;
+    case PTL_ARG_INVALID: return XG_ERR_INVALID_PARAM;
+    default:              return XG_ERR_UNREACHABLE;
+    }
+}
+
+/* Gives up in xg_gas_nic_open: logs what failed and undoes the rest. */
+static xg_status_t nic_open_failed(const char *what, int ret)
+{
+    xg_error("gas", "XGAS_ROUTE=nic: %s failed (Portals code %d); the "
+             "software NIC cannot carry the operations of gas -- unset "
+             "XGAS_ROUTE to use the direct route", what, ret);
+    xg_gas_nic_close();
+    return nic_status(ret) == XG_OK ? XG_ERR_INTERNAL : nic_status(ret);
+}
+
+xg_status_t xg_gas_nic_open(void)
+{
+    const char *route = xg_config.route;
+    ptl_ni_limits_t limits;
+    xg_nic_entry_desc_t le;
+    ptl_md_t md;
+    int ret, pe;
+
+    if ((route == NULL) || (strcasecmp(route, "direct") == 0)) {
+        return XG_OK;
+    }
+    if (strcasecmp(route, "nic") != 0) {
+        xg_error("gas", "XGAS_ROUTE='%s' is not valid: expected direct or "
+                 "nic", route);
+        return XG_ERR_INVALID_PARAM;
+    }
+    gas_nic.ni = gas_nic.md = gas_nic.ct = gas_nic.le = PTL_INVALID_HANDLE;
+    gas_nic.pt = PTL_PT_ANY;
+    ret = xg_nic_init();
+    if (ret != PTL_OK) {
+        return nic_open_failed("starting the NIC", ret);
+    }
+    gas_nic.open = 1;
+    ret = xg_nic_ni_init(NIC_FN, PTL_IFACE_DEFAULT,
+                         PTL_NI_NO_MATCHING | PTL_NI_PHYSICAL, PTL_PID_ANY,
+                         NULL, &limits, &gas_nic.ni);
+    if (ret != PTL_OK) {
+        return nic_open_failed("opening its NI", ret);
+    }
+    /* the last index: the same on every PE, and the one a Portals program
+     * that asks for PTL_PT_ANY gets last */
+    gas_nic.pt = (ptl_pt_index_t)limits.max_pt_index;
+    ret = xg_nic_pt_alloc(NIC_FN, gas_nic.ni, 0, PTL_EQ_NONE, gas_nic.pt,
+                          &gas_nic.pt);
+    if (ret != PTL_OK) {
+        return nic_open_failed("allocating its portal index", ret);
+    }
+    memset(&le, 0, sizeof(le));
+    le.is_le     = 1;
+    le.start     = (void *)xg_gas.heap_lo;
+    le.length    = xg_mem.data_off + xg_mem.data_size;
+    le.ct_handle = PTL_CT_NONE;
+    le.uid       = PTL_UID_ANY;
+    le.options   = PTL_LE_OP_PUT | PTL_LE_OP_GET |
+                   PTL_LE_EVENT_LINK_DISABLE | PTL_LE_EVENT_COMM_DISABLE;
+    ret = xg_nic_entry_append(NIC_FN, gas_nic.ni, gas_nic.pt, &le,
+                              PTL_PRIORITY_LIST, NULL, &gas_nic.le,
+                              PTL_CT_NONE, 0);
+    if (ret != PTL_OK) {
+        return nic_open_failed("exposing the symmetric memory", ret);
+    }
+    ret = xg_nic_ct_alloc(NIC_FN, gas_nic.ni, &gas_nic.ct);
+    if (ret != PTL_OK) {
+        return nic_open_failed("allocating a counter", ret);
+    }
+    memset(&md, 0, sizeof(md));
+    md.start     = NULL;
+    md.length    = PTL_SIZE_MAX;
+    md.options   = PTL_MD_EVENT_SUCCESS_DISABLE | PTL_MD_EVENT_CT_ACK |
+                   PTL_MD_EVENT_CT_REPLY;
+    md.eq_handle = PTL_EQ_NONE;
+    md.ct_handle = gas_nic.ct;
+    ret = xg_nic_md_bind(NIC_FN, gas_nic.ni, &md, &gas_nic.md);
+    if (ret != PTL_OK) {
+        return nic_open_failed("binding a memory descriptor", ret);
+    }
+    for (pe = 0; pe < xg_mem.npes; pe++) {
+        xg_gas_set_route(pe, XG_GAS_ROUTE_NIC);
+    }
+    __atomic_store_n(&gas_nic.open, 2, __ATOMIC_RELEASE);
+    return XG_OK;
+}
+
+void xg_gas_nic_drain(void)
+{
+    if (__atomic_load_n(&gas_nic.open, __ATOMIC_ACQUIRE) == 2) {
+        (void)xg_gas_nic_complete();
+    }
+}
+
+void xg_gas_nic_close(void)
+{
+    if (gas_nic.open == 0) {
+        return;
+    }
+    __atomic_store_n(&gas_nic.open, 1, __ATOMIC_RELEASE);
+    if (gas_nic.md != PTL_INVALID_HANDLE) {
+        xg_nic_md_release(NIC_FN, gas_nic.md);
+    }
+    if (gas_nic.ct != PTL_INVALID_HANDLE) {
+        xg_nic_ct_free(NIC_FN, gas_nic.ct);
+    }
+    if (gas_nic.le != PTL_INVALID_HANDLE) {
+        xg_nic_entry_unlink(NIC_FN, gas_nic.le, 1, PTL_CT_NONE, 0);
+    }
+    if (gas_nic.pt != PTL_PT_ANY) {
+        xg_nic_pt_free(NIC_FN, gas_nic.ni, gas_nic.pt);
+    }
+    if (gas_nic.ni != PTL_INVALID_HANDLE) {
+        xg_nic_ni_fini(NIC_FN, gas_nic.ni);
+    }
+    xg_nic_fini();
+    memset(&gas_nic, 0, sizeof(gas_nic));
+}
+
+int xg_gas_nic_reaches(int pe)
+{
+    return (__atomic_load_n(&gas_nic.open, __ATOMIC_ACQUIRE) == 2) &&
+           (xg_gas.table[pe + 1].route == XG_GAS_ROUTE_NIC);
+}
+
+/* The fields every operation of the route shares. */
+static void nic_op_init(xg_nic_op_t *op, xg_nic_op_kind_t kind,
+                        const void *remote, size_t len, int pe)
+{
+    memset(op, 0, sizeof(*op));
+    op->kind          = kind;
+    op->ack_req       = PTL_ACK_REQ;
+    op->md            = gas_nic.md;
+    op->put_md        = gas_nic.md;
+    op->length        = len;
+    op->target.phys.nid = 0;
+    op->target.phys.pid = (ptl_pid_t)pe;
+    op->pt_index      = gas_nic.pt;
+    op->remote_offset = xg_gas_offset(remote);
+    op->trig_ct       = PTL_CT_NONE;
+}
+
+/* Hands @op to the NIC, counted before it can complete. */
+static xg_status_t nic_issue(const xg_nic_op_t *op)
+{
+    int ret;
+
+    __atomic_add_fetch(&gas_nic.issued, 1, __ATOMIC_SEQ_CST);
+    ret = xg_nic_issue(NIC_FN, op);
+    if (ret != PTL_OK) {
+        __atomic_sub_fetch(&gas_nic.issued, 1, __ATOMIC_SEQ_CST);
+    }
+    return nic_status(ret);
+}
+
+/* @len bytes at local @local to or from symmetric @remote, issued. */
+static xg_status_t nic_transfer(int put, const void *local,
+                                const void *remote, size_t len, int pe)
+{
+    xg_nic_op_t op;
+
+    nic_op_init(&op, put ? XG_NIC_OP_PUT : XG_NIC_OP_GET, remote, len, pe);
+    op.local_offset = (ptl_size_t)(uintptr_t)local;
+    return nic_issue(&op);
+}
+
+/*
+ * Complete when, at some moment, every issued operation is: the counter
+ * is read before the issue count, so each completion it shows belongs to
+ * an operation counted in that issue count (issue counts first), and the
+ * two being equal means none of those is outstanding.  The NIC's poll
+ * waits (and drives progress meanwhile) until the counter reaches the
+ * issue count it was given; operations issued by other threads since then
+ * make the loop go round again.
+ */
+xg_status_t xg_gas_nic_complete(void)
+{
+    ptl_ct_event_t done = {0, 0};
+    ptl_size_t want;
+    uint64_t failed;
+    int ret;
+
+    for (;;) {
+        want = __atomic_load_n(&gas_nic.issued, __ATOMIC_SEQ_CST);
+        ret = xg_nic_ct_poll(NIC_FN, &gas_nic.ct, &want, 1, XG_NIC_FOREVER,
+                             &done, NULL);
+        if (ret != PTL_OK) {
+            xg_error("gas", "waiting for operations through the NIC ended "
+                     "early (Portals code %d): the NIC was aborted or shut "
+                     "down", ret);
+            return XG_ERR_UNREACHABLE;
+        }
+        if (done.success + done.failure ==
+            __atomic_load_n(&gas_nic.issued, __ATOMIC_SEQ_CST)) {
+            break;
+        }
+    }
+    failed = __atomic_exchange_n(&gas_nic.failed_seen, done.failure,
+                                 __ATOMIC_ACQ_REL);
+    if (done.failure > failed) {
+        xg_error("gas", "%llu operations through the NIC failed (a target "
+                 "PE left the job or refused them)",
+                 (unsigned long long)(done.failure - failed));
+        return XG_ERR_UNREACHABLE;
+    }
+    return XG_OK;
+}
+
+xg_status_t xg_gas_nic_rma(xg_gas_ctx_t *ctx, int put, int nbi, void *local,
+                           const void *remote, size_t len, int pe)
+{
+    xg_status_t status = nic_transfer(put, local, remote, len, pe);
+
+    if (status != XG_OK) {
+        return status;
+    }
+    if (nbi) {
+        /* any thread may complete them: counted with atomics */
+        __atomic_add_fetch(&ctx->nic_pending, 1, __ATOMIC_RELAXED);
+        __atomic_add_fetch(&ctx->pending, 1, __ATOMIC_RELAXED);
+        return XG_OK;
+    }
+    return xg_gas_nic_complete();
+}
+
+xg_status_t xg_gas_nic_strided(int put, void *dst, const void *src,
+                               size_t elem, ptrdiff_t dst_stride,
+                               ptrdiff_t src_stride, size_t count, int pe)
+{
+    xg_status_t status = XG_OK;
+    size_t i, run = 1;
+
+    /* both sides contiguous: one run of every element */
+    if (((size_t)dst_stride == elem) && ((size_t)src_stride == elem)) {
+        run = count;
+    }
+    for (i = 0; (i < count) && (status == XG_OK); i += run) {
+        const char *d = (const char *)dst + i * (size_t)dst_stride;
+        const char *s = (const char *)src + i * (size_t)src_stride;
+
+        status = put ? nic_transfer(1, s, d, run * elem, pe)
+                     : nic_transfer(0, d, s, run * elem, pe);
+    }
+    /* what was issued completes even if a later issue failed */
+    if (xg_gas_nic_complete() != XG_OK) {
+        status = (status == XG_OK) ? XG_ERR_UNREACHABLE : status;
+    }
+    return status;
+}
+
+xg_gas_amo_result_t xg_gas_nic_amo(xg_gas_amo_t op, void *dst, size_t size,
+                                   uint64_t value, uint64_t cond, int pe)
+{
+    static const ptl_op_t ptl_ops[] = {
+        [XG_GAS_AMO_ADD] = PTL_SUM,   [XG_GAS_AMO_AND] = PTL_BAND,
+        [XG_GAS_AMO_OR] = PTL_BOR,    [XG_GAS_AMO_XOR] = PTL_BXOR,
+        [XG_GAS_AMO_SWAP] = PTL_SWAP, [XG_GAS_AMO_CSWAP] = PTL_CSWAP,
+        [XG_GAS_AMO_SET] = PTL_SWAP,  [XG_GAS_AMO_FETCH] = PTL_SUM};
+    union { uint32_t u32; uint64_t u64; } in, out, cmp;
+    xg_gas_amo_result_t result = {0, XG_OK};
+    int swap = (op == XG_GAS_AMO_SWAP) || (op == XG_GAS_AMO_CSWAP) ||
+               (op == XG_GAS_AMO_SET);
+    xg_nic_op_t nop;
+
+    /* a fetch adds 0 */
+    if (op == XG_GAS_AMO_FETCH) {
+        value = 0;
+    }
+    if (size == 4) {
+        in.u32  = (uint32_t)value;
+        cmp.u32 = (uint32_t)cond;
+    } else {
+        in.u64  = value;
+        cmp.u64 = cond;
+    }
+    out.u64 = 0;
+    nic_op_init(&nop, swap ? XG_NIC_OP_SWAP : XG_NIC_OP_FETCH, dst, size,
+                pe);
+    nop.local_offset = (ptl_size_t)(uintptr_t)&out;
+    nop.put_offset   = (ptl_size_t)(uintptr_t)&in;
+    nop.atomic_op    = ptl_ops[op];
+    nop.atomic_type  = (size == 4) ? PTL_UINT32_T : PTL_UINT64_T;
+    memcpy(nop.operand, &cmp, size);
+    result.status = nic_issue(&nop);
+    if (result.status == XG_OK) {
+        result.status = xg_gas_nic_complete();
+    }
+    if ((result.status == XG_OK) && (op != XG_GAS_AMO_SET)) {
+        result.old = (size == 4) ? out.u32 : out.u64;
+    }
+    return result;
+}

@@ -1,0 +1,63 @@
+/*
+ * The NIC route of gas: operations on PEs whose namespace row says
+ * XG_GAS_ROUTE_NIC go through the software NIC (nic/xg_nic.h), as they
+ * will for PEs of other nodes once a wire transport sits under the NIC.
+ *
+ * At init (XGAS_ROUTE=nic) gas opens the physical, non-matching NI of the
+ * NIC for itself and exposes this PE's partition -- symmetric heap and
+ * globals' data window, [0, data_off + data_size) in partition offsets --
+ * through one persistent list entry on a well-known portal index, the same
+ * on every PE.  A remote address is its partition offset there.  Initiator
+ * side: one MD over the whole address space (an offset is an address)
+ * whose counting event counts the ACKs of puts and the replies of gets and
+ * atomics.
+ *
+ * Completion: gas counts the operations it issued; they are all complete
+ * when the counter's successes and failures add up to that count (read in
+ * that order: see route_nic.c).  Blocking operations wait for that, so
+ * they are complete -- remotely visible -- when they return; non-blocking
+ * ones count in their context's pending operations, which fence and quiet
+ * complete.  The NIC does not keep a large put (rendezvous) in order with
+ * later operations to the same PE, so fence waits for completion too.
+ */
+#ifndef XG_GAS_NIC_H
+#define XG_GAS_NIC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gas/xg_gas_ops.h"
+
+/* Opens the route and marks every PE's row XG_GAS_ROUTE_NIC; called by
+ * xg_gas_init when XGAS_ROUTE says so (the NIC starts here). */
+xg_status_t xg_gas_nic_open(void);
+/* Completes what is outstanding; then, once every PE has (the caller's
+ * barrier), xg_gas_nic_close takes the route down and stops the NIC. */
+void xg_gas_nic_drain(void);
+void xg_gas_nic_close(void);
+
+/* 1 if @pe (valid) is reached through the NIC. */
+int xg_gas_nic_reaches(int pe);
+
+/* @len bytes between local @local and symmetric @remote on @pe (a put if
+ * @put), checked by the caller.  @nbi: leaves the operation outstanding
+ * in @ctx; else waits for it to complete. */
+xg_status_t xg_gas_nic_rma(xg_gas_ctx_t *ctx, int put, int nbi, void *local,
+                           const void *remote, size_t len, int pe);
+
+/* A strided transfer (arguments checked, as in xg_gas_iput): contiguous
+ * runs are one operation, other elements one each; waits for them all. */
+xg_status_t xg_gas_nic_strided(int put, void *dst, const void *src,
+                               size_t elem, ptrdiff_t dst_stride,
+                               ptrdiff_t src_stride, size_t count, int pe);
+
+/* An atomic (checked: aligned, in bounds), waiting for its reply. */
+xg_gas_amo_result_t xg_gas_nic_amo(xg_gas_amo_t op, void *dst, size_t size,
+                                   uint64_t value, uint64_t cond, int pe);
+
+/* Waits until every operation issued through the NIC is complete; a
+ * context's quiet calls it.  XG_ERR_UNREACHABLE if one failed since the
+ * last call. */
+xg_status_t xg_gas_nic_complete(void);
+
+#endif
