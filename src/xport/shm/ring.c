@@ -223,14 +223,28 @@ void xg_shm_ring_publish(xg_shm_ring_t *ring, uint64_t pos, uint32_t len,
     }
 }
 
-const xg_shm_slot_t *xg_shm_ring_peek(xg_shm_ring_t *ring, uint32_t *len_p)
+/* Whether the slot at the consumer's head holds a published packet.  Only
+ * the sequence word is read: a thread that merely decides whether to sleep
+ * (xg_shm_ring_wait) may run beside the consumer that pops, and must not
+ * read the slot's payload fields while a producer refills it. */
+static xg_shm_slot_t *ring_head_ready(xg_shm_ring_t *ring)
 {
     uint64_t head = atomic_load_explicit(&ring->head, memory_order_relaxed);
     xg_shm_slot_t *slot = xg_shm_ring_slot(ring, head);
-    uint32_t len;
 
     /* acquire: pairs with the producer's release of seq */
     if (atomic_load_explicit(&slot->seq, memory_order_acquire) != head + 1) {
+        return NULL;
+    }
+    return slot;
+}
+
+const xg_shm_slot_t *xg_shm_ring_peek(xg_shm_ring_t *ring, uint32_t *len_p)
+{
+    xg_shm_slot_t *slot = ring_head_ready(ring);
+    uint32_t len;
+
+    if (slot == NULL) {
         return NULL;
     }
     len = slot->len;
@@ -255,7 +269,7 @@ void xg_shm_ring_wait(xg_shm_ring_t *ring, uint64_t timeout_ns,
 {
     xg_shm_ring_hdr_t *hdr = ring->hdr;
     struct timespec ts;
-    uint32_t bell, len;
+    uint32_t bell;
 
     /* the ticket is read before `sleeping` is announced and before the
      * checks: a wake-up posted after any of them moves the doorbell past
@@ -263,7 +277,7 @@ void xg_shm_ring_wait(xg_shm_ring_t *ring, uint64_t timeout_ns,
     bell = atomic_load_explicit(&hdr->doorbell, memory_order_acquire);
     atomic_store_explicit(&hdr->sleeping, 1, memory_order_seq_cst);
     atomic_thread_fence(memory_order_seq_cst);
-    if ((xg_shm_ring_peek(ring, &len) == NULL) &&
+    if ((ring_head_ready(ring) == NULL) &&
         ((may_sleep == NULL) || may_sleep(arg))) {
         ts.tv_sec  = (time_t)(timeout_ns / 1000000000ull);
         ts.tv_nsec = (long)(timeout_ns % 1000000000ull);
