@@ -363,7 +363,7 @@ void xg_coll_compare(const xg_coll_t *coll, int peer, uint64_t kind,
         return;
     }
     if (root != coll->root) {
-        coll_fail(coll, "PE_root is %lld on this PE (team PE %d) but %lld on "
+        coll_fail(coll, "the root is %lld on this PE (team PE %d) but %lld on "
                   "team PE %d: every member must pass the same root",
                   (long long)coll->root, coll->rank, (long long)root, peer);
     }
