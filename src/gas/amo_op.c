@@ -3,6 +3,7 @@
  * element of symmetric memory, for the operations xg_gas_amo has no case
  * for (min, max, the logical ones...).  Out of line: not a fast path.
  */
+#include "gas/xg_gas_nic.h"
 #include "gas/xg_gas_ops.h"
 
 xg_status_t xg_gas_amo_op(xg_gas_ctx_t *ctx, xg_op_t op, xg_op_type_t type,
@@ -12,7 +13,7 @@ xg_status_t xg_gas_amo_op(xg_gas_ctx_t *ctx, xg_op_t op, xg_op_type_t type,
     xg_status_t status;
     void *ptr;
 
-    (void)ctx; /* the direct route completes at once */
+    (void)ctx; /* both routes complete before returning */
     if (!xg_op_valid(op, type)) {
         return XG_ERR_INVALID_PARAM;
     }
@@ -22,7 +23,12 @@ xg_status_t xg_gas_amo_op(xg_gas_ctx_t *ctx, xg_op_t op, xg_op_type_t type,
     ptr = xg_gas_translate(dst, size, pe);
     if (ptr == NULL) {
         status = xg_gas_diagnose(dst, size, pe);
-        return (status != XG_OK) ? status : XG_ERR_INTERNAL;
+        if (status != XG_OK) {
+            return status;
+        }
+        return xg_gas_nic_reaches(pe)
+                   ? xg_gas_nic_amo_op(op, type, dst, src, fetch, pe)
+                   : XG_ERR_INTERNAL; /* translate and diagnose disagree */
     }
     if (!xg_op_atomic(op, type, ptr, src, NULL, fetch)) {
         return XG_ERR_UNSUPPORTED; /* wider than a CPU atomic */

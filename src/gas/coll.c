@@ -1013,7 +1013,7 @@ void xg_coll_collect(xg_coll_t *coll, void *dest, const void *source,
     for (p = 0; p < coll->size; p++) {
         off += (p == coll->rank) ? nbytes : coll->chan->count_get(coll, p);
     }
-    if ((off > 0) && (xg_gas_translate(dest, off, xg_gas.me) == NULL)) {
+    if ((off > 0) && (xg_gas_diagnose(dest, off, xg_gas.me) != XG_OK)) {
         coll_fail(coll, "dest %p cannot hold the %zu bytes the PEs "
                   "contribute: it must be a symmetric array of at least "
                   "the sum of every PE's nelems", dest, off);

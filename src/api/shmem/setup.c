@@ -159,17 +159,17 @@ XG_SHMEM_API int shmem_addr_accessible(const void *addr, int pe)
 }
 XG_PSHMEM(shmem_addr_accessible)
 
-/* For the calling PE the pointer is @dest itself: a global is then the
- * variable the program uses, not its image in the data window (the same
- * memory at another address, which a compiler would not know aliases). */
+/* For the calling PE the pointer is @dest itself, on any route: a global
+ * is then the variable the program uses, not its image in the data window
+ * (the same memory at another address, which a compiler would not know
+ * aliases). */
 void *xg_shmem_ptr(const void *dest, int pe)
 {
-    void *ptr = xg_gas_translate(dest, 1, pe);
-
-    if ((ptr != NULL) && (pe == xg_gas.me)) {
-        return (void *)(uintptr_t)dest;
+    if (pe == xg_gas.me) {
+        return (xg_gas_diagnose(dest, 1, pe) == XG_OK) ? (void *)(uintptr_t)dest
+                                                       : NULL;
     }
-    return ptr;
+    return xg_gas_translate(dest, 1, pe);
 }
 
 XG_SHMEM_API void *shmem_ptr(const void *dest, int pe)

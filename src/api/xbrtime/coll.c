@@ -31,10 +31,14 @@ static void coll_root(const char *routine, int root)
 /* @len bytes at @ptr are symmetric memory of this PE, or the job ends. */
 static void coll_sym(const char *routine, const void *ptr, size_t len)
 {
-    if ((len > 0) && (xg_gas_translate(ptr, len, xg_gas.me) == NULL)) {
-        xg_xbrtime_access_fail(routine,
-                               xg_gas_diagnose(ptr, len, xg_gas.me), ptr,
-                               len, xg_gas.me);
+    xg_status_t status;
+
+    if (len == 0) {
+        return;
+    }
+    status = xg_gas_diagnose(ptr, len, xg_gas.me);
+    if (status != XG_OK) {
+        xg_xbrtime_access_fail(routine, status, ptr, len, xg_gas.me);
     }
 }
 

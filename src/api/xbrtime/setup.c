@@ -154,7 +154,8 @@ XG_XBRTIME_API int xbrtime_num_pes(void)
 
 XG_XBRTIME_API int xbrtime_addr_accessible(const void *addr, int pe)
 {
-    return (xg_gas.npes != 0) && (xg_gas_translate(addr, 1, pe) != NULL);
+    /* by any route, as the data routines reach it */
+    return (xg_gas.npes != 0) && (xg_gas_diagnose(addr, 1, pe) == XG_OK);
 }
 
 XG_XBRTIME_API void xbrtime_barrier(void)
