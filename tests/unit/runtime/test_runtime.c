@@ -8,12 +8,15 @@
  * PTL_NO_INIT, even when XGAS_ROUTE=nic keeps the NIC open for OpenSHMEM).
  * The last round returns from main with both initialized: the exit handler
  * finalizes OpenSHMEM and closes the NIC.
+ *
+ * Linked with the shared library: in a static link the library's own
+ * globals sit in the program's data window, which shmem_init remaps while
+ * the progress thread of the NIC (started by PtlNIInit) reads them.
  */
 #include <portals4.h>
 #include <shmem.h>
 #include <string.h>
 
-#include "runtime/xg_runtime.h"
 #include "xg_test.h"
 
 static long ring[4];
@@ -93,9 +96,6 @@ static void portals_not_initialized(void)
     ptl_handle_ct_t ct;
 
     XG_CHECK(PtlCTAlloc(0, &ct) == PTL_NO_INIT, "Portals still initialized");
-    XG_CHECK(xg_runtime_state(XG_RUNTIME_NIC) == XG_RUNTIME_FINALIZED,
-             "runtime state of the NIC %d",
-             (int)xg_runtime_state(XG_RUNTIME_NIC));
 }
 
 int main(void)
