@@ -1,13 +1,23 @@
 cmake_policy(SET CMP0057 NEW) # if(IN_LIST)
 # Configuration ownership (base/xg_config.h): a field of xg_config is read
 # only in the layer whose rows file holds its row and in the layers that see
-# that layer, and every row has one owner.
+# that layer, every row has one owner, and every rows file
+# (<layer>/xg_*_config.h) is the one its layer names.
 # SRC_DIR: the tree; LAYERS: the layers; SEES_<id>: what layer <id> sees
 # (itself included), separated by commas; CONFIG_<id>: its rows file,
 # relative to SRC_DIR.
 set(wrong 0)
 foreach(layer ${LAYERS})
   string(REPLACE "/" "_" id ${layer})
+  # a rows file the build does not collect would be silently ignored
+  file(GLOB rows_files RELATIVE ${SRC_DIR} ${SRC_DIR}/${layer}/xg_*_config.h)
+  foreach(file ${rows_files})
+    if(NOT file STREQUAL "${CONFIG_${id}}")
+      message("WRONG: ${file} is not the rows file of ${layer}: name it "
+              "with CONFIG on the xgas_layer line of ${layer}")
+      math(EXPR wrong "${wrong} + 1")
+    endif()
+  endforeach()
   if(NOT CONFIG_${id})
     continue()
   endif()
