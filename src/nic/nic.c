@@ -1,8 +1,9 @@
 /*
  * The process's software NIC: its life cycle (opened and closed by the
- * runtime, runtime/xg_runtime.h, for Portals and for the NIC route of gas),
- * configuration, transport endpoint and counters, and PtlAbort.  Progress -- the receive dispatch and the
- * progress thread -- is in progress.c, sending in tx.c.
+ * runtime, runtime/xg_runtime.h, for Portals and for the NIC route of
+ * gas), configuration, transport endpoint and counters, and PtlAbort.
+ * Progress -- the receive dispatch and the progress thread -- is in
+ * progress.c, sending in tx.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,8 +107,8 @@ static int nic_configure(xg_nic_t *nic)
     return 0;
 }
 
-/* Stops receiving for good (close, or exit): the packets already
- * in the inbound queue are handled -- requests to closed NIs are refused,
+/* Stops receiving for good (close, or exit): the packets already in the
+ * inbound queue are handled -- requests to closed NIs are refused,
  * so their initiators hear PTL_NI_UNDELIVERABLE -- and every later sender
  * is refused by the transport at once.  Then what is queued for peers
  * (those refusals included) gets a bounded last chance to leave. */
