@@ -80,7 +80,7 @@ void xg_nic_abort(void)
  * Life cycle
  * --------------------------------------------------------------------- */
 
-static int nic_configure(xg_nic_t *nic)
+static xg_status_t nic_configure(xg_nic_t *nic)
 {
     const char *mode = xg_config.nic_rndv;
 
@@ -97,14 +97,14 @@ static int nic_configure(xg_nic_t *nic)
     } else {
         xg_error("nic", "XGAS_NIC_RNDV='%s' is not valid: expected "
                  "triggered or get", mode);
-        return -1;
+        return XG_ERR_INVALID_PARAM;
     }
     if ((nic->held_size < 4096) || (nic->held_size > (1ull << 36))) {
         xg_error("nic", "XGAS_NIC_UNEXPECTED_SIZE=%llu is out of range "
                  "(4K..64G)", (unsigned long long)nic->held_size);
-        return -1;
+        return XG_ERR_INVALID_PARAM;
     }
-    return 0;
+    return XG_OK;
 }
 
 /* Stops receiving for good (close, or exit): the packets already in the
@@ -135,7 +135,7 @@ void xg_nic_exit(void)
     }
 }
 
-int xg_nic_open(void)
+xg_status_t xg_nic_open(void)
 {
     pthread_mutexattr_t attr;
     xg_boot_identity_t job;
@@ -145,12 +145,15 @@ int xg_nic_open(void)
 
     nic = calloc(1, sizeof(*nic));
     if (nic == NULL) {
-        return PTL_FAIL;
+        return XG_ERR_NO_MEMORY;
     }
     status = xg_pkt_open(&nic->xport);
-    if ((status != XG_OK) || (nic_configure(nic) != 0)) {
+    if (status == XG_OK) {
+        status = nic_configure(nic);
+    }
+    if (status != XG_OK) {
         free(nic);
-        return PTL_FAIL;
+        return status;
     }
     /* receiving again after an earlier close stopped it */
     nic->xport.ops.rx_open(nic->xport.ep);
@@ -168,7 +171,7 @@ int xg_nic_open(void)
         free(nic->peers);
         free(nic->busy);
         free(nic);
-        return PTL_FAIL;
+        return XG_ERR_NO_MEMORY;
     }
     for (i = 0; i < nic->npes; i++) {
         xg_spinlock_init(&nic->peers[i].lock);
@@ -187,7 +190,7 @@ int xg_nic_open(void)
     }
     pthread_mutexattr_destroy(&attr);
     __atomic_store_n(&xg_nic_global, nic, __ATOMIC_RELEASE);
-    return PTL_OK;
+    return XG_OK;
 }
 
 static void nic_print_stats(const xg_nic_t *nic)

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "portals4.h"
+#include "xgas_status.h"
 
 /* Operation kinds of xg_nic_op_t. */
 typedef enum xg_nic_op_kind {
@@ -79,10 +80,10 @@ typedef struct xg_nic_entry_desc {
 
 /* Library.  The runtime (runtime/xg_runtime.h) opens the NIC once for all
  * its users, after boot and xport, and closes it when the last leaves:
- * open returns PTL_OK or PTL_FAIL; close tears down every NI
- * still open.  xg_nic_exit, at process exit, only stops receiving, so that
+ * open returns a status (not a Portals code: no Portals routine calls it)
+ * and logs a bad setting; close tears down every NI still open.  xg_nic_exit, at process exit, only stops receiving, so that
  * senders are refused instead of filling a queue nobody reads. */
-int  xg_nic_open(void);
+xg_status_t xg_nic_open(void);
 void xg_nic_close(void);
 void xg_nic_exit(void);
 int  xg_nic_is_initialized(void);

@@ -115,14 +115,13 @@ static xg_status_t runtime_base_start(void)
 
 static xg_status_t runtime_nic_start(void)
 {
-    if (runtime_nic_up) {
-        return XG_OK;
+    xg_status_t status = XG_OK;
+
+    if (!runtime_nic_up) {
+        status = xg_nic_open();
+        runtime_nic_up = (status == XG_OK);
     }
-    if (xg_nic_open() != PTL_OK) {
-        return XG_ERR_UNREACHABLE;
-    }
-    runtime_nic_up = 1;
-    return XG_OK;
+    return status;
 }
 
 static xg_status_t runtime_pgas_start(void)
@@ -145,7 +144,8 @@ static xg_status_t runtime_pgas_start(void)
         status = runtime_nic_start();
         if (status != XG_OK) {
             xg_error("runtime", "XGAS_ROUTE=nic: the software NIC did not "
-                     "start (%s); unset XGAS_ROUTE to use the direct route",
+                     "start (%s); fix what the message above names, or "
+                     "unset XGAS_ROUTE to use the direct route",
                      xg_status_str(status));
             return status;
         }
