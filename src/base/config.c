@@ -1,5 +1,5 @@
 /*
- * Environment parsing for the table in xg_config_vars.h.  Values are parsed
+ * Environment parsing for the table of xg_config.h.  Values are parsed
  * once (first xg_config_load call) into xg_config; a malformed value is
  * reported with the variable name, the text found and what was expected.
  */
@@ -33,7 +33,7 @@ typedef struct {
 static const xg_config_entry_t config_table[] = {
 #define XG_CONFIG_VAR(field, env, type, def, min, max, vis, help) \
     {env, type, def, min, max, vis, help, offsetof(xg_config_t, field)},
-#include "base/xg_config_vars.h"
+#include "xg_config_rows.h"
 #undef XG_CONFIG_VAR
 };
 

@@ -1,7 +1,26 @@
 /*
- * Typed configuration parsed once from the environment (see
- * xg_config_vars.h for the table).  xg_config_load() is idempotent and
- * thread-safe; after it returns XG_OK, read fields of xg_config directly.
+ * Typed configuration parsed once from the environment.  xg_config_load()
+ * is idempotent and thread-safe; after it returns XG_OK, read fields of
+ * xg_config directly.
+ *
+ * Every layer owns the rows of the variables it reads, in a rows file next
+ * to its code (base/xg_base_config.h, boot/xg_boot_config.h, ...,
+ * api/shmem/xg_shmem_config.h) named by CONFIG on its xgas_layer line in
+ * src/CMakeLists.txt.  The build collects them, lowest layer first, into the
+ * generated xg_config_rows.h: one table, parsed and range-checked here only.
+ * Each row is
+ *   XG_CONFIG_VAR(field, "ENV_NAME", type, "default", "min", "max",
+ *                 visibility, "help")
+ * and becomes a typed field of xg_config_t, a parser entry and a line of
+ * `xgas-info -c`.  Every numeric row (XG_CFG_INT, XG_CFG_SIZE, XG_CFG_ADDR)
+ * gives its range, written like a value; config.c rejects a value outside
+ * it ("XGAS_X=value: must be between min and max") before any layer reads
+ * it, so no layer needs its own check against overflow or negative values.
+ * Other types leave both empty ("").  visibility is XG_CFG_USER for user
+ * settings, XG_CFG_LAUNCHER for values that xgasrun passes to the PEs it
+ * starts.  No other xgas code reads an XGAS_* or SHMEM_* variable.  A SHMEM_
+ * variable is also read under its deprecated SMA_ name (OpenSHMEM 1.6 still
+ * defines them) when the SHMEM_ name is not set.
  */
 #ifndef XG_CONFIG_H
 #define XG_CONFIG_H
@@ -31,7 +50,7 @@ typedef struct xg_config {
 #define XG_CONFIG_FIELD_XG_CFG_ADDR     uint64_t
 #define XG_CONFIG_FIELD_XG_CFG_LOGLEVEL int
 #define XG_CONFIG_FIELD_XG_CFG_STRING   const char *
-#include "base/xg_config_vars.h"
+#include "xg_config_rows.h"
 #undef XG_CONFIG_VAR
 } xg_config_t;
 

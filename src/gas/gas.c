@@ -18,7 +18,6 @@
 #include "base/xg_log.h"
 #include "boot/xg_boot.h"
 #include "gas/xg_gas_nic.h"
-#include "gas/xg_team.h"
 
 xg_gas_t xg_gas;
 __thread xg_nlb_t xg_nlb_tls __attribute__((tls_model("initial-exec")));
@@ -173,7 +172,6 @@ xg_status_t xg_gas_init(void)
     }
     /* last: a non-zero npes is what makes translation succeed */
     __atomic_store_n(&xg_gas.npes, xg_mem.npes, __ATOMIC_RELEASE);
-    xg_team_init();
     return XG_OK;
 }
 

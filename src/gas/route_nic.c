@@ -14,7 +14,7 @@
 #define NIC_FN "gas"
 
 static struct {
-    int              open;         /* 1: NIC started, 2: route ready */
+    int              open;         /* 1: opening or closing, 2: ready */
     ptl_handle_ni_t  ni;
     ptl_handle_md_t  md;
     ptl_handle_ct_t  ct;
@@ -44,14 +44,11 @@ static xg_status_t nic_open_failed(const char *what, int ret)
     return nic_status(ret) == XG_OK ? XG_ERR_INTERNAL : nic_status(ret);
 }
 
-xg_status_t xg_gas_nic_open(void)
+xg_status_t xg_gas_nic_wanted(int *wanted_p)
 {
     const char *route = xg_config.route;
-    ptl_ni_limits_t limits;
-    xg_nic_entry_desc_t le;
-    ptl_md_t md;
-    int ret, pe;
 
+    *wanted_p = 0;
     if ((route == NULL) || (strcasecmp(route, "direct") == 0)) {
         return XG_OK;
     }
@@ -60,12 +57,25 @@ xg_status_t xg_gas_nic_open(void)
                  "nic", route);
         return XG_ERR_INVALID_PARAM;
     }
+    *wanted_p = 1;
+    return XG_OK;
+}
+
+xg_status_t xg_gas_nic_open(void)
+{
+    ptl_ni_limits_t limits;
+    xg_nic_entry_desc_t le;
+    ptl_md_t md;
+    int ret, pe, wanted;
+
+    if ((xg_gas_nic_wanted(&wanted) != XG_OK) || !wanted) {
+        return XG_OK; /* the runtime checked XGAS_ROUTE before */
+    }
+    if (!xg_nic_is_initialized()) {
+        return nic_open_failed("finding the NIC started", PTL_NO_INIT);
+    }
     gas_nic.ni = gas_nic.md = gas_nic.ct = gas_nic.le = PTL_INVALID_HANDLE;
     gas_nic.pt = PTL_PT_ANY;
-    ret = xg_nic_init();
-    if (ret != PTL_OK) {
-        return nic_open_failed("starting the NIC", ret);
-    }
     gas_nic.open = 1;
     ret = xg_nic_ni_init(NIC_FN, PTL_IFACE_DEFAULT,
                          PTL_NI_NO_MATCHING | PTL_NI_PHYSICAL, PTL_PID_ANY,
@@ -145,7 +155,6 @@ void xg_gas_nic_close(void)
     if (gas_nic.ni != PTL_INVALID_HANDLE) {
         xg_nic_ni_fini(NIC_FN, gas_nic.ni);
     }
-    xg_nic_fini();
     memset(&gas_nic, 0, sizeof(gas_nic));
 }
 

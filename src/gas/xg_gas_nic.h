@@ -28,11 +28,16 @@
 
 #include "gas/xg_gas_ops.h"
 
-/* Opens the route and marks every PE's row XG_GAS_ROUTE_NIC; called by
- * xg_gas_init when XGAS_ROUTE says so (the NIC starts here). */
+/* Whether XGAS_ROUTE asks for the NIC route (in *wanted_p); a value that
+ * is neither direct nor nic is refused with a message.  The runtime asks
+ * before gas starts, and opens the NIC first when it is wanted. */
+xg_status_t xg_gas_nic_wanted(int *wanted_p);
+/* Opens the route on the NIC the runtime started and marks every PE's row
+ * XG_GAS_ROUTE_NIC; called by xg_gas_init when XGAS_ROUTE says so. */
 xg_status_t xg_gas_nic_open(void);
 /* Completes what is outstanding; then, once every PE has (the caller's
- * barrier), xg_gas_nic_close takes the route down and stops the NIC. */
+ * barrier), xg_gas_nic_close takes the route down (the runtime closes the
+ * NIC when nothing else uses it). */
 void xg_gas_nic_drain(void);
 void xg_gas_nic_close(void);
 

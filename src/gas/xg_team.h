@@ -47,10 +47,10 @@ typedef struct xg_team {
 extern xg_team_t xg_team_world;
 extern xg_team_t xg_team_shared;
 
-/* Sets up the predefined teams and clears this PE's slots (part of
- * xg_gas_init; collective: ends with a fence of the boot layer, so no PE
- * signals a slot before its owner cleared it -- the node region keeps its
- * contents across a finalize and a new shmem_init). */
+/* Sets up the predefined teams and clears this PE's slots (runtime
+ * start-up, after xg_gas_init; collective: ends with a fence of the boot
+ * layer, so no PE signals a slot before its owner cleared it -- the node
+ * region keeps its contents across a finalize and a new shmem_init). */
 void xg_team_init(void);
 
 /* Invalidates and frees every team the program created (at finalize). */

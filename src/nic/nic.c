@@ -1,8 +1,9 @@
 /*
- * The process's software NIC: its life cycle (the first PtlInit creates
- * it, the last PtlFini ends it), configuration, transport endpoint and
- * counters, and PtlAbort.  Progress -- the receive dispatch and the
- * progress thread -- is in progress.c, sending in tx.c.
+ * The process's software NIC: its life cycle (opened and closed by the
+ * runtime, runtime/xg_runtime.h, for Portals and for the NIC route of
+ * gas), configuration, transport endpoint and counters, and PtlAbort.
+ * Progress -- the receive dispatch and the progress thread -- is in
+ * progress.c, sending in tx.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,13 +24,9 @@
 
 xg_nic_t *xg_nic_global;
 
-static pthread_mutex_t nic_lock = PTHREAD_MUTEX_INITIALIZER;
-static int nic_refs;
-static int nic_atexit_set;
-
 int xg_nic_is_initialized(void)
 {
-    return __atomic_load_n(&nic_refs, __ATOMIC_ACQUIRE) > 0;
+    return __atomic_load_n(&xg_nic_global, __ATOMIC_ACQUIRE) != NULL;
 }
 
 void xg_nic_count_malformed(xg_nic_t *nic, xg_nic_wire_err_t why)
@@ -83,7 +80,7 @@ void xg_nic_abort(void)
  * Life cycle
  * --------------------------------------------------------------------- */
 
-static int nic_configure(xg_nic_t *nic)
+static xg_status_t nic_configure(xg_nic_t *nic)
 {
     const char *mode = xg_config.nic_rndv;
 
@@ -100,18 +97,18 @@ static int nic_configure(xg_nic_t *nic)
     } else {
         xg_error("nic", "XGAS_NIC_RNDV='%s' is not valid: expected "
                  "triggered or get", mode);
-        return -1;
+        return XG_ERR_INVALID_PARAM;
     }
     if ((nic->held_size < 4096) || (nic->held_size > (1ull << 36))) {
         xg_error("nic", "XGAS_NIC_UNEXPECTED_SIZE=%llu is out of range "
                  "(4K..64G)", (unsigned long long)nic->held_size);
-        return -1;
+        return XG_ERR_INVALID_PARAM;
     }
-    return 0;
+    return XG_OK;
 }
 
-/* Stops receiving for good (last PtlFini, or exit): the packets already
- * in the inbound queue are handled -- requests to closed NIs are refused,
+/* Stops receiving for good (close, or exit): the packets already in the
+ * inbound queue are handled -- requests to closed NIs are refused,
  * so their initiators hear PTL_NI_UNDELIVERABLE -- and every later sender
  * is refused by the transport at once.  Then what is queued for peers
  * (those refusals included) gets a bounded last chance to leave. */
@@ -128,22 +125,17 @@ static void nic_close_endpoint(xg_nic_t *nic)
     }
 }
 
-/* A process that exits without its last PtlFini: close the endpoint so
- * that senders are refused instead of filling a queue nobody reads. */
-static void nic_at_exit(void)
+void xg_nic_exit(void)
 {
-    xg_nic_t *nic;
+    xg_nic_t *nic = __atomic_load_n(&xg_nic_global, __ATOMIC_ACQUIRE);
 
-    pthread_mutex_lock(&nic_lock);
-    nic = (nic_refs > 0) ? xg_nic_global : NULL;
-    pthread_mutex_unlock(&nic_lock);
     if (nic != NULL) {
         xg_nic_stop_progress(nic);
         nic_close_endpoint(nic);
     }
 }
 
-int xg_nic_init(void)
+xg_status_t xg_nic_open(void)
 {
     pthread_mutexattr_t attr;
     xg_boot_identity_t job;
@@ -151,32 +143,20 @@ int xg_nic_init(void)
     xg_status_t status;
     int i;
 
-    pthread_mutex_lock(&nic_lock);
-    if (nic_refs > 0) {
-        __atomic_add_fetch(&nic_refs, 1, __ATOMIC_ACQ_REL);
-        pthread_mutex_unlock(&nic_lock);
-        return PTL_OK;
-    }
-    if (xg_config_load() != XG_OK) {
-        pthread_mutex_unlock(&nic_lock);
-        return PTL_FAIL;
-    }
     nic = calloc(1, sizeof(*nic));
     if (nic == NULL) {
-        pthread_mutex_unlock(&nic_lock);
-        return PTL_FAIL;
+        return XG_ERR_NO_MEMORY;
     }
     status = xg_pkt_open(&nic->xport);
-    if ((status != XG_OK) || (nic_configure(nic) != 0)) {
+    if (status == XG_OK) {
+        status = nic_configure(nic);
+    }
+    if (status != XG_OK) {
         free(nic);
-        pthread_mutex_unlock(&nic_lock);
-        return PTL_FAIL;
+        return status;
     }
-    /* receiving again after an earlier PtlFini closed the endpoint */
+    /* receiving again after an earlier close stopped it */
     nic->xport.ops.rx_open(nic->xport.ep);
-    if (!nic_atexit_set) {
-        nic_atexit_set = (atexit(nic_at_exit) == 0);
-    }
     nic->rank        = nic->xport.rank;
     nic->npes        = nic->xport.npes;
     nic->mtu         = nic->xport.ops.mtu(nic->xport.ep);
@@ -191,8 +171,7 @@ int xg_nic_init(void)
         free(nic->peers);
         free(nic->busy);
         free(nic);
-        pthread_mutex_unlock(&nic_lock);
-        return PTL_FAIL;
+        return XG_ERR_NO_MEMORY;
     }
     for (i = 0; i < nic->npes; i++) {
         xg_spinlock_init(&nic->peers[i].lock);
@@ -211,9 +190,7 @@ int xg_nic_init(void)
     }
     pthread_mutexattr_destroy(&attr);
     __atomic_store_n(&xg_nic_global, nic, __ATOMIC_RELEASE);
-    __atomic_store_n(&nic_refs, 1, __ATOMIC_RELEASE);
-    pthread_mutex_unlock(&nic_lock);
-    return PTL_OK;
+    return XG_OK;
 }
 
 static void nic_print_stats(const xg_nic_t *nic)
@@ -233,20 +210,11 @@ static void nic_print_stats(const xg_nic_t *nic)
                                                      memory_order_relaxed));
 }
 
-void xg_nic_fini(void)
+void xg_nic_close(void)
 {
-    xg_nic_t *nic;
+    xg_nic_t *nic = xg_nic_global;
     xg_nic_txq_t *q;
     int i;
-
-    pthread_mutex_lock(&nic_lock);
-    if ((nic_refs == 0) ||
-        (__atomic_sub_fetch(&nic_refs, 1, __ATOMIC_ACQ_REL) > 0)) {
-        pthread_mutex_unlock(&nic_lock);
-        return;
-    }
-    nic = xg_nic_global;
-    pthread_mutex_unlock(&nic_lock);
 
     xg_nic_stop_progress(nic);
     /* what is still queued for peers gets a bounded last chance to leave

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "portals4.h"
+#include "xgas_status.h"
 
 /* Operation kinds of xg_nic_op_t. */
 typedef enum xg_nic_op_kind {
@@ -77,9 +78,14 @@ typedef struct xg_nic_entry_desc {
     ptl_size_t       min_free;
 } xg_nic_entry_desc_t;
 
-/* Library */
-int  xg_nic_init(void);
-void xg_nic_fini(void);
+/* Library.  The runtime (runtime/xg_runtime.h) opens the NIC once for all
+ * its users, after boot and xport, and closes it when the last leaves:
+ * open returns a status (not a Portals code: no Portals routine calls it)
+ * and logs a bad setting; close tears down every NI still open.  xg_nic_exit, at process exit, only stops receiving, so that
+ * senders are refused instead of filling a queue nobody reads. */
+xg_status_t xg_nic_open(void);
+void xg_nic_close(void);
+void xg_nic_exit(void);
 int  xg_nic_is_initialized(void);
 /* PtlAbort: ends the waits and polls in progress (PTL_ABORTED) and every
  * later one, until the last PtlFini; returns once none is in progress. */

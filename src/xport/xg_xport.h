@@ -76,6 +76,11 @@ typedef struct xg_xport_component {
     const xg_xport_ops_t *ops;
 } xg_xport_component_t;
 
+/* Opens every component for this process (boot must be joined): the
+ * runtime's step between boot and the layers that use transports.  Once
+ * per process; later calls return at once. */
+xg_status_t xg_xport_open(void);
+
 /* The components, in order of preference; *count_p of them. */
 const xg_xport_component_t *const *xg_xport_components(size_t *count_p);
 

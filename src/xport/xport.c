@@ -54,6 +54,18 @@ static xg_status_t xport_own(unsigned caps, const char *what,
     return (*xport_p)->open();
 }
 
+xg_status_t xg_xport_open(void)
+{
+    xg_status_t status = XG_OK;
+    size_t i;
+
+    for (i = 0; (status == XG_OK) && (i < XG_ARRAY_SIZE(xport_components));
+         i++) {
+        status = xport_components[i]->open();
+    }
+    return status;
+}
+
 xg_status_t xg_xport_region_open(xg_xport_region_t *region, int nparts,
                                  size_t part_size, uintptr_t base_hint)
 {

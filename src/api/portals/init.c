@@ -21,13 +21,13 @@ int xg_ptl_bad_arg(const char *routine, const char *fmt, ...)
 
 XG_PTL_API int PtlInit(void)
 {
-    return xg_nic_init();
+    return (xg_runtime_init(XG_RUNTIME_NIC) == XG_OK) ? PTL_OK : PTL_FAIL;
 }
 XG_PPTL(PtlInit)
 
 XG_PTL_API void PtlFini(void)
 {
-    xg_nic_fini();
+    (void)xg_runtime_fini(XG_RUNTIME_NIC);
 }
 XG_PPTL(PtlFini)
 

@@ -15,6 +15,7 @@
 #include "base/xg_log.h"
 #include "nic/xg_nic.h"
 #include "portals4.h"
+#include "runtime/xg_runtime.h"
 
 #define XG_PTL_API XG_EXPORT __attribute__((weak))
 #define XG_PPTL(name)                                                      \
@@ -25,10 +26,12 @@
 int xg_ptl_bad_arg(const char *routine, const char *fmt, ...)
     XG_PRINTF(2, 3);
 
-/* Returns PTL_NO_INIT from the calling routine before PtlInit. */
+/* Returns PTL_NO_INIT from the calling routine outside PtlInit .. the last
+ * PtlFini (even while OpenSHMEM keeps the NIC open for its route). */
 #define XG_PTL_CHECK_INIT()                                                \
     do {                                                                   \
-        if (xg_unlikely(!xg_nic_is_initialized())) {                       \
+        if (xg_unlikely(xg_runtime_state(XG_RUNTIME_NIC) !=                \
+                        XG_RUNTIME_ACTIVE)) {                              \
             return PTL_NO_INIT;                                            \
         }                                                                  \
     } while (0)

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 
 #include "api/shmem/shmem_int.h"
-#include "gas/xg_runtime.h"
 #include "pshmem.h"
+#include "runtime/xg_runtime.h"
 
 /* Set once start_pes has initialized the library. */
 static int deprecated_started;
@@ -25,7 +25,8 @@ static int deprecated_started;
 static void deprecated_at_exit(int status, void *arg)
 {
     (void)arg;
-    if ((status == 0) && (xg_runtime_state() == XG_RUNTIME_ACTIVE)) {
+    if ((status == 0) &&
+        (xg_runtime_state(XG_RUNTIME_PGAS) == XG_RUNTIME_ACTIVE)) {
         pshmem_finalize();
     }
 }
@@ -33,7 +34,7 @@ static void deprecated_at_exit(int status, void *arg)
 XG_SHMEM_API void start_pes(int npes)
 {
     (void)npes; /* ignored, as the specification says */
-    if (xg_runtime_state() == XG_RUNTIME_ACTIVE) {
+    if (xg_runtime_state(XG_RUNTIME_PGAS) == XG_RUNTIME_ACTIVE) {
         return; /* a second call has no effect */
     }
     pshmem_init();

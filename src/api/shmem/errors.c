@@ -5,11 +5,11 @@
  */
 #include "api/shmem/shmem_int.h"
 #include "base/xg_log.h"
-#include "gas/xg_runtime.h"
+#include "runtime/xg_runtime.h"
 
 void xg_shmem_not_initialized(const char *routine)
 {
-    if (xg_runtime_state() == XG_RUNTIME_FINALIZED) {
+    if (xg_runtime_state(XG_RUNTIME_PGAS) == XG_RUNTIME_FINALIZED) {
         xg_shmem_fail(routine, "called after shmem_finalize: OpenSHMEM "
                       "routines may only be called between shmem_init and "
                       "shmem_finalize (call shmem_init again to restart)");

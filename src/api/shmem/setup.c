@@ -8,7 +8,7 @@
 #include "base/xg_config.h"
 #include "boot/xg_boot.h"
 #include "gas/xg_coll.h"
-#include "gas/xg_runtime.h"
+#include "runtime/xg_runtime.h"
 #include "shmemx.h"
 #include "xgas_version.h"
 
@@ -63,7 +63,7 @@ static void shmem_start(const char *routine)
     xg_status_t status;
 
     xg_coll_set_naming(&shmem_coll_naming);
-    status = xg_runtime_init();
+    status = xg_runtime_init(XG_RUNTIME_PGAS);
 
     if (status != XG_OK) {
         xg_shmem_fail(routine, "cannot start the library (%s); the messages "
@@ -100,7 +100,8 @@ XG_PSHMEM(shmem_init_thread)
 /* May be called at any time, before shmem_init and after shmem_finalize. */
 XG_SHMEM_API void shmem_query_initialized(int *initialized)
 {
-    *initialized = (xg_runtime_state() == XG_RUNTIME_ACTIVE);
+    *initialized =
+        (xg_runtime_state(XG_RUNTIME_PGAS) == XG_RUNTIME_ACTIVE);
 }
 XG_PSHMEM(shmem_query_initialized)
 
@@ -113,10 +114,10 @@ XG_PSHMEM(shmem_query_thread)
 
 XG_SHMEM_API void shmem_finalize(void)
 {
-    if (xg_runtime_fini() != XG_OK) {
+    if (xg_runtime_fini(XG_RUNTIME_PGAS) != XG_OK) {
         xg_shmem_not_initialized(__func__);
     }
-    if (xg_runtime_state() != XG_RUNTIME_ACTIVE) {
+    if (xg_runtime_state(XG_RUNTIME_PGAS) != XG_RUNTIME_ACTIVE) {
         /* the last finalize destroys every shareable context */
         xg_shmem_ctx_release_team(NULL);
     }

@@ -1,7 +1,7 @@
 /*
  * xbrtime set-up, queries, symmetric memory and the barrier, and the
  * binding's error reports.  The runtime is the one OpenSHMEM uses
- * (gas/xg_runtime.h): xbrtime_init and shmem_init both join the job, and
+ * (runtime/xg_runtime.h): xbrtime_init and shmem_init both join the job, and
  * the symmetric heap is shared, so a program may mix the two APIs.
  */
 #include <stdint.h>
@@ -9,8 +9,8 @@
 #include "api/xbrtime/xbrtime_int.h"
 #include "base/xg_log.h"
 #include "gas/xg_coll.h"
-#include "gas/xg_runtime.h"
 #include "mem/xg_heap.h"
+#include "runtime/xg_runtime.h"
 
 xg_gas_ctx_t xg_xbrtime_ctx = XG_GAS_CTX_INIT_SHARED;
 
@@ -18,7 +18,7 @@ xg_gas_ctx_t xg_xbrtime_ctx = XG_GAS_CTX_INIT_SHARED;
 
 void xg_xbrtime_not_running(const char *routine)
 {
-    if (xg_runtime_state() == XG_RUNTIME_FINALIZED) {
+    if (xg_runtime_state(XG_RUNTIME_PGAS) == XG_RUNTIME_FINALIZED) {
         xg_xbrtime_fail(routine, "called after xbrtime_close: call it "
                         "between xbrtime_init and xbrtime_close");
     }
@@ -119,10 +119,10 @@ XG_XBRTIME_API int xbrtime_init(void)
     xg_status_t status;
 
     /* the API that starts the runtime names its collectives */
-    if (xg_runtime_state() != XG_RUNTIME_ACTIVE) {
+    if (xg_runtime_state(XG_RUNTIME_PGAS) != XG_RUNTIME_ACTIVE) {
         xg_coll_set_naming(&xbrtime_coll_naming);
     }
-    status = xg_runtime_init();
+    status = xg_runtime_init(XG_RUNTIME_PGAS);
 
     if (status != XG_OK) {
         xg_error("xbrtime", "xbrtime_init: cannot start the library (%s); "
@@ -135,11 +135,11 @@ XG_XBRTIME_API int xbrtime_init(void)
 XG_XBRTIME_API void xbrtime_close(void)
 {
     /* the published runtime lets a program close what it never opened */
-    if (xg_runtime_state() != XG_RUNTIME_ACTIVE) {
+    if (xg_runtime_state(XG_RUNTIME_PGAS) != XG_RUNTIME_ACTIVE) {
         return;
     }
     xg_gas_ctx_quiet(&xg_xbrtime_ctx);
-    xg_runtime_fini();
+    xg_runtime_fini(XG_RUNTIME_PGAS);
 }
 
 XG_XBRTIME_API int xbrtime_mype(void)

@@ -8,19 +8,19 @@
 #include "base/xg_op.h"
 #include "gas/xg_gas.h"
 #include "gas/xg_gas_gaddr.h"
-#include "gas/xg_runtime.h"
 #include "mem/xg_heap.h"
 #include "mem/xg_mem.h"
+#include "runtime/xg_runtime.h"
 #include "xgas.h"
 
 XG_EXPORT xg_status_t xg_init(void)
 {
-    return xg_runtime_init();
+    return xg_runtime_init(XG_RUNTIME_PGAS);
 }
 
 XG_EXPORT xg_status_t xg_fini(void)
 {
-    return xg_runtime_fini();
+    return xg_runtime_fini(XG_RUNTIME_PGAS);
 }
 
 XG_EXPORT int xg_rank(void)

@@ -1,0 +1,29 @@
+/*
+ * The configuration rows boot/ owns: what xgasrun hands the PEs it starts,
+ * and xgasrun's own settings.  Rows are XG_CONFIG_VAR(...) as
+ * base/xg_config.h describes; this file is named on the xgas_layer line of
+ * boot in src/CMakeLists.txt, and the build collects it with the other
+ * layers' rows into the one table that base parses and range-checks.  Only
+ * this layer and the layers that see it read these fields (tests/layers
+ * checks it).
+ */
+#ifdef XG_CONFIG_VAR
+XG_CONFIG_VAR(rank, "XGAS_RANK", XG_CFG_INT, "-1",
+              "-1", "4095", XG_CFG_LAUNCHER,
+              "rank of this PE (set by xgasrun)")
+XG_CONFIG_VAR(npes, "XGAS_NPES", XG_CFG_INT, "0",
+              "0", "4096", XG_CFG_LAUNCHER,
+              "number of PEs in the job (set by xgasrun)")
+XG_CONFIG_VAR(ctl_fd, "XGAS_CTL_FD", XG_CFG_INT, "-1",
+              "-1", "2147483647", XG_CFG_LAUNCHER,
+              "descriptor of the job control area (set by xgasrun)")
+XG_CONFIG_VAR(seg_fd, "XGAS_SEG_FD", XG_CFG_INT, "-1",
+              "-1", "2147483647", XG_CFG_LAUNCHER,
+              "descriptor of the node-wide symmetric region (set by xgasrun)")
+XG_CONFIG_VAR(run_grace_ms, "XGAS_RUN_GRACE_MS", XG_CFG_INT, "300",
+              "0", "86400000", XG_CFG_USER,
+              "xgasrun: milliseconds between SIGTERM and SIGKILL when ending a job")
+XG_CONFIG_VAR(hang_timeout, "XGAS_HANG_TIMEOUT", XG_CFG_INT, "60",
+              "0", "86400", XG_CFG_USER,
+              "xgasrun: seconds every live PE may stay blocked in xgas waits before the job is reported as deadlocked and ended (0: never)")
+#endif

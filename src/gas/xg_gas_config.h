@@ -1,0 +1,29 @@
+/*
+ * The configuration rows gas/ owns: the namespace lookaside buffer, the
+ * route, and the collectives.  Rows are XG_CONFIG_VAR(...) as
+ * base/xg_config.h describes; this file is named on the xgas_layer line of
+ * gas in src/CMakeLists.txt, and the build collects it with the other
+ * layers' rows into the one table that base parses and range-checks.  Only
+ * this layer and the layers that see it read these fields (tests/layers
+ * checks it).
+ */
+#ifdef XG_CONFIG_VAR
+XG_CONFIG_VAR(nlb_size, "XGAS_NLB_SIZE", XG_CFG_INT, "8",
+              "1", "64", XG_CFG_USER,
+              "entries of the namespace lookaside buffer per thread (1..64)")
+XG_CONFIG_VAR(route, "XGAS_ROUTE", XG_CFG_STRING, "direct",
+              "", "", XG_CFG_USER,
+              "how gas reaches the PEs of this node: direct (CPU loads, stores and atomics) or nic (every PE, this one too, through the software NIC: the route of off-node PEs, for testing it)")
+XG_CONFIG_VAR(coll_barrier, "XGAS_COLL_BARRIER", XG_CFG_STRING, "auto",
+              "", "", XG_CFG_USER,
+              "barrier algorithm: dissemination, counter, tree, or auto (counter when PEs outnumber CPUs, tree above 64 PEs, else dissemination)")
+XG_CONFIG_VAR(coll_radix, "XGAS_COLL_RADIX", XG_CFG_INT, "0",
+              "0", "64", XG_CFG_USER,
+              "children per node of the collective trees (broadcast, small reductions, tree barrier): 2..64, or 0 for 4 (8 when PEs outnumber CPUs)")
+XG_CONFIG_VAR(coll_reduce_split, "XGAS_COLL_REDUCE_SPLIT", XG_CFG_SIZE, "16K",
+              "0", "1T", XG_CFG_USER,
+              "reductions and scans of at least this many bytes use the split (reduce-scatter + allgather) algorithm")
+XG_CONFIG_VAR(coll_yield, "XGAS_COLL_YIELD", XG_CFG_INT, "-1",
+              "-1", "1", XG_CFG_USER,
+              "collective waits yield the CPU after a few polls: 1 yes, 0 no, -1 when PEs outnumber CPUs")
+#endif

@@ -1,0 +1,1 @@
+int high_reads(void) { return (int)xg_config.low_knob + (int)xg_config.high_knob; }
