@@ -35,19 +35,23 @@ static unsigned char byte_value(int pe, size_t i)
                            salt * 29 + 1);
 }
 
-/* The bytes of @buf outside [@start, @start + @len) are still @fill. */
-static void check_guards(const unsigned char *buf, size_t start, size_t len,
-                         unsigned char fill, const char *what)
+/* @buf holds @pe's values in [@start, @start + @len) and @fill around it
+ * (@what, @roff and @loff name the case). */
+static void check(const unsigned char *buf, size_t start, size_t len,
+                  int pe, unsigned char fill, const char *what, size_t roff,
+                  size_t loff)
 {
     size_t i;
 
-    for (i = 0; i < start; i++) {
-        XG_CHECK(buf[i] == fill, "%s len=%zu: byte %zu before the start "
-                 "changed", what, len, i);
-    }
-    for (i = start + len; i < start + len + GUARD; i++) {
-        XG_CHECK(buf[i] == fill, "%s len=%zu: byte %zu past the end "
-                 "changed", what, len, i - start - len);
+    for (i = 0; i < start + len + GUARD; i++) {
+        unsigned char want = ((i >= start) && (i < start + len))
+                                 ? byte_value(pe, i - start)
+                                 : fill;
+
+        XG_CHECK(buf[i] == want, "%s len=%zu remote offset %zu local offset "
+                 "%zu: buffer byte %zu (the range is %zu..%zu) is %u, not %u",
+                 what, len, roff, loff, i, start, start + len - 1,
+                 (unsigned)buf[i], (unsigned)want);
     }
 }
 
@@ -64,12 +68,7 @@ static void test_case(size_t len, size_t roff, size_t loff)
     shmem_putmem(sym + rs, local + ls, len, right);
     shmem_quiet();
     shmem_barrier_all();
-    for (i = 0; i < len; i++) {
-        XG_CHECK(sym[rs + i] == byte_value(left, i), "put len=%zu remote "
-                 "offset %zu local offset %zu: byte %zu wrong", len, roff,
-                 loff, i);
-    }
-    check_guards(sym, rs, len, 0xa5, "put");
+    check(sym, rs, len, left, 0xa5, "put", roff, loff);
     shmem_barrier_all();
 
     salt++;
@@ -79,12 +78,7 @@ static void test_case(size_t len, size_t roff, size_t loff)
     memset(local, 0x5a, ls + len + GUARD);
     shmem_barrier_all();
     shmem_getmem(local + ls, sym + rs, len, right);
-    for (i = 0; i < len; i++) {
-        XG_CHECK(local[ls + i] == byte_value(right, i), "get len=%zu remote "
-                 "offset %zu local offset %zu: byte %zu wrong", len, roff,
-                 loff, i);
-    }
-    check_guards(local, ls, len, 0x5a, "get");
+    check(local, ls, len, right, 0x5a, "get", roff, loff);
     shmem_barrier_all();
 }
 
