@@ -12,6 +12,10 @@
 # RESULTS_DIR/bw-xgas.txt and bw-oshmem.txt; bench/bw_report.py then
 # writes RESULTS_DIR/bw_report.md with the medians over the rounds.
 # Options after ROUNDS replace the default figure selection.
+# XGAS_BW_BEFORE=DIR adds a third run to each round: the xgas-bench of
+# another built xgas tree (say, of the commit before a change), as
+# lib=xgas-before in bw-xgas-before.txt, so a change is measured before
+# and after in the same run.
 set -eu
 
 if [ $# -lt 2 ]; then
@@ -32,12 +36,20 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 oshmem_found || { echo "bw_oshmem.sh: oshcc/oshrun not found" >&2; exit 2; }
 oshmem_build "$here" "$build/bench/oshmem"
+before=${XGAS_BW_BEFORE:+$(cd "$XGAS_BW_BEFORE" && pwd)}
 : >"$results/bw-xgas.txt"
 : >"$results/bw-oshmem.txt"
+[ -z "$before" ] || : >"$results/bw-xgas-before.txt"
 
 run_xgas() {
     "$build/xgasrun" -n 2 "$build/bench/xgas-bench" "$@" \
         >>"$results/bw-xgas.txt"
+}
+run_before() {
+    if [ -n "$before" ]; then
+        "$before/xgasrun" -n 2 "$before/bench/xgas-bench" --lib xgas-before \
+            "$@" >>"$results/bw-xgas-before.txt"
+    fi
 }
 run_oshmem() {
     # shellcheck disable=SC2086  # the flags are a word list
@@ -49,11 +61,11 @@ r=1
 while [ "$r" -le "$rounds" ]; do
     echo "bw_oshmem.sh: round $r of $rounds" >&2
     if [ $((r % 2)) -eq 1 ]; then
-        run_xgas "$@" && run_oshmem "$@"
+        run_xgas "$@" && run_before "$@" && run_oshmem "$@"
     else
-        run_oshmem "$@" && run_xgas "$@"
+        run_oshmem "$@" && run_before "$@" && run_xgas "$@"
     fi
     r=$((r + 1))
 done
 python3 "$here/bw_report.py" -o "$results" "$results/bw-xgas.txt" \
-    "$results/bw-oshmem.txt"
+    "$results/bw-oshmem.txt" ${before:+"$results/bw-xgas-before.txt"}
