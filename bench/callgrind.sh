@@ -65,18 +65,20 @@ for lib in $libs; do
     for spec in long_p:heap long_p:global long_p_quiet:heap \
                 long_g:heap long_g:global long_atomic_fetch_add:heap \
                 long_atomic_fetch_add:global putmem8:heap \
-                putmem8_quiet:heap raw_store:heap raw_fetch_add:heap; do
+                putmem8_quiet:heap raw_store:heap raw_fetch_add:heap \
+                putmem4k:heap getmem4k:heap raw_memcpy4k:heap; do
         op=${spec%%:*}
         obj=${spec#*:}
         echo "callgrind.sh: $lib $op $obj" >&2
         a=$(ir "$lib" "$n1" "$op" "$obj")
         b=$(ir "$lib" "$n2" "$op" "$obj")
         case $op in raw_*) obj=none ;; esac
+        case $op in *4k) size=4096 ;; *) size=8 ;; esac
         awk -v lib="$lib" -v op="$op" -v obj="$obj" -v a="$a" -v b="$b" \
-            -v n1="$n1" -v n2="$n2" 'BEGIN {
-            printf "xgas-bench lib=%s npes=2 op=%s kind=instr size=8 " \
+            -v n1="$n1" -v n2="$n2" -v size="$size" 'BEGIN {
+            printf "xgas-bench lib=%s npes=2 op=%s kind=instr size=%s " \
                    "object=%s value=%.1f unit=instr/op ir1=%s ir2=%s " \
-                   "n1=%s n2=%s\n", lib, op, obj, (b - a) / (n2 - n1), \
+                   "n1=%s n2=%s\n", lib, op, size, obj, (b - a) / (n2 - n1), \
                    a, b, n1, n2 }'
     done
 done

@@ -11,7 +11,10 @@
  * operation plus the loop's own increment and branch (2-3 instructions),
  * with every one-time cost (lazy symbol binding, first translations)
  * cancelled.  The raw_* operations are the same loop around a plain store
- * and a CPU fetch-add, for scale.  Plain OpenSHMEM: builds with oshcc too.
+ * and a CPU fetch-add, for scale.  putmem4k and getmem4k move IC_BULK
+ * bytes of the heap (raw_memcpy4k is memcpy of as many private bytes, the
+ * same C library routine: the difference is the library's cost per call
+ * around its copy).  Plain OpenSHMEM: builds with oshcc too.
  * PE 0 prints its pid so the script can pick its callgrind output.
  */
 #include <stdio.h>
@@ -24,12 +27,18 @@
 static const char *const ic_ops[] = {
     "long_p", "long_p_quiet", "long_g", "long_atomic_fetch_add",
     "putmem8", "putmem8_quiet", "raw_store", "raw_fetch_add",
+    "putmem4k", "getmem4k", "raw_memcpy4k",
 };
+#define IC_BULK 4096 /* bytes of the bulk operations */
+#define IC_FIRST_BULK 8 /* they are the last ones; heap targets only */
 #define IC_NOPS ((int)(sizeof(ic_ops) / sizeof(ic_ops[0])))
 
 static long ic_global;      /* symmetric global target */
 static long ic_local;       /* private: the raw_* operations' word */
+static char ic_buf[IC_BULK];  /* private: source or destination of bulk ones */
+static char ic_buf2[IC_BULK]; /* private: raw_memcpy4k's destination */
 volatile long ic_sink;      /* keeps fetched values alive */
+volatile size_t ic_bulk_len = IC_BULK;
 
 /* @n operations number @op on @target of PE @pe; the only function
  * callgrind counts. */
@@ -75,21 +84,63 @@ __attribute__((noinline)) void ic_loop(int op, long n, long *target, int pe)
             *(volatile long *)&ic_local = i;
         }
         break;
-    default:
+    case 7:
         for (i = 0; i < n; i++) {
             ic_sink = __atomic_fetch_add(&ic_local, 1, __ATOMIC_SEQ_CST);
+        }
+        break;
+    case 8:
+        for (i = 0; i < n; i++) {
+            shmem_putmem(target, ic_buf, IC_BULK, pe);
+        }
+        break;
+    case 9:
+        for (i = 0; i < n; i++) {
+            shmem_getmem(ic_buf, target, IC_BULK, pe);
+        }
+        break;
+    default: /* the length through a volatile: a call, as in a library */
+        for (i = 0; i < n; i++) {
+            memcpy(ic_buf2, ic_buf, ic_bulk_len);
+            __asm__ __volatile__("" ::: "memory");
         }
         break;
     }
 }
 
+/* Byte @i of PE @pe's heap pattern (@pe -1: the private source's). */
+static char ic_byte(int pe, size_t i)
+{
+    return (char)(i * 13 + (size_t)pe * 7 + 1);
+}
+
+/* After @n bulk operations of PE 0 on PE 1: did the last one move every
+ * byte?  (Not counted: outside ic_loop.) */
+static int ic_bulk_ok(int op, const long *heap)
+{
+    const char *got = (op == IC_FIRST_BULK) ? ic_buf2 : ic_buf;
+    int pe = (op == IC_FIRST_BULK + 1) ? 1 : -1;
+    size_t i;
+
+    if (op == IC_FIRST_BULK) {
+        shmem_getmem(ic_buf2, heap, IC_BULK, 1);
+    }
+    for (i = 0; i < IC_BULK; i++) {
+        if (got[i] != ic_byte(pe, i)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     long n, *heap, *target;
-    int op;
+    int op, status = 0;
+    size_t i;
 
     shmem_init();
-    heap = shmem_malloc(sizeof(*heap));
+    heap = shmem_malloc(IC_BULK);
     if ((argc < 3) || (argc > 4) || ((n = atol(argv[2])) <= 0) ||
         ((argc == 4) && (strcmp(argv[3], "heap") != 0) &&
          (strcmp(argv[3], "global") != 0))) {
@@ -107,25 +158,36 @@ int main(int argc, char **argv)
     for (op = 0; (op < IC_NOPS) && (strcmp(argv[1], ic_ops[op]) != 0);
          op++) {
     }
-    if ((op == IC_NOPS) || (shmem_n_pes() < 2)) {
-        fprintf(stderr, "instr_count: unknown operation '%s' or fewer "
-                "than 2 PEs\n", argv[1]);
+    if ((op == IC_NOPS) || (shmem_n_pes() < 2) ||
+        ((op >= IC_FIRST_BULK) && (argc == 4) &&
+         (strcmp(argv[3], "global") == 0))) {
+        fprintf(stderr, "instr_count: unknown operation '%s', fewer "
+                "than 2 PEs, or a bulk operation on a global\n", argv[1]);
         shmem_global_exit(2);
         return 2;
     }
     target = ((argc == 4) && (strcmp(argv[3], "global") == 0)) ? &ic_global
                                                                 : heap;
+    for (i = 0; i < IC_BULK; i++) {
+        ((char *)heap)[i] = ic_byte(shmem_my_pe(), i);
+        ic_buf[i] = ic_byte(-1, i);
+    }
     shmem_barrier_all();
     if (shmem_my_pe() == 0) {
         ic_loop(op, n, target, 1);
         shmem_quiet();
-        printf("instr_count pe=0 pid=%ld op=%s n=%ld object=%s\n",
+        if ((op >= IC_FIRST_BULK) && !ic_bulk_ok(op, heap)) {
+            status = 1;
+        }
+        printf("instr_count pe=0 pid=%ld op=%s n=%ld object=%s%s\n",
                (long)getpid(), argv[1], n,
-               (target == heap) ? "heap" : "global");
+               (target == heap) ? "heap" : "global",
+               (op < IC_FIRST_BULK) ? "" : status ? " verify=FAILED"
+                                                  : " verify=ok");
         fflush(stdout);
     }
     shmem_barrier_all();
     shmem_free(heap);
     shmem_finalize();
-    return 0;
+    return status;
 }

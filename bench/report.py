@@ -386,13 +386,13 @@ def write_report(res, headers, outdir):
                   "raw_store).\n")
         keys = []
         for r in instr:
-            if (r["op"], r["object"]) not in keys:
-                keys.append((r["op"], r["object"]))
+            if (r["op"], r["object"], r["size"]) not in keys:
+                keys.append((r["op"], r["object"], r["size"]))
         rows = []
-        for op, obj in keys:
+        for op, obj, size in keys:
             row = [op, obj]
             for lib in res.libs:
-                rec = res.get(lib, op, "instr", 8, obj=obj)
+                rec = res.get(lib, op, "instr", size, obj=obj)
                 row.append("%.0f" % rec["value"] if rec else "–")
             rows.append(row)
         md.append(table(["op", "object"] + res.libs, rows))

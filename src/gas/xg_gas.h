@@ -109,8 +109,8 @@ static inline const xg_ns_entry_t *xg_nlb_lookup(uint64_t ns)
  * or too large PE (and any PE before init or after fini, when every NLB is
  * empty) misses and goes to the slow path, which diagnoses it.
  */
-static inline void *xg_gas_translate_fast(const void *addr, size_t len,
-                                          int pe)
+static XG_ALWAYS_INLINE void *xg_gas_translate_fast(const void *addr,
+                                                    size_t len, int pe)
 {
     uintptr_t off = (uintptr_t)addr - xg_gas.heap_lo;
     uintptr_t data_off;
