@@ -48,5 +48,7 @@ const xg_boot_backend_t xg_boot_backend_singleton = {
     .name   = "singleton",
     .detect = singleton_detect,
     .join   = singleton_join,
+    .why    = "no launcher variables (XGAS_CTL_FD, PMIX_NAMESPACE): a job "
+              "of one PE",
 };
 

@@ -50,6 +50,11 @@ extern xg_boot_t xg_boot;
  * and rejoin through it, and a finalized PE still reports to xgasrun. */
 xg_status_t xg_boot_init(void);
 
+/* The backend that would join this process (xgasrun, pmix, singleton)
+ * and what made it the choice, without joining; requires xg_config_load.
+ * For xgas-info. */
+void xg_boot_describe(const char **name_p, const char **why_p);
+
 /* This PE's rank, the job size, and whether it is a singleton (a job of
  * one process started without xgasrun).  Requires xg_boot_init. */
 void xg_boot_job(int *rank_p, int *npes_p, int *singleton_p);
