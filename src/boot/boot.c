@@ -78,6 +78,8 @@ static xg_status_t boot_join(void)
         &xg_boot.ctl->pe[xg_boot.rank].kv_used, memory_order_relaxed);
     snprintf(prefix, sizeof(prefix), "pe %d", xg_boot.rank);
     xg_log_set_prefix(prefix);
+    xg_info("boot", "PE %d of %d joined through %s", xg_boot.rank,
+            xg_boot.npes, backend->name);
     xg_boot_watch_start();
     return XG_OK;
 }
