@@ -18,6 +18,15 @@ static const char *const built_transports[] = {
     "shm packet rings (software NIC: Portals 4, one inbound ring per PE)",
 };
 
+/* Boot backends compiled into this build, in the order boot tries them. */
+static const char *const built_backends[] = {
+    "xgasrun (started by xgasrun)",
+#ifdef XGAS_HAVE_PMIX
+    "pmix (started by a PMIx launcher: mpirun, prterun, srun --mpi=pmix)",
+#endif
+    "singleton (no launcher: a job of one PE)",
+};
+
 static void print_build(void)
 {
     size_t i;
@@ -30,13 +39,11 @@ static void print_build(void)
          i++) {
         printf("    %s\n", built_transports[i]);
     }
-    printf("boot backends: xgasrun, %ssingleton\n",
-#ifdef XGAS_HAVE_PMIX
-           "pmix, "
-#else
-           ""
-#endif
-    );
+    printf("boot backends (tried in this order):\n");
+    for (i = 0; i < sizeof(built_backends) / sizeof(built_backends[0]);
+         i++) {
+        printf("    %s\n", built_backends[i]);
+    }
 }
 
 /* The backend a program started like this process would join through. */

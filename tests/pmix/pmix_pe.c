@@ -9,6 +9,7 @@
  *   exit R CODE      PE R exits with CODE once every PE has initialized;
  *                    the others wait in a barrier that cannot complete
  *   kill R           ... PE R kills itself with SIGKILL
+ *   return R         ... PE R returns 0 from main without shmem_finalize
  *   abort R          ... PE R ends the job through boot's abort (what an
  *                    xgas error that cannot be recovered does), status 5
  *   hold DIR         every PE sends its stderr to DIR/pe.R.log, writes
@@ -123,6 +124,8 @@ int main(int argc, char **argv)
     if (shmem_my_pe() == victim) {
         if (strcmp(argv[1], "exit") == 0) {
             exit((argc > 3) ? atoi(argv[3]) : 1);
+        } else if (strcmp(argv[1], "return") == 0) {
+            return 0;
         } else if (strcmp(argv[1], "kill") == 0) {
             raise(SIGKILL);
         } else if (strcmp(argv[1], "abort") == 0) {
