@@ -395,7 +395,7 @@ static xg_status_t pmix_join(void)
     }
     if ((pmix_me.rank == first) && (created == XG_OK)) {
         /* every PE holds its descriptors now (or gave up) */
-        sscanf(names, "%127s %127s", ctl, seg);
+        pmix_shm_names(getpid(), ctl, seg, sizeof(ctl));
         shm_unlink(ctl);
         shm_unlink(seg);
     }
