@@ -12,6 +12,10 @@
 #       PROG hold DIR under mpirun: once every PE waits, mpirun is killed
 #       (SIGKILL); every PE must end by itself with a message saying that
 #       it lost the launcher (the CTest timeout catches a PE that does not)
+#   nodes PROG
+#       PROG check on 2 PEs of this machine and 2 of a second "node"
+#       (mpirun's daemon for it started here by local_rsh.sh): start-up must
+#       fail naming both nodes, since off-node PEs need the wire
 #
 # As root, mpirun needs --allow-run-as-root (here through its variables);
 # --oversubscribe lets it start more PEs than the machine has cores.
@@ -84,6 +88,12 @@ hold)
         echo "FAIL: $ended of $np PEs said they lost the launcher"
         exit 1
     fi
+    ;;
+nodes)
+    sh "$here/../api/shmem_setup/expect_run.sh" 1 \
+        "this job spans 2 nodes \\($(hostname),xgas-other-node\\)" \
+        "$mpirun" --oversubscribe --mca plm_rsh_agent "$here/local_rsh.sh" \
+        --host "$(hostname):2,xgas-other-node:2" -n 4 "$1" check || exit 1
     ;;
 *)
     echo "pmix_test.sh: unknown case $what"
