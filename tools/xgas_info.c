@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/xg_config.h"
+#include "boot/xg_boot.h"
 #include "xgas_version.h"
 
 /* Transports compiled into this build, in the order gas/ tries them. */
@@ -15,6 +16,15 @@ static const char *const built_transports[] = {
     "self (loopback within a PE)",
     "shm (same-node PEs: PVAS-partitioned shared region, direct load/store)",
     "shm packet rings (software NIC: Portals 4, one inbound ring per PE)",
+};
+
+/* Boot backends compiled into this build, in the order boot tries them. */
+static const char *const built_backends[] = {
+    "xgasrun (started by xgasrun)",
+#ifdef XGAS_HAVE_PMIX
+    "pmix (started by a PMIx launcher: mpirun, prterun, srun --mpi=pmix)",
+#endif
+    "singleton (no launcher: a job of one PE)",
 };
 
 static void print_build(void)
@@ -29,6 +39,20 @@ static void print_build(void)
          i++) {
         printf("    %s\n", built_transports[i]);
     }
+    printf("boot backends (tried in this order):\n");
+    for (i = 0; i < sizeof(built_backends) / sizeof(built_backends[0]);
+         i++) {
+        printf("    %s\n", built_backends[i]);
+    }
+}
+
+/* The backend a program started like this process would join through. */
+static void print_boot(void)
+{
+    const char *name, *why;
+
+    xg_boot_describe(&name, &why);
+    printf("boot backend here: %s (%s)\n", name, why);
 }
 
 static int usage(FILE *out, int status)
@@ -45,6 +69,8 @@ int main(int argc, char **argv)
 {
     if (argc == 1) {
         print_build();
+        xg_config_load();
+        print_boot();
         return 0;
     }
     if ((argc != 2) || (strcmp(argv[1], "-h") == 0) ||
@@ -59,6 +85,7 @@ int main(int argc, char **argv)
         xg_config_print(stdout, 0);
     } else if (strcmp(argv[1], "-a") == 0) {
         print_build();
+        print_boot();
         printf("\nenvironment variables:\n");
         xg_config_print(stdout, 1);
     } else {

@@ -24,20 +24,42 @@ xg_boot_t xg_boot = {.rank = -1, .seg_fd = -1, .ctl_fd = -1};
  * libpmi (PMI_Init, PMI_KVS_Put) may do either from different threads. */
 static pthread_mutex_t boot_lock = PTHREAD_MUTEX_INITIALIZER;
 static int boot_joined;
+static const xg_boot_backend_t *boot_backend; /* the one that joined */
 
 /* Preference order: a launcher that set up the job first, the singleton
  * last (it always applies). */
 static const xg_boot_backend_t *const boot_backends[] = {
     &xg_boot_backend_xgasrun,
+#ifdef XGAS_HAVE_PMIX
+    &xg_boot_backend_pmix,
+#endif
     &xg_boot_backend_singleton,
 };
 
+/* The first backend that started this process (the singleton always
+ * does).  Requires xg_config_load. */
+static const xg_boot_backend_t *boot_detect(void)
+{
+    size_t i;
+
+    for (i = 0; !boot_backends[i]->detect(); i++) {
+    }
+    return boot_backends[i];
+}
+
+void xg_boot_describe(const char **name_p, const char **why_p)
+{
+    const xg_boot_backend_t *backend = boot_detect();
+
+    *name_p = backend->name;
+    *why_p  = backend->why;
+}
+
 static xg_status_t boot_join(void)
 {
-    const xg_boot_backend_t *backend = NULL;
+    const xg_boot_backend_t *backend;
     char prefix[32];
     xg_status_t status;
-    size_t i;
 
     status = xg_config_load();
     if (status != XG_OK) {
@@ -45,21 +67,19 @@ static xg_status_t boot_join(void)
     }
     xg_wait_configure((unsigned)xg_config.wait_spin,
                       (unsigned)xg_config.wait_pause);
-    for (i = 0; (backend == NULL) && (i < XG_ARRAY_SIZE(boot_backends));
-         i++) {
-        if (boot_backends[i]->detect()) {
-            backend = boot_backends[i];
-        }
-    }
+    backend = boot_detect();
     status = backend->join();
     if (status != XG_OK) {
         return status;
     }
     xg_boot.backend = backend->name;
+    boot_backend    = backend;
     xg_boot.kv_used = atomic_load_explicit(
         &xg_boot.ctl->pe[xg_boot.rank].kv_used, memory_order_relaxed);
     snprintf(prefix, sizeof(prefix), "pe %d", xg_boot.rank);
     xg_log_set_prefix(prefix);
+    xg_info("boot", "PE %d of %d joined through %s", xg_boot.rank,
+            xg_boot.npes, backend->name);
     xg_boot_watch_start();
     return XG_OK;
 }
@@ -299,6 +319,10 @@ XG_EXPORT void xg_boot_abort(int status)
     if (status == 0) {
         status = 1;
     }
+    if ((boot_backend != NULL) && (boot_backend->abort != NULL)) {
+        boot_backend->abort(status, "an xgas PE ended the job after an "
+                                    "error (see its message)");
+    }
     fflush(stdout);
     fflush(stderr);
     _exit(status);
@@ -317,6 +341,9 @@ void xg_boot_global_exit(int status)
                               memory_order_relaxed);
         atomic_store_explicit(&xg_boot.ctl->exit_requested, 1 + xg_boot.rank,
                               memory_order_release);
+    }
+    if (boot_backend->abort != NULL) {
+        boot_backend->abort(status, "shmem_global_exit");
     }
     fflush(stdout);
     fflush(stderr);

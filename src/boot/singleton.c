@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "base/xg_config.h"
 #include "base/xg_log.h"
 #include "boot/xg_boot.h"
 #include "boot/xg_boot_backend.h"
@@ -17,6 +18,14 @@ static xg_status_t singleton_join(void)
     void *map = mmap(NULL, size, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
+    /* only reached when this build has no PMIx backend */
+    if (xg_config.pmix_namespace[0] != '\0') {
+        xg_warn("boot", "started by a PMIx launcher (PMIX_NAMESPACE=%s), but "
+                "this xgas was built without PMIx (libpmix-dev missing or "
+                "XGAS_PMIX=OFF): running as a job of one PE -- rebuild with "
+                "libpmix, or start the program with xgasrun",
+                xg_config.pmix_namespace);
+    }
     if (map == MAP_FAILED) {
         xg_error("boot", "cannot allocate %zu bytes for the job state (%m)",
                  size);
@@ -48,5 +57,7 @@ const xg_boot_backend_t xg_boot_backend_singleton = {
     .name   = "singleton",
     .detect = singleton_detect,
     .join   = singleton_join,
+    .why    = "no launcher variables (XGAS_CTL_FD, PMIX_NAMESPACE): a job "
+              "of one PE",
 };
 

@@ -1,8 +1,9 @@
 /*
  * Who am I and who are my peers.  boot joins the job through the first of
  * its backends (xg_boot_backend.h) that started the process: xgasrun (the
- * variables XGAS_RANK, XGAS_NPES, XGAS_CTL_FD, XGAS_SEG_FD) or, without a
- * launcher, the singleton (a job of one PE).  It offers a
+ * variables XGAS_RANK, XGAS_NPES, XGAS_CTL_FD, XGAS_SEG_FD), a PMIx
+ * launcher such as mpirun (PMIX_NAMESPACE; pmix.c) or, without a launcher,
+ * the singleton (a job of one PE).  It offers a
  * key/value exchange (put, fence, get) to the layers above and the ways a
  * PE leaves a job (finalize, abort, global exit).  boot knows ranks, not
  * memory: the node segment descriptor is only handed through.
@@ -25,7 +26,7 @@ typedef struct xg_boot {
     uint64_t   job_id;     /* the same in every PE of the job */
     const char *backend;   /* name of the backend that joined */
     int        singleton; /* started without xgasrun */
-    int        seg_fd;    /* node region memfd from xgasrun, or -1 */
+    int        seg_fd;    /* node region from the launcher, or -1 */
     xg_ctl_t  *ctl;       /* the head: header and PE slots */
     size_t     ctl_size;  /* bytes mapped at ctl */
     int        ctl_fd;    /* the control area (close-on-exec), or -1 */
@@ -49,6 +50,11 @@ extern xg_boot_t xg_boot;
  * the process, so a PE that finalizes may initialize again (OpenSHMEM 1.6)
  * and rejoin through it, and a finalized PE still reports to xgasrun. */
 xg_status_t xg_boot_init(void);
+
+/* The backend that would join this process (xgasrun, pmix, singleton)
+ * and what made it the choice, without joining; requires xg_config_load.
+ * For xgas-info. */
+void xg_boot_describe(const char **name_p, const char **why_p);
 
 /* This PE's rank, the job size, and whether it is a singleton (a job of
  * one process started without xgasrun).  Requires xg_boot_init. */

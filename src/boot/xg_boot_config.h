@@ -20,6 +20,9 @@ XG_CONFIG_VAR(ctl_fd, "XGAS_CTL_FD", XG_CFG_INT, "-1",
 XG_CONFIG_VAR(seg_fd, "XGAS_SEG_FD", XG_CFG_INT, "-1",
               "-1", "2147483647", XG_CFG_LAUNCHER,
               "descriptor of the node-wide symmetric region (set by xgasrun)")
+XG_CONFIG_VAR(pmix_namespace, "PMIX_NAMESPACE", XG_CFG_STRING, "",
+              "", "", XG_CFG_LAUNCHER,
+              "PMIx namespace of the job (set by a PMIx launcher such as mpirun)")
 XG_CONFIG_VAR(run_grace_ms, "XGAS_RUN_GRACE_MS", XG_CFG_INT, "300",
               "0", "86400000", XG_CFG_USER,
               "xgasrun: milliseconds between SIGTERM and SIGKILL when ending a job")

@@ -50,77 +50,52 @@ static void xgasrun_forget_vars(void)
     }
 }
 
-static xg_status_t xgasrun_join(void)
+xg_status_t xg_boot_ctl_attach(int fd, uint32_t npes, uint32_t rank,
+                               const char *origin)
 {
     struct stat st;
     void *map = MAP_FAILED, *kv = MAP_FAILED;
-    long fd = xg_config.ctl_fd;
-    uint32_t npes;
-    size_t head;
+    size_t head = xg_ctl_head_size(npes);
 
-    if ((xg_config.npes < 1) || (xg_config.npes > XG_CTL_MAX_PES) ||
-        (xg_config.rank < 0) || (xg_config.rank >= xg_config.npes) ||
-        (xg_config.seg_fd < 0)) {
-        xg_error("boot", "inconsistent launcher variables XGAS_RANK=%ld "
-                 "XGAS_NPES=%ld XGAS_SEG_FD=%ld: start the program with "
-                 "xgasrun, or unset the XGAS_* launcher variables to run it "
-                 "as a single PE", xg_config.rank, xg_config.npes,
-                 xg_config.seg_fd);
+    if (fstat(fd, &st) != 0) {
+        xg_error("boot", "descriptor %d of the job control area is not open "
+                 "(%m): was the program started by %s?", fd, origin);
         return XG_ERR_BOOT;
     }
-    if (fstat((int)fd, &st) != 0) {
-        xg_error("boot", "XGAS_CTL_FD=%ld is not an open descriptor (%m): "
-                 "was the program started by xgasrun?", fd);
-        return XG_ERR_BOOT;
-    }
-    npes = (uint32_t)xg_config.npes;
-    head = xg_ctl_head_size(npes);
     if ((size_t)st.st_size < xg_ctl_size(npes)) {
         xg_error("boot", "the job control area (%lld bytes) is too small for "
-                 "XGAS_NPES=%ld: this libxgas and the xgasrun that started "
-                 "the program must come from the same installation",
-                 (long long)st.st_size, xg_config.npes);
+                 "%u PEs: this libxgas and the %s that started the program "
+                 "must come from the same installation",
+                 (long long)st.st_size, npes, origin);
         return XG_ERR_BOOT;
     }
     /* the head and our own key/value area only: peers' records are read
      * with pread (xg_boot_kv_get), so no page tables cover their areas */
-    map = mmap(NULL, head, PROT_READ | PROT_WRITE, MAP_SHARED, (int)fd, 0);
+    map = mmap(NULL, head, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     kv = mmap(NULL, XG_CTL_KV_BYTES_PER_PE, PROT_READ | PROT_WRITE,
-              MAP_SHARED, (int)fd,
-              (off_t)xg_ctl_kv_offset(npes, (uint32_t)xg_config.rank));
+              MAP_SHARED, fd, (off_t)xg_ctl_kv_offset(npes, rank));
     if ((map == MAP_FAILED) || (kv == MAP_FAILED)) {
         xg_error("boot", "cannot map the job control area (%m)");
         goto err_unmap;
     }
     if (xg_ctl_check(map, (size_t)st.st_size, npes) != 0) {
-        xg_error("boot", "the job control area does not match XGAS_NPES=%ld: "
-                 "this libxgas and the xgasrun that started the program must "
-                 "come from the same installation", xg_config.npes);
+        xg_error("boot", "the job control area does not match a job of %u "
+                 "PEs: this libxgas and the %s that started the program "
+                 "must come from the same installation", npes, origin);
         goto err_unmap;
     }
-    if (xgasrun_claim_rank(map, (int)xg_config.rank) != XG_OK) {
+    if (xgasrun_claim_rank(map, (int)rank) != XG_OK) {
         goto err_unmap;
     }
-    /* a program this PE starts must not inherit the job: both descriptors
-     * close on exec (the library keeps their numbers), and the variables
-     * that name the job go */
-    fcntl((int)fd, F_SETFD, FD_CLOEXEC);
-    fcntl((int)xg_config.seg_fd, F_SETFD, FD_CLOEXEC);
-    xgasrun_forget_vars();
+    /* a program this PE starts must not inherit the job */
+    fcntl(fd, F_SETFD, FD_CLOEXEC);
     xg_boot.ctl       = map;
     xg_boot.ctl_size  = head;
-    xg_boot.ctl_fd    = (int)fd;
+    xg_boot.ctl_fd    = fd;
     xg_boot.kv_own    = kv;
-    xg_boot.rank      = (int)xg_config.rank;
-    xg_boot.npes      = (int)xg_config.npes;
-    xg_boot.seg_fd    = (int)xg_config.seg_fd;
+    xg_boot.rank      = (int)rank;
+    xg_boot.npes      = (int)npes;
     xg_boot.singleton = 0;
-    /* xgasrun starts every PE of the job on this node */
-    xg_boot.local_rank = xg_boot.rank;
-    xg_boot.local_npes = xg_boot.npes;
-    /* the job is named after its launcher, the parent of every PE (rank
-     * 0's pid would need rank 0 to have joined first) */
-    xg_boot.job_id = (uint64_t)getppid();
     return XG_OK;
 
 err_unmap:
@@ -133,6 +108,35 @@ err_unmap:
     return XG_ERR_BOOT;
 }
 
+static xg_status_t xgasrun_join(void)
+{
+    if ((xg_config.npes < 1) || (xg_config.npes > XG_CTL_MAX_PES) ||
+        (xg_config.rank < 0) || (xg_config.rank >= xg_config.npes) ||
+        (xg_config.seg_fd < 0)) {
+        xg_error("boot", "inconsistent launcher variables XGAS_RANK=%ld "
+                 "XGAS_NPES=%ld XGAS_SEG_FD=%ld: start the program with "
+                 "xgasrun, or unset the XGAS_* launcher variables to run it "
+                 "as a single PE", xg_config.rank, xg_config.npes,
+                 xg_config.seg_fd);
+        return XG_ERR_BOOT;
+    }
+    if (xg_boot_ctl_attach((int)xg_config.ctl_fd, (uint32_t)xg_config.npes,
+                           (uint32_t)xg_config.rank, "xgasrun") != XG_OK) {
+        return XG_ERR_BOOT;
+    }
+    /* the node region's descriptor closes on exec too (the library keeps
+     * its number), and the variables that name the job go */
+    fcntl((int)xg_config.seg_fd, F_SETFD, FD_CLOEXEC);
+    xgasrun_forget_vars();
+    xg_boot.seg_fd = (int)xg_config.seg_fd;
+    /* xgasrun starts every PE of the job on this node */
+    xg_boot.local_rank = xg_boot.rank;
+    xg_boot.local_npes = xg_boot.npes;
+    /* the job is named after its launcher, the parent of every PE (rank
+     * 0's pid would need rank 0 to have joined first) */
+    xg_boot.job_id = (uint64_t)getppid();
+    return XG_OK;
+}
 
 static int xgasrun_detect(void)
 {
@@ -143,4 +147,5 @@ const xg_boot_backend_t xg_boot_backend_xgasrun = {
     .name   = "xgasrun",
     .detect = xgasrun_detect,
     .join   = xgasrun_join,
+    .why    = "XGAS_CTL_FD is set: started by xgasrun",
 };
