@@ -193,10 +193,14 @@ static const xg_coll_naming_t coll_default_naming = {
     .fail   = coll_default_fail,
 };
 
-static xg_coll_naming_t coll_naming = coll_default_naming;
+/* The names in use: the defaults until a binding sets its own (a pointer,
+ * since C does not let one static structure initialize another). */
+static xg_coll_naming_t coll_custom_naming;
+static const xg_coll_naming_t *coll_names = &coll_default_naming;
 
 void xg_coll_set_naming(const xg_coll_naming_t *naming)
 {
+    xg_coll_naming_t coll_naming;
     size_t i;
 
     for (i = 0; i < XG_ARRAY_SIZE(coll_naming.kinds); i++) {
@@ -216,15 +220,17 @@ void xg_coll_set_naming(const xg_coll_naming_t *naming)
                              : coll_default_naming.shared;
     coll_naming.fail   = (naming->fail != NULL) ? naming->fail
                                                 : coll_default_naming.fail;
+    coll_custom_naming = coll_naming;
+    coll_names = &coll_custom_naming;
 }
 
 /* The world or node team's name, or NULL for a user team. */
 static const char *coll_predefined_name(const xg_team_t *team)
 {
     if (team == &xg_team_world) {
-        return coll_naming.world;
+        return coll_names->world;
     }
-    return (team == &xg_team_shared) ? coll_naming.shared : NULL;
+    return (team == &xg_team_shared) ? coll_names->shared : NULL;
 }
 
 /* A predefined team's name, or how a user team is made up. */
@@ -253,19 +259,19 @@ static XG_NORETURN XG_PRINTF(2, 3) void coll_fail(const xg_coll_t *coll,
     vsnprintf(text, sizeof(text), fmt, ap);
     va_end(ap);
     if (coll->team == NULL) {
-        coll_naming.fail(coll->routine, text);
+        coll_names->fail(coll->routine, text);
     }
     coll_team_name(coll, team, sizeof(team));
     snprintf(full, sizeof(full), "%s (call #%llu on %s)", text,
              (unsigned long long)coll->team->seq, team);
-    coll_naming.fail(coll->routine, full);
+    coll_names->fail(coll->routine, full);
 }
 
 static const char *coll_heap_name(uint64_t op)
 {
     return ((op < XG_COLL_HEAP_OP_COUNT) &&
-            (coll_naming.heap_ops[op] != NULL))
-               ? coll_naming.heap_ops[op]
+            (coll_names->heap_ops[op] != NULL))
+               ? coll_names->heap_ops[op]
                : "a symmetric heap routine";
 }
 
@@ -274,8 +280,8 @@ static const char *coll_kind_name(uint64_t kind, uint64_t code)
     if (kind == XG_COLL_HEAP) {
         return coll_heap_name(code);
     }
-    return ((kind < XG_COLL_KIND_COUNT) && (coll_naming.kinds[kind] != NULL))
-               ? coll_naming.kinds[kind]
+    return ((kind < XG_COLL_KIND_COUNT) && (coll_names->kinds[kind] != NULL))
+               ? coll_names->kinds[kind]
                : "an unknown collective";
 }
 
