@@ -329,17 +329,19 @@ static void make_vals(xg_op_type_t type)
         /* complex: finite values only, the NaN row reused as 2 - 3i */
         long double re = isnan(reals[i]) ? 2.0L : isinf(reals[i]) ? 5.0L
                                                                    : reals[i];
-        float complex fc = CMPLXF((float)re, (float)imags[i]);
-        double complex dc = CMPLX((double)re, (double)imags[i]);
-        long double complex lc = CMPLXL(re, imags[i]);
+        /* a complex is laid out as its real and imaginary parts (C11
+         * 6.2.5), so no CMPLX macro is needed (clang's glibc has none) */
+        float fc[2] = {(float)re, (float)imags[i]};
+        double dc[2] = {(double)re, (double)imags[i]};
+        long double lc[2] = {re, imags[i]};
 
         switch (type) {
         case XG_TYPE_FLOAT:    memcpy(vals[i], &f, sizeof(f)); break;
         case XG_TYPE_DOUBLE:   memcpy(vals[i], &d, sizeof(d)); break;
         case XG_TYPE_LDOUBLE:  memcpy(vals[i], &l, sizeof(l)); break;
-        case XG_TYPE_CFLOAT:   memcpy(vals[i], &fc, sizeof(fc)); break;
-        case XG_TYPE_CDOUBLE:  memcpy(vals[i], &dc, sizeof(dc)); break;
-        case XG_TYPE_CLDOUBLE: memcpy(vals[i], &lc, sizeof(lc)); break;
+        case XG_TYPE_CFLOAT:   memcpy(vals[i], fc, sizeof(fc)); break;
+        case XG_TYPE_CDOUBLE:  memcpy(vals[i], dc, sizeof(dc)); break;
+        case XG_TYPE_CLDOUBLE: memcpy(vals[i], lc, sizeof(lc)); break;
         default:
             w = int_width(type);
             mask = ~0ull >> (64 - w);
