@@ -71,8 +71,10 @@ run 300 "building shmem4py with xgascc" \
 # src/: they import the installed one.
 cd "$work/shmem4py-$version"
 status=0
+# one write(2) per PE: the two PEs share the stream, and a line written in
+# pieces can interleave with the other PE's
 out=$(timeout 60 "$prefix/bin/xgasrun" -n 2 "$venv/bin/python" -c \
-      'from shmem4py import shmem; print("pe", shmem.my_pe(), "of", shmem.n_pes(), shmem.info_get_name())' \
+      'import os; from shmem4py import shmem; os.write(1, ("pe %d of %d %s\n" % (shmem.my_pe(), shmem.n_pes(), shmem.info_get_name())).encode())' \
       2>&1) || status=$?
 echo "$out"
 if [ "$status" -ne 0 ] || ! echo "$out" | grep -q '^pe 0 of 2 xgas$' ||
