@@ -711,9 +711,7 @@ static void coll_reduce_tree(const xg_coll_t *coll, void *dest,
         int child = (int)(first + i);
 
         coll->chan->check(coll, child);
-        if (nelems > 0) {
-            op(dest, coll->chan->peer(coll, dest, child), nelems);
-        }
+        coll->chan->combine(coll, op, dest, dest, child, nelems, elem_size);
     }
     if (v != 0) {
         coll_signal(coll, parent, XG_PSYNC_UP);
@@ -780,8 +778,8 @@ static void coll_reduce_split(xg_coll_t *coll, void *dest,
         /* start at the next member: members read different sources */
         for (j = 1; j < n; j++) {
             p = (coll->rank + j) % n;
-            op(d + off * elem_size,
-               (const char *)coll->chan->peer(coll, s, p) + off * elem_size, m);
+            coll->chan->combine(coll, op, d + off * elem_size,
+                                s + off * elem_size, p, m, elem_size);
         }
     }
     xg_coll_phase(coll);
@@ -927,26 +925,26 @@ static void coll_scan_split(xg_coll_t *coll, void *dest, const void *source,
         m = (lo + count - off < chunk) ? lo + count - off : chunk;
         bytes = m * elem_size;
         for (p = 0; p < n; p++) {
-            const char *src =
-                (const char *)coll->chan->peer(coll, source, p) + off * elem_size;
-            char *dst = (char *)coll->chan->peer(coll, dest, p) + off * elem_size;
+            const char *src = (const char *)source + off * elem_size;
+            char *dst = (char *)dest + off * elem_size;
 
             if (!exclusive) {
                 if (p == 0) {
-                    coll_memcpy(acc, src, bytes);
+                    coll->chan->read(coll, acc, src, p, bytes);
                 } else {
-                    op(acc, src, m);
+                    coll->chan->combine(coll, op, acc, src, p, m, elem_size);
                 }
-                coll_memcpy(dst, acc, bytes);
+                coll->chan->write(coll, dst, acc, p, bytes);
                 continue;
             }
             /* exclusive: dst may be src (in place), so read it first */
-            coll_memcpy(tmp, src, bytes);
             if (p == 0) {
-                coll_memset0(dst, bytes);
-                coll_memcpy(acc, tmp, bytes);
+                coll->chan->read(coll, acc, src, p, bytes);
+                coll_memset0(tmp, bytes);
+                coll->chan->write(coll, dst, tmp, p, bytes);
             } else {
-                coll_memcpy(dst, acc, bytes);
+                coll->chan->read(coll, tmp, src, p, bytes);
+                coll->chan->write(coll, dst, acc, p, bytes);
                 op(acc, tmp, m);
             }
         }
@@ -1045,31 +1043,6 @@ void xg_coll_alltoall(xg_coll_t *coll, void *dest, const void *source,
     xg_coll_phase(coll);
 }
 
-/* Copies @n elements of @elem_size bytes between strided arrays (strides
- * in elements). */
-static void coll_copy_strided(char *dst, ptrdiff_t dst_stride,
-                              const char *src, ptrdiff_t src_stride,
-                              size_t n, size_t elem_size)
-{
-    ptrdiff_t dstep = dst_stride * (ptrdiff_t)elem_size;
-    ptrdiff_t sstep = src_stride * (ptrdiff_t)elem_size;
-    size_t i;
-
-#define COLL_COPY_LOOP(SIZE)                                               \
-    for (i = 0; i < n; i++, dst += dstep, src += sstep) {                  \
-        memcpy(dst, src, SIZE);                                            \
-    }
-    switch (elem_size) {
-    case 1: COLL_COPY_LOOP(1) break;
-    case 2: COLL_COPY_LOOP(2) break;
-    case 4: COLL_COPY_LOOP(4) break;
-    case 8: COLL_COPY_LOOP(8) break;
-    case 16: COLL_COPY_LOOP(16) break;
-    default: COLL_COPY_LOOP(elem_size) break;
-    }
-#undef COLL_COPY_LOOP
-}
-
 void xg_coll_alltoalls(xg_coll_t *coll, void *dest, const void *source,
                        ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                        size_t elem_size)
@@ -1082,11 +1055,12 @@ void xg_coll_alltoalls(xg_coll_t *coll, void *dest, const void *source,
     coll->chan->check(coll, (coll->rank + 1) % n);
     for (j = 0; j < n; j++) {
         p = (coll->rank + j) % n;
-        coll_copy_strided(
-            (char *)dest + (size_t)p * nelems * (size_t)dst * elem_size, dst,
-            (const char *)coll->chan->peer(coll, source, p) +
+        coll->chan->read_strided(
+            coll, (char *)dest + (size_t)p * nelems * (size_t)dst * elem_size,
+            dst,
+            (const char *)source +
                 (size_t)coll->rank * nelems * (size_t)sst * elem_size,
-            sst, nelems, elem_size);
+            sst, p, nelems, elem_size);
     }
     xg_coll_phase(coll);
 }

@@ -43,6 +43,51 @@ static void chan_read(const xg_coll_t *coll, void *dst, const void *ptr,
     }
 }
 
+static void chan_write(const xg_coll_t *coll, void *ptr, const void *src,
+                       int rank, size_t n)
+{
+    if (n > 0) {
+        memcpy(chan_peer(coll, ptr, rank), src, n);
+    }
+}
+
+static void chan_combine(const xg_coll_t *coll, xg_op_kernel_t op,
+                         void *dst, const void *ptr, int rank, size_t nelems,
+                         size_t elem_size)
+{
+    (void)elem_size;
+    if (nelems > 0) {
+        op(dst, chan_peer(coll, ptr, rank), nelems);
+    }
+}
+
+static void chan_read_strided(const xg_coll_t *coll, void *dst,
+                              ptrdiff_t dst_stride, const void *ptr,
+                              ptrdiff_t src_stride, int rank, size_t nelems,
+                              size_t elem_size)
+{
+    ptrdiff_t dstep = dst_stride * (ptrdiff_t)elem_size;
+    ptrdiff_t sstep = src_stride * (ptrdiff_t)elem_size;
+    const char *src = chan_peer(coll, ptr, rank);
+    char *d = dst;
+    size_t i;
+
+    /* a constant size per case: each element is a move, not a call */
+#define CHAN_COPY_LOOP(SIZE)                                               \
+    for (i = 0; i < nelems; i++, d += dstep, src += sstep) {               \
+        memcpy(d, src, SIZE);                                              \
+    }
+    switch (elem_size) {
+    case 1: CHAN_COPY_LOOP(1) break;
+    case 2: CHAN_COPY_LOOP(2) break;
+    case 4: CHAN_COPY_LOOP(4) break;
+    case 8: CHAN_COPY_LOOP(8) break;
+    case 16: CHAN_COPY_LOOP(16) break;
+    default: CHAN_COPY_LOOP(elem_size) break;
+    }
+#undef CHAN_COPY_LOOP
+}
+
 /* ---- the team-slot channel ---------------------------------------------- */
 
 /*
@@ -234,8 +279,10 @@ const xg_coll_chan_t xg_coll_chan_team = {
     .check        = team_check,
     .signal       = team_signal,
     .wait         = team_wait,
-    .peer         = chan_peer,
     .read         = chan_read,
+    .write        = chan_write,
+    .combine      = chan_combine,
+    .read_strided = chan_read_strided,
     .count_put    = team_count_put,
     .count_get    = team_count_get,
     .count_done   = team_count_done,
@@ -348,8 +395,10 @@ const xg_coll_chan_t xg_coll_chan_psync = {
     .check        = psync_check,
     .signal       = psync_signal,
     .wait         = psync_wait,
-    .peer         = chan_peer,
     .read         = chan_read,
+    .write        = chan_write,
+    .combine      = chan_combine,
+    .read_strided = chan_read_strided,
     .count_put    = psync_count_put,
     .count_get    = psync_count_get,
     .count_done   = psync_count_done,

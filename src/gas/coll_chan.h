@@ -32,11 +32,22 @@ struct xg_coll_chan {
      * @from[] (acquire); one back-off serves them all. */
     void (*wait)(const xg_coll_t *coll, const int *from, int count,
                  int phase);
-    /* Where this PE loads and stores member @rank's copy of symmetric
-     * @ptr; @n bytes of it copied into private @dst (overlap allowed). */
-    void *(*peer)(const xg_coll_t *coll, const void *ptr, int rank);
+    /* Data of member @rank at its copy of symmetric @ptr (this PE's
+     * address): @n bytes into private @dst (overlap allowed); @n bytes of
+     * private @src into it; @dst OP= its @nelems elements of @elem_size
+     * bytes; @nelems elements from it, every @src_stride-th, into every
+     * @dst_stride-th of @dst (strides in elements). */
     void (*read)(const xg_coll_t *coll, void *dst, const void *ptr,
                  int rank, size_t n);
+    void (*write)(const xg_coll_t *coll, void *ptr, const void *src,
+                  int rank, size_t n);
+    void (*combine)(const xg_coll_t *coll, xg_op_kernel_t op, void *dst,
+                    const void *ptr, int rank, size_t nelems,
+                    size_t elem_size);
+    void (*read_strided)(const xg_coll_t *coll, void *dst,
+                         ptrdiff_t dst_stride, const void *ptr,
+                         ptrdiff_t src_stride, int rank, size_t nelems,
+                         size_t elem_size);
     /* A collect's contributions: this PE's published before a barrier
      * phase, the others' read after it, and the channel's state reset
      * after the last phase. */
