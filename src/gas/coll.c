@@ -80,7 +80,8 @@ static struct {
     int      radix;         /* children per tree node */
     uint64_t reduce_split;  /* bytes from which reductions split */
     int      yield_early;   /* local: yield after COLL_SPIN polls */
-} coll_cfg = {COLL_BAR_DISSEMINATION, 4, 16384, 0};
+    int      remote;        /* local: the remote channels */
+} coll_cfg = {COLL_BAR_DISSEMINATION, 4, 16384, 0, 0};
 
 /* ---- set-up ------------------------------------------------------------- */
 
@@ -97,6 +98,32 @@ static int coll_cpus(void)
     return (online > 0) ? (int)online : 1;
 }
 
+/* XGAS_COLL_CHANNEL: the remote channels when asked for, or (auto) when
+ * some PE is not on the direct route.  Each PE decides for itself: both
+ * forms of a channel use the same words the same way. */
+static int coll_channel_remote(void)
+{
+    const char *chan = xg_config.coll_channel;
+    int pe;
+
+    if ((chan != NULL) && (strcmp(chan, "remote") == 0)) {
+        return 1;
+    }
+    if ((chan != NULL) && (strcmp(chan, "direct") == 0)) {
+        return 0;
+    }
+    if ((chan != NULL) && (strcmp(chan, "auto") != 0)) {
+        xg_warn("coll", "XGAS_COLL_CHANNEL=%s is not direct, remote or auto; "
+                "using auto", chan);
+    }
+    for (pe = 0; pe < xg_gas.npes; pe++) {
+        if (xg_gas.table[pe + 1].route != XG_GAS_ROUTE_DIRECT) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 void xg_coll_setup_publish(void)
 {
     int oversubscribed = xg_mem.npes > coll_cpus();
@@ -105,6 +132,7 @@ void xg_coll_setup_publish(void)
     uint64_t mine[3];
     int barrier = oversubscribed ? COLL_BAR_COUNTER : COLL_BAR_DISSEMINATION;
 
+    coll_cfg.remote = coll_channel_remote();
     coll_cfg.yield_early = (xg_config.coll_yield < 0)
                                ? oversubscribed
                                : (xg_config.coll_yield != 0);
@@ -259,6 +287,14 @@ static XG_NORETURN XG_PRINTF(2, 3) void coll_fail(const xg_coll_t *coll,
     snprintf(full, sizeof(full), "%s (call #%llu on %s)", text,
              (unsigned long long)coll->team->seq, team);
     coll_naming.fail(coll->routine, full);
+}
+
+void xg_coll_chan_failed(const xg_coll_t *coll, int rank,
+                         xg_status_t status)
+{
+    coll_fail(coll, "reaching team PE %d (PE %d) failed (%s): its route is "
+              "down (the PE left the job or the NIC stopped)", rank,
+              xg_coll_world(coll, rank), xg_status_str(status));
 }
 
 static const char *coll_heap_name(uint64_t op)
@@ -524,7 +560,8 @@ static void coll_signal_children(const xg_coll_t *coll, long first,
 void xg_coll_team(xg_coll_t *coll, xg_team_t *team, const char *routine)
 {
     coll->routine = routine;
-    coll->chan    = &xg_coll_chan_team;
+    coll->chan    = coll_cfg.remote ? &xg_coll_chan_team_remote
+                                    : &xg_coll_chan_team;
     coll->team    = team;
     coll->psync   = NULL;
     coll->slot    = xg_slot(xg_gas.me, team->slot);
@@ -539,7 +576,8 @@ void xg_coll_aset(xg_coll_t *coll, int start, int stride, int size, int rank,
                   long *psync, const char *routine)
 {
     coll->routine = routine;
-    coll->chan    = &xg_coll_chan_psync;
+    coll->chan    = coll_cfg.remote ? &xg_coll_chan_psync_remote
+                                    : &xg_coll_chan_psync;
     coll->team    = NULL;
     coll->psync   = psync;
     coll->slot    = NULL;

@@ -64,6 +64,9 @@ struct xg_coll_chan {
 
 extern const xg_coll_chan_t xg_coll_chan_team;
 extern const xg_coll_chan_t xg_coll_chan_psync;
+/* The same over gas operations, for members not reached by load/store. */
+extern const xg_coll_chan_t xg_coll_chan_team_remote;
+extern const xg_coll_chan_t xg_coll_chan_psync_remote;
 
 /* World PE of member @rank of the call. */
 static inline int xg_coll_world(const xg_coll_t *coll, int rank)
@@ -83,6 +86,11 @@ void xg_coll_backoff(xg_wait_t *wait);
 void xg_coll_compare(const xg_coll_t *coll, int peer, uint64_t kind,
                      uint64_t code, uint64_t nelems, int64_t root,
                      uint64_t extra);
+
+/* A remote channel's operation on member @rank failed with @status: ends
+ * the job with a message naming the call. */
+XG_NORETURN void xg_coll_chan_failed(const xg_coll_t *coll, int rank,
+                                     xg_status_t status);
 
 enum { XG_COLL_CHECK_EVERY = 256 }; /* slow polls between descriptor checks */
 
