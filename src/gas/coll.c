@@ -184,6 +184,11 @@ const char *xg_coll_barrier_name(void)
     return names[coll_cfg.barrier];
 }
 
+const char *xg_coll_channel_name(void)
+{
+    return coll_cfg.remote ? "remote" : "direct";
+}
+
 /* ---- errors ------------------------------------------------------------- */
 
 XG_NORETURN static void coll_default_fail(const char *routine,

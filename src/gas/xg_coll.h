@@ -239,4 +239,8 @@ static inline uint64_t xg_coll_seq(const xg_team_t *team)
 /* Name of the barrier algorithm in use ("dissemination" or "tree"). */
 const char *xg_coll_barrier_name(void);
 
+/* Which channels this PE's collectives use (XGAS_COLL_CHANNEL): "direct"
+ * or "remote". */
+const char *xg_coll_channel_name(void);
+
 #endif
