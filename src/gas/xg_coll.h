@@ -31,6 +31,8 @@
  * the internal area, gas/xg_internal_area.h) or the pSync channel (the
  * deprecated active-set routines: words of the caller's pSync array, one
  * per purpose, XG_PSYNC_*, left at 0 = SHMEM_SYNC_VALUE by every call).
+ * Each has a direct form (loads and stores) and a remote one (gas
+ * operations through each member's route), picked by XGAS_COLL_CHANNEL.
  * The algorithms below know only the channel.
  *
  * Waits back off with xg_wait_t and, when the node runs more PEs than it
