@@ -80,7 +80,8 @@ static struct {
     int      radix;         /* children per tree node */
     uint64_t reduce_split;  /* bytes from which reductions split */
     int      yield_early;   /* local: yield after COLL_SPIN polls */
-} coll_cfg = {COLL_BAR_DISSEMINATION, 4, 16384, 0};
+    int      remote;        /* local: the remote channels */
+} coll_cfg = {COLL_BAR_DISSEMINATION, 4, 16384, 0, 0};
 
 /* ---- set-up ------------------------------------------------------------- */
 
@@ -97,6 +98,32 @@ static int coll_cpus(void)
     return (online > 0) ? (int)online : 1;
 }
 
+/* XGAS_COLL_CHANNEL: the remote channels when asked for, or (auto) when
+ * some PE is not on the direct route.  Each PE decides for itself: both
+ * forms of a channel use the same words the same way. */
+static int coll_channel_remote(void)
+{
+    const char *chan = xg_config.coll_channel;
+    int pe;
+
+    if ((chan != NULL) && (strcmp(chan, "remote") == 0)) {
+        return 1;
+    }
+    if ((chan != NULL) && (strcmp(chan, "direct") == 0)) {
+        return 0;
+    }
+    if ((chan != NULL) && (strcmp(chan, "auto") != 0)) {
+        xg_warn("coll", "XGAS_COLL_CHANNEL=%s is not direct, remote or auto; "
+                "using auto", chan);
+    }
+    for (pe = 0; pe < xg_gas.npes; pe++) {
+        if (xg_gas.table[pe + 1].route != XG_GAS_ROUTE_DIRECT) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 void xg_coll_setup_publish(void)
 {
     int oversubscribed = xg_mem.npes > coll_cpus();
@@ -105,6 +132,7 @@ void xg_coll_setup_publish(void)
     uint64_t mine[3];
     int barrier = oversubscribed ? COLL_BAR_COUNTER : COLL_BAR_DISSEMINATION;
 
+    coll_cfg.remote = coll_channel_remote();
     coll_cfg.yield_early = (xg_config.coll_yield < 0)
                                ? oversubscribed
                                : (xg_config.coll_yield != 0);
@@ -154,6 +182,11 @@ const char *xg_coll_barrier_name(void)
     static const char *const names[] = {"dissemination", "tree", "counter"};
 
     return names[coll_cfg.barrier];
+}
+
+const char *xg_coll_channel_name(void)
+{
+    return coll_cfg.remote ? "remote" : "direct";
 }
 
 /* ---- errors ------------------------------------------------------------- */
@@ -265,6 +298,14 @@ static XG_NORETURN XG_PRINTF(2, 3) void coll_fail(const xg_coll_t *coll,
     snprintf(full, sizeof(full), "%s (call #%llu on %s)", text,
              (unsigned long long)coll->team->seq, team);
     coll_names->fail(coll->routine, full);
+}
+
+void xg_coll_chan_failed(const xg_coll_t *coll, int rank,
+                         xg_status_t status)
+{
+    coll_fail(coll, "reaching team PE %d (PE %d) failed (%s): its route is "
+              "down (the PE left the job or the NIC stopped)", rank,
+              xg_coll_world(coll, rank), xg_status_str(status));
 }
 
 static const char *coll_heap_name(uint64_t op)
@@ -530,7 +571,8 @@ static void coll_signal_children(const xg_coll_t *coll, long first,
 void xg_coll_team(xg_coll_t *coll, xg_team_t *team, const char *routine)
 {
     coll->routine = routine;
-    coll->chan    = &xg_coll_chan_team;
+    coll->chan    = coll_cfg.remote ? &xg_coll_chan_team_remote
+                                    : &xg_coll_chan_team;
     coll->team    = team;
     coll->psync   = NULL;
     coll->slot    = xg_slot(xg_gas.me, team->slot);
@@ -545,7 +587,8 @@ void xg_coll_aset(xg_coll_t *coll, int start, int stride, int size, int rank,
                   long *psync, const char *routine)
 {
     coll->routine = routine;
-    coll->chan    = &xg_coll_chan_psync;
+    coll->chan    = coll_cfg.remote ? &xg_coll_chan_psync_remote
+                                    : &xg_coll_chan_psync;
     coll->team    = NULL;
     coll->psync   = psync;
     coll->slot    = NULL;
@@ -717,9 +760,7 @@ static void coll_reduce_tree(const xg_coll_t *coll, void *dest,
         int child = (int)(first + i);
 
         coll->chan->check(coll, child);
-        if (nelems > 0) {
-            op(dest, coll->chan->peer(coll, dest, child), nelems);
-        }
+        coll->chan->combine(coll, op, dest, dest, child, nelems, elem_size);
     }
     if (v != 0) {
         coll_signal(coll, parent, XG_PSYNC_UP);
@@ -786,8 +827,8 @@ static void coll_reduce_split(xg_coll_t *coll, void *dest,
         /* start at the next member: members read different sources */
         for (j = 1; j < n; j++) {
             p = (coll->rank + j) % n;
-            op(d + off * elem_size,
-               (const char *)coll->chan->peer(coll, s, p) + off * elem_size, m);
+            coll->chan->combine(coll, op, d + off * elem_size,
+                                s + off * elem_size, p, m, elem_size);
         }
     }
     xg_coll_phase(coll);
@@ -933,26 +974,26 @@ static void coll_scan_split(xg_coll_t *coll, void *dest, const void *source,
         m = (lo + count - off < chunk) ? lo + count - off : chunk;
         bytes = m * elem_size;
         for (p = 0; p < n; p++) {
-            const char *src =
-                (const char *)coll->chan->peer(coll, source, p) + off * elem_size;
-            char *dst = (char *)coll->chan->peer(coll, dest, p) + off * elem_size;
+            const char *src = (const char *)source + off * elem_size;
+            char *dst = (char *)dest + off * elem_size;
 
             if (!exclusive) {
                 if (p == 0) {
-                    coll_memcpy(acc, src, bytes);
+                    coll->chan->read(coll, acc, src, p, bytes);
                 } else {
-                    op(acc, src, m);
+                    coll->chan->combine(coll, op, acc, src, p, m, elem_size);
                 }
-                coll_memcpy(dst, acc, bytes);
+                coll->chan->write(coll, dst, acc, p, bytes);
                 continue;
             }
             /* exclusive: dst may be src (in place), so read it first */
-            coll_memcpy(tmp, src, bytes);
             if (p == 0) {
-                coll_memset0(dst, bytes);
-                coll_memcpy(acc, tmp, bytes);
+                coll->chan->read(coll, acc, src, p, bytes);
+                coll_memset0(tmp, bytes);
+                coll->chan->write(coll, dst, tmp, p, bytes);
             } else {
-                coll_memcpy(dst, acc, bytes);
+                coll->chan->read(coll, tmp, src, p, bytes);
+                coll->chan->write(coll, dst, acc, p, bytes);
                 op(acc, tmp, m);
             }
         }
@@ -1051,31 +1092,6 @@ void xg_coll_alltoall(xg_coll_t *coll, void *dest, const void *source,
     xg_coll_phase(coll);
 }
 
-/* Copies @n elements of @elem_size bytes between strided arrays (strides
- * in elements). */
-static void coll_copy_strided(char *dst, ptrdiff_t dst_stride,
-                              const char *src, ptrdiff_t src_stride,
-                              size_t n, size_t elem_size)
-{
-    ptrdiff_t dstep = dst_stride * (ptrdiff_t)elem_size;
-    ptrdiff_t sstep = src_stride * (ptrdiff_t)elem_size;
-    size_t i;
-
-#define COLL_COPY_LOOP(SIZE)                                               \
-    for (i = 0; i < n; i++, dst += dstep, src += sstep) {                  \
-        memcpy(dst, src, SIZE);                                            \
-    }
-    switch (elem_size) {
-    case 1: COLL_COPY_LOOP(1) break;
-    case 2: COLL_COPY_LOOP(2) break;
-    case 4: COLL_COPY_LOOP(4) break;
-    case 8: COLL_COPY_LOOP(8) break;
-    case 16: COLL_COPY_LOOP(16) break;
-    default: COLL_COPY_LOOP(elem_size) break;
-    }
-#undef COLL_COPY_LOOP
-}
-
 void xg_coll_alltoalls(xg_coll_t *coll, void *dest, const void *source,
                        ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                        size_t elem_size)
@@ -1088,11 +1104,12 @@ void xg_coll_alltoalls(xg_coll_t *coll, void *dest, const void *source,
     coll->chan->check(coll, (coll->rank + 1) % n);
     for (j = 0; j < n; j++) {
         p = (coll->rank + j) % n;
-        coll_copy_strided(
-            (char *)dest + (size_t)p * nelems * (size_t)dst * elem_size, dst,
-            (const char *)coll->chan->peer(coll, source, p) +
+        coll->chan->read_strided(
+            coll, (char *)dest + (size_t)p * nelems * (size_t)dst * elem_size,
+            dst,
+            (const char *)source +
                 (size_t)coll->rank * nelems * (size_t)sst * elem_size,
-            sst, nelems, elem_size);
+            sst, p, nelems, elem_size);
     }
     xg_coll_phase(coll);
 }

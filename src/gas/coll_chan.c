@@ -1,7 +1,8 @@
 /*
- * The two same-node signal channels of the collective engine
- * (gas/coll_chan.h): the team-slot channel and the pSync channel.  Both
- * reach other members' memory by load/store through the PVAS region.
+ * The signal channels of the collective engine (gas/coll_chan.h): the
+ * team-slot channel and the pSync channel, which reach other members'
+ * memory by load/store through the PVAS region, and their remote forms,
+ * which reach it through gas operations on each member's route.
  */
 #include "gas/coll_chan.h"
 
@@ -9,6 +10,7 @@
 #include <string.h>
 
 #include "gas/xg_gas.h"
+#include "gas/xg_gas_ops.h"
 #include "gas/xg_internal_area.h"
 
 /* ---- shared: members' memory -------------------------------------------- */
@@ -41,6 +43,57 @@ static void chan_read(const xg_coll_t *coll, void *dst, const void *ptr,
     if (n > 0) {
         memmove(dst, chan_peer(coll, ptr, rank), n);
     }
+}
+
+static void chan_write(const xg_coll_t *coll, void *ptr, const void *src,
+                       int rank, size_t n)
+{
+    if (n > 0) {
+        memcpy(chan_peer(coll, ptr, rank), src, n);
+    }
+}
+
+static void chan_combine(const xg_coll_t *coll, xg_op_kernel_t op,
+                         void *dst, const void *ptr, int rank, size_t nelems,
+                         size_t elem_size)
+{
+    (void)elem_size;
+    if (nelems > 0) {
+        op(dst, chan_peer(coll, ptr, rank), nelems);
+    }
+}
+
+/* @n elements of @elem_size bytes, @sstep bytes apart in @src, to
+ * @dstep bytes apart in @dst. */
+static void chan_copy_strided(char *dst, ptrdiff_t dstep, const char *src,
+                              ptrdiff_t sstep, size_t n, size_t elem_size)
+{
+    size_t i;
+
+    /* a constant size per case: each element is a move, not a call */
+#define CHAN_COPY_LOOP(SIZE)                                               \
+    for (i = 0; i < n; i++, dst += dstep, src += sstep) {                  \
+        memcpy(dst, src, SIZE);                                            \
+    }
+    switch (elem_size) {
+    case 1: CHAN_COPY_LOOP(1) break;
+    case 2: CHAN_COPY_LOOP(2) break;
+    case 4: CHAN_COPY_LOOP(4) break;
+    case 8: CHAN_COPY_LOOP(8) break;
+    case 16: CHAN_COPY_LOOP(16) break;
+    default: CHAN_COPY_LOOP(elem_size) break;
+    }
+#undef CHAN_COPY_LOOP
+}
+
+static void chan_read_strided(const xg_coll_t *coll, void *dst,
+                              ptrdiff_t dst_stride, const void *ptr,
+                              ptrdiff_t src_stride, int rank, size_t nelems,
+                              size_t elem_size)
+{
+    chan_copy_strided(dst, dst_stride * (ptrdiff_t)elem_size,
+                      chan_peer(coll, ptr, rank),
+                      src_stride * (ptrdiff_t)elem_size, nelems, elem_size);
 }
 
 /* ---- the team-slot channel ---------------------------------------------- */
@@ -163,7 +216,7 @@ static void team_wait(const xg_coll_t *coll, const int *from, int count,
              * in this one with other arguments: look at its descriptor
              * now and then */
             if ((++polls % XG_COLL_CHECK_EVERY) == 0) {
-                team_check(coll, from[seen]);
+                coll->chan->check(coll, from[seen]);
             }
         }
     }
@@ -224,7 +277,7 @@ static void team_wait_release(const xg_coll_t *coll)
     while (atomic_load_explicit(&mine->release, memory_order_acquire) < b) {
         xg_coll_backoff(&wait);
         if ((++polls % XG_COLL_CHECK_EVERY) == 0) {
-            team_check(coll, 0);
+            coll->chan->check(coll, 0);
         }
     }
 }
@@ -234,8 +287,10 @@ const xg_coll_chan_t xg_coll_chan_team = {
     .check        = team_check,
     .signal       = team_signal,
     .wait         = team_wait,
-    .peer         = chan_peer,
     .read         = chan_read,
+    .write        = chan_write,
+    .combine      = chan_combine,
+    .read_strided = chan_read_strided,
     .count_put    = team_count_put,
     .count_get    = team_count_get,
     .count_done   = team_count_done,
@@ -348,12 +403,267 @@ const xg_coll_chan_t xg_coll_chan_psync = {
     .check        = psync_check,
     .signal       = psync_signal,
     .wait         = psync_wait,
-    .peer         = chan_peer,
     .read         = chan_read,
+    .write        = chan_write,
+    .combine      = chan_combine,
+    .read_strided = chan_read_strided,
     .count_put    = psync_count_put,
     .count_get    = psync_count_get,
     .count_done   = psync_count_done,
     .arrive       = psync_arrive,
     .release      = psync_release,
+    .wait_release = psync_wait_release,
+};
+
+/* ---- the remote channels ------------------------------------------------ */
+
+/*
+ * For calls with members this PE may not reach by load and store: every
+ * access to another member is a gas operation through that member's route
+ * (gets, puts and atomics on symmetric memory; xg_gas_area_* on the team
+ * slots), and every wait is a local load of this PE's own words, which the
+ * senders' atomics update.  The words are the direct channels' (a member
+ * on either channel reads and writes the same ones the same way), and each
+ * operation completes before it returns, so what a member writes before a
+ * signal is in place when the signal arrives.
+ */
+
+enum { REMOTE_CHUNK = 4096 }; /* bytes fetched at a time for a combine */
+
+static xg_gas_ctx_t remote_ctx = XG_GAS_CTX_INIT_SHARED;
+
+static void remote_ok(const xg_coll_t *coll, xg_status_t status, int rank)
+{
+    if (xg_unlikely(status != XG_OK)) {
+        xg_coll_chan_failed(coll, rank, status);
+    }
+}
+
+/* Whether @ptr lies in this PE's internal area (the team slots' scratch,
+ * which team creation reduces), not in symmetric memory. */
+static int remote_in_area(const void *ptr)
+{
+    return (uintptr_t)ptr - (uintptr_t)xg_mem_internal(xg_gas.me) <
+           xg_mem.part_size - xg_mem.internal_off;
+}
+
+static void remote_read(const xg_coll_t *coll, void *dst, const void *ptr,
+                        int rank, size_t n)
+{
+    int pe = xg_coll_world(coll, rank);
+
+    if (rank == coll->rank) {
+        chan_read(coll, dst, ptr, rank, n);
+    } else if (remote_in_area(ptr)) {
+        remote_ok(coll, xg_gas_area_get(dst, ptr, n, pe), rank);
+    } else if (n > 0) {
+        remote_ok(coll, xg_gas_get(&remote_ctx, dst, ptr, n, pe), rank);
+    }
+}
+
+static void remote_write(const xg_coll_t *coll, void *ptr, const void *src,
+                         int rank, size_t n)
+{
+    if (rank == coll->rank) {
+        chan_write(coll, ptr, src, rank, n);
+    } else if (n > 0) {
+        remote_ok(coll,
+                  xg_gas_put(&remote_ctx, ptr, src, n,
+                             xg_coll_world(coll, rank)),
+                  rank);
+    }
+}
+
+/* The member's elements come into a private buffer a chunk at a time
+ * (element types are at most 16 bytes). */
+static void remote_combine(const xg_coll_t *coll, xg_op_kernel_t op,
+                           void *dst, const void *ptr, int rank,
+                           size_t nelems, size_t elem_size)
+{
+    char buf[REMOTE_CHUNK];
+    size_t per = REMOTE_CHUNK / elem_size, i, m;
+
+    if (rank == coll->rank) {
+        chan_combine(coll, op, dst, ptr, rank, nelems, elem_size);
+        return;
+    }
+    for (i = 0; i < nelems; i += m) {
+        m = (nelems - i < per) ? nelems - i : per;
+        remote_read(coll, buf, (const char *)ptr + i * elem_size, rank,
+                    m * elem_size);
+        op((char *)dst + i * elem_size, buf, m);
+    }
+}
+
+/* The member's elements a chunk of its array at a time, each chunk one
+ * get into a private buffer, then spread out. */
+static void remote_read_strided(const xg_coll_t *coll, void *dst,
+                                ptrdiff_t dst_stride, const void *ptr,
+                                ptrdiff_t src_stride, int rank,
+                                size_t nelems, size_t elem_size)
+{
+    size_t sstep = (size_t)src_stride * elem_size, per, i, m;
+    ptrdiff_t dstep = dst_stride * (ptrdiff_t)elem_size;
+    char buf[REMOTE_CHUNK];
+
+    if (rank == coll->rank) {
+        chan_read_strided(coll, dst, dst_stride, ptr, src_stride, rank,
+                          nelems, elem_size);
+        return;
+    }
+    per = (sstep <= REMOTE_CHUNK) ? REMOTE_CHUNK / sstep : 1;
+    for (i = 0; i < nelems; i += m) {
+        m = (nelems - i < per) ? nelems - i : per;
+        remote_read(coll, buf, (const char *)ptr + i * sstep, rank,
+                    (m - 1) * sstep + elem_size);
+        chan_copy_strided((char *)dst + (ptrdiff_t)i * dstep, dstep, buf,
+                          (ptrdiff_t)sstep, m, elem_size);
+    }
+}
+
+/* An atomic on the counterpart of this PE's slot word @word in member
+ * @rank's slot; the word's prior value. */
+static uint64_t remote_slot_amo(const xg_coll_t *coll, xg_gas_amo_t op,
+                                _Atomic uint64_t *word, uint64_t value,
+                                int rank)
+{
+    xg_gas_amo_result_t result = xg_gas_area_amo(
+        op, (void *)word, value, xg_coll_world(coll, rank));
+
+    remote_ok(coll, result.status, rank);
+    return result.old;
+}
+
+/* The seqlock read of team_check through the route: the sequence word,
+ * the line, the sequence word again. */
+static void remote_team_check(const xg_coll_t *coll, int peer)
+{
+    xg_coll_desc_t *mine = xg_slot_desc(coll->slot, coll->team->seq);
+    uint64_t want = 2 * coll->team->seq;
+    xg_coll_desc_t copy;
+
+    if ((peer == coll->rank) ||
+        (remote_slot_amo(coll, XG_GAS_AMO_FETCH, &mine->seq2, 0, peer) !=
+         want)) {
+        return;
+    }
+    remote_ok(coll,
+              xg_gas_area_get(&copy, mine, sizeof(copy),
+                              xg_coll_world(coll, peer)),
+              peer);
+    if (remote_slot_amo(coll, XG_GAS_AMO_FETCH, &mine->seq2, 0, peer) !=
+        want) {
+        return;
+    }
+    xg_coll_compare(coll, peer,
+                    atomic_load_explicit(&copy.kind, memory_order_relaxed),
+                    atomic_load_explicit(&copy.code, memory_order_relaxed),
+                    atomic_load_explicit(&copy.nelems, memory_order_relaxed),
+                    atomic_load_explicit(&copy.root, memory_order_relaxed),
+                    atomic_load_explicit(&copy.extra, memory_order_relaxed));
+}
+
+static void remote_team_signal(const xg_coll_t *coll, int to, int phase)
+{
+    (void)remote_slot_amo(coll, XG_GAS_AMO_ADD,
+                          xg_slot_chan(coll->slot, team_dir(phase),
+                                       coll->rank),
+                          1, to);
+}
+
+static size_t remote_team_count_get(const xg_coll_t *coll, int rank)
+{
+    return (size_t)remote_slot_amo(
+        coll, XG_GAS_AMO_FETCH,
+        &xg_slot_desc(coll->slot, coll->team->seq)->count, 0, rank);
+}
+
+static int remote_team_arrive(const xg_coll_t *coll)
+{
+    uint64_t b = ++coll->team->bar_count;
+
+    return remote_slot_amo(coll, XG_GAS_AMO_ADD,
+                           &xg_slot_bar(coll->slot)->arrived, 1, 0) + 1 ==
+           b * (uint64_t)coll->size;
+}
+
+static void remote_team_release(const xg_coll_t *coll, int to)
+{
+    (void)remote_slot_amo(coll, XG_GAS_AMO_SET,
+                          &xg_slot_bar(coll->slot)->release,
+                          coll->team->bar_count, to);
+}
+
+const xg_coll_chan_t xg_coll_chan_team_remote = {
+    .publish      = team_publish,
+    .check        = remote_team_check,
+    .signal       = remote_team_signal,
+    .wait         = team_wait,
+    .read         = remote_read,
+    .write        = remote_write,
+    .combine      = remote_combine,
+    .read_strided = remote_read_strided,
+    .count_put    = team_count_put,
+    .count_get    = remote_team_count_get,
+    .count_done   = team_count_done,
+    .arrive       = remote_team_arrive,
+    .release      = remote_team_release,
+    .wait_release = team_wait_release,
+};
+
+/* An atomic on member @rank's word @phase of the pSync array; the prior
+ * value. */
+static long remote_psync_amo(const xg_coll_t *coll, xg_gas_amo_t op,
+                             int phase, long value, int rank)
+{
+    xg_gas_amo_result_t result =
+        xg_gas_amo(&remote_ctx, op, &coll->psync[phase], sizeof(long),
+                   (uint64_t)value, 0, xg_coll_world(coll, rank));
+
+    remote_ok(coll, result.status, rank);
+    return (long)result.old;
+}
+
+static void remote_psync_signal(const xg_coll_t *coll, int to, int phase)
+{
+    (void)remote_psync_amo(coll, XG_GAS_AMO_ADD, phase, 1, to);
+}
+
+static size_t remote_psync_count_get(const xg_coll_t *coll, int rank)
+{
+    return (size_t)remote_psync_amo(coll, XG_GAS_AMO_FETCH, XG_PSYNC_COUNT,
+                                    0, rank);
+}
+
+static int remote_psync_arrive(const xg_coll_t *coll)
+{
+    if (remote_psync_amo(coll, XG_GAS_AMO_ADD, XG_PSYNC_BAR_UP, 1, 0) ==
+        coll->size - 1) {
+        (void)remote_psync_amo(coll, XG_GAS_AMO_ADD, XG_PSYNC_BAR_UP,
+                               -(long)coll->size, 0);
+        return 1;
+    }
+    return 0;
+}
+
+static void remote_psync_release(const xg_coll_t *coll, int to)
+{
+    remote_psync_signal(coll, to, XG_PSYNC_BAR_DOWN);
+}
+
+const xg_coll_chan_t xg_coll_chan_psync_remote = {
+    .publish      = psync_publish,
+    .check        = psync_check,
+    .signal       = remote_psync_signal,
+    .wait         = psync_wait,
+    .read         = remote_read,
+    .write        = remote_write,
+    .combine      = remote_combine,
+    .read_strided = remote_read_strided,
+    .count_put    = psync_count_put,
+    .count_get    = remote_psync_count_get,
+    .count_done   = psync_count_done,
+    .arrive       = remote_psync_arrive,
+    .release      = remote_psync_release,
     .wait_release = psync_wait_release,
 };

@@ -32,11 +32,22 @@ struct xg_coll_chan {
      * @from[] (acquire); one back-off serves them all. */
     void (*wait)(const xg_coll_t *coll, const int *from, int count,
                  int phase);
-    /* Where this PE loads and stores member @rank's copy of symmetric
-     * @ptr; @n bytes of it copied into private @dst (overlap allowed). */
-    void *(*peer)(const xg_coll_t *coll, const void *ptr, int rank);
+    /* Data of member @rank at its copy of symmetric @ptr (this PE's
+     * address): @n bytes into private @dst (overlap allowed); @n bytes of
+     * private @src into it; @dst OP= its @nelems elements of @elem_size
+     * bytes; @nelems elements from it, every @src_stride-th, into every
+     * @dst_stride-th of @dst (strides in elements). */
     void (*read)(const xg_coll_t *coll, void *dst, const void *ptr,
                  int rank, size_t n);
+    void (*write)(const xg_coll_t *coll, void *ptr, const void *src,
+                  int rank, size_t n);
+    void (*combine)(const xg_coll_t *coll, xg_op_kernel_t op, void *dst,
+                    const void *ptr, int rank, size_t nelems,
+                    size_t elem_size);
+    void (*read_strided)(const xg_coll_t *coll, void *dst,
+                         ptrdiff_t dst_stride, const void *ptr,
+                         ptrdiff_t src_stride, int rank, size_t nelems,
+                         size_t elem_size);
     /* A collect's contributions: this PE's published before a barrier
      * phase, the others' read after it, and the channel's state reset
      * after the last phase. */
@@ -53,6 +64,9 @@ struct xg_coll_chan {
 
 extern const xg_coll_chan_t xg_coll_chan_team;
 extern const xg_coll_chan_t xg_coll_chan_psync;
+/* The same over gas operations, for members not reached by load/store. */
+extern const xg_coll_chan_t xg_coll_chan_team_remote;
+extern const xg_coll_chan_t xg_coll_chan_psync_remote;
 
 /* World PE of member @rank of the call. */
 static inline int xg_coll_world(const xg_coll_t *coll, int rank)
@@ -72,6 +86,11 @@ void xg_coll_backoff(xg_wait_t *wait);
 void xg_coll_compare(const xg_coll_t *coll, int peer, uint64_t kind,
                      uint64_t code, uint64_t nelems, int64_t root,
                      uint64_t extra);
+
+/* A remote channel's operation on member @rank failed with @status: ends
+ * the job with a message naming the call. */
+XG_NORETURN void xg_coll_chan_failed(const xg_coll_t *coll, int rank,
+                                     xg_status_t status);
 
 enum { XG_COLL_CHECK_EVERY = 256 }; /* slow polls between descriptor checks */
 

@@ -5,6 +5,7 @@
 #include "gas/xg_gas_ops.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "base/xg_wait.h"
 #include "gas/xg_gas_nic.h"
@@ -201,6 +202,43 @@ xg_gas_amo_result_t xg_gas_amo_slow(xg_gas_ctx_t *ctx, xg_gas_amo_t op,
         break;
     }
     return result;
+}
+
+/* Where this PE reaches the counterpart of its internal-area @addr on
+ * @pe, or NULL when @pe is reached through the NIC. */
+static void *ops_area(const void *addr, int pe)
+{
+    const xg_ns_entry_t *entry = &xg_gas.table[pe + 1];
+
+    if (entry->route != XG_GAS_ROUTE_DIRECT) {
+        return NULL;
+    }
+    return (void *)(entry->base + ((uintptr_t)addr - xg_gas.heap_lo));
+}
+
+xg_gas_amo_result_t xg_gas_area_amo(xg_gas_amo_t op, void *word,
+                                    uint64_t value, int pe)
+{
+    xg_gas_amo_result_t result = {0, XG_OK};
+    void *ptr = ops_area(word, pe);
+
+    if (ptr == NULL) {
+        return xg_gas_nic_amo(op, word, sizeof(uint64_t), value, 0, pe);
+    }
+    result.old = xg_gas_amo_apply(op, ptr, sizeof(uint64_t), value, 0);
+    return result;
+}
+
+xg_status_t xg_gas_area_get(void *dst, const void *src, size_t len, int pe)
+{
+    const void *ptr = ops_area(src, pe);
+
+    if (ptr == NULL) {
+        /* blocking: no context counts it */
+        return xg_gas_nic_rma(NULL, 0, 0, dst, src, len, pe);
+    }
+    memcpy(dst, ptr, len);
+    return XG_OK;
 }
 
 /* Copies @count blocks of @block bytes that start @dstep bytes apart in

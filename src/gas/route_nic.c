@@ -94,7 +94,7 @@ xg_status_t xg_gas_nic_open(void)
     memset(&le, 0, sizeof(le));
     le.is_le     = 1;
     le.start     = (void *)xg_gas.heap_lo;
-    le.length    = xg_mem.data_off + xg_mem.data_size;
+    le.length    = xg_mem.part_size;
     le.ct_handle = PTL_CT_NONE;
     le.uid       = PTL_UID_ANY;
     le.options   = PTL_LE_OP_PUT | PTL_LE_OP_GET |
@@ -178,6 +178,10 @@ static void nic_op_init(xg_nic_op_t *op, xg_nic_op_kind_t kind,
     op->target.phys.pid = (ptl_pid_t)pe;
     op->pt_index      = gas_nic.pt;
     op->remote_offset = xg_gas_offset(remote);
+    if (op->remote_offset == UINT64_MAX) {
+        /* gas's own words in the internal area (xg_gas_area_amo) */
+        op->remote_offset = (uintptr_t)remote - xg_gas.heap_lo;
+    }
     op->trig_ct       = PTL_CT_NONE;
 }
 

@@ -31,6 +31,8 @@
  * the internal area, gas/xg_internal_area.h) or the pSync channel (the
  * deprecated active-set routines: words of the caller's pSync array, one
  * per purpose, XG_PSYNC_*, left at 0 = SHMEM_SYNC_VALUE by every call).
+ * Each has a direct form (loads and stores) and a remote one (gas
+ * operations through each member's route), picked by XGAS_COLL_CHANNEL.
  * The algorithms below know only the channel.
  *
  * Waits back off with xg_wait_t and, when the node runs more PEs than it
@@ -238,5 +240,9 @@ static inline uint64_t xg_coll_seq(const xg_team_t *team)
 
 /* Name of the barrier algorithm in use ("dissemination" or "tree"). */
 const char *xg_coll_barrier_name(void);
+
+/* Which channels this PE's collectives use (XGAS_COLL_CHANNEL): "direct"
+ * or "remote". */
+const char *xg_coll_channel_name(void);
 
 #endif

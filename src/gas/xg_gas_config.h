@@ -23,6 +23,9 @@ XG_CONFIG_VAR(coll_radix, "XGAS_COLL_RADIX", XG_CFG_INT, "0",
 XG_CONFIG_VAR(coll_reduce_split, "XGAS_COLL_REDUCE_SPLIT", XG_CFG_SIZE, "16K",
               "0", "1T", XG_CFG_USER,
               "reductions and scans of at least this many bytes use the split (reduce-scatter + allgather) algorithm")
+XG_CONFIG_VAR(coll_channel, "XGAS_COLL_CHANNEL", XG_CFG_STRING, "auto",
+              "", "", XG_CFG_USER,
+              "how collectives reach the other members: direct (loads and stores), remote (gas operations through each PE's route), or auto (remote when some PE is not reached directly)")
 XG_CONFIG_VAR(coll_yield, "XGAS_COLL_YIELD", XG_CFG_INT, "-1",
               "-1", "1", XG_CFG_USER,
               "collective waits yield the CPU after a few polls: 1 yes, 0 no, -1 when PEs outnumber CPUs")

@@ -4,10 +4,11 @@
  * will for PEs of other nodes once a wire transport sits under the NIC.
  *
  * At init (XGAS_ROUTE=nic) gas opens the physical, non-matching NI of the
- * NIC for itself and exposes this PE's partition -- symmetric heap and
- * globals' data window, [0, data_off + data_size) in partition offsets --
- * through one persistent list entry on a well-known portal index, the same
- * on every PE.  A remote address is its partition offset there.  Initiator
+ * NIC for itself and exposes this PE's whole partition -- symmetric heap,
+ * globals' data window and the internal area whose team slots the remote
+ * collective channel signals (xg_gas_area_amo) -- through one persistent
+ * list entry on a well-known portal index, the same on every PE.  A remote
+ * address is its partition offset there.  Initiator
  * side: one MD over the whole address space (an offset is an address)
  * whose counting event counts the ACKs of puts and the replies of gets and
  * atomics.

@@ -457,6 +457,20 @@ static XG_ALWAYS_INLINE xg_status_t xg_gas_put_signal(
     return xg_gas_signal(ctx, sig, signal, op, pe);
 }
 
+/* ---- gas's own words in the internal area ----------------------------- */
+
+/*
+ * The runtime's words in a PE's internal area (mem/xg_mem.h: team slots,
+ * which other layers lay out) reached through the PE's route, named by
+ * this PE's copy (@word, @src: the same partition offset in this PE's
+ * area): an atomic on an aligned 64-bit word, a get of @len bytes.  Both
+ * complete before they return.  For the collective channels (coll_chan.c),
+ * which know the addresses are valid: nothing is checked.
+ */
+xg_gas_amo_result_t xg_gas_area_amo(xg_gas_amo_t op, void *word,
+                                    uint64_t value, int pe);
+xg_status_t xg_gas_area_get(void *dst, const void *src, size_t len, int pe);
+
 /* ---- waiting on local memory ------------------------------------------ */
 
 /* Comparisons (the values of OpenSHMEM's SHMEM_CMP_*). */
