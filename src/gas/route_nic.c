@@ -13,6 +13,9 @@
 
 #define NIC_FN "gas"
 
+/* Element operations of a strided transfer issued between completions. */
+#define NIC_STRIDED_BATCH 256
+
 static struct {
     int              open;         /* 1: opening or closing, 2: ready */
     ptl_handle_ni_t  ni;
@@ -285,6 +288,11 @@ xg_status_t xg_gas_nic_strided(int put, void *dst, const void *src,
 
         status = put ? nic_transfer(1, s, d, run * elem, pe)
                      : nic_transfer(0, d, s, run * elem, pe);
+        /* bounded: the NIC holds a limited number of operations in
+         * flight, and a long strided transfer must not run out of them */
+        if ((status == XG_OK) && ((i / run + 1) % NIC_STRIDED_BATCH == 0)) {
+            status = xg_gas_nic_complete();
+        }
     }
     /* what was issued completes even if a later issue failed */
     if (xg_gas_nic_complete() != XG_OK) {

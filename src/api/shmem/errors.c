@@ -5,6 +5,7 @@
  */
 #include "api/shmem/shmem_int.h"
 #include "base/xg_log.h"
+#include "gas/xg_gas_nic.h"
 #include "runtime/xg_runtime.h"
 
 void xg_shmem_not_initialized(const char *routine)
@@ -49,6 +50,11 @@ void xg_shmem_status_fail(const char *routine, xg_status_t status,
                       "symmetric memory of PE %d (%s): check the length and "
                       "the object's size", len, addr, pe, ranges);
     case XG_ERR_UNREACHABLE:
+        if (xg_gas_nic_reaches(pe)) {
+            xg_shmem_fail(routine, "an operation through the NIC to PE %d "
+                          "failed: the PE left the job or its NIC refused "
+                          "the operation (see the messages above)", pe);
+        }
         xg_shmem_fail(routine, "PE %d is not reachable by load/store and "
                       "this build has no off-node transport: run every PE "
                       "of the job on one node", pe);

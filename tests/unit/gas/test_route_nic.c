@@ -299,10 +299,46 @@ static void check_mixed(shared_t *s, int me, int next, int prev)
     xg_gas_set_route(next, XG_GAS_ROUTE_NIC);
 }
 
+/* A strided get and put of many single elements (more than the NIC holds
+ * in flight at once) from and to the next PE. */
+#define MANY 100000
+static void check_many_strided(long *many, int me, int next, int prev)
+{
+    long *local = malloc(MANY * sizeof(long));
+    int i;
+
+    XG_CHECK(local != NULL, "malloc");
+    for (i = 0; i < 2 * MANY; i++) {
+        many[i] = (i % 2) ? -1 : (long)me * MANY + i / 2;
+    }
+    xg_barrier();
+    XG_CHECK(xg_gas_iget(&ctx, local, many, sizeof(long), sizeof(long),
+                         2 * sizeof(long), MANY, next) == XG_OK,
+             "iget of %d elements", MANY);
+    for (i = 0; i < MANY; i++) {
+        XG_CHECK(local[i] == (long)next * MANY + i, "iget [%d] = %ld", i,
+                 local[i]);
+    }
+    xg_barrier();
+    XG_CHECK(xg_gas_iput(&ctx, many + 1, local, sizeof(long),
+                         2 * sizeof(long), sizeof(long), MANY, next) == XG_OK,
+             "iput of %d elements", MANY);
+    xg_barrier();
+    /* the odd slots now hold what prev read from me */
+    for (i = 0; i < MANY; i++) {
+        XG_CHECK(many[2 * i + 1] == (long)me * MANY + i, "iput [%d] = %ld",
+                 i, many[2 * i + 1]);
+    }
+    (void)prev;
+    free(local);
+    xg_barrier();
+}
+
 int main(void)
 {
     shared_t *s;
     char *big;
+    long *many;
     int me, npes, next, prev;
 
     XG_CHECK(xg_init() == XG_OK, "xg_init");
@@ -314,6 +350,8 @@ int main(void)
     xg_gas_ctx_init(&ctx, 1);
     XG_CHECK(xg_malloc(sizeof(*s), (void **)&s) == XG_OK, "alloc");
     XG_CHECK(xg_malloc(BIG, (void **)&big) == XG_OK, "alloc big");
+    XG_CHECK(xg_malloc(2 * MANY * sizeof(long), (void **)&many) == XG_OK,
+             "alloc many");
     memset(s, 0, sizeof(*s));
     xg_barrier();
 
@@ -323,8 +361,10 @@ int main(void)
     check_signal(s, me, next, prev);
     check_lock(s, me);
     check_mixed(s, me, next, prev);
+    check_many_strided(many, me, next, prev);
 
     xg_barrier();
+    XG_CHECK(xg_free(many) == XG_OK, "free many");
     XG_CHECK(xg_free(big) == XG_OK, "free big");
     XG_CHECK(xg_free(s) == XG_OK, "free");
     XG_CHECK(xg_fini() == XG_OK, "xg_fini");
