@@ -481,10 +481,14 @@ void xg_coll_wait_start(const xg_coll_t *coll, xg_wait_t *wait,
     what->peer     = (from >= 0) ? xg_coll_world(coll, from) : -1;
     what->describe = coll_describe;
     what->arg      = coll;
-    /* the hang watch scans strided members; a list team names none */
+    /* the hang watch scans strided members; a list team names none, nor
+     * a wait for any member on a remote channel (xg_coll_chan_t.remote:
+     * there the deadlock watch of the launcher finds a mismatch) */
     what->member_start  = coll->start;
     what->member_stride = coll->stride;
-    what->member_count  = (coll->members == NULL) ? coll->size : 0;
+    what->member_count  = ((coll->members == NULL) &&
+                           ((from >= 0) || !coll->chan->remote))
+                              ? coll->size : 0;
     xg_wait_watch(wait, what);
 }
 

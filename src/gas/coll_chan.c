@@ -595,6 +595,7 @@ static void remote_team_release(const xg_coll_t *coll, int to)
 }
 
 const xg_coll_chan_t xg_coll_chan_team_remote = {
+    .remote       = 1,
     .publish      = team_publish,
     .check        = remote_team_check,
     .signal       = remote_team_signal,
@@ -652,6 +653,7 @@ static void remote_psync_release(const xg_coll_t *coll, int to)
 }
 
 const xg_coll_chan_t xg_coll_chan_psync_remote = {
+    .remote       = 1,
     .publish      = psync_publish,
     .check        = psync_check,
     .signal       = remote_psync_signal,

@@ -21,6 +21,12 @@
 #include "gas/xg_coll.h"
 
 struct xg_coll_chan {
+    /* Signals are operations that complete one at a time (through gas
+     * routes): a member may leave a call before another member's signal
+     * to this PE has landed, so a wait for any member (a release, a pSync
+     * count) must not take a member's leaving as proof of a mismatch (see
+     * xg_coll_wait_start). */
+    int remote;
     /* Publishes the call just begun (coll->kind ...) for the peers'
      * mismatch checks; compares member @peer's published call with this
      * PE's (no-op where the channel keeps no descriptors). */
