@@ -347,31 +347,19 @@ xg_gas_amo_result_t xg_gas_nic_amo(xg_gas_amo_t op, void *dst, size_t size,
 xg_status_t xg_gas_nic_amo_op(xg_op_t op, xg_op_type_t type, void *dst,
                               const void *src, void *fetch, int pe)
 {
-    /* the NIC maps these back to the same table entries (nic/atomic.c) */
-    static const ptl_op_t ptl_ops[XG_OP_COUNT] = {
-        [XG_OP_SUM]  = PTL_SUM,  [XG_OP_PROD] = PTL_PROD,
-        [XG_OP_MIN]  = PTL_MIN,  [XG_OP_MAX]  = PTL_MAX,
-        [XG_OP_BAND] = PTL_BAND, [XG_OP_BOR]  = PTL_BOR,
-        [XG_OP_BXOR] = PTL_BXOR, [XG_OP_LAND] = PTL_LAND,
-        [XG_OP_LOR]  = PTL_LOR,  [XG_OP_LXOR] = PTL_LXOR,
-        [XG_OP_SWAP] = PTL_SWAP, [XG_OP_CSWAP] = PTL_CSWAP,
-        [XG_OP_CSWAP_NE] = PTL_CSWAP_NE, [XG_OP_CSWAP_LE] = PTL_CSWAP_LE,
-        [XG_OP_CSWAP_LT] = PTL_CSWAP_LT, [XG_OP_CSWAP_GE] = PTL_CSWAP_GE,
-        [XG_OP_CSWAP_GT] = PTL_CSWAP_GT, [XG_OP_MSWAP] = PTL_MSWAP,
-        [XG_OP_FETCH] = PTL_BOR};
-    static const ptl_datatype_t ptl_types[XG_TYPE_COUNT] = {
-        [XG_TYPE_I8]  = PTL_INT8_T,  [XG_TYPE_U8]  = PTL_UINT8_T,
-        [XG_TYPE_I16] = PTL_INT16_T, [XG_TYPE_U16] = PTL_UINT16_T,
-        [XG_TYPE_I32] = PTL_INT32_T, [XG_TYPE_U32] = PTL_UINT32_T,
-        [XG_TYPE_I64] = PTL_INT64_T, [XG_TYPE_U64] = PTL_UINT64_T,
-        [XG_TYPE_FLOAT] = PTL_FLOAT, [XG_TYPE_DOUBLE] = PTL_DOUBLE};
     size_t size = xg_op_type_size(type);
     uint64_t zero = 0, old = 0;
     int swap = (op >= XG_OP_SWAP) && (op <= XG_OP_MSWAP);
+    ptl_op_t ptl_op;
+    ptl_datatype_t ptl_type;
     xg_nic_op_t nop;
     xg_status_t status;
 
-    if ((op == XG_OP_ACC) || (size > sizeof(uint64_t))) {
+    /* a fetch ORs zero into the bits: nothing changes, not even a -0.0 */
+    if ((size > sizeof(uint64_t)) ||
+        !xg_nic_atomic_of((op == XG_OP_FETCH) ? XG_OP_BOR : op,
+                          (op == XG_OP_FETCH) ? XG_TYPE_INT(size, 0) : type,
+                          &ptl_op, &ptl_type)) {
         return XG_ERR_UNSUPPORTED;
     }
     nic_op_init(&nop, swap ? XG_NIC_OP_SWAP : XG_NIC_OP_FETCH, dst, size,
@@ -379,10 +367,8 @@ xg_status_t xg_gas_nic_amo_op(xg_op_t op, xg_op_type_t type, void *dst,
     nop.local_offset = (ptl_size_t)(uintptr_t)&old;
     nop.put_offset   = (ptl_size_t)(uintptr_t)((op == XG_OP_FETCH) ? &zero
                                                                    : src);
-    nop.atomic_op    = ptl_ops[op];
-    /* a fetch ORs zero into the bits: nothing changes, not even a -0.0 */
-    nop.atomic_type  = (op == XG_OP_FETCH) ? ptl_types[XG_TYPE_INT(size, 0)]
-                                           : ptl_types[type];
+    nop.atomic_op    = ptl_op;
+    nop.atomic_type  = ptl_type;
     memset(nop.operand, 0, sizeof(nop.operand));
     status = nic_issue(&nop);
     if (status == XG_OK) {

@@ -60,6 +60,31 @@ int xg_nic_atomic_valid(ptl_op_t op, ptl_datatype_t type)
            xg_op_valid(atomic_ops[op], atomic_types[type]);
 }
 
+int xg_nic_atomic_of(int op, int type, ptl_op_t *op_p,
+                     ptl_datatype_t *type_p)
+{
+    int found = 0;
+    unsigned i;
+
+    /* the inverse of the two maps above: searched, so they stay the one
+     * statement of the correspondence */
+    for (i = 0; i < PTL_OP_LAST; i++) {
+        if (atomic_ops[i] == (xg_op_t)op) {
+            *op_p = (ptl_op_t)i;
+            found |= 1;
+            break;
+        }
+    }
+    for (i = 0; i < PTL_DATATYPE_LAST; i++) {
+        if (atomic_types[i] == (xg_op_type_t)type) {
+            *type_p = (ptl_datatype_t)i;
+            found |= 2;
+            break;
+        }
+    }
+    return found == 3;
+}
+
 /* The bytes of @region from @offset up to the end of its vector (the
  * region's end if contiguous): their address and count in *len_p. */
 static uint8_t *atomic_piece(const xg_nic_region_t *region, uint64_t offset,

@@ -166,6 +166,12 @@ int xg_nic_atomic_sync(void);
 /* 1 if atomic @op is defined for @type; the byte size of @type (0: none) */
 int    xg_nic_atomic_valid(ptl_op_t op, ptl_datatype_t type);
 size_t xg_nic_atomic_size(ptl_datatype_t type);
+/* The Portals operation and datatype that the NIC applies as table
+ * operation @op (an xg_op_t) on @type (an xg_op_type_t), for an initiator
+ * that speaks the table's names; 0 if Portals has none (an accumulate
+ * with scale, a fetch). */
+int    xg_nic_atomic_of(int op, int type, ptl_op_t *op_p,
+                        ptl_datatype_t *type_p);
 
 /* Timeout meaning "forever" for the poll routines. */
 #define XG_NIC_FOREVER UINT64_MAX
