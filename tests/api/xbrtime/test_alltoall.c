@@ -5,8 +5,7 @@
  * src_stride of src on PE p; the elements between the strided ones stay
  * untouched.  dest is plain local memory.
  */
-#include "xbrtime.h"
-#include "xg_test.h"
+#include "xbr_test.h"
 
 #define NELEMS 3
 #define MAXPES 16
@@ -46,10 +45,7 @@ XBRTIME_TYPE_TABLE(TEST_ALLTOALL)
 
 int main(void)
 {
-    XG_CHECK(xbrtime_init() == 0, "xbrtime_init");
-    me = xbrtime_mype();
-    npes = xbrtime_num_pes();
-    xg_test_pe = me;
+    xbr_test_start(&me, &npes);
     if (npes > MAXPES) {
         return XG_TEST_SKIP;
     }

@@ -5,8 +5,7 @@
  * comp_val only while it holds 0: exactly one PE wins).  Expected values
  * are computed from the number of PEs.
  */
-#include "xbrtime.h"
-#include "xg_test.h"
+#include "xbr_test.h"
 
 #define ITERS 500
 
@@ -100,10 +99,7 @@ int main(void)
 {
     unsigned long long *word;
 
-    XG_CHECK(xbrtime_init() == 0, "xbrtime_init");
-    me = xbrtime_mype();
-    npes = xbrtime_num_pes();
-    xg_test_pe = me;
+    xbr_test_start(&me, &npes);
     owner = npes - 1;
     word = xbrtime_malloc(sizeof(*word));
     XG_CHECK(word != NULL, "malloc");

@@ -4,8 +4,7 @@
  * root's src (only at the stride's elements), the root's dest is not
  * written (as in the published runtime), and zero elements do nothing.
  */
-#include "xbrtime.h"
-#include "xg_test.h"
+#include "xbr_test.h"
 
 #define N    21
 #define SPAN (2 * N)
@@ -40,10 +39,7 @@ XBRTIME_TYPE_TABLE(TEST_BCAST)
 
 int main(void)
 {
-    XG_CHECK(xbrtime_init() == 0, "xbrtime_init");
-    me = xbrtime_mype();
-    npes = xbrtime_num_pes();
-    xg_test_pe = me;
+    xbr_test_start(&me, &npes);
 #define RUN(TYPE, NAME, COLL, BITS, AMO, UAMO)                             \
     XBRTIME_IF_##COLL(test_##NAME(0, 1); test_##NAME(npes - 1, 2);)
     XBRTIME_TYPE_TABLE(RUN)

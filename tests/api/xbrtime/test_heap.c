@@ -6,18 +6,14 @@
  */
 #include <stdint.h>
 
-#include "xbrtime.h"
-#include "xg_test.h"
+#include "xbr_test.h"
 
 int main(void)
 {
     int me, npes, pe, i;
     uint64_t *a, *b, *c;
 
-    XG_CHECK(xbrtime_init() == 0, "xbrtime_init");
-    me = xbrtime_mype();
-    npes = xbrtime_num_pes();
-    xg_test_pe = me;
+    xbr_test_start(&me, &npes);
 
     XG_CHECK(xbrtime_malloc(0) == NULL, "0 bytes give NULL");
     XG_CHECK(xbrtime_malloc((size_t)1 << 60) == NULL,

@@ -5,8 +5,7 @@
  * untouched).  The expected result is computed here from the values
  * every PE contributes; xgas leaves it in dest on every PE.
  */
-#include "xbrtime.h"
-#include "xg_test.h"
+#include "xbr_test.h"
 
 #define N    13
 #define SPAN (3 * N)
@@ -74,10 +73,7 @@ XBRTIME_TYPE_TABLE(TEST_REDUCE)
 
 int main(void)
 {
-    XG_CHECK(xbrtime_init() == 0, "xbrtime_init");
-    me = xbrtime_mype();
-    npes = xbrtime_num_pes();
-    xg_test_pe = me;
+    xbr_test_start(&me, &npes);
 #define RUN_OP(NAME, OP)                                                   \
     test_##NAME##_##OP(0, 1);                                              \
     test_##NAME##_##OP(npes - 1, 3);

@@ -5,8 +5,7 @@
  * memory of the next PE and from the previous one into plain local
  * memory, and zero elements.
  */
-#include "xbrtime.h"
-#include "xg_test.h"
+#include "xbr_test.h"
 
 #define N      37
 #define STRIDE 3
@@ -76,10 +75,7 @@ XBRTIME_TYPE_TABLE(TEST_RMA)
 
 int main(void)
 {
-    XG_CHECK(xbrtime_init() == 0, "xbrtime_init");
-    me = xbrtime_mype();
-    npes = xbrtime_num_pes();
-    xg_test_pe = me;
+    xbr_test_start(&me, &npes);
     next = (me + 1) % npes;
     prev = (me + npes - 1) % npes;
 #define RUN(TYPE, NAME, COLL, BITS, AMO, UAMO) test_##NAME();

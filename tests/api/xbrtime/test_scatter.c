@@ -5,8 +5,7 @@
  * displacements matter), into dest[0..]; the rest of dest is untouched.
  * dest is plain local memory.
  */
-#include "xbrtime.h"
-#include "xg_test.h"
+#include "xbr_test.h"
 
 #define MAXPES 64
 #define SENT   101
@@ -41,20 +40,11 @@ XBRTIME_TYPE_TABLE(TEST_SCATTER)
 
 int main(void)
 {
-    int p;
-
-    XG_CHECK(xbrtime_init() == 0, "xbrtime_init");
-    me = xbrtime_mype();
-    npes = xbrtime_num_pes();
-    xg_test_pe = me;
+    xbr_test_start(&me, &npes);
     if (npes > MAXPES) {
         return XG_TEST_SKIP;
     }
-    for (p = npes - 1; p >= 0; p--) {
-        counts[p] = p + 1;
-        disps[p] = total;
-        total += counts[p];
-    }
+    total = xbr_test_layout(counts, disps, npes, 0);
 #define RUN(TYPE, NAME, COLL, BITS, AMO, UAMO)                             \
     XBRTIME_IF_##COLL(test_##NAME(0); test_##NAME(npes - 1);)
     XBRTIME_TYPE_TABLE(RUN)

@@ -4,8 +4,7 @@
  * nothing (as in the published runtime), addr_accessible tells symmetric
  * memory of existing PEs from everything else, and the barrier holds.
  */
-#include "xbrtime.h"
-#include "xg_test.h"
+#include "xbr_test.h"
 
 static long global_word;
 static int barrier_round;
@@ -22,10 +21,7 @@ int main(void)
     XG_CHECK(xbrtime_addr_accessible(&global_word, 0) == 0,
              "addr_accessible before init");
 
-    XG_CHECK(xbrtime_init() == 0, "xbrtime_init");
-    me = xbrtime_mype();
-    npes = xbrtime_num_pes();
-    xg_test_pe = me;
+    xbr_test_start(&me, &npes);
     XG_CHECK((npes >= 1) && (me >= 0) && (me < npes), "PE %d of %d", me,
              npes);
 
