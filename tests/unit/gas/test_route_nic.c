@@ -13,7 +13,7 @@
 #include <stdlib.h>
 
 #include "base/xg_wait.h"
-#include "gas/xg_gas_ops.h"
+#include "gas_test.h"
 #include "xg_test.h"
 #include "xgas.h"
 
@@ -339,15 +339,9 @@ int main(void)
     shared_t *s;
     char *big;
     long *many;
-    int me, npes, next, prev;
+    gas_test_ring_t ring;
 
-    XG_CHECK(xg_init() == XG_OK, "xg_init");
-    me = xg_rank();
-    npes = xg_size();
-    next = (me + 1) % npes;
-    prev = (me + npes - 1) % npes;
-    xg_test_pe = me;
-    xg_gas_ctx_init(&ctx, 1);
+    ring = gas_test_start(&ctx);
     XG_CHECK(xg_malloc(sizeof(*s), (void **)&s) == XG_OK, "alloc");
     XG_CHECK(xg_malloc(BIG, (void **)&big) == XG_OK, "alloc big");
     XG_CHECK(xg_malloc(2 * MANY * sizeof(long), (void **)&many) == XG_OK,
@@ -355,13 +349,13 @@ int main(void)
     memset(s, 0, sizeof(*s));
     xg_barrier();
 
-    check_rma(s, big, me, next, prev);
-    check_nbi(s, me, next, prev);
-    check_atomics(s, me, npes);
-    check_signal(s, me, next, prev);
-    check_lock(s, me);
-    check_mixed(s, me, next, prev);
-    check_many_strided(many, me, next, prev);
+    check_rma(s, big, ring.me, ring.next, ring.prev);
+    check_nbi(s, ring.me, ring.next, ring.prev);
+    check_atomics(s, ring.me, ring.npes);
+    check_signal(s, ring.me, ring.next, ring.prev);
+    check_lock(s, ring.me);
+    check_mixed(s, ring.me, ring.next, ring.prev);
+    check_many_strided(many, ring.me, ring.next, ring.prev);
 
     xg_barrier();
     XG_CHECK(xg_free(many) == XG_OK, "free many");

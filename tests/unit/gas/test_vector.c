@@ -10,7 +10,7 @@
  */
 #include <stdint.h>
 
-#include "gas/xg_gas_ops.h"
+#include "gas_test.h"
 #include "xg_test.h"
 #include "xgas.h"
 
@@ -207,21 +207,15 @@ static void check_errors(long *a, long *b, int npes, int next)
 int main(void)
 {
     long *a, *b;
-    int me, npes, next, prev;
+    gas_test_ring_t ring;
 
-    XG_CHECK(xg_init() == XG_OK, "xg_init");
-    me = xg_rank();
-    npes = xg_size();
-    next = (me + 1) % npes;
-    prev = (me + npes - 1) % npes;
-    xg_test_pe = me;
-    xg_gas_ctx_init(&ctx, 1);
+    ring = gas_test_start(&ctx);
     XG_CHECK(xg_malloc(NA * sizeof(long), (void **)&a) == XG_OK, "alloc a");
     XG_CHECK(xg_malloc(NB * sizeof(long), (void **)&b) == XG_OK, "alloc b");
 
-    check_putv(a, b, me, next, prev);
-    check_getv(a, b, me, next);
-    check_errors(a, b, npes, next);
+    check_putv(a, b, ring.me, ring.next, ring.prev);
+    check_getv(a, b, ring.me, ring.next);
+    check_errors(a, b, ring.npes, ring.next);
 
     xg_barrier();
     XG_CHECK(xg_free(b) == XG_OK, "free b");
