@@ -294,6 +294,50 @@ void xg_gas_describe_ranges(char *buf, size_t len)
              (unsigned long)(xg_gas.data_lo + xg_gas.data_size));
 }
 
+void xg_gas_describe_access(xg_status_t status, const void *addr, size_t len,
+                            int pe, const char *alloc, const char *sizes,
+                            char *buf, size_t buflen)
+{
+    char ranges[256];
+
+    switch (status) {
+    case XG_ERR_PE_RANGE:
+        snprintf(buf, buflen, "PE %d is out of range: this job has %d PEs "
+                 "(0..%d)", pe, xg_gas.npes, xg_gas.npes - 1);
+        break;
+    case XG_ERR_NOT_SYMMETRIC:
+        xg_gas_describe_ranges(ranges, sizeof(ranges));
+        snprintf(buf, buflen, "address %p is not symmetric (%s): use memory "
+                 "from %s or a global/static variable", addr, ranges, alloc);
+        break;
+    case XG_ERR_OUT_OF_BOUNDS:
+        xg_gas_describe_ranges(ranges, sizeof(ranges));
+        snprintf(buf, buflen, "%zu bytes at %p run past the end of the "
+                 "symmetric memory of PE %d (%s): check %s", len, addr, pe,
+                 ranges, sizes);
+        break;
+    case XG_ERR_MISALIGNED:
+        snprintf(buf, buflen, "address %p is not aligned to %zu bytes: "
+                 "atomic operations need a naturally aligned operand", addr,
+                 len);
+        break;
+    case XG_ERR_UNREACHABLE:
+        if (xg_gas_nic_reaches(pe)) {
+            snprintf(buf, buflen, "an operation through the NIC to PE %d "
+                     "failed: the PE left the job or its NIC refused the "
+                     "operation (see the messages above)", pe);
+        } else {
+            snprintf(buf, buflen, "PE %d is not reachable by load/store and "
+                     "this build has no off-node transport: run every PE of "
+                     "the job on one node", pe);
+        }
+        break;
+    default:
+        snprintf(buf, buflen, "%zu bytes at %p on PE %d cannot be accessed "
+                 "(%s)", len, addr, pe, xg_status_str(status));
+    }
+}
+
 xg_status_t xg_gas_make(const void *addr, int pe, xg_gaddr_t *gaddr_p)
 {
     xg_status_t status = xg_gas_diagnose(addr, 1, pe);

@@ -187,6 +187,15 @@ uint64_t xg_gas_offset(const void *addr);
 /* Writes a description of the symmetric ranges of this PE (for messages). */
 void xg_gas_describe_ranges(char *buf, size_t len);
 
+/* Writes why @len bytes at @addr on @pe cannot be accessed, given the
+ * status an operation returned, and what to change -- for a binding's
+ * message after its routine's name.  @alloc names the binding's symmetric
+ * allocator, @sizes what to check when a range runs past the end (e.g.
+ * "the length and the object's size"). */
+void xg_gas_describe_access(xg_status_t status, const void *addr, size_t len,
+                            int pe, const char *alloc, const char *sizes,
+                            char *buf, size_t buflen);
+
 /* Global address of symmetric @addr on @pe (XG_ERR_* when not symmetric). */
 xg_status_t xg_gas_make(const void *addr, int pe, xg_gaddr_t *gaddr_p);
 

@@ -29,7 +29,7 @@ void xg_xbrtime_not_running(const char *routine)
 void xg_xbrtime_access_fail(const char *routine, xg_status_t status,
                             const void *addr, size_t len, int pe)
 {
-    char ranges[256];
+    char text[512];
 
     if ((status == XG_ERR_PE_RANGE) || (status == XG_ERR_NOT_SYMMETRIC) ||
         (status == XG_ERR_OUT_OF_BOUNDS) ||
@@ -37,35 +37,13 @@ void xg_xbrtime_access_fail(const char *routine, xg_status_t status,
         /* the gas status says what kind; the diagnosis which part */
         status = xg_gas_diagnose(addr, len, pe);
     }
-    switch (status) {
-    case XG_ERR_NOT_INITIALIZED:
+    if (status == XG_ERR_NOT_INITIALIZED) {
         xg_xbrtime_not_running(routine);
-    case XG_ERR_PE_RANGE:
-        xg_xbrtime_fail(routine, "PE %d is out of range: this job has %d "
-                        "PEs (0..%d)", pe, xg_gas.npes, xg_gas.npes - 1);
-    case XG_ERR_NOT_SYMMETRIC:
-        xg_gas_describe_ranges(ranges, sizeof(ranges));
-        xg_xbrtime_fail(routine, "address %p is not symmetric (%s): use "
-                        "memory from xbrtime_malloc or a global/static "
-                        "variable", addr, ranges);
-    case XG_ERR_OUT_OF_BOUNDS:
-        xg_gas_describe_ranges(ranges, sizeof(ranges));
-        xg_xbrtime_fail(routine, "%zu bytes at %p run past the end of the "
-                        "symmetric memory of PE %d (%s): check nelems, "
-                        "stride and the object's size", len, addr, pe,
-                        ranges);
-    case XG_ERR_MISALIGNED:
-        xg_xbrtime_fail(routine, "address %p is not aligned to %zu bytes: "
-                        "atomic operations need a naturally aligned "
-                        "operand", addr, len);
-    case XG_ERR_UNREACHABLE:
-        xg_xbrtime_fail(routine, "PE %d is not reachable by load/store and "
-                        "this build has no off-node transport", pe);
-    default:
-        xg_xbrtime_fail(routine, "%zu bytes at %p on PE %d cannot be "
-                        "accessed (%s)", len, addr, pe,
-                        xg_status_str(status));
     }
+    xg_gas_describe_access(status, addr, len, pe, "xbrtime_malloc",
+                           "nelems, stride and the object's size", text,
+                           sizeof(text));
+    xg_xbrtime_fail(routine, "%s", text);
 }
 
 void xg_xbrtime_check_stride(const char *routine, const char *what,
