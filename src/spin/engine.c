@@ -1,0 +1,703 @@
+/*
+ * The sPIN engine: HPU threads in clusters, the packet buffer, the
+ * message processing queues (MPQs) and the scheduling of header, payload
+ * and completion handlers (the order rules are in xg_spin_int.h).
+ *
+ * Injectors -- the NIC's poller through the hooks (portals.c), or a
+ * driver thread (flow.c) -- take a free slot, copy the packet into it and
+ * queue it; an HPU takes it from the ready queue of its cluster (or,
+ * idle, of any cluster), runs the handlers, and gives the slot back.
+ * Nothing on that path takes a lock or calls the system, except the
+ * wake-up of a sleeping HPU and the rare race of a packet with the end of
+ * its message's header handler (the message's spin lock).
+ *
+ * Idle HPU threads poll for XGAS_SPIN_IDLE_US, then sleep on a futex; an
+ * injector wakes them only when one sleeps (an atomic increment and a
+ * load per packet otherwise).
+ */
+#include <limits.h>
+#include <linux/futex.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "base/xg_config.h"
+#include "base/xg_log.h"
+#include "base/xg_time.h"
+#include "base/xg_wait.h"
+#include "nic/xg_nic_region.h"
+#include "spin/xg_spin_int.h"
+
+xg_spin_engine_t xg_spin_engine = {
+    .lock    = PTHREAD_MUTEX_INITIALIZER,
+    .wd_lock = PTHREAD_MUTEX_INITIALIZER,
+    .wd_cond = PTHREAD_COND_INITIALIZER,
+    .ev_lock = PTHREAD_MUTEX_INITIALIZER,
+};
+
+__thread xg_spin_hpu_t *xg_spin_tls_hpu
+    __attribute__((tls_model("initial-exec")));
+
+uint64_t xg_spin_now(void)
+{
+    return xg_time_ns() - xg_spin_engine.t0;
+}
+
+static void futex_wait(_Atomic uint32_t *word, uint32_t seen)
+{
+    struct timespec ts = {0, 100 * 1000 * 1000}; /* re-check now and then */
+
+    syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, seen, &ts, NULL, 0);
+}
+
+void xg_spin_wake(void)
+{
+    xg_spin_engine_t *e = &xg_spin_engine;
+
+    /* the RMW orders the queued work before the look at sleepers; a
+     * sleeper took its ticket (work_seq) before its last look at the
+     * queues, so it either sees the work or wakes on the new ticket */
+    atomic_fetch_add_explicit(&e->work_seq, 1, memory_order_seq_cst);
+    if (atomic_load_explicit(&e->sleepers, memory_order_seq_cst) != 0) {
+        syscall(SYS_futex, &e->work_seq, FUTEX_WAKE_PRIVATE, INT_MAX, NULL,
+                NULL, 0);
+    }
+}
+
+static void ready_push(unsigned cluster, xg_spin_pkt_t *pkt)
+{
+    int ok = xg_mpmc_push(&xg_spin_engine.ready[cluster], (uintptr_t)pkt);
+
+    /* room for every slot and every message: it cannot be full */
+    xg_assert(ok);
+}
+
+/* ------------------------------------------------------------------------
+ * Slots and messages
+ * --------------------------------------------------------------------- */
+
+xg_spin_pkt_t *xg_spin_pkt_alloc(void)
+{
+    xg_spin_engine_t *e = &xg_spin_engine;
+    uintptr_t v;
+
+    if (!xg_mpmc_pop(&e->free_slots, &v)) {
+        atomic_fetch_add_explicit(&e->stat_busy, 1, memory_order_relaxed);
+        return NULL;
+    }
+    return &e->pkts[v];
+}
+
+void xg_spin_pkt_drop(xg_spin_pkt_t *pkt)
+{
+    xg_spin_engine_t *e = &xg_spin_engine;
+
+    pkt->msg = NULL;
+    xg_mpmc_push(&e->free_slots, (uintptr_t)(pkt - e->pkts));
+}
+
+/* Gives @pkt's slot back (after the driver's feedback, for raw flows). */
+static void pkt_free(xg_spin_pkt_t *pkt)
+{
+    if (pkt->msg->ctx->raw) {
+        xg_spin_flow_pkt_done(pkt);
+    }
+    xg_spin_pkt_drop(pkt);
+}
+
+/* The per-message scratchpad of MPQ @msg, in its home cluster. */
+static void *msg_pad(const xg_spin_ctx_t *ctx, const xg_spin_msg_t *msg)
+{
+    if (ctx->pad_size == 0) {
+        return NULL;
+    }
+    return ctx->pads[msg->home] +
+           (size_t)(msg->index / xg_spin_engine.nclusters) * ctx->pad_size;
+}
+
+xg_spin_msg_t *xg_spin_msg_open(xg_spin_ctx_t *ctx)
+{
+    xg_spin_engine_t *e = &xg_spin_engine;
+    xg_spin_msg_t *msg;
+    uintptr_t v;
+
+    if (!xg_mpmc_pop(&e->free_msgs, &v)) {
+        atomic_fetch_add_explicit(&e->stat_busy, 1, memory_order_relaxed);
+        return NULL;
+    }
+    msg = &e->msgs[v];
+    msg->ctx         = ctx;
+    msg->home        = (uint32_t)v % e->nclusters;
+    msg->id          = e->next_msg_id++;
+    msg->held        = msg->held_tail = NULL;
+    msg->eom_pkt     = NULL;
+    msg->header_sent = 0;
+    msg->pad         = msg_pad(ctx, msg);
+    if (msg->pad != NULL) {
+        memset(msg->pad, 0, ctx->pad_size);
+    }
+    atomic_store_explicit(&msg->flags, 0, memory_order_relaxed);
+    atomic_store_explicit(&msg->nic_sync, 0, memory_order_relaxed);
+    atomic_store_explicit(&msg->refs, 1, memory_order_relaxed); /* open */
+    atomic_store_explicit(&msg->last_ns, xg_spin_now(),
+                          memory_order_relaxed);
+    atomic_fetch_add_explicit(&ctx->active, 1, memory_order_relaxed);
+    /* release: the fields above before the watchdog may look at it */
+    atomic_store_explicit(&msg->life, 1, memory_order_release);
+    return msg;
+}
+
+void xg_spin_msg_unref(xg_spin_msg_t *msg)
+{
+    if (atomic_fetch_sub_explicit(&msg->life, 1, memory_order_acq_rel) ==
+        1) {
+        xg_mpmc_push(&xg_spin_engine.free_msgs, msg->index);
+    }
+}
+
+int xg_spin_msg_fail(xg_spin_msg_t *msg)
+{
+    return !(atomic_fetch_or_explicit(&msg->flags, XG_SPIN_MSG_FAILED,
+                                      memory_order_acq_rel) &
+             XG_SPIN_MSG_FAILED);
+}
+
+static int msg_failed(const xg_spin_msg_t *msg)
+{
+    return (atomic_load_explicit(&msg->flags, memory_order_acquire) &
+            XG_SPIN_MSG_FAILED) != 0;
+}
+
+/* Every packet is done and none will follow. */
+static void msg_end(xg_spin_msg_t *msg)
+{
+    xg_spin_ctx_t *ctx = msg->ctx;
+
+    if (msg->eom_pkt != NULL) {
+        pkt_free(msg->eom_pkt);
+        msg->eom_pkt = NULL;
+    }
+    if (!msg_failed(msg)) {
+        __atomic_fetch_add(&ctx->desc->messages, 1, __ATOMIC_RELAXED);
+        atomic_fetch_add_explicit(&xg_spin_engine.stat_msgs, 1,
+                                  memory_order_relaxed);
+    }
+    if (!ctx->raw) {
+        xg_spin_portals_done(msg);
+    }
+    atomic_fetch_sub_explicit(&ctx->active, 1, memory_order_release);
+    xg_spin_msg_unref(msg);
+}
+
+static void hpu_exec(xg_spin_hpu_t *hpu, xg_spin_pkt_t *pkt);
+
+/* The last reference of @msg is gone: its completion handler, or its end.
+ * @hpu: the HPU that dropped it (runs the completion handler at once), or
+ * NULL (an injector: an HPU of the home cluster runs it). */
+static void msg_drained(xg_spin_msg_t *msg, xg_spin_hpu_t *hpu)
+{
+    xg_spin_pkt_t *pkt = msg->eom_pkt;
+
+    if ((msg->ctx->th != NULL) && (pkt != NULL) && !msg_failed(msg)) {
+        pkt->run = XG_SPIN_RUN_COMPLETION;
+        if (hpu != NULL) {
+            hpu_exec(hpu, pkt);
+        } else {
+            ready_push(msg->home, pkt);
+            xg_spin_wake();
+        }
+        return;
+    }
+    msg_end(msg);
+}
+
+static void msg_put(xg_spin_msg_t *msg, xg_spin_hpu_t *hpu)
+{
+    /* acq_rel: every handler's work before whoever ends the message */
+    if (atomic_fetch_sub_explicit(&msg->refs, 1, memory_order_acq_rel) ==
+        1) {
+        msg_drained(msg, hpu);
+    }
+}
+
+void xg_spin_msg_close(xg_spin_msg_t *msg)
+{
+    if (!(atomic_fetch_or_explicit(&msg->flags, XG_SPIN_MSG_OPEN_GONE,
+                                   memory_order_acq_rel) &
+          XG_SPIN_MSG_OPEN_GONE)) {
+        msg_put(msg, NULL);
+    }
+}
+
+/* @pkt's handlers are done: its slot (kept for the completion handler if
+ * it ends the message), its reference. */
+static void pkt_finish(xg_spin_hpu_t *hpu, xg_spin_pkt_t *pkt)
+{
+    xg_spin_msg_t *msg = pkt->msg;
+
+    if ((pkt != msg->eom_pkt) || (msg->ctx->th == NULL)) {
+        if (pkt == msg->eom_pkt) {
+            msg->eom_pkt = NULL;
+        }
+        pkt_free(pkt);
+    }
+    msg_put(msg, hpu);
+}
+
+int xg_spin_pkt_inject(xg_spin_msg_t *msg, xg_spin_pkt_t *pkt)
+{
+    xg_spin_ctx_t *ctx = msg->ctx;
+    uint32_t flags, refs;
+
+    /* a message that is closed (or reset) takes no more packets; refs
+     * never climb back from 0, so it ends once */
+    if (atomic_load_explicit(&msg->flags, memory_order_acquire) &
+        XG_SPIN_MSG_OPEN_GONE) {
+        return 0;
+    }
+    refs = atomic_load_explicit(&msg->refs, memory_order_relaxed);
+    do {
+        if (refs == 0) {
+            return 0;
+        }
+    } while (!atomic_compare_exchange_weak_explicit(
+        &msg->refs, &refs, refs + 1, memory_order_acq_rel,
+        memory_order_relaxed));
+    pkt->msg = msg;
+    atomic_store_explicit(&msg->last_ns, xg_spin_now(),
+                          memory_order_relaxed);
+    if (pkt->eom) {
+        msg->eom_pkt = pkt;
+    }
+    pkt->run = XG_SPIN_RUN_PAYLOAD;
+    if (ctx->hh != NULL) {
+        if (!msg->header_sent) {
+            msg->header_sent = 1;
+            pkt->run = XG_SPIN_RUN_HEADER;
+        } else {
+            flags = atomic_load_explicit(&msg->flags, memory_order_acquire);
+            if (!(flags & XG_SPIN_MSG_HEADER_DONE)) {
+                xg_spinlock_lock(&msg->lock);
+                flags = atomic_load_explicit(&msg->flags,
+                                             memory_order_relaxed);
+                if (!(flags & XG_SPIN_MSG_HEADER_DONE)) {
+                    /* the header handler releases it */
+                    pkt->next = NULL;
+                    if (msg->held_tail != NULL) {
+                        msg->held_tail->next = pkt;
+                    } else {
+                        msg->held = pkt;
+                    }
+                    msg->held_tail = pkt;
+                    xg_spinlock_unlock(&msg->lock);
+                    return 1;
+                }
+                xg_spinlock_unlock(&msg->lock);
+            }
+        }
+    }
+    ready_push(msg->home, pkt);
+    xg_spin_wake();
+    return 1;
+}
+
+/* ------------------------------------------------------------------------
+ * Running handlers
+ * --------------------------------------------------------------------- */
+
+static void task_fill(xg_spin_hpu_t *hpu, const xg_spin_pkt_t *pkt)
+{
+    const xg_spin_msg_t *msg = pkt->msg;
+    const xg_spin_ctx_t *ctx = msg->ctx;
+    task_t *t = hpu->task;
+    unsigned c;
+
+    t->handler_mem      = ctx->hmem;
+    t->handler_mem_size = ctx->hmem_size;
+    t->pkt_mem          = pkt->data;
+    t->pkt_mem_size     = pkt->len;
+    for (c = 0; c < XG_SPIN_NCLUSTERS; c++) {
+        t->scratchpad[c]      = ctx->scratch[c];
+        t->scratchpad_size[c] = ctx->scratch_size[c];
+    }
+    t->host_mem_high   = (uint32_t)(ctx->host_base >> 32);
+    t->host_mem_low    = (uint32_t)ctx->host_base;
+    t->host_mem_size   = ctx->host_size;
+    t->l2_pkt_mem      = pkt->data;
+    t->home_cluster_id = msg->home;
+    t->flow_id         = msg->id;
+    t->xg_msg_offset   = pkt->offset;
+    t->xg_msg_length   = msg->mlength;
+    t->xg_match_bits   = msg->match_bits;
+    t->xg_hdr_data     = msg->hdr_data;
+    t->xg_source       = msg->source;
+    t->xg_eom          = pkt->eom;
+    t->xg_msg_scratchpad      = msg->pad;
+    t->xg_msg_scratchpad_size = (msg->pad != NULL) ? ctx->pad_size : 0;
+    hpu->args.task       = t;
+    hpu->args.hpu_gid    = hpu->gid;
+    hpu->args.cluster_id = hpu->cluster;
+    hpu->args.hpu_id     = hpu->core;
+}
+
+/* Runs @fn on @pkt; 1 if it returned, 0 if it faulted (reported). */
+static XG_NOINLINE int run_handler(xg_spin_hpu_t *hpu, xg_spin_pkt_t *pkt,
+                                   handler_fn fn, int kind)
+{
+    uint32_t seq = atomic_load_explicit(&hpu->seq, memory_order_relaxed);
+    int ok;
+
+    task_fill(hpu, pkt);
+    hpu->pkt   = pkt;
+    hpu->msg   = pkt->msg;
+    hpu->run   = kind;
+    hpu->fault = XG_SPIN_FAULT_NONE;
+    atomic_store_explicit(&hpu->wd_limit, pkt->msg->ctx->watchdog_ns,
+                          memory_order_relaxed);
+    /* odd: a handler runs (the watchdog's view) */
+    atomic_store_explicit(&hpu->seq, seq + 1, memory_order_release);
+    if (sigsetjmp(hpu->jb, 0) == 0) {
+        hpu->in_handler = 1;
+        fn(&hpu->args);
+        hpu->in_handler = 0;
+        ok = 1;
+    } else {
+        hpu->in_handler = 0; /* a fault: fault.c jumped back here */
+        ok = 0;
+    }
+    atomic_store_explicit(&hpu->seq, seq + 2, memory_order_release);
+    atomic_store_explicit(&hpu->kill_req, 0, memory_order_relaxed);
+    hpu->kill_pending = 0;
+    if (!ok) {
+        xg_spin_event_t ev;
+
+        memset(&ev, 0, sizeof(ev));
+        ev.ctx     = pkt->msg->ctx;
+        ev.fault   = (xg_spin_fault_t)hpu->fault;
+        ev.handler = (uint32_t)kind;
+        ev.msg     = pkt->msg->id;
+        ev.addr    = hpu->fault_addr;
+        ev.signal  = hpu->fault_sig;
+        ev.hpu     = hpu->gid;
+        xg_spin_msg_fail(pkt->msg);
+        xg_spin_fault_report(pkt->msg->ctx, &ev);
+    }
+    return ok;
+}
+
+/* The header handler of @msg is done (@ok: it returned): the packets it
+ * held back go to work, or are dropped if it failed. */
+static void header_done(xg_spin_hpu_t *hpu, xg_spin_msg_t *msg, int ok)
+{
+    xg_spin_pkt_t *pkt, *next;
+    unsigned n = 0;
+
+    xg_spinlock_lock(&msg->lock);
+    atomic_fetch_or_explicit(&msg->flags, XG_SPIN_MSG_HEADER_DONE,
+                             memory_order_release);
+    pkt = msg->held;
+    msg->held = msg->held_tail = NULL;
+    xg_spinlock_unlock(&msg->lock);
+    for (; pkt != NULL; pkt = next) {
+        next = pkt->next;
+        if (ok) {
+            ready_push(msg->home, pkt);
+            n++;
+        } else {
+            pkt_finish(hpu, pkt);
+        }
+    }
+    if (n != 0) {
+        xg_spin_wake();
+    }
+}
+
+static void hpu_exec(xg_spin_hpu_t *hpu, xg_spin_pkt_t *pkt)
+{
+    xg_spin_msg_t *msg = pkt->msg;
+    xg_spin_ctx_t *ctx = msg->ctx;
+    int ok;
+
+    hpu->packets++;
+    if (pkt->run == XG_SPIN_RUN_COMPLETION) {
+        run_handler(hpu, pkt, ctx->th, XG_SPIN_HANDLER_COMPLETION);
+        msg_end(msg);
+        return;
+    }
+    if (pkt->run == XG_SPIN_RUN_HEADER) {
+        /* the first packet: the header handler, then its payload's */
+        ok = msg_failed(msg) ? 0
+                             : run_handler(hpu, pkt, ctx->hh,
+                                           XG_SPIN_HANDLER_HEADER);
+        header_done(hpu, msg, ok);
+    }
+    if ((ctx->ph != NULL) && !msg_failed(msg)) {
+        run_handler(hpu, pkt, ctx->ph, XG_SPIN_HANDLER_PAYLOAD);
+    }
+    if (!ctx->raw && (ctx->flags & XG_SPIN_CTX_DELIVER) &&
+        !msg_failed(msg)) {
+        xg_spin_portals_land(msg, pkt);
+    }
+    pkt_finish(hpu, pkt);
+}
+
+/* ------------------------------------------------------------------------
+ * HPU threads
+ * --------------------------------------------------------------------- */
+
+/* Work for @hpu: its cluster's queue first, then the others'. */
+static xg_spin_pkt_t *hpu_take(xg_spin_hpu_t *hpu)
+{
+    xg_spin_engine_t *e = &xg_spin_engine;
+    unsigned i, c;
+    uintptr_t v;
+
+    for (i = 0; i < e->nclusters; i++) {
+        c = (hpu->cluster + i) % e->nclusters;
+        if (xg_mpmc_pop(&e->ready[c], &v)) {
+            return (xg_spin_pkt_t *)v;
+        }
+    }
+    return NULL;
+}
+
+static void *hpu_main(void *arg)
+{
+    xg_spin_hpu_t *hpu = arg;
+    xg_spin_engine_t *e = &xg_spin_engine;
+    xg_spin_pkt_t *pkt;
+    uint64_t idle_since = 0;
+    uint32_t ticket;
+    xg_wait_t wait;
+
+    xg_spin_tls_hpu = hpu;
+    hpu->self = pthread_self();
+    if (pthread_getcpuclockid(pthread_self(), &hpu->cpu_clock) != 0) {
+        hpu->cpu_clock = CLOCK_MONOTONIC;
+    }
+    if (xg_spin_hpu_signals_init(hpu) != 0) {
+        return NULL;
+    }
+    xg_wait_init(&wait);
+    while (!atomic_load_explicit(&e->stop, memory_order_acquire)) {
+        pkt = hpu_take(hpu);
+        if (pkt != NULL) {
+            hpu_exec(hpu, pkt);
+            idle_since = 0;
+            xg_wait_init(&wait);
+            continue;
+        }
+        if (idle_since == 0) {
+            idle_since = xg_time_ns();
+        }
+        if (xg_time_ns() - idle_since < e->idle_ns) {
+            xg_wait_backoff(&wait);
+            continue;
+        }
+        /* sleep: the ticket first, then the last look (see xg_spin_wake) */
+        ticket = atomic_load_explicit(&e->work_seq, memory_order_seq_cst);
+        atomic_fetch_add_explicit(&e->sleepers, 1, memory_order_seq_cst);
+        pkt = hpu_take(hpu);
+        if ((pkt == NULL) &&
+            !atomic_load_explicit(&e->stop, memory_order_acquire)) {
+            futex_wait(&e->work_seq, ticket);
+        }
+        atomic_fetch_sub_explicit(&e->sleepers, 1, memory_order_relaxed);
+        if (pkt != NULL) {
+            hpu_exec(hpu, pkt);
+        }
+        idle_since = 0;
+        xg_wait_init(&wait);
+    }
+    xg_spin_hpu_signals_fini(hpu);
+    xg_spin_tls_hpu = NULL;
+    return NULL;
+}
+
+/* ------------------------------------------------------------------------
+ * Life cycle
+ * --------------------------------------------------------------------- */
+
+static void engine_free(xg_spin_engine_t *e)
+{
+    unsigned c;
+
+    for (c = 0; c < XG_SPIN_NCLUSTERS; c++) {
+        if (e->ready[c].cells != NULL) {
+            xg_mpmc_fini(&e->ready[c]);
+        }
+    }
+    if (e->free_slots.cells != NULL) {
+        xg_mpmc_fini(&e->free_slots);
+    }
+    if (e->free_msgs.cells != NULL) {
+        xg_mpmc_fini(&e->free_msgs);
+    }
+    free(e->pkts);
+    free(e->msgs);
+    free(e->hpus);
+    e->pkts = NULL;
+    e->msgs = NULL;
+    e->hpus = NULL;
+}
+
+static void engine_stop_hpus(xg_spin_engine_t *e, unsigned started)
+{
+    unsigned i;
+
+    atomic_store_explicit(&e->stop, 1, memory_order_release);
+    xg_spin_wake();
+    for (i = 0; i < started; i++) {
+        pthread_join(e->hpus[i].thread, NULL);
+    }
+}
+
+/* Sizes and tables from the settings (engine lock held). */
+static xg_status_t engine_setup(xg_spin_engine_t *e)
+{
+    uint32_t i;
+    unsigned c;
+
+    e->nclusters    = (unsigned)xg_config.spin_clusters;
+    e->cluster_hpus = (unsigned)xg_config.spin_cluster_hpus;
+    e->nhpus        = e->nclusters * e->cluster_hpus;
+    e->slot_size    = (uint32_t)xg_align_up(xg_config.spin_pkt_size, 64);
+    e->nslots       = (uint32_t)(xg_config.spin_pkt_buffer / e->slot_size);
+    e->nmsgs        = (uint32_t)xg_config.spin_mpqs;
+    e->idle_ns      = (uint64_t)xg_config.spin_idle_us * 1000;
+    e->wd_default_ns    = (uint64_t)xg_config.spin_watchdog_us * 1000;
+    e->stall_default_ns = (uint64_t)xg_config.spin_stall_ms * 1000000;
+    if (e->nslots == 0) {
+        xg_error("spin", "XGAS_SPIN_PKT_BUFFER=%llu holds no packet of "
+                 "XGAS_SPIN_PKT_SIZE=%u bytes: make the buffer larger",
+                 (unsigned long long)xg_config.spin_pkt_buffer,
+                 e->slot_size);
+        return XG_ERR_INVALID_PARAM;
+    }
+    e->pkts = calloc(e->nslots, sizeof(*e->pkts));
+    e->msgs = calloc(e->nmsgs, sizeof(*e->msgs));
+    e->hpus = aligned_alloc(XG_CACHELINE, e->nhpus * sizeof(*e->hpus));
+    if ((e->pkts == NULL) || (e->msgs == NULL) || (e->hpus == NULL) ||
+        (xg_mpmc_init(&e->free_slots, e->nslots) != 0) ||
+        (xg_mpmc_init(&e->free_msgs, e->nmsgs) != 0)) {
+        return XG_ERR_NO_MEMORY;
+    }
+    for (c = 0; c < XG_SPIN_NCLUSTERS; c++) {
+        if (xg_mpmc_init(&e->ready[c], (uint64_t)e->nslots + e->nmsgs) !=
+            0) {
+            return XG_ERR_NO_MEMORY;
+        }
+    }
+    memset(e->hpus, 0, e->nhpus * sizeof(*e->hpus));
+    for (i = 0; i < e->nmsgs; i++) {
+        e->msgs[i].index = i;
+        xg_spinlock_init(&e->msgs[i].lock);
+        xg_mpmc_push(&e->free_msgs, i);
+    }
+    for (i = 0; i < e->nslots; i++) {
+        xg_mpmc_push(&e->free_slots, i);
+    }
+    return XG_OK;
+}
+
+static xg_status_t engine_start(xg_spin_engine_t *e)
+{
+    pthread_attr_t attr;
+    xg_spin_hpu_t *hpu;
+    size_t stack = (size_t)xg_align_up(xg_config.spin_hpu_stack, 4096);
+    xg_status_t status;
+    unsigned i;
+
+    status = xg_config_load();
+    if (status != XG_OK) {
+        return status;
+    }
+    status = engine_setup(e);
+    if (status != XG_OK) {
+        goto err_free;
+    }
+    status = xg_spin_mem_map();
+    if (status != XG_OK) {
+        goto err_free;
+    }
+    for (i = 0; i < e->nslots; i++) {
+        e->pkts[i].data = e->pktbuf + (size_t)i * e->slot_size;
+    }
+    e->t0 = xg_time_ns();
+    atomic_store_explicit(&e->stop, 0, memory_order_relaxed);
+    status = xg_spin_fault_start();
+    if (status != XG_OK) {
+        goto err_unmap;
+    }
+    for (i = 0; i < e->nhpus; i++) {
+        hpu = &e->hpus[i];
+        hpu->cluster = i / e->cluster_hpus;
+        hpu->core    = i % e->cluster_hpus;
+        hpu->gid     = hpu->cluster * NB_CORES + hpu->core;
+        hpu->task    = xg_spin_mem_task(hpu->cluster, hpu->core);
+        hpu->stack   = xg_spin_mem_stack(hpu->gid, stack);
+        hpu->stack_size = stack;
+        if ((hpu->stack == NULL) || (pthread_attr_init(&attr) != 0)) {
+            status = XG_ERR_NO_MEMORY;
+            break;
+        }
+        pthread_attr_setstack(&attr, hpu->stack, stack);
+        if (pthread_create(&hpu->thread, &attr, hpu_main, hpu) != 0) {
+            pthread_attr_destroy(&attr);
+            xg_error("spin", "cannot start HPU thread %u: %m", i);
+            status = XG_ERR_NO_RESOURCE;
+            break;
+        }
+        pthread_attr_destroy(&attr);
+    }
+    if (status != XG_OK) {
+        engine_stop_hpus(e, i);
+        xg_spin_fault_stop();
+        goto err_unmap;
+    }
+    xg_info("spin", "engine started: %u clusters x %u HPUs, %u packet "
+            "slots of %u bytes, %u MPQs", e->nclusters, e->cluster_hpus,
+            e->nslots, e->slot_size, e->nmsgs);
+    return XG_OK;
+
+err_unmap:
+    xg_spin_mem_unmap();
+err_free:
+    engine_free(e);
+    return status;
+}
+
+xg_status_t xg_spin_engine_get(void)
+{
+    xg_spin_engine_t *e = &xg_spin_engine;
+    xg_status_t status = XG_OK;
+
+    pthread_mutex_lock(&e->lock);
+    if (e->refs == 0) {
+        status = engine_start(e);
+    }
+    if (status == XG_OK) {
+        e->refs++;
+        e->running = 1;
+    }
+    pthread_mutex_unlock(&e->lock);
+    return status;
+}
+
+void xg_spin_engine_put(void)
+{
+    xg_spin_engine_t *e = &xg_spin_engine;
+
+    pthread_mutex_lock(&e->lock);
+    xg_assert(e->refs > 0);
+    if (--e->refs == 0) {
+        engine_stop_hpus(e, e->nhpus);
+        xg_spin_fault_stop();
+        xg_spin_obj_unload_all();
+        xg_spin_mem_unmap();
+        engine_free(e);
+        e->running = 0;
+    }
+    pthread_mutex_unlock(&e->lock);
+}
