@@ -91,8 +91,10 @@ static xg_status_t ctx_memories(const char *fn, xg_spin_ctx_t *ctx,
     }
     if ((p->field_mask & XG_SPIN_CTX_FIELD_MSG_SCRATCHPAD) &&
         (p->msg_scratchpad_size != 0)) {
+        /* a pad per MPQ in every cluster: any message may have its
+         * home anywhere */
         ctx->pad_size = xg_align_up(p->msg_scratchpad_size, 64);
-        per_cluster = (e->nmsgs + e->nclusters - 1) / e->nclusters;
+        per_cluster = e->nmsgs;
         for (c = 0; c < e->nclusters; c++) {
             ctx->pads[c] = xg_spin_mem_l1_alloc(c, per_cluster *
                                                        ctx->pad_size);

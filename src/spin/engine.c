@@ -65,11 +65,17 @@ void xg_spin_wake(void)
     }
 }
 
-static void ready_push(unsigned cluster, xg_spin_pkt_t *pkt)
+/* Queues @pkt for its message's home cluster: a payload for any HPU, a
+ * header or completion handler for the home cluster's own. */
+static void ready_push(xg_spin_pkt_t *pkt)
 {
-    int ok = xg_mpmc_push(&xg_spin_engine.ready[cluster], (uintptr_t)pkt);
+    xg_spin_engine_t *e = &xg_spin_engine;
+    unsigned home = pkt->msg->home;
+    int ok = xg_mpmc_push((pkt->run == XG_SPIN_RUN_PAYLOAD)
+                              ? &e->ready[home] : &e->home_only[home],
+                          (uintptr_t)pkt);
 
-    /* room for every slot and every message: it cannot be full */
+    /* room for every slot: it cannot be full */
     xg_assert(ok);
 }
 
@@ -112,11 +118,10 @@ static void *msg_pad(const xg_spin_ctx_t *ctx, const xg_spin_msg_t *msg)
     if (ctx->pad_size == 0) {
         return NULL;
     }
-    return ctx->pads[msg->home] +
-           (size_t)(msg->index / xg_spin_engine.nclusters) * ctx->pad_size;
+    return ctx->pads[msg->home] + (size_t)msg->index * ctx->pad_size;
 }
 
-xg_spin_msg_t *xg_spin_msg_open(xg_spin_ctx_t *ctx)
+xg_spin_msg_t *xg_spin_msg_open(xg_spin_ctx_t *ctx, uint32_t id)
 {
     xg_spin_engine_t *e = &xg_spin_engine;
     xg_spin_msg_t *msg;
@@ -128,8 +133,8 @@ xg_spin_msg_t *xg_spin_msg_open(xg_spin_ctx_t *ctx)
     }
     msg = &e->msgs[v];
     msg->ctx         = ctx;
-    msg->home        = (uint32_t)v % e->nclusters;
-    msg->id          = e->next_msg_id++;
+    msg->id          = (id != UINT32_MAX) ? id : e->next_msg_id++;
+    msg->home        = msg->id % e->nclusters;
     msg->held        = msg->held_tail = NULL;
     msg->eom_pkt     = NULL;
     msg->header_sent = 0;
@@ -201,10 +206,10 @@ static void msg_drained(xg_spin_msg_t *msg, xg_spin_hpu_t *hpu)
 
     if ((msg->ctx->th != NULL) && (pkt != NULL) && !msg_failed(msg)) {
         pkt->run = XG_SPIN_RUN_COMPLETION;
-        if (hpu != NULL) {
+        if ((hpu != NULL) && (hpu->cluster == msg->home)) {
             hpu_exec(hpu, pkt);
         } else {
-            ready_push(msg->home, pkt);
+            ready_push(pkt);
             xg_spin_wake();
         }
         return;
@@ -297,7 +302,7 @@ int xg_spin_pkt_inject(xg_spin_msg_t *msg, xg_spin_pkt_t *pkt)
             }
         }
     }
-    ready_push(msg->home, pkt);
+    ready_push(pkt);
     xg_spin_wake();
     return 1;
 }
@@ -402,7 +407,7 @@ static void header_done(xg_spin_hpu_t *hpu, xg_spin_msg_t *msg, int ok)
     for (; pkt != NULL; pkt = next) {
         next = pkt->next;
         if (ok) {
-            ready_push(msg->home, pkt);
+            ready_push(pkt);
             n++;
         } else {
             pkt_finish(hpu, pkt);
@@ -446,13 +451,17 @@ static void hpu_exec(xg_spin_hpu_t *hpu, xg_spin_pkt_t *pkt)
  * HPU threads
  * --------------------------------------------------------------------- */
 
-/* Work for @hpu: its cluster's queue first, then the others'. */
+/* Work for @hpu: its cluster's own queues first, then the payloads of
+ * the others. */
 static xg_spin_pkt_t *hpu_take(xg_spin_hpu_t *hpu)
 {
     xg_spin_engine_t *e = &xg_spin_engine;
     unsigned i, c;
     uintptr_t v;
 
+    if (xg_mpmc_pop(&e->home_only[hpu->cluster], &v)) {
+        return (xg_spin_pkt_t *)v;
+    }
     for (i = 0; i < e->nclusters; i++) {
         c = (hpu->cluster + i) % e->nclusters;
         if (xg_mpmc_pop(&e->ready[c], &v)) {
@@ -527,6 +536,9 @@ static void engine_free(xg_spin_engine_t *e)
         if (e->ready[c].cells != NULL) {
             xg_mpmc_fini(&e->ready[c]);
         }
+        if (e->home_only[c].cells != NULL) {
+            xg_mpmc_fini(&e->home_only[c]);
+        }
     }
     if (e->free_slots.cells != NULL) {
         xg_mpmc_fini(&e->free_slots);
@@ -584,8 +596,8 @@ static xg_status_t engine_setup(xg_spin_engine_t *e)
         return XG_ERR_NO_MEMORY;
     }
     for (c = 0; c < XG_SPIN_NCLUSTERS; c++) {
-        if (xg_mpmc_init(&e->ready[c], (uint64_t)e->nslots + e->nmsgs) !=
-            0) {
+        if ((xg_mpmc_init(&e->ready[c], e->nslots) != 0) ||
+            (xg_mpmc_init(&e->home_only[c], e->nslots) != 0)) {
             return XG_ERR_NO_MEMORY;
         }
     }

@@ -59,13 +59,21 @@ static struct {
 
 static void trace_hex(const void *data, size_t len)
 {
+    static const char digits[] = "0123456789abcdef";
     const uint8_t *p = data;
-    size_t i;
+    char buf[256];
+    size_t i, n = 0;
 
     for (i = 0; i < len; i++) {
-        fprintf(sim.trace, "%02x", p[i]);
+        buf[n++] = digits[p[i] >> 4];
+        buf[n++] = digits[p[i] & 15];
+        if (n == sizeof(buf)) {
+            fwrite(buf, 1, n, sim.trace);
+            n = 0;
+        }
     }
-    fputc('\n', sim.trace);
+    buf[n++] = '\n';
+    fwrite(buf, 1, n, sim.trace);
 }
 
 void xg_spin_sim_get_cbs(xg_spin_sim_cbs_t *cbs)
@@ -321,11 +329,10 @@ static xg_spin_msg_t *flow_msg(xg_spin_ctx_t *ctx, uint32_t msgid)
         sim.open = v;
     }
     xg_wait_init(&wait);
-    while ((msg = xg_spin_msg_open(ctx)) == NULL) {
+    while ((msg = xg_spin_msg_open(ctx, msgid)) == NULL) {
         sim.waits++;
         xg_wait_backoff(&wait);
     }
-    msg->id      = msgid;
     msg->rlength = 0; /* bytes so far: the next packet's offset */
     atomic_fetch_add_explicit(&msg->life, 1, memory_order_relaxed); /* map */
     sim.open[sim.nopen].ctx   = ctx;
@@ -404,7 +411,15 @@ int xg_spin_sim_packet(const char *fn, const spin_ec_t *ec, uint32_t msgid,
         }
         flow_close(msg); /* reset meanwhile: a new message */
     }
-    msg->rlength += len;
+    /* the next packet's offset: this one's UDP payload, if it has the
+     * IP/UDP headers of PsPIN's packets (docs/spin.md) */
+    if (len >= sizeof(pkt_hdr_t)) {
+        const ip_hdr_t *ip = (const ip_hdr_t *)data;
+
+        if ((ip->length >= sizeof(pkt_hdr_t)) && (ip->length <= len)) {
+            msg->rlength += ip->length - sizeof(pkt_hdr_t);
+        }
+    }
     sim.injected++;
     sim.bytes_in += len;
     if (eom) {

@@ -74,7 +74,7 @@ static xg_nic_hook_ret_t on_header(const xg_nic_hook_args_t *a)
     if ((a->id->rlength == 0) && ((pkt = xg_spin_pkt_alloc()) == NULL)) {
         return XG_NIC_HOOK_BUSY;
     }
-    msg = xg_spin_msg_open(ctx);
+    msg = xg_spin_msg_open(ctx, UINT32_MAX);
     if (msg == NULL) {
         if (pkt != NULL) {
             xg_spin_pkt_drop(pkt);

@@ -16,15 +16,18 @@
  * Ordering of one message (msg->refs counts the message's "open" state
  * plus every packet not done yet; whoever drops it to 0 ends the
  * message):
+ *   - the message's home cluster is its id modulo the clusters that run
+ *     (PsPIN's rule); its header and completion handlers run there;
  *   - the first packet runs the header handler, then its payload handler,
- *     on one HPU; packets that come meanwhile wait on the message's held
- *     list and are released when the header handler returns;
- *   - other packets go to the ready queue of the message's home cluster;
- *     idle HPUs of other clusters take work from it too;
+ *     on one HPU of the home cluster; packets that come meanwhile wait on
+ *     the message's held list and are released when the header handler
+ *     returns;
+ *   - other packets go to the ready queue of the home cluster; idle HPUs
+ *     of other clusters take work from it too;
  *   - the packet that ends the message (eom) keeps its slot after its
  *     payload handler; when refs reach 0 the completion handler runs on
- *     it, on the HPU that dropped the last reference (or, if that was the
- *     injector, on an HPU of the home cluster).
+ *     it: at once if the HPU that dropped the last reference is in the
+ *     home cluster, otherwise on an HPU of the home cluster.
  */
 #ifndef XG_SPIN_INT_H
 #define XG_SPIN_INT_H
@@ -143,7 +146,7 @@ struct xg_spin_ctx {
     uint8_t       *scratch[XG_SPIN_NCLUSTERS];
     size_t         scratch_size[XG_SPIN_NCLUSTERS];
     uint8_t       *pads[XG_SPIN_NCLUSTERS]; /* per-message scratchpads:
-                                     MPQ i's in cluster i % nclusters */
+                                     MPQ i's is the i-th of its home's */
     size_t         pad_size;
     /* the host window */
     uint64_t       host_base;
@@ -214,8 +217,10 @@ typedef struct xg_spin_engine {
     uint32_t         nmsgs;
     xg_mpmc_t        free_msgs;
     uint32_t         next_msg_id;
-    /* work */
+    /* work: payloads (any cluster may take them), and header and
+     * completion handlers (only the home cluster's HPUs) */
     xg_mpmc_t        ready[XG_SPIN_NCLUSTERS];
+    xg_mpmc_t        home_only[XG_SPIN_NCLUSTERS];
     _Atomic uint32_t work_seq XG_CACHE_ALIGNED;
     _Atomic uint32_t sleepers;
     _Atomic int      stop;
@@ -270,8 +275,9 @@ task_t  *xg_spin_mem_task(unsigned cluster, unsigned core);
 /* ---- engine.c ---- */
 xg_status_t xg_spin_engine_get(void);
 void        xg_spin_engine_put(void);
-/* A new message of @ctx (or NULL: no MPQ free). */
-xg_spin_msg_t *xg_spin_msg_open(xg_spin_ctx_t *ctx);
+/* A new message of @ctx with id @id (UINT32_MAX: the engine numbers it),
+ * or NULL: no MPQ free. */
+xg_spin_msg_t *xg_spin_msg_open(xg_spin_ctx_t *ctx, uint32_t id);
 /* A free packet slot (NULL: the buffer is full). */
 xg_spin_pkt_t *xg_spin_pkt_alloc(void);
 /* Queues @pkt (data in its slot, len, offset, eom set) for @msg; 0 if
