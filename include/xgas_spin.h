@@ -181,7 +181,23 @@ xg_status_t xg_spin_ctx_attach(xg_spin_ctx_t *ctx, ptl_handle_me_t entry);
 /** Stops running @p ctx on @p entry's later messages. */
 xg_status_t xg_spin_ctx_detach(xg_spin_ctx_t *ctx, ptl_handle_me_t entry);
 
-/** Waits until no message of @p ctx is being processed. */
+/**
+ * Feeds packet @p pkt (@p len bytes) of message @p msgid to @p ctx
+ * directly, as if a matching entry had received it: a flow of the
+ * context's own, to test handlers or measure the engine without a
+ * network.  @p eom ends the message.  task_t.xg_msg_offset of a packet is
+ * the UDP payload bytes (ip_hdr.length - 28) of its message's earlier
+ * packets.  Waits while the engine's packet buffer is full.  One thread at
+ * a time per context.  Sends of such messages' handlers go out on the NI
+ * of the context's first attached entry (none: a fault).
+ * @return XG_OK; XG_ERR_INVALID_PARAM (a packet larger than
+ *         XGAS_SPIN_PKT_SIZE).
+ */
+xg_status_t xg_spin_ctx_inject(xg_spin_ctx_t *ctx, uint32_t msgid,
+                               const void *pkt, size_t len, int eom);
+
+/** Waits until no message of @p ctx is being processed (every message
+ *  fed with xg_spin_ctx_inject must have ended with eom). */
 xg_status_t xg_spin_ctx_quiet(xg_spin_ctx_t *ctx);
 
 /** The context's handler memory (NIC memory the host may read and write). */

@@ -47,7 +47,7 @@ static xg_spin_hpu_t *cmd_enter(const char *fn)
         return NULL;
     }
     hpu->in_runtime = 1;
-    if (atomic_load_explicit(&hpu->kill_req, memory_order_relaxed) != 0) {
+    if (xg_spin_kill_asked(hpu)) {
         /* the watchdog asked (a signal may not have come: sanitizers
          * defer them); a command is a safe place to stop */
         xg_spin_fault_raise(hpu, XG_SPIN_FAULT_WATCHDOG, 0);
@@ -60,7 +60,7 @@ static int cmd_leave(xg_spin_hpu_t *hpu, spin_cmd_t *handle)
 {
     hpu->in_runtime = 0;
     if (hpu->kill_pending ||
-        (atomic_load_explicit(&hpu->kill_req, memory_order_relaxed) != 0)) {
+        xg_spin_kill_asked(hpu)) {
         xg_spin_fault_raise(hpu, XG_SPIN_FAULT_WATCHDOG, 0);
     }
     hpu->cmds++;
@@ -184,7 +184,7 @@ int xg_spin_cmd_done(const char *fn, spin_cmd_t handle, bool *done_p)
     }
     hpu->in_runtime = 0;
     if (hpu->kill_pending ||
-        (atomic_load_explicit(&hpu->kill_req, memory_order_relaxed) != 0)) {
+        xg_spin_kill_asked(hpu)) {
         xg_spin_fault_raise(hpu, XG_SPIN_FAULT_WATCHDOG, 0);
     }
     return ret;

@@ -160,6 +160,7 @@ xg_status_t xg_spin_ctx_new(const char *fn, const xg_spin_ctx_params_t *p,
         return XG_ERR_NO_MEMORY;
     }
     xg_spinlock_init(&ctx->desc_lock);
+    ctx->send_ni = -1;
     pthread_mutex_lock(&e->lock);
     ctx->obj = xg_spin_obj_load(fn, p->handler_file);
     status = (ctx->obj == NULL) ? XG_ERR_INVALID_PARAM
@@ -243,12 +244,22 @@ xg_status_t xg_spin_ctx_delete(const char *fn, xg_spin_ctx_t *ctx)
     while (ctx->nentries != 0) {
         xg_spin_ctx_detach_entry(fn, ctx, ctx->entries[ctx->nentries - 1]);
     }
+    xg_spin_flow_close_all(&ctx->flows);
     xg_spin_ctx_wait_quiet(ctx);
     pthread_mutex_lock(&e->lock);
     xg_spin_ctx_free(ctx);
     pthread_mutex_unlock(&e->lock);
     xg_spin_engine_put();
     return XG_OK;
+}
+
+xg_status_t xg_spin_ctx_flow_packet(const char *fn, xg_spin_ctx_t *ctx,
+                                    uint32_t msgid, const void *pkt,
+                                    size_t len, int eom)
+{
+    return (xg_spin_flow_inject(fn, &ctx->flows, ctx, msgid, pkt, len, eom,
+                                0) == SPIN_SUCCESS)
+               ? XG_OK : XG_ERR_INVALID_PARAM;
 }
 
 void *xg_spin_ctx_mem(xg_spin_ctx_t *ctx, int scratch, unsigned cluster,

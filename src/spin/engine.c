@@ -15,6 +15,7 @@
  * injector wakes them only when one sleeps (an atomic increment and a
  * load per packet otherwise).
  */
+#include <errno.h>
 #include <limits.h>
 #include <linux/futex.h>
 #include <stdlib.h>
@@ -372,7 +373,6 @@ static XG_NOINLINE int run_handler(xg_spin_hpu_t *hpu, xg_spin_pkt_t *pkt,
         ok = 0;
     }
     atomic_store_explicit(&hpu->seq, seq + 2, memory_order_release);
-    atomic_store_explicit(&hpu->kill_req, 0, memory_order_relaxed);
     hpu->kill_pending = 0;
     if (!ok) {
         xg_spin_event_t ev;
@@ -617,14 +617,15 @@ static xg_status_t engine_start(xg_spin_engine_t *e)
 {
     pthread_attr_t attr;
     xg_spin_hpu_t *hpu;
-    size_t stack = (size_t)xg_align_up(xg_config.spin_hpu_stack, 4096);
     xg_status_t status;
     unsigned i;
+    size_t stack;
 
     status = xg_config_load();
     if (status != XG_OK) {
         return status;
     }
+    stack = (size_t)xg_align_up(xg_config.spin_hpu_stack, 4096);
     status = engine_setup(e);
     if (status != XG_OK) {
         goto err_free;
@@ -654,8 +655,8 @@ static xg_status_t engine_start(xg_spin_engine_t *e)
             status = XG_ERR_NO_MEMORY;
             break;
         }
-        pthread_attr_setstack(&attr, hpu->stack, stack);
-        if (pthread_create(&hpu->thread, &attr, hpu_main, hpu) != 0) {
+        if ((errno = pthread_attr_setstack(&attr, hpu->stack, stack)) ||
+            (errno = pthread_create(&hpu->thread, &attr, hpu_main, hpu))) {
             pthread_attr_destroy(&attr);
             xg_error("spin", "cannot start HPU thread %u: %m", i);
             status = XG_ERR_NO_RESOURCE;

@@ -17,7 +17,9 @@
  *     default action: they are not the engine's to hide.
  *   - A handler that runs longer than its context's watchdog (CPU time
  *     of its HPU thread, so a descheduled handler is not blamed for the
- *     host's load) gets a signal from the watchdog thread.  It is stopped
+ *     host's load; or, blocked in a system call, ten times the threshold
+ *     and at least WD_WALL_MIN of wall time) gets a signal from the
+ *     watchdog thread.  It is stopped
  *     there if it was executing its own handler file's code; if it was
  *     inside a command of the engine it is stopped when the command
  *     returns; if it was inside another library (the C library may hold a
@@ -43,6 +45,7 @@
 #include "spin/xg_spin_int.h"
 
 #define WD_FORCE_TICKS 20u         /* polite tries before a forced stop */
+#define WD_WALL_MIN    1000000000ULL /* wall-time backstop, at least */
 #define EV_MAX         4096u       /* events kept until taken */
 #define LOG_FIRST      8u          /* faults logged per context, at first */
 
@@ -131,14 +134,17 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
         return; /* a late watchdog signal: that handler is over */
     }
     if (sig == wd_signo) {
+        if (!xg_spin_kill_asked(hpu)) {
+            errno = saved;
+            return; /* meant for a handler that has ended */
+        }
         if (hpu->in_runtime) {
             hpu->kill_pending = 1; /* the command stops it on its way out */
             errno = saved;
             return;
         }
         if (!xg_spin_obj_has_pc(sig_pc(uc)) &&
-            (atomic_load_explicit(&hpu->kill_req, memory_order_relaxed) <
-             2)) {
+            !atomic_load_explicit(&hpu->kill_force, memory_order_relaxed)) {
             errno = saved;
             return; /* in another library: at a later tick */
         }
@@ -346,7 +352,7 @@ static uint64_t cpu_ns(clockid_t clock)
 static void wd_hpus(xg_spin_engine_t *e)
 {
     xg_spin_hpu_t *hpu;
-    uint64_t cpu, limit;
+    uint64_t cpu, limit, wall, now = xg_time_ns();
     uint32_t seq;
     unsigned i;
 
@@ -360,17 +366,21 @@ static void wd_hpus(xg_spin_engine_t *e)
         if (seq != hpu->wd_seq) {
             hpu->wd_seq     = seq; /* a new handler since the last tick */
             hpu->wd_cpu     = cpu;
+            hpu->wd_wall    = now;
             hpu->wd_signals = 0;
             continue;
         }
         limit = atomic_load_explicit(&hpu->wd_limit, memory_order_relaxed);
-        if (cpu - hpu->wd_cpu < limit) {
+        wall  = (limit > WD_WALL_MIN / 10) ? limit * 10 : WD_WALL_MIN;
+        if ((cpu - hpu->wd_cpu < limit) && (now - hpu->wd_wall < wall)) {
             continue;
         }
         hpu->wd_signals++;
-        atomic_store_explicit(&hpu->kill_req,
-                              (hpu->wd_signals > WD_FORCE_TICKS) ? 2 : 1,
+        atomic_store_explicit(&hpu->kill_force,
+                              hpu->wd_signals > WD_FORCE_TICKS,
                               memory_order_relaxed);
+        /* for this handler only: the HPU may have gone on meanwhile */
+        atomic_store_explicit(&hpu->kill_seq, seq, memory_order_relaxed);
         pthread_kill(hpu->self, wd_signo);
     }
 }
@@ -397,10 +407,11 @@ static void wd_stalls(xg_spin_engine_t *e)
             continue; /* a free MPQ */
         }
         flags = atomic_load_explicit(&msg->flags, memory_order_acquire);
+        /* signed: a packet may have come after @now was read */
         if (!(flags & (XG_SPIN_MSG_OPEN_GONE | XG_SPIN_MSG_FAILED)) &&
-            (now - atomic_load_explicit(&msg->last_ns,
-                                        memory_order_relaxed) >
-             msg->ctx->stall_ns) &&
+            ((int64_t)(now - atomic_load_explicit(&msg->last_ns,
+                                                  memory_order_relaxed)) >
+             (int64_t)msg->ctx->stall_ns) &&
             xg_spin_msg_fail(msg)) {
             memset(&ev, 0, sizeof(ev));
             ev.ctx     = msg->ctx;

@@ -32,7 +32,7 @@
 #include "base/xg_wait.h"
 #include "spin/xg_spin_int.h"
 
-typedef struct flow_msg {
+typedef struct xg_spin_flow_msg {
     xg_spin_ctx_t *ctx;
     uint32_t       msgid;
     xg_spin_msg_t *msg;
@@ -45,12 +45,11 @@ static struct {
     FILE            *trace;
     xg_spin_ctx_t  **ctxs;      /* raw contexts, by spin_ec_t */
     unsigned         nctxs, ctxs_cap;
-    flow_msg_t      *open;      /* messages without their eom yet */
-    unsigned         nopen, open_cap;
+    xg_spin_flows_t  flows;     /* their messages without eom yet */
     int              eos;
     uint64_t         injected;  /* driver thread's */
     _Atomic uint64_t done;      /* feedbacks */
-    uint64_t         bytes_in, msgs_in, waits;
+    uint64_t         bytes_in;
     uint64_t         first_ns, last_ns;
     /* under cb_lock */
     uint64_t         out_pkts, out_bytes, wr_n, wr_bytes, rd_n, rd_bytes;
@@ -295,94 +294,100 @@ static xg_spin_ctx_t *flow_ctx(const char *fn, const spin_ec_t *ec)
     return ctx;
 }
 
-static void open_remove(unsigned i)
+static void open_remove(xg_spin_flows_t *f, unsigned i)
 {
-    xg_spin_msg_unref(sim.open[i].msg);
-    sim.open[i] = sim.open[--sim.nopen];
+    xg_spin_msg_unref(f->open[i].msg);
+    f->open[i] = f->open[--f->nopen];
 }
 
 /* The open message @msgid of @ctx, or a new one (waits for a free MPQ). */
-static xg_spin_msg_t *flow_msg(xg_spin_ctx_t *ctx, uint32_t msgid)
+static xg_spin_msg_t *flow_msg(xg_spin_flows_t *f, xg_spin_ctx_t *ctx,
+                               uint32_t msgid)
 {
     xg_spin_msg_t *msg;
     flow_msg_t *v;
     xg_wait_t wait;
     unsigned i;
 
-    for (i = 0; i < sim.nopen; i++) {
-        if ((sim.open[i].ctx == ctx) && (sim.open[i].msgid == msgid)) {
-            msg = sim.open[i].msg;
+    for (i = 0; i < f->nopen; i++) {
+        if ((f->open[i].ctx == ctx) && (f->open[i].msgid == msgid)) {
+            msg = f->open[i].msg;
             if (!(atomic_load_explicit(&msg->flags, memory_order_acquire) &
                   XG_SPIN_MSG_OPEN_GONE)) {
                 return msg;
             }
-            open_remove(i); /* reset (stalled): a new message */
+            open_remove(f, i); /* reset (stalled): a new message */
             break;
         }
     }
-    if (sim.nopen == sim.open_cap) {
-        sim.open_cap = (sim.open_cap == 0) ? 16 : sim.open_cap * 2;
-        v = realloc(sim.open, sim.open_cap * sizeof(*v));
+    if (f->nopen == f->cap) {
+        f->cap = (f->cap == 0) ? 16 : f->cap * 2;
+        v = realloc(f->open, f->cap * sizeof(*v));
         if (v == NULL) {
             return NULL;
         }
-        sim.open = v;
+        f->open = v;
     }
     xg_wait_init(&wait);
     while ((msg = xg_spin_msg_open(ctx, msgid)) == NULL) {
-        sim.waits++;
+        f->waits++;
         xg_wait_backoff(&wait);
     }
     msg->rlength = 0; /* bytes so far: the next packet's offset */
+    if (!ctx->raw) {
+        msg->ni = (uint32_t)ctx->send_ni;
+    }
     atomic_fetch_add_explicit(&msg->life, 1, memory_order_relaxed); /* map */
-    sim.open[sim.nopen].ctx   = ctx;
-    sim.open[sim.nopen].msgid = msgid;
-    sim.open[sim.nopen].msg   = msg;
-    sim.nopen++;
-    sim.msgs_in++;
+    f->open[f->nopen].ctx   = ctx;
+    f->open[f->nopen].msgid = msgid;
+    f->open[f->nopen].msg   = msg;
+    f->nopen++;
+    f->msgs++;
     return msg;
 }
 
-static void flow_close(xg_spin_msg_t *msg)
+static void flow_close(xg_spin_flows_t *f, xg_spin_msg_t *msg)
 {
     unsigned i;
 
-    for (i = 0; i < sim.nopen; i++) {
-        if (sim.open[i].msg == msg) {
+    for (i = 0; i < f->nopen; i++) {
+        if (f->open[i].msg == msg) {
             xg_spin_msg_close(msg);
-            open_remove(i);
+            open_remove(f, i);
             return;
         }
     }
 }
 
-int xg_spin_sim_packet(const char *fn, const spin_ec_t *ec, uint32_t msgid,
-                       const uint8_t *data, size_t len, uint8_t eom,
-                       uint64_t user_ptr)
+void xg_spin_flow_close_all(xg_spin_flows_t *f)
+{
+    while (f->nopen != 0) {
+        flow_close(f, f->open[0].msg); /* no eom came: end them here */
+    }
+    free(f->open);
+    f->open = NULL;
+    f->cap  = 0;
+}
+
+int xg_spin_flow_inject(const char *fn, xg_spin_flows_t *f,
+                        xg_spin_ctx_t *ctx, uint32_t msgid,
+                        const uint8_t *data, size_t len, int eom,
+                        uint64_t user_ptr)
 {
     xg_spin_engine_t *e = &xg_spin_engine;
-    xg_spin_ctx_t *ctx;
     xg_spin_msg_t *msg;
     xg_spin_pkt_t *pkt;
     xg_wait_t wait;
 
-    if (!sim.inited) {
-        xg_error("spin", "%s: call pspinsim_init first", fn);
-        return SPIN_ERR;
-    }
     if (len > e->slot_size) {
         xg_error("spin", "%s: a packet of %zu bytes is larger than the "
                  "engine's packets (XGAS_SPIN_PKT_SIZE=%u)", fn, len,
                  e->slot_size);
         return SPIN_ERR;
     }
-    ctx = flow_ctx(fn, ec);
-    if (ctx == NULL) {
-        return SPIN_ERR;
-    }
     xg_wait_init(&wait);
     while ((pkt = xg_spin_pkt_alloc()) == NULL) {
-        sim.waits++; /* the buffer is full: back-pressure */
+        f->waits++; /* the buffer is full: back-pressure */
         xg_wait_backoff(&wait);
     }
     memcpy(pkt->data, data, len);
@@ -390,26 +395,18 @@ int xg_spin_sim_packet(const char *fn, const spin_ec_t *ec, uint32_t msgid,
     pkt->eom       = (eom != 0);
     pkt->user_ptr  = user_ptr;
     pkt->t_arrival = xg_spin_now();
-    if (sim.first_ns == 0) {
-        sim.first_ns = pkt->t_arrival;
-    }
-    if (sim.trace != NULL) {
-        pthread_mutex_lock(&sim.cb_lock);
-        fprintf(sim.trace, "in %" PRIu32 " %zu %u ", msgid, len, eom);
-        trace_hex(data, len);
-        pthread_mutex_unlock(&sim.cb_lock);
-    }
     for (;;) {
-        msg = flow_msg(ctx, msgid);
+        msg = flow_msg(f, ctx, msgid);
         if (msg == NULL) {
             xg_spin_pkt_drop(pkt);
+            xg_error("spin", "%s: no memory for the flow's messages", fn);
             return SPIN_ERR;
         }
         pkt->offset = msg->rlength;
         if (xg_spin_pkt_inject(msg, pkt)) {
             break;
         }
-        flow_close(msg); /* reset meanwhile: a new message */
+        flow_close(f, msg); /* reset meanwhile: a new message */
     }
     /* the next packet's offset: this one's UDP payload, if it has the
      * IP/UDP headers of PsPIN's packets (docs/spin.md) */
@@ -420,12 +417,43 @@ int xg_spin_sim_packet(const char *fn, const spin_ec_t *ec, uint32_t msgid,
             msg->rlength += ip->length - sizeof(pkt_hdr_t);
         }
     }
-    sim.injected++;
-    sim.bytes_in += len;
     if (eom) {
-        flow_close(msg);
+        flow_close(f, msg);
     }
     return SPIN_SUCCESS;
+}
+
+int xg_spin_sim_packet(const char *fn, const spin_ec_t *ec, uint32_t msgid,
+                       const uint8_t *data, size_t len, uint8_t eom,
+                       uint64_t user_ptr)
+{
+    xg_spin_ctx_t *ctx;
+    int ret;
+
+    if (!sim.inited) {
+        xg_error("spin", "%s: call pspinsim_init first", fn);
+        return SPIN_ERR;
+    }
+    ctx = flow_ctx(fn, ec);
+    if (ctx == NULL) {
+        return SPIN_ERR;
+    }
+    if (sim.trace != NULL) {
+        pthread_mutex_lock(&sim.cb_lock);
+        fprintf(sim.trace, "in %" PRIu32 " %zu %u ", msgid, len, eom);
+        trace_hex(data, len);
+        pthread_mutex_unlock(&sim.cb_lock);
+    }
+    ret = xg_spin_flow_inject(fn, &sim.flows, ctx, msgid, data, len, eom,
+                              user_ptr);
+    if (ret == SPIN_SUCCESS) {
+        if (sim.injected == 0) {
+            sim.first_ns = xg_spin_now();
+        }
+        sim.injected++;
+        sim.bytes_in += len;
+    }
+    return ret;
 }
 
 int xg_spin_sim_eos(const char *fn)
@@ -517,7 +545,7 @@ static void print_stats(void)
 
     printf("\n###### Statistics (xgas sPIN engine) ######\n");
     printf("NIC inbound engine:\n\tPackets: %" PRIu64 "; Bytes: %" PRIu64
-           "; Messages: %" PRIu64 "\n", n, sim.bytes_in, sim.msgs_in);
+           "; Messages: %" PRIu64 "\n", n, sim.bytes_in, sim.flows.msgs);
     if (n != 0) {
         printf("\tAvg packet length: %.3f B\n", (double)sim.bytes_in /
                                                   (double)n);
@@ -530,7 +558,7 @@ static void print_stats(void)
                PRIu64 " ns\n", (double)sim.lat_sum / (double)n, sim.lat_min,
                sim.lat_max);
     }
-    printf("\tBack-pressure waits: %" PRIu64 "\n", sim.waits);
+    printf("\tBack-pressure waits: %" PRIu64 "\n", sim.flows.waits);
     printf("----------------------------------\n");
     printf("NIC outbound engine:\n\tPackets: %" PRIu64 "; Bytes: %" PRIu64
            "\n", sim.out_pkts, sim.out_bytes);
@@ -561,9 +589,7 @@ int xg_spin_sim_fini(const char *fn)
         xg_error("spin", "%s: call pspinsim_init first", fn);
         return SPIN_ERR;
     }
-    while (sim.nopen != 0) {
-        flow_close(sim.open[0].msg); /* no eom came: end them here */
-    }
+    xg_spin_flow_close_all(&sim.flows);
     xg_spin_sim_run(fn, &done, 0);
     while (sim.nctxs != 0) {
         ctx = sim.ctxs[--sim.nctxs];
@@ -587,14 +613,13 @@ int xg_spin_sim_fini(const char *fn)
         fclose(sim.trace);
     }
     free(sim.ctxs);
-    free(sim.open);
     memset(&sim.cbs, 0, sizeof(sim.cbs));
+    memset(&sim.flows, 0, sizeof(sim.flows));
     sim.trace = NULL;
     sim.ctxs = NULL;
-    sim.open = NULL;
-    sim.nctxs = sim.ctxs_cap = sim.nopen = sim.open_cap = 0;
+    sim.nctxs = sim.ctxs_cap = 0;
     sim.eos = 0;
-    sim.injected = sim.bytes_in = sim.msgs_in = sim.waits = 0;
+    sim.injected = sim.bytes_in = 0;
     sim.first_ns = sim.last_ns = 0;
     sim.out_pkts = sim.out_bytes = sim.wr_n = sim.wr_bytes = 0;
     sim.rd_n = sim.rd_bytes = sim.lat_sum = sim.lat_min = sim.lat_max = 0;

@@ -280,6 +280,9 @@ xg_status_t xg_spin_ctx_attach_entry(const char *fn, xg_spin_ctx_t *ctx,
     }
     if (status == XG_OK) {
         ctx->entries[ctx->nentries++] = entry;
+        if (ctx->send_ni < 0) {
+            ctx->send_ni = (int)xg_nic_handle_ni(entry);
+        }
     }
     pthread_mutex_unlock(&e->lock);
     return status;
@@ -320,7 +323,7 @@ int xg_spin_portals_send(xg_spin_hpu_t *hpu, uint32_t dest, const void *data,
     xg_nic_ni_t *ni;
     xg_nic_op_t op;
 
-    if (!ctx->can_send || !send_md[msg->ni].bound) {
+    if (!ctx->can_send || (msg->ni >= 4) || !send_md[msg->ni].bound) {
         return XG_SPIN_FAULT_COMMAND;
     }
     ni = &xg_nic_global->ni[msg->ni];

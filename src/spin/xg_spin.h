@@ -46,6 +46,9 @@ xg_status_t xg_spin_ctx_attach_entry(const char *fn, xg_spin_ctx_t *ctx,
 xg_status_t xg_spin_ctx_detach_entry(const char *fn, xg_spin_ctx_t *ctx,
                                      ptl_handle_me_t entry);
 xg_status_t xg_spin_ctx_wait_quiet(xg_spin_ctx_t *ctx);
+xg_status_t xg_spin_ctx_flow_packet(const char *fn, xg_spin_ctx_t *ctx,
+                                    uint32_t msgid, const void *pkt,
+                                    size_t len, int eom);
 void *xg_spin_ctx_mem(xg_spin_ctx_t *ctx, int scratch, unsigned cluster,
                       size_t *size_p);
 const xg_spin_ec_desc_t *xg_spin_ctx_descriptor(const xg_spin_ctx_t *ctx);

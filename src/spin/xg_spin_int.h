@@ -135,6 +135,15 @@ struct xg_spin_obj {
     uintptr_t      text_lo, text_hi; /* its executable segments */
 };
 
+/* Messages of flows (raw, or a native context's own) that have not seen
+ * their eom packet yet, by (context, msgid); one injecting thread. */
+typedef struct xg_spin_flows {
+    struct xg_spin_flow_msg *open;
+    unsigned         nopen, cap;
+    uint64_t         waits;      /* back-pressure waits */
+    uint64_t         msgs;       /* messages started */
+} xg_spin_flows_t;
+
 struct xg_spin_ctx {
     xg_spin_ctx_t *next;          /* engine's list */
     int            raw;           /* a raw flow (pspinsim_*) or Portals */
@@ -167,6 +176,9 @@ struct xg_spin_ctx {
     unsigned         nentries, entries_cap;
     /* raw flows */
     spin_ec_t        ec;          /* as the driver describes it */
+    xg_spin_flows_t  flows;       /* a native context's own flow */
+    int              send_ni;     /* NI of its first entry, for sends of
+                                     its flow's handlers (-1: none) */
 };
 
 struct xg_spin_hpu {
@@ -179,7 +191,9 @@ struct xg_spin_hpu {
     volatile sig_atomic_t in_handler; /* a handler runs (not the engine) */
     volatile sig_atomic_t in_runtime; /* inside a command call */
     _Atomic uint32_t seq;         /* +1 at each handler start and end */
-    _Atomic int      kill_req;    /* the watchdog wants it stopped */
+    _Atomic uint32_t kill_seq;    /* the watchdog wants the handler of
+                                     this seq stopped (0: none) */
+    _Atomic int      kill_force;  /* ... wherever it is */
     volatile sig_atomic_t kill_pending; /* signalled inside a command */
     xg_spin_pkt_t   *pkt;         /* what runs */
     xg_spin_msg_t   *msg;
@@ -195,7 +209,7 @@ struct xg_spin_hpu {
     clockid_t        cpu_clock;
     /* the watchdog's view */
     uint32_t         wd_seq;
-    uint64_t         wd_cpu;
+    uint64_t         wd_cpu, wd_wall;
     unsigned         wd_signals;
     _Atomic uint64_t wd_limit;    /* the running handler's watchdog */
     uint64_t         packets;     /* handled (statistics) */
@@ -301,6 +315,16 @@ xg_status_t xg_spin_fault_start(void);
 void        xg_spin_fault_stop(void);
 int         xg_spin_hpu_signals_init(xg_spin_hpu_t *hpu);
 void        xg_spin_hpu_signals_fini(xg_spin_hpu_t *hpu);
+/* 1 if the watchdog asked to stop the handler running on @hpu (a
+ * request for an earlier handler of the HPU does not count). */
+static inline int xg_spin_kill_asked(xg_spin_hpu_t *hpu)
+{
+    uint32_t k = atomic_load_explicit(&hpu->kill_seq, memory_order_relaxed);
+
+    return (k != 0) &&
+           (k == atomic_load_explicit(&hpu->seq, memory_order_relaxed));
+}
+
 /* Ends the handler running on @hpu with @fault (from a command). */
 XG_NORETURN void xg_spin_fault_raise(xg_spin_hpu_t *hpu, int fault,
                                      uint64_t addr);
@@ -335,6 +359,14 @@ int xg_spin_portals_send(xg_spin_hpu_t *hpu, uint32_t dest, const void *data,
                          uint32_t len);
 
 /* ---- flow.c: raw flows (the pspinsim_* driver interface) ---- */
+/* Injects packet @data of message @msgid of @ctx (waits for room);
+ * SPIN_SUCCESS or SPIN_ERR (logged). */
+int  xg_spin_flow_inject(const char *fn, xg_spin_flows_t *f,
+                         xg_spin_ctx_t *ctx, uint32_t msgid,
+                         const uint8_t *data, size_t len, int eom,
+                         uint64_t user_ptr);
+/* Ends the messages of @f that saw no eom. */
+void xg_spin_flow_close_all(xg_spin_flows_t *f);
 void xg_spin_flow_pkt_done(xg_spin_pkt_t *pkt);
 int  xg_spin_flow_send(xg_spin_hpu_t *hpu, const void *data, uint32_t len);
 int  xg_spin_flow_to_host(xg_spin_hpu_t *hpu, uint64_t host_addr,

@@ -70,6 +70,16 @@ XG_EXPORT xg_status_t xg_spin_ctx_detach(xg_spin_ctx_t *ctx,
     return xg_spin_ctx_detach_entry("xg_spin_ctx_detach", ctx, entry);
 }
 
+XG_EXPORT xg_status_t xg_spin_ctx_inject(xg_spin_ctx_t *ctx, uint32_t msgid,
+                                         const void *pkt, size_t len, int eom)
+{
+    if ((ctx == NULL) || ((pkt == NULL) && (len != 0))) {
+        return bad("xg_spin_ctx_inject", "ctx and pkt must not be NULL");
+    }
+    return xg_spin_ctx_flow_packet("xg_spin_ctx_inject", ctx, msgid, pkt,
+                                   len, eom);
+}
+
 XG_EXPORT xg_status_t xg_spin_ctx_quiet(xg_spin_ctx_t *ctx)
 {
     if (ctx == NULL) {
