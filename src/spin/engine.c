@@ -385,8 +385,11 @@ static XG_NOINLINE int run_handler(xg_spin_hpu_t *hpu, xg_spin_pkt_t *pkt,
         ev.addr    = hpu->fault_addr;
         ev.signal  = hpu->fault_sig;
         ev.hpu     = hpu->gid;
-        xg_spin_msg_fail(pkt->msg);
-        xg_spin_fault_report(pkt->msg->ctx, &ev);
+        /* one report per message: handlers of its other packets that
+         * were already running may fault too */
+        if (xg_spin_msg_fail(pkt->msg)) {
+            xg_spin_fault_report(pkt->msg->ctx, &ev);
+        }
     }
     return ok;
 }

@@ -407,19 +407,21 @@ static void wd_stalls(xg_spin_engine_t *e)
             continue; /* a free MPQ */
         }
         flags = atomic_load_explicit(&msg->flags, memory_order_acquire);
-        /* signed: a packet may have come after @now was read */
-        if (!(flags & (XG_SPIN_MSG_OPEN_GONE | XG_SPIN_MSG_FAILED)) &&
+        /* signed: a packet may have come after @now was read; a message
+         * that failed is closed too, but reported once */
+        if (!(flags & XG_SPIN_MSG_OPEN_GONE) &&
             ((int64_t)(now - atomic_load_explicit(&msg->last_ns,
                                                   memory_order_relaxed)) >
-             (int64_t)msg->ctx->stall_ns) &&
-            xg_spin_msg_fail(msg)) {
-            memset(&ev, 0, sizeof(ev));
-            ev.ctx     = msg->ctx;
-            ev.fault   = XG_SPIN_FAULT_STALL;
-            ev.handler = XG_SPIN_HANDLER_NONE;
-            ev.msg     = msg->id;
-            ev.hpu     = UINT32_MAX;
-            xg_spin_fault_report(msg->ctx, &ev);
+             (int64_t)msg->ctx->stall_ns)) {
+            if (xg_spin_msg_fail(msg)) {
+                memset(&ev, 0, sizeof(ev));
+                ev.ctx     = msg->ctx;
+                ev.fault   = XG_SPIN_FAULT_STALL;
+                ev.handler = XG_SPIN_HANDLER_NONE;
+                ev.msg     = msg->id;
+                ev.hpu     = UINT32_MAX;
+                xg_spin_fault_report(msg->ctx, &ev);
+            }
             xg_spin_msg_close(msg);
         }
         xg_spin_msg_unref(msg);

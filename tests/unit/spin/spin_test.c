@@ -2,10 +2,12 @@
 #include "spin_test.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 uint8_t  st_host[ST_HOST_SIZE];
 uint64_t st_feedbacks;
 uint64_t st_out_packets;
+st_out_t st_outs[ST_OUT_MAX];
 
 static void on_feedback(uint64_t user_ptr, uint64_t a, uint64_t b,
                         uint64_t c)
@@ -33,9 +35,19 @@ static void on_host_read(uint64_t addr, uint8_t *data, size_t len)
 
 static void on_out(uint8_t *data, size_t len)
 {
-    (void)data;
-    (void)len;
+    XG_CHECK(st_out_packets < ST_OUT_MAX && len <= sizeof(st_outs[0].data),
+             "too many packets out, or too long (%zu)", len);
+    memcpy(st_outs[st_out_packets].data, data, len);
+    st_outs[st_out_packets].len = len;
     st_out_packets++;
+}
+
+uint8_t *st_window(size_t size)
+{
+    uint8_t *p = calloc(1, size);
+
+    XG_CHECK(p != NULL, "no memory for a host window of %zu bytes", size);
+    return p;
 }
 
 /* The program-memory name of handler @name of @file (0: none). */

@@ -43,4 +43,15 @@ void st_fini(void);
 extern uint64_t st_feedbacks;
 extern uint64_t st_out_packets;
 
+/* The packets handlers sent (raw flows), in the order they were sent. */
+typedef struct st_out {
+    uint8_t data[2048];
+    size_t  len;
+} st_out_t;
+#define ST_OUT_MAX 4096
+extern st_out_t st_outs[ST_OUT_MAX];
+
+/* A host window of the test's own, for native contexts. */
+uint8_t *st_window(size_t size);
+
 #endif

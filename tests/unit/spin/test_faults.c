@@ -40,6 +40,10 @@ static const fault_case_t cases[] = {
     PH("send_ph", XG_SPIN_FAULT_COMMAND),
     PH("terminate_ph", XG_SPIN_FAULT_TERMINATE),
     PH("assert_ph", XG_SPIN_FAULT_TERMINATE),
+    /* messages of several packets: one report each, however many of
+     * their packets were running when the first faulted */
+    {NULL, "segv_ph", NULL, XG_SPIN_FAULT_MEMORY, XG_SPIN_HANDLER_PAYLOAD,
+     2, 6, 0},
     /* a header handler's fault: the message's payloads never run */
     {"segv_hh", "good_ph", NULL, XG_SPIN_FAULT_MEMORY,
      XG_SPIN_HANDLER_HEADER, 1, 5, 0},

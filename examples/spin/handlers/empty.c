@@ -1,4 +1,4 @@
-/* The empty payload handler: the engine's own cost per packet. */
+/* empty: a payload handler that does nothing (the engine's own cost). */
 #include <handler.h>
 
 __handler__ void empty_ph(handler_args_t *args)
