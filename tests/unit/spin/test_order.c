@@ -5,8 +5,9 @@
  *   - header before payloads before completion, each message's handlers
  *     on its home cluster where they must be;
  *   - every payload handler runs once per packet, the completion handler
- *     once after all of them -- with 64 messages interleaved packet by
+ *     once after all of them -- with messages interleaved packet by
  *     packet, random packet counts (1-40) and sizes;
+ *   - many concurrent messages: 200 interleaved at any time;
  *   - each message's own scratchpad holds only its stamp (two messages
  *     never share one).
  * Run with XGAS_SPIN_CLUSTER_HPUS=2 (see CMakeLists.txt).
@@ -19,7 +20,7 @@
 #include "xgas_spin.h"
 
 #define MSGS     600
-#define ACTIVE   64   /* interleaved at a time (below XGAS_SPIN_MPQS) */
+#define ACTIVE   200  /* interleaved at a time (below XGAS_SPIN_MPQS) */
 
 static uint32_t rnd_state = 12345;
 
