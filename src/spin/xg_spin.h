@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/xg_compiler.h"
 #include "spin/handler.h"
 #include "spin/pspinsim.h"
 #include "xgas_spin.h"
