@@ -146,7 +146,9 @@ xg_spin_msg_t *xg_spin_msg_open(xg_spin_ctx_t *ctx, uint32_t id)
     atomic_store_explicit(&msg->flags, 0, memory_order_relaxed);
     atomic_store_explicit(&msg->nic_sync, 0, memory_order_relaxed);
     atomic_store_explicit(&msg->refs, 1, memory_order_relaxed); /* open */
-    atomic_store_explicit(&msg->last_ns, xg_spin_now(),
+    atomic_store_explicit(&msg->last_ns,
+                          atomic_load_explicit(&e->coarse_ns,
+                                               memory_order_relaxed),
                           memory_order_relaxed);
     atomic_fetch_add_explicit(&ctx->active, 1, memory_order_relaxed);
     /* release: the fields above before the watchdog may look at it */
@@ -180,10 +182,10 @@ static void msg_end(xg_spin_msg_t *msg)
 {
     xg_spin_ctx_t *ctx = msg->ctx;
 
-    if (msg->eom_pkt != NULL) {
-        pkt_free(msg->eom_pkt);
-        msg->eom_pkt = NULL;
+    if ((msg->ctx->th != NULL) && (msg->eom_pkt != NULL)) {
+        pkt_free(msg->eom_pkt); /* kept for a completion handler */
     }
+    msg->eom_pkt = NULL;
     if (!msg_failed(msg)) {
         __atomic_fetch_add(&ctx->desc->messages, 1, __ATOMIC_RELAXED);
         atomic_fetch_add_explicit(&xg_spin_engine.stat_msgs, 1,
@@ -218,13 +220,44 @@ static void msg_drained(xg_spin_msg_t *msg, xg_spin_hpu_t *hpu)
     msg_end(msg);
 }
 
-static void msg_put(xg_spin_msg_t *msg, xg_spin_hpu_t *hpu)
+/* Drops @n references of @msg. */
+static void msg_put_n(xg_spin_msg_t *msg, xg_spin_hpu_t *hpu, uint32_t n)
 {
     /* acq_rel: every handler's work before whoever ends the message */
-    if (atomic_fetch_sub_explicit(&msg->refs, 1, memory_order_acq_rel) ==
-        1) {
+    if (atomic_fetch_sub_explicit(&msg->refs, n, memory_order_acq_rel) ==
+        n) {
         msg_drained(msg, hpu);
     }
+}
+
+static void msg_put(xg_spin_msg_t *msg, xg_spin_hpu_t *hpu)
+{
+    msg_put_n(msg, hpu, 1);
+}
+
+/* The references @hpu has kept back. */
+static void hpu_flush_puts(xg_spin_hpu_t *hpu)
+{
+    xg_spin_msg_t *msg = hpu->put_msg;
+
+    if (msg != NULL) {
+        hpu->put_msg = NULL;
+        msg_put_n(msg, hpu, hpu->put_n);
+    }
+}
+
+/* An HPU's packet of @msg is done: the reference is dropped with the
+ * next ones of the same message, as long as the HPU has work (it flushes
+ * before it switches messages or looks for more work). */
+static void hpu_put(xg_spin_hpu_t *hpu, xg_spin_msg_t *msg)
+{
+    if (hpu->put_msg == msg) {
+        hpu->put_n++;
+        return;
+    }
+    hpu_flush_puts(hpu);
+    hpu->put_msg = msg;
+    hpu->put_n   = 1;
 }
 
 void xg_spin_msg_close(xg_spin_msg_t *msg)
@@ -242,13 +275,12 @@ static void pkt_finish(xg_spin_hpu_t *hpu, xg_spin_pkt_t *pkt)
 {
     xg_spin_msg_t *msg = pkt->msg;
 
-    if ((pkt != msg->eom_pkt) || (msg->ctx->th == NULL)) {
-        if (pkt == msg->eom_pkt) {
-            msg->eom_pkt = NULL;
-        }
+    /* (the packet's own flag: msg->eom_pkt is the injector's until the
+     * message drains) */
+    if (!pkt->eom || (msg->ctx->th == NULL)) {
         pkt_free(pkt);
     }
-    msg_put(msg, hpu);
+    hpu_put(hpu, msg);
 }
 
 int xg_spin_pkt_inject(xg_spin_msg_t *msg, xg_spin_pkt_t *pkt)
@@ -271,7 +303,10 @@ int xg_spin_pkt_inject(xg_spin_msg_t *msg, xg_spin_pkt_t *pkt)
         &msg->refs, &refs, refs + 1, memory_order_acq_rel,
         memory_order_relaxed));
     pkt->msg = msg;
-    atomic_store_explicit(&msg->last_ns, xg_spin_now(),
+    /* the watchdog's clock: no system call per packet */
+    atomic_store_explicit(&msg->last_ns,
+                          atomic_load_explicit(&xg_spin_engine.coarse_ns,
+                                               memory_order_relaxed),
                           memory_order_relaxed);
     if (pkt->eom) {
         msg->eom_pkt = pkt;
@@ -347,6 +382,21 @@ static void task_fill(xg_spin_hpu_t *hpu, const xg_spin_pkt_t *pkt)
     hpu->args.hpu_id     = hpu->core;
 }
 
+/* sigsetjmp saves no signal mask (that would be a system call per
+ * handler; signals of faults are not blocked, SA_NODEFER).  Under
+ * ThreadSanitizer a jump out of a signal handler works only to a context
+ * that saved its mask (gcc 12's interceptors), so there it does. */
+#if defined(__SANITIZE_THREAD__)
+#define XG_SPIN_SAVEMASK 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define XG_SPIN_SAVEMASK 1
+#endif
+#endif
+#ifndef XG_SPIN_SAVEMASK
+#define XG_SPIN_SAVEMASK 0
+#endif
+
 /* Runs @fn on @pkt; 1 if it returned, 0 if it faulted (reported). */
 static XG_NOINLINE int run_handler(xg_spin_hpu_t *hpu, xg_spin_pkt_t *pkt,
                                    handler_fn fn, int kind)
@@ -363,7 +413,7 @@ static XG_NOINLINE int run_handler(xg_spin_hpu_t *hpu, xg_spin_pkt_t *pkt,
                           memory_order_relaxed);
     /* odd: a handler runs (the watchdog's view) */
     atomic_store_explicit(&hpu->seq, seq + 1, memory_order_release);
-    if (sigsetjmp(hpu->jb, 0) == 0) {
+    if (sigsetjmp(hpu->jb, XG_SPIN_SAVEMASK) == 0) {
         hpu->in_handler = 1;
         fn(&hpu->args);
         hpu->in_handler = 0;
@@ -500,6 +550,12 @@ static void *hpu_main(void *arg)
             xg_wait_init(&wait);
             continue;
         }
+        /* no work: the references kept back go now (one may end a
+         * message, and another HPU may wait for it) */
+        if (hpu->put_msg != NULL) {
+            hpu_flush_puts(hpu);
+            continue;
+        }
         if (idle_since == 0) {
             idle_since = xg_time_ns();
         }
@@ -522,6 +578,7 @@ static void *hpu_main(void *arg)
         idle_since = 0;
         xg_wait_init(&wait);
     }
+    hpu_flush_puts(hpu);
     xg_spin_hpu_signals_fini(hpu);
     xg_spin_tls_hpu = NULL;
     return NULL;
@@ -641,6 +698,7 @@ static xg_status_t engine_start(xg_spin_engine_t *e)
         e->pkts[i].data = e->pktbuf + (size_t)i * e->slot_size;
     }
     e->t0 = xg_time_ns();
+    atomic_store_explicit(&e->coarse_ns, 0, memory_order_relaxed);
     atomic_store_explicit(&e->stop, 0, memory_order_relaxed);
     status = xg_spin_fault_start();
     if (status != XG_OK) {
@@ -661,7 +719,9 @@ static xg_status_t engine_start(xg_spin_engine_t *e)
         if ((errno = pthread_attr_setstack(&attr, hpu->stack, stack)) ||
             (errno = pthread_create(&hpu->thread, &attr, hpu_main, hpu))) {
             pthread_attr_destroy(&attr);
-            xg_error("spin", "cannot start HPU thread %u: %m", i);
+            xg_error("spin", "cannot start HPU thread %u on a stack of %zu "
+                     "bytes: %m (the thread's TLS lives on it too: raise "
+                     "XGAS_SPIN_HPU_STACK)", i, stack);
             status = XG_ERR_NO_RESOURCE;
             break;
         }

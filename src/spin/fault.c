@@ -385,8 +385,9 @@ static void wd_hpus(xg_spin_engine_t *e)
     }
 }
 
-/* Messages with no packet for longer than their context allows. */
-static void wd_stalls(xg_spin_engine_t *e)
+/* Messages with no packet for longer than their context allows; their
+ * stamps are the coarse clock, up to @period old. */
+static void wd_stalls(xg_spin_engine_t *e, uint64_t period)
 {
     uint64_t now = xg_spin_now();
     xg_spin_event_t ev;
@@ -412,7 +413,7 @@ static void wd_stalls(xg_spin_engine_t *e)
         if (!(flags & XG_SPIN_MSG_OPEN_GONE) &&
             ((int64_t)(now - atomic_load_explicit(&msg->last_ns,
                                                   memory_order_relaxed)) >
-             (int64_t)msg->ctx->stall_ns)) {
+             (int64_t)(msg->ctx->stall_ns + period))) {
             if (xg_spin_msg_fail(msg)) {
                 memset(&ev, 0, sizeof(ev));
                 ev.ctx     = msg->ctx;
@@ -436,10 +437,6 @@ static void *wd_main(void *arg)
 
     pthread_mutex_lock(&e->wd_lock);
     while (!atomic_load_explicit(&e->stop, memory_order_acquire)) {
-        pthread_mutex_unlock(&e->wd_lock);
-        wd_hpus(e);
-        wd_stalls(e);
-        pthread_mutex_lock(&e->wd_lock);
         /* a quarter of the shortest threshold, between 1 and 100 ms */
         min = atomic_load_explicit(&e->wd_min_ns, memory_order_relaxed);
         period = min / 4;
@@ -448,6 +445,13 @@ static void *wd_main(void *arg)
         } else if (period > 100000000) {
             period = 100000000;
         }
+        pthread_mutex_unlock(&e->wd_lock);
+        /* the clock injectors stamp messages with */
+        atomic_store_explicit(&e->coarse_ns, xg_spin_now(),
+                              memory_order_relaxed);
+        wd_hpus(e);
+        wd_stalls(e, period);
+        pthread_mutex_lock(&e->wd_lock);
         clock_gettime(CLOCK_REALTIME, &ts);
         ts.tv_nsec += (long)(period % 1000000000);
         ts.tv_sec  += (time_t)(period / 1000000000) +

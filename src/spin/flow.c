@@ -394,7 +394,8 @@ int xg_spin_flow_inject(const char *fn, xg_spin_flows_t *f,
     pkt->len       = (uint32_t)len;
     pkt->eom       = (eom != 0);
     pkt->user_ptr  = user_ptr;
-    pkt->t_arrival = xg_spin_now();
+    /* a time for the driver's feedback (not for a native flow's) */
+    pkt->t_arrival = ctx->raw ? xg_spin_now() : 0;
     for (;;) {
         msg = flow_msg(f, ctx, msgid);
         if (msg == NULL) {

@@ -12,7 +12,7 @@ XG_CONFIG_VAR(spin_cluster_hpus, "XGAS_SPIN_CLUSTER_HPUS", XG_CFG_INT, "1",
               "1", "8", XG_CFG_USER,
               "sPIN engine: HPU threads per cluster")
 XG_CONFIG_VAR(spin_pkt_size, "XGAS_SPIN_PKT_SIZE", XG_CFG_SIZE, "8K",
-              "128", "64K", XG_CFG_USER,
+              "64", "64K", XG_CFG_USER,
               "sPIN engine: largest packet, headers included (one packet buffer slot)")
 XG_CONFIG_VAR(spin_pkt_buffer, "XGAS_SPIN_PKT_BUFFER", XG_CFG_SIZE, "4M",
               "1K", "12M", XG_CFG_USER,
@@ -20,9 +20,9 @@ XG_CONFIG_VAR(spin_pkt_buffer, "XGAS_SPIN_PKT_BUFFER", XG_CFG_SIZE, "4M",
 XG_CONFIG_VAR(spin_mpqs, "XGAS_SPIN_MPQS", XG_CFG_INT, "256",
               "1", "65536", XG_CFG_USER,
               "sPIN engine: messages processed at a time (message processing queues)")
-XG_CONFIG_VAR(spin_hpu_stack, "XGAS_SPIN_HPU_STACK", XG_CFG_SIZE, "256K",
-              "64K", "4M", XG_CFG_USER,
-              "sPIN engine: stack of each HPU thread (a guard page below it)")
+XG_CONFIG_VAR(spin_hpu_stack, "XGAS_SPIN_HPU_STACK", XG_CFG_SIZE, "2M",
+              "64K", "7M", XG_CFG_USER,
+              "sPIN engine: stack of each HPU thread, the process's static TLS included (a guard page below it)")
 XG_CONFIG_VAR(spin_watchdog_us, "XGAS_SPIN_WATCHDOG_US", XG_CFG_INT, "1000000",
               "100", "3600000000", XG_CFG_USER,
               "sPIN engine: CPU time a handler may run before it is stopped (contexts may set their own)")

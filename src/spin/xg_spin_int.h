@@ -213,6 +213,10 @@ struct xg_spin_hpu {
     unsigned         wd_signals;
     _Atomic uint64_t wd_limit;    /* the running handler's watchdog */
     uint64_t         packets;     /* handled (statistics) */
+    /* references of one message this HPU has yet to drop (its packets
+     * done one after the other): one atomic for the lot */
+    xg_spin_msg_t   *put_msg;
+    uint32_t         put_n;
 } XG_CACHE_ALIGNED;
 
 typedef struct xg_spin_engine {
@@ -240,6 +244,7 @@ typedef struct xg_spin_engine {
     _Atomic int      stop;
     uint64_t         idle_ns;
     uint64_t         t0;        /* xg_time_ns at start */
+    _Atomic uint64_t coarse_ns; /* xg_spin_now, as of the last tick */
     /* watchdog */
     pthread_t        wd_thread;
     pthread_mutex_t  wd_lock;

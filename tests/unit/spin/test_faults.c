@@ -52,6 +52,17 @@ static const fault_case_t cases[] = {
      XG_SPIN_HANDLER_COMPLETION, 1, 5, 5},
 };
 
+/* ThreadSanitizer holds asynchronous signals back until the thread calls
+ * into its runtime: a loop that calls nothing cannot be interrupted
+ * there (docs/spin.md, "Isolation"); the other watchdog cases can. */
+#if defined(__SANITIZE_THREAD__)
+#define UNDER_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define UNDER_TSAN 1
+#endif
+#endif
+
 static xg_spin_ctx_t *make_ctx(const char *file, const char *hh,
                                const char *ph, const char *th,
                                uint64_t stall_ns)
@@ -123,6 +134,11 @@ int main(int argc, char **argv)
     for (c = 0; c < XG_ARRAY_SIZE(cases); c++) {
         const fault_case_t *k = &cases[c];
 
+#ifdef UNDER_TSAN
+        if (strcmp(k->ph, "loop_ph") == 0) {
+            continue;
+        }
+#endif
         ctx = make_ctx(argv[1], k->hh, k->ph, k->th, 0);
         for (m = 0; m < k->msgs; m++) {
             feed(ctx, m, k->pkts, 1);
