@@ -66,18 +66,32 @@ void xg_spin_wake(void)
     }
 }
 
+/* Pushes @v on @q, which has room for every value there can be: a push
+ * can still find its cell taken by a consumer that claimed it a lap ago
+ * and was preempted before reading it; it waits for that one. */
+static void queue_push(xg_mpmc_t *q, uintptr_t v)
+{
+    xg_wait_t wait;
+
+    if (xg_likely(xg_mpmc_push(q, v))) {
+        return;
+    }
+    xg_wait_init(&wait);
+    while (!xg_mpmc_push(q, v)) {
+        xg_wait_backoff(&wait);
+    }
+}
+
 /* Queues @pkt for its message's home cluster: a payload for any HPU, a
  * header or completion handler for the home cluster's own. */
 static void ready_push(xg_spin_pkt_t *pkt)
 {
     xg_spin_engine_t *e = &xg_spin_engine;
     unsigned home = pkt->msg->home;
-    int ok = xg_mpmc_push((pkt->run == XG_SPIN_RUN_PAYLOAD)
-                              ? &e->ready[home] : &e->home_only[home],
-                          (uintptr_t)pkt);
 
-    /* room for every slot: it cannot be full */
-    xg_assert(ok);
+    queue_push((pkt->run == XG_SPIN_RUN_PAYLOAD) ? &e->ready[home]
+                                                 : &e->home_only[home],
+               (uintptr_t)pkt);
 }
 
 /* ------------------------------------------------------------------------
@@ -101,7 +115,7 @@ void xg_spin_pkt_drop(xg_spin_pkt_t *pkt)
     xg_spin_engine_t *e = &xg_spin_engine;
 
     pkt->msg = NULL;
-    xg_mpmc_push(&e->free_slots, (uintptr_t)(pkt - e->pkts));
+    queue_push(&e->free_slots, (uintptr_t)(pkt - e->pkts));
 }
 
 /* Gives @pkt's slot back (after the driver's feedback, for raw flows). */
@@ -160,7 +174,7 @@ void xg_spin_msg_unref(xg_spin_msg_t *msg)
 {
     if (atomic_fetch_sub_explicit(&msg->life, 1, memory_order_acq_rel) ==
         1) {
-        xg_mpmc_push(&xg_spin_engine.free_msgs, msg->index);
+        queue_push(&xg_spin_engine.free_msgs, msg->index);
     }
 }
 
@@ -650,14 +664,18 @@ static xg_status_t engine_setup(xg_spin_engine_t *e)
     e->pkts = calloc(e->nslots, sizeof(*e->pkts));
     e->msgs = calloc(e->nmsgs, sizeof(*e->msgs));
     e->hpus = aligned_alloc(XG_CACHELINE, e->nhpus * sizeof(*e->hpus));
+    /* every queue holds at most all slots (or MPQs); room for four times
+     * that, so that a consumer preempted between claiming a cell and
+     * reading it rarely holds a producer up (queue_push) */
     if ((e->pkts == NULL) || (e->msgs == NULL) || (e->hpus == NULL) ||
-        (xg_mpmc_init(&e->free_slots, e->nslots) != 0) ||
-        (xg_mpmc_init(&e->free_msgs, e->nmsgs) != 0)) {
+        (xg_mpmc_init(&e->free_slots, 4 * (uint64_t)e->nslots) != 0) ||
+        (xg_mpmc_init(&e->free_msgs, 4 * (uint64_t)e->nmsgs) != 0)) {
         return XG_ERR_NO_MEMORY;
     }
     for (c = 0; c < XG_SPIN_NCLUSTERS; c++) {
-        if ((xg_mpmc_init(&e->ready[c], e->nslots) != 0) ||
-            (xg_mpmc_init(&e->home_only[c], e->nslots) != 0)) {
+        if ((xg_mpmc_init(&e->ready[c], 4 * (uint64_t)e->nslots) != 0) ||
+            (xg_mpmc_init(&e->home_only[c], 4 * (uint64_t)e->nslots) !=
+             0)) {
             return XG_ERR_NO_MEMORY;
         }
     }
