@@ -120,6 +120,51 @@ static inline int xg_mpmc_pop(xg_mpmc_t *q, uintptr_t *value_p)
     return 1;
 }
 
+/* Takes up to @max values (in queue order) with one claim of the head, as
+ * many as are ready there in a row: the cells a consumer claims are its
+ * own, since a producer never writes a full cell.  Returns how many. */
+static inline unsigned xg_mpmc_pop_many(xg_mpmc_t *q, uintptr_t *values,
+                                        unsigned max)
+{
+    uint64_t pos = atomic_load_explicit(&q->head, memory_order_relaxed);
+    xg_mpmc_cell_t *cell;
+    unsigned n, i;
+
+    for (;;) {
+        for (n = 0; n < max; n++) {
+            cell = &q->cells[(pos + n) & q->mask];
+            if (atomic_load_explicit(&cell->seq, memory_order_acquire) !=
+                pos + n + 1) {
+                break;
+            }
+        }
+        if (n == 0) {
+            /* empty, or another consumer moved on: look again only if the
+             * head moved */
+            uint64_t now = atomic_load_explicit(&q->head,
+                                                memory_order_relaxed);
+
+            if (now == pos) {
+                return 0;
+            }
+            pos = now;
+            continue;
+        }
+        if (atomic_compare_exchange_weak_explicit(&q->head, &pos, pos + n,
+                                                  memory_order_relaxed,
+                                                  memory_order_relaxed)) {
+            break;
+        }
+    }
+    for (i = 0; i < n; i++) {
+        cell = &q->cells[(pos + i) & q->mask];
+        values[i] = cell->value;
+        atomic_store_explicit(&cell->seq, pos + i + q->mask + 1,
+                              memory_order_release);
+    }
+    return n;
+}
+
 /* Values queued, approximately (exact when nobody pushes or pops). */
 static inline uint64_t xg_mpmc_count(xg_mpmc_t *q)
 {

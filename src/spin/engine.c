@@ -118,13 +118,37 @@ void xg_spin_pkt_drop(xg_spin_pkt_t *pkt)
     queue_push(&e->free_slots, (uintptr_t)(pkt - e->pkts));
 }
 
-/* Gives @pkt's slot back (after the driver's feedback, for raw flows). */
-static void pkt_free(xg_spin_pkt_t *pkt)
+/* The slots @hpu freed go back to the buffer. */
+static void hpu_flush_slots(xg_spin_hpu_t *hpu)
 {
+    xg_spin_engine_t *e = &xg_spin_engine;
+    unsigned i;
+
+    for (i = 0; i < hpu->stash_n; i++) {
+        queue_push(&e->free_slots, hpu->stash[i]);
+    }
+    hpu->stash_n = 0;
+}
+
+/* Gives @pkt's slot back (after the driver's feedback, for raw flows):
+ * an HPU stashes a few and returns them together when it has no work or
+ * the stash is full; with a small buffer it does not stash. */
+static void pkt_free(xg_spin_hpu_t *hpu, xg_spin_pkt_t *pkt)
+{
+    xg_spin_engine_t *e = &xg_spin_engine;
+
     if (pkt->msg->ctx->raw) {
         xg_spin_flow_pkt_done(pkt);
     }
-    xg_spin_pkt_drop(pkt);
+    if ((hpu == NULL) || (e->stash_max == 0)) {
+        xg_spin_pkt_drop(pkt);
+        return;
+    }
+    pkt->msg = NULL;
+    hpu->stash[hpu->stash_n++] = (uintptr_t)(pkt - e->pkts);
+    if (hpu->stash_n == e->stash_max) {
+        hpu_flush_slots(hpu);
+    }
 }
 
 /* The per-message scratchpad of MPQ @msg, in its home cluster. */
@@ -191,13 +215,14 @@ static int msg_failed(const xg_spin_msg_t *msg)
             XG_SPIN_MSG_FAILED) != 0;
 }
 
-/* Every packet is done and none will follow. */
-static void msg_end(xg_spin_msg_t *msg)
+/* Every packet is done and none will follow (@hpu: the HPU that ends it,
+ * or NULL). */
+static void msg_end(xg_spin_msg_t *msg, xg_spin_hpu_t *hpu)
 {
     xg_spin_ctx_t *ctx = msg->ctx;
 
     if ((msg->ctx->th != NULL) && (msg->eom_pkt != NULL)) {
-        pkt_free(msg->eom_pkt); /* kept for a completion handler */
+        pkt_free(hpu, msg->eom_pkt); /* kept for a completion handler */
     }
     msg->eom_pkt = NULL;
     if (!msg_failed(msg)) {
@@ -231,7 +256,7 @@ static void msg_drained(xg_spin_msg_t *msg, xg_spin_hpu_t *hpu)
         }
         return;
     }
-    msg_end(msg);
+    msg_end(msg, hpu);
 }
 
 /* Drops @n references of @msg. */
@@ -292,7 +317,7 @@ static void pkt_finish(xg_spin_hpu_t *hpu, xg_spin_pkt_t *pkt)
     /* (the packet's own flag: msg->eom_pkt is the injector's until the
      * message drains) */
     if (!pkt->eom || (msg->ctx->th == NULL)) {
-        pkt_free(pkt);
+        pkt_free(hpu, pkt);
     }
     hpu_put(hpu, msg);
 }
@@ -494,7 +519,7 @@ static void hpu_exec(xg_spin_hpu_t *hpu, xg_spin_pkt_t *pkt)
     hpu->packets++;
     if (pkt->run == XG_SPIN_RUN_COMPLETION) {
         run_handler(hpu, pkt, ctx->th, XG_SPIN_HANDLER_COMPLETION);
-        msg_end(msg);
+        msg_end(msg, hpu);
         return;
     }
     if (pkt->run == XG_SPIN_RUN_HEADER) {
@@ -518,21 +543,31 @@ static void hpu_exec(xg_spin_hpu_t *hpu, xg_spin_pkt_t *pkt)
  * HPU threads
  * --------------------------------------------------------------------- */
 
-/* Work for @hpu: its cluster's own queues first, then the payloads of
- * the others. */
+/* Work for @hpu: payloads it took already, its cluster's header and
+ * completion handlers, then payloads of its cluster, then of the others
+ * (a few at a time: one claim of the queue for them). */
 static xg_spin_pkt_t *hpu_take(xg_spin_hpu_t *hpu)
 {
     xg_spin_engine_t *e = &xg_spin_engine;
-    unsigned i, c;
-    uintptr_t v;
+    uintptr_t v[XG_SPIN_TAKE];
+    unsigned i, c, n, k;
 
-    if (xg_mpmc_pop(&e->home_only[hpu->cluster], &v)) {
-        return (xg_spin_pkt_t *)v;
+    if (hpu->todo_at < hpu->todo_n) {
+        return hpu->todo[hpu->todo_at++];
+    }
+    if (xg_mpmc_pop(&e->home_only[hpu->cluster], &v[0])) {
+        return (xg_spin_pkt_t *)v[0];
     }
     for (i = 0; i < e->nclusters; i++) {
         c = (hpu->cluster + i) % e->nclusters;
-        if (xg_mpmc_pop(&e->ready[c], &v)) {
-            return (xg_spin_pkt_t *)v;
+        n = xg_mpmc_pop_many(&e->ready[c], v, XG_SPIN_TAKE);
+        if (n != 0) {
+            for (k = 1; k < n; k++) {
+                hpu->todo[k - 1] = (xg_spin_pkt_t *)v[k];
+            }
+            hpu->todo_at = 0;
+            hpu->todo_n  = n - 1;
+            return (xg_spin_pkt_t *)v[0];
         }
     }
     return NULL;
@@ -565,9 +600,10 @@ static void *hpu_main(void *arg)
             continue;
         }
         /* no work: the references kept back go now (one may end a
-         * message, and another HPU may wait for it) */
-        if (hpu->put_msg != NULL) {
+         * message, and another HPU may wait for it), and the slots */
+        if ((hpu->put_msg != NULL) || (hpu->stash_n != 0)) {
             hpu_flush_puts(hpu);
+            hpu_flush_slots(hpu);
             continue;
         }
         if (idle_since == 0) {
@@ -593,6 +629,7 @@ static void *hpu_main(void *arg)
         xg_wait_init(&wait);
     }
     hpu_flush_puts(hpu);
+    hpu_flush_slots(hpu);
     xg_spin_hpu_signals_fini(hpu);
     xg_spin_tls_hpu = NULL;
     return NULL;
@@ -651,6 +688,11 @@ static xg_status_t engine_setup(xg_spin_engine_t *e)
     e->slot_size    = (uint32_t)xg_align_up(xg_config.spin_pkt_size, 64);
     e->nslots       = (uint32_t)(xg_config.spin_pkt_buffer / e->slot_size);
     e->nmsgs        = (uint32_t)xg_config.spin_mpqs;
+    /* a stash per HPU only where the buffer is large next to them */
+    e->stash_max    = e->nslots / (8 * e->nhpus);
+    if (e->stash_max > XG_SPIN_STASH) {
+        e->stash_max = XG_SPIN_STASH;
+    }
     e->idle_ns      = (uint64_t)xg_config.spin_idle_us * 1000;
     e->wd_default_ns    = (uint64_t)xg_config.spin_watchdog_us * 1000;
     e->stall_default_ns = (uint64_t)xg_config.spin_stall_ms * 1000000;

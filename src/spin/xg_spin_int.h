@@ -61,6 +61,8 @@
                               XG_SPIN_MAX_HPUS * XG_SPIN_STACK_STRIDE)
 #define XG_SPIN_PKT_MAX_END  PROG_MEM_START /* the packet buffer's limit */
 #define XG_SPIN_TASK_STRIDE  256u          /* per-HPU task_t in L1 */
+#define XG_SPIN_TAKE         4u            /* payloads an HPU takes at once */
+#define XG_SPIN_STASH        16u           /* slots an HPU frees at once */
 
 /* What an HPU runs on a packet. */
 enum {
@@ -217,6 +219,12 @@ struct xg_spin_hpu {
      * done one after the other): one atomic for the lot */
     xg_spin_msg_t   *put_msg;
     uint32_t         put_n;
+    /* payloads taken from a ready queue in one claim, to run */
+    xg_spin_pkt_t   *todo[XG_SPIN_TAKE];
+    unsigned         todo_at, todo_n;
+    /* slots this HPU freed, given back together (stash_max of them) */
+    uintptr_t        stash[XG_SPIN_STASH];
+    unsigned         stash_n;
 } XG_CACHE_ALIGNED;
 
 typedef struct xg_spin_engine {
@@ -228,6 +236,7 @@ typedef struct xg_spin_engine {
     /* packet buffer */
     uint8_t         *pktbuf;
     uint32_t         slot_size, nslots;
+    unsigned         stash_max;  /* <= XG_SPIN_STASH; 0: none */
     xg_spin_pkt_t   *pkts;
     xg_mpmc_t        free_slots;
     /* message processing queues */
