@@ -165,13 +165,4 @@ static inline unsigned xg_mpmc_pop_many(xg_mpmc_t *q, uintptr_t *values,
     return n;
 }
 
-/* Values queued, approximately (exact when nobody pushes or pops). */
-static inline uint64_t xg_mpmc_count(xg_mpmc_t *q)
-{
-    uint64_t t = atomic_load_explicit(&q->tail, memory_order_relaxed);
-    uint64_t h = atomic_load_explicit(&q->head, memory_order_relaxed);
-
-    return (t > h) ? t - h : 0;
-}
-
 #endif

@@ -104,7 +104,6 @@ xg_spin_pkt_t *xg_spin_pkt_alloc(void)
     uintptr_t v;
 
     if (!xg_mpmc_pop(&e->free_slots, &v)) {
-        atomic_fetch_add_explicit(&e->stat_busy, 1, memory_order_relaxed);
         return NULL;
     }
     return &e->pkts[v];
@@ -167,7 +166,6 @@ xg_spin_msg_t *xg_spin_msg_open(xg_spin_ctx_t *ctx, uint32_t id)
     uintptr_t v;
 
     if (!xg_mpmc_pop(&e->free_msgs, &v)) {
-        atomic_fetch_add_explicit(&e->stat_busy, 1, memory_order_relaxed);
         return NULL;
     }
     msg = &e->msgs[v];
@@ -227,8 +225,6 @@ static void msg_end(xg_spin_msg_t *msg, xg_spin_hpu_t *hpu)
     msg->eom_pkt = NULL;
     if (!msg_failed(msg)) {
         __atomic_fetch_add(&ctx->desc->messages, 1, __ATOMIC_RELAXED);
-        atomic_fetch_add_explicit(&xg_spin_engine.stat_msgs, 1,
-                                  memory_order_relaxed);
     }
     if (!ctx->raw) {
         xg_spin_portals_done(msg);
@@ -552,8 +548,8 @@ static xg_spin_pkt_t *hpu_take(xg_spin_hpu_t *hpu)
     uintptr_t v[XG_SPIN_TAKE];
     unsigned i, c, n, k;
 
-    if (hpu->todo_at < hpu->todo_n) {
-        return hpu->todo[hpu->todo_at++];
+    if (hpu->batch_at < hpu->batch_n) {
+        return hpu->batch[hpu->batch_at++];
     }
     if (xg_mpmc_pop(&e->home_only[hpu->cluster], &v[0])) {
         return (xg_spin_pkt_t *)v[0];
@@ -563,10 +559,10 @@ static xg_spin_pkt_t *hpu_take(xg_spin_hpu_t *hpu)
         n = xg_mpmc_pop_many(&e->ready[c], v, XG_SPIN_TAKE);
         if (n != 0) {
             for (k = 1; k < n; k++) {
-                hpu->todo[k - 1] = (xg_spin_pkt_t *)v[k];
+                hpu->batch[k - 1] = (xg_spin_pkt_t *)v[k];
             }
-            hpu->todo_at = 0;
-            hpu->todo_n  = n - 1;
+            hpu->batch_at = 0;
+            hpu->batch_n  = n - 1;
             return (xg_spin_pkt_t *)v[0];
         }
     }
@@ -815,7 +811,6 @@ xg_status_t xg_spin_engine_get(void)
     }
     if (status == XG_OK) {
         e->refs++;
-        e->running = 1;
     }
     pthread_mutex_unlock(&e->lock);
     return status;
@@ -833,7 +828,6 @@ void xg_spin_engine_put(void)
         xg_spin_obj_unload_all();
         xg_spin_mem_unmap();
         engine_free(e);
-        e->running = 0;
     }
     pthread_mutex_unlock(&e->lock);
 }

@@ -269,7 +269,6 @@ void xg_spin_fault_report(xg_spin_ctx_t *ctx, const xg_spin_event_t *ev)
     /* release: the fields before a reader that sees the count */
     n = __atomic_add_fetch(&d->errors, 1, __ATOMIC_RELEASE);
     xg_spinlock_unlock(&ctx->desc_lock);
-    atomic_fetch_add_explicit(&e->stat_faults, 1, memory_order_relaxed);
 
     pthread_mutex_lock(&e->ev_lock);
     if (e->ev_n == e->ev_cap) {
@@ -292,7 +291,12 @@ void xg_spin_fault_report(xg_spin_ctx_t *ctx, const xg_spin_event_t *ev)
             /* full: the oldest goes (the descriptor still counts it) */
             e->ev_head = (e->ev_head + 1) % e->ev_cap;
             e->ev_n--;
-            e->ev_lost++;
+            if (!e->ev_dropping) {
+                e->ev_dropping = 1;
+                xg_warn("spin", "%u fault events are waiting to be taken "
+                        "(xg_spin_event_get): the oldest are dropped; the "
+                        "contexts' descriptors still count them", EV_MAX);
+            }
         }
     }
     if (e->ev_cap != 0) {

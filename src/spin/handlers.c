@@ -114,8 +114,6 @@ xg_spin_obj_t *xg_spin_obj_load(const char *fn, const char *path)
 
         init(&hh, &ph, &th, &mem); /* PsPIN calls it once at boot */
         if (dl_iterate_phdr(text_of, &find) != 0) {
-            obj->text_lo = find.lo;
-            obj->text_hi = find.hi;
             n = atomic_load_explicit(&text_n, memory_order_relaxed);
             if (n < TEXT_MAX) {
                 text_lo[n] = find.lo;

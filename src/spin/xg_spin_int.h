@@ -59,7 +59,6 @@
 #define XG_SPIN_MAP_START    L1_CLUSTER_BASE
 #define XG_SPIN_MAP_END      (XG_SPIN_STACKS_START + \
                               XG_SPIN_MAX_HPUS * XG_SPIN_STACK_STRIDE)
-#define XG_SPIN_PKT_MAX_END  PROG_MEM_START /* the packet buffer's limit */
 #define XG_SPIN_TASK_STRIDE  256u          /* per-HPU task_t in L1 */
 #define XG_SPIN_TAKE         4u            /* payloads an HPU takes at once */
 #define XG_SPIN_STASH        16u           /* slots an HPU frees at once */
@@ -75,8 +74,7 @@ enum {
 enum {
     XG_SPIN_MSG_HEADER_DONE = 1u << 0, /* payloads may run */
     XG_SPIN_MSG_FAILED      = 1u << 1, /* a handler faulted or a reset */
-    XG_SPIN_MSG_OPEN_GONE   = 1u << 2, /* the "open" reference dropped */
-    XG_SPIN_MSG_REPORTED    = 1u << 3  /* its failure is reported */
+    XG_SPIN_MSG_OPEN_GONE   = 1u << 2  /* the "open" reference dropped */
 };
 
 /* msg->nic_sync (Portals): the engine's end and the NIC's completion
@@ -134,7 +132,6 @@ struct xg_spin_obj {
     xg_spin_obj_t *next;
     char          *path;
     void          *dl;         /* dlopen handle */
-    uintptr_t      text_lo, text_hi; /* its executable segments */
 };
 
 /* Messages of flows (raw, or a native context's own) that have not seen
@@ -220,8 +217,8 @@ struct xg_spin_hpu {
     xg_spin_msg_t   *put_msg;
     uint32_t         put_n;
     /* payloads taken from a ready queue in one claim, to run */
-    xg_spin_pkt_t   *todo[XG_SPIN_TAKE];
-    unsigned         todo_at, todo_n;
+    xg_spin_pkt_t   *batch[XG_SPIN_TAKE];
+    unsigned         batch_at, batch_n;
     /* slots this HPU freed, given back together (stash_max of them) */
     uintptr_t        stash[XG_SPIN_STASH];
     unsigned         stash_n;
@@ -230,7 +227,6 @@ struct xg_spin_hpu {
 typedef struct xg_spin_engine {
     pthread_mutex_t  lock;      /* life cycle, contexts, NIC memory */
     int              refs;
-    int              running;
     unsigned         nclusters, cluster_hpus, nhpus;
     xg_spin_hpu_t   *hpus;
     /* packet buffer */
@@ -271,10 +267,7 @@ typedef struct xg_spin_engine {
     pthread_mutex_t  ev_lock;
     xg_spin_event_t *ev;
     uint32_t         ev_head, ev_n, ev_cap;
-    uint64_t         ev_lost;
-    /* statistics */
-    _Atomic uint64_t stat_pkts, stat_bytes, stat_msgs, stat_faults,
-                     stat_busy;
+    int              ev_dropping; /* warned that events are dropped */
 } xg_spin_engine_t;
 
 extern xg_spin_engine_t xg_spin_engine;
