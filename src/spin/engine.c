@@ -170,7 +170,11 @@ xg_spin_msg_t *xg_spin_msg_open(xg_spin_ctx_t *ctx, uint32_t id)
     }
     msg = &e->msgs[v];
     msg->ctx         = ctx;
-    msg->id          = (id != UINT32_MAX) ? id : e->next_msg_id++;
+    /* (injectors of different contexts may open messages at once) */
+    msg->id          = (id != UINT32_MAX)
+                           ? id
+                           : atomic_fetch_add_explicit(&e->next_msg_id, 1,
+                                                       memory_order_relaxed);
     msg->home        = msg->id % e->nclusters;
     msg->held        = msg->held_tail = NULL;
     msg->eom_pkt     = NULL;

@@ -239,7 +239,7 @@ typedef struct xg_spin_engine {
     xg_spin_msg_t   *msgs;
     uint32_t         nmsgs;
     xg_mpmc_t        free_msgs;
-    uint32_t         next_msg_id;
+    _Atomic uint32_t next_msg_id;
     /* work: payloads (any cluster may take them), and header and
      * completion handlers (only the home cluster's HPUs) */
     xg_mpmc_t        ready[XG_SPIN_NCLUSTERS];
