@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the sPIN engine's benchmark and writes its report.
 #   bench/spin/run.sh BUILD_DIR OUT_DIR [--quick]
+#   SPIN_SIZES="64 1024" SPIN_HPUS="1 2" SPIN_CASES="empty" bench/spin/run.sh ...
 # Results (key=value lines) go to OUT_DIR/spin-results.txt, the report with
 # plots to OUT_DIR/spin-report.md (python3 with matplotlib makes the PNGs).
 # The machine should be idle: every figure shares its 2 cores with the
@@ -14,14 +15,15 @@ res="$out/spin-results.txt"
 : > "$res"
 b=(timeout 600 "$build/bench/spin/xgas-spin-bench" --dir "$build/examples/spin"
    --gate "$build/bench/spin/spin_bench_gate.so")
-sizes="64 128 256 512 1024 2048 4096"
-hpus="1 2 4 8"
-cases="empty reduce histogram aggregate filtering strided kvstore"
+# SPIN_SIZES, SPIN_HPUS, SPIN_CASES narrow a run
+sizes=${SPIN_SIZES:-"64 128 256 512 1024 2048 4096"}
+hpus=${SPIN_HPUS:-"1 2 4 8"}
+cases=${SPIN_CASES:-"empty reduce histogram aggregate filtering strided kvstore"}
 pk=200000
 reps=5
 if [ "$quick" = "--quick" ]; then
-    sizes="64 1024 4096"
-    hpus="1 2"
+    sizes=${SPIN_SIZES:-"64 1024 4096"}
+    hpus=${SPIN_HPUS:-"1 2"}
     pk=20000
     reps=3
 fi

@@ -102,11 +102,11 @@ typedef struct bcase {
 static const bcase_t cases[] = {
     {"empty", "spin_uc_empty.so", NULL, "empty_ph", NULL, 0, 0, 0, 0},
     {"reduce", "spin_uc_reduce.so", NULL, "reduce_ph", "reduce_th",
-     sizeof(uc_reduce_mem_t) + 4 * RED_ELEMS, 4 * RED_ELEMS, 0,
+     sizeof(uc_reduce_mem_t) + 4 * RED_ELEMS, NB_CORES * 4 * RED_ELEMS, 0,
      UC_RESULT_OFF + 4 * RED_ELEMS},
     {"histogram", "spin_uc_histogram.so", NULL, "histogram_ph",
      "histogram_th", sizeof(uc_reduce_mem_t) + 4 * UC_HIST_BINS,
-     4 * UC_HIST_BINS, 0, UC_RESULT_OFF + 4 * UC_HIST_BINS},
+     NB_CORES * 4 * UC_HIST_BINS, 0, UC_RESULT_OFF + 4 * UC_HIST_BINS},
     {"aggregate", "spin_uc_aggregate.so", NULL, "aggregate_ph",
      "aggregate_th", 0, 0, 8, 8 * 4096},
     {"filtering", "spin_uc_filtering.so", NULL, "filtering_ph", NULL,

@@ -1,10 +1,13 @@
 /*
  * reduce: element-wise sum of int32 vectors carried by messages (the
  * paper's "data reduction").  Payload handlers add each packet's words
- * into the partial vector of their cluster (scratchpad[cluster]) at the
- * packet's element position; the completion handler of the last expected
- * message adds the four partials and DMAs the result to the host, then
- * writes the message count: only the result reaches the host.
+ * into the partial vector of their HPU -- in their cluster's scratchpad,
+ * NB_CORES vectors of `elems` each, so no two HPUs share one and plain
+ * adds do (PsPIN's example shares one per cluster with an atomic add per
+ * word) -- at the packet's element position; the completion handler of
+ * the last expected message adds every partial and DMAs the result to the
+ * host, then writes the message count: only the result reaches the host.
+ * The context's scratchpad must hold NB_CORES * elems int32 per cluster.
  */
 #include <handler.h>
 #include <packets.h>
@@ -15,8 +18,8 @@ __handler__ void reduce_ph(handler_args_t *args)
 {
     task_t *task = args->task;
     uc_reduce_mem_t *mem = (uc_reduce_mem_t *)task->handler_mem;
-    volatile int32_t *part = (volatile int32_t *)
-        task->scratchpad[args->cluster_id];
+    int32_t *part = (int32_t *)task->scratchpad[args->cluster_id] +
+                    (size_t)args->hpu_id * mem->elems;
     uint8_t *pld;
     uint32_t len, i, at;
     int32_t word;
@@ -25,7 +28,7 @@ __handler__ void reduce_ph(handler_args_t *args)
     at = (uint32_t)(task->xg_msg_offset / 4) % mem->elems;
     for (i = 0; i < len / 4; i++) {
         memcpy(&word, pld + 4 * i, 4);
-        amo_add(&part[at], word);
+        part[at] += word;
         if (++at == mem->elems) {
             at = 0;
         }
@@ -39,17 +42,21 @@ __handler__ void reduce_th(handler_args_t *args)
     uint64_t host = ((uint64_t)task->host_mem_high << 32) |
                     task->host_mem_low;
     int32_t done = amo_add(&mem->done, 1) + 1;
-    uint32_t i, c;
+    uint32_t i, c, h;
     int32_t sum;
 
+    /* (the atomic add orders the other messages' payload handlers,
+     * whose completion handlers counted before this one, before here) */
     if ((uint32_t)done != mem->expected) {
         return;
     }
     for (i = 0; i < mem->elems; i++) {
         sum = 0;
         for (c = 0; c < NB_CLUSTERS; c++) {
-            sum += __atomic_load_n(&((int32_t *)task->scratchpad[c])[i],
-                                   __ATOMIC_RELAXED);
+            for (h = 0; h < NB_CORES; h++) {
+                sum += ((int32_t *)task->scratchpad[c])
+                           [(size_t)h * mem->elems + i];
+            }
         }
         mem->result[i] = sum;
     }

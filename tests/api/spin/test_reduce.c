@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "api/portals/ptl_test.h"
+#include "spin/spin_conf.h"
 #include "usecase.h"
 #include "xgas_spin.h"
 
@@ -70,7 +71,7 @@ int main(int argc, char **argv)
         p.handler_mem_size       = sizeof(img) + 4 * ELEMS;
         p.handler_mem_image      = &img;
         p.handler_mem_image_size = sizeof(img);
-        p.scratchpad_size        = 4 * ELEMS;
+        p.scratchpad_size        = NB_CORES * 4 * ELEMS; /* per HPU */
         p.host_mem               = win;
         p.host_mem_size          = UC_RESULT_OFF + 4 * ELEMS;
         XG_CHECK(xg_spin_ctx_create(&p, &ctx) == XG_OK, "context");

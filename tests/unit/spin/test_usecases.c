@@ -44,7 +44,7 @@ static xg_spin_ctx_t *ctx_of(const char *file, size_t hsize, const void *img,
     p.handler_mem_size       = hsize;
     p.handler_mem_image      = img;
     p.handler_mem_image_size = img_size;
-    p.scratchpad_size        = 16 * 1024;
+    p.scratchpad_size        = 8 * 4 * 1024; /* NB_CORES partials */
     p.msg_scratchpad_size    = 64;
     p.host_mem               = win;
     p.host_mem_size          = wsize;
