@@ -6,6 +6,7 @@
  * HPUs -- is fixed when it starts); bench/spin/run.sh sweeps them.
  *
  *   --case empty|reduce|histogram|aggregate|filtering|strided|kvstore
+ *                   (kvstore: SET requests; a GET's answer needs the NIC)
  *   --mode stream   packets fed by this thread (the host) while the HPUs
  *                   process them: packets/s and Gbit/s; baseline: the same
  *                   computation done by the host after the data landed
@@ -66,7 +67,19 @@ static uint32_t rnd(void)
     return rnd_state >> 3;
 }
 
-static void make_pool(void)
+/* kvstore: SET requests (a GET answers with a packet through the NIC,
+ * which a context fed directly does not have) */
+static void kv_request(uint8_t *pld, uint32_t len)
+{
+    uc_kv_msg_t req = {UC_KV_SET, rnd() % 4096, rnd(), 0, 0};
+
+    if (len >= sizeof(req)) {
+        memcpy(pld, &req, sizeof(req));
+    }
+}
+
+/* @kv: packets are kvstore requests */
+static void make_pool(int kv)
 {
     uint32_t i, j, pld = size - (uint32_t)sizeof(pkt_hdr_t);
     pkt_hdr_t *h;
@@ -83,6 +96,9 @@ static void make_pool(void)
             uint32_t w = rnd();
 
             memcpy((uint8_t *)(h + 1) + j, &w, 4);
+        }
+        if (kv) {
+            kv_request((uint8_t *)(h + 1), pld);
         }
     }
 }
@@ -216,6 +232,31 @@ static int32_t acc[RED_ELEMS];
 static uint32_t bins[UC_HIST_BINS];
 static volatile uint64_t sink;
 
+/* kvstore on the host: the same 4-way table, the same SET */
+static uc_kv_set_t host_kv[KV_SETS];
+
+static void host_kv_set(const uc_kv_msg_t *req)
+{
+    uc_kv_set_t *set = &host_kv[req->key % KV_SETS];
+    uc_kv_entry_t *e = NULL, *v = &set->way[0];
+    unsigned w;
+
+    for (w = 0; w < UC_KV_WAYS; w++) {
+        if (set->way[w].key == req->key + 1) {
+            e = &set->way[w];
+        }
+        if (set->way[w].age < v->age) {
+            v = &set->way[w];
+        }
+    }
+    if (e == NULL) {
+        e = v;
+        e->key = req->key + 1;
+    }
+    e->value = req->value;
+    e->age   = ++set->clock;
+}
+
 static void host_case(const bcase_t *c, uint64_t n)
 {
     const uint32_t pld = size - (uint32_t)sizeof(pkt_hdr_t);
@@ -257,8 +298,7 @@ static void host_case(const bcase_t *c, uint64_t n)
                        src + k, (pld - k < 256) ? pld - k : 256);
             }
         } else if (strcmp(c->name, "kvstore") == 0) {
-            memcpy(&v, src + 4, 4);
-            sum += v % KV_SETS;
+            host_kv_set((const uc_kv_msg_t *)src);
         }
         off += pld;
     }
@@ -475,7 +515,7 @@ int main(int argc, char **argv)
     }
     window  = calloc(1, window_size);
     landing = malloc((size_t)64 << 20);
-    make_pool();
+    make_pool(strcmp(the_case->name, "kvstore") == 0);
     if (strcmp(mode, "stream") == 0) {
         mode_stream();
     } else if (strcmp(mode, "burst") == 0) {
