@@ -223,7 +223,11 @@ void xg_spin_ctx_free(xg_spin_ctx_t *ctx)
 {
     xg_spin_engine_t *e = &xg_spin_engine;
     xg_spin_ctx_t **link;
+    unsigned k;
 
+    for (k = 0; k < XG_SPIN_MPQ_CHUNKS; k++) {
+        free(atomic_load_explicit(&ctx->xpads[k], memory_order_relaxed));
+    }
     for (link = &e->ctxs; *link != NULL; link = &(*link)->next) {
         if (*link == ctx) {
             *link = ctx->next;

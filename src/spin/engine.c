@@ -32,6 +32,7 @@
 
 xg_spin_engine_t xg_spin_engine = {
     .lock    = PTHREAD_MUTEX_INITIALIZER,
+    .grow_lock = PTHREAD_MUTEX_INITIALIZER,
     .wd_lock = PTHREAD_MUTEX_INITIALIZER,
     .wd_cond = PTHREAD_COND_INITIALIZER,
     .ev_lock = PTHREAD_MUTEX_INITIALIZER,
@@ -150,13 +151,96 @@ static void pkt_free(xg_spin_hpu_t *hpu, xg_spin_pkt_t *pkt)
     }
 }
 
-/* The per-message scratchpad of MPQ @msg, in its home cluster. */
-static void *msg_pad(const xg_spin_ctx_t *ctx, const xg_spin_msg_t *msg)
+/* The MPQs chunk @k of the table holds. */
+static uint32_t msgs_in_chunk(const xg_spin_engine_t *e, uint32_t k)
 {
+    uint32_t base = e->nmsgs * ((1u << k) - 1u);
+    uint32_t size = e->nmsgs << k;
+
+    return (size > e->max_msgs - base) ? e->max_msgs - base : size;
+}
+
+/* The per-message scratchpad of MPQ @msg: in its home cluster's L1 for
+ * the first chunk of the table, in process memory for later chunks (made
+ * the first time a message of @ctx lands in the chunk).  NULL: none, or
+ * no memory (*@oom set). */
+static void *msg_pad(xg_spin_ctx_t *ctx, const xg_spin_msg_t *msg,
+                     int *oom)
+{
+    const xg_spin_engine_t *e = &xg_spin_engine;
+    uint32_t entry, chunk = xg_spin_msg_chunk(e, msg->index, &entry);
+    uint8_t *pads, *mine;
+
     if (ctx->pad_size == 0) {
         return NULL;
     }
-    return ctx->pads[msg->home] + (size_t)msg->index * ctx->pad_size;
+    if (chunk == 0) {
+        return ctx->pads[msg->home] + (size_t)entry * ctx->pad_size;
+    }
+    pads = atomic_load_explicit(&ctx->xpads[chunk], memory_order_acquire);
+    if (pads == NULL) {
+        mine = aligned_alloc(64, (size_t)msgs_in_chunk(e, chunk) *
+                                     ctx->pad_size);
+        if (mine == NULL) {
+            *oom = 1;
+            return NULL;
+        }
+        if (atomic_compare_exchange_strong_explicit(
+                &ctx->xpads[chunk], &pads, mine, memory_order_acq_rel,
+                memory_order_acquire)) {
+            pads = mine;
+        } else {
+            free(mine); /* another opener made it first */
+        }
+    }
+    return pads + (size_t)entry * ctx->pad_size;
+}
+
+/* Adds a chunk to the MPQ table, if none was added since the free queue
+ * was seen empty and the table may grow.  0: no MPQ to be had. */
+static int msgs_grow(xg_spin_engine_t *e)
+{
+    uint32_t n, i, base, size;
+    xg_spin_msg_t *chunk;
+    uintptr_t v;
+    int ok = 0;
+
+    pthread_mutex_lock(&e->grow_lock);
+    if (xg_mpmc_pop(&e->free_msgs, &v)) {
+        /* freed (or grown) meanwhile: give it back for the caller */
+        queue_push(&e->free_msgs, v);
+        ok = 1;
+        goto out;
+    }
+    n    = atomic_load_explicit(&e->nchunks, memory_order_relaxed);
+    base = atomic_load_explicit(&e->nmsgs_all, memory_order_relaxed);
+    if ((n == XG_SPIN_MPQ_CHUNKS) || (base >= e->max_msgs)) {
+        goto out;
+    }
+    size = e->nmsgs << n;
+    if (size > e->max_msgs - base) {
+        size = e->max_msgs - base; /* the last chunk */
+    }
+    chunk = calloc(size, sizeof(*chunk));
+    if (chunk == NULL) {
+        goto out;
+    }
+    for (i = 0; i < size; i++) {
+        chunk[i].index = base + i;
+        xg_spinlock_init(&chunk[i].lock);
+    }
+    e->msgs[n] = chunk;
+    atomic_store_explicit(&e->nchunks, n + 1, memory_order_relaxed);
+    /* release: the chunk before the watchdog scans it */
+    atomic_store_explicit(&e->nmsgs_all, base + size, memory_order_release);
+    for (i = 0; i < size; i++) {
+        queue_push(&e->free_msgs, base + i);
+    }
+    xg_debug("spin", "MPQ table grown to %u messages", base + size);
+    ok = 1;
+out:
+    pthread_mutex_unlock(&e->grow_lock);
+    return ok;
 }
 
 xg_spin_msg_t *xg_spin_msg_open(xg_spin_ctx_t *ctx, uint32_t id)
@@ -164,11 +248,14 @@ xg_spin_msg_t *xg_spin_msg_open(xg_spin_ctx_t *ctx, uint32_t id)
     xg_spin_engine_t *e = &xg_spin_engine;
     xg_spin_msg_t *msg;
     uintptr_t v;
+    int oom = 0;
 
-    if (!xg_mpmc_pop(&e->free_msgs, &v)) {
-        return NULL;
+    while (!xg_mpmc_pop(&e->free_msgs, &v)) {
+        if (!msgs_grow(e)) {
+            return NULL;
+        }
     }
-    msg = &e->msgs[v];
+    msg = xg_spin_msg_at(e, (uint32_t)v);
     msg->ctx         = ctx;
     /* (injectors of different contexts may open messages at once) */
     msg->id          = (id != UINT32_MAX)
@@ -179,7 +266,11 @@ xg_spin_msg_t *xg_spin_msg_open(xg_spin_ctx_t *ctx, uint32_t id)
     msg->held        = msg->held_tail = NULL;
     msg->eom_pkt     = NULL;
     msg->header_sent = 0;
-    msg->pad         = msg_pad(ctx, msg);
+    msg->pad         = msg_pad(ctx, msg, &oom);
+    if (oom) {
+        queue_push(&e->free_msgs, v);
+        return NULL;
+    }
     if (msg->pad != NULL) {
         memset(msg->pad, 0, ctx->pad_size);
     }
@@ -658,10 +749,14 @@ static void engine_free(xg_spin_engine_t *e)
         xg_mpmc_fini(&e->free_msgs);
     }
     free(e->pkts);
-    free(e->msgs);
+    for (c = 0; c < XG_SPIN_MPQ_CHUNKS; c++) {
+        free(e->msgs[c]);
+        e->msgs[c] = NULL;
+    }
+    atomic_store_explicit(&e->nchunks, 0, memory_order_relaxed);
+    atomic_store_explicit(&e->nmsgs_all, 0, memory_order_relaxed);
     free(e->hpus);
     e->pkts = NULL;
-    e->msgs = NULL;
     e->hpus = NULL;
 }
 
@@ -704,16 +799,21 @@ static xg_status_t engine_setup(xg_spin_engine_t *e)
         return XG_ERR_INVALID_PARAM;
     }
     e->pkts = calloc(e->nslots, sizeof(*e->pkts));
-    e->msgs = calloc(e->nmsgs, sizeof(*e->msgs));
+    e->max_msgs     = (e->nmsgs > XG_SPIN_MPQ_MAX) ? e->nmsgs
+                                                   : XG_SPIN_MPQ_MAX;
+    e->msgs[0] = calloc(e->nmsgs, sizeof(*e->msgs[0]));
     e->hpus = aligned_alloc(XG_CACHELINE, e->nhpus * sizeof(*e->hpus));
-    /* every queue holds at most all slots (or MPQs); room for four times
-     * that, so that a consumer preempted between claiming a cell and
-     * reading it rarely holds a producer up (queue_push) */
-    if ((e->pkts == NULL) || (e->msgs == NULL) || (e->hpus == NULL) ||
+    /* every queue holds at most all slots (or MPQs the table may have);
+     * room for four times that, so that a consumer preempted between
+     * claiming a cell and reading it rarely holds a producer up
+     * (queue_push) */
+    if ((e->pkts == NULL) || (e->msgs[0] == NULL) || (e->hpus == NULL) ||
         (xg_mpmc_init(&e->free_slots, 4 * (uint64_t)e->nslots) != 0) ||
-        (xg_mpmc_init(&e->free_msgs, 4 * (uint64_t)e->nmsgs) != 0)) {
+        (xg_mpmc_init(&e->free_msgs, 4 * (uint64_t)e->max_msgs) != 0)) {
         return XG_ERR_NO_MEMORY;
     }
+    atomic_store_explicit(&e->nchunks, 1, memory_order_relaxed);
+    atomic_store_explicit(&e->nmsgs_all, e->nmsgs, memory_order_relaxed);
     for (c = 0; c < XG_SPIN_NCLUSTERS; c++) {
         if ((xg_mpmc_init(&e->ready[c], 4 * (uint64_t)e->nslots) != 0) ||
             (xg_mpmc_init(&e->home_only[c], 4 * (uint64_t)e->nslots) !=
@@ -723,8 +823,8 @@ static xg_status_t engine_setup(xg_spin_engine_t *e)
     }
     memset(e->hpus, 0, e->nhpus * sizeof(*e->hpus));
     for (i = 0; i < e->nmsgs; i++) {
-        e->msgs[i].index = i;
-        xg_spinlock_init(&e->msgs[i].lock);
+        e->msgs[0][i].index = i;
+        xg_spinlock_init(&e->msgs[0][i].lock);
         xg_mpmc_push(&e->free_msgs, i);
     }
     for (i = 0; i < e->nslots; i++) {

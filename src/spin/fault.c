@@ -396,10 +396,11 @@ static void wd_stalls(xg_spin_engine_t *e, uint64_t period)
     uint64_t now = xg_spin_now();
     xg_spin_event_t ev;
     xg_spin_msg_t *msg;
-    uint32_t i, life, flags;
+    uint32_t i, n, life, flags;
 
-    for (i = 0; i < e->nmsgs; i++) {
-        msg  = &e->msgs[i];
+    n = atomic_load_explicit(&e->nmsgs_all, memory_order_acquire);
+    for (i = 0; i < n; i++) {
+        msg  = xg_spin_msg_at(e, i);
         life = atomic_load_explicit(&msg->life, memory_order_acquire);
         do {
             if (life == 0) {

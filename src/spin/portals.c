@@ -12,9 +12,10 @@
  *               queues it; the packet whose bytes end the message ends it;
  *   completion  the NIC has every byte: PENDING until the engine is done
  *               (or the engine's answer at once, if it already is);
- * all three answer BUSY when the engine has no MPQ or slot free, which
- * holds the sender back.  The bytes land in the entry only for contexts
- * with XG_SPIN_CTX_DELIVER, after each packet's payload handler.
+ * all three answer BUSY when the engine has no slot free (or its MPQ
+ * table is as large as it may grow), which holds the sender back.  The
+ * bytes land in the entry only for contexts with XG_SPIN_CTX_DELIVER,
+ * after each packet's payload handler.
  *
  * The engine's end and the NIC's completion call meet in msg->nic_sync:
  * whichever comes second finishes the NIC's side (the answer, or

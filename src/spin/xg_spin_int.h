@@ -62,6 +62,13 @@
 #define XG_SPIN_TASK_STRIDE  256u          /* per-HPU task_t in L1 */
 #define XG_SPIN_TAKE         4u            /* payloads an HPU takes at once */
 #define XG_SPIN_STASH        16u           /* slots an HPU frees at once */
+/* The MPQ table starts with XGAS_SPIN_MPQS entries and doubles when they
+ * are all in use (chunk k holds XGAS_SPIN_MPQS << k entries, the last
+ * one fewer), up to XG_SPIN_MPQ_MAX entries (or its first chunk, if
+ * larger): a header must not wait for an MPQ while the packets that would
+ * free one wait behind it in the NIC's ring. */
+#define XG_SPIN_MPQ_MAX      16384u
+#define XG_SPIN_MPQ_CHUNKS   16u           /* 2^15 - 1 >= XG_SPIN_MPQ_MAX */
 
 /* What an HPU runs on a packet. */
 enum {
@@ -154,7 +161,10 @@ struct xg_spin_ctx {
     uint8_t       *scratch[XG_SPIN_NCLUSTERS];
     size_t         scratch_size[XG_SPIN_NCLUSTERS];
     uint8_t       *pads[XG_SPIN_NCLUSTERS]; /* per-message scratchpads:
-                                     MPQ i's is the i-th of its home's */
+                                     MPQ i of the first chunk has the
+                                     i-th of its home's */
+    _Atomic(uint8_t *) xpads[XG_SPIN_MPQ_CHUNKS]; /* of later chunks (in
+                                     process memory, made on first use) */
     size_t         pad_size;
     /* the host window */
     uint64_t       host_base;
@@ -235,9 +245,14 @@ typedef struct xg_spin_engine {
     unsigned         stash_max;  /* <= XG_SPIN_STASH; 0: none */
     xg_spin_pkt_t   *pkts;
     xg_mpmc_t        free_slots;
-    /* message processing queues */
-    xg_spin_msg_t   *msgs;
-    uint32_t         nmsgs;
+    /* message processing queues: chunks made as needed (see
+     * XG_SPIN_MPQ_MAX and xg_spin_msg_at) */
+    xg_spin_msg_t   *msgs[XG_SPIN_MPQ_CHUNKS];
+    uint32_t         nmsgs;      /* of the first chunk (XGAS_SPIN_MPQS) */
+    uint32_t         max_msgs;   /* the table's largest size */
+    _Atomic uint32_t nchunks;
+    _Atomic uint32_t nmsgs_all;  /* MPQs in the table's chunks */
+    pthread_mutex_t  grow_lock;
     xg_mpmc_t        free_msgs;
     _Atomic uint32_t next_msg_id;
     /* work: payloads (any cluster may take them), and header and
@@ -271,6 +286,26 @@ typedef struct xg_spin_engine {
 } xg_spin_engine_t;
 
 extern xg_spin_engine_t xg_spin_engine;
+
+/* Chunk k of the MPQ table holds MPQs [nmsgs * (2^k - 1),
+ * nmsgs * (2^(k+1) - 1)): the chunk of MPQ @i, and its entry there. */
+static inline uint32_t xg_spin_msg_chunk(const xg_spin_engine_t *e,
+                                         uint32_t i, uint32_t *entry)
+{
+    uint32_t k = 31u - (uint32_t)__builtin_clz(i / e->nmsgs + 1);
+
+    *entry = i - e->nmsgs * ((1u << k) - 1u);
+    return k;
+}
+
+/* MPQ @i of the table (its chunk exists). */
+static inline xg_spin_msg_t *xg_spin_msg_at(const xg_spin_engine_t *e,
+                                            uint32_t i)
+{
+    uint32_t entry, k = xg_spin_msg_chunk(e, i, &entry);
+
+    return &e->msgs[k][entry];
+}
 extern __thread xg_spin_hpu_t *xg_spin_tls_hpu
     __attribute__((tls_model("initial-exec")));
 
@@ -297,7 +332,8 @@ task_t  *xg_spin_mem_task(unsigned cluster, unsigned core);
 xg_status_t xg_spin_engine_get(void);
 void        xg_spin_engine_put(void);
 /* A new message of @ctx with id @id (UINT32_MAX: the engine numbers it),
- * or NULL: no MPQ free. */
+ * or NULL: no MPQ free (the table is as large as it may grow, or there
+ * is no memory to grow it) or no memory for a per-message scratchpad. */
 xg_spin_msg_t *xg_spin_msg_open(xg_spin_ctx_t *ctx, uint32_t id);
 /* A free packet slot (NULL: the buffer is full). */
 xg_spin_pkt_t *xg_spin_pkt_alloc(void);

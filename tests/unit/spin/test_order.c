@@ -20,7 +20,8 @@
 #include "xgas_spin.h"
 
 #define MSGS     600
-#define ACTIVE   200  /* interleaved at a time (below XGAS_SPIN_MPQS) */
+#define ACTIVE   200  /* interleaved at a time (the MPQ table grows to
+                         hold them if XGAS_SPIN_MPQS is smaller) */
 
 static uint32_t rnd_state = 12345;
 
