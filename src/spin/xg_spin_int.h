@@ -292,8 +292,13 @@ extern xg_spin_engine_t xg_spin_engine;
 static inline uint32_t xg_spin_msg_chunk(const xg_spin_engine_t *e,
                                          uint32_t i, uint32_t *entry)
 {
-    uint32_t k = 31u - (uint32_t)__builtin_clz(i / e->nmsgs + 1);
+    uint32_t k;
 
+    if (xg_likely(i < e->nmsgs)) {
+        *entry = i; /* the first chunk (no division) */
+        return 0;
+    }
+    k      = 31u - (uint32_t)__builtin_clz(i / e->nmsgs + 1);
     *entry = i - e->nmsgs * ((1u << k) - 1u);
     return k;
 }
