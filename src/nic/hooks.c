@@ -13,23 +13,34 @@
  * of one message come in order and never overlap.  A queued operation
  * that was freed meanwhile (aborted, NI closed) is recognized by its
  * handle and skipped.
+ *
+ * Asynchronous sets (xg_nic_hooks.h): a header or payload call that
+ * answers BUSY is made again, the poller pushing the send queues between
+ * tries (a handler engine whose buffers are full may be waiting for its
+ * own sends); a completion call that answers PENDING leaves the operation
+ * waiting in COMPLETE until xg_nic_hook_resume() queues a resume call.
+ * The operation is marked pending before the completion call (under the
+ * lock), so a resume that comes while the call still runs is not lost.
  */
 #include <stdlib.h>
 
 #include "base/xg_compiler.h"
 #include "base/xg_log.h"
 #include "base/xg_pool.h"
+#include "base/xg_wait.h"
 #include "nic/xg_nic_hooks.h"
 #include "nic/xg_nic_me.h"
 #include "nic/xg_nic_ni.h"
 #include "nic/xg_nic_obj.h"
 #include "nic/xg_nic_progress.h"
 #include "nic/xg_nic_tgt.h"
+#include "nic/xg_nic_tx.h"
 
 enum {
     XG_NIC_HOOK_CALL_HEADER     = 1u << 0,
     XG_NIC_HOOK_CALL_PAYLOAD    = 1u << 1,
-    XG_NIC_HOOK_CALL_COMPLETION = 1u << 2
+    XG_NIC_HOOK_CALL_COMPLETION = 1u << 2,
+    XG_NIC_HOOK_CALL_RESUME     = 1u << 3  /* a pending completion ended */
 };
 
 struct xg_nic_hook_ref {
@@ -38,7 +49,7 @@ struct xg_nic_hook_ref {
 };
 
 int xg_nic_entry_set_hooks(const char *fn, ptl_handle_any_t handle,
-                           const xg_nic_hooks_t *hooks)
+                           xg_nic_hooks_t *hooks)
 {
     xg_nic_ni_t *ni = xg_nic_ni_lookup(xg_nic_handle_make(
         XG_NIC_OBJ_NI, xg_nic_handle_ni(handle), 0, 0));
@@ -92,10 +103,11 @@ static void hook_queue(xg_nic_tgt_t *t, unsigned calls)
     t->hook_calls |= (uint8_t)calls;
 }
 
-void xg_nic_hook_claim(xg_nic_tgt_t *t, const xg_nic_hooks_t *hooks)
+void xg_nic_hook_claim(xg_nic_tgt_t *t, xg_nic_hooks_t *hooks)
 {
     t->hooks = hooks;
     if (hooks != NULL) {
+        atomic_fetch_add_explicit(&hooks->inflight, 1, memory_order_relaxed);
         hook_queue(t, XG_NIC_HOOK_CALL_HEADER);
     }
 }
@@ -115,8 +127,8 @@ void xg_nic_hook_packet(xg_nic_tgt_t *t, uint64_t off, const uint8_t *data,
 
 int xg_nic_hook_complete(xg_nic_tgt_t *t)
 {
-    if (t->hook_calls != 0) {
-        return 0; /* the pending call resumes the operation */
+    if ((t->hook_calls != 0) || t->hook_pending) {
+        return 0; /* the queued call, or the resume, resumes it */
     }
     if (t->hook_completed || (t->hooks->completion == NULL)) {
         return 1;
@@ -125,9 +137,11 @@ int xg_nic_hook_complete(xg_nic_tgt_t *t)
     return 0;
 }
 
-/* The NI lock is the poller's (nic->rx_locked): drop it around a call. */
-static void hook_unlock(xg_nic_ni_t *ni)
+/* The NI lock is the poller's (nic->rx_locked): drop it around a call of
+ * @t's handlers. */
+static void hook_unlock(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
 {
+    t->hook_busy = 1;
     ni->nic->rx_locked = NULL;
     pthread_mutex_unlock(&ni->lock);
 }
@@ -139,30 +153,85 @@ static int hook_relock(xg_nic_ni_t *ni, xg_nic_tgt_t *t, uint32_t handle,
 {
     pthread_mutex_lock(&ni->lock);
     ni->nic->rx_locked = ni;
-    return xg_nic_ni_is_open(ni) && (ni->incarnation == incarnation) &&
-           (xg_pool_lookup(&ni->tgt_pool, handle) == t);
+    if (xg_nic_ni_is_open(ni) && (ni->incarnation == incarnation) &&
+        (xg_pool_lookup(&ni->tgt_pool, handle) == t)) {
+        t->hook_busy = 0;
+        return 1;
+    }
+    return 0;
 }
 
-static void hook_args(const xg_nic_tgt_t *t, xg_nic_hook_args_t *args)
+static void hook_args(xg_nic_tgt_t *t, xg_nic_hook_args_t *args)
 {
     args->id        = &t->id;
     args->initiator = t->initiator;
-    args->user_ptr  = t->me->user_ptr;
+    args->user_ptr  = (t->me != NULL) ? t->me->user_ptr : NULL;
     args->mem       = t->hooks->mem;
     args->mem_size  = t->hooks->mem_size;
-    args->start     = xg_nic_region_addr(&t->me->region, t->moffset);
+    args->start     = (t->me != NULL)
+                          ? xg_nic_region_addr(&t->me->region, t->moffset)
+                          : NULL;
     args->mlength   = t->mlength;
     args->data      = t->hook_data;
     args->len       = (size_t)t->hook_len;
     args->offset    = t->hook_off;
     args->fail      = t->hook_fail ? PTL_NI_DROPPED : PTL_NI_OK;
+    args->msg       = &t->hook_msg;
+    args->ticket.ni          = t->ni->index;
+    args->ticket.incarnation = t->ni->incarnation;
+    args->ticket.handle      = xg_pool_obj_handle(t);
+    args->region    = (t->me != NULL) ? &t->me->region : NULL;
+    args->moffset   = t->moffset;
+}
+
+/* The end of a message that claimed set @h: its release call, if its
+ * header call ran, then the in-flight count. */
+static void hook_end(xg_nic_hooks_t *h, xg_nic_hook_args_t *args,
+                     int started)
+{
+    if (started && (h->release != NULL)) {
+        h->release(args);
+    }
+    atomic_fetch_sub_explicit(&h->inflight, 1, memory_order_release);
+}
+
+void xg_nic_hook_free(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
+{
+    xg_nic_hook_args_t args;
+
+    (void)ni;
+    if (!t->hook_busy) {
+        /* (a call in progress ends the message itself: hook_run) */
+        hook_args(t, &args);
+        args.fail = (t->hook_completed && !t->hook_fail) ? PTL_NI_OK
+                                                         : PTL_NI_DROPPED;
+        hook_end(t->hooks, &args, t->hook_started);
+    }
+    t->hooks = NULL;
+}
+
+/* Makes a header or payload call, again while it answers BUSY: meanwhile
+ * the NIC's own send queues move (no NI lock is held here). */
+static xg_nic_hook_ret_t hook_call(xg_nic_ni_t *ni, xg_nic_hook_fn_t fn,
+                                   const xg_nic_hook_args_t *args)
+{
+    xg_nic_hook_ret_t ret;
+    xg_wait_t wait;
+
+    xg_wait_init(&wait);
+    while ((ret = fn(args)) == XG_NIC_HOOK_BUSY) {
+        if (xg_nic_tx_progress(ni->nic) == 0) {
+            xg_wait_backoff(&wait);
+        }
+    }
+    return ret;
 }
 
 /* Runs the queued calls of @t and resumes it (NI lock held on entry and
  * on return, dropped during the calls). */
 static void hook_run(xg_nic_ni_t *ni, xg_nic_tgt_t *t, uint32_t handle)
 {
-    const xg_nic_hooks_t *h = t->hooks;
+    xg_nic_hooks_t *h = t->hooks;
     unsigned calls = t->hook_calls;
     uint32_t incarnation = ni->incarnation;
     xg_nic_hook_ret_t hret = XG_NIC_HOOK_PROCEED;
@@ -170,24 +239,32 @@ static void hook_run(xg_nic_ni_t *ni, xg_nic_tgt_t *t, uint32_t handle)
     xg_nic_hook_ret_t cret;
     xg_nic_hook_args_t args;
     xg_nic_msg_id_t id = t->id;
+    void *msg = t->hook_msg;
+    int started = t->hook_started;
 
     t->hook_calls = 0;
     hook_args(t, &args);
-    args.id = &id; /* the operation is not touched without the lock */
+    args.id  = &id;  /* the operation is not touched without the lock */
+    args.msg = &msg;
     if (calls & (XG_NIC_HOOK_CALL_HEADER | XG_NIC_HOOK_CALL_PAYLOAD)) {
-        hook_unlock(ni);
+        hook_unlock(ni, t);
         if ((calls & XG_NIC_HOOK_CALL_HEADER) && (h->header != NULL)) {
-            hret = h->header(&args);
+            hret = hook_call(ni, h->header, &args);
         }
         if ((calls & XG_NIC_HOOK_CALL_PAYLOAD) && (h->payload != NULL) &&
             (hret != XG_NIC_HOOK_ERROR)) {
-            pret = h->payload(&args);
+            pret = hook_call(ni, h->payload, &args);
         }
         if (!hook_relock(ni, t, handle, incarnation)) {
+            /* freed meanwhile: the end its free left to this call */
+            args.fail = PTL_NI_DROPPED;
+            hook_end(h, &args, started || (calls & XG_NIC_HOOK_CALL_HEADER));
             return;
         }
         if (calls & XG_NIC_HOOK_CALL_HEADER) {
             t->hook_consume = (hret == XG_NIC_HOOK_CONSUMED);
+            t->hook_started = 1;
+            t->hook_msg     = msg;
         }
         t->hook_fail |= (hret == XG_NIC_HOOK_ERROR) ||
                         (pret == XG_NIC_HOOK_ERROR);
@@ -199,16 +276,52 @@ static void hook_run(xg_nic_ni_t *ni, xg_nic_tgt_t *t, uint32_t handle)
     }
     if (calls & XG_NIC_HOOK_CALL_COMPLETION) {
         hook_args(t, &args);
-        args.id = &id;
-        hook_unlock(ni);
+        args.id  = &id;
+        args.msg = &msg;
+        t->hook_pending = 1; /* before the call: a resume may come in it */
+        hook_unlock(ni, t);
         cret = h->completion(&args);
         if (!hook_relock(ni, t, handle, incarnation)) {
+            args.fail = PTL_NI_DROPPED;
+            hook_end(h, &args, 1);
             return;
         }
+        if (cret == XG_NIC_HOOK_PENDING) {
+            return; /* xg_nic_hook_resume() queues the rest */
+        }
+        t->hook_pending = 0;
         t->hook_fail |= (cret == XG_NIC_HOOK_ERROR);
         t->hook_completed = 1;
+    } else if (!(calls & XG_NIC_HOOK_CALL_RESUME) && t->hook_pending) {
+        return; /* still waiting for its resume */
     }
     xg_nic_tgt_resume(ni, t);
+}
+
+int xg_nic_hook_resume(const xg_nic_hook_ticket_t *ticket,
+                       xg_nic_hook_ret_t ret)
+{
+    xg_nic_ni_t *ni = xg_nic_ni_lookup(xg_nic_handle_make(
+        XG_NIC_OBJ_NI, ticket->ni, 0, 0));
+    xg_nic_tgt_t *t;
+    int rc = PTL_ARG_INVALID;
+
+    if (ni == NULL) {
+        return rc;
+    }
+    pthread_mutex_lock(&ni->lock);
+    if (xg_nic_ni_is_open(ni) && (ni->incarnation == ticket->incarnation)) {
+        t = xg_pool_lookup(&ni->tgt_pool, ticket->handle);
+        if ((t != NULL) && t->hook_pending) {
+            t->hook_pending   = 0;
+            t->hook_completed = 1;
+            t->hook_fail     |= (ret == XG_NIC_HOOK_ERROR);
+            hook_queue(t, XG_NIC_HOOK_CALL_RESUME);
+            rc = PTL_OK;
+        }
+    }
+    pthread_mutex_unlock(&ni->lock);
+    return rc;
 }
 
 void xg_nic_hooks_drain(xg_nic_t *nic, xg_nic_ni_t *ni)

@@ -271,6 +271,9 @@ static void teardown_tgt(void *obj, void *arg)
     if (t->pull_ct.heap != NULL) {
         xg_nic_ct_destroy(ni, &t->pull_ct);
     }
+    if (t->hooks != NULL) {
+        xg_nic_hook_free(ni, t);
+    }
     xg_pool_free(&ni->tgt_pool, t);
 }
 

@@ -288,6 +288,9 @@ static void tgt_free(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     if (t->pull_ct.heap != NULL) {
         xg_nic_ct_destroy(ni, &t->pull_ct);
     }
+    if (xg_unlikely(t->hooks != NULL)) {
+        xg_nic_hook_free(ni, t);
+    }
     xg_pool_free(&ni->tgt_pool, t);
 }
 

@@ -21,7 +21,7 @@
  * no NI lock held, so they may call Portals routines.  They must not wait
  * for the NIC (PtlCTWait, PtlEQWait...): the caller is the NIC.
  *
- * Return codes (the sPIN/PsPIN intent, as far as the NIC needs them now):
+ * Return codes (the sPIN/PsPIN intent, as far as the NIC needs them):
  *   XG_NIC_HOOK_PROCEED   default processing: the packet's bytes land in
  *                         the entry as they would without handlers;
  *   XG_NIC_HOOK_CONSUMED  the handler took the bytes: from a header
@@ -35,11 +35,34 @@
  *                         and counter report PTL_NI_DROPPED, and so does
  *                         the acknowledgement to the initiator.
  * A completion handler's XG_NIC_HOOK_ERROR fails the message the same way;
- * its other codes mean success.
+ * its other codes mean success, except:
+ *
+ * Asynchronous sets (the sPIN engine: handlers run later, elsewhere):
+ *   XG_NIC_HOOK_BUSY      from a header or payload handler: it cannot take
+ *                         the packet now (its buffers are full).  The NIC
+ *                         keeps the packet, pushes its own send queues and
+ *                         calls again, backing off: the sender is held
+ *                         back (its packets wait in the ring), nothing is
+ *                         dropped.
+ *   XG_NIC_HOOK_PENDING   from a completion handler: the message is not
+ *                         done yet.  It stays open -- no event, counter or
+ *                         acknowledgement -- until someone calls
+ *                         xg_nic_hook_resume() with the message's ticket
+ *                         (args->ticket), from any thread, even before the
+ *                         completion handler has returned.
+ * A set may keep per-message state: the header handler stores it in
+ * *args->msg, every later call of the message sees it there, and when the
+ * NIC frees a message whose header handler ran -- completed, broken off
+ * (a lost packet, no completion call) or torn down with its NI -- it calls
+ * the set's release function once, with the NI lock held (it must not call
+ * the NIC).  The NIC counts the messages that claimed a set and are not
+ * freed yet in its inflight field: after detaching a set, its owner may
+ * free it once that count is 0.
  */
 #ifndef XG_NIC_HOOKS_H
 #define XG_NIC_HOOKS_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -49,8 +72,17 @@
 typedef enum xg_nic_hook_ret {
     XG_NIC_HOOK_PROCEED = 0,
     XG_NIC_HOOK_CONSUMED,
-    XG_NIC_HOOK_ERROR
+    XG_NIC_HOOK_ERROR,
+    XG_NIC_HOOK_BUSY,
+    XG_NIC_HOOK_PENDING
 } xg_nic_hook_ret_t;
+
+/* Names a message whose completion is pending (XG_NIC_HOOK_PENDING). */
+typedef struct xg_nic_hook_ticket {
+    uint32_t ni;          /* NI index */
+    uint32_t incarnation; /* of the NI: a ticket does not outlive PtlNIFini */
+    uint32_t handle;      /* of the target operation */
+} xg_nic_hook_ticket_t;
 
 /* What a handler sees.  Valid during the call only. */
 typedef struct xg_nic_hook_args {
@@ -65,9 +97,15 @@ typedef struct xg_nic_hook_args {
     size_t                 len;       /*   bytes, at this offset of the */
     uint64_t               offset;    /*   message */
     ptl_ni_fail_t          fail;      /* completion: PTL_NI_OK or why not */
+    void                 **msg;       /* per-message state of the set */
+    xg_nic_hook_ticket_t   ticket;    /* for xg_nic_hook_resume */
+    const struct xg_nic_region *region; /* the entry's memory, and where */
+    uint64_t               moffset;   /*   the message lands in it */
 } xg_nic_hook_args_t;
 
 typedef xg_nic_hook_ret_t (*xg_nic_hook_fn_t)(const xg_nic_hook_args_t *args);
+
+typedef void (*xg_nic_hook_release_fn_t)(const xg_nic_hook_args_t *args);
 
 /* A handler set: any handler may be NULL (default processing). */
 typedef struct xg_nic_hooks {
@@ -76,6 +114,8 @@ typedef struct xg_nic_hooks {
     xg_nic_hook_fn_t completion;
     void            *mem;
     size_t           mem_size;
+    xg_nic_hook_release_fn_t release; /* or NULL */
+    _Atomic uint32_t inflight;        /* kept by the NIC (see above) */
 } xg_nic_hooks_t;
 
 /*
@@ -86,6 +126,16 @@ typedef struct xg_nic_hooks {
  * not a live entry (logged, naming @fn).
  */
 int xg_nic_entry_set_hooks(const char *fn, ptl_handle_any_t handle,
-                           const xg_nic_hooks_t *hooks);
+                           xg_nic_hooks_t *hooks);
+
+/*
+ * Ends the pending completion of the message @ticket names (see
+ * XG_NIC_HOOK_PENDING): @ret is the completion's result (XG_NIC_HOOK_ERROR
+ * fails the message).  Any thread, no NIC lock held.  Returns PTL_OK, or
+ * PTL_ARG_INVALID if the message is gone (its NI was closed) or is not
+ * waiting for a resume.
+ */
+int xg_nic_hook_resume(const xg_nic_hook_ticket_t *ticket,
+                       xg_nic_hook_ret_t ret);
 
 #endif

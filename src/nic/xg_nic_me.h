@@ -48,7 +48,7 @@ struct xg_nic_me {
     void             *user_ptr;
     uint32_t          inflight;  /* target operations using it */
     uint32_t          uh_refs;   /* unexpected headers pointing into it */
-    const struct xg_nic_hooks *hooks; /* packet handlers, or NULL */
+    struct xg_nic_hooks *hooks; /* packet handlers, or NULL */
 };
 
 /* One list (priority or overflow) of a portal index. */

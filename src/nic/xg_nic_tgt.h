@@ -85,11 +85,15 @@ struct xg_nic_tgt {
     /* Packet handlers of the entry (puts only, hooks.c): calls queued on
      * the NI and run by the poller without the NI lock; bytes of a
      * packet land once its payload call returned. */
-    const struct xg_nic_hooks *hooks;
+    struct xg_nic_hooks *hooks;
     uint8_t            hook_calls;    /* XG_NIC_HOOK_CALL_* queued */
     uint8_t            hook_completed;
     uint8_t            hook_consume;  /* the header handler took it all */
     uint8_t            hook_fail;     /* a handler failed the message */
+    uint8_t            hook_started;  /* the header handler ran */
+    uint8_t            hook_pending;  /* waits for xg_nic_hook_resume */
+    uint8_t            hook_busy;     /* a call runs (without the lock) */
+    void              *hook_msg;      /* the set's per-message state */
     const uint8_t     *hook_data;     /* the queued payload call's packet */
     uint64_t           hook_off;
     uint64_t           hook_len;
@@ -137,7 +141,10 @@ void xg_nic_tgt_write(xg_nic_tgt_t *tgt, uint64_t off, const uint8_t *data,
                       uint64_t len);
 /* hooks.c: message @tgt claimed an entry with handlers @hooks (or NULL):
  * its header call is queued. */
-void xg_nic_hook_claim(xg_nic_tgt_t *tgt, const struct xg_nic_hooks *hooks);
+void xg_nic_hook_claim(xg_nic_tgt_t *tgt, struct xg_nic_hooks *hooks);
+/* @tgt is being freed (done, aborted, or its NI torn down): the set's
+ * release call and in-flight count (NI lock held). */
+void xg_nic_hook_free(xg_nic_ni_t *ni, xg_nic_tgt_t *tgt);
 /* A packet of hooked message @tgt is in (@data stays valid
  * until the poller has run the queue); the bytes land after the calls. */
 void xg_nic_hook_packet(xg_nic_tgt_t *tgt, uint64_t off, const uint8_t *data,

@@ -29,4 +29,17 @@ cp "$here/hello.c" "$work/proj/"
 cmake -S "$work/proj" -B "$work/proj/build" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
 cmake --build "$work/proj/build" >/dev/null
 "$prefix/bin/xgasrun" -n 2 "$work/proj/build/hello_cmake" | grep -q 'total 3'
+# sPIN: the installed wrapper and xgas-spin.pc build a handler file and a
+# PsPIN-style driver that loads it
+"$here/xgascc_spin.sh" "$prefix/bin/xgascc" \
+    "$here/../../examples/spin/handlers/pingpong.c" "$here/spin_driver.c" \
+    >/dev/null
+flags=$(PKG_CONFIG_PATH=$pcdir pkg-config --cflags xgas-spin)
+# shellcheck disable=SC2086
+cc -shared -fPIC $flags -o "$work/pp.so" \
+    "$here/../../examples/spin/handlers/pingpong.c"
+flags=$(PKG_CONFIG_PATH=$pcdir pkg-config --cflags --libs xgas-spin)
+# shellcheck disable=SC2086
+cc -o "$work/spin_driver" "$here/spin_driver.c" $flags
+"$work/spin_driver" "$work/pp.so" | grep -q 'spin driver: passed'
 echo "installed package: passed"

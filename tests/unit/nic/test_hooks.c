@@ -12,19 +12,44 @@
  *  - a header handler that consumes the message: nothing lands, the
  *    message completes normally;
  *  - a payload handler that fails: the target's event and the initiator's
- *    acknowledgement report PTL_NI_DROPPED, the completion handler is told.
+ *    acknowledgement report PTL_NI_DROPPED, the completion handler is told;
+ *  - an asynchronous set (the sPIN engine's contract): the header handler
+ *    keeps per-message state and answers BUSY a few times before taking
+ *    the packet, payload handlers copy and consume, the completion handler
+ *    answers PENDING and another thread resumes the message later: its
+ *    event and acknowledgement come only after the resume, the release
+ *    call comes once with the state, and the set's in-flight count goes
+ *    back to 0; a resume with a stale ticket is refused.
  */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "api/portals/ptl_test.h"
 #include "nic/xg_nic_hooks.h"
+#include "base/xg_wait.h"
 #include "nic/xg_nic_ni.h"
 
 #define PT     7
 #define BUF    (64 * 1024)
 
-enum { MSG_EAGER = 1, MSG_RNDV, MSG_CONSUME, MSG_FAIL, MSG_LAST };
+enum { MSG_EAGER = 1, MSG_RNDV, MSG_CONSUME, MSG_FAIL, MSG_ASYNC, MSG_LAST };
+
+/* The asynchronous set's message state and what the resumer does. */
+typedef struct async_state {
+    uint8_t              copy[BUF];  /* payload copied by the handlers */
+    uint64_t             bytes;
+    unsigned             busy_left;  /* BUSY answers still to give */
+    unsigned             releases;
+    void                *released_msg;
+    xg_nic_hook_ticket_t ticket;
+    _Atomic int          completion_called;
+    _Atomic int          resumed;
+} async_state_t;
+
+static async_state_t async_st;
+static int async_token; /* the per-message state the header stores */
 
 typedef struct state {
     uint64_t        bits;
@@ -104,6 +129,56 @@ static xg_nic_hook_ret_t on_completion(const xg_nic_hook_args_t *a)
     return XG_NIC_HOOK_PROCEED;
 }
 
+static xg_nic_hook_ret_t async_header(const xg_nic_hook_args_t *a)
+{
+    if (async_st.busy_left > 0) {
+        async_st.busy_left--;
+        return XG_NIC_HOOK_BUSY; /* called again, same packet */
+    }
+    XG_CHECK(*a->msg == NULL, "message state before the header call");
+    *a->msg = &async_token;
+    return XG_NIC_HOOK_CONSUMED;
+}
+
+static xg_nic_hook_ret_t async_payload(const xg_nic_hook_args_t *a)
+{
+    XG_CHECK(*a->msg == &async_token, "payload call without the state");
+    XG_CHECK(a->offset + a->len <= BUF, "payload past the buffer");
+    memcpy(async_st.copy + a->offset, a->data, a->len);
+    async_st.bytes += a->len;
+    return XG_NIC_HOOK_CONSUMED;
+}
+
+static xg_nic_hook_ret_t async_completion(const xg_nic_hook_args_t *a)
+{
+    XG_CHECK(*a->msg == &async_token, "completion call without the state");
+    async_st.ticket = a->ticket;
+    atomic_store(&async_st.completion_called, 1);
+    return XG_NIC_HOOK_PENDING;
+}
+
+static void async_release(const xg_nic_hook_args_t *a)
+{
+    async_st.releases++;
+    async_st.released_msg = *a->msg;
+}
+
+/* Resumes the pending message from a thread of its own. */
+static void *async_resumer(void *arg)
+{
+    xg_wait_t wait;
+
+    (void)arg;
+    xg_wait_init(&wait);
+    while (!atomic_load(&async_st.completion_called)) {
+        xg_wait_backoff(&wait);
+    }
+    atomic_store(&async_st.resumed, 1);
+    XG_CHECK(xg_nic_hook_resume(&async_st.ticket, XG_NIC_HOOK_PROCEED) ==
+                 PTL_OK, "resume of the pending message");
+    return NULL;
+}
+
 static xg_nic_hooks_t hooks[MSG_LAST];
 
 static uint64_t msg_len(int m)
@@ -118,9 +193,46 @@ static uint64_t msg_len(int m)
     return (m == MSG_RNDV) ? 40000 : eager;
 }
 
+static void check_async(const ptl_event_t *ev, uint64_t len,
+                        const uint8_t *landed)
+{
+    const xg_nic_hooks_t *h = &hooks[MSG_ASYNC];
+    xg_wait_t wait;
+    uint64_t i;
+
+    XG_CHECK(atomic_load(&async_st.resumed),
+             "the pending message's event came before its resume");
+    XG_CHECK(ev->ni_fail_type == PTL_NI_OK && ev->mlength == len,
+             "asynchronous message: fail type %u, mlength %llu",
+             ev->ni_fail_type, (unsigned long long)ev->mlength);
+    XG_CHECK(async_st.busy_left == 0, "BUSY answers not retried");
+    XG_CHECK(async_st.bytes == len, "asynchronous handlers saw %llu bytes",
+             (unsigned long long)async_st.bytes);
+    for (i = 0; i < len; i++) {
+        XG_CHECK(async_st.copy[i] == ptl_test_byte(MSG_ASYNC, i),
+                 "asynchronous copy: byte %llu", (unsigned long long)i);
+    }
+    /* the release follows the event (the operation is freed after the
+     * acknowledgement): wait for it with the in-flight count */
+    xg_wait_init(&wait);
+    while (atomic_load_explicit(&h->inflight, memory_order_acquire) != 0) {
+        xg_wait_backoff(&wait);
+    }
+    XG_CHECK(async_st.releases == 1 && async_st.released_msg == &async_token,
+             "release calls: %u (state %p)", async_st.releases,
+             async_st.released_msg);
+    XG_CHECK(xg_nic_hook_resume(&async_st.ticket, XG_NIC_HOOK_PROCEED) ==
+                 PTL_ARG_INVALID, "a stale ticket was accepted");
+    for (i = 0; i < len; i++) {
+        XG_CHECK(landed[i] == 0, "consumed byte %llu landed",
+                 (unsigned long long)i);
+    }
+}
+
 static void target(ptl_test_env_t *env)
 {
     static uint8_t bufs[MSG_LAST][BUF];
+    pthread_t resumer;
     ptl_handle_me_t meh[MSG_LAST];
     ptl_handle_eq_t eq;
     ptl_ct_event_t ctv;
@@ -142,8 +254,19 @@ static void target(ptl_test_env_t *env)
         st->payload_ret = (m == MSG_FAIL) ? XG_NIC_HOOK_ERROR
                                           : XG_NIC_HOOK_PROCEED;
         PTL_OK_OR_DIE(PtlCTAlloc(env->ni, &st->ct));
-        hooks[m] = (xg_nic_hooks_t){on_header, on_payload, on_completion,
-                                    st, sizeof(*st)};
+        if (m == MSG_ASYNC) {
+            hooks[m] = (xg_nic_hooks_t){.header     = async_header,
+                                        .payload    = async_payload,
+                                        .completion = async_completion,
+                                        .release    = async_release};
+            async_st.busy_left = 3;
+        } else {
+            hooks[m] = (xg_nic_hooks_t){.header     = on_header,
+                                        .payload    = on_payload,
+                                        .completion = on_completion,
+                                        .mem        = st,
+                                        .mem_size   = sizeof(*st)};
+        }
         memset(&me, 0, sizeof(me));
         me.start         = bufs[m];
         me.length        = BUF;
@@ -156,12 +279,18 @@ static void target(ptl_test_env_t *env)
                                   &meh[m]));
         PTL_OK_OR_DIE(xg_nic_entry_set_hooks("test", meh[m], &hooks[m]));
     }
+    XG_CHECK(pthread_create(&resumer, NULL, async_resumer, NULL) == 0,
+             "resumer thread");
     ptl_test_barrier(env); /* entries and handlers are in place */
     for (m = MSG_EAGER; m < MSG_LAST; m++) {
         state_t *st = &states[m];
 
         len = msg_len(m);
         ptl_test_next(eq, PTL_EVENT_PUT, &ev);
+        if (m == MSG_ASYNC) {
+            check_async(&ev, len, bufs[m]);
+            continue;
+        }
         XG_CHECK(ev.match_bits == st->bits, "events out of order: %llu",
                  (unsigned long long)ev.match_bits);
         XG_CHECK(ev.mlength == len, "message %d: mlength %llu of %llu", m,
@@ -210,6 +339,7 @@ static void target(ptl_test_env_t *env)
                  m, (unsigned long long)st->landed_at_completion,
                  (unsigned long long)len);
     }
+    XG_CHECK(pthread_join(resumer, NULL) == 0, "resumer thread");
     ptl_test_barrier(env);
     for (m = MSG_EAGER; m < MSG_LAST; m++) {
         PTL_OK_OR_DIE(PtlMEUnlink(meh[m]));
