@@ -49,6 +49,14 @@
  * a waiting thread in the poller role). */
 static __thread int nic_tls_progress;
 
+/* Set on the progress thread only (xg_nic_on_progress_thread). */
+static __thread int nic_tls_is_thread;
+
+int xg_nic_on_progress_thread(void)
+{
+    return nic_tls_is_thread;
+}
+
 /* Serializes starting the progress thread. */
 static pthread_mutex_t progress_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -277,6 +285,7 @@ static void *nic_progress_main(void *arg)
     xg_wait_t wait;
 
     nic_tls_progress = 1;
+    nic_tls_is_thread = 1;
     xg_wait_init(&wait);
     while (!atomic_load_explicit(&nic->stop, memory_order_acquire)) {
         if (xg_nic_progress_once(nic) > 0) {
