@@ -9,6 +9,7 @@
 
 #include "base/xg_config.h"
 #include "base/xg_log.h"
+#include "gas/region_int.h"
 #include "nic/xg_nic.h"
 
 #define NIC_FN "gas"
@@ -23,6 +24,7 @@ static struct {
     ptl_handle_ct_t  ct;
     ptl_handle_le_t  le;
     ptl_pt_index_t   pt;
+    ptl_ni_limits_t  limits;
     uint64_t         issued;       /* operations handed to the NIC */
     uint64_t         failed_seen;  /* failures reported by complete */
 } gas_nic;
@@ -123,11 +125,31 @@ xg_status_t xg_gas_nic_open(void)
     if (ret != PTL_OK) {
         return nic_open_failed("binding a memory descriptor", ret);
     }
+    gas_nic.limits = limits;
+    if (xg_gas_am_open() != XG_OK) {
+        return nic_open_failed("opening its active-message portals",
+                               PTL_NO_SPACE);
+    }
     for (pe = 0; pe < xg_mem.npes; pe++) {
         xg_gas_set_route(pe, XG_GAS_ROUTE_NIC);
     }
     __atomic_store_n(&gas_nic.open, 2, __ATOMIC_RELEASE);
     return XG_OK;
+}
+
+int xg_gas_nic_is_open(void)
+{
+    return __atomic_load_n(&gas_nic.open, __ATOMIC_ACQUIRE) == 2;
+}
+
+ptl_handle_ni_t xg_gas_nic_ni(void)
+{
+    return gas_nic.ni;
+}
+
+const ptl_ni_limits_t *xg_gas_nic_limits(void)
+{
+    return &gas_nic.limits;
 }
 
 void xg_gas_nic_drain(void)
@@ -143,6 +165,7 @@ void xg_gas_nic_close(void)
         return;
     }
     __atomic_store_n(&gas_nic.open, 1, __ATOMIC_RELEASE);
+    xg_gas_am_close();
     if (gas_nic.md != PTL_INVALID_HANDLE) {
         xg_nic_md_release(NIC_FN, gas_nic.md);
     }
