@@ -179,6 +179,11 @@ size_t xg_gas_region_size(const xg_gas_region_t *region)
     return region->size;
 }
 
+uint64_t xg_gas_region_id(const xg_gas_region_t *region)
+{
+    return region->id;
+}
+
 void xg_gas_region_describe(const void *addr, char *buf, size_t len)
 {
     uintptr_t a = (uintptr_t)addr;
@@ -428,6 +433,19 @@ static xg_status_t region_check_acc(xg_gas_xfer_t kind,
 static int region_pe_direct(int pe)
 {
     return xg_gas.table[pe + 1].route == XG_GAS_ROUTE_DIRECT;
+}
+
+int xg_gas_region_direct(int pe)
+{
+    return ((unsigned)pe < (unsigned)xg_gas.npes) && region_pe_direct(pe);
+}
+
+const void *xg_gas_region_mine(const void *addr, int pe)
+{
+    if ((unsigned)pe >= (unsigned)xg_gas.npes) {
+        return addr;
+    }
+    return (const char *)addr + (xg_gas.heap_lo - xg_gas.table[pe + 1].base);
 }
 
 /* The direct route's pointer to @len bytes of @addr (in a region) on

@@ -239,8 +239,8 @@ static inline void xg_gas_quiet(void)
 void xg_gas_barrier(void);
 
 /* The same, naming @routine (the API routine called) in messages and hang
- * reports. */
-void xg_gas_barrier_named(const char *routine);
+ * reports.  Exported for libarmci. */
+XG_EXPORT void xg_gas_barrier_named(const char *routine);
 
 /* NLB counters summed over every thread (for XGAS_STATS). */
 void xg_gas_nlb_stats(uint64_t *hits_p, uint64_t *misses_p);
