@@ -184,9 +184,14 @@ uint64_t xg_gas_region_id(const xg_gas_region_t *region)
     return region->id;
 }
 
-void xg_gas_region_describe(const void *addr, char *buf, size_t len)
+void xg_gas_region_describe(const void *addr, int pe, char *buf,
+                            size_t len)
 {
-    uintptr_t a = (uintptr_t)addr;
+    /* PE pe's addresses <-> this PE's */
+    uintptr_t delta = ((unsigned)pe < (unsigned)xg_gas.npes)
+                          ? xg_gas.heap_lo - xg_gas.table[pe + 1].base
+                          : 0;
+    uintptr_t a = (uintptr_t)addr + delta;
     size_t at;
 
     pthread_mutex_lock(&regions.lock);
@@ -194,15 +199,16 @@ void xg_gas_region_describe(const void *addr, char *buf, size_t len)
     if (regions.count == 0) {
         snprintf(buf, len, "no memory is allocated");
     } else if (at == 0) {
-        snprintf(buf, len, "the lowest allocation starts at %p (%zu "
-                 "allocations live)", (void *)regions.sorted[0]->base,
-                 regions.count);
+        snprintf(buf, len, "its lowest allocation starts at %p (%zu "
+                 "allocations live)",
+                 (void *)(regions.sorted[0]->base - delta), regions.count);
     } else {
         const xg_gas_region_t *r = regions.sorted[at - 1];
 
-        snprintf(buf, len, "the nearest allocation below it is %p..%p "
-                 "(%zu bytes; %zu allocations live)", (void *)r->base,
-                 (void *)(r->base + r->size), r->size, regions.count);
+        snprintf(buf, len, "its nearest allocation below is %p..%p (%zu "
+                 "bytes; %zu allocations live)", (void *)(r->base - delta),
+                 (void *)(r->base - delta + r->size), r->size,
+                 regions.count);
     }
     pthread_mutex_unlock(&regions.lock);
 }
@@ -440,13 +446,6 @@ int xg_gas_region_direct(int pe)
     return ((unsigned)pe < (unsigned)xg_gas.npes) && region_pe_direct(pe);
 }
 
-const void *xg_gas_region_mine(const void *addr, int pe)
-{
-    if ((unsigned)pe >= (unsigned)xg_gas.npes) {
-        return addr;
-    }
-    return (const char *)addr + (xg_gas.heap_lo - xg_gas.table[pe + 1].base);
-}
 
 /* The direct route's pointer to @len bytes of @addr (in a region) on
  * @pe. */

@@ -118,16 +118,13 @@ XG_EXPORT size_t xg_gas_region_size(const xg_gas_region_t *region);
 /* The region's name, the same on every member (its partition offset). */
 XG_EXPORT uint64_t xg_gas_region_id(const xg_gas_region_t *region);
 
-/* This PE's address of what @addr is on PE @pe (the same offset in this
- * PE's partition), for messages that name this PE's view. */
-XG_EXPORT const void *xg_gas_region_mine(const void *addr, int pe);
-
 /* 1 when PE @pe's regions are reached by loads and stores (the direct
  * route: the same node); 0 through the NIC. */
 XG_EXPORT int xg_gas_region_direct(int pe);
 
-/* Writes where @addr lies relative to the regions (for messages). */
-XG_EXPORT void xg_gas_region_describe(const void *addr, char *buf,
+/* Writes where @addr, PE @pe's address, lies relative to the regions as
+ * PE @pe has them (for messages). */
+XG_EXPORT void xg_gas_region_describe(const void *addr, int pe, char *buf,
                                       size_t len);
 
 /* ---- transfers ---------------------------------------------------------- */

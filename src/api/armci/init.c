@@ -44,16 +44,13 @@ void xg_armci_xfer_fail(const char *routine, xg_status_t status,
     char where[256];
 
     xg_armci_check_running(routine);
-    /* name this process's copy of the place, which the table knows */
-    xg_gas_region_describe(xg_gas_region_mine(addr, xg_armci_pe(proc)),
-                           where, sizeof(where));
+    xg_gas_region_describe(addr, xg_armci_pe(proc), where, sizeof(where));
     switch (status) {
     case XG_ERR_NOT_SYMMETRIC:
         xg_armci_fail(routine, "address %p is not inside memory from "
-                      "ARMCI_Malloc on process %d (%s, as this process "
-                      "sees it): pass base_ptrs[%d] from ARMCI_Malloc plus "
-                      "an offset within the allocation", addr, proc, where,
-                      proc);
+                      "ARMCI_Malloc on process %d (%s): pass base_ptrs[%d] "
+                      "from ARMCI_Malloc plus an offset within the "
+                      "allocation", addr, proc, where, proc);
     case XG_ERR_OUT_OF_BOUNDS:
         xg_armci_fail(routine, "%zu bytes at %p run past the end of the "
                       "ARMCI_Malloc allocation of process %d that holds "
@@ -366,7 +363,9 @@ XG_ARMCI_API int armci_domain_same_id(armci_domain_t domain, int proc)
 
 XG_ARMCI_API int ARMCI_Same_node(int proc)
 {
-    return xg_gas_region_direct(xg_armci_check_proc(__func__, proc));
+    int pe = xg_armci_check_proc(__func__, proc);
+
+    return (proc == xg_armci.me) || xg_gas_region_direct(pe);
 }
 
 XG_ARMCI_API int ARMCI_Uses_shm(void)

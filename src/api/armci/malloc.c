@@ -66,7 +66,8 @@ static size_t alloc_find(const char *routine, void *ptr, MPI_Comm comm)
         if (id == 0) {
             char where[256];
 
-            xg_gas_region_describe(ptr, where, sizeof(where));
+            xg_gas_region_describe(ptr, xg_armci_pe(xg_armci.me), where,
+                                   sizeof(where));
             xg_armci_fail(routine, "%p is not the base of memory from "
                           "ARMCI_Malloc on this process (%s): pass "
                           "base_ptrs[me], or NULL where this process asked "
