@@ -568,6 +568,77 @@ static void region_rows_bases(region_rows_t *rows, void *dst,
                 ((rows->kind == XG_GAS_XFER_GET) ? delta : 0);
 }
 
+/* Copies @n rows of @row bytes, @tstep and @fstep bytes apart; a row of
+ * a common small size is one fixed-size move. */
+static inline void region_copy_rows(char *to, const char *from, size_t tstep,
+                                    size_t fstep, size_t row, size_t n)
+{
+#define REGION_COPY(LEN)                                                   \
+    for (i = 0; i < n; i++) {                                              \
+        memcpy(to + i * tstep, from + i * fstep, LEN);                     \
+    }
+    size_t i;
+
+    switch (row) {
+    case 4:  REGION_COPY(4);   break;
+    case 8:  REGION_COPY(8);   break;
+    case 16: REGION_COPY(16);  break;
+    case 32: REGION_COPY(32);  break;
+    default: REGION_COPY(row); break;
+    }
+#undef REGION_COPY
+}
+
+/* The rows of strided shape @s between the remote block at @r (a pointer
+ * the direct route reaches, translated once for the whole extent) and
+ * local @l: the rows of level 0 in a tight loop, the levels above by an
+ * odometer. */
+static void region_direct_shape(xg_gas_xfer_t kind, const xg_gas_acc_t *acc,
+                                char *r, char *l, const xg_gas_shape_t *s)
+{
+    const size_t *rs = (kind == XG_GAS_XFER_GET) ? s->src_stride
+                                                 : s->dst_stride;
+    const size_t *ls = (kind == XG_GAS_XFER_GET) ? s->dst_stride
+                                                 : s->src_stride;
+    size_t idx[XG_GAS_SHAPE_MAX_LEVELS] = {0}, row = s->count[0];
+    size_t n1 = (s->levels > 0) ? s->count[1] : 1;
+    size_t rs0 = (s->levels > 0) ? rs[0] : 0, ls0 = (s->levels > 0) ? ls[0]
+                                                                   : 0;
+    size_t j;
+    int i;
+
+    for (;;) {
+        char *rp = r, *lp = l;
+
+        for (i = 1; i < s->levels; i++) {
+            rp += idx[i] * rs[i];
+            lp += idx[i] * ls[i];
+        }
+        switch (kind) {
+        case XG_GAS_XFER_PUT:
+            region_copy_rows(rp, lp, rs0, ls0, row, n1);
+            break;
+        case XG_GAS_XFER_GET:
+            region_copy_rows(lp, rp, ls0, rs0, row, n1);
+            break;
+        default:
+            for (j = 0; j < n1; j++) {
+                xg_gas_region_acc_apply(acc, rp + j * rs0, lp + j * ls0,
+                                        row);
+            }
+        }
+        for (i = 1; i < s->levels; i++) {
+            if (++idx[i] < s->count[i + 1]) {
+                break;
+            }
+            idx[i] = 0;
+        }
+        if (i >= s->levels) {
+            return;
+        }
+    }
+}
+
 /* The rows of a transfer to a PE of the direct route: copies, or element
  * updates under the target's region lock. */
 static xg_status_t region_direct_rows(xg_gas_region_t *region, int pe,
@@ -583,13 +654,26 @@ static xg_status_t region_direct_rows(xg_gas_region_t *region, int pe,
                                              pe);
         region_spin_lock(lock);
     }
-    while (region_rows_next(rows, &remote, &local, &len)) {
-        char *ptr = region_direct_ptr(remote, len, pe);
+    if (rows->shape != NULL) {
+        xg_status_t ignore;
+        int get = rows->kind == XG_GAS_XFER_GET;
+        size_t extent = xg_gas_shape_extent(rows->kind, rows->shape,
+                                            &ignore);
 
-        switch (rows->kind) {
-        case XG_GAS_XFER_PUT: xg_gas_copy(ptr, local, len); break;
-        case XG_GAS_XFER_GET: xg_gas_copy(local, ptr, len); break;
-        default:              xg_gas_region_acc_apply(acc, ptr, local, len);
+        region_direct_shape(rows->kind, acc,
+                            region_direct_ptr(get ? rows->src : rows->dst,
+                                              extent, pe),
+                            get ? rows->dst : (char *)rows->src,
+                            rows->shape);
+    } else {
+        while (region_rows_next(rows, &remote, &local, &len)) {
+            char *ptr = region_direct_ptr(remote, len, pe);
+
+            switch (rows->kind) {
+            case XG_GAS_XFER_PUT: xg_gas_copy(ptr, local, len); break;
+            case XG_GAS_XFER_GET: xg_gas_copy(local, ptr, len); break;
+            default: xg_gas_region_acc_apply(acc, ptr, local, len);
+            }
         }
     }
     if (lock != NULL) {
