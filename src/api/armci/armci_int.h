@@ -29,6 +29,7 @@
 
 typedef struct xg_armci {
     int       init_count;  /* ARMCI_Init calls not finalized yet */
+    int       finalized;   /* the last ARMCI_Finalize ran */
     int       me, nproc;   /* in ARMCI's world; nproc 0 before init */
     int       identity;    /* ARMCI process p is xgas PE p */
     int      *pe_of;       /* ARMCI process -> xgas PE */

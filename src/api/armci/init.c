@@ -2,11 +2,19 @@
  * ARMCI set-up and shut-down, errors, topology and progress.
  *
  * Bootstrap: xgas joins the job the way every xgas program does -- under
- * mpirun through its PMIx server (boot/pmix.c) -- so ARMCI_Init starts
- * the PGAS runtime and then checks that MPI and xgas see the same job:
- * MPI_COMM_WORLD rank r must be xgas PE r.  ARMCI's world is a duplicate
- * of the communicator it is given; its process p is the PE of that
- * communicator's rank p in MPI_COMM_WORLD.
+ * mpirun through its PMIx server (boot/pmix.c).  The PGAS runtime starts
+ * collectively over the whole job, so libarmci starts it where every
+ * process of an MPI job takes part anyway: in MPI_Init (and
+ * MPI_Init_thread), which it wraps through MPI's profiling interface, and
+ * stops it in MPI_Finalize.  ARMCI_Init then involves only the processes
+ * of its communicator -- half of the job may run ARMCI while the other
+ * half waits in MPI (Global Arrays' comm_init does).  Where the wrapper
+ * did not run (Fortran's MPI_INIT, or another tool's wrapper won),
+ * ARMCI_Init starts the runtime, collectively over the job, and
+ * ARMCI_Finalize stops it.  ARMCI_Init checks that MPI and xgas see the
+ * same job: MPI_COMM_WORLD rank r must be xgas PE r.  ARMCI's world is a
+ * duplicate of the communicator it is given; its process p is the PE of
+ * that communicator's rank p in MPI_COMM_WORLD.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,15 +27,70 @@
 xg_armci_t xg_armci = {.comm = MPI_COMM_NULL, .node_comm = MPI_COMM_NULL,
                        .masters_comm = MPI_COMM_NULL};
 
+/* Who started the PGAS runtime: MPI_Init's wrapper, or ARMCI_Init. */
+enum { ARMCI_XGAS_OFF, ARMCI_XGAS_BY_MPI, ARMCI_XGAS_BY_ARMCI };
+static int armci_xgas;
+
+static void armci_start_xgas(const char *routine, int how)
+{
+    xg_status_t status;
+
+    if (armci_xgas != ARMCI_XGAS_OFF) {
+        return;
+    }
+    status = xg_runtime_init(XG_RUNTIME_PGAS);
+    if (status != XG_OK) {
+        xg_armci_fail(routine, "cannot start xgas (%s); the messages above "
+                      "say why", xg_status_str(status));
+    }
+    armci_xgas = how;
+}
+
+static void armci_stop_xgas(int how)
+{
+    if (armci_xgas == how) {
+        /* collective: every PE leaves xgas together */
+        xg_runtime_fini(XG_RUNTIME_PGAS);
+        armci_xgas = ARMCI_XGAS_OFF;
+    }
+}
+
+/* MPI's profiling interface: the job starts xgas with MPI. */
+XG_ARMCI_API int MPI_Init(int *argc, char ***argv)
+{
+    int rc = PMPI_Init(argc, argv);
+
+    if (rc == MPI_SUCCESS) {
+        armci_start_xgas("MPI_Init", ARMCI_XGAS_BY_MPI);
+    }
+    return rc;
+}
+
+XG_ARMCI_API int MPI_Init_thread(int *argc, char ***argv, int required,
+                                 int *provided)
+{
+    int rc = PMPI_Init_thread(argc, argv, required, provided);
+
+    if (rc == MPI_SUCCESS) {
+        armci_start_xgas("MPI_Init_thread", ARMCI_XGAS_BY_MPI);
+    }
+    return rc;
+}
+
+XG_ARMCI_API int MPI_Finalize(void)
+{
+    armci_stop_xgas(ARMCI_XGAS_BY_MPI);
+    return PMPI_Finalize();
+}
+
 /* ---- errors --------------------------------------------------------------- */
 
 void xg_armci_not_running(const char *routine)
 {
     xg_armci_fail(routine, "called %s: call it between ARMCI_Init and "
                   "ARMCI_Finalize",
-                  (xg_runtime_state(XG_RUNTIME_PGAS) == XG_RUNTIME_FINALIZED)
-                      ? "after ARMCI_Finalize"
-                      : "before ARMCI_Init");
+                  xg_armci.finalized ? "after ARMCI_Finalize"
+                                     : "before ARMCI_Init");
 }
 
 void xg_armci_bad_proc(const char *routine, int proc)
@@ -125,7 +188,6 @@ static int armci_init(const char *routine, int level, MPI_Comm comm)
 {
     int mpi_init = 0, mpi_fin = 0, wrank, wsize, p, *world_rank;
     MPI_Group world_group, group;
-    xg_status_t status;
 
     if (xg_armci.init_count > 0) {
         xg_armci.init_count++; /* Global Arrays initializes more than once */
@@ -143,11 +205,7 @@ static int armci_init(const char *routine, int level, MPI_Comm comm)
         xg_armci_fail(routine, "the communicator is MPI_COMM_NULL: pass the "
                       "communicator of ARMCI's processes");
     }
-    status = xg_runtime_init(XG_RUNTIME_PGAS);
-    if (status != XG_OK) {
-        xg_armci_fail(routine, "cannot start xgas (%s); the messages above "
-                      "say why", xg_status_str(status));
-    }
+    armci_start_xgas(routine, ARMCI_XGAS_BY_ARMCI);
     MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
     MPI_Comm_size(MPI_COMM_WORLD, &wsize);
     if ((wrank != xg_rank()) || (wsize != xg_size())) {
@@ -192,6 +250,7 @@ static int armci_init(const char *routine, int level, MPI_Comm comm)
     }
     xg_armci.dflt = xg_armci.world;
     xg_armci.init_count = 1;
+    xg_armci.finalized = 0;
     return 0;
 }
 
@@ -271,8 +330,8 @@ XG_ARMCI_API int PARMCI_Finalize(void)
     xg_armci_mutexes_fini();
     xg_armci_allocations_fini();
     armci_release();
-    /* collective: every PE leaves xgas together */
-    xg_runtime_fini(XG_RUNTIME_PGAS);
+    xg_armci.finalized = 1;
+    armci_stop_xgas(ARMCI_XGAS_BY_ARMCI);
     return 0;
 }
 XG_ARMCI_WEAK(ARMCI_Finalize);
