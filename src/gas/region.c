@@ -854,11 +854,12 @@ xg_status_t xg_gas_region_xfer_vector(xg_gas_xfer_t kind,
                                       size_t count, int pe,
                                       xg_gas_region_t **pending_p)
 {
-    xg_gas_region_t *region, *done = NULL;
+    enum { VECTOR_REGIONS = 16 };
+    xg_gas_region_t *region, *seen[VECTOR_REGIONS];
     region_rows_t rows;
     xg_status_t status;
     uintptr_t delta;
-    size_t i;
+    size_t i, nseen = 0;
 
     if (pending_p != NULL) {
         *pending_p = NULL;
@@ -891,18 +892,29 @@ xg_status_t xg_gas_region_xfer_vector(xg_gas_xfer_t kind,
     rows.vlen   = len;
     rows.vcount = count;
     rows.delta  = delta;
-    /* one pass per region the segments touch (usually one) */
+    /* one pass per region the segments touch (usually one); past
+     * VECTOR_REGIONS distinct regions, segments of the others one by
+     * one */
     for (i = 0; (i < count) && (status == XG_OK); i++) {
+        size_t k;
+
         region = xg_gas_region_lookup(
             (const char *)(kind == XG_GAS_XFER_GET ? src[i] : dst[i]) +
             delta);
-        if (region == done) {
-            continue;
+        for (k = 0; (k < nseen) && (seen[k] != region); k++) {
         }
-        rows.only  = region;
-        rows.vnext = i;
+        if (k < nseen) {
+            continue; /* its pass took every one of its segments */
+        }
+        rows.only   = region;
+        rows.vnext  = i;
+        rows.vcount = count;
+        if (nseen < VECTOR_REGIONS) {
+            seen[nseen++] = region;
+        } else {
+            rows.vcount = i + 1;
+        }
         status = region_rows_xfer(region, pe, acc, &rows, pending_p);
-        done = region;
     }
     return status;
 }

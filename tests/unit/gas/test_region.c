@@ -433,6 +433,48 @@ static void test_acc(void)
     XG_CHECK(xg_gas_region_free(r) == XG_OK, "free");
 }
 
+/* A vector accumulate whose segments cycle through more regions than one
+ * pass keeps apart (18): each segment must be applied exactly once. */
+static void test_vector_acc(void)
+{
+    enum { NREG = 18, ROUNDS = 3, SEGS = NREG * ROUNDS };
+    xg_gas_region_t *r[NREG];
+    void *remote[SEGS];
+    const void *local[SEGS];
+    static int64_t one = 1;
+    xg_gas_acc_t acc = {.type = XG_TYPE_I64};
+    int i, target;
+
+    memcpy(acc.scale, &one, sizeof(one));
+    for (i = 0; i < NREG; i++) {
+        r[i] = region_new(64);
+        memset(xg_gas_region_base(r[i]), 0, 64);
+    }
+    xg_barrier();
+    for (target = 0; target < ring.npes; target++) {
+        for (i = 0; i < SEGS; i++) {
+            /* region i % NREG, word i / NREG */
+            remote[i] = at(r[i % NREG], target, 8 * (size_t)(i / NREG));
+            local[i] = &one;
+        }
+        XG_CHECK(xg_gas_region_xfer_vector(XG_GAS_XFER_ACC, &acc, remote,
+                                           local, 8, SEGS, target, NULL) ==
+                 XG_OK, "vector acc over %d regions", NREG);
+    }
+    XG_CHECK(xg_gas_region_fence(-1) == XG_OK, "fence");
+    xg_barrier();
+    for (i = 0; i < SEGS; i++) {
+        int64_t got = ((int64_t *)xg_gas_region_base(r[i % NREG]))[i / NREG];
+
+        XG_CHECK(got == ring.npes, "segment %d applied %lld times, not %d",
+                 i, (long long)got, ring.npes);
+    }
+    xg_barrier();
+    for (i = 0; i < NREG; i++) {
+        XG_CHECK(xg_gas_region_free(r[i]) == XG_OK, "free");
+    }
+}
+
 /* ---- read-modify-write ------------------------------------------------------ */
 
 static void test_rmw(void)
@@ -662,6 +704,7 @@ int main(void)
     test_strided();
     test_vector();
     test_acc();
+    test_vector_acc();
     test_rmw();
     test_nb_consistency();
     test_errors();
