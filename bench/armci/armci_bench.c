@@ -172,16 +172,57 @@ static double k_memcpy(long size, long iters)
     return MPI_Wtime() - t0;
 }
 
-static double k_put_latency(long size, long iters)
+/* What process 0 times against process 1 (the others wait): */
+typedef enum kop {
+    K_PUT_FENCE,  /* a blocking put completed at the target, each time */
+    K_GET,        /* a blocking get */
+    K_PUT_STREAM, /* blocking puts, one fence at the end */
+    K_ACC_STREAM, /* contiguous accumulates of doubles, one fence */
+    K_PUTS,       /* strided 1 MiB patches (size: row bytes), one fence */
+    K_GETS,
+    K_ACCS
+} kop_t;
+
+static void patch(long row, int *count, int *lstride, int *rstride);
+
+static double k_run(long size, long iters, kop_t op)
 {
-    double t0;
+    int count[2], ls[1], rs[1];
+    double scale = 1.5, t0;
     long i;
 
+    patch((op >= K_PUTS) ? size : 8, count, ls, rs);
     ARMCI_Barrier();
     t0 = MPI_Wtime();
     if (me == 0) {
         for (i = 0; i < iters; i++) {
-            ARMCI_Put(priv_a, buf[1], (int)size, 1);
+            switch (op) {
+            case K_PUT_FENCE:
+                ARMCI_Put(priv_a, buf[1], (int)size, 1);
+                ARMCI_Fence(1);
+                break;
+            case K_GET:
+                ARMCI_Get(buf[1], priv_a, (int)size, 1);
+                break;
+            case K_PUT_STREAM:
+                ARMCI_Put(priv_a, buf[1], (int)size, 1);
+                break;
+            case K_ACC_STREAM:
+                ARMCI_Acc(ARMCI_ACC_DBL, &scale, priv_a, buf[1], (int)size,
+                          1);
+                break;
+            case K_PUTS:
+                ARMCI_PutS(priv_a, ls, buf[1], rs, count, 1, 1);
+                break;
+            case K_GETS:
+                ARMCI_GetS(buf[1], rs, priv_a, ls, count, 1, 1);
+                break;
+            default:
+                ARMCI_AccS(ARMCI_ACC_DBL, &scale, priv_a, ls, buf[1], rs,
+                           count, 1, 1);
+            }
+        }
+        if ((op != K_PUT_FENCE) && (op != K_GET)) {
             ARMCI_Fence(1);
         }
     }
@@ -190,40 +231,14 @@ static double k_put_latency(long size, long iters)
     return t0;
 }
 
-static double k_get_latency(long size, long iters)
-{
-    double t0;
-    long i;
-
-    ARMCI_Barrier();
-    t0 = MPI_Wtime();
-    if (me == 0) {
-        for (i = 0; i < iters; i++) {
-            ARMCI_Get(buf[1], priv_a, (int)size, 1);
-        }
-    }
-    t0 = MPI_Wtime() - t0;
-    ARMCI_Barrier();
-    return t0;
-}
-
-static double k_put_bw(long size, long iters)
-{
-    double t0;
-    long i;
-
-    ARMCI_Barrier();
-    t0 = MPI_Wtime();
-    if (me == 0) {
-        for (i = 0; i < iters; i++) {
-            ARMCI_Put(priv_a, buf[1], (int)size, 1);
-        }
-        ARMCI_Fence(1);
-    }
-    t0 = MPI_Wtime() - t0;
-    ARMCI_Barrier();
-    return t0;
-}
+static double k_put_latency(long s, long n) { return k_run(s, n, K_PUT_FENCE); }
+static double k_get_latency(long s, long n) { return k_run(s, n, K_GET); }
+static double k_put_bw(long s, long n) { return k_run(s, n, K_PUT_STREAM); }
+static double k_get_bw(long s, long n) { return k_run(s, n, K_GET); }
+static double k_acc_contig(long s, long n) { return k_run(s, n, K_ACC_STREAM); }
+static double k_puts(long s, long n) { return k_run(s, n, K_PUTS); }
+static double k_gets(long s, long n) { return k_run(s, n, K_GETS); }
+static double k_accs(long s, long n) { return k_run(s, n, K_ACCS); }
 
 /* Where the remote rows of a patch sit: the patch of a 2-D array whose
  * rows are an eighth (at least 8 bytes) wider than the patch's (dense),
@@ -245,33 +260,6 @@ static void patch(long row, int *count, int *lstride, int *rstride)
     rstride[0] = (int)patch_stride(row);
 }
 
-static double k_strided(long row, long iters, int op)
-{
-    int count[2], ls[1], rs[1];
-    double scale = 1.5, t0;
-    long i;
-
-    patch(row, count, ls, rs);
-    ARMCI_Barrier();
-    t0 = MPI_Wtime();
-    if (me == 0) {
-        for (i = 0; i < iters; i++) {
-            if (op == 0) {
-                ARMCI_PutS(priv_a, ls, buf[1], rs, count, 1, 1);
-            } else if (op == 1) {
-                ARMCI_GetS(buf[1], rs, priv_a, ls, count, 1, 1);
-            } else {
-                ARMCI_AccS(ARMCI_ACC_DBL, &scale, priv_a, ls, buf[1], rs,
-                           count, 1, 1);
-            }
-        }
-        ARMCI_Fence(1);
-    }
-    t0 = MPI_Wtime() - t0;
-    ARMCI_Barrier();
-    return t0;
-}
-
 /* The same 1 MiB patch copied with memcpy between two private buffers:
  * what the memory system does with the pattern. */
 static double k_raw_strided(long row, long iters)
@@ -287,33 +275,6 @@ static double k_raw_strided(long row, long iters)
         __asm__ __volatile__("" ::: "memory");
     }
     return MPI_Wtime() - t0;
-}
-
-static double k_puts(long row, long iters) { return k_strided(row, iters, 0); }
-static double k_gets(long row, long iters) { return k_strided(row, iters, 1); }
-static double k_accs(long row, long iters) { return k_strided(row, iters, 2); }
-
-static double k_get_bw(long size, long iters)
-{
-    return k_get_latency(size, iters);
-}
-
-static double k_acc_contig(long size, long iters)
-{
-    double scale = 1.5, t0;
-    long i;
-
-    ARMCI_Barrier();
-    t0 = MPI_Wtime();
-    if (me == 0) {
-        for (i = 0; i < iters; i++) {
-            ARMCI_Acc(ARMCI_ACC_DBL, &scale, priv_a, buf[1], (int)size, 1);
-        }
-        ARMCI_Fence(1);
-    }
-    t0 = MPI_Wtime() - t0;
-    ARMCI_Barrier();
-    return t0;
 }
 
 /* ---- the load-balance counter (Fig. 10) ----------------------------------- */

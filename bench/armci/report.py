@@ -63,6 +63,37 @@ def per_round_ratio(a, b, invert=False):
     return statistics.median(ratios) if ratios else float("nan")
 
 
+def plot(plt, out, name, title, xlabel, ylabel, lines, logy=False,
+         hline=None):
+    """One PNG: lines is a list of (label, style, {x: rows}, key)."""
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for label, style, s, key in lines:
+        if s:
+            xs = sorted(s)
+            ax.plot(xs, [med(s[x], key) for x in xs], style, marker="o",
+                    label=label)
+    if hline is not None:
+        ax.axhline(hline, color="grey", linewidth=0.5)
+    ax.set_xscale("log", base=2)
+    if logy:
+        ax.set_yscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.legend(fontsize=7)
+    ax.set_title(title)
+    fig.tight_layout()
+    fig.savefig("%s/%s" % (out, name))
+    plt.close(fig)
+    return ["![%s](%s)" % (title, name), ""]
+
+
+def routes(label_op, d, n, p, key="value"):
+    """The three lines of a figure: xgas direct, xgas NIC, ARMCI-MPI."""
+    return [("%s xgas direct" % label_op, "-", d, key),
+            ("%s xgas NIC" % label_op, "--", n, key),
+            ("%s ARMCI-MPI" % label_op, ":", p, key)]
+
+
 def main():
     res, out = sys.argv[1], sys.argv[2]
     rows, notes = parse(res)
@@ -106,24 +137,10 @@ def main():
         plots[op] = (d, n, p)
     md.append("")
     if plt:
-        fig, ax = plt.subplots(figsize=(6, 4))
-        for op, (d, n, p) in plots.items():
-            for s, label, style in ((d, "xgas direct", "-"),
-                                    (n, "xgas NIC", "--"),
-                                    (p, "ARMCI-MPI", ":")):
-                if s:
-                    xs = sorted(s)
-                    ax.plot(xs, [med(s[x]) for x in xs], style, marker="o",
-                            label="%s %s" % (op, label))
-        ax.set_xscale("log", base=2)
-        ax.set_yscale("log")
-        ax.set_xlabel("bytes")
-        ax.set_ylabel("us per operation")
-        ax.legend(fontsize=7)
-        ax.set_title("ARMCI latency (Fig. 4)")
-        fig.tight_layout()
-        fig.savefig("%s/armci-latency.png" % out)
-        md += ["![latency](armci-latency.png)", ""]
+        md += plot(plt, out, "armci-latency.png", "ARMCI latency (Fig. 4)",
+                   "bytes", "us per operation",
+                   [l for op, dnp in plots.items() for l in routes(op, *dnp)],
+                   logy=True)
 
     # bandwidth (Fig. 5)
     md += ["## Bandwidth (Fig. 5)", "",
@@ -148,23 +165,9 @@ def main():
         bw[op] = (d, n, p)
     md.append("")
     if plt:
-        fig, ax = plt.subplots(figsize=(6, 4))
-        for op, (d, n, p) in bw.items():
-            for s, label, style in ((d, "xgas direct", "-"),
-                                    (n, "xgas NIC", "--"),
-                                    (p, "ARMCI-MPI", ":")):
-                if s:
-                    xs = sorted(s)
-                    ax.plot(xs, [med(s[x]) for x in xs], style, marker="o",
-                            label="%s %s" % (op, label))
-        ax.set_xscale("log", base=2)
-        ax.set_xlabel("bytes")
-        ax.set_ylabel("GB/s")
-        ax.legend(fontsize=7)
-        ax.set_title("ARMCI bandwidth (Fig. 5)")
-        fig.tight_layout()
-        fig.savefig("%s/armci-bandwidth.png" % out)
-        md += ["![bandwidth](armci-bandwidth.png)", ""]
+        md += plot(plt, out, "armci-bandwidth.png",
+                   "ARMCI bandwidth (Fig. 5)", "bytes", "GB/s",
+                   [l for op, dnp in bw.items() for l in routes(op, *dnp)])
 
     # strided (Fig. 7-9)
     md += ["## Strided against contiguous at equal bytes (Fig. 7-9)", "",
@@ -191,25 +194,14 @@ def main():
         strided[op] = (d, n, p)
     md.append("")
     if plt:
-        fig, ax = plt.subplots(figsize=(6, 4))
-        for op in ("puts", "gets", "raw_strided_copy"):
-            d, n, p = strided[op]
-            for s, label, style in ((d, "xgas direct", "-"),
-                                    (n, "xgas NIC", "--"),
-                                    (p, "ARMCI-MPI", ":")):
-                if s and not (op.startswith("raw") and label != "xgas direct"):
-                    xs = sorted(s)
-                    ax.plot(xs, [med(s[x], "ratio") for x in xs], style,
-                            marker="o", label="%s %s" % (op, label))
-        ax.axhline(0.8, color="grey", linewidth=0.5)
-        ax.set_xscale("log", base=2)
-        ax.set_xlabel("row bytes (1 MiB in all)")
-        ax.set_ylabel("fraction of contiguous bandwidth")
-        ax.legend(fontsize=7)
-        ax.set_title("Strided vs contiguous (Fig. 7-9)")
-        fig.tight_layout()
-        fig.savefig("%s/armci-strided.png" % out)
-        md += ["![strided](armci-strided.png)", ""]
+        lines = routes("puts", *strided["puts"], key="ratio") + \
+            routes("gets", *strided["gets"], key="ratio") + \
+            [("raw strided copy", "-.", strided["raw_strided_copy"][0],
+              "ratio")]
+        md += plot(plt, out, "armci-strided.png",
+                   "Strided vs contiguous (Fig. 7-9)",
+                   "row bytes (1 MiB in all)",
+                   "fraction of contiguous bandwidth", lines, hline=0.8)
 
     # accumulate (Fig. 11)
     md += ["## Accumulate (Fig. 11)", "",
@@ -267,25 +259,18 @@ def main():
         counter_plot[what] = (d, t, n, p)
     md.append("")
     if plt:
-        fig, ax = plt.subplots(figsize=(6, 4))
+        lines = []
         for what, (d, t, n, p) in counter_plot.items():
-            for s, label in ((t, "NIC, thread"), (n, "NIC, no thread"),
-                             (p, "ARMCI-MPI"), (d, "direct")):
-                if s:
-                    xs = sorted(s)
-                    ax.plot(xs, [med(s[x]) for x in xs], marker="o",
-                            linestyle="-" if what == "owner_computes"
-                            else "--",
-                            label="%s (%s)" % (label,
-                                               what.replace("_", " ")))
-        ax.set_yscale("log")
-        ax.set_xlabel("processes (1..p-1 update, 0 owns)")
-        ax.set_ylabel("us per fetch-and-add")
-        ax.legend(fontsize=6)
-        ax.set_title("Load-balance counter (Fig. 10)")
-        fig.tight_layout()
-        fig.savefig("%s/armci-counter.png" % out)
-        md += ["![counter](armci-counter.png)", ""]
+            style = "-" if what == "owner_computes" else "--"
+            lines += [("%s (%s)" % (label, what.replace("_", " ")), style, s,
+                       "value")
+                      for s, label in ((t, "NIC, thread"),
+                                       (n, "NIC, no thread"),
+                                       (p, "ARMCI-MPI"), (d, "direct"))]
+        md += plot(plt, out, "armci-counter.png",
+                   "Load-balance counter (Fig. 10)",
+                   "processes (1..p-1 update, 0 owns)",
+                   "us per fetch-and-add", lines, logy=True)
     with open("%s/armci-report.md" % out, "w") as f:
         f.write("\n".join(md) + "\n")
 

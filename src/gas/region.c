@@ -215,30 +215,36 @@ void xg_gas_region_describe(const void *addr, int pe, char *buf,
 
 /* ---- agreed allocation --------------------------------------------------- */
 
-static xg_status_t region_config(void)
+/* 0 for @first (the default, and when unset), 1 for @second; a bad
+ * @value of variable @name is refused with a message. */
+static xg_status_t region_choice(const char *name, const char *value,
+                                 const char *first, const char *second,
+                                 int *choice_p)
 {
-    const char *acc = xg_config.acc_mode;
-    const char *cons = xg_config.consistency;
-
-    if ((acc == NULL) || (strcasecmp(acc, "target") == 0)) {
-        xg_gas_region_acc_source = 0;
-    } else if (strcasecmp(acc, "source") == 0) {
-        xg_gas_region_acc_source = 1;
+    if ((value == NULL) || (strcasecmp(value, first) == 0)) {
+        *choice_p = 0;
+    } else if (strcasecmp(value, second) == 0) {
+        *choice_p = 1;
     } else {
-        xg_error("gas", "XGAS_ACC='%s' is not valid: expected target or "
-                 "source", acc);
-        return XG_ERR_INVALID_PARAM;
-    }
-    if ((cons == NULL) || (strcasecmp(cons, "region") == 0)) {
-        xg_gas_region_per_process = 0;
-    } else if (strcasecmp(cons, "process") == 0) {
-        xg_gas_region_per_process = 1;
-    } else {
-        xg_error("gas", "XGAS_CONSISTENCY='%s' is not valid: expected "
-                 "region or process", cons);
+        xg_error("gas", "%s='%s' is not valid: expected %s or %s", name,
+                 value, first, second);
         return XG_ERR_INVALID_PARAM;
     }
     return XG_OK;
+}
+
+static xg_status_t region_config(void)
+{
+    xg_status_t status = region_choice("XGAS_ACC", xg_config.acc_mode,
+                                       "target", "source",
+                                       &xg_gas_region_acc_source);
+
+    if (status == XG_OK) {
+        status = region_choice("XGAS_CONSISTENCY", xg_config.consistency,
+                               "region", "process",
+                               &xg_gas_region_per_process);
+    }
+    return status;
 }
 
 /* Every member's heap has @need bytes free at the offset returned in

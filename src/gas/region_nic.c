@@ -334,50 +334,25 @@ void xg_gas_region_nic_close(xg_gas_region_t *region)
 
 static xg_status_t rnic_complete_one(xg_gas_region_t *region)
 {
-    ptl_ct_event_t done = {0, 0};
-    uint64_t want, failed;
-    int ret;
+    uint64_t want = 0, old;
+    xg_status_t status;
 
-    if (!region->nic) {
-        return XG_OK;
+    if (!region->nic ||
+        (__atomic_load_n(&region->issued, __ATOMIC_SEQ_CST) ==
+         __atomic_load_n(&region->done_upto, __ATOMIC_ACQUIRE))) {
+        return XG_OK; /* nothing issued since the last completion */
     }
-    for (;;) {
-        want = __atomic_load_n(&region->issued, __ATOMIC_SEQ_CST);
-        if (want == __atomic_load_n(&region->done_upto, __ATOMIC_ACQUIRE)) {
-            return XG_OK;
-        }
-        ret = xg_nic_ct_poll(RNIC_FN, &region->ct, &want, 1,
-                             XG_NIC_FOREVER, &done, NULL);
-        if (ret != PTL_OK) {
-            xg_error("gas", "waiting for operations on a region through the "
-                     "NIC ended early (Portals code %d): the NIC was "
-                     "aborted or shut down", ret);
-            return XG_ERR_UNREACHABLE;
-        }
-        if (done.success + done.failure ==
-            __atomic_load_n(&region->issued, __ATOMIC_SEQ_CST)) {
-            break;
-        }
-    }
+    status = xg_gas_nic_wait_ct(region->ct, &region->issued,
+                                &region->failed_seen,
+                                "operations on a region through the NIC",
+                                &want);
     /* done_upto only grows */
-    {
-        uint64_t old = __atomic_load_n(&region->done_upto, __ATOMIC_RELAXED);
-
-        while ((old < want) &&
-               !__atomic_compare_exchange_n(&region->done_upto, &old, want,
-                                            0, __ATOMIC_RELEASE,
-                                            __ATOMIC_RELAXED)) {
-        }
+    old = __atomic_load_n(&region->done_upto, __ATOMIC_RELAXED);
+    while ((old < want) &&
+           !__atomic_compare_exchange_n(&region->done_upto, &old, want, 0,
+                                        __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
     }
-    failed = __atomic_exchange_n(&region->failed_seen, done.failure,
-                                 __ATOMIC_ACQ_REL);
-    if (done.failure > failed) {
-        xg_error("gas", "%llu operations on a region through the NIC failed "
-                 "(a target PE left the job or refused them)",
-                 (unsigned long long)(done.failure - failed));
-        return XG_ERR_UNREACHABLE;
-    }
-    return XG_OK;
+    return status;
 }
 
 static void rnic_complete_each(xg_gas_region_t *region, void *arg)

@@ -78,6 +78,16 @@ int xg_gas_nic_is_open(void);
 ptl_handle_ni_t xg_gas_nic_ni(void);
 const ptl_ni_limits_t *xg_gas_nic_limits(void);
 
+/* Waits until, at one moment, every operation counted in *@issued
+ * (counted before it is issued) is complete on counter @ct -- the
+ * completion of xg_gas_nic_complete, for any counter (regions keep their
+ * own); *@upto_p (may be NULL) gets the issue count it waited for.
+ * XG_ERR_UNREACHABLE, logged naming @what ("operations through the NIC"),
+ * if one failed since *@failed_seen or the NIC stopped. */
+xg_status_t xg_gas_nic_wait_ct(ptl_handle_ct_t ct, uint64_t *issued,
+                               uint64_t *failed_seen, const char *what,
+                               uint64_t *upto_p);
+
 /* Waits until every operation issued through the NIC is complete; a
  * context's quiet calls it.  XG_ERR_UNREACHABLE if one failed since the
  * last call. */

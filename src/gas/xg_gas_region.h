@@ -109,7 +109,7 @@ XG_EXPORT xg_status_t xg_gas_region_alloc(size_t size, xg_gas_agree_fn_t agree,
 XG_EXPORT xg_status_t xg_gas_region_free(xg_gas_region_t *region);
 
 /* The region holding @addr (this PE's address), or NULL. */
-XG_EXPORT xg_gas_region_t *xg_gas_region_find(const void *addr);
+xg_gas_region_t *xg_gas_region_find(const void *addr);
 /* This PE's address of the region, and PE @pe's (valid PE). */
 XG_EXPORT void *xg_gas_region_base(const xg_gas_region_t *region);
 XG_EXPORT void *xg_gas_region_base_of(const xg_gas_region_t *region,

@@ -358,12 +358,18 @@ static void armci_check_domain(const char *routine, armci_domain_t domain)
     }
 }
 
-static void armci_check_domain_id(const char *routine, int id)
+/* A domain id: a negative one means this process's domain (as classic
+ * ARMCI takes it; Global Arrays asks ga_cluster_nprocs(-1)). */
+static int armci_domain_of_id(const char *routine, int id)
 {
-    if ((id < 0) || (id >= xg_armci.domains)) {
+    if (id < 0) {
+        return xg_armci.domain_of[xg_armci.me];
+    }
+    if (id >= xg_armci.domains) {
         xg_armci_fail(routine, "domain id %d is out of range: there are %d "
                       "domains", id, xg_armci.domains);
     }
+    return id;
 }
 
 XG_ARMCI_API int armci_domain_nprocs(armci_domain_t domain, int id)
@@ -371,7 +377,7 @@ XG_ARMCI_API int armci_domain_nprocs(armci_domain_t domain, int id)
     int p, n = 0;
 
     armci_check_domain(__func__, domain);
-    armci_check_domain_id(__func__, id);
+    id = armci_domain_of_id(__func__, id);
     for (p = 0; p < xg_armci.nproc; p++) {
         n += (xg_armci.domain_of[p] == id);
     }
@@ -391,7 +397,7 @@ XG_ARMCI_API int armci_domain_glob_proc_id(armci_domain_t domain, int id,
     int p, n = 0;
 
     armci_check_domain(__func__, domain);
-    armci_check_domain_id(__func__, id);
+    id = armci_domain_of_id(__func__, id);
     for (p = 0; p < xg_armci.nproc; p++) {
         if ((xg_armci.domain_of[p] == id) && (n++ == loc_proc_id)) {
             return p;

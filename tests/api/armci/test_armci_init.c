@@ -77,6 +77,9 @@ int main(int argc, char **argv)
         int d = armci_domain_my_id(ARMCI_DOMAIN_SMP), n, found = 0;
 
         n = armci_domain_nprocs(ARMCI_DOMAIN_SMP, d);
+        /* a negative id is this process's domain (Global Arrays asks
+         * ga_cluster_nprocs(-1)) */
+        CHECK(armci_domain_nprocs(ARMCI_DOMAIN_SMP, -1) == n, "domain -1");
         for (i = 0; i < n; i++) {
             found |= armci_domain_glob_proc_id(ARMCI_DOMAIN_SMP, d, i) == me;
         }
