@@ -106,7 +106,9 @@ void xg_gas_region_each(void (*fn)(xg_gas_region_t *region, void *arg),
         pthread_mutex_lock(&regions.lock);
         n = (regions.count > at) ? regions.count - at : 0;
         n = (n < CHUNK) ? n : CHUNK;
-        memcpy(chunk, regions.sorted + at, n * sizeof(*chunk));
+        if (n > 0) {
+            memcpy(chunk, regions.sorted + at, n * sizeof(*chunk));
+        }
         pthread_mutex_unlock(&regions.lock);
         for (i = 0; i < n; i++) {
             fn(chunk[i], arg);

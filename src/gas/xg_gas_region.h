@@ -139,7 +139,7 @@ typedef enum xg_gas_xfer {
  * complex forms) and scale: one element of the type. */
 typedef struct xg_gas_acc {
     xg_op_type_t type;
-    uint8_t      scale[16];
+    _Alignas(16) uint8_t scale[16]; /* aligned for any element type */
 } xg_gas_acc_t;
 
 /*
