@@ -19,8 +19,9 @@ typedef enum xg_log_level {
 
 extern int xg_log_level;
 
-void xg_log_emit(xg_log_level_t level, const char *subsystem,
-                 const char *fmt, ...) XG_PRINTF(3, 4);
+/* Exported, with xg_fatal_api, for libarmci (src/api/armci). */
+XG_EXPORT void xg_log_emit(xg_log_level_t level, const char *subsystem,
+                           const char *fmt, ...) XG_PRINTF(3, 4);
 
 /* Sets the tag printed in every message, e.g. "pe 3". */
 void xg_log_set_prefix(const char *prefix);
@@ -45,8 +46,8 @@ const char *xg_log_level_name(xg_log_level_t level);
  * boot's abort does, so no exit handler runs a collective with PEs that
  * may be gone; xgasrun then ends the others and reports this one.
  */
-XG_NORETURN void xg_fatal_api(const char *api, const char *routine,
-                              const char *fmt, ...) XG_PRINTF(3, 4);
+XG_EXPORT XG_NORETURN void xg_fatal_api(const char *api, const char *routine,
+                                        const char *fmt, ...) XG_PRINTF(3, 4);
 
 /* Internal invariant: a failure is a bug in xgas, never a user error. */
 #define xg_assert(cond)                                                   \

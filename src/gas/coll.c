@@ -33,6 +33,7 @@
 #include "base/xg_log.h"
 #include "base/xg_wait.h"
 #include "boot/xg_boot.h"
+#include "gas/region_int.h"
 #include "gas/xg_gas.h"
 #include "gas/xg_internal_area.h"
 
@@ -497,6 +498,8 @@ void xg_coll_wait_start(const xg_coll_t *coll, xg_wait_t *wait,
 /* One poll failed: back off, yielding early when PEs outnumber CPUs. */
 void xg_coll_backoff(xg_wait_t *wait)
 {
+    /* a PE waiting in a collective serves what waits for its thread */
+    xg_gas_am_idle();
     if (coll_cfg.yield_early && (wait->polls >= COLL_SPIN) &&
         (wait->polls < COLL_SPIN + COLL_YIELDS)) {
         wait->polls++;

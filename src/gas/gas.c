@@ -192,6 +192,7 @@ static void gas_flush_nlbs(void)
  * a live job (see xg_gas_translate_fast). */
 void xg_gas_fini(void)
 {
+    xg_gas_region_fini();
     __atomic_store_n(&xg_gas.npes, 0, __ATOMIC_RELEASE);
     gas_flush_nlbs();
     xg_gas_nic_close();
@@ -377,6 +378,16 @@ void *xg_gas_resolve(xg_gaddr_t gaddr, size_t len, xg_status_t *status_p)
 xg_status_t xg_gas_alloc(size_t size, size_t align, void **ptr_p)
 {
     xg_status_t status = xg_heap_alloc(&xg_mem.heap, size, align, ptr_p);
+
+    if (status == XG_OK) {
+        gas_publish_heap_top();
+    }
+    return status;
+}
+
+xg_status_t xg_gas_alloc_at(uint64_t off, size_t size, void **ptr_p)
+{
+    xg_status_t status = xg_heap_alloc_at(&xg_mem.heap, off, size, ptr_p);
 
     if (status == XG_OK) {
         gas_publish_heap_top();

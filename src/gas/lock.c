@@ -7,8 +7,12 @@
  *   word 0, the PE's queue node:  bit 31 "still waiting", bit 30 "this PE
  *                                 holds the lock", bits 0..29 the
  *                                 successor in the queue (PE + 1, 0 = none)
- *   word 1, on PE 0 only: the tail of the queue (PE + 1 of the last PE that
- *                                 asked, 0 = the lock is free)
+ *   word 1, on the lock's home PE only: the tail of the queue (PE + 1 of
+ *                                 the last PE that asked, 0 = the lock is
+ *                                 free)
+ *
+ * OpenSHMEM's locks have their home on PE 0; ARMCI's mutexes (one object
+ * per mutex and hosting process) on the process that hosts them.
  *
  * To acquire, a PE marks its node waiting, swaps itself in as the tail and,
  * if there was a predecessor, links itself into the predecessor's node and
@@ -32,17 +36,18 @@
 #include <stdio.h>
 
 #include "base/xg_wait.h"
+#include "gas/region_int.h"
 
 #define LOCK_WAITING (1u << 31)
 #define LOCK_HELD    (1u << 30)
 #define LOCK_NEXT    (LOCK_HELD - 1u) /* the successor bits */
-#define LOCK_HOME    0 /* the PE whose copy holds the tail */
+#define LOCK_HOME    0 /* the home of OpenSHMEM's locks */
 
 /* Completes nothing: lock words are updated with blocking atomics. */
 static xg_gas_ctx_t lock_ctx = XG_GAS_CTX_INIT_SHARED;
 
-/* The lock object is usable on this PE and on LOCK_HOME. */
-static xg_status_t lock_check(void *lock)
+/* The lock object is usable on this PE and on its @home. */
+static xg_status_t lock_check(void *lock, int home)
 {
     xg_status_t status;
 
@@ -51,7 +56,7 @@ static xg_status_t lock_check(void *lock)
     }
     status = xg_gas_diagnose(lock, sizeof(uint64_t), xg_gas.me);
     if (status == XG_OK) {
-        status = xg_gas_diagnose(lock, sizeof(uint64_t), LOCK_HOME);
+        status = xg_gas_diagnose(lock, sizeof(uint64_t), home);
     }
     return status;
 }
@@ -79,11 +84,11 @@ static void lock_describe(const xg_wait_what_t *what, char *buf, size_t len)
              what->peer, what->arg);
 }
 
-xg_status_t xg_gas_lock_set(const char *routine, void *lock)
+xg_status_t xg_gas_lock_set_at(const char *routine, void *lock, int home)
 {
     int me = xg_gas.me;
     uint32_t prev;
-    xg_status_t status = lock_check(lock);
+    xg_status_t status = lock_check(lock, home);
     xg_wait_what_t what;
     xg_wait_t wait;
 
@@ -94,7 +99,7 @@ xg_status_t xg_gas_lock_set(const char *routine, void *lock)
         return XG_GAS_LOCK_REENTERED;
     }
     lock_amo(XG_GAS_AMO_SET, lock, LOCK_NODE, me, LOCK_WAITING, 0);
-    prev = lock_amo(XG_GAS_AMO_SWAP, lock, LOCK_TAIL, LOCK_HOME,
+    prev = lock_amo(XG_GAS_AMO_SWAP, lock, LOCK_TAIL, home,
                     (uint32_t)me + 1, 0);
     if (prev == 0) {
         /* ours at once; a successor may already have linked itself into
@@ -111,23 +116,24 @@ xg_status_t xg_gas_lock_set(const char *routine, void *lock)
     xg_wait_watch(&wait, &what);
     /* acquire: the previous holder's critical section happens before ours */
     while (lock_my_node(lock) & LOCK_WAITING) {
+        xg_gas_am_idle();
         xg_wait_backoff(&wait);
     }
     lock_amo(XG_GAS_AMO_OR, lock, LOCK_NODE, me, LOCK_HELD, 0);
     return XG_OK;
 }
 
-xg_status_t xg_gas_lock_test(void *lock, int *taken_p)
+xg_status_t xg_gas_lock_test_at(void *lock, int home, int *taken_p)
 {
     int me = xg_gas.me;
-    xg_status_t status = lock_check(lock);
+    xg_status_t status = lock_check(lock, home);
 
     if (status != XG_OK) {
         return status;
     }
     /* nobody links into our node unless the swap below makes us the tail */
     lock_amo(XG_GAS_AMO_SET, lock, LOCK_NODE, me, LOCK_HELD, 0);
-    if (lock_amo(XG_GAS_AMO_CSWAP, lock, LOCK_TAIL, LOCK_HOME,
+    if (lock_amo(XG_GAS_AMO_CSWAP, lock, LOCK_TAIL, home,
                  (uint32_t)me + 1, 0) == 0) {
         *taken_p = 1;
         return XG_OK;
@@ -137,17 +143,17 @@ xg_status_t xg_gas_lock_test(void *lock, int *taken_p)
     return XG_OK;
 }
 
-xg_status_t xg_gas_lock_clear(xg_gas_ctx_t *ctx, void *lock)
+xg_status_t xg_gas_lock_clear_at(xg_gas_ctx_t *ctx, void *lock, int home)
 {
     int me = xg_gas.me;
     uint32_t next;
-    xg_status_t status = lock_check(lock);
+    xg_status_t status = lock_check(lock, home);
     xg_wait_t wait;
 
     if (status != XG_OK) {
         return status;
     }
-    if (lock_amo(XG_GAS_AMO_FETCH, lock, LOCK_TAIL, LOCK_HOME, 0, 0) == 0) {
+    if (lock_amo(XG_GAS_AMO_FETCH, lock, LOCK_TAIL, home, 0, 0) == 0) {
         return XG_GAS_LOCK_FREE;
     }
     if ((lock_my_node(lock) & LOCK_HELD) == 0) {
@@ -158,7 +164,7 @@ xg_status_t xg_gas_lock_clear(xg_gas_ctx_t *ctx, void *lock)
     next = lock_amo(XG_GAS_AMO_AND, lock, LOCK_NODE, me, ~LOCK_HELD, 0) &
            LOCK_NEXT;
     if (next == 0) {
-        if (lock_amo(XG_GAS_AMO_CSWAP, lock, LOCK_TAIL, LOCK_HOME, 0,
+        if (lock_amo(XG_GAS_AMO_CSWAP, lock, LOCK_TAIL, home, 0,
                      (uint32_t)me + 1) == (uint32_t)me + 1) {
             return XG_OK; /* nobody waiting */
         }
@@ -174,4 +180,19 @@ xg_status_t xg_gas_lock_clear(xg_gas_ctx_t *ctx, void *lock)
     lock_amo(XG_GAS_AMO_AND, lock, LOCK_NODE, (int)next - 1, ~LOCK_WAITING,
              0);
     return XG_OK;
+}
+
+xg_status_t xg_gas_lock_set(const char *routine, void *lock)
+{
+    return xg_gas_lock_set_at(routine, lock, LOCK_HOME);
+}
+
+xg_status_t xg_gas_lock_test(void *lock, int *taken_p)
+{
+    return xg_gas_lock_test_at(lock, LOCK_HOME, taken_p);
+}
+
+xg_status_t xg_gas_lock_clear(xg_gas_ctx_t *ctx, void *lock)
+{
+    return xg_gas_lock_clear_at(ctx, lock, LOCK_HOME);
 }

@@ -9,6 +9,7 @@
 
 #include "base/xg_config.h"
 #include "base/xg_log.h"
+#include "gas/region_int.h"
 #include "nic/xg_nic.h"
 
 #define NIC_FN "gas"
@@ -23,6 +24,7 @@ static struct {
     ptl_handle_ct_t  ct;
     ptl_handle_le_t  le;
     ptl_pt_index_t   pt;
+    ptl_ni_limits_t  limits;
     uint64_t         issued;       /* operations handed to the NIC */
     uint64_t         failed_seen;  /* failures reported by complete */
 } gas_nic;
@@ -123,11 +125,31 @@ xg_status_t xg_gas_nic_open(void)
     if (ret != PTL_OK) {
         return nic_open_failed("binding a memory descriptor", ret);
     }
+    gas_nic.limits = limits;
+    if (xg_gas_am_open() != XG_OK) {
+        return nic_open_failed("opening its active-message portals",
+                               PTL_NO_SPACE);
+    }
     for (pe = 0; pe < xg_mem.npes; pe++) {
         xg_gas_set_route(pe, XG_GAS_ROUTE_NIC);
     }
     __atomic_store_n(&gas_nic.open, 2, __ATOMIC_RELEASE);
     return XG_OK;
+}
+
+int xg_gas_nic_is_open(void)
+{
+    return __atomic_load_n(&gas_nic.open, __ATOMIC_ACQUIRE) == 2;
+}
+
+ptl_handle_ni_t xg_gas_nic_ni(void)
+{
+    return gas_nic.ni;
+}
+
+const ptl_ni_limits_t *xg_gas_nic_limits(void)
+{
+    return &gas_nic.limits;
 }
 
 void xg_gas_nic_drain(void)
@@ -143,6 +165,7 @@ void xg_gas_nic_close(void)
         return;
     }
     __atomic_store_n(&gas_nic.open, 1, __ATOMIC_RELEASE);
+    xg_gas_am_close();
     if (gas_nic.md != PTL_INVALID_HANDLE) {
         xg_nic_md_release(NIC_FN, gas_nic.md);
     }
@@ -221,7 +244,9 @@ static xg_status_t nic_transfer(int put, const void *local,
  * issue count it was given; operations issued by other threads since then
  * make the loop go round again.
  */
-xg_status_t xg_gas_nic_complete(void)
+xg_status_t xg_gas_nic_wait_ct(ptl_handle_ct_t ct, uint64_t *issued,
+                               uint64_t *failed_seen, const char *what,
+                               uint64_t *upto_p)
 {
     ptl_ct_event_t done = {0, 0};
     ptl_size_t want;
@@ -229,29 +254,37 @@ xg_status_t xg_gas_nic_complete(void)
     int ret;
 
     for (;;) {
-        want = __atomic_load_n(&gas_nic.issued, __ATOMIC_SEQ_CST);
-        ret = xg_nic_ct_poll(NIC_FN, &gas_nic.ct, &want, 1, XG_NIC_FOREVER,
-                             &done, NULL);
+        want = __atomic_load_n(issued, __ATOMIC_SEQ_CST);
+        ret = xg_nic_ct_poll(NIC_FN, &ct, &want, 1, XG_NIC_FOREVER, &done,
+                             NULL);
         if (ret != PTL_OK) {
-            xg_error("gas", "waiting for operations through the NIC ended "
-                     "early (Portals code %d): the NIC was aborted or shut "
-                     "down", ret);
+            xg_error("gas", "waiting for %s ended early (Portals code %d): "
+                     "the NIC was aborted or shut down", what, ret);
             return XG_ERR_UNREACHABLE;
         }
         if (done.success + done.failure ==
-            __atomic_load_n(&gas_nic.issued, __ATOMIC_SEQ_CST)) {
+            __atomic_load_n(issued, __ATOMIC_SEQ_CST)) {
             break;
         }
     }
-    failed = __atomic_exchange_n(&gas_nic.failed_seen, done.failure,
-                                 __ATOMIC_ACQ_REL);
+    if (upto_p != NULL) {
+        *upto_p = want;
+    }
+    failed = __atomic_exchange_n(failed_seen, done.failure, __ATOMIC_ACQ_REL);
     if (done.failure > failed) {
-        xg_error("gas", "%llu operations through the NIC failed (a target "
-                 "PE left the job or refused them)",
-                 (unsigned long long)(done.failure - failed));
+        xg_error("gas", "%llu %s failed (a target PE left the job or "
+                 "refused them)", (unsigned long long)(done.failure - failed),
+                 what);
         return XG_ERR_UNREACHABLE;
     }
     return XG_OK;
+}
+
+xg_status_t xg_gas_nic_complete(void)
+{
+    return xg_gas_nic_wait_ct(gas_nic.ct, &gas_nic.issued,
+                              &gas_nic.failed_seen,
+                              "operations through the NIC", NULL);
 }
 
 xg_status_t xg_gas_nic_rma(xg_gas_ctx_t *ctx, int put, int nbi, void *local,

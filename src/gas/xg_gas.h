@@ -206,6 +206,13 @@ void *xg_gas_resolve(xg_gaddr_t gaddr, size_t len, xg_status_t *status_p);
  * ordering (the same calls on every PE) is the caller's duty. */
 xg_status_t xg_gas_alloc(size_t size, size_t align, void **ptr_p);
 xg_status_t xg_gas_realloc(void *ptr, size_t size, void **ptr_p);
+/* The block of @size bytes at partition offset @off if it is free
+ * (regions: members agree on the offset, xg_gas_region.h). */
+xg_status_t xg_gas_alloc_at(uint64_t off, size_t size, void **ptr_p);
+/* Drops every region (gas_fini: the heap goes with the job). */
+void xg_gas_region_fini(void);
+/* Region and active-message counters on stderr (XGAS_STATS). */
+void xg_gas_region_print_stats(void);
 xg_status_t xg_gas_free(void *ptr);
 
 /* Memory ordering of same-node access.  fence: puts and stores to one PE
@@ -232,8 +239,8 @@ static inline void xg_gas_quiet(void)
 void xg_gas_barrier(void);
 
 /* The same, naming @routine (the API routine called) in messages and hang
- * reports. */
-void xg_gas_barrier_named(const char *routine);
+ * reports.  Exported for libarmci. */
+XG_EXPORT void xg_gas_barrier_named(const char *routine);
 
 /* NLB counters summed over every thread (for XGAS_STATS). */
 void xg_gas_nlb_stats(uint64_t *hits_p, uint64_t *misses_p);

@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "gas/xg_gas_ops.h"
+#include "portals4.h"
 
 /* Whether XGAS_ROUTE asks for the NIC route (in *wanted_p); a value that
  * is neither direct nor nic is refused with a message.  The runtime asks
@@ -68,6 +69,24 @@ xg_gas_amo_result_t xg_gas_nic_amo(xg_gas_amo_t op, void *dst, size_t size,
  * has no operation for. */
 xg_status_t xg_gas_nic_amo_op(xg_op_t op, xg_op_type_t type, void *dst,
                               const void *src, void *fetch, int pe);
+
+/* gas's NI and its limits, for regions and active messages (region_nic.c,
+ * am.c), which keep their own portal indexes, descriptors and counters on
+ * it.  The route's own portal index is the NI's last; active messages
+ * take the two below it, regions' keys the ones below those. */
+int xg_gas_nic_is_open(void);
+ptl_handle_ni_t xg_gas_nic_ni(void);
+const ptl_ni_limits_t *xg_gas_nic_limits(void);
+
+/* Waits until, at one moment, every operation counted in *@issued
+ * (counted before it is issued) is complete on counter @ct -- the
+ * completion of xg_gas_nic_complete, for any counter (regions keep their
+ * own); *@upto_p (may be NULL) gets the issue count it waited for.
+ * XG_ERR_UNREACHABLE, logged naming @what ("operations through the NIC"),
+ * if one failed since *@failed_seen or the NIC stopped. */
+xg_status_t xg_gas_nic_wait_ct(ptl_handle_ct_t ct, uint64_t *issued,
+                               uint64_t *failed_seen, const char *what,
+                               uint64_t *upto_p);
 
 /* Waits until every operation issued through the NIC is complete; a
  * context's quiet calls it.  XG_ERR_UNREACHABLE if one failed since the

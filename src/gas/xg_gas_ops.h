@@ -557,4 +557,14 @@ xg_status_t xg_gas_lock_set(const char *routine, void *lock);
 xg_status_t xg_gas_lock_test(void *lock, int *taken_p);
 xg_status_t xg_gas_lock_clear(xg_gas_ctx_t *ctx, void *lock);
 
+/* The same for a lock whose queue tail lives on PE @home instead of PE 0
+ * (ARMCI's mutexes: one object per mutex and hosting process).  Exported
+ * for libarmci. */
+XG_EXPORT xg_status_t xg_gas_lock_set_at(const char *routine, void *lock,
+                                         int home);
+XG_EXPORT xg_status_t xg_gas_lock_test_at(void *lock, int home,
+                                          int *taken_p);
+XG_EXPORT xg_status_t xg_gas_lock_clear_at(xg_gas_ctx_t *ctx, void *lock,
+                                           int home);
+
 #endif

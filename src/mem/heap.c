@@ -158,22 +158,101 @@ static uint64_t heap_round(size_t size)
     return xg_align_up(size, XG_HEAP_MIN_ALIGN);
 }
 
-xg_status_t xg_heap_alloc(xg_heap_t *heap, size_t size, size_t align,
-                          void **ptr_p)
+static xg_status_t heap_check_request(const xg_heap_t *heap, size_t size,
+                                      size_t *align)
 {
-    xg_status_t status;
-
-    if ((size == 0) || !xg_is_pow2(align) || (align > heap->max_align)) {
+    if ((size == 0) || !xg_is_pow2(*align) || (*align > heap->max_align)) {
         return XG_ERR_INVALID_PARAM;
     }
     if (size > heap->size) {
         return XG_ERR_NO_MEMORY;
     }
-    if (align < XG_HEAP_MIN_ALIGN) {
-        align = XG_HEAP_MIN_ALIGN;
+    if (*align < XG_HEAP_MIN_ALIGN) {
+        *align = XG_HEAP_MIN_ALIGN;
+    }
+    return XG_OK;
+}
+
+xg_status_t xg_heap_alloc(xg_heap_t *heap, size_t size, size_t align,
+                          void **ptr_p)
+{
+    xg_status_t status = heap_check_request(heap, size, &align);
+
+    if (status != XG_OK) {
+        return status;
     }
     pthread_mutex_lock(&heap->lock);
     status = heap_alloc_locked(heap, heap_round(size), align, ptr_p);
+    pthread_mutex_unlock(&heap->lock);
+    return status;
+}
+
+/* Lowest @align-aligned offset >= @min_off with @size free bytes. */
+static int heap_fit_locked(const xg_heap_t *heap, uint64_t size,
+                           uint64_t align, uint64_t min_off, uint64_t *off_p)
+{
+    size_t i;
+
+    for (i = 0; i < heap->count; i++) {
+        const xg_heap_block_t *block = &heap->blocks[i];
+        uint64_t end = block->off + block->size;
+        uint64_t start = xg_align_up(block->off > min_off ? block->off
+                                                          : min_off,
+                                     align);
+
+        if (block->used || (start < min_off) || (start >= end) ||
+            (size > end - start)) {
+            continue;
+        }
+        *off_p = start;
+        return 1;
+    }
+    return 0;
+}
+
+xg_status_t xg_heap_fit(xg_heap_t *heap, size_t size, size_t align,
+                        uint64_t min_off, uint64_t *off_p)
+{
+    xg_status_t status = heap_check_request(heap, size, &align);
+    int found;
+
+    if (status != XG_OK) {
+        return status;
+    }
+    pthread_mutex_lock(&heap->lock);
+    found = heap_fit_locked(heap, heap_round(size), align, min_off, off_p);
+    pthread_mutex_unlock(&heap->lock);
+    return found ? XG_OK : XG_ERR_NO_MEMORY;
+}
+
+xg_status_t xg_heap_alloc_at(xg_heap_t *heap, uint64_t off, size_t size,
+                             void **ptr_p)
+{
+    size_t align = XG_HEAP_MIN_ALIGN;
+    xg_status_t status = heap_check_request(heap, size, &align);
+    uint64_t got;
+
+    if (status != XG_OK) {
+        return status;
+    }
+    if ((off % XG_HEAP_MIN_ALIGN) != 0) {
+        return XG_ERR_INVALID_PARAM;
+    }
+    pthread_mutex_lock(&heap->lock);
+    status = XG_ERR_NO_MEMORY;
+    if (heap_fit_locked(heap, heap_round(size), XG_HEAP_MIN_ALIGN, off,
+                        &got) && (got == off)) {
+        size_t i = 0;
+
+        /* the free block holding off */
+        while (heap->blocks[i].off + heap->blocks[i].size <= off) {
+            i++;
+        }
+        if (heap_carve(heap, i, off, heap_round(size)) == 0) {
+            *ptr_p = (void *)(heap->base + off);
+            status = XG_OK;
+        }
+    }
     pthread_mutex_unlock(&heap->lock);
     return status;
 }

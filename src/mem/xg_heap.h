@@ -58,6 +58,21 @@ xg_status_t xg_heap_free(xg_heap_t *heap, void *ptr);
 xg_status_t xg_heap_realloc(xg_heap_t *heap, void *ptr, size_t size,
                             void **ptr_p);
 
+/*
+ * Placement for allocations agreed by a group of PEs whose heaps may differ
+ * (blocks some PEs allocated without the others): fit gives, in *off_p,
+ * the lowest offset >= @min_off, aligned to @align, where @size bytes are
+ * free (XG_ERR_NO_MEMORY if there is none); alloc_at takes exactly
+ * [@off, @off + @size) if it is free (XG_ERR_NO_MEMORY if not).  A group
+ * that proposes the largest fit of its members until every member's fit
+ * is that offset gets the same offset on every member.  Sizes round up as
+ * in xg_heap_alloc.
+ */
+xg_status_t xg_heap_fit(xg_heap_t *heap, size_t size, size_t align,
+                        uint64_t min_off, uint64_t *off_p);
+xg_status_t xg_heap_alloc_at(xg_heap_t *heap, uint64_t off, size_t size,
+                             void **ptr_p);
+
 /* End offset of the highest used block: [0, top) holds every live object. */
 uint64_t xg_heap_top(xg_heap_t *heap);
 

@@ -173,6 +173,12 @@ size_t xg_nic_atomic_size(ptl_datatype_t type);
 int    xg_nic_atomic_of(int op, int type, ptl_op_t *op_p,
                         ptl_datatype_t *type_p);
 
+/* 1 on the NIC's asynchronous progress thread, 0 on every other thread --
+ * an application thread polling the NIC while it waits included.  Packet
+ * handlers ask it to tell a call the application is waiting in from one
+ * the progress thread makes on its own (gas's active messages). */
+int xg_nic_on_progress_thread(void);
+
 /* Timeout meaning "forever" for the poll routines. */
 #define XG_NIC_FOREVER UINT64_MAX
 

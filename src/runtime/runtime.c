@@ -50,6 +50,7 @@ static void runtime_print_stats(void)
                             : 100.0,
             (unsigned long long)xg_mem.heap.peak,
             (unsigned long long)xg_mem.heap_size);
+    xg_gas_region_print_stats();
 }
 
 /* The NIC is needed while Portals has a user or gas routes through it. */

@@ -14,6 +14,9 @@
  * init starts it again (OpenSHMEM 1.6: collectively, with a new symmetric
  * heap).  boot and xport stay for the life of the process.
  *
+ * Exported from libxgas for libarmci (src/api/armci), which starts the
+ * PGAS runtime through them from its own library.
+ *
  * At exit (one handler, registered by the first start): a PGAS runtime
  * still initialized is finalized collectively when the exit status is 0,
  * as OpenSHMEM programs expect; a non-zero exit leaves at once, so a
@@ -24,6 +27,7 @@
 #ifndef XG_RUNTIME_H
 #define XG_RUNTIME_H
 
+#include "base/xg_compiler.h"
 #include "xgas_status.h"
 
 typedef enum {
@@ -41,13 +45,13 @@ typedef enum {
 /* Counts a user of @component in, starting what it needs first.  On
  * failure nothing is counted and what this call started is stopped again
  * where a layer can stop. */
-xg_status_t xg_runtime_init(xg_runtime_component_t component);
+XG_EXPORT xg_status_t xg_runtime_init(xg_runtime_component_t component);
 
 /* Counts a user of @component out; the last one stops what no other
  * component needs.  XG_ERR_NOT_INITIALIZED if it had no user. */
-xg_status_t xg_runtime_fini(xg_runtime_component_t component);
+XG_EXPORT xg_status_t xg_runtime_fini(xg_runtime_component_t component);
 
 /* The life-cycle state of @component. */
-xg_runtime_state_t xg_runtime_state(xg_runtime_component_t component);
+XG_EXPORT xg_runtime_state_t xg_runtime_state(xg_runtime_component_t component);
 
 #endif

@@ -42,4 +42,26 @@ flags=$(PKG_CONFIG_PATH=$pcdir pkg-config --cflags --libs xgas-spin)
 # shellcheck disable=SC2086
 cc -o "$work/spin_driver" "$here/spin_driver.c" $flags
 "$work/spin_driver" "$work/pp.so" | grep -q 'spin driver: passed'
+
+# libarmci, where the build had MPI: pkg-config and the CMake target build
+# an ARMCI program, mpirun runs it
+if [ -n "$(find "$prefix" -name armci.pc)" ] && command -v mpirun >/dev/null; then
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    flags=$(PKG_CONFIG_PATH=$pcdir pkg-config --cflags --libs armci)
+    # shellcheck disable=SC2086
+    cc -o "$work/hello_armci" "$here/hello_armci.c" $flags
+    mpirun --oversubscribe -n 3 "$work/hello_armci" | grep -q 'armci total 3'
+    mkdir "$work/aproj"
+    cat > "$work/aproj/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.20)
+project(hello_armci C)
+find_package(xgas REQUIRED)
+add_executable(hello_armci hello_armci.c)
+target_link_libraries(hello_armci PRIVATE xgas::armci)
+CMAKE
+    cp "$here/hello_armci.c" "$work/aproj/"
+    cmake -S "$work/aproj" -B "$work/aproj/build" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+    cmake --build "$work/aproj/build" >/dev/null
+    mpirun --oversubscribe -n 2 "$work/aproj/build/hello_armci" | grep -q 'armci total 1'
+fi
 echo "installed package: passed"

@@ -167,9 +167,69 @@ static void test_deterministic_random(void)
     xg_heap_fini(&h2);
 }
 
+/* The agreement xg_gas_region_alloc runs over a group: heaps that differ
+ * (one allocated blocks the others did not) propose their fits until all
+ * agree; the block then sits at the same offset in every heap, free in
+ * each before, and alloc_at refuses a range that is taken. */
+static void test_agreed_placement(void)
+{
+    enum { HEAPS = 3, AGREE_SIZE = 3000 };
+    static char bufs[HEAPS][HEAP_SIZE] __attribute__((aligned(65536)));
+    xg_heap_t heaps[HEAPS];
+    void *p, *q;
+    uint64_t cand = 0, fit, best;
+    int h, rounds = 0, agreed = 0;
+
+    for (h = 0; h < HEAPS; h++) {
+        XG_CHECK(xg_heap_init(&heaps[h], (uintptr_t)bufs[h], HEAP_SIZE,
+                              65536) == XG_OK, "init");
+    }
+    /* heap 1 has a block at 0, heap 2 one further on with a hole before */
+    XG_CHECK(xg_heap_alloc(&heaps[1], 4096, 16, &p) == XG_OK, "alloc");
+    XG_CHECK(xg_heap_alloc(&heaps[2], 1024, 16, &p) == XG_OK, "alloc");
+    XG_CHECK(xg_heap_alloc(&heaps[2], 8192, 16, &q) == XG_OK, "alloc");
+    XG_CHECK(xg_heap_free(&heaps[2], p) == XG_OK, "free");
+    while (!agreed) {
+        best = 0;
+        agreed = 1;
+        for (h = 0; h < HEAPS; h++) {
+            XG_CHECK(xg_heap_fit(&heaps[h], AGREE_SIZE, 64, cand, &fit) ==
+                     XG_OK, "fit");
+            XG_CHECK((fit >= cand) && (fit % 64 == 0), "fit %llu",
+                     (unsigned long long)fit);
+            agreed &= (fit == cand);
+            best = (fit > best) ? fit : best;
+        }
+        cand = best;
+        XG_CHECK(++rounds < 10, "no agreement after %d rounds", rounds);
+    }
+    XG_CHECK(cand == 1024 + 8192, "agreed on %llu, expected 9216",
+             (unsigned long long)cand);
+    for (h = 0; h < HEAPS; h++) {
+        XG_CHECK(xg_heap_alloc_at(&heaps[h], cand, AGREE_SIZE, &p) == XG_OK,
+                 "alloc_at on heap %d", h);
+        XG_CHECK((char *)p - bufs[h] == (long)cand, "placed elsewhere");
+        XG_CHECK(xg_heap_alloc_at(&heaps[h], cand + 64, 16, &q) ==
+                 XG_ERR_NO_MEMORY, "alloc_at inside a used block");
+    }
+    XG_CHECK(xg_heap_alloc_at(&heaps[0], 8, 16, &q) == XG_ERR_INVALID_PARAM,
+             "misaligned offset");
+    XG_CHECK(xg_heap_fit(&heaps[0], HEAP_SIZE, 16, 0, &fit) ==
+             XG_ERR_NO_MEMORY, "fit of a size that no hole holds");
+    /* the taken range is free again after a free */
+    XG_CHECK(xg_heap_free(&heaps[0], (char *)bufs[0] + cand) == XG_OK,
+             "free");
+    XG_CHECK(xg_heap_alloc_at(&heaps[0], cand, AGREE_SIZE, &p) == XG_OK,
+             "alloc_at after the free");
+    for (h = 0; h < HEAPS; h++) {
+        xg_heap_fini(&heaps[h]);
+    }
+}
+
 int main(void)
 {
     test_basic();
+    test_agreed_placement();
     test_deterministic_random();
     printf("unit_heap: passed\n");
     return 0;
