@@ -503,7 +503,7 @@ void xg_coll_backoff(xg_wait_t *wait)
         sched_yield();
         return;
     }
-    xg_wait_backoff(wait);
+    xg_gas_wait_backoff(wait);
 }
 
 /* Tells member @to one thing; @phase names what (a pSync word). */

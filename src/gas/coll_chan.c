@@ -30,9 +30,9 @@ static void *chan_peer(const xg_coll_t *coll, const void *ptr, int rank)
     }
     pe = xg_coll_world(coll, rank);
     if (off < xg_mem.part_size) {
-        return (void *)(xg_mem_part(pe) + off);
+        return (void *)(xg_gas_part(pe) + off);
     }
-    return (void *)(xg_mem_part(pe) + xg_gas.data_off +
+    return (void *)(xg_gas_part(pe) + xg_gas.data_off +
                     ((uintptr_t)ptr - xg_gas.data_lo));
 }
 
@@ -443,7 +443,7 @@ static void remote_ok(const xg_coll_t *coll, xg_status_t status, int rank)
  * which team creation reduces), not in symmetric memory. */
 static int remote_in_area(const void *ptr)
 {
-    return (uintptr_t)ptr - (uintptr_t)xg_mem_internal(xg_gas.me) <
+    return (uintptr_t)ptr - (xg_mem.my_part + xg_mem.internal_off) <
            xg_mem.part_size - xg_mem.internal_off;
 }
 

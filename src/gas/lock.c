@@ -111,7 +111,7 @@ xg_status_t xg_gas_lock_set(const char *routine, void *lock)
     xg_wait_watch(&wait, &what);
     /* acquire: the previous holder's critical section happens before ours */
     while (lock_my_node(lock) & LOCK_WAITING) {
-        xg_wait_backoff(&wait);
+        xg_gas_wait_backoff(&wait);
     }
     lock_amo(XG_GAS_AMO_OR, lock, LOCK_NODE, me, LOCK_HELD, 0);
     return XG_OK;
@@ -165,7 +165,7 @@ xg_status_t xg_gas_lock_clear(xg_gas_ctx_t *ctx, void *lock)
         /* a PE swapped itself in as the tail and is about to link */
         xg_wait_init(&wait);
         while ((next = lock_my_node(lock) & LOCK_NEXT) == 0) {
-            xg_wait_backoff(&wait);
+            xg_gas_wait_backoff(&wait);
         }
     }
     lock_amo(XG_GAS_AMO_SET, lock, LOCK_NODE, me, 0, 0);

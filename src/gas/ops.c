@@ -47,7 +47,7 @@ void xg_gas_ctx_complete(xg_gas_ctx_t *ctx)
     xg_wait_init(&wait);
     xg_wait_watch(&wait, &what);
     while (xg_gas_ctx_pending(ctx) != 0) {
-        xg_wait_backoff(&wait);
+        xg_gas_wait_backoff(&wait);
     }
     xg_gas_quiet();
 }

@@ -139,24 +139,64 @@ static void team_release(xg_team_t *team)
     pthread_mutex_unlock(&team_lock);
 }
 
-static void team_init_predefined(xg_team_t *team, uint64_t slot)
+/* A predefined team of @size members from world PE @start, @stride
+ * apart, or (@members not NULL) of those world PEs. */
+static void team_init_predefined(xg_team_t *team, uint64_t slot, int start,
+                                 int stride, int size, const int *members)
 {
+    int my_pe = (stride == 0) ? 0 : (xg_gas.me - start) / stride;
+
     free(team->expected);
+    free((void *)team->members);
     memset(team, 0, sizeof(*team));
-    team->start      = 0;
-    team->stride     = 1;
-    team->size       = xg_gas.npes;
-    team->my_pe      = xg_gas.me;
+    if (members != NULL) {
+        int *copy = malloc((size_t)size * sizeof(*copy));
+
+        if (copy == NULL) {
+            xg_error("team", "no memory for the predefined teams");
+            xg_boot_abort(1);
+        }
+        memcpy(copy, members, (size_t)size * sizeof(*copy));
+        team->members = copy;
+        for (my_pe = 0; copy[my_pe] != xg_gas.me; my_pe++) {
+        }
+    }
+    team->start      = start;
+    team->stride     = stride;
+    team->size       = size;
+    team->my_pe      = my_pe;
     team->predefined = 1;
     team->slot       = slot;
-    team->expected   = calloc(2 * (size_t)xg_gas.npes,
-                                sizeof(*team->expected));
+    team->expected   = calloc(2 * (size_t)size, sizeof(*team->expected));
     if (team->expected == NULL) {
         xg_error("team", "no memory for the predefined teams of %d PEs",
-                 xg_gas.npes);
+                 size);
         xg_boot_abort(1);
     }
     team->magic = XG_TEAM_MAGIC;
+}
+
+/* SHMEM_TEAM_SHARED: the PEs of this node, which reach each other's
+ * memory by load and store -- strided when their ranks are (one node,
+ * blocks of ranks, round robin), else listed. */
+static void team_init_shared(void)
+{
+    const int32_t *ranks = &xg_boot.node_ranks[xg_boot.node_first[
+        xg_boot.node]];
+    int size = xg_boot.local_npes, stride = (size > 1) ? ranks[1] - ranks[0]
+                                                       : 1;
+    int i, strided = (stride > 0);
+
+    for (i = 2; strided && (i < size); i++) {
+        strided = (ranks[i] - ranks[i - 1] == stride);
+    }
+    if (strided) {
+        team_init_predefined(&xg_team_shared, 1, ranks[0], stride, size,
+                             NULL);
+    } else {
+        team_init_predefined(&xg_team_shared, 1, ranks[0], 0, size,
+                             (const int *)ranks);
+    }
 }
 
 void xg_team_init(void)
@@ -191,8 +231,8 @@ void xg_team_init(void)
     }
     team_slot_set(0, 1);
     team_slot_set(1, 1);
-    team_init_predefined(&xg_team_world, 0);
-    team_init_predefined(&xg_team_shared, 1);
+    team_init_predefined(&xg_team_world, 0, 0, 1, xg_gas.npes, NULL);
+    team_init_shared();
 
     /* The node region outlives a finalize: clear the predefined slots, and
      * let no PE signal them before every owner has (boot fence). */

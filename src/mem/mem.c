@@ -226,6 +226,15 @@ xg_status_t xg_mem_init(void)
         status = xg_heap_init(&xg_mem.heap, xg_mem.my_part, xg_mem.heap_size,
                               mem_heap_max_align());
     }
+    if (status == XG_OK) {
+        /* the PEs of other nodes reach the whole partition by RMA (where
+         * the network offers it): heap, globals and internal area */
+        status = xg_xport_rma_expose((void *)xg_mem.my_part,
+                                     xg_mem.part_size);
+        if (status != XG_OK) {
+            xg_heap_fini(&xg_mem.heap);
+        }
+    }
     if (status != XG_OK) {
         xg_xport_region_close(&xg_mem.region);
         return status;
@@ -238,6 +247,7 @@ xg_status_t xg_mem_init(void)
 
 void xg_mem_fini(void)
 {
+    xg_xport_rma_unexpose();
     xg_heap_fini(&xg_mem.heap);
     /* The globals stay mapped from the region's memory object: the program
      * keeps running after finalize.  Only the view of the partitions goes. */

@@ -173,6 +173,11 @@ size_t xg_nic_atomic_size(ptl_datatype_t type);
 int    xg_nic_atomic_of(int op, int type, ptl_op_t *op_p,
                         ptl_datatype_t *type_p);
 
+/* Runs the NIC's progress once from a thread that waits for something
+ * else (a gas wait): handles what the transport has received, sends what
+ * is queued.  Returns at once if another thread is polling. */
+void xg_nic_poll(void);
+
 /* Timeout meaning "forever" for the poll routines. */
 #define XG_NIC_FOREVER UINT64_MAX
 

@@ -168,6 +168,12 @@ static inline xg_nic_ct_t *xg_nic_ct_of(xg_nic_ni_t *ni, ptl_handle_ct_t h)
 
 xg_nic_ni_t *xg_nic_ni_lookup(uint32_t handle);
 void xg_nic_ni_teardown(xg_nic_ni_t *ni);
+/* Physical ids (id.c): nid = the node's index in the job, pid = the rank
+ * among the PEs of the node.  The rank a physical id names, or -1; the
+ * physical id of a rank; the valid ids in words, for messages. */
+int xg_nic_phys_rank(ptl_process_t phys);
+ptl_process_t xg_nic_phys_id(int rank);
+const char *xg_nic_phys_range(void);
 /* Peer (transport rank) for @target on @ni, or -1. */
 int  xg_nic_target_peer(const xg_nic_ni_t *ni, ptl_process_t target);
 /* The initiator id and matching key of a packet from @src_rank. */
