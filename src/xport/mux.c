@@ -66,6 +66,9 @@ static xg_status_t mux_tx_reserve(xg_pkt_ep_t *ep, int peer, size_t len,
     if (xg_unlikely((peer < 0) || (peer >= m->sub[0].npes))) {
         return XG_ERR_PE_RANGE;
     }
+    if (xg_unlikely(len > m->mtu)) {
+        return XG_ERR_INVALID_PARAM; /* one mtu for every peer */
+    }
     s = mux_via(m, peer);
     return s->ops.tx_reserve(s->ep, peer, len, buf_p, token_p);
 }

@@ -356,7 +356,11 @@ unsigned xg_ofi_progress(void)
     unsigned handled = 0;
     ssize_t n, i;
 
-    if (!xg_spinlock_trylock(&xg_ofi.cq_lock)) {
+    /* nothing can complete: spare the provider's poll (a system call
+     * for the sockets-based ones) */
+    if ((atomic_load_explicit(&xg_ofi.tx_inflight, memory_order_acquire) ==
+         0) ||
+        !xg_spinlock_trylock(&xg_ofi.cq_lock)) {
         return 0;
     }
     for (;;) {
@@ -366,6 +370,8 @@ unsigned xg_ofi_progress(void)
             if (fi_cq_readerr(xg_ofi.tx_cq, &err, 0) != 1) {
                 break;
             }
+            atomic_fetch_sub_explicit(&xg_ofi.tx_inflight, 1,
+                                      memory_order_relaxed);
             if (xg_ofi_is_buf(err.op_context)) {
                 xg_ofi_pkt_sent(err.op_context, err.err);
             } else {
@@ -377,6 +383,8 @@ unsigned xg_ofi_progress(void)
         if (n <= 0) {
             break;
         }
+        atomic_fetch_sub_explicit(&xg_ofi.tx_inflight, (uint64_t)n,
+                                  memory_order_relaxed);
         for (i = 0; i < n; i++) {
             if (xg_ofi_is_buf(entries[i].op_context)) {
                 xg_ofi_pkt_sent(entries[i].op_context, 0);

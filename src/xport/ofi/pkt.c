@@ -20,12 +20,18 @@
  * again.  Anything else is dropped and counted (XGAS_STATS prints the
  * counts).
  *
- * Closing: rx_close() stops accepting data and tells every peer this PE
- * exchanged packets with (CLOSE), so their tx_reserve() says
- * XG_ERR_UNREACHABLE from then on, and hands what has arrived to the
- * callback; data that arrives later is dropped.  rx_open() tells them
- * again (OPEN).  A peer that never exchanged packets with this PE learns
- * nothing -- it has nothing in flight to this PE either.
+ * Closing: rx_close() tells every peer this PE exchanged packets with
+ * (CLOSE); a peer marks this PE closed -- its tx_reserve() says
+ * XG_ERR_UNREACHABLE from then on -- and answers (CLOSE_ACK) behind
+ * whatever it sent before, which rx_close hands to the callback until
+ * every peer has answered (or a second has passed: a peer that stopped
+ * polling).  Data that arrives later is dropped.  rx_open() counts the
+ * opening, publishes the count through boot ("ofi.open.<n>") and tells
+ * the peers (OPEN); a peer that still takes this PE for closed when it
+ * sends looks for that record first, so the notice may come late -- the
+ * boot fences of a PE's initialization order the record before any use.
+ * A peer that never exchanged packets with this PE learns nothing: it
+ * has nothing in flight to it.
  *
  * Sleeping: rx_sleep_fd() arms the receive queue's wait descriptor
  * (fi_trywait) and returns it; rx_wait() polls it with the eventfd that
@@ -48,6 +54,10 @@
 #include "base/xg_time.h"
 #include "base/xg_wait.h"
 #include "boot/xg_boot.h"
+
+/* Boot records of the openings: "ofi.open.<n>" exists once a PE opened
+ * its endpoint for the n-th time. */
+#define OFI_KEY_OPEN "ofi.open."
 
 /* Receive buffers handled per rx_poll call at most. */
 #define OFI_RX_BATCH 16
@@ -78,6 +88,7 @@ xg_ofi_drop_t xg_ofi_pkt_parse(const void *buf, size_t len, uint64_t job_key,
     case XG_OFI_PKT_DATA:
         return XG_OFI_OK;
     case XG_OFI_PKT_CLOSE:
+    case XG_OFI_PKT_CLOSE_ACK:
     case XG_OFI_PKT_OPEN:
         return (len == sizeof(*hdr)) ? XG_OFI_OK : XG_OFI_DROP_KIND;
     default:
@@ -118,12 +129,27 @@ static void ofi_post(xg_ofi_buf_t *buf)
     }
 }
 
+/* Counts an opening and publishes it (ofi_reopened reads it). */
+static void ofi_count_open(void)
+{
+    char key[48];
+    uint8_t mark = 1;
+
+    xg_ofi.opened++;
+    snprintf(key, sizeof(key), OFI_KEY_OPEN "%llu",
+             (unsigned long long)xg_ofi.opened);
+    if (xg_boot_kv_put(key, &mark, sizeof(mark)) == XG_OK) {
+        xg_boot_kv_publish();
+    }
+}
+
 xg_status_t xg_ofi_pkt_init(void)
 {
     long ntx = xg_config.ofi_tx_buffers, nrx = xg_config.ofi_rx_buffers;
     size_t i;
     int ret;
 
+    ofi_count_open(); /* the first: the endpoint takes packets at once */
     xg_ofi.buf_size = (size_t)xg_config.nic_slot_size;
     if (xg_ofi.buf_size > xg_ofi.info->ep_attr->max_msg_size) {
         xg_ofi.buf_size = xg_ofi.info->ep_attr->max_msg_size;
@@ -170,9 +196,16 @@ static size_t ofi_pkt_mtu(const xg_pkt_ep_t *ep)
 static int ofi_send(xg_ofi_buf_t *buf)
 {
     fi_addr_t addr = xg_ofi.peers[buf->peer].addr;
-    ssize_t ret = fi_send(xg_ofi.ep, buf->data, buf->len, xg_ofi.buf_desc,
-                          addr, buf);
+    ssize_t ret;
 
+    /* counted first: its completion may be read at once */
+    atomic_fetch_add_explicit(&xg_ofi.tx_inflight, 1, memory_order_release);
+    ret = fi_send(xg_ofi.ep, buf->data, buf->len, xg_ofi.buf_desc, addr,
+                  buf);
+    if (ret != 0) {
+        atomic_fetch_sub_explicit(&xg_ofi.tx_inflight, 1,
+                                  memory_order_relaxed);
+    }
     if (ret == -FI_EAGAIN) {
         return (int)ret;
     }
@@ -250,7 +283,8 @@ static xg_ofi_buf_t *ofi_start(int peer, uint16_t kind)
 {
     xg_ofi_buf_t *buf = ofi_take();
     xg_ofi_hdr_t hdr = {.job_key = xg_ofi.job_key,
-                        .src = (uint32_t)xg_ofi.rank, .kind = kind};
+                        .src = (uint32_t)xg_ofi.rank, .kind = kind,
+                        .opened = xg_ofi.opened};
 
     if (buf == NULL) {
         /* sends that completed free their buffers */
@@ -264,6 +298,23 @@ static xg_ofi_buf_t *ofi_start(int peer, uint16_t kind)
         buf->len  = sizeof(hdr);
     }
     return buf;
+}
+
+/* Closed @peer has opened again since, by its boot record (its OPEN may
+ * not have arrived yet): then it is open again. */
+static int ofi_reopened(int peer)
+{
+    xg_ofi_peer_t *p = &xg_ofi.peers[peer];
+    char key[48];
+    uint8_t mark;
+
+    snprintf(key, sizeof(key), OFI_KEY_OPEN "%llu",
+             (unsigned long long)p->opened + 1);
+    if (xg_boot_kv_get(peer, key, &mark, sizeof(mark)) != XG_OK) {
+        return 0;
+    }
+    atomic_store_explicit(&p->state, XG_OFI_PEER_OPEN, memory_order_release);
+    return 1;
 }
 
 static xg_status_t ofi_pkt_tx_reserve(xg_pkt_ep_t *ep, int peer, size_t len,
@@ -282,8 +333,10 @@ static xg_status_t ofi_pkt_tx_reserve(xg_pkt_ep_t *ep, int peer, size_t len,
     if (xg_unlikely(len > ofi_pkt_mtu(NULL))) {
         return XG_ERR_INVALID_PARAM;
     }
-    if (atomic_load_explicit(&xg_ofi.peers[peer].state,
-                             memory_order_acquire) == XG_OFI_PEER_CLOSED) {
+    if (xg_unlikely(atomic_load_explicit(&xg_ofi.peers[peer].state,
+                                         memory_order_acquire) ==
+                    XG_OFI_PEER_CLOSED) &&
+        !ofi_reopened(peer)) {
         return XG_ERR_UNREACHABLE;
     }
     buf = ofi_start(peer, XG_OFI_PKT_DATA);
@@ -337,6 +390,7 @@ static void ofi_send_control(int peer, uint16_t kind)
 static void ofi_received(xg_ofi_buf_t *buf, size_t len, xg_pkt_rx_func_t fn,
                          void *arg)
 {
+    xg_ofi_peer_t *p;
     xg_ofi_hdr_t hdr;
     xg_ofi_drop_t why = xg_ofi_pkt_parse(buf->data, len, xg_ofi.job_key,
                                          xg_ofi.rank, xg_ofi.npes, &hdr);
@@ -348,6 +402,7 @@ static void ofi_received(xg_ofi_buf_t *buf, size_t len, xg_pkt_rx_func_t fn,
         ofi_count_drop(why);
         return;
     }
+    p = &xg_ofi.peers[hdr.src];
     switch (hdr.kind) {
     case XG_OFI_PKT_DATA:
         atomic_store_explicit(&xg_ofi.talked[hdr.src], 1,
@@ -359,14 +414,23 @@ static void ofi_received(xg_ofi_buf_t *buf, size_t len, xg_pkt_rx_func_t fn,
         fn(arg, buf->data + sizeof(hdr), len - sizeof(hdr));
         break;
     case XG_OFI_PKT_CLOSE:
-        (void)xg_ofi_addr((int)hdr.src);
-        atomic_store_explicit(&xg_ofi.peers[hdr.src].state, XG_OFI_PEER_CLOSED,
-                              memory_order_release);
+        /* nothing more to it from here: after what went before */
+        if (xg_ofi_addr((int)hdr.src) != FI_ADDR_NOTAVAIL) {
+            p->opened = hdr.opened;
+            atomic_store_explicit(&p->state, XG_OFI_PEER_CLOSED,
+                                  memory_order_release);
+            ofi_send_control((int)hdr.src, XG_OFI_PKT_CLOSE_ACK);
+        }
+        /* a peer that closes sends nothing more either */
+        atomic_store_explicit(&p->awaited, 0, memory_order_release);
+        break;
+    case XG_OFI_PKT_CLOSE_ACK:
+        atomic_store_explicit(&p->awaited, 0, memory_order_release);
         break;
     default: /* XG_OFI_PKT_OPEN */
         if (xg_ofi_addr((int)hdr.src) != FI_ADDR_NOTAVAIL) {
-            atomic_store_explicit(&xg_ofi.peers[hdr.src].state,
-                                  XG_OFI_PEER_OPEN, memory_order_release);
+            atomic_store_explicit(&p->state, XG_OFI_PEER_OPEN,
+                                  memory_order_release);
         }
         break;
     }
@@ -484,10 +548,33 @@ static void ofi_tell_peers(uint16_t kind)
         if (atomic_load_explicit(&xg_ofi.talked[peer],
                                  memory_order_relaxed) &&
             (xg_ofi_addr(peer) != FI_ADDR_NOTAVAIL)) {
+            /* a peer that closed before sends nothing more: no answer
+             * to wait for (it reads our CLOSE when it opens again) */
+            if ((kind == XG_OFI_PKT_CLOSE) &&
+                (atomic_load_explicit(&xg_ofi.peers[peer].state,
+                                      memory_order_acquire) !=
+                 XG_OFI_PEER_CLOSED)) {
+                atomic_store_explicit(&xg_ofi.peers[peer].awaited, 1,
+                                      memory_order_relaxed);
+            }
             ofi_send_control(peer, kind);
         }
     }
     ofi_send_pending();
+}
+
+/* Some peer has not acknowledged our CLOSE yet. */
+static int ofi_awaiting(void)
+{
+    int peer;
+
+    for (peer = 0; peer < xg_ofi.npes; peer++) {
+        if (atomic_load_explicit(&xg_ofi.peers[peer].awaited,
+                                 memory_order_acquire)) {
+            return 1;
+        }
+    }
+    return 0;
 }
 
 static void ofi_print_stats(void)
@@ -529,13 +616,20 @@ static void ofi_pkt_rx_close(xg_pkt_ep_t *ep, xg_pkt_rx_func_t fn, void *arg)
     xg_wait_t wait;
 
     ofi_tell_peers(XG_OFI_PKT_CLOSE);
-    /* what arrived before the peers heard of it goes to @fn */
-    while ((ofi_pkt_rx_poll(ep, OFI_RX_BATCH, fn, arg) > 0) &&
-           (xg_time_ns() < deadline)) {
+    /* what the peers sent before they heard of it goes to @fn */
+    xg_wait_init(&wait);
+    while (ofi_awaiting() && (xg_time_ns() < deadline)) {
+        if (ofi_pkt_rx_poll(ep, OFI_RX_BATCH, fn, arg) == 0) {
+            xg_wait_backoff(&wait);
+        }
+    }
+    if (ofi_awaiting()) {
+        xg_info("ofi", "closing: a peer did not answer within a second "
+                "(it stopped polling); what it still sends is dropped");
     }
     atomic_store_explicit(&xg_ofi.rx_closed, 1, memory_order_release);
-    /* the CLOSE packets leave before this process may exit -- unless a
-     * peer stopped taking them (it died): bounded */
+    /* the answers to the peers' CLOSE leave before this process may
+     * exit -- unless a peer stopped taking them (it died): bounded */
     xg_wait_init(&wait);
     while (!ofi_all_sent() && (xg_time_ns() < deadline)) {
         xg_ofi_progress();
@@ -552,6 +646,7 @@ static void ofi_pkt_rx_open(xg_pkt_ep_t *ep)
     (void)ep;
     if (atomic_exchange_explicit(&xg_ofi.rx_closed, 0,
                                  memory_order_acq_rel)) {
+        ofi_count_open();
         ofi_tell_peers(XG_OFI_PKT_OPEN);
     }
 }

@@ -209,8 +209,15 @@ static xg_status_t ofi_rma_post(int put, int peer, void *local, size_t len,
     }
     xg_wait_init(&wait);
     for (;;) {
+        atomic_fetch_add_explicit(&xg_ofi.tx_inflight, 1,
+                                  memory_order_release);
         ret = put ? fi_writemsg(xg_ofi.ep, &msg, flags)
                   : fi_readmsg(xg_ofi.ep, &msg, flags);
+        if (ret == 0) {
+            break;
+        }
+        atomic_fetch_sub_explicit(&xg_ofi.tx_inflight, 1,
+                                  memory_order_relaxed);
         if (ret != -FI_EAGAIN) {
             break;
         }

@@ -40,9 +40,10 @@ extern const xg_xport_component_t xg_xport_ofi;
 /* ---- the wire ----------------------------------------------------------- */
 
 enum {
-    XG_OFI_PKT_DATA  = 1, /* a packet of the contract */
-    XG_OFI_PKT_CLOSE = 2, /* the sender stopped receiving (rx_close) */
-    XG_OFI_PKT_OPEN  = 3  /* ... and receives again (rx_open) */
+    XG_OFI_PKT_DATA      = 1, /* a packet of the contract */
+    XG_OFI_PKT_CLOSE     = 2, /* the sender stops receiving (rx_close) */
+    XG_OFI_PKT_CLOSE_ACK = 3, /* ... heard: nothing more will follow */
+    XG_OFI_PKT_OPEN      = 4  /* the sender receives again (rx_open) */
 };
 
 /* What the network carries in front of every packet. */
@@ -51,6 +52,7 @@ typedef struct xg_ofi_hdr {
     uint32_t src;     /* the sending rank */
     uint16_t kind;    /* XG_OFI_PKT_* */
     uint16_t pad;
+    uint64_t opened;  /* CLOSE, OPEN: how often the sender has opened */
 } xg_ofi_hdr_t;
 
 /* Why a received packet was dropped (counted per reason). */
@@ -95,6 +97,8 @@ enum {
 typedef struct xg_ofi_peer {
     _Atomic int  state;     /* OFI_PEER_* (pkt.c): address, closed... */
     fi_addr_t    addr;      /* in the address vector, once resolved */
+    uint64_t     opened;    /* the peer's openings when it closed */
+    _Atomic int  awaited;   /* our CLOSE is not acknowledged yet */
     _Atomic int  rma_state; /* the registration below: 0 unknown, 1 read,
                                -1 unusable */
     uint64_t     rma_base;  /* address of offset 0 for fi_write/fi_read */
@@ -120,6 +124,8 @@ typedef struct xg_ofi {
     xg_ofi_peer_t       *peers;       /* npes */
     pthread_mutex_t      resolve_lock; /* reading peers' records */
     xg_spinlock_t        cq_lock;     /* one reader of tx_cq at a time */
+    _Atomic uint64_t     tx_inflight; /* operations whose completion tx_cq
+                                       * will hold */
 
     /* packets (pkt.c) */
     size_t               buf_size;    /* bytes of data[] per buffer */
@@ -134,6 +140,7 @@ typedef struct xg_ofi {
     xg_ofi_buf_t        *tx_pending_tail;
     xg_ofi_buf_t        *rx_repost;   /* not re-posted yet (poller's) */
     _Atomic int          rx_closed;
+    uint64_t             opened;      /* rx_open calls, this one counted */
     _Atomic int          rx_sleeping;
     _Atomic uint8_t     *talked;      /* npes: peers to tell of a close */
     _Atomic uint64_t     dropped[XG_OFI_DROP_LAST];
