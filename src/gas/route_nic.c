@@ -313,8 +313,7 @@ static xg_status_t nic_wire_rma(xg_gas_ctx_t *ctx, int put, int nbi,
     status = xg_xport_rma(put, pe, local, nic_remote_offset(remote), len,
                           mode, &counted);
     if (counted) {
-        __atomic_add_fetch(&ctx->nic_pending, 1, __ATOMIC_RELAXED);
-        __atomic_add_fetch(&ctx->pending, 1, __ATOMIC_RELAXED);
+        xg_gas_ctx_nic_op(ctx);
     }
     return status;
 }
@@ -332,9 +331,7 @@ xg_status_t xg_gas_nic_rma(xg_gas_ctx_t *ctx, int put, int nbi, void *local,
         return status;
     }
     if (nbi) {
-        /* any thread may complete them: counted with atomics */
-        __atomic_add_fetch(&ctx->nic_pending, 1, __ATOMIC_RELAXED);
-        __atomic_add_fetch(&ctx->pending, 1, __ATOMIC_RELAXED);
+        xg_gas_ctx_nic_op(ctx); /* any thread may complete it */
         return XG_OK;
     }
     return xg_gas_nic_complete();
