@@ -486,14 +486,25 @@ void xg_coll_wait_start(const xg_coll_t *coll, xg_wait_t *wait,
     what->peer     = (from >= 0) ? xg_coll_world(coll, from) : -1;
     what->describe = coll_describe;
     what->arg      = coll;
-    /* the hang watch scans strided members; a list team names none, nor
-     * a wait for any member on a remote channel (xg_coll_chan_t.remote:
-     * there the deadlock watch of the launcher finds a mismatch) */
-    what->member_start  = coll->start;
-    what->member_stride = coll->stride;
-    what->member_count  = ((coll->members == NULL) &&
-                           ((from >= 0) || !coll->chan->remote))
-                              ? coll->size : 0;
+    /* the hang watch looks at the member this PE waits for: one that has
+     * finalized owes it nothing more (what it sent is visible before its
+     * state), while another member may have left the call long before
+     * the signal this PE waits for comes, relayed (a tree, the node
+     * barrier); a chain of waits reaches a PE that waits for the
+     * finalized one itself.  A wait for any member scans the strided
+     * members; a list team names none, nor a wait for any member on a
+     * remote channel (xg_coll_chan_t.remote: there the deadlock watch of
+     * the launcher finds a mismatch) */
+    if (from >= 0) {
+        what->member_start  = what->peer;
+        what->member_stride = 0;
+        what->member_count  = 1;
+    } else {
+        what->member_start  = coll->start;
+        what->member_stride = coll->stride;
+        what->member_count  = ((coll->members == NULL) &&
+                               !coll->chan->remote) ? coll->size : 0;
+    }
     xg_wait_watch(wait, what);
 }
 

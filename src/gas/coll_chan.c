@@ -208,9 +208,14 @@ static void team_wait(const xg_coll_t *coll, const int *from, int count,
 
     if (xg_unlikely(seen < count)) {
         xg_coll_wait_start(coll, &wait, &what, from[seen]);
-        while ((seen = team_seen(coll, dir, expected, from, count, seen)) <
+        while ((i = team_seen(coll, dir, expected, from, count, seen)) <
                count) {
-            what.peer = xg_coll_world(coll, from[seen]);
+            if (i != seen) {
+                /* a member signalled: wait (and watch) for the next one
+                 * afresh -- the one that signalled may leave the call */
+                seen = i;
+                xg_coll_wait_start(coll, &wait, &what, from[seen]);
+            }
             xg_coll_backoff(&wait);
             /* a peer that never signals may be in another collective, or
              * in this one with other arguments: look at its descriptor

@@ -402,9 +402,10 @@ void xg_ofi_peer_failed(int peer, const char *what, int err)
 {
     if (atomic_load_explicit(&xg_ofi.peers[peer].state,
                              memory_order_acquire) == XG_OFI_PEER_CLOSED) {
-        xg_error("ofi", "%s to PE %d on node %d failed (%s): that PE has "
-                 "finalized", what, peer, xg_boot_node_of(peer),
-                 fi_strerror(err));
+        /* its endpoint went with it: the caller reports the operation */
+        xg_info("ofi", "%s to PE %d on node %d failed (%s): that PE has "
+                "finalized", what, peer, xg_boot_node_of(peer),
+                fi_strerror(err));
         return;
     }
     xg_error("ofi", "%s to PE %d on node %d failed (%s): the process or "
