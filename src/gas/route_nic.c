@@ -305,11 +305,8 @@ static xg_status_t nic_wire_rma(xg_gas_ctx_t *ctx, int put, int nbi,
     xg_status_t status;
     int counted = 0;
 
-    /* a get reads what this PE's earlier puts wrote */
-    if (!put && xg_unlikely(xg_xport_rma_outstanding()) &&
-        (xg_xport_rma_complete() != XG_OK)) {
-        return XG_ERR_UNREACHABLE;
-    }
+    /* (a get reads what this PE's earlier puts wrote: the transport
+     * keeps them in order) */
     status = xg_xport_rma(put, pe, local, nic_remote_offset(remote), len,
                           mode, &counted);
     if (counted) {

@@ -117,11 +117,13 @@ xg_status_t xg_xport_region_alias(const xg_xport_region_t *region,
  * xg_xport_rma_reaches: 1 if @peer can be reached by RMA from @len bytes
  * at local @local.  xg_xport_rma moves @len bytes between local @local
  * and offset @off of @peer's partition (a put if @put), returning as
- * @mode says; an operation left outstanding is counted (*@counted_p 1)
- * for xg_xport_rma_complete, which returns once every counted operation
- * is complete (XG_ERR_UNREACHABLE if one failed since the last call);
- * xg_xport_rma_outstanding says whether any is not.  The target's
- * software runs nothing for it.
+ * @mode says; *@counted_p is 1 when xg_xport_rma_complete still has work
+ * for the operation (its completion, or a put's visibility at the
+ * target).  xg_xport_rma_complete returns once every such operation of
+ * the process is complete and every put visible (XG_ERR_UNREACHABLE if
+ * one failed since the last call); xg_xport_rma_outstanding says whether
+ * it has work.  A get sees what this process put before it.  The
+ * target's software runs nothing for it.
  */
 typedef enum xg_xport_rma_mode {
     XG_XPORT_RMA_WAIT,  /* complete (a put: visible at the target) */

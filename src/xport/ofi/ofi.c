@@ -276,6 +276,14 @@ static xg_status_t ofi_open_endpoint(void)
     if (ret != 0) {
         return ofi_failed("fi_av_open", ret);
     }
+    /* reads after writes in order, where the provider offers it: a read
+     * is then how a write is known visible (rma.c) */
+    xg_ofi.raw_order = (xg_ofi.info->tx_attr->msg_order & FI_ORDER_RAW) &&
+                       (xg_ofi.info->rx_attr->msg_order & FI_ORDER_RAW);
+    if (xg_ofi.raw_order) {
+        xg_ofi.info->tx_attr->msg_order |= FI_ORDER_RAW | FI_ORDER_SAS;
+        xg_ofi.info->rx_attr->msg_order |= FI_ORDER_RAW | FI_ORDER_SAS;
+    }
     ret = fi_endpoint(xg_ofi.domain, xg_ofi.info, &xg_ofi.ep, NULL);
     if (ret == 0) {
         ret = fi_ep_bind(xg_ofi.ep, &xg_ofi.av->fid, 0);

@@ -10,13 +10,18 @@
  * outside the partition can be read or written.
  *
  * Completion: an operation whose caller waits carries a completion word
- * as its context; the others (non-blocking puts and gets, completed by
- * quiet) carry an odd context naming the peer, and are counted
- * (rma_issued, rma_done).  A put completes when its data is visible at
- * the target (FI_DELIVERY_COMPLETE); small ones are injected (the source
- * is free at once).  A provider with manual progress moves the bytes when
- * the target's packet poller (progress thread, or a thread waiting in
- * the NIC) reads its queues; a waiting initiator reads its own.
+ * as its context; the others (non-blocking ones, completed by quiet)
+ * carry an odd context naming the peer, and are counted (rma_issued,
+ * rma_done).  Remote completion of writes: with a provider that keeps
+ * reads after writes in order (FI_ORDER_RAW: xg_ofi.raw_order), a write
+ * only waits for its source to be free (small ones are injected, with no
+ * completion at all), marks its peer, and xg_ofi_rma_complete reads a
+ * word of every marked peer -- the read completes after the writes before
+ * it are visible there; without it, every write asks for delivery
+ * (FI_DELIVERY_COMPLETE).  A provider with manual progress moves the
+ * bytes when the target's packet poller (progress thread, or a thread
+ * waiting in the NIC) reads its queues; a waiting initiator reads its
+ * own.
  */
 #include "xport/ofi/xg_ofi.h"
 
@@ -183,43 +188,48 @@ void xg_ofi_rma_done(void *ctx, int err)
                           memory_order_release);
 }
 
-/* Posts one operation of at most max_msg_size bytes; retries while the
- * provider has no room (reading completions meanwhile). */
+/* Posts one operation of at most max_msg_size bytes with @flags;
+ * retries while the provider has no room (reading completions
+ * meanwhile).  @ctx NULL: an injected write, which completes nothing. */
 static xg_status_t ofi_rma_post(int put, int peer, void *local, size_t len,
                                 uint64_t raddr, uint64_t key, void *desc,
-                                void *ctx)
+                                void *ctx, uint64_t flags)
 {
     struct iovec iov = {.iov_base = local, .iov_len = len};
     struct fi_rma_iov riov = {.addr = raddr, .len = len, .key = key};
     struct fi_msg_rma msg = {.msg_iov = &iov, .desc = &desc, .iov_count = 1,
                              .addr = xg_ofi_addr(peer), .rma_iov = &riov,
                              .rma_iov_count = 1, .context = ctx};
-    uint64_t flags = FI_COMPLETION;
     xg_wait_t wait;
     ssize_t ret;
 
     if (msg.addr == FI_ADDR_NOTAVAIL) {
         return XG_ERR_UNREACHABLE;
     }
-    if (put) {
-        flags |= FI_DELIVERY_COMPLETE;
-        if (len <= xg_ofi.info->tx_attr->inject_size) {
-            flags |= FI_INJECT;
-        }
-    }
     xg_wait_init(&wait);
     for (;;) {
-        atomic_fetch_add_explicit(&xg_ofi.tx_inflight, 1,
-                                  memory_order_release);
-        ret = put ? fi_writemsg(xg_ofi.ep, &msg, flags)
-                  : fi_readmsg(xg_ofi.ep, &msg, flags);
-        if (ret == 0) {
-            break;
+        if (ctx == NULL) {
+            ret = fi_inject_write(xg_ofi.ep, local, len, msg.addr, raddr,
+                                  key);
+        } else {
+            /* counted first: its completion may be read at once */
+            atomic_fetch_add_explicit(&xg_ofi.tx_inflight, 1,
+                                      memory_order_release);
+            ret = put ? fi_writemsg(xg_ofi.ep, &msg, flags | FI_COMPLETION)
+                      : fi_readmsg(xg_ofi.ep, &msg, flags | FI_COMPLETION);
+            if (ret != 0) {
+                atomic_fetch_sub_explicit(&xg_ofi.tx_inflight, 1,
+                                          memory_order_relaxed);
+            }
         }
-        atomic_fetch_sub_explicit(&xg_ofi.tx_inflight, 1,
-                                  memory_order_relaxed);
         if (ret != -FI_EAGAIN) {
             break;
+        }
+        if (atomic_load_explicit(&xg_ofi.peers[peer].state,
+                                 memory_order_acquire) ==
+            XG_OFI_PEER_CLOSED) {
+            /* it finalized: its endpoint may be gone with its process */
+            return XG_ERR_UNREACHABLE;
         }
         if (xg_ofi_progress() == 0) {
             xg_wait_backoff(&wait);
@@ -227,11 +237,87 @@ static xg_status_t ofi_rma_post(int put, int peer, void *local, size_t len,
     }
     if (ret != 0) {
         xg_error("ofi", "%s of %zu bytes to PE %d failed (%s)",
-                 put ? "fi_writemsg" : "fi_readmsg", len, peer,
+                 put ? "an RMA write" : "an RMA read", len, peer,
                  fi_strerror((int)-ret));
         return XG_ERR_UNREACHABLE;
     }
     return XG_OK;
+}
+
+/* Waits for the completion of a posted operation whose context is @w. */
+static xg_status_t ofi_rma_wait(ofi_rma_wait_t *w)
+{
+    xg_wait_t wait;
+
+    xg_wait_init(&wait);
+    while (atomic_load_explicit(&w->state, memory_order_acquire) == 0) {
+        if (xg_ofi_progress() == 0) {
+            xg_wait_backoff(&wait);
+        }
+    }
+    return (atomic_load_explicit(&w->state, memory_order_relaxed) == 1)
+               ? XG_OK : XG_ERR_UNREACHABLE;
+}
+
+/* A write to @peer may not be visible there yet: a later flush reads. */
+static void ofi_rma_dirty(int peer)
+{
+    if (!atomic_exchange_explicit(&xg_ofi.peers[peer].rma_dirty, 1,
+                                  memory_order_acq_rel)) {
+        atomic_fetch_add_explicit(&xg_ofi.rma_dirty, 1, memory_order_release);
+    }
+}
+
+/* The context of a counted operation to @peer (odd: no pointer). */
+static void *ofi_rma_counted_ctx(int peer)
+{
+    return (void *)(((uintptr_t)peer << 1) | 1);
+}
+
+/*
+ * One piece of an operation (at most max_msg_size bytes).  With the
+ * provider's read-after-write order (xg_ofi.raw_order) a write asks for
+ * no more than its source being free again: injected when small (no
+ * completion at all), else a local completion; its visibility at the
+ * target is what a later read of the target shows (ofi_rma_flush).
+ * Without it, every write waits for delivery (FI_DELIVERY_COMPLETE).
+ * @mode says what to wait for; a counted piece completes at
+ * xg_ofi_rma_complete.
+ */
+static xg_status_t ofi_rma_piece(int put, int peer, const xg_ofi_peer_t *p,
+                                 char *local, uint64_t off, size_t len,
+                                 void *desc, int mode)
+{
+    ofi_rma_wait_t word = {.state = 0, .peer = peer};
+    uint64_t flags = (put && !xg_ofi.raw_order) ? FI_DELIVERY_COMPLETE : 0;
+    xg_status_t status;
+
+    if (put && xg_ofi.raw_order &&
+        (len <= xg_ofi.info->tx_attr->inject_size)) {
+        status = ofi_rma_post(1, peer, local, len, p->rma_base + off,
+                              p->rma_key, NULL, NULL, 0);
+    } else if (mode == XG_XPORT_RMA_COUNT) {
+        /* counted before it can complete */
+        atomic_fetch_add_explicit(&xg_ofi.rma_issued, 1,
+                                  memory_order_seq_cst);
+        status = ofi_rma_post(put, peer, local, len, p->rma_base + off,
+                              p->rma_key, desc, ofi_rma_counted_ctx(peer),
+                              flags);
+        if (status != XG_OK) {
+            atomic_fetch_sub_explicit(&xg_ofi.rma_issued, 1,
+                                      memory_order_seq_cst);
+        }
+    } else {
+        status = ofi_rma_post(put, peer, local, len, p->rma_base + off,
+                              p->rma_key, desc, &word, flags);
+        if (status == XG_OK) {
+            status = ofi_rma_wait(&word);
+        }
+    }
+    if ((status == XG_OK) && put && xg_ofi.raw_order) {
+        ofi_rma_dirty(peer);
+    }
+    return status;
 }
 
 xg_status_t xg_ofi_rma(int put, int peer, void *local, uint64_t off,
@@ -239,12 +325,11 @@ xg_status_t xg_ofi_rma(int put, int peer, void *local, uint64_t off,
 {
     const xg_ofi_peer_t *p = ofi_rma_peer(peer);
     size_t chunk, max = xg_ofi.info->ep_attr->max_msg_size, done = 0;
-    ofi_rma_wait_t word = {.peer = peer};
     xg_status_t status = XG_OK;
-    xg_wait_t wait;
     void *desc;
     int ok;
 
+    *counted_p = 0;
     if (p == NULL) {
         return XG_ERR_UNREACHABLE;
     }
@@ -255,52 +340,70 @@ xg_status_t xg_ofi_rma(int put, int peer, void *local, uint64_t off,
     if (!ok) {
         return XG_ERR_UNSUPPORTED; /* the caller checked reaches() */
     }
-    /* a put small enough to be injected frees its buffer at once */
-    if ((mode == XG_XPORT_RMA_LOCAL) && put &&
-        (len <= xg_ofi.info->tx_attr->inject_size)) {
-        mode = XG_XPORT_RMA_COUNT;
+    /* without the provider's order, a read waits for the writes before */
+    if (!put && !xg_ofi.raw_order && xg_ofi_rma_outstanding() &&
+        (xg_ofi_rma_complete() != XG_OK)) {
+        return XG_ERR_UNREACHABLE;
     }
-    *counted_p = (mode == XG_XPORT_RMA_COUNT);
     for (; (status == XG_OK) && (done < len); done += chunk) {
         chunk = (len - done < max) ? len - done : max;
-        if (mode != XG_XPORT_RMA_COUNT) {
-            atomic_store_explicit(&word.state, 0, memory_order_relaxed);
-            status = ofi_rma_post(put, peer, (char *)local + done, chunk,
-                                  p->rma_base + off + done, p->rma_key, desc,
-                                  &word);
-            xg_wait_init(&wait);
-            while ((status == XG_OK) &&
-                   (atomic_load_explicit(&word.state,
-                                         memory_order_acquire) == 0)) {
-                if (xg_ofi_progress() == 0) {
-                    xg_wait_backoff(&wait);
-                }
-            }
-            if ((status == XG_OK) &&
-                (atomic_load_explicit(&word.state, memory_order_relaxed) !=
-                 1)) {
-                status = XG_ERR_UNREACHABLE;
-            }
-        } else {
-            /* counted before it can complete */
-            atomic_fetch_add_explicit(&xg_ofi.rma_issued, 1,
-                                      memory_order_seq_cst);
-            status = ofi_rma_post(put, peer, (char *)local + done, chunk,
-                                  p->rma_base + off + done, p->rma_key, desc,
-                                  (void *)(((uintptr_t)peer << 1) | 1));
-            if (status != XG_OK) {
-                atomic_fetch_sub_explicit(&xg_ofi.rma_issued, 1,
-                                          memory_order_seq_cst);
-            }
-        }
+        status = ofi_rma_piece(put, peer, p, (char *)local + done, off + done,
+                               chunk, desc, mode);
     }
+    if ((status == XG_OK) && (mode == XG_XPORT_RMA_WAIT) && put &&
+        xg_ofi.raw_order) {
+        status = xg_ofi_rma_complete(); /* visible at the target */
+    }
+    /* what xg_ofi_rma_complete still has to do for this operation */
+    *counted_p = (mode == XG_XPORT_RMA_COUNT) ||
+                 (put && xg_ofi.raw_order && (mode != XG_XPORT_RMA_WAIT));
     return status;
 }
 
 int xg_ofi_rma_outstanding(void)
 {
-    return atomic_load_explicit(&xg_ofi.rma_done, memory_order_seq_cst) !=
-           atomic_load_explicit(&xg_ofi.rma_issued, memory_order_seq_cst);
+    return (atomic_load_explicit(&xg_ofi.rma_done, memory_order_seq_cst) !=
+            atomic_load_explicit(&xg_ofi.rma_issued, memory_order_seq_cst)) ||
+           (atomic_load_explicit(&xg_ofi.rma_dirty, memory_order_acquire) !=
+            0);
+}
+
+/* Reads a word of every peer written since the last flush: with the
+ * provider's read-after-write order, a read completes after the writes
+ * before it are visible at the target.  The reads are counted. */
+static xg_status_t ofi_rma_flush(void)
+{
+    static uint64_t scratch; /* what the reads bring: not looked at */
+    xg_status_t status = XG_OK;
+    int pe;
+
+    for (pe = 0; (pe < xg_ofi.npes) &&
+                 (atomic_load_explicit(&xg_ofi.rma_dirty,
+                                       memory_order_acquire) != 0); pe++) {
+        if (!atomic_load_explicit(&xg_ofi.peers[pe].rma_dirty,
+                                  memory_order_relaxed) ||
+            !atomic_exchange_explicit(&xg_ofi.peers[pe].rma_dirty, 0,
+                                      memory_order_acq_rel)) {
+            continue;
+        }
+        atomic_fetch_sub_explicit(&xg_ofi.rma_dirty, 1, memory_order_relaxed);
+        if (atomic_load_explicit(&xg_ofi.peers[pe].state,
+                                 memory_order_acquire) ==
+            XG_OFI_PEER_CLOSED) {
+            continue; /* it finalized: nobody reads what it holds */
+        }
+        atomic_fetch_add_explicit(&xg_ofi.rma_issued, 1,
+                                  memory_order_seq_cst);
+        if (ofi_rma_post(0, pe, &scratch, sizeof(scratch),
+                         xg_ofi.peers[pe].rma_base, xg_ofi.peers[pe].rma_key,
+                         ofi_rma_desc(&scratch, sizeof(scratch), &(int){0}),
+                         ofi_rma_counted_ctx(pe), 0) != XG_OK) {
+            atomic_fetch_sub_explicit(&xg_ofi.rma_issued, 1,
+                                      memory_order_seq_cst);
+            status = XG_ERR_UNREACHABLE;
+        }
+    }
+    return status;
 }
 
 /*
@@ -312,6 +415,7 @@ int xg_ofi_rma_outstanding(void)
 xg_status_t xg_ofi_rma_complete(void)
 {
     uint64_t done, failed;
+    xg_status_t flushed = ofi_rma_flush();
     xg_wait_t wait;
 
     xg_wait_init(&wait);
@@ -330,5 +434,5 @@ xg_status_t xg_ofi_rma_complete(void)
         xg_ofi.rma_failed_seen = failed;
         return XG_ERR_UNREACHABLE;
     }
-    return XG_OK;
+    return flushed;
 }

@@ -66,6 +66,7 @@ typedef struct xg_ofi_peer {
     uint64_t     rma_base;  /* address of offset 0 for fi_write/fi_read */
     uint64_t     rma_key;
     uint64_t     rma_len;   /* bytes registered */
+    _Atomic int  rma_dirty; /* written since the last flush */
 } xg_ofi_peer_t;
 
 typedef struct xg_ofi {
@@ -115,6 +116,9 @@ typedef struct xg_ofi {
     _Atomic uint64_t     rma_done;
     _Atomic uint64_t     rma_failed;
     uint64_t             rma_failed_seen;
+    _Atomic uint64_t     rma_dirty;   /* peers marked rma_dirty */
+    int                  raw_order;   /* the provider keeps reads after
+                                       * writes (FI_ORDER_RAW) */
 } xg_ofi_t;
 
 extern xg_ofi_t xg_ofi;

@@ -27,6 +27,9 @@ static void wait_rank0_gone(void)
     xg_wait_t wait;
 
     XG_CHECK(xg_boot_init() == XG_OK, "boot");
+    if ((xg_boot.ctl_pes < xg_boot.npes) && !xg_boot_same_node(0)) {
+        return; /* rank 0's node keeps its own control area (PMIx) */
+    }
     pid = (pid_t)atomic_load(&xg_boot.ctl->pe[0].pid);
     xg_wait_init(&wait);
     while ((pid <= 0) || (kill(pid, 0) == 0)) {
