@@ -2,8 +2,10 @@
  * The PE program of the PMIx tests (pmix_test.sh), started by mpirun.
  *
  *   check            joined through the PMIx backend as the rank and job
- *                    size mpirun gave (OMPI_COMM_WORLD_RANK/SIZE and
- *                    _LOCAL_SIZE, set apart from PMIx); the memory of
+ *                    size the launcher gave (mpirun's OMPI_COMM_WORLD_RANK,
+ *                    _SIZE, _LOCAL_SIZE, or srun's SLURM_PROCID,
+ *                    _NTASKS, _TASKS_PER_NODE: set apart from PMIx); the
+ *                    memory of
  *                    every peer of this node is load/store reachable
  *                    (shmem_ptr), of no other, SHMEM_TEAM_SHARED is this
  *                    node's PEs, and a put/get/atomic round reaches every
@@ -30,12 +32,17 @@
 
 static long pe_counter;
 
-static int pe_env_int(const char *name)
+/* What the launcher says apart from PMIx: Open MPI's variable @ompi, or
+ * Slurm's @slurm (srun --mpi=pmix). */
+static int pe_env_int(const char *ompi, const char *slurm)
 {
-    const char *text = getenv(name);
+    const char *text = getenv(ompi);
 
-    XG_CHECK(text != NULL, "%s is not set: not started by Open MPI's mpirun",
-             name);
+    if (text == NULL) {
+        text = getenv(slurm);
+    }
+    XG_CHECK(text != NULL, "neither %s nor %s is set: not started by "
+             "Open MPI's mpirun or Slurm's srun", ompi, slurm);
     return atoi(text);
 }
 
@@ -63,10 +70,15 @@ static void pe_check(void)
 
     XG_CHECK(strcmp(xg_boot.backend, "pmix") == 0, "joined through %s",
              xg_boot.backend);
-    XG_CHECK(me == pe_env_int("OMPI_COMM_WORLD_RANK"), "rank %d", me);
-    XG_CHECK(npes == pe_env_int("OMPI_COMM_WORLD_SIZE"), "npes %d", npes);
+    XG_CHECK(me == pe_env_int("OMPI_COMM_WORLD_RANK", "SLURM_PROCID"),
+             "rank %d", me);
+    XG_CHECK(npes == pe_env_int("OMPI_COMM_WORLD_SIZE", "SLURM_NTASKS"),
+             "npes %d", npes);
+    /* (Slurm's tasks on this node: SLURM_TASKS_PER_NODE begins with
+     * them) */
     XG_CHECK(shmem_team_n_pes(SHMEM_TEAM_SHARED) ==
-             pe_env_int("OMPI_COMM_WORLD_LOCAL_SIZE"), "SHMEM_TEAM_SHARED "
+             pe_env_int("OMPI_COMM_WORLD_LOCAL_SIZE",
+                        "SLURM_TASKS_PER_NODE"), "SHMEM_TEAM_SHARED "
              "has %d PEs", shmem_team_n_pes(SHMEM_TEAM_SHARED));
     pe_check_dev_shm();
     for (pe = 0; pe < npes; pe++) {
