@@ -2,8 +2,9 @@
  * The ofi component beyond the packet contract (run across virtual nodes:
  * every PE of another node is a network peer):
  *   - RMA: puts of every PE into every network peer's registration (small
- *     ones injected, a large one waited for locally), gets back, what is
- *     left complete at xg_xport_rma_complete;
+ *     ones injected, a medium one whose source is overwritten as soon as
+ *     the put returns, a large one waited for locally), gets back, what
+ *     is left complete at xg_xport_rma_complete;
  *   - bounds: an access past the registration is refused by the initiator
  *     (XG_ERR_OUT_OF_BOUNDS) and, sent raw past that check, by the target
  *     (an error completion), as is one with a wrong key;
@@ -34,6 +35,8 @@
 #define SLOT   64           /* bytes per PE in the small-put area */
 #define BIG    (256u << 10) /* a transfer too large to inject */
 #define BIG_AT (512u << 10) /* + BIG x (rank mod 4): one area per writer */
+#define MID    4096         /* too large to inject, copied by the put */
+#define MID_AT (1536u << 10) /* + MID x (rank mod 4) */
 
 static xg_boot_identity_t job;
 static uint8_t *region;
@@ -125,6 +128,24 @@ static void check_rma(void)
     for (pe = 0; any && !network_peer(pe); pe++) {
     }
     if (any) {
+        /* a blocking put too large to inject: its source is free at
+         * once (the bytes were copied, or it waited): overwriting it
+         * changes nothing of what arrives */
+        for (i = 0; i < MID; i++) {
+            big[i] = pattern(job.rank + 2, i);
+        }
+        XG_CHECK(xg_xport_rma(1, pe, big, MID_AT + MID * (job.rank % 4),
+                              MID, XG_XPORT_RMA_LOCAL, &counted) == XG_OK,
+                 "%d-byte put", MID);
+        memset(big, 0xee, MID);
+        XG_CHECK(xg_xport_rma_complete() == XG_OK, "rma_complete");
+        XG_CHECK(xg_xport_rma(0, pe, big_back, MID_AT + MID * (job.rank % 4),
+                              MID, XG_XPORT_RMA_WAIT, &counted) == XG_OK,
+                 "%d-byte get", MID);
+        for (i = 0; i < MID; i++) {
+            XG_CHECK(big_back[i] == pattern(job.rank + 2, i),
+                     "byte %zu of the %d-byte put read back", i, MID);
+        }
         for (i = 0; i < BIG; i++) {
             big[i] = pattern(job.rank + 1, i);
         }

@@ -357,7 +357,9 @@ fi_addr_t xg_ofi_addr(int peer)
     return p->addr;
 }
 
-unsigned xg_ofi_progress(void)
+/* xg_ofi_progress; @stalled: read the queue even if nothing of ours can
+ * complete. */
+static unsigned ofi_progress(int stalled)
 {
     struct fi_cq_entry entries[16];
     struct fi_cq_err_entry err;
@@ -366,8 +368,8 @@ unsigned xg_ofi_progress(void)
 
     /* nothing can complete: spare the provider's poll (a system call
      * for the sockets-based ones) */
-    if ((atomic_load_explicit(&xg_ofi.tx_inflight, memory_order_acquire) ==
-         0) ||
+    if ((!stalled && (atomic_load_explicit(&xg_ofi.tx_inflight,
+                                           memory_order_acquire) == 0)) ||
         !xg_spinlock_trylock(&xg_ofi.cq_lock)) {
         return 0;
     }
@@ -404,6 +406,16 @@ unsigned xg_ofi_progress(void)
     }
     xg_spinlock_unlock(&xg_ofi.cq_lock);
     return handled;
+}
+
+unsigned xg_ofi_progress(void)
+{
+    return ofi_progress(0);
+}
+
+unsigned xg_ofi_progress_stalled(void)
+{
+    return ofi_progress(1);
 }
 
 void xg_ofi_peer_failed(int peer, const char *what, int err)

@@ -230,16 +230,17 @@ void xg_ofi_pkt_sent(xg_ofi_buf_t *buf, int err)
     int peer = buf->peer;
 
     if ((err != 0) && (err != FI_ECANCELED)) {
-        xg_ofi_peer_failed(peer, "a packet", err);
+        xg_ofi_peer_failed(peer, buf->rma ? "an RMA write" : "a packet",
+                           err);
     }
     pthread_mutex_lock(&xg_ofi.tx_lock);
+    buf->rma  = 0;
     buf->next = xg_ofi.tx_free;
     xg_ofi.tx_free = buf;
     pthread_mutex_unlock(&xg_ofi.tx_lock);
 }
 
-/* A free send buffer, or NULL. */
-static xg_ofi_buf_t *ofi_take(void)
+xg_ofi_buf_t *xg_ofi_tx_take(void)
 {
     xg_ofi_buf_t *buf;
 
@@ -256,7 +257,7 @@ static xg_ofi_buf_t *ofi_take(void)
  * the header filled; NULL: none free. */
 static xg_ofi_buf_t *ofi_start(int peer, uint16_t kind)
 {
-    xg_ofi_buf_t *buf = ofi_take();
+    xg_ofi_buf_t *buf = xg_ofi_tx_take();
     xg_ofi_hdr_t hdr = {.job_key = xg_ofi.job_key,
                         .src = (uint32_t)xg_ofi.rank, .kind = kind,
                         .opened = xg_ofi.opened};
@@ -265,7 +266,7 @@ static xg_ofi_buf_t *ofi_start(int peer, uint16_t kind)
         /* sends that completed free their buffers */
         xg_ofi_progress();
         ofi_send_pending();
-        buf = ofi_take();
+        buf = xg_ofi_tx_take();
     }
     if (buf != NULL) {
         memcpy(buf->data, &hdr, sizeof(hdr));

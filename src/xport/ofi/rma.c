@@ -15,7 +15,8 @@
  * rma_done).  Remote completion of writes: with a provider that keeps
  * reads after writes in order (FI_ORDER_RAW: xg_ofi.raw_order), a write
  * only waits for its source to be free (small ones are injected, with no
- * completion at all), marks its peer, and xg_ofi_rma_complete reads a
+ * completion at all; a blocking one up to a send buffer's size is copied
+ * into one, which its completion frees), marks its peer, and xg_ofi_rma_complete reads a
  * word of every marked peer -- the read completes after the writes before
  * it are visible there; without it, every write asks for delivery
  * (FI_DELIVERY_COMPLETE).  A provider with manual progress moves the
@@ -231,7 +232,7 @@ static xg_status_t ofi_rma_post(int put, int peer, void *local, size_t len,
             /* it finalized: its endpoint may be gone with its process */
             return XG_ERR_UNREACHABLE;
         }
-        if (xg_ofi_progress() == 0) {
+        if (xg_ofi_progress_stalled() == 0) {
             xg_wait_backoff(&wait);
         }
     }
@@ -291,11 +292,28 @@ static xg_status_t ofi_rma_piece(int put, int peer, const xg_ofi_peer_t *p,
     ofi_rma_wait_t word = {.state = 0, .peer = peer};
     uint64_t flags = (put && !xg_ofi.raw_order) ? FI_DELIVERY_COMPLETE : 0;
     xg_status_t status;
+    xg_ofi_buf_t *copy;
 
     if (put && xg_ofi.raw_order &&
         (len <= xg_ofi.info->tx_attr->inject_size)) {
         status = ofi_rma_post(1, peer, local, len, p->rma_base + off,
                               p->rma_key, NULL, NULL, 0);
+    } else if (put && xg_ofi.raw_order && (mode == XG_XPORT_RMA_LOCAL) &&
+               (len <= xg_ofi.buf_size) &&
+               ((copy = xg_ofi_tx_take()) != NULL)) {
+        /* a blocking put too large to inject: its bytes copied into a
+         * free send buffer (registered), written from there and the
+         * buffer freed by the completion -- the put returns at once, as
+         * an injected one (none free: it waits for its source below) */
+        memcpy(copy->data, local, len);
+        copy->peer = peer;
+        copy->len  = (uint32_t)len;
+        copy->rma  = 1;
+        status = ofi_rma_post(1, peer, copy->data, len, p->rma_base + off,
+                              p->rma_key, xg_ofi.buf_desc, copy, 0);
+        if (status != XG_OK) {
+            xg_ofi_pkt_sent(copy, FI_ECANCELED);
+        }
     } else if (mode == XG_XPORT_RMA_COUNT) {
         /* counted before it can complete */
         atomic_fetch_add_explicit(&xg_ofi.rma_issued, 1,

@@ -45,6 +45,8 @@ typedef struct xg_ofi_buf {
     struct xg_ofi_buf *next;   /* free list or pending queue */
     uint32_t           len;    /* bytes of data[] in use */
     int32_t            peer;   /* tx: the destination */
+    uint32_t           rma;    /* tx: 1 if it holds an RMA write's bytes
+                                * (rma.c), not a packet */
     uint8_t            data[] XG_CACHE_ALIGNED;
 } xg_ofi_buf_t;
 
@@ -139,6 +141,11 @@ fi_addr_t xg_ofi_addr(int peer);
  * another thread is reading): frees sent buffers, counts RMA, reports
  * failures.  Returns how many it handled. */
 unsigned xg_ofi_progress(void);
+/* The same when the provider refused an operation for now (-FI_EAGAIN):
+ * the queue is read even if none of our operations is in flight -- a
+ * provider with manual progress makes room, or finishes connecting to a
+ * peer, only while it is polled. */
+unsigned xg_ofi_progress_stalled(void);
 
 /* Says that @peer cannot be reached (a failed send or RMA): ends the job
  * unless the peer had closed its endpoint (finalized: then the operation
@@ -148,8 +155,10 @@ void xg_ofi_peer_failed(int peer, const char *what, int err);
 /* Packets (pkt.c) */
 xg_status_t xg_ofi_pkt_init(void);
 xg_status_t xg_ofi_pkt_open(xg_pkt_xport_t *xport);
-/* A send completion for buffer @buf (successful or not). */
+/* A send completion for buffer @buf (successful or not): frees it. */
 void xg_ofi_pkt_sent(xg_ofi_buf_t *buf, int err);
+/* A free send buffer (registered: xg_ofi.buf_desc), or NULL. */
+xg_ofi_buf_t *xg_ofi_tx_take(void);
 /* 1 if @ctx is one of the packet buffers */
 int xg_ofi_is_buf(const void *ctx);
 
