@@ -1,7 +1,7 @@
 /*
  * The PMIx backend of boot: the process was started by a PMIx launcher
  * (Open MPI's mpirun, prterun, srun --mpi=pmix), which set PMIX_NAMESPACE.
- * Rank, job size and the node of every process (PMIX_NODEID) come from
+ * Rank, job size and the host of every process (PMIX_HOSTNAME) come from
  * PMIx_Get; a job may span any number of nodes.
  *
  * The PEs of each node share what xgasrun would have created: the node's
