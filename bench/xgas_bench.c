@@ -93,6 +93,7 @@ static struct {
     int    quick;
     int    list;
     int    no_bind;
+    int    internode; /* PE 0 and PE 1 on two nodes: no raw mapping */
     size_t min_size;
     size_t max_size;
     size_t max_bw_size;
@@ -716,7 +717,9 @@ static void reset_controls(void)
     ctl->ctr = 0;
     ctl->sink = 0;
     ctl->sig = 0;
-    bench_raw_reset();
+    if (!opt.internode) {
+        bench_raw_reset();
+    }
 }
 
 /* One run of @kernel between two barriers (collective); PE 0's ns. */
@@ -818,6 +821,19 @@ static void measure(const bench_fig_t *fig, bench_result_t *res)
     int k, reps = opt.reps;
 
     res->iters = calibrate(fig, fig->run);
+    if (opt.internode) {
+        /* no shared mapping between nodes: the measurements alone */
+        for (k = 0; k < reps; k++) {
+            m[k] = fig_value(fig, run_once(fig, fig->run, res->iters),
+                             res->iters);
+        }
+        res->ratio = 0;
+        res->base = 0;
+        res->base_iters = 0;
+        res->value = median(m, reps);
+        res->best = higher_is_better(fig) ? m[reps - 1] : m[0];
+        return;
+    }
     res->base_iters = calibrate(fig, fig->base);
     b[0] = fig_value(fig, run_once(fig, fig->base, res->base_iters),
                      res->base_iters);
@@ -854,7 +870,8 @@ static void print_result(const bench_fig_t *fig, const bench_result_t *res,
            fig->size);
     print_number("value", res->value, unit);
     print_number("best", res->best, unit);
-    printf(" unit=%s baseline=%s", unit, fig->base_name);
+    printf(" unit=%s baseline=%s", unit,
+           opt.internode ? "none" : fig->base_name);
     print_number("baseline_value", res->base, unit);
     printf(" ratio=%.3f iters=%ld baseline_iters=%ld reps=%d%s\n",
            res->ratio, res->iters, res->base_iters, opt.reps, extra);
@@ -1009,6 +1026,10 @@ static void bench_usage(FILE *out)
         "                     use\n"
         "  --lib NAME         value of lib= (default: from\n"
         "                     shmem_info_get_name)\n"
+        "  --internode        PE 0 and PE 1 run on two nodes: no raw\n"
+        "                     shared-memory baseline (baseline=none; the\n"
+        "                     network's raw figures come from xgas-ofi-raw,\n"
+        "                     bench/internode.sh)\n"
         "  --list             print the figures instead of measuring them\n"
         "  --help             this text\n"
         "\n"
@@ -1092,7 +1113,7 @@ static void default_lib_name(void)
 static void parse_options(int argc, char **argv)
 {
     enum { O_OP = 256, O_KIND, O_MIN, O_MAX, O_MAXBW, O_STEP, O_BUDGET,
-           O_REPS, O_GUPS, O_LIB, O_NO_BIND };
+           O_REPS, O_GUPS, O_LIB, O_NO_BIND, O_INTERNODE };
     static const struct option longopts[] = {
         {"quick", no_argument, NULL, 'q'},
         {"list", no_argument, NULL, 'l'},
@@ -1108,6 +1129,7 @@ static void parse_options(int argc, char **argv)
         {"gups-words", required_argument, NULL, O_GUPS},
         {"lib", required_argument, NULL, O_LIB},
         {"no-bind", no_argument, NULL, O_NO_BIND},
+        {"internode", no_argument, NULL, O_INTERNODE},
         {NULL, 0, NULL, 0},
     };
     double budget_ms = 0;
@@ -1171,6 +1193,9 @@ static void parse_options(int argc, char **argv)
             break;
         case O_NO_BIND:
             opt.no_bind = 1;
+            break;
+        case O_INTERNODE:
+            opt.internode = 1;
             break;
         default:
             if (bench_env.me == 0) {
@@ -1260,7 +1285,9 @@ static void setup(void)
     for (j = 0; j < bench_env.table_len; j++) {
         sym_table[j] = bench_gups_init(bench_env.me, j);
     }
-    bench_raw_open(&bench_env.raw, len, bench_env.table_len);
+    if (!opt.internode) {
+        bench_raw_open(&bench_env.raw, len, bench_env.table_len);
+    }
 }
 
 int main(int argc, char **argv)
@@ -1279,15 +1306,17 @@ int main(int argc, char **argv)
     if ((bench_env.me == 0) && !opt.list) {
         shmem_info_get_name(name);
         printf("# xgas-bench lib=%s npes=%d library=\"%s\" spec=%d.%d "
-               "quick=%d budget_ms=%.1f reps=%d pe0_cpu=%d\n", opt.lib,
-               bench_env.npes, name, SHMEM_MAJOR_VERSION,
+               "quick=%d budget_ms=%.1f reps=%d pe0_cpu=%d internode=%d\n",
+               opt.lib, bench_env.npes, name, SHMEM_MAJOR_VERSION,
                SHMEM_MINOR_VERSION, opt.quick, opt.budget_ns / 1e6, opt.reps,
-               cpu);
+               cpu, opt.internode);
         fflush(stdout);
     }
     status = run_figures();
     if (!opt.list) {
-        bench_raw_close(&bench_env.raw);
+        if (!opt.internode) {
+            bench_raw_close(&bench_env.raw);
+        }
         shmem_free(sym_table);
         shmem_free(sym_data);
         shmem_free(ctl);

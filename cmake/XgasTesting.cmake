@@ -11,12 +11,33 @@
 #   registers one CTest test per PE count, named <name>_np<N>, that runs
 #   `xgasrun -n N prog ARGS`.  Exit 77 means skipped.
 #
+# Across nodes: where libfabric is built, every test of tests/api that
+#   xgas_pe_test registers at 4 PEs (on the direct route, without
+#   launcher settings of its own) also runs as <name>_2x2, 2 virtual nodes
+#   of 2 PEs (xgasrun's XGAS_VIRTUAL_NODES: the nodes reach each other only
+#   through libfabric, over the loopback network), and the ones listed in
+#   XGAS_NODE_TESTS_4X1 as <name>_4x1, one PE on each of 4 nodes.  A test
+#   listed in XGAS_NODE_TESTS_SKIP is about one node only (or has a
+#   lighter counterpart across nodes, tests/api/multinode).  NODES 3x2 ...
+#   asks for other layouts (<nodes>x<PEs per node>) explicitly.
+#
 # xgas_negative_tests(PREFIX p TARGET prog CASES "case|regex" ...)
 #   registers one test <p>_<case> per row: `xgasrun -n 2 prog case` must
 #   fail cleanly with a line of stderr matching the extended regular
 #   expression (tests/negative/expect_failure.sh); "ADDR" in a regex stands
 #   for a printed address.
 include_guard(GLOBAL)
+
+set(XGAS_NODE_TESTS_4X1
+    shmem_put_get shmem_p_g shmem_strided shmem_fence shmem_amo
+    shmem_signal shmem_sync_wait_until shmem_sync_chain shmem_lock
+    shmem_ctx shmem_team_basic shmem_coll_reduce shmem_setup_reinit
+    api_native api_xbrtime_amo portals_put_get portals_atomic
+    portals_triggered)
+set(XGAS_NODE_TESTS_SKIP
+    shmem_amo_contention       # 480,000 atomics: tests/api/multinode has
+                               # the counter hit from both sides
+    portals_peer_gone_never)   # PtlInit is collective across nodes
 
 function(xgas_test_program name)
   cmake_parse_arguments(T "INTERNAL" "" "SOURCES" ${ARGN})
@@ -36,19 +57,57 @@ endfunction()
 
 function(xgas_pe_test name)
   cmake_parse_arguments(T "WILL_FAIL" "TARGET;PASS_REGULAR_EXPRESSION;TIMEOUT"
-                        "NP;ARGS;ENV" ${ARGN})
+                        "NP;ARGS;ENV;NODES" ${ARGN})
   if(NOT T_NP)
     set(T_NP 1 2 4 8)
   endif()
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 120)
   endif()
+  # the layouts across virtual nodes: "<test name suffix>|<nodes>|<PEs>"
+  set(runs)
   foreach(np ${T_NP})
-    set(test_name ${name}_np${np})
+    list(APPEND runs "np${np}|1|${np}")
+  endforeach()
+  file(RELATIVE_PATH dir ${CMAKE_SOURCE_DIR}/tests ${CMAKE_CURRENT_SOURCE_DIR})
+  if(XGAS_HAVE_OFI AND dir MATCHES "^api/" AND NOT dir STREQUAL "api/pmi"
+     AND NOT T_ENV MATCHES "XGAS_(ROUTE|VIRTUAL_NODES)" AND
+     "4" IN_LIST T_NP AND NOT name IN_LIST XGAS_NODE_TESTS_SKIP)
+    list(APPEND runs "2x2|2|4")
+    if(name IN_LIST XGAS_NODE_TESTS_4X1)
+      list(APPEND runs "4x1|4|4")
+    endif()
+  endif()
+  if(NOT XGAS_HAVE_OFI)
+    set(T_NODES) # no network between the nodes in this build
+  endif()
+  foreach(layout ${T_NODES})
+    string(REGEX MATCH "^([0-9]+)x([0-9]+)$" valid "${layout}")
+    if(NOT valid)
+      message(FATAL_ERROR "xgas_pe_test(${name}): NODES ${layout} is not "
+              "<nodes>x<PEs per node>")
+    endif()
+    math(EXPR np "${CMAKE_MATCH_1} * ${CMAKE_MATCH_2}")
+    if(NOT "${layout}|${CMAKE_MATCH_1}|${np}" IN_LIST runs)
+      list(APPEND runs "${layout}|${CMAKE_MATCH_1}|${np}")
+    endif()
+  endforeach()
+  foreach(run ${runs})
+    string(REPLACE "|" ";" run "${run}")
+    list(GET run 0 suffix)
+    list(GET run 1 nodes)
+    list(GET run 2 np)
+    set(test_name ${name}_${suffix})
     add_test(NAME ${test_name}
              COMMAND $<TARGET_FILE:xgasrun> -n ${np} $<TARGET_FILE:${T_TARGET}> ${T_ARGS})
     set_tests_properties(${test_name} PROPERTIES SKIP_RETURN_CODE 77
                          TIMEOUT ${T_TIMEOUT})
+    if(nodes GREATER 1)
+      set_tests_properties(${test_name} PROPERTIES LABELS multinode)
+      list(APPEND T_ENV_RUN ${T_ENV} XGAS_VIRTUAL_NODES=${nodes})
+    else()
+      set(T_ENV_RUN ${T_ENV})
+    endif()
     if(T_WILL_FAIL)
       set_tests_properties(${test_name} PROPERTIES WILL_FAIL TRUE)
     endif()
@@ -56,9 +115,10 @@ function(xgas_pe_test name)
       set_tests_properties(${test_name} PROPERTIES
                            PASS_REGULAR_EXPRESSION "${T_PASS_REGULAR_EXPRESSION}")
     endif()
-    if(T_ENV)
-      set_tests_properties(${test_name} PROPERTIES ENVIRONMENT "${T_ENV}")
+    if(T_ENV_RUN)
+      set_tests_properties(${test_name} PROPERTIES ENVIRONMENT "${T_ENV_RUN}")
     endif()
+    unset(T_ENV_RUN)
   endforeach()
 endfunction()
 

@@ -218,7 +218,8 @@ typedef struct {
  * @param [in]  iface     0 or PTL_IFACE_DEFAULT (this node has one NIC).
  * @param [in]  options   PTL_NI_MATCHING or PTL_NI_NO_MATCHING, or'ed with
  *                        PTL_NI_LOGICAL or PTL_NI_PHYSICAL.
- * @param [in]  pid       PTL_PID_ANY or this process's rank (pids are ranks).
+ * @param [in]  pid       PTL_PID_ANY or this process's pid (its rank among
+ *                        the processes of its node).
  * @param [in]  desired   wanted limits, or NULL (ignored if already open).
  * @param [out] actual    the limits in force, or NULL.
  * @param [out] ni_handle the NI.

@@ -13,6 +13,11 @@
 #define XG_TEST_FAIL 1
 #define XG_TEST_SKIP 77
 
+/* In an OpenSHMEM test: 1 if PE @pe shares this PE's node (a job may span
+ * nodes, XGAS_VIRTUAL_NODES): only then does shmem_ptr reach it. */
+#define XG_TEST_SAME_NODE(pe)                                              \
+    (shmem_team_translate_pe(SHMEM_TEAM_WORLD, (pe), SHMEM_TEAM_SHARED) >= 0)
+
 /* Set by the test to its PE number once known, for messages. */
 static int xg_test_pe = -1;
 

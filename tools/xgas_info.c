@@ -10,12 +10,17 @@
 #include "base/xg_config.h"
 #include "boot/xg_boot.h"
 #include "xgas_version.h"
+#include "xport/xg_xport.h"
 
 /* Transports compiled into this build, in the order gas/ tries them. */
 static const char *const built_transports[] = {
     "self (loopback within a PE)",
     "shm (same-node PEs: PVAS-partitioned shared region, direct load/store)",
     "shm packet rings (software NIC: Portals 4, one inbound ring per PE)",
+#ifdef XGAS_HAVE_OFI
+    "ofi (PEs of other nodes: libfabric packets for the NIC, RMA for put "
+    "and get)",
+#endif
 };
 
 /* Boot backends compiled into this build, in the order boot tries them. */
@@ -46,13 +51,17 @@ static void print_build(void)
     }
 }
 
-/* The backend a program started like this process would join through. */
+/* The backend a program started like this process would join through,
+ * and the network its PEs would reach other nodes through. */
 static void print_boot(void)
 {
     const char *name, *why;
+    char net[192], net_why[256];
 
     xg_boot_describe(&name, &why);
     printf("boot backend here: %s (%s)\n", name, why);
+    xg_xport_describe_net(net, sizeof(net), net_why, sizeof(net_why));
+    printf("network here: %s (%s)\n", net, net_why);
 }
 
 static int usage(FILE *out, int status)

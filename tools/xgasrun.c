@@ -53,6 +53,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
@@ -106,7 +107,9 @@ typedef struct xg_run_job {
     xg_ctl_t         *ctl;
     size_t            ctl_size;
     int               ctl_fd;
-    int               seg_fd;
+    int               nodes;          /* virtual nodes (XGAS_VIRTUAL_NODES) */
+    uint32_t          node_map;       /* XG_CTL_MAP_* */
+    int              *seg_fd;         /* the node region of each node */
     char            **envp;           /* environment of every PE */
     char              env_rank[32];   /* "XGAS_RANK=<rank>", set per fork */
     char              env_npes[32];
@@ -380,12 +383,54 @@ static int xg_run_setup_signals(xg_run_job_t *job)
     return 0;
 }
 
-/* Creates the control area and the node segment.  Neither descriptor is
- * close-on-exec: the PEs inherit both.  The control area is sealed at its
- * size so that no PE can make the launcher fault on it. */
+/* XGAS_VIRTUAL_NODES and XGAS_VIRTUAL_MAP: how many nodes the job is
+ * split into, and how ranks go to them. */
+static int xg_run_virtual_nodes(xg_run_job_t *job)
+{
+    const char *map = xg_config.virtual_map;
+
+    job->nodes = (int)xg_config.virtual_nodes;
+    if (job->nodes > job->npes) {
+        xg_run_say("XGAS_VIRTUAL_NODES=%d is more than the %d PEs of the "
+                   "job: every virtual node needs a PE -- lower it or start "
+                   "more PEs", job->nodes, job->npes);
+        return -1;
+    }
+    if ((map == NULL) || (strcmp(map, "block") == 0)) {
+        job->node_map = XG_CTL_MAP_BLOCK;
+    } else if (strcmp(map, "cyclic") == 0) {
+        job->node_map = XG_CTL_MAP_CYCLIC;
+    } else {
+        xg_run_say("XGAS_VIRTUAL_MAP='%s' is not valid: expected block "
+                   "(consecutive ranks per node) or cyclic (round robin)",
+                   map);
+        return -1;
+    }
+    return 0;
+}
+
+/* A random job key (xg_ctl_t.job_key); 0 only if the kernel gives none,
+ * which the PEs then derive no secret from. */
+static uint64_t xg_run_job_key(void)
+{
+    uint64_t key = 0;
+
+    if (getrandom(&key, sizeof(key), 0) != (ssize_t)sizeof(key)) {
+        xg_run_say("getrandom failed (%m): this job's key is guessable");
+        key = xg_time_ns() ^ ((uint64_t)getpid() << 32);
+    }
+    return key;
+}
+
+/* Creates the control area and the node region of each (virtual) node.
+ * None of the descriptors is close-on-exec: a PE inherits them and closes
+ * the other nodes' regions before it runs the program.  The control area
+ * is sealed at its size so that no PE can make the launcher fault on
+ * it. */
 static int xg_run_create_areas(xg_run_job_t *job)
 {
     void *map;
+    int node;
 
     job->ctl_size = xg_ctl_size((uint32_t)job->npes);
     job->ctl_fd = memfd_create("xgas-ctl", MFD_ALLOW_SEALING);
@@ -405,12 +450,32 @@ static int xg_run_create_areas(xg_run_job_t *job)
     }
     job->ctl = map;
     xg_ctl_format(job->ctl, (uint32_t)job->npes);
-    job->seg_fd = memfd_create("xgas-seg", 0);
-    if (job->seg_fd < 0) {
-        xg_run_say("cannot create the node segment (%m)");
+    job->ctl->nodes    = (uint32_t)job->nodes;
+    job->ctl->node_map = job->node_map;
+    job->ctl->job_key  = xg_run_job_key();
+    job->seg_fd = malloc((size_t)job->nodes * sizeof(*job->seg_fd));
+    if (job->seg_fd == NULL) {
+        xg_run_say("out of memory for %d node regions", job->nodes);
         return -1;
     }
+    for (node = 0; node < job->nodes; node++) {
+        job->seg_fd[node] = -1;
+    }
+    for (node = 0; node < job->nodes; node++) {
+        job->seg_fd[node] = memfd_create("xgas-seg", 0);
+        if (job->seg_fd[node] < 0) {
+            xg_run_say("cannot create the node segment (%m)");
+            return -1;
+        }
+    }
     return 0;
+}
+
+/* The node of PE @rank. */
+static int xg_run_node_of(const xg_run_job_t *job, int rank)
+{
+    return (int)xg_ctl_virtual_node((uint32_t)rank, (uint32_t)job->npes,
+                                    (uint32_t)job->nodes, job->node_map);
 }
 
 static int xg_run_is_launcher_var(const char *entry)
@@ -428,7 +493,7 @@ static int xg_run_is_launcher_var(const char *entry)
 }
 
 /* Builds the PEs' environment: ours without any launcher variables, plus
- * the job's.  env_rank is rewritten before each fork. */
+ * the job's.  env_rank and env_seg_fd are rewritten before each fork. */
 static int xg_run_make_env(xg_run_job_t *job)
 {
     size_t count = 0, n = 0, i;
@@ -450,8 +515,6 @@ static int xg_run_make_env(xg_run_job_t *job)
              job->npes);
     snprintf(job->env_ctl_fd, sizeof(job->env_ctl_fd), "XGAS_CTL_FD=%d",
              job->ctl_fd);
-    snprintf(job->env_seg_fd, sizeof(job->env_seg_fd), "XGAS_SEG_FD=%d",
-             job->seg_fd);
     job->envp[n++] = job->env_rank;
     job->envp[n++] = job->env_npes;
     job->envp[n++] = job->env_ctl_fd;
@@ -466,7 +529,7 @@ static int xg_run_setup_pes(xg_run_job_t *job)
 {
     /* the pipes, plus stdio, the two areas, the signalfd and the write
      * ends of the PE being started */
-    rlim_t need = 2 * (rlim_t)job->npes + 16;
+    rlim_t need = 2 * (rlim_t)job->npes + (rlim_t)job->nodes + 16;
     struct rlimit raised;
     xg_run_stream_t *s;
     int rank, which;
@@ -676,7 +739,8 @@ static int xg_run_setup_reaper(xg_run_job_t *job)
 static int xg_run_setup(xg_run_job_t *job)
 {
     job->launcher = getpid();
-    if ((xg_run_setup_signals(job) != 0) || (xg_run_create_areas(job) != 0) ||
+    if ((xg_run_virtual_nodes(job) != 0) ||
+        (xg_run_setup_signals(job) != 0) || (xg_run_create_areas(job) != 0) ||
         (xg_run_make_env(job) != 0) || (xg_run_setup_pes(job) != 0) ||
         (xg_run_setup_reaper(job) != 0) ||
         (xg_run_watch_init(&job->watch, job->ctl, job->npes,
@@ -692,7 +756,7 @@ static XG_NORETURN void xg_run_child(xg_run_job_t *job, int rank,
                                      int pipes[XG_RUN_NSTREAMS][2])
 {
     size_t i;
-    int which;
+    int which, node;
 
     /* Asked before the check: if the launcher died earlier, no SIGKILL
      * would ever come, and the parent is no longer the launcher. */
@@ -703,6 +767,12 @@ static XG_NORETURN void xg_run_child(xg_run_job_t *job, int rank,
     for (which = 0; job->tag_output && (which < XG_RUN_NSTREAMS); which++) {
         if (dup2(pipes[which][1], STDOUT_FILENO + which) < 0) {
             _exit(1);
+        }
+    }
+    /* a virtual node reaches no other node's memory */
+    for (node = 0; node < job->nodes; node++) {
+        if (node != xg_run_node_of(job, rank)) {
+            close(job->seg_fd[node]);
         }
     }
     for (i = 0; i < XG_ARRAY_SIZE(xg_run_own_actions); i++) {
@@ -733,6 +803,8 @@ static int xg_run_start_pe(xg_run_job_t *job, int rank)
         }
     }
     snprintf(job->env_rank, sizeof(job->env_rank), "XGAS_RANK=%d", rank);
+    snprintf(job->env_seg_fd, sizeof(job->env_seg_fd), "XGAS_SEG_FD=%d",
+             job->seg_fd[xg_run_node_of(job, rank)]);
     pid = fork();
     if (pid < 0) {
         xg_run_say("cannot start PE %d: fork failed (%m)", rank);
@@ -1139,13 +1211,16 @@ static void xg_run_cleanup(xg_run_job_t *job)
         munmap(job->ctl, job->ctl_size);
     }
     xg_run_close(&job->ctl_fd);
-    xg_run_close(&job->seg_fd);
+    for (rank = 0; (job->seg_fd != NULL) && (rank < job->nodes); rank++) {
+        xg_run_close(&job->seg_fd[rank]);
+    }
+    free(job->seg_fd);
     xg_run_close(&job->sig_fd);
 }
 
 int main(int argc, char **argv)
 {
-    xg_run_job_t job = {.ctl_fd = -1, .seg_fd = -1, .sig_fd = -1};
+    xg_run_job_t job = {.ctl_fd = -1, .sig_fd = -1};
     int status;
 
     status = xg_run_parse_args(&job, argc, argv);

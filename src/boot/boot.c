@@ -11,10 +11,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include "base/xg_config.h"
 #include "base/xg_log.h"
+#include "base/xg_time.h"
 #include "base/xg_wait.h"
 #include "boot/xg_boot_backend.h"
 
@@ -72,6 +74,10 @@ static xg_status_t boot_join(void)
     if (status != XG_OK) {
         return status;
     }
+    xg_assert(xg_boot.pe_node != NULL); /* every backend maps the nodes */
+    if (xg_boot.ctl_pes == 0) {
+        xg_boot.ctl_pes = xg_boot.npes; /* the control area is the job's */
+    }
     xg_boot.backend = backend->name;
     boot_backend    = backend;
     xg_boot.kv_used = atomic_load_explicit(
@@ -80,6 +86,11 @@ static xg_status_t boot_join(void)
     xg_log_set_prefix(prefix);
     xg_info("boot", "PE %d of %d joined through %s", xg_boot.rank,
             xg_boot.npes, backend->name);
+    if (xg_boot.nnodes > 1) {
+        xg_info("boot", "PE %d is PE %d of %d on node %d of %d",
+                xg_boot.rank, xg_boot.local_rank, xg_boot.local_npes,
+                xg_boot.node, xg_boot.nnodes);
+    }
     xg_boot_watch_start();
     return XG_OK;
 }
@@ -114,11 +125,56 @@ XG_EXPORT void xg_boot_job(int *rank_p, int *npes_p, int *singleton_p)
 void xg_boot_identity(xg_boot_identity_t *id)
 {
     id->job_id     = xg_boot.job_id;
+    id->job_key    = xg_boot.job_key;
     id->rank       = xg_boot.rank;
     id->npes       = xg_boot.npes;
     id->local_rank = xg_boot.local_rank;
     id->local_npes = xg_boot.local_npes;
+    id->node       = xg_boot.node;
+    id->nnodes     = xg_boot.nnodes;
     id->singleton  = xg_boot.singleton;
+}
+
+uint64_t xg_boot_random64(void)
+{
+    uint64_t value = 0;
+    size_t done = 0;
+    ssize_t n;
+
+    while (done < sizeof(value)) {
+        n = getrandom((uint8_t *)&value + done, sizeof(value) - done, 0);
+        if ((n < 0) && (errno == EINTR)) {
+            continue;
+        }
+        if (n <= 0) {
+            /* no entropy source: still different per job and process */
+            xg_warn("boot", "getrandom failed (%m): the job key is derived "
+                    "from the time and the process id, which another job "
+                    "could guess");
+            return xg_time_ns() ^ ((uint64_t)getpid() << 32) ^
+                   (uint64_t)(uintptr_t)&value;
+        }
+        done += (size_t)n;
+    }
+    return value;
+}
+
+/* 1 if the PEs of other nodes do not share this PE's control area: their
+ * records and fences go through the backend. */
+static int boot_spans_areas(void)
+{
+    return xg_boot.ctl_pes < xg_boot.npes;
+}
+
+/* 1 if @rank's records are in this PE's control area. */
+static int boot_in_area(int rank)
+{
+    return !boot_spans_areas() || xg_boot_same_node(rank);
+}
+
+int xg_boot_fence_nodes(int ok)
+{
+    return boot_spans_areas() ? boot_backend->fence_nodes(ok) : ok;
 }
 
 void xg_boot_endpoint_publish(int32_t ep)
@@ -172,6 +228,9 @@ XG_EXPORT xg_status_t xg_boot_kv_put(const char *key, const void *value,
     memcpy(area + xg_boot.kv_used + sizeof(record) + key_len, value, len);
     xg_boot.kv_used += (uint32_t)need;
     pthread_mutex_unlock(&boot_lock);
+    if (boot_spans_areas()) {
+        return boot_backend->kv_put(key, value, len);
+    }
     return XG_OK;
 }
 
@@ -200,7 +259,7 @@ int xg_boot_fence_all(int ok)
     }
     if (atomic_fetch_add_explicit(&ctl->barrier_arrived, 1,
                                   memory_order_acq_rel) ==
-        (uint32_t)xg_boot.npes - 1) {
+        (uint32_t)xg_boot.ctl_pes - 1) {
         /* every PE has read the count of the previous fence (it reads it
          * before arriving here): its slot is free for the next one */
         atomic_store_explicit(&ctl->barrier_failed[(epoch + 1) & 1], 0,
@@ -215,8 +274,9 @@ int xg_boot_fence_all(int ok)
             xg_wait_backoff(&wait);
         }
     }
-    return atomic_load_explicit(&ctl->barrier_failed[epoch & 1],
-                                memory_order_relaxed) == 0;
+    ok = atomic_load_explicit(&ctl->barrier_failed[epoch & 1],
+                              memory_order_relaxed) == 0;
+    return xg_boot_fence_nodes(ok);
 }
 
 XG_EXPORT xg_status_t xg_boot_fence(void)
@@ -269,6 +329,9 @@ XG_EXPORT xg_status_t xg_boot_kv_read(int rank, const char *key, void *value,
 
     if ((rank < 0) || (rank >= xg_boot.npes)) {
         return XG_ERR_PE_RANGE;
+    }
+    if (!boot_in_area(rank)) {
+        return boot_backend->kv_read(rank, key, value, capacity, len_p);
     }
     if (rank == xg_boot.rank) {
         pthread_mutex_lock(&boot_lock);

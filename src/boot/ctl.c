@@ -22,6 +22,8 @@ void xg_ctl_format(xg_ctl_t *ctl, uint32_t npes)
     ctl->version         = XG_CTL_VERSION;
     ctl->npes            = npes;
     ctl->kv_bytes_per_pe = XG_CTL_KV_BYTES_PER_PE;
+    ctl->nodes           = 1;
+    ctl->node_map        = XG_CTL_MAP_BLOCK;
 }
 
 int xg_ctl_check(const xg_ctl_t *ctl, size_t area_size, uint32_t npes)
@@ -29,6 +31,8 @@ int xg_ctl_check(const xg_ctl_t *ctl, size_t area_size, uint32_t npes)
     if ((area_size < sizeof(*ctl)) || (ctl->magic != XG_CTL_MAGIC) ||
         (ctl->version != XG_CTL_VERSION) || (ctl->npes != npes) ||
         (ctl->kv_bytes_per_pe != XG_CTL_KV_BYTES_PER_PE) ||
+        (ctl->nodes < 1) || (ctl->nodes > npes) ||
+        (ctl->node_map > XG_CTL_MAP_CYCLIC) ||
         (area_size < xg_ctl_size(npes))) {
         return -1;
     }

@@ -1,25 +1,29 @@
 /*
  * The PMIx backend of boot: the process was started by a PMIx launcher
  * (Open MPI's mpirun, prterun, srun --mpi=pmix), which set PMIX_NAMESPACE.
- * Rank, job size and locality come from PMIx_Get; the job must sit on one
- * node (off-node PEs need the wire, issue 9).
+ * Rank, job size and the host of every process (PMIX_HOSTNAME) come from
+ * PMIx_Get; a job may span any number of nodes.
  *
- * The PEs of the node share what xgasrun would have created: the node's
- * first PE (lowest rank in PMIX_LOCAL_PEERS) creates the job control area
- * and the node region as POSIX shared memory objects named after the
- * namespace and its pid, publishes the names with PMIx_Put/Commit and a
- * PMIx_Fence, the others open them, and after a second fence, when every
- * PE holds both descriptors, the first PE unlinks the names: from then on
- * they exist only as descriptors, as under xgasrun, and nothing is left in
- * /dev/shm however the job ends.  Everything boot offers on the control
- * area (key/value records, fences, life-cycle states, endpoints) then works
- * unchanged.
+ * The PEs of each node share what xgasrun would have created: the node's
+ * first PE (its lowest rank) creates the node's control area and node
+ * region as POSIX shared memory objects named after the namespace and its
+ * pid, publishes the names with PMIx_Put/Commit and a PMIx_Fence, the
+ * others open them, and after a second fence, when every PE holds both
+ * descriptors, the first PE unlinks the names: from then on they exist
+ * only as descriptors, as under xgasrun, and nothing is left in /dev/shm
+ * however the job ends.  Everything boot offers on the control area
+ * (key/value records, fences, life-cycle states, endpoints) then works
+ * unchanged among the PEs of a node; with more than one node, each record
+ * is also put into PMIx and each fence ends with a collecting PMIx_Fence
+ * over the job (pmix_fence_nodes), so records of every PE are readable
+ * everywhere.  Rank 0 draws the job key and publishes it with the names.
  *
  * Leaving: an abort or shmem_global_exit goes through PMIx_Abort, so the
  * launcher ends every PE; an event handler ends this PE with a message
- * when the launcher reports another process aborted or the connection to
- * the launcher is lost; a process that exits with status 0 finalizes PMIx
- * (any other status is a failure the launcher reports itself).
+ * when the launcher reports another process aborted or ended without
+ * finalizing, or the connection to the launcher is lost; a process that
+ * exits with status 0 finalizes PMIx (any other status is a failure the
+ * launcher reports itself).
  */
 #include <fcntl.h>
 #include <pmix.h>
@@ -35,6 +39,9 @@
 #include "boot/xg_boot_backend.h"
 
 #define PMIX_KEY_SHM "xgas.node.shm"
+#define PMIX_KEY_JOB "xgas.job.key"
+#define PMIX_KEY_KV  "xgas.kv."     /* + the key of a boot record */
+#define PMIX_KEY_OK  "xgas.fence."  /* + the number of the fence */
 
 static pmix_proc_t pmix_me;
 
@@ -72,93 +79,141 @@ static xg_status_t pmix_get_count(const char *key, uint32_t *count_p)
     return XG_OK;
 }
 
-/* Checks that the whole job shares this node: PMIX_NUM_NODES is 1 and
- * PMIX_LOCAL_PEERS names every rank. */
-static xg_status_t pmix_check_one_node(uint32_t npes)
+/* The node of every rank, as the launcher places them: processes with
+ * the same PMIX_HOSTNAME share a node (Open MPI 4's launcher gives the
+ * host name of every process, but PMIX_NODEID of local ones only).
+ * O(npes x nodes) comparisons, once. */
+static xg_status_t pmix_nodes(uint32_t npes)
 {
+    uint32_t *node = malloc((size_t)npes * sizeof(*node));
+    char **names = calloc(npes, sizeof(*names));
     pmix_value_t *value;
-    uint32_t nodes, local;
-    xg_status_t status;
+    xg_status_t status = XG_OK;
+    uint32_t rank, n, count = 0;
 
-    status = pmix_get_count(PMIX_NUM_NODES, &nodes);
-    if (status != XG_OK) {
-        return status;
+    if ((node == NULL) || (names == NULL)) {
+        free(node);
+        free(names);
+        return XG_ERR_NO_MEMORY;
     }
-    if (nodes > 1) {
-        value = pmix_get(PMIX_RANK_WILDCARD, PMIX_NODE_LIST);
-        xg_error("boot", "this job spans %u nodes (%s): PEs on other nodes "
-                 "need the network transport, which xgas does not have yet "
-                 "-- run every PE on one node (e.g. mpirun --host "
-                 "<node>:<n>)", nodes,
-                 ((value != NULL) && (value->type == PMIX_STRING))
-                     ? value->data.string : "node names not given");
+    for (rank = 0; (status == XG_OK) && (rank < npes); rank++) {
+        value = pmix_get(rank, PMIX_HOSTNAME);
+        if ((value == NULL) || (value->type != PMIX_STRING)) {
+            xg_error("boot", "the PMIx launcher did not say on which host "
+                     "process %u runs (%s): xgas needs it to share memory "
+                     "with the PEs of its node", (unsigned)rank,
+                     PMIX_HOSTNAME);
+            status = XG_ERR_BOOT;
+        } else {
+            for (n = 0; (n < count) &&
+                        (strcmp(names[n], value->data.string) != 0); n++) {
+            }
+            if (n == count) {
+                names[count++] = strdup(value->data.string);
+                status = (names[n] != NULL) ? XG_OK : XG_ERR_NO_MEMORY;
+            }
+            node[rank] = n;
+        }
         if (value != NULL) {
             PMIX_VALUE_RELEASE(value);
         }
-        return XG_ERR_BOOT;
     }
-    status = pmix_get_count(PMIX_LOCAL_SIZE, &local);
-    if ((status == XG_OK) && (local != npes)) {
-        xg_error("boot", "PMIx says the job has %u PEs on one node but %u "
-                 "of them on this one: xgas needs every PE on this node",
-                 npes, local);
-        status = XG_ERR_BOOT;
+    if (status == XG_OK) {
+        status = xg_boot_topology_set(node);
     }
+    for (n = 0; n < count; n++) {
+        free(names[n]);
+    }
+    free(names);
+    free(node);
     return status;
 }
 
-/* The node's first PE: the lowest rank PMIx lists as local to us. */
-static xg_status_t pmix_first_local(pmix_rank_t *first_p)
+/* Commits what this process put and waits until every process of the
+ * job has, with the data collected: afterwards every PE reads every PE's
+ * values locally. */
+static pmix_status_t pmix_exchange(void)
 {
-    pmix_value_t *value = pmix_get(PMIX_RANK_WILDCARD, PMIX_LOCAL_PEERS);
-    const char *list;
-    char *end;
-    unsigned long rank, first = (unsigned long)pmix_me.rank;
-
-    if ((value == NULL) || (value->type != PMIX_STRING)) {
-        xg_error("boot", "the PMIx launcher did not give %s: xgas needs "
-                 "this node's PEs to share memory with them",
-                 PMIX_LOCAL_PEERS);
-        if (value != NULL) {
-            PMIX_VALUE_RELEASE(value);
-        }
-        return XG_ERR_BOOT;
-    }
-    for (list = value->data.string; *list != '\0'; list = end) {
-        rank = strtoul(list, &end, 10);
-        if (end == list) {
-            break;
-        }
-        if (rank < first) {
-            first = rank;
-        }
-        end += (*end == ',');
-    }
-    PMIX_VALUE_RELEASE(value);
-    *first_p = (pmix_rank_t)first;
-    return XG_OK;
-}
-
-/* Publishes @text under PMIX_KEY_SHM and waits until every PE has. */
-static xg_status_t pmix_publish(const char *text)
-{
-    pmix_value_t value;
     pmix_info_t info;
     pmix_proc_t all;
     bool collect = true;
-    pmix_status_t rc;
+    pmix_status_t rc = PMIx_Commit();
 
-    PMIX_VALUE_LOAD(&value, text, PMIX_STRING);
-    rc = PMIx_Put(PMIX_LOCAL, PMIX_KEY_SHM, &value);
-    PMIX_VALUE_DESTRUCT(&value);
-    if (rc == PMIX_SUCCESS) {
-        rc = PMIx_Commit();
-    }
     if (rc == PMIX_SUCCESS) {
         PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &collect, PMIX_BOOL);
         PMIX_LOAD_PROCID(&all, pmix_me.nspace, PMIX_RANK_WILDCARD);
         rc = PMIx_Fence(&all, 1, &info, 1);
         PMIX_INFO_DESTRUCT(&info);
+    }
+    return rc;
+}
+
+/* Puts @len bytes under @key for every process of the job (committed by
+ * the next exchange). */
+static pmix_status_t pmix_put_bytes(const char *key, const void *bytes,
+                                    size_t len)
+{
+    pmix_value_t value;
+    pmix_byte_object_t obj;
+    pmix_status_t rc;
+
+    obj.bytes = (char *)bytes;
+    obj.size  = len;
+    PMIX_VALUE_LOAD(&value, &obj, PMIX_BYTE_OBJECT);
+    rc = PMIx_Put(PMIX_GLOBAL, key, &value);
+    PMIX_VALUE_DESTRUCT(&value);
+    return rc;
+}
+
+/* Reads @rank's bytes under @key as pmix_put_bytes stored them, without
+ * waiting for them to appear: *len_p gets their length, @buf the bytes if
+ * they fit in @capacity.  A missing key: XG_ERR_INVALID_PARAM. */
+static xg_status_t pmix_get_bytes(pmix_rank_t rank, const char *key,
+                                  void *buf, size_t capacity, size_t *len_p)
+{
+    pmix_proc_t proc;
+    pmix_value_t *value = NULL;
+    pmix_info_t info;
+    bool optional = true;
+    pmix_status_t rc;
+    xg_status_t status = XG_OK;
+
+    PMIX_LOAD_PROCID(&proc, pmix_me.nspace, rank);
+    PMIX_INFO_LOAD(&info, PMIX_OPTIONAL, &optional, PMIX_BOOL);
+    rc = PMIx_Get(&proc, key, &info, 1, &value);
+    PMIX_INFO_DESTRUCT(&info);
+    if ((rc != PMIX_SUCCESS) || (value == NULL) ||
+        (value->type != PMIX_BYTE_OBJECT)) {
+        status = XG_ERR_INVALID_PARAM;
+    } else {
+        *len_p = value->data.bo.size;
+        if (value->data.bo.size > capacity) {
+            status = XG_ERR_NO_RESOURCE;
+        } else if (value->data.bo.size > 0) {
+            memcpy(buf, value->data.bo.bytes, value->data.bo.size);
+        }
+    }
+    if (value != NULL) {
+        PMIX_VALUE_RELEASE(value);
+    }
+    return status;
+}
+
+/* Publishes @text under PMIX_KEY_SHM (and, at rank 0, the job key) and
+ * waits until every PE has. */
+static xg_status_t pmix_publish(const char *text, uint64_t job_key)
+{
+    pmix_value_t value;
+    pmix_status_t rc;
+
+    PMIX_VALUE_LOAD(&value, text, PMIX_STRING);
+    rc = PMIx_Put(PMIX_GLOBAL, PMIX_KEY_SHM, &value);
+    PMIX_VALUE_DESTRUCT(&value);
+    if ((rc == PMIX_SUCCESS) && (pmix_me.rank == 0)) {
+        rc = pmix_put_bytes(PMIX_KEY_JOB, &job_key, sizeof(job_key));
+    }
+    if (rc == PMIX_SUCCESS) {
+        rc = pmix_exchange();
     }
     if (rc != PMIX_SUCCESS) {
         xg_error("boot", "PMIx exchange of the node's shared memory names "
@@ -353,7 +408,7 @@ static xg_status_t pmix_join(void)
     uint32_t npes;
     xg_status_t status, created;
     uint64_t hash = 0xcbf29ce484222325ULL; /* FNV-1a of the namespace */
-    size_t i;
+    size_t i, len = 0;
 
     rc = PMIx_Init(&pmix_me, NULL, 0);
     if (rc != PMIX_SUCCESS) {
@@ -372,21 +427,22 @@ static xg_status_t pmix_join(void)
         status = XG_ERR_BOOT;
     }
     if (status == XG_OK) {
-        status = pmix_check_one_node(npes);
-    }
-    if (status == XG_OK) {
-        status = pmix_first_local(&first);
+        xg_boot.rank = (int)pmix_me.rank;
+        xg_boot.npes = (int)npes;
+        status = pmix_nodes(npes);
     }
     if (status != XG_OK) {
         return status;
     }
+    /* the node's first PE creates what its PEs share */
+    first = (pmix_rank_t)xg_boot_rank_at(xg_boot.node, 0);
     /* every PE reaches both fences, even after a failure, so no PE waits
      * for one that gave up */
     created = XG_OK;
     if (pmix_me.rank == first) {
         created = pmix_create(npes, &ctl_fd, &seg_fd, names, sizeof(names));
     }
-    status = pmix_publish(names);
+    status = pmix_publish(names, xg_boot_random64());
     if ((status == XG_OK) && (created == XG_OK) && (pmix_me.rank != first)) {
         created = pmix_open(first, &ctl_fd, &seg_fd);
     }
@@ -415,14 +471,94 @@ static xg_status_t pmix_join(void)
         }
         return status;
     }
-    xg_boot.seg_fd     = seg_fd;
-    xg_boot.local_rank = xg_boot.rank; /* the job is on this node */
-    xg_boot.local_npes = xg_boot.npes;
+    xg_boot.seg_fd  = seg_fd;
+    xg_boot.ctl_pes = xg_boot.local_npes; /* each node has its own area */
     for (i = 0; pmix_me.nspace[i] != '\0'; i++) {
         hash = (hash ^ (uint8_t)pmix_me.nspace[i]) * 0x100000001b3ULL;
     }
     xg_boot.job_id = hash;
+    if ((pmix_get_bytes(0, PMIX_KEY_JOB, &xg_boot.job_key,
+                        sizeof(xg_boot.job_key), &len) != XG_OK) ||
+        (len != sizeof(xg_boot.job_key))) {
+        xg_error("boot", "PE 0 did not publish the job key through PMIx");
+        return XG_ERR_BOOT;
+    }
     return XG_OK;
+}
+
+/* ---- the job-wide exchange (a job over several nodes) ------------------ */
+
+static xg_status_t pmix_kv_put(const char *key, const void *value,
+                               size_t len)
+{
+    char name[PMIX_MAX_KEYLEN + 1];
+    pmix_status_t rc;
+
+    if (snprintf(name, sizeof(name), PMIX_KEY_KV "%s", key) >=
+        (int)sizeof(name)) {
+        xg_error("boot", "key/value record '%s' has a key too long for "
+                 "PMIx (at most %zu characters)", key,
+                 (size_t)PMIX_MAX_KEYLEN - strlen(PMIX_KEY_KV));
+        return XG_ERR_INVALID_PARAM;
+    }
+    rc = pmix_put_bytes(name, value, len);
+    if (rc != PMIX_SUCCESS) {
+        xg_error("boot", "PMIx_Put of record '%s' failed (%s)", key,
+                 PMIx_Error_string(rc));
+        return XG_ERR_BOOT;
+    }
+    return XG_OK;
+}
+
+static xg_status_t pmix_kv_read(int rank, const char *key, void *value,
+                                size_t capacity, size_t *len_p)
+{
+    char name[PMIX_MAX_KEYLEN + 1];
+
+    if (snprintf(name, sizeof(name), PMIX_KEY_KV "%s", key) >=
+        (int)sizeof(name)) {
+        return XG_ERR_INVALID_PARAM;
+    }
+    return pmix_get_bytes((pmix_rank_t)rank, name, value, capacity, len_p);
+}
+
+/* Each node's first PE puts its node's AND under a key of this fence's
+ * number (every PE counts the same fences), every PE commits its records
+ * and meets the others in a collecting PMIx_Fence, then reads the nodes'
+ * answers: O(nodes) per PE. */
+static int pmix_fence_nodes(int ok)
+{
+    static unsigned number;
+    char key[PMIX_MAX_KEYLEN + 1];
+    uint8_t node_ok = (uint8_t)(ok != 0), got = 0;
+    pmix_status_t rc = PMIX_SUCCESS;
+    size_t len = 0;
+    int node;
+
+    snprintf(key, sizeof(key), PMIX_KEY_OK "%u", number++);
+    if (xg_boot.local_rank == 0) {
+        rc = pmix_put_bytes(key, &node_ok, sizeof(node_ok));
+    }
+    if (rc == PMIX_SUCCESS) {
+        rc = pmix_exchange();
+    }
+    if (rc != PMIX_SUCCESS) {
+        xg_error("boot", "the PMIx fence over the %d nodes of the job failed "
+                 "(%s): ending this PE", xg_boot.nnodes,
+                 PMIx_Error_string(rc));
+        xg_boot_abort(1);
+    }
+    for (node = 0; node < xg_boot.nnodes; node++) {
+        if ((pmix_get_bytes((pmix_rank_t)xg_boot_rank_at(node, 0), key,
+                            &got, sizeof(got), &len) != XG_OK) ||
+            (len != sizeof(got))) {
+            xg_error("boot", "node %d's first PE (PE %d) published no answer "
+                     "to fence %s", node, xg_boot_rank_at(node, 0), key);
+            xg_boot_abort(1);
+        }
+        ok = ok && got;
+    }
+    return ok;
 }
 
 static void pmix_abort(int status, const char *why)
@@ -447,4 +583,7 @@ const xg_boot_backend_t xg_boot_backend_pmix = {
     .abort  = pmix_abort,
     .why    = "PMIX_NAMESPACE is set: started by a PMIx launcher (mpirun, "
               "prterun, srun --mpi=pmix)",
+    .fence_nodes = pmix_fence_nodes,
+    .kv_put      = pmix_kv_put,
+    .kv_read     = pmix_kv_read,
 };

@@ -14,6 +14,7 @@
 
 static xg_status_t singleton_join(void)
 {
+    static const uint32_t one_node = 0;
     size_t size = xg_ctl_size(1);
     void *map = mmap(NULL, size, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -40,12 +41,11 @@ static xg_status_t singleton_join(void)
     xg_boot.npes      = 1;
     xg_boot.seg_fd    = -1;
     xg_boot.singleton = 1;
-    xg_boot.local_rank = 0;
-    xg_boot.local_npes = 1;
     xg_boot.job_id    = (uint64_t)getpid(); /* its own job */
+    xg_boot.job_key   = xg_boot_random64();
     atomic_store_explicit(&xg_boot.ctl->pe[0].pid, (int32_t)getpid(),
                           memory_order_relaxed);
-    return XG_OK;
+    return xg_boot_topology_set(&one_node);
 }
 
 static int singleton_detect(void)

@@ -21,6 +21,7 @@
 #include "base/xg_log.h"
 #include "base/xg_wait.h"
 #include "boot/xg_boot.h"
+#include "boot/xg_boot_backend.h"
 
 enum {
     WATCH_PUBLISHED = 1,   /* the description is out */
@@ -157,7 +158,7 @@ static void watch_describe_fini(const xg_wait_what_t *what, char *buf,
              "shmem_finalize (%u of %u have)",
              (unsigned)atomic_load_explicit(&ctl->fini_arrived,
                                             memory_order_relaxed),
-             ctl->npes);
+             (unsigned)xg_boot.ctl_pes);
 }
 
 void xg_boot_finalize_sync(int at_exit)
@@ -172,16 +173,18 @@ void xg_boot_finalize_sync(int at_exit)
     epoch = atomic_load_explicit(&ctl->fini_epoch, memory_order_acquire);
     if (atomic_fetch_add_explicit(&ctl->fini_arrived, 1,
                                   memory_order_acq_rel) ==
-        (uint32_t)xg_boot.npes - 1) {
+        (uint32_t)xg_boot.ctl_pes - 1) {
         atomic_store_explicit(&ctl->fini_arrived, 0, memory_order_relaxed);
         atomic_store_explicit(&ctl->fini_epoch, epoch + 1,
                               memory_order_release);
-        return;
+    } else {
+        xg_wait_init(&wait);
+        xg_wait_watch(&wait, &what);
+        while (atomic_load_explicit(&ctl->fini_epoch,
+                                    memory_order_acquire) == epoch) {
+            xg_wait_backoff(&wait);
+        }
     }
-    xg_wait_init(&wait);
-    xg_wait_watch(&wait, &what);
-    while (atomic_load_explicit(&ctl->fini_epoch, memory_order_acquire) ==
-           epoch) {
-        xg_wait_backoff(&wait);
-    }
+    /* the PEs of the other nodes (their own control areas) */
+    (void)xg_boot_fence_nodes(1);
 }

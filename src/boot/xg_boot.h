@@ -23,7 +23,20 @@ typedef struct xg_boot {
     int        npes;
     int        local_rank; /* among the PEs of this node */
     int        local_npes; /* PEs on this node */
+    int        node;       /* this PE's node, 0..nnodes-1 */
+    int        nnodes;     /* nodes of the job */
+    int        ctl_pes;    /* PEs that share the control area: npes, or
+                            * local_npes when each node has its own (PMIx
+                            * over several nodes) */
     uint64_t   job_id;     /* the same in every PE of the job */
+    uint64_t   job_key;    /* random, the same in every PE of the job */
+    /* the nodes (topo.c): node and node-local rank of every rank, and the
+     * ranks of each node in order (node_ranks[node_first[n] ..
+     * node_first[n + 1] - 1]) */
+    int32_t   *pe_node;
+    int32_t   *pe_local;
+    int32_t   *node_first;
+    int32_t   *node_ranks;
     const char *backend;   /* name of the backend that joined */
     int        singleton; /* started without xgasrun */
     int        seg_fd;    /* node region from the launcher, or -1 */
@@ -61,20 +74,63 @@ void xg_boot_describe(const char **name_p, const char **why_p);
 void xg_boot_job(int *rank_p, int *npes_p, int *singleton_p);
 
 /* The job as boot knows it: what the layers above ask instead of reading
- * the launcher's control area.  Today every PE of a job shares one node
- * (local_rank == rank); partitions of the node region are indexed by
- * local_rank. */
+ * the launcher's control area.  A job runs on one or more nodes; the PEs
+ * of a node share its node region, whose partitions are indexed by
+ * node-local rank (local_rank), and reach the PEs of other nodes through
+ * the network (or, under xgasrun's virtual nodes, as if they did). */
 typedef struct xg_boot_identity {
     uint64_t job_id;     /* the same in every PE (Portals' jid) */
+    uint64_t job_key;    /* random, the same in every PE: a foreign job
+                          * cannot guess it */
     int      rank;
     int      npes;
     int      local_rank;
     int      local_npes;
+    int      node;
+    int      nnodes;
     int      singleton;  /* a job of one process without a launcher */
 } xg_boot_identity_t;
 
 /* Requires xg_boot_init. */
 void xg_boot_identity(xg_boot_identity_t *id);
+
+/* A random 64-bit value from the kernel (job keys, registration keys). */
+uint64_t xg_boot_random64(void);
+
+/* The node of @rank (a rank of the job), 0..nnodes-1. */
+static inline int xg_boot_node_of(int rank)
+{
+    return xg_boot.pe_node[rank];
+}
+
+/* The rank of @rank among the PEs of its node. */
+static inline int xg_boot_local_of(int rank)
+{
+    return xg_boot.pe_local[rank];
+}
+
+/* 1 if @rank runs on this PE's node. */
+static inline int xg_boot_same_node(int rank)
+{
+    return xg_boot.pe_node[rank] == xg_boot.node;
+}
+
+/* PEs of node @node (0..nnodes-1). */
+static inline int xg_boot_node_size(int node)
+{
+    return xg_boot.node_first[node + 1] - xg_boot.node_first[node];
+}
+
+/* The rank of node-local PE @local of node @node, or -1 if there is
+ * none. */
+static inline int xg_boot_rank_at(int node, int local)
+{
+    if ((node < 0) || (node >= xg_boot.nnodes) || (local < 0) ||
+        (local >= xg_boot_node_size(node))) {
+        return -1;
+    }
+    return xg_boot.node_ranks[xg_boot.node_first[node] + local];
+}
 
 /* A packet transport's inbound endpoint, published without a fence in this
  * PE's slot (0: none; the value means something to the transport only),

@@ -12,6 +12,7 @@
 #ifndef XG_BOOT_BACKEND_H
 #define XG_BOOT_BACKEND_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "xgas_status.h"
@@ -27,11 +28,35 @@ typedef struct xg_boot_backend {
     void (*abort)(int status, const char *why);
     /* what detect() looks for, for xgas-info */
     const char *why;
+    /* A job whose nodes each have their own control area (ctl_pes <
+     * npes: PMIx over several nodes) also needs the job-wide part of the
+     * exchange; NULL where the control area is the job's (xgasrun,
+     * singleton).  fence_nodes: every PE calls it after the PEs of its
+     * node met in their control area, with the AND of their @ok; returns
+     * when every PE of the job has, with the AND over the job.  kv_put
+     * publishes a record for the PEs of other nodes (readable after the
+     * next fence); kv_read reads a record of @rank on another node, as
+     * xg_boot_kv_read does. */
+    int (*fence_nodes)(int ok);
+    xg_status_t (*kv_put)(const char *key, const void *value, size_t len);
+    xg_status_t (*kv_read)(int rank, const char *key, void *value,
+                           size_t capacity, size_t *len_p);
 } xg_boot_backend_t;
 
 extern const xg_boot_backend_t xg_boot_backend_xgasrun;
 #ifdef XGAS_HAVE_PMIX
 extern const xg_boot_backend_t xg_boot_backend_pmix;
+/* Builds the node map of xg_boot (topo.c) from the node each rank runs on,
+ * @node_id[rank] in any numbering: sets pe_node, pe_local, node_first,
+ * node_ranks, nnodes, node, local_rank and local_npes.  Requires rank and
+ * npes. */
+xg_status_t xg_boot_topology_set(const uint32_t *node_id);
+
+/* The job-wide step of a fence after the control area's (the backend's
+ * fence_nodes when the job has more control areas than this one): the
+ * AND of @ok over the job.  For boot/watch.c. */
+int xg_boot_fence_nodes(int ok);
+
 #endif
 extern const xg_boot_backend_t xg_boot_backend_singleton;
 
@@ -40,5 +65,19 @@ extern const xg_boot_backend_t xg_boot_backend_singleton;
  * xg_boot's control-area fields, rank, npes and singleton. */
 xg_status_t xg_boot_ctl_attach(int fd, uint32_t npes, uint32_t rank,
                                const char *origin);
+
+/* Builds the node map of xg_boot (topo.c) from the node each rank runs on,
+ * @node_id[rank] in any numbering: sets pe_node, pe_local, node_first,
+ * node_ranks, nnodes, node, local_rank and local_npes.  Requires rank and
+ * npes. */
+xg_status_t xg_boot_topology_set(const uint32_t *node_id);
+
+/* The job-wide step of a fence after the control area's (the backend's
+ * fence_nodes when the job has more control areas than this one): the
+ * AND of @ok over the job.  For boot/watch.c. */
+int xg_boot_fence_nodes(int ok);
+
+/* A random 64-bit value from the kernel (a job key). */
+uint64_t xg_boot_random64(void);
 
 #endif

@@ -36,7 +36,7 @@
 #include "base/xg_compiler.h"
 
 #define XG_CTL_MAGIC   0x316c746373616778ULL /* "xgasctl1" */
-#define XG_CTL_VERSION 2u
+#define XG_CTL_VERSION 3u
 #define XG_CTL_KV_BYTES_PER_PE (64u * 1024u)
 #define XG_CTL_MAX_PES 4096
 
@@ -86,7 +86,15 @@ typedef struct xg_ctl {
     uint32_t version;
     uint32_t npes;
     uint32_t kv_bytes_per_pe;
+    /* virtual nodes (xgasrun, XGAS_VIRTUAL_NODES): the launcher splits
+     * the job into @nodes nodes, each with its own node region, laid out
+     * by @node_map (xg_ctl_virtual_node); 1 for a job on one node */
+    uint32_t nodes;
+    uint32_t node_map;
     uint32_t pad;
+    /* random, written by whoever formats the area: what makes this job's
+     * packets and memory registrations its own (xg_boot.job_key) */
+    uint64_t job_key;
 
     /* shmem_global_exit(): first requester wins; launcher ends the rest.
      * exit_requested: 0, -1 while the winner stores exit_status, then
@@ -109,6 +117,21 @@ typedef struct xg_ctl {
 
     xg_ctl_pe_t pe[] XG_CACHE_ALIGNED; /* npes slots, then the kv areas */
 } xg_ctl_t;
+
+/* How virtual nodes take the ranks: consecutive blocks (as mpirun maps by
+ * slot) or round robin (as mpirun --map-by node). */
+enum { XG_CTL_MAP_BLOCK = 0, XG_CTL_MAP_CYCLIC = 1 };
+
+/* The virtual node of @rank in a job of @npes split into @nodes nodes
+ * (1 <= nodes <= npes) by @map: blocks differ in size by at most one PE. */
+static inline uint32_t xg_ctl_virtual_node(uint32_t rank, uint32_t npes,
+                                           uint32_t nodes, uint32_t map)
+{
+    if (map == XG_CTL_MAP_CYCLIC) {
+        return rank % nodes;
+    }
+    return (uint32_t)(((uint64_t)rank * nodes) / npes);
+}
 
 /* One key/value record; key bytes then value bytes follow, padded to 8. */
 typedef struct xg_ctl_kv_record {

@@ -108,6 +108,29 @@ err_unmap:
     return XG_ERR_BOOT;
 }
 
+/* xgasrun starts every PE on this host, on one node or split into the
+ * virtual nodes its control area names (each with its own node region:
+ * XGAS_SEG_FD is this PE's node's). */
+static xg_status_t xgasrun_nodes(void)
+{
+    const xg_ctl_t *ctl = xg_boot.ctl;
+    uint32_t *node = malloc((size_t)xg_boot.npes * sizeof(*node));
+    xg_status_t status;
+    int rank;
+
+    if (node == NULL) {
+        return XG_ERR_NO_MEMORY;
+    }
+    for (rank = 0; rank < xg_boot.npes; rank++) {
+        node[rank] = xg_ctl_virtual_node((uint32_t)rank,
+                                         (uint32_t)xg_boot.npes, ctl->nodes,
+                                         ctl->node_map);
+    }
+    status = xg_boot_topology_set(node);
+    free(node);
+    return status;
+}
+
 static xg_status_t xgasrun_join(void)
 {
     if ((xg_config.npes < 1) || (xg_config.npes > XG_CTL_MAX_PES) ||
@@ -129,13 +152,11 @@ static xg_status_t xgasrun_join(void)
     fcntl((int)xg_config.seg_fd, F_SETFD, FD_CLOEXEC);
     xgasrun_forget_vars();
     xg_boot.seg_fd = (int)xg_config.seg_fd;
-    /* xgasrun starts every PE of the job on this node */
-    xg_boot.local_rank = xg_boot.rank;
-    xg_boot.local_npes = xg_boot.npes;
     /* the job is named after its launcher, the parent of every PE (rank
      * 0's pid would need rank 0 to have joined first) */
-    xg_boot.job_id = (uint64_t)getppid();
-    return XG_OK;
+    xg_boot.job_id  = (uint64_t)getppid();
+    xg_boot.job_key = xg_boot.ctl->job_key;
+    return xgasrun_nodes();
 }
 
 static int xgasrun_detect(void)

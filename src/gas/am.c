@@ -130,8 +130,7 @@ static xg_status_t am_send(xg_gas_region_t *region, ptl_handle_md_t md,
     op.md               = md;
     op.local_offset     = (ptl_size_t)(uintptr_t)msg;
     op.length           = len;
-    op.target.phys.nid  = 0;
-    op.target.phys.pid  = (ptl_pid_t)pe;
+    op.target = xg_nic_phys_id(pe);
     op.pt_index         = pt;
     op.trig_ct          = PTL_CT_NONE;
     if (region != NULL) {
@@ -404,7 +403,7 @@ void xg_gas_am_serve(void)
 static xg_nic_hook_ret_t am_on_request(const xg_nic_hook_args_t *args)
 {
     const uint8_t *msg = args->data;
-    int pe = (int)args->initiator.phys.pid;
+    int pe = xg_nic_phys_rank(args->initiator);
     am_hdr_t hdr;
 
     /* one packet holds the whole request */
@@ -439,7 +438,7 @@ static xg_nic_hook_ret_t am_on_request(const xg_nic_hook_args_t *args)
 static xg_nic_hook_ret_t am_on_reply(const xg_nic_hook_args_t *args)
 {
     const uint8_t *msg = args->data;
-    int pe = (int)args->initiator.phys.pid;
+    int pe = xg_nic_phys_rank(args->initiator);
     am_slot_t *slot;
     am_hdr_t hdr;
 

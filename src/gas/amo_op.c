@@ -27,7 +27,7 @@ xg_status_t xg_gas_amo_op(xg_gas_ctx_t *ctx, xg_op_t op, xg_op_type_t type,
             return status;
         }
         return xg_gas_nic_reaches(pe)
-                   ? xg_gas_nic_amo_op(op, type, dst, src, fetch, pe)
+                   ? xg_gas_nic_amo_op(op, type, dst, src, NULL, fetch, pe)
                    : XG_ERR_INTERNAL; /* translate and diagnose disagree */
     }
     if (!xg_op_atomic(op, type, ptr, src, NULL, fetch)) {

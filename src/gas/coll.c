@@ -78,11 +78,12 @@ enum {
 /* Agreed by every PE at start-up (PE 0's values). */
 static struct {
     int      barrier;       /* COLL_BAR_* */
+    int      node_aware;    /* teams over nodes: the node barrier */
     int      radix;         /* children per tree node */
     uint64_t reduce_split;  /* bytes from which reductions split */
     int      yield_early;   /* local: yield after COLL_SPIN polls */
     int      remote;        /* local: the remote channels */
-} coll_cfg = {COLL_BAR_DISSEMINATION, 4, 16384, 0, 0};
+} coll_cfg = {COLL_BAR_DISSEMINATION, 1, 4, 16384, 0, 0};
 
 /* ---- set-up ------------------------------------------------------------- */
 
@@ -127,11 +128,13 @@ static int coll_channel_remote(void)
 
 void xg_coll_setup_publish(void)
 {
-    int oversubscribed = xg_mem.npes > coll_cpus();
+    /* the PEs that share this node's CPUs */
+    int oversubscribed = xg_mem.local_npes > coll_cpus();
     const char *algo = xg_config.coll_barrier;
     long radix = xg_config.coll_radix;
-    uint64_t mine[3];
+    uint64_t mine[4];
     int barrier = oversubscribed ? COLL_BAR_COUNTER : COLL_BAR_DISSEMINATION;
+    int node_aware = (algo == NULL) || (strcmp(algo, "auto") == 0);
 
     coll_cfg.remote = coll_channel_remote();
     coll_cfg.yield_early = (xg_config.coll_yield < 0)
@@ -158,6 +161,7 @@ void xg_coll_setup_publish(void)
     mine[0] = (uint64_t)barrier;
     mine[1] = (uint64_t)radix;
     mine[2] = xg_config.coll_reduce_split;
+    mine[3] = (uint64_t)node_aware;
     if (xg_boot_kv_put("coll.config", mine, sizeof(mine)) != XG_OK) {
         xg_warn("coll", "cannot publish the collective configuration");
     }
@@ -165,7 +169,7 @@ void xg_coll_setup_publish(void)
 
 void xg_coll_setup_adopt(void)
 {
-    uint64_t pe0[3];
+    uint64_t pe0[4];
 
     /* PE 0's choice for everyone: the algorithms must match, even if the
      * PEs' environments or CPU sets differ */
@@ -176,6 +180,7 @@ void xg_coll_setup_adopt(void)
     coll_cfg.barrier      = (int)pe0[0];
     coll_cfg.radix        = (int)pe0[1];
     coll_cfg.reduce_split = pe0[2];
+    coll_cfg.node_aware   = (int)pe0[3];
 }
 
 const char *xg_coll_barrier_name(void)
@@ -482,14 +487,25 @@ void xg_coll_wait_start(const xg_coll_t *coll, xg_wait_t *wait,
     what->peer     = (from >= 0) ? xg_coll_world(coll, from) : -1;
     what->describe = coll_describe;
     what->arg      = coll;
-    /* the hang watch scans strided members; a list team names none, nor
-     * a wait for any member on a remote channel (xg_coll_chan_t.remote:
-     * there the deadlock watch of the launcher finds a mismatch) */
-    what->member_start  = coll->start;
-    what->member_stride = coll->stride;
-    what->member_count  = ((coll->members == NULL) &&
-                           ((from >= 0) || !coll->chan->remote))
-                              ? coll->size : 0;
+    /* the hang watch looks at the member this PE waits for: one that has
+     * finalized owes it nothing more (what it sent is visible before its
+     * state), while another member may have left the call long before
+     * the signal this PE waits for comes, relayed (a tree, the node
+     * barrier); a chain of waits reaches a PE that waits for the
+     * finalized one itself.  A wait for any member scans the strided
+     * members; a list team names none, nor a wait for any member on a
+     * remote channel (xg_coll_chan_t.remote: there the deadlock watch of
+     * the launcher finds a mismatch) */
+    if (from >= 0) {
+        what->member_start  = what->peer;
+        what->member_stride = 0;
+        what->member_count  = 1;
+    } else {
+        what->member_start  = coll->start;
+        what->member_stride = coll->stride;
+        what->member_count  = ((coll->members == NULL) &&
+                               !coll->chan->remote) ? coll->size : 0;
+    }
     xg_wait_watch(wait, what);
 }
 
@@ -506,7 +522,7 @@ void xg_coll_backoff(xg_wait_t *wait)
         sched_yield();
         return;
     }
-    xg_wait_backoff(wait);
+    xg_gas_wait_backoff(wait);
 }
 
 /* Tells member @to one thing; @phase names what (a pSync word). */
@@ -659,11 +675,48 @@ static void coll_counter_barrier(const xg_coll_t *coll)
     }
 }
 
+/*
+ * A team over several nodes: the members of each node meet at their
+ * node's leader (its first member) through shared memory, the leaders
+ * run a dissemination barrier among themselves through the network, and
+ * each releases its node: 2 x log2(nodes) messages cross nodes per
+ * leader, instead of rounds in which most messages do.  The signals use
+ * the same words as the other algorithms (pairs of members never mix
+ * roles: a leader pair is on two nodes, a member and its leader on one).
+ */
+static void coll_node_barrier(const xg_coll_t *coll,
+                              const xg_team_nodes_t *nodes)
+{
+    int i, n = nodes->count, me = nodes->my_leader, round;
+    long dist;
+
+    if (nodes->my_leader < 0) {
+        coll_signal(coll, nodes->leader, XG_PSYNC_BAR_UP);
+        coll_wait(coll, nodes->leader, XG_PSYNC_BAR_DOWN);
+        return;
+    }
+    for (i = 1; i < nodes->nlocal; i++) {
+        coll_wait(coll, nodes->local[i], XG_PSYNC_BAR_UP);
+    }
+    for (round = 0, dist = 1; dist < n; round++, dist <<= 1) {
+        coll_signal(coll, nodes->leaders[(me + dist) % n], round);
+        coll_wait(coll, nodes->leaders[(me - dist + n) % n], round);
+    }
+    for (i = 1; i < nodes->nlocal; i++) {
+        coll_signal(coll, nodes->local[i], XG_PSYNC_BAR_DOWN);
+    }
+}
+
 void xg_coll_phase(xg_coll_t *coll)
 {
     int algo = coll_cfg.barrier;
 
     if (coll->size == 1) {
+        return;
+    }
+    if ((coll->team != NULL) && (coll->team->nodes.count > 1) &&
+        coll_cfg.node_aware) {
+        coll_node_barrier(coll, &coll->team->nodes);
         return;
     }
     if ((algo == COLL_BAR_COUNTER) && (coll->size > COLL_BAR_COUNTER_MAX)) {

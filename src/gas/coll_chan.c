@@ -30,9 +30,9 @@ static void *chan_peer(const xg_coll_t *coll, const void *ptr, int rank)
     }
     pe = xg_coll_world(coll, rank);
     if (off < xg_mem.part_size) {
-        return (void *)(xg_mem_part(pe) + off);
+        return (void *)(xg_gas_part(pe) + off);
     }
-    return (void *)(xg_mem_part(pe) + xg_gas.data_off +
+    return (void *)(xg_gas_part(pe) + xg_gas.data_off +
                     ((uintptr_t)ptr - xg_gas.data_lo));
 }
 
@@ -208,9 +208,14 @@ static void team_wait(const xg_coll_t *coll, const int *from, int count,
 
     if (xg_unlikely(seen < count)) {
         xg_coll_wait_start(coll, &wait, &what, from[seen]);
-        while ((seen = team_seen(coll, dir, expected, from, count, seen)) <
+        while ((i = team_seen(coll, dir, expected, from, count, seen)) <
                count) {
-            what.peer = xg_coll_world(coll, from[seen]);
+            if (i != seen) {
+                /* a member signalled: wait (and watch) for the next one
+                 * afresh -- the one that signalled may leave the call */
+                seen = i;
+                xg_coll_wait_start(coll, &wait, &what, from[seen]);
+            }
             xg_coll_backoff(&wait);
             /* a peer that never signals may be in another collective, or
              * in this one with other arguments: look at its descriptor
@@ -443,7 +448,7 @@ static void remote_ok(const xg_coll_t *coll, xg_status_t status, int rank)
  * which team creation reduces), not in symmetric memory. */
 static int remote_in_area(const void *ptr)
 {
-    return (uintptr_t)ptr - (uintptr_t)xg_mem_internal(xg_gas.me) <
+    return (uintptr_t)ptr - (xg_mem.my_part + xg_mem.internal_off) <
            xg_mem.part_size - xg_mem.internal_off;
 }
 

@@ -143,12 +143,19 @@ xg_status_t xg_gas_init(void)
     for (pe = 0; pe < xg_mem.npes; pe++) {
         xg_ns_entry_t *entry = &xg_gas.table[pe + 1];
 
+        /* the PEs of this node in the node region; the others through
+         * the NIC once it is open (xg_gas_nic_open), unreachable before */
         entry->owner    = pe;
-        entry->base     = xg_mem_part(pe);
         entry->heap_top = 0;
         entry->data_off = xg_mem.data_off;
         entry->data_end = xg_mem.data_off + xg_mem.data_size;
-        entry->route    = XG_GAS_ROUTE_DIRECT; /* every PE is on this node */
+        if (xg_boot_same_node(pe)) {
+            entry->base  = xg_mem_part(xg_boot_local_of(pe));
+            entry->route = XG_GAS_ROUTE_DIRECT;
+        } else {
+            entry->base  = 0;
+            entry->route = XG_GAS_ROUTE_NIC;
+        }
     }
     status = xg_heap_alloc(&xg_mem.heap, XG_GAS_HEAP_RESERVED,
                            XG_HEAP_MIN_ALIGN, &reserved);

@@ -117,7 +117,7 @@ xg_status_t xg_gas_lock_set_at(const char *routine, void *lock, int home)
     /* acquire: the previous holder's critical section happens before ours */
     while (lock_my_node(lock) & LOCK_WAITING) {
         xg_gas_am_idle();
-        xg_wait_backoff(&wait);
+        xg_gas_wait_backoff(&wait);
     }
     lock_amo(XG_GAS_AMO_OR, lock, LOCK_NODE, me, LOCK_HELD, 0);
     return XG_OK;
@@ -171,7 +171,7 @@ xg_status_t xg_gas_lock_clear_at(xg_gas_ctx_t *ctx, void *lock, int home)
         /* a PE swapped itself in as the tail and is about to link */
         xg_wait_init(&wait);
         while ((next = lock_my_node(lock) & LOCK_NEXT) == 0) {
-            xg_wait_backoff(&wait);
+            xg_gas_wait_backoff(&wait);
         }
     }
     lock_amo(XG_GAS_AMO_SET, lock, LOCK_NODE, me, 0, 0);

@@ -13,7 +13,9 @@
 void xg_gas_ctx_init(xg_gas_ctx_t *ctx, int is_private)
 {
     ctx->pending     = 0;
-    ctx->nic_pending = 0;
+    ctx->ops         = 0;
+    ctx->nic_issued  = 0;
+    ctx->nic_retired = 0;
     ctx->lock    = is_private ? XG_GAS_CTX_LOCK_NONE : XG_GAS_CTX_LOCK_ATOMIC;
 }
 
@@ -35,19 +37,28 @@ void xg_gas_ctx_complete(xg_gas_ctx_t *ctx)
 {
     xg_wait_what_t what = {.routine = "quiet", .peer = -1,
                            .describe = ctx_describe, .arg = ctx};
-    uint64_t nic = __atomic_load_n(&ctx->nic_pending, __ATOMIC_ACQUIRE);
+    uint64_t target = __atomic_load_n(&ctx->nic_issued, __ATOMIC_ACQUIRE);
+    uint64_t retired = __atomic_load_n(&ctx->nic_retired, __ATOMIC_ACQUIRE);
     xg_wait_t wait;
 
-    if (nic != 0) {
-        /* once every operation through the NIC is complete, these are */
+    if (retired < target) {
+        /* every operation issued through the NIC before this call -- the
+         * first @target of the context's among them -- completes here */
         (void)xg_gas_nic_complete(); /* a failure is logged there */
-        __atomic_sub_fetch(&ctx->nic_pending, nic, __ATOMIC_RELAXED);
-        __atomic_sub_fetch(&ctx->pending, nic, __ATOMIC_RELEASE);
+        while ((retired < target) &&
+               !__atomic_compare_exchange_n(&ctx->nic_retired, &retired,
+                                            target, 0, __ATOMIC_ACQ_REL,
+                                            __ATOMIC_ACQUIRE)) {
+        }
+        if (retired < target) {
+            __atomic_sub_fetch(&ctx->pending, target - retired,
+                               __ATOMIC_RELEASE);
+        }
     }
     xg_wait_init(&wait);
     xg_wait_watch(&wait, &what);
-    while (xg_gas_ctx_pending(ctx) != 0) {
-        xg_wait_backoff(&wait);
+    while (__atomic_load_n(&ctx->ops, __ATOMIC_ACQUIRE) != 0) {
+        xg_gas_wait_backoff(&wait);
     }
     xg_gas_quiet();
 }

@@ -462,8 +462,7 @@ static xg_status_t rnic_rdma(xg_gas_region_t *region, int put, int key,
     op.md              = copy ? region->md_copy : region->md;
     op.local_offset    = (ptl_size_t)(uintptr_t)local;
     op.length          = len;
-    op.target.phys.nid = 0;
-    op.target.phys.pid = (ptl_pid_t)pe;
+    op.target = xg_nic_phys_id(pe);
     op.pt_index        = (ptl_pt_index_t)key;
     op.remote_offset   = offset;
     op.trig_ct         = PTL_CT_NONE;

@@ -9,8 +9,10 @@
 
 #include "base/xg_config.h"
 #include "base/xg_log.h"
+#include "boot/xg_boot.h"
 #include "gas/region_int.h"
 #include "nic/xg_nic.h"
+#include "xport/xg_xport.h"
 
 #define NIC_FN "gas"
 
@@ -42,18 +44,20 @@ static xg_status_t nic_status(int ret)
 /* Gives up in xg_gas_nic_open: logs what failed and undoes the rest. */
 static xg_status_t nic_open_failed(const char *what, int ret)
 {
-    xg_error("gas", "XGAS_ROUTE=nic: %s failed (Portals code %d); the "
-             "software NIC cannot carry the operations of gas -- unset "
-             "XGAS_ROUTE to use the direct route", what, ret);
+    xg_error("gas", "the NIC route (XGAS_ROUTE=nic, or PEs on other "
+             "nodes): %s failed (Portals code %d); the software NIC cannot "
+             "carry the operations of gas", what, ret);
     xg_gas_nic_close();
     return nic_status(ret) == XG_OK ? XG_ERR_INTERNAL : nic_status(ret);
 }
 
-xg_status_t xg_gas_nic_wanted(int *wanted_p)
+/* XGAS_ROUTE=nic: every PE through the NIC (*all_p 1); else the PEs of
+ * other nodes only. */
+static xg_status_t nic_route_all(int *all_p)
 {
     const char *route = xg_config.route;
 
-    *wanted_p = 0;
+    *all_p = 0;
     if ((route == NULL) || (strcasecmp(route, "direct") == 0)) {
         return XG_OK;
     }
@@ -62,8 +66,18 @@ xg_status_t xg_gas_nic_wanted(int *wanted_p)
                  "nic", route);
         return XG_ERR_INVALID_PARAM;
     }
-    *wanted_p = 1;
+    *all_p = 1;
     return XG_OK;
+}
+
+xg_status_t xg_gas_nic_wanted(int *wanted_p)
+{
+    xg_boot_identity_t job;
+    xg_status_t status = nic_route_all(wanted_p);
+
+    xg_boot_identity(&job);
+    *wanted_p = *wanted_p || (job.nnodes > 1);
+    return status;
 }
 
 xg_status_t xg_gas_nic_open(void)
@@ -71,11 +85,12 @@ xg_status_t xg_gas_nic_open(void)
     ptl_ni_limits_t limits;
     xg_nic_entry_desc_t le;
     ptl_md_t md;
-    int ret, pe, wanted;
+    int ret, pe, wanted, all;
 
     if ((xg_gas_nic_wanted(&wanted) != XG_OK) || !wanted) {
         return XG_OK; /* the runtime checked XGAS_ROUTE before */
     }
+    (void)nic_route_all(&all);
     if (!xg_nic_is_initialized()) {
         return nic_open_failed("finding the NIC started", PTL_NO_INIT);
     }
@@ -131,8 +146,11 @@ xg_status_t xg_gas_nic_open(void)
                                PTL_NO_SPACE);
     }
     for (pe = 0; pe < xg_mem.npes; pe++) {
-        xg_gas_set_route(pe, XG_GAS_ROUTE_NIC);
+        if (all || !xg_boot_same_node(pe)) {
+            xg_gas_set_route(pe, XG_GAS_ROUTE_NIC);
+        }
     }
+    xg_gas.poll_remote = 1;
     __atomic_store_n(&gas_nic.open, 2, __ATOMIC_RELEASE);
     return XG_OK;
 }
@@ -164,6 +182,7 @@ void xg_gas_nic_close(void)
     if (gas_nic.open == 0) {
         return;
     }
+    xg_gas.poll_remote = 0;
     __atomic_store_n(&gas_nic.open, 1, __ATOMIC_RELEASE);
     xg_gas_am_close();
     if (gas_nic.md != PTL_INVALID_HANDLE) {
@@ -184,10 +203,24 @@ void xg_gas_nic_close(void)
     memset(&gas_nic, 0, sizeof(gas_nic));
 }
 
+void xg_gas_poll_remote(void)
+{
+    xg_nic_poll();
+}
+
 int xg_gas_nic_reaches(int pe)
 {
     return (__atomic_load_n(&gas_nic.open, __ATOMIC_ACQUIRE) == 2) &&
            (xg_gas.table[pe + 1].route == XG_GAS_ROUTE_NIC);
+}
+
+/* The partition offset of symmetric @remote (heap, globals, or gas's own
+ * words in the internal area: xg_gas_area_amo). */
+static uint64_t nic_remote_offset(const void *remote)
+{
+    uint64_t off = xg_gas_offset(remote);
+
+    return (off != UINT64_MAX) ? off : (uintptr_t)remote - xg_gas.heap_lo;
 }
 
 /* The fields every operation of the route shares. */
@@ -200,22 +233,24 @@ static void nic_op_init(xg_nic_op_t *op, xg_nic_op_kind_t kind,
     op->md            = gas_nic.md;
     op->put_md        = gas_nic.md;
     op->length        = len;
-    op->target.phys.nid = 0;
-    op->target.phys.pid = (ptl_pid_t)pe;
+    op->target        = xg_nic_phys_id(pe);
     op->pt_index      = gas_nic.pt;
-    op->remote_offset = xg_gas_offset(remote);
-    if (op->remote_offset == UINT64_MAX) {
-        /* gas's own words in the internal area (xg_gas_area_amo) */
-        op->remote_offset = (uintptr_t)remote - xg_gas.heap_lo;
-    }
+    op->remote_offset = nic_remote_offset(remote);
     op->trig_ct       = PTL_CT_NONE;
 }
 
-/* Hands @op to the NIC, counted before it can complete. */
+/* Hands @op to the NIC, counted before it can complete.  Puts by the
+ * network's RMA complete first: an operation through the NIC (a signal
+ * after its data, a lock word after the critical section's puts) never
+ * overtakes them, whatever the provider orders. */
 static xg_status_t nic_issue(const xg_nic_op_t *op)
 {
     int ret;
 
+    if (xg_unlikely(xg_xport_rma_outstanding()) &&
+        (xg_xport_rma_complete() != XG_OK)) {
+        return XG_ERR_UNREACHABLE;
+    }
     __atomic_add_fetch(&gas_nic.issued, 1, __ATOMIC_SEQ_CST);
     ret = xg_nic_issue(NIC_FN, op);
     if (ret != PTL_OK) {
@@ -277,7 +312,32 @@ xg_status_t xg_gas_nic_wait_ct(ptl_handle_ct_t ct, uint64_t *issued,
                  what);
         return XG_ERR_UNREACHABLE;
     }
-    return XG_OK;
+    /* and those of the network's RMA */
+    return xg_xport_rma_complete();
+}
+
+/* A put or get by the network's RMA (a PE of another node): a get waits
+ * for its data; a blocking put for its source buffer (a small one is
+ * copied out at once); a non-blocking one for nothing.  What is left
+ * outstanding counts in @ctx, as the NIC's operations. */
+static xg_status_t nic_wire_rma(xg_gas_ctx_t *ctx, int put, int nbi,
+                                void *local, const void *remote, size_t len,
+                                int pe)
+{
+    xg_xport_rma_mode_t mode = nbi ? XG_XPORT_RMA_COUNT
+                                   : (put ? XG_XPORT_RMA_LOCAL
+                                          : XG_XPORT_RMA_WAIT);
+    xg_status_t status;
+    int counted = 0;
+
+    /* (a get reads what this PE's earlier puts wrote: the transport
+     * keeps them in order) */
+    status = xg_xport_rma(put, pe, local, nic_remote_offset(remote), len,
+                          mode, &counted);
+    if (counted) {
+        xg_gas_ctx_nic_op(ctx);
+    }
+    return status;
 }
 
 xg_status_t xg_gas_nic_complete(void)
@@ -290,15 +350,17 @@ xg_status_t xg_gas_nic_complete(void)
 xg_status_t xg_gas_nic_rma(xg_gas_ctx_t *ctx, int put, int nbi, void *local,
                            const void *remote, size_t len, int pe)
 {
-    xg_status_t status = nic_transfer(put, local, remote, len, pe);
+    xg_status_t status;
 
+    if (xg_xport_rma_reaches(pe, local, len)) {
+        return nic_wire_rma(ctx, put, nbi, local, remote, len, pe);
+    }
+    status = nic_transfer(put, local, remote, len, pe);
     if (status != XG_OK) {
         return status;
     }
     if (nbi) {
-        /* any thread may complete them: counted with atomics */
-        __atomic_add_fetch(&ctx->nic_pending, 1, __ATOMIC_RELAXED);
-        __atomic_add_fetch(&ctx->pending, 1, __ATOMIC_RELAXED);
+        xg_gas_ctx_nic_op(ctx); /* any thread may complete it */
         return XG_OK;
     }
     return xg_gas_nic_complete();
@@ -378,7 +440,8 @@ xg_gas_amo_result_t xg_gas_nic_amo(xg_gas_amo_t op, void *dst, size_t size,
 }
 
 xg_status_t xg_gas_nic_amo_op(xg_op_t op, xg_op_type_t type, void *dst,
-                              const void *src, void *fetch, int pe)
+                              const void *src, const void *operand,
+                              void *fetch, int pe)
 {
     size_t size = xg_op_type_size(type);
     uint64_t zero = 0, old = 0;
@@ -403,6 +466,9 @@ xg_status_t xg_gas_nic_amo_op(xg_op_t op, xg_op_type_t type, void *dst,
     nop.atomic_op    = ptl_op;
     nop.atomic_type  = ptl_type;
     memset(nop.operand, 0, sizeof(nop.operand));
+    if (operand != NULL) {
+        memcpy(nop.operand, operand, size);
+    }
     status = nic_issue(&nop);
     if (status == XG_OK) {
         status = xg_gas_nic_complete();

@@ -169,7 +169,7 @@ uint64_t xg_gas_wait(const char *routine, const void *ivar, xg_gas_int_t type,
     }
     sync_watch(&wait, &what, &w, routine);
     do {
-        xg_wait_backoff(&wait);
+        xg_gas_wait_backoff(&wait);
         cur = sync_load(ivar, 0, type);
     } while (!sync_holds(cur, type, cmp, value));
     return cur;
@@ -270,7 +270,7 @@ static size_t sync_wait_scan(const char *routine, const void *ivars,
         if (found != none) {
             return found;
         }
-        xg_wait_backoff(&wait);
+        xg_gas_wait_backoff(&wait);
     }
 }
 

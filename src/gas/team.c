@@ -80,7 +80,57 @@ static void team_slot_clear(uint64_t slot)
     memset(xg_slot(xg_gas.me, slot), 0, xg_slot_layout.size);
 }
 
+/* ---- nodes -------------------------------------------------------------- */
+
+static void team_nodes_free(xg_team_t *team)
+{
+    free(team->nodes.local);
+    free(team->nodes.leaders);
+    team->nodes.local = team->nodes.leaders = NULL;
+    team->nodes.count = 0;
+}
+
+/* Fills team->nodes from the members' nodes: O(size + nodes) once per
+ * team; 0 if out of memory. */
+static int team_nodes_init(xg_team_t *team)
+{
+    xg_team_nodes_t *n = &team->nodes;
+    int *first = malloc((size_t)xg_boot.nnodes * sizeof(*first));
+    int r, node, mine = xg_boot.node;
+
+    memset(n, 0, sizeof(*n));
+    n->local   = malloc((size_t)team->size * sizeof(*n->local));
+    n->leaders = malloc((size_t)team->size * sizeof(*n->leaders));
+    if ((first == NULL) || (n->local == NULL) || (n->leaders == NULL)) {
+        free(first);
+        team_nodes_free(team);
+        return 0;
+    }
+    for (node = 0; node < xg_boot.nnodes; node++) {
+        first[node] = -1;
+    }
+    n->my_leader = -1;
+    for (r = 0; r < team->size; r++) {
+        node = xg_boot_node_of(xg_team_world_pe(team, r));
+        if (first[node] < 0) {
+            first[node] = r;
+            if (r == team->my_pe) {
+                n->my_leader = n->count;
+            }
+            n->leaders[n->count++] = r;
+        }
+        if (node == mine) {
+            n->local[n->nlocal++] = r;
+        }
+    }
+    n->leader = first[mine];
+    free(first);
+    return 1;
+}
+
 /* ---- objects ------------------------------------------------------------ */
+
+static void team_release(xg_team_t *team);
 
 static xg_team_t *team_alloc(const xg_team_spec_t *spec, int my_pe)
 {
@@ -122,12 +172,17 @@ static xg_team_t *team_alloc(const xg_team_spec_t *spec, int my_pe)
     team->expected     = expected;
     team->num_contexts = spec->num_contexts;
     team->config_mask  = spec->config_mask;
+    if (!team_nodes_init(team)) {
+        team_release(team);
+        return NULL;
+    }
     return team;
 }
 
 /* Back to the free list; the handle stays invalid (magic cleared). */
 static void team_release(xg_team_t *team)
 {
+    team_nodes_free(team);
     free(team->expected);
     free((void *)team->members);
     team->expected = NULL;
@@ -139,24 +194,65 @@ static void team_release(xg_team_t *team)
     pthread_mutex_unlock(&team_lock);
 }
 
-static void team_init_predefined(xg_team_t *team, uint64_t slot)
+/* A predefined team of @size members from world PE @start, @stride
+ * apart, or (@members not NULL) of those world PEs. */
+static void team_init_predefined(xg_team_t *team, uint64_t slot, int start,
+                                 int stride, int size, const int *members)
 {
+    int my_pe = (stride == 0) ? 0 : (xg_gas.me - start) / stride;
+
+    team_nodes_free(team);
     free(team->expected);
+    free((void *)team->members);
     memset(team, 0, sizeof(*team));
-    team->start      = 0;
-    team->stride     = 1;
-    team->size       = xg_gas.npes;
-    team->my_pe      = xg_gas.me;
+    if (members != NULL) {
+        int *copy = malloc((size_t)size * sizeof(*copy));
+
+        if (copy == NULL) {
+            xg_error("team", "no memory for the predefined teams");
+            xg_boot_abort(1);
+        }
+        memcpy(copy, members, (size_t)size * sizeof(*copy));
+        team->members = copy;
+        for (my_pe = 0; copy[my_pe] != xg_gas.me; my_pe++) {
+        }
+    }
+    team->start      = start;
+    team->stride     = stride;
+    team->size       = size;
+    team->my_pe      = my_pe;
     team->predefined = 1;
     team->slot       = slot;
-    team->expected   = calloc(2 * (size_t)xg_gas.npes,
-                                sizeof(*team->expected));
-    if (team->expected == NULL) {
+    team->expected   = calloc(2 * (size_t)size, sizeof(*team->expected));
+    if ((team->expected == NULL) || !team_nodes_init(team)) {
         xg_error("team", "no memory for the predefined teams of %d PEs",
-                 xg_gas.npes);
+                 size);
         xg_boot_abort(1);
     }
     team->magic = XG_TEAM_MAGIC;
+}
+
+/* SHMEM_TEAM_SHARED: the PEs of this node, which reach each other's
+ * memory by load and store -- strided when their ranks are (one node,
+ * blocks of ranks, round robin), else listed. */
+static void team_init_shared(void)
+{
+    const int32_t *ranks = &xg_boot.node_ranks[xg_boot.node_first[
+        xg_boot.node]];
+    int size = xg_boot.local_npes, stride = (size > 1) ? ranks[1] - ranks[0]
+                                                       : 1;
+    int i, strided = (stride > 0);
+
+    for (i = 2; strided && (i < size); i++) {
+        strided = (ranks[i] - ranks[i - 1] == stride);
+    }
+    if (strided) {
+        team_init_predefined(&xg_team_shared, 1, ranks[0], stride, size,
+                             NULL);
+    } else {
+        team_init_predefined(&xg_team_shared, 1, ranks[0], 0, size,
+                             (const int *)ranks);
+    }
 }
 
 void xg_team_init(void)
@@ -191,8 +287,8 @@ void xg_team_init(void)
     }
     team_slot_set(0, 1);
     team_slot_set(1, 1);
-    team_init_predefined(&xg_team_world, 0);
-    team_init_predefined(&xg_team_shared, 1);
+    team_init_predefined(&xg_team_world, 0, 0, 1, xg_gas.npes, NULL);
+    team_init_shared();
 
     /* The node region outlives a finalize: clear the predefined slots, and
      * let no PE signal them before every owner has (boot fence). */

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "base/xg_compiler.h"
+#include "base/xg_wait.h"
 #include "mem/xg_mem.h"
 #include "xgas.h"
 
@@ -70,6 +71,7 @@ typedef struct xg_nlb {
 typedef struct xg_gas {
     int            me;
     int            npes;          /* 0 until initialized */
+    int            poll_remote;   /* waits poll the NIC (a route uses it) */
     unsigned       nlb_size;
     uintptr_t      heap_lo;       /* this PE's heap (= its partition) */
     uintptr_t      data_lo;       /* this PE's globals, native address */
@@ -83,6 +85,13 @@ extern __thread xg_nlb_t xg_nlb_tls __attribute__((tls_model("initial-exec")));
 
 xg_status_t xg_gas_init(void);
 void xg_gas_fini(void);
+
+/* Where this process reaches the start of PE @pe's partition: a PE on the
+ * direct route (of this node). */
+static inline uintptr_t xg_gas_part(int pe)
+{
+    return xg_gas.table[pe + 1].base;
+}
 
 const xg_ns_entry_t *xg_nlb_lookup_slow(xg_nlb_t *nlb, uint64_t ns);
 
@@ -232,6 +241,25 @@ static inline void xg_gas_fence(void)
 static inline void xg_gas_quiet(void)
 {
     atomic_thread_fence(memory_order_seq_cst);
+}
+
+/* Runs the NIC's progress once (route_nic.c). */
+void xg_gas_poll_remote(void);
+
+/*
+ * A poll of a wait of gas that failed: back off -- and, when some PE is
+ * reached through the NIC, make the NIC progress first: what the wait is
+ * for may be a packet this PE must handle, or bytes that a network with
+ * manual progress moves only when this process reads its queues.  The
+ * progress thread does it too, but a waiting thread that does it itself
+ * sees the answer without a thread switch.
+ */
+static inline void xg_gas_wait_backoff(xg_wait_t *wait)
+{
+    if (xg_unlikely(xg_gas.poll_remote)) {
+        xg_gas_poll_remote();
+    }
+    xg_wait_backoff(wait);
 }
 
 /* Barrier over all PEs (no memory completion beyond acquire/release on the

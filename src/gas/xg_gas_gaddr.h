@@ -2,9 +2,9 @@
  * Operations on global addresses (xg_gaddr_t of include/xgas.h: namespace
  * and offset), the data path of the native API.  Each resolves the address
  * through the namespace table (xg_gas_resolve: namespace 0 is local
- * memory; a PE's namespace needs the direct route, otherwise
- * XG_ERR_UNREACHABLE) and then does one copy, one register-width load or
- * store, or one CPU atomic of the typed-operation table.
+ * memory) and then does one copy, one register-width load or store, or
+ * one CPU atomic of the typed-operation table; a namespace of a PE on the
+ * NIC route (another node) goes through that route instead.
  *
  * Statuses, never messages: an operation that fails moves nothing and
  * returns the reason (those of xg_gas_resolve, and XG_ERR_MISALIGNED);
@@ -17,6 +17,11 @@
 
 #include "base/xg_op.h"
 #include "gas/xg_gas.h"
+
+/* Ordering and completion of the operations below (xg_gas_fence and
+ * xg_gas_quiet, and what the NIC route left outstanding). */
+void xg_gas_gaddr_fence(void);
+void xg_gas_gaddr_quiet(void);
 
 /* The PE owning @gaddr (this PE for namespace 0), or -1: out of range, or
  * the runtime is not running. */

@@ -63,12 +63,13 @@ xg_gas_amo_result_t xg_gas_nic_amo(xg_gas_amo_t op, void *dst, size_t size,
                                    uint64_t value, uint64_t cond, int pe);
 
 /* An operation of the typed-operation table on one element of at most 8
- * bytes (checked: valid pair, aligned, in bounds), with a zero compare
- * operand as on the direct route; @fetch (NULL: not wanted) gets the prior
- * value.  XG_ERR_UNSUPPORTED for an accumulate with scale, which Portals
- * has no operation for. */
+ * bytes (checked: valid pair, aligned, in bounds), with @operand (compare
+ * value or mask; NULL: zero, as xg_op_atomic takes it); @fetch (NULL: not
+ * wanted) gets the prior value.  XG_ERR_UNSUPPORTED for an accumulate
+ * with scale, which Portals has no operation for. */
 xg_status_t xg_gas_nic_amo_op(xg_op_t op, xg_op_type_t type, void *dst,
-                              const void *src, void *fetch, int pe);
+                              const void *src, const void *operand,
+                              void *fetch, int pe);
 
 /* gas's NI and its limits, for regions and active messages (region_nic.c,
  * am.c), which keep their own portal indexes, descriptors and counters on

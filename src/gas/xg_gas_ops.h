@@ -35,14 +35,19 @@
 
 /*
  * Contexts: ordering and completion domains.  @pending counts operations
- * issued on the context that have not completed (non-blocking operations
- * of a route that cannot complete them at once); fence and quiet wait for
- * it to drain.  The direct route completes every operation before it
- * returns; the NIC route (gas/xg_gas_nic.h) counts its non-blocking ones
- * here and in @nic_pending, which quiet completes through the NIC before
- * it waits for the rest (other routes call xg_gas_ctx_op_done).  The lock kind is chosen at creation: a
- * private context (used by one thread) needs none, a shared one updates
- * its state with atomics.
+ * issued on the context that have not completed (operations of a route
+ * that cannot complete them at once); fence and quiet complete them when
+ * it is not 0.  The direct route completes every operation before it
+ * returns.  The NIC route (gas/xg_gas_nic.h) counts its outstanding ones
+ * in @nic_issued and retires them in bulk: a quiet reads @nic_issued,
+ * completes everything issued through the NIC so far, and advances
+ * @nic_retired to what it read, taking exactly that many off @pending --
+ * several threads may quiet one shared context at once, and each
+ * operation is retired once, by a thread that saw it complete.  Other
+ * routes count in @ops (xg_gas_ctx_op_start) and complete each operation
+ * themselves (xg_gas_ctx_op_done), which quiet waits for.  The lock kind
+ * is chosen at creation: a private context (used by one thread) needs
+ * none, a shared one updates its state with atomics.
  */
 typedef enum xg_gas_ctx_lock {
     XG_GAS_CTX_LOCK_NONE,    /* one thread only */
@@ -51,24 +56,30 @@ typedef enum xg_gas_ctx_lock {
 
 typedef struct xg_gas_ctx {
     uint64_t          pending;
-    uint64_t          nic_pending; /* of those, issued through the NIC */
+    uint64_t          ops;         /* of those, completed one by one */
+    uint64_t          nic_issued;  /* through the NIC, ever */
+    uint64_t          nic_retired; /* ... and known complete */
     xg_gas_ctx_lock_t lock;
 } xg_gas_ctx_t;
 
 #define XG_GAS_CTX_INIT_SHARED                                             \
-    {.pending = 0, .nic_pending = 0, .lock = XG_GAS_CTX_LOCK_ATOMIC}
+    {.pending = 0, .ops = 0, .nic_issued = 0, .nic_retired = 0,            \
+     .lock = XG_GAS_CTX_LOCK_ATOMIC}
 
 void xg_gas_ctx_init(xg_gas_ctx_t *ctx, int is_private);
 
 /* Completes every operation of @ctx (its end of life). */
 void xg_gas_ctx_fini(xg_gas_ctx_t *ctx);
 
-/* Bookkeeping of a route that leaves an operation outstanding. */
+/* Bookkeeping of a route that leaves an operation outstanding and
+ * completes it itself. */
 static inline void xg_gas_ctx_op_start(xg_gas_ctx_t *ctx)
 {
     if (ctx->lock == XG_GAS_CTX_LOCK_NONE) {
+        ctx->ops++;
         ctx->pending++;
     } else {
+        __atomic_add_fetch(&ctx->ops, 1, __ATOMIC_RELAXED);
         __atomic_add_fetch(&ctx->pending, 1, __ATOMIC_RELAXED);
     }
 }
@@ -77,6 +88,14 @@ static inline void xg_gas_ctx_op_done(xg_gas_ctx_t *ctx)
 {
     /* release: the operation's effects before the count that reports it */
     __atomic_sub_fetch(&ctx->pending, 1, __ATOMIC_RELEASE);
+    __atomic_sub_fetch(&ctx->ops, 1, __ATOMIC_RELEASE);
+}
+
+/* An operation through the NIC route left outstanding in @ctx. */
+static inline void xg_gas_ctx_nic_op(xg_gas_ctx_t *ctx)
+{
+    __atomic_add_fetch(&ctx->nic_issued, 1, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&ctx->pending, 1, __ATOMIC_RELAXED);
 }
 
 static inline uint64_t xg_gas_ctx_pending(const xg_gas_ctx_t *ctx)

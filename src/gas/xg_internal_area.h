@@ -44,6 +44,7 @@
 #include <stdint.h>
 
 #include "base/xg_compiler.h"
+#include "gas/xg_gas.h"
 #include "mem/xg_mem.h"
 
 /* The descriptor of the collective a member is in (seqlock: seq2 is odd
@@ -83,10 +84,12 @@ typedef struct xg_slot_layout {
 
 extern xg_slot_layout_t xg_slot_layout;
 
-/* Slot @slot of PE @pe's internal area, as seen from this PE. */
+/* Slot @slot of PE @pe's internal area, as seen from this PE (@pe on the
+ * direct route: a PE of this node). */
 static inline char *xg_slot(int pe, uint64_t slot)
 {
-    return (char *)xg_mem_internal(pe) + slot * xg_slot_layout.size;
+    return (char *)xg_gas_part(pe) + xg_mem.internal_off +
+           slot * xg_slot_layout.size;
 }
 
 /* The descriptor of the team's collective number @seq in @slot. */

@@ -20,6 +20,18 @@
 #include "base/xg_compiler.h"
 #include "xgas_status.h"
 
+/* Where a team's members run (team.c), for the collectives that use the
+ * node structure: the members of this PE's node, and the first member of
+ * every node (its leader). */
+typedef struct xg_team_nodes {
+    int  count;     /* nodes with members (1: the team is on one node) */
+    int  leader;    /* team rank of this PE's node's first member */
+    int  nlocal;    /* members on this PE's node, this one included */
+    int *local;     /* their team ranks, ascending (leader first) */
+    int *leaders;   /* team rank of every node's leader, ascending */
+    int  my_leader; /* this PE's index in leaders, or -1 */
+} xg_team_nodes_t;
+
 typedef struct xg_team {
     /* --- contract: read by contexts, RMA, AMO, signals --- */
     int start;   /* world PE of member 0 */
@@ -39,6 +51,7 @@ typedef struct xg_team {
                             * (in direction dir) this PE consumed */
     int      num_contexts; /* shmem_team_config_t.num_contexts */
     long     config_mask;  /* the mask the team was created with */
+    xg_team_nodes_t nodes; /* where the members run */
     struct xg_team *next;  /* live user teams (for finalize) */
 } xg_team_t;
 

@@ -99,10 +99,11 @@ static uint64_t mem_heap_max_align(void)
     return xg_mem.part_align;
 }
 
-/* The node region holds npes partitions at XGAS_SYMMETRIC_BASE and must fit
- * below the top of the user address space; a size whose product with the
- * PE count overflows or does not fit is rejected here, with one message
- * (from PE 0: every PE computes the same), before anything is mapped. */
+/* The node region holds the node's partitions at XGAS_SYMMETRIC_BASE and
+ * must fit below the top of the user address space; a size whose product
+ * with the node's PE count overflows or does not fit is rejected here,
+ * with one message per node (from its first PE: every PE of the node
+ * computes the same), before anything is mapped. */
 static xg_status_t mem_check_fits(void)
 {
     uint64_t base = xg_config.symmetric_base, room, region, fit;
@@ -114,18 +115,19 @@ static xg_status_t mem_check_fits(void)
         (region <= room)) {
         return XG_OK;
     }
-    if (xg_mem.me != 0) {
-        /* PE 0 says why and exits, which ends the job: wait for that
-         * instead of repeating the message at every PE */
+    if (xg_mem.local_me != 0) {
+        /* the node's first PE says why and exits, which ends the job:
+         * wait for that instead of repeating the message at every PE */
         xg_boot_fence();
         return XG_ERR_INVALID_PARAM;
     }
     fit = (room / npes > overhead) ? room / npes - overhead : 0;
-    xg_error("mem", "SHMEM_SYMMETRIC_SIZE=%llu with %d PEs needs a node "
-             "region of %d partitions of %llu bytes, more than the %llu "
-             "bytes of address space between XGAS_SYMMETRIC_BASE=%#llx and "
-             "%#llx: lower SHMEM_SYMMETRIC_SIZE to at most %llu bytes or "
-             "run fewer PEs", (unsigned long long)xg_config.symmetric_size,
+    xg_error("mem", "SHMEM_SYMMETRIC_SIZE=%llu with %d PEs on this node "
+             "needs a node region of %d partitions of %llu bytes, more than "
+             "the %llu bytes of address space between XGAS_SYMMETRIC_BASE="
+             "%#llx and %#llx: lower SHMEM_SYMMETRIC_SIZE to at most %llu "
+             "bytes or run fewer PEs per node",
+             (unsigned long long)xg_config.symmetric_size,
              xg_mem.local_npes, xg_mem.local_npes,
              (unsigned long long)xg_mem.part_size,
              (unsigned long long)room, (unsigned long long)base,
@@ -226,6 +228,15 @@ xg_status_t xg_mem_init(void)
         status = xg_heap_init(&xg_mem.heap, xg_mem.my_part, xg_mem.heap_size,
                               mem_heap_max_align());
     }
+    if (status == XG_OK) {
+        /* the PEs of other nodes reach the whole partition by RMA (where
+         * the network offers it): heap, globals and internal area */
+        status = xg_xport_rma_expose((void *)xg_mem.my_part,
+                                     xg_mem.part_size);
+        if (status != XG_OK) {
+            xg_heap_fini(&xg_mem.heap);
+        }
+    }
     if (status != XG_OK) {
         xg_xport_region_close(&xg_mem.region);
         return status;
@@ -238,6 +249,7 @@ xg_status_t xg_mem_init(void)
 
 void xg_mem_fini(void)
 {
+    xg_xport_rma_unexpose();
     xg_heap_fini(&xg_mem.heap);
     /* The globals stay mapped from the region's memory object: the program
      * keeps running after finalize.  Only the view of the partitions goes. */

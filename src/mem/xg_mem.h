@@ -113,17 +113,11 @@ extern xg_mem_t xg_mem;
 xg_status_t xg_mem_init(void);
 void xg_mem_fini(void);
 
-/* Partition of node-local PE @local (today every PE of a job is on this
- * node, and its node-local rank is its rank). */
+/* Partition of node-local PE @local (its rank among the PEs of this
+ * node, xg_boot_local_of). */
 static inline uintptr_t xg_mem_part(int local)
 {
     return xg_xport_region_part(&xg_mem.region, local);
-}
-
-/* PE @pe's internal area, as seen from this PE (@pe node-local). */
-static inline void *xg_mem_internal(int pe)
-{
-    return (void *)(xg_mem_part(pe) + xg_mem.internal_off);
 }
 
 #endif

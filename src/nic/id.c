@@ -1,18 +1,47 @@
 /*
  * Addressing: the ids of processes on an NI and the logical map.
  *
- * The processes of the job are its ranks.  Physical ids are (nid 0,
- * pid = rank) -- this node is the whole job -- and the logical map of a
- * logical NI starts as rank r -> pid r, so programs started by xgasrun
- * need no PtlSetMap.  A map set by the program must name processes of the
- * job.
+ * The processes of the job are its ranks.  A physical id names the node
+ * and the process on it: nid = the node's index in the job, pid = the
+ * process's rank among the PEs of its node (boot's node map) -- on one
+ * node, pid = rank.  The logical map of a logical NI starts as the job's
+ * ranks (rank r -> the physical id of rank r), so programs started by a
+ * launcher need no PtlSetMap.  A map set by the program must name
+ * processes of the job.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/xg_log.h"
+#include "boot/xg_boot.h"
 #include "nic/xg_nic.h"
 #include "nic/xg_nic_ni.h"
+
+int xg_nic_phys_rank(ptl_process_t phys)
+{
+    if ((phys.phys.nid > (ptl_nid_t)INT32_MAX) ||
+        (phys.phys.pid > (ptl_pid_t)INT32_MAX)) {
+        return -1;
+    }
+    return xg_boot_rank_at((int)phys.phys.nid, (int)phys.phys.pid);
+}
+
+ptl_process_t xg_nic_phys_id(int rank)
+{
+    ptl_process_t id;
+
+    memset(&id, 0, sizeof(id));
+    if ((rank < 0) || (rank >= xg_boot.npes)) {
+        /* no process: the NIC refuses an operation to it */
+        id.phys.nid = PTL_NID_ANY;
+        id.phys.pid = PTL_PID_ANY;
+        return id;
+    }
+    id.phys.nid = (ptl_nid_t)xg_boot_node_of(rank);
+    id.phys.pid = (ptl_pid_t)xg_boot_local_of(rank);
+    return id;
+}
 
 int xg_nic_target_peer(const xg_nic_ni_t *ni, ptl_process_t target)
 {
@@ -22,11 +51,7 @@ int xg_nic_target_peer(const xg_nic_ni_t *ni, ptl_process_t target)
         }
         target = ni->map[target.rank];
     }
-    if ((target.phys.nid != 0) ||
-        (target.phys.pid >= (ptl_pid_t)ni->nic->npes)) {
-        return -1;
-    }
-    return (int)target.phys.pid;
+    return xg_nic_phys_rank(target);
 }
 
 ptl_process_t xg_nic_peer_id(const xg_nic_ni_t *ni, uint32_t rank)
@@ -39,8 +64,7 @@ ptl_process_t xg_nic_peer_id(const xg_nic_ni_t *ni, uint32_t rank)
                    (ni->pid_rank[rank] != UINT32_MAX))
                       ? ni->pid_rank[rank] : rank;
     } else {
-        id.phys.nid = 0;
-        id.phys.pid = rank;
+        id = xg_nic_phys_id((int)rank);
     }
     return id;
 }
@@ -51,6 +75,19 @@ void xg_nic_source_id(const xg_nic_ni_t *ni, uint32_t src_rank,
     *id = xg_nic_peer_id(ni, src_rank);
     *key = ni->logical ? (uint64_t)id->rank
                        : (((uint64_t)id->phys.nid << 32) | id->phys.pid);
+}
+
+const char *xg_nic_phys_range(void)
+{
+    static char text[96];
+
+    if (xg_boot.nnodes == 1) {
+        snprintf(text, sizeof(text), "nid 0, pids 0..%d", xg_boot.npes - 1);
+    } else {
+        snprintf(text, sizeof(text), "nids 0..%d, pids 0 up to the PEs of "
+                 "each node", xg_boot.nnodes - 1);
+    }
+    return text;
 }
 
 int xg_nic_set_map(const char *fn, ptl_handle_ni_t ni_handle,
@@ -72,11 +109,11 @@ int xg_nic_set_map(const char *fn, ptl_handle_ni_t ni_handle,
         return PTL_ARG_INVALID;
     }
     for (i = 0; i < size; i++) {
-        if ((map[i].phys.nid != 0) || (map[i].phys.pid >= (ptl_pid_t)npes)) {
+        if (xg_nic_phys_rank(map[i]) < 0) {
             xg_warn("ptl", "%s: entry %llu (nid %u, pid %u) is not a process "
-                    "of this job (nid 0, pids 0..%d)", fn,
-                    (unsigned long long)i, map[i].phys.nid, map[i].phys.pid,
-                    npes - 1);
+                    "of this job (%s)", fn, (unsigned long long)i,
+                    map[i].phys.nid, map[i].phys.pid,
+                    xg_nic_phys_range());
             return PTL_ARG_INVALID;
         }
     }
@@ -94,7 +131,7 @@ int xg_nic_set_map(const char *fn, ptl_handle_ni_t ni_handle,
     }
     /* reverse map: the first rank naming each process */
     for (i = size; i-- > 0;) {
-        ni->pid_rank[map[i].phys.pid] = (uint32_t)i;
+        ni->pid_rank[xg_nic_phys_rank(map[i])] = (uint32_t)i;
     }
     ni->my_rank = (ni->pid_rank[ni->nic->rank] != UINT32_MAX)
                       ? ni->pid_rank[ni->nic->rank] : PTL_RANK_ANY;
@@ -135,8 +172,7 @@ int xg_nic_get_id(const char *fn, ptl_handle_ni_t ni_handle, int physical,
     if (ni->logical && !physical) {
         id->rank = ni->my_rank;
     } else {
-        id->phys.nid = 0;
-        id->phys.pid = (ptl_pid_t)ni->nic->rank;
+        *id = xg_nic_phys_id(ni->nic->rank);
     }
     return PTL_OK;
 }

@@ -226,8 +226,8 @@ static int op_check(xg_nic_ni_t *ni, const xg_nic_op_t *op, const char *fn,
                     "ranks)", fn, op->target.rank, ni->map_size);
         } else {
             xg_warn("ptl", "%s: target nid %u pid %u is not a process of "
-                    "this job (nid 0, pids 0..%d)", fn, op->target.phys.nid,
-                    op->target.phys.pid, ni->nic->npes - 1);
+                    "this job (%s)", fn, op->target.phys.nid,
+                    op->target.phys.pid, xg_nic_phys_range());
         }
         return PTL_ARG_INVALID;
     }

@@ -185,9 +185,8 @@ static xg_status_t ni_map_init(xg_nic_ni_t *ni)
         return XG_ERR_NO_MEMORY;
     }
     for (r = 0; r < nic->npes; r++) {
-        ni->map[r].phys.nid = 0;
-        ni->map[r].phys.pid = (ptl_pid_t)r;
-        ni->pid_rank[r]     = (uint32_t)r;
+        ni->map[r]      = xg_nic_phys_id(r);
+        ni->pid_rank[r] = (uint32_t)r;
     }
     ni->map_size = (uint32_t)nic->npes;
     ni->my_rank  = (ptl_rank_t)nic->rank;
@@ -208,9 +207,11 @@ int xg_nic_ni_init(const char *fn, ptl_interface_t iface, unsigned options,
                 "(use 0 or PTL_IFACE_DEFAULT)", fn, iface);
         return PTL_ARG_INVALID;
     }
-    if ((pid != PTL_PID_ANY) && (pid != (ptl_pid_t)nic->rank)) {
+    if ((pid != PTL_PID_ANY) &&
+        (pid != xg_nic_phys_id(nic->rank).phys.pid)) {
         xg_warn("ptl", "%s: pid %u is not available: a process's pid is its "
-                "rank (%d) -- pass PTL_PID_ANY", fn, pid, nic->rank);
+                "rank among the PEs of its node (%u) -- pass PTL_PID_ANY",
+                fn, pid, xg_nic_phys_id(nic->rank).phys.pid);
         return PTL_PID_IN_USE;
     }
     index = ((options & PTL_NI_NO_MATCHING) ? 1u : 0u) |

@@ -385,3 +385,12 @@ void xg_nic_progress_close(xg_nic_t *nic)
     nic_tls_progress = 0;
     xg_spinlock_unlock(&nic->poll_lock);
 }
+
+void xg_nic_poll(void)
+{
+    xg_nic_t *nic = __atomic_load_n(&xg_nic_global, __ATOMIC_ACQUIRE);
+
+    if (nic != NULL) {
+        (void)xg_nic_progress_once(nic);
+    }
+}

@@ -179,6 +179,18 @@ int    xg_nic_atomic_of(int op, int type, ptl_op_t *op_p,
  * the progress thread makes on its own (gas's active messages). */
 int xg_nic_on_progress_thread(void);
 
+/* Runs the NIC's progress once from a thread that waits for something
+ * else (a gas wait): handles what the transport has received, sends what
+ * is queued.  Returns at once if another thread is polling. */
+void xg_nic_poll(void);
+
+/* Physical ids (id.c): nid = the node's index in the job, pid = the rank
+ * among the PEs of the node.  The rank a physical id names, or -1; the
+ * physical id of a rank (what a physical NI's operation targets; one no
+ * process has for a rank out of range). */
+int xg_nic_phys_rank(ptl_process_t phys);
+ptl_process_t xg_nic_phys_id(int rank);
+
 /* Timeout meaning "forever" for the poll routines. */
 #define XG_NIC_FOREVER UINT64_MAX
 

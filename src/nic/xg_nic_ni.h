@@ -168,6 +168,8 @@ static inline xg_nic_ct_t *xg_nic_ct_of(xg_nic_ni_t *ni, ptl_handle_ct_t h)
 
 xg_nic_ni_t *xg_nic_ni_lookup(uint32_t handle);
 void xg_nic_ni_teardown(xg_nic_ni_t *ni);
+/* The valid physical ids in words, for messages (id.c). */
+const char *xg_nic_phys_range(void);
 /* Peer (transport rank) for @target on @ni, or -1. */
 int  xg_nic_target_peer(const xg_nic_ni_t *ni, ptl_process_t target);
 /* The initiator id and matching key of a packet from @src_rank. */

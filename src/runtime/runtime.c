@@ -143,6 +143,13 @@ static xg_status_t runtime_pgas_start(void)
     }
     if (route_nic) {
         status = runtime_nic_start();
+        if ((status != XG_OK) && (xg_boot.nnodes > 1)) {
+            xg_error("runtime", "the software NIC, through which this PE "
+                     "reaches the PEs of the other %d nodes, did not start "
+                     "(%s); fix what the message above names",
+                     xg_boot.nnodes - 1, xg_status_str(status));
+            return status;
+        }
         if (status != XG_OK) {
             xg_error("runtime", "XGAS_ROUTE=nic: the software NIC did not "
                      "start (%s); fix what the message above names, or "

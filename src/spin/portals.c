@@ -88,7 +88,8 @@ static xg_nic_hook_ret_t on_header(const xg_nic_hook_args_t *a)
     msg->match_bits = a->id->match_bits;
     msg->hdr_data   = a->id->hdr_data;
     msg->source     = xg_nic_global->ni[a->ticket.ni].logical
-                          ? a->initiator.rank : a->initiator.phys.pid;
+                          ? a->initiator.rank
+                          : (uint32_t)xg_nic_phys_rank(a->initiator);
     msg->ni         = a->ticket.ni;
     msg->region     = a->region;
     msg->moffset    = a->moffset;
@@ -337,8 +338,7 @@ int xg_spin_portals_send(xg_spin_hpu_t *hpu, uint32_t dest, const void *data,
     if (ni->logical) {
         op.target.rank = dest;
     } else {
-        op.target.phys.nid = 0;
-        op.target.phys.pid = dest;
+        op.target = xg_nic_phys_id((int)dest);
     }
     op.pt_index   = ctx->send_pt;
     op.match_bits = ctx->send_bits;

@@ -2,8 +2,8 @@
  * Transports: the closed list of components that move bytes between
  * processes (xport.c), each declaring what it offers a peer it reaches.
  * The layers above choose a component per peer by the capabilities they
- * need (xg_xport_select); today every peer is on this node and picks shm,
- * the wire issue adds ofi (libfabric) for the others.
+ * need (xg_xport_select): shm reaches the PEs of this node, ofi
+ * (libfabric, where it is built) the PEs of other nodes.
  *
  * A component offers one or more of
  *   - a load/store region (CAP_LOAD_STORE): every same-node PE's partition
@@ -62,6 +62,17 @@ typedef struct xg_xport_ops {
                                 uint64_t offset, void *addr, size_t len);
     /* CAP_PACKETS: opens this process's endpoint (xg_xport_pkt.h). */
     xg_status_t (*pkt_open)(xg_pkt_xport_t *xport);
+    /* CAP_RMA: see xg_xport_rma_expose and the functions after it */
+    xg_status_t (*rma_expose)(void *base, size_t len);
+    void (*rma_unexpose)(void);
+    int (*rma_reaches)(int peer, const void *local, size_t len);
+    xg_status_t (*rma)(int put, int peer, void *local, uint64_t off,
+                       size_t len, int mode, int *counted_p);
+    int (*rma_outstanding)(void);
+    xg_status_t (*rma_complete)(void);
+    /* reads the component's completions (NULL: it has nothing to read);
+     * returns how many it handled */
+    unsigned (*progress)(void);
 } xg_xport_ops_t;
 
 typedef struct xg_xport_component {
@@ -95,6 +106,53 @@ xg_status_t xg_xport_region_open(xg_xport_region_t *region, int nparts,
 void xg_xport_region_close(xg_xport_region_t *region);
 xg_status_t xg_xport_region_alias(const xg_xport_region_t *region,
                                   uint64_t offset, void *addr, size_t len);
+
+/*
+ * Zero-copy RMA to the PEs of other nodes (CAP_RMA).
+ *
+ * xg_xport_rma_expose registers this PE's partition [@base, @base +
+ * @len) with every component that offers RMA and publishes what peers
+ * need through boot (readable by them after the next boot fence);
+ * xg_xport_rma_unexpose completes what is outstanding and undoes it.
+ * xg_xport_rma_reaches: 1 if @peer can be reached by RMA from @len bytes
+ * at local @local.  xg_xport_rma moves @len bytes between local @local
+ * and offset @off of @peer's partition (a put if @put), returning as
+ * @mode says; *@counted_p is 1 when xg_xport_rma_complete still has work
+ * for the operation (its completion, or a put's visibility at the
+ * target).  xg_xport_rma_complete returns once every such operation of
+ * the process is complete and every put visible (XG_ERR_UNREACHABLE if
+ * one failed since the last call); xg_xport_rma_outstanding says whether
+ * it has work.  A get sees what this process put before it.  The
+ * target's software runs nothing for it.
+ */
+typedef enum xg_xport_rma_mode {
+    XG_XPORT_RMA_WAIT,  /* complete (a put: visible at the target) */
+    XG_XPORT_RMA_LOCAL, /* the local buffer is free again (a small put is
+                         * copied out at once and counted) */
+    XG_XPORT_RMA_COUNT  /* at once, counted: the local buffer stays in use
+                         * until xg_xport_rma_complete */
+} xg_xport_rma_mode_t;
+
+xg_status_t xg_xport_rma_expose(void *base, size_t len);
+void xg_xport_rma_unexpose(void);
+int xg_xport_rma_reaches(int peer, const void *local, size_t len);
+xg_status_t xg_xport_rma(int put, int peer, void *local, uint64_t off,
+                         size_t len, xg_xport_rma_mode_t mode,
+                         int *counted_p);
+int xg_xport_rma_outstanding(void);
+xg_status_t xg_xport_rma_complete(void);
+
+/* Reads every component's completions: what a thread that waits for
+ * another PE calls between its polls, so that a network with manual
+ * progress moves. */
+void xg_xport_progress(void);
+
+/* The network component this process would use for the PEs of other
+ * nodes, without opening it: "<component>: <provider> on <domain>" in
+ * @name and how it was chosen in @why; -1 if there is none (@why says
+ * why).  For xgas-info. */
+int xg_xport_describe_net(char *name, size_t name_len, char *why,
+                          size_t why_len);
 
 /* Partition of node-local PE @local. */
 static inline uintptr_t xg_xport_region_part(const xg_xport_region_t *region,

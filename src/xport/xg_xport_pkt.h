@@ -33,6 +33,11 @@
  *    last look at its own work queues): whatever a thread posts before
  *    calling rx_wake() is then seen either by that look or by the wake.
  *    rx_wake() costs a system call only when the receiver sleeps.
+ *  - A transport whose receiver can sleep beside others' (the shm rings
+ *    and the network of a job over several nodes, which xg_pkt_open joins
+ *    into one transport) also offers rx_sleep_fd(): the receiver announces
+ *    its sleep and gets a descriptor to poll for input, or -1 when a
+ *    packet is already there; rx_sleep_end() after the poll.
  *  - Packets come from other processes: the receiver validates them.
  */
 #ifndef XG_XPORT_PKT_H
@@ -46,6 +51,9 @@
 typedef struct xg_pkt_ep xg_pkt_ep_t; /* a transport's endpoint (opaque) */
 
 typedef void (*xg_pkt_rx_func_t)(void *arg, const void *pkt, size_t len);
+
+/* rx_sleep_fd(): the transport has no descriptor to sleep on */
+#define XG_PKT_SLEEP_POLL (-2)
 
 typedef struct xg_pkt_ops {
     /* largest packet in bytes */
@@ -69,6 +77,11 @@ typedef struct xg_pkt_ops {
     void (*rx_close)(xg_pkt_ep_t *ep, xg_pkt_rx_func_t fn, void *arg);
     /* receive again after rx_close() */
     void (*rx_open)(xg_pkt_ep_t *ep);
+    /* optional (NULL: none): sleeping beside other transports: a
+     * descriptor, -1 (a packet is there) or XG_PKT_SLEEP_POLL (no
+     * descriptor: poll again within a millisecond) */
+    int (*rx_sleep_fd)(xg_pkt_ep_t *ep);
+    void (*rx_sleep_end)(xg_pkt_ep_t *ep);
 } xg_pkt_ops_t;
 
 /* An open transport: the ops table copied by value, and the endpoint. */
@@ -84,7 +97,9 @@ typedef struct xg_pkt_xport {
  * Opens the packet transport of this process (not collective: peers find
  * the endpoint once it is published; until then they are unreachable).
  * Later calls in the same process return the same endpoint, which stays
- * mapped until exit (rx_close/rx_open stop and resume receiving).
+ * mapped until exit (rx_close/rx_open stop and resume receiving).  In a
+ * job over several nodes it carries packets to each peer through the
+ * component that reaches it (shm on the node, the network off it).
  */
 xg_status_t xg_pkt_open(xg_pkt_xport_t *xport);
 

@@ -1,16 +1,26 @@
 /*
- * The list of transport components and the choice per peer (xg_xport.h).
+ * The list of transport components, the choice per peer (xg_xport.h), and
+ * the calls that go to every component: opening, RMA, progress.
  */
 #include "xport/xg_xport.h"
+
+#include <stdio.h>
 
 #include "base/xg_compiler.h"
 #include "base/xg_log.h"
 #include "boot/xg_boot.h"
 #include "xport/shm/xg_shm.h"
+#include "xport/xg_xport_mux.h"
+#ifdef XGAS_HAVE_OFI
+#include "xport/ofi/xg_ofi.h"
+#endif
 
 /* In order of preference: the first that offers what is asked wins. */
 static const xg_xport_component_t *const xport_components[] = {
     &xg_xport_shm,
+#ifdef XGAS_HAVE_OFI
+    &xg_xport_ofi,
+#endif
 };
 
 const xg_xport_component_t *const *xg_xport_components(size_t *count_p)
@@ -99,10 +109,107 @@ xg_status_t xg_xport_region_alias(const xg_xport_region_t *region,
 xg_status_t xg_pkt_open(xg_pkt_xport_t *pkt)
 {
     const xg_xport_component_t *xport;
+    xg_boot_identity_t me;
     xg_status_t status = xport_own(XG_XPORT_CAP_PACKETS, "packets", &xport);
 
     if (status != XG_OK) {
         return status;
     }
+    xg_boot_identity(&me);
+    if (me.nnodes > 1) {
+        /* each peer through the component that reaches it */
+        return xg_xport_mux_open(pkt);
+    }
     return xport->ops->pkt_open(pkt);
+}
+
+/* ---- RMA: one component offers it (the network) ------------------------ */
+
+/* The component that does RMA for this build, or NULL. */
+static const xg_xport_component_t *xport_rma(void)
+{
+    size_t i;
+
+    for (i = 0; i < XG_ARRAY_SIZE(xport_components); i++) {
+        if (xport_components[i]->caps & XG_XPORT_CAP_RMA) {
+            return xport_components[i];
+        }
+    }
+    return NULL;
+}
+
+xg_status_t xg_xport_rma_expose(void *base, size_t len)
+{
+    const xg_xport_component_t *xport = xport_rma();
+
+    return (xport != NULL) ? xport->ops->rma_expose(base, len) : XG_OK;
+}
+
+void xg_xport_rma_unexpose(void)
+{
+    const xg_xport_component_t *xport = xport_rma();
+
+    if (xport != NULL) {
+        xport->ops->rma_unexpose();
+    }
+}
+
+int xg_xport_rma_reaches(int peer, const void *local, size_t len)
+{
+    const xg_xport_component_t *xport = xport_rma();
+
+    return (xport != NULL) && (xport->reach(peer) & XG_XPORT_CAP_RMA) &&
+           xport->ops->rma_reaches(peer, local, len);
+}
+
+xg_status_t xg_xport_rma(int put, int peer, void *local, uint64_t off,
+                         size_t len, xg_xport_rma_mode_t mode,
+                         int *counted_p)
+{
+    /* the caller asked rma_reaches: there is a component */
+    return xport_rma()->ops->rma(put, peer, local, off, len, (int)mode,
+                                 counted_p);
+}
+
+int xg_xport_rma_outstanding(void)
+{
+    const xg_xport_component_t *xport = xport_rma();
+
+    return (xport != NULL) && xport->ops->rma_outstanding();
+}
+
+xg_status_t xg_xport_rma_complete(void)
+{
+    const xg_xport_component_t *xport = xport_rma();
+
+    return (xport != NULL) ? xport->ops->rma_complete() : XG_OK;
+}
+
+void xg_xport_progress(void)
+{
+    size_t i;
+
+    for (i = 0; i < XG_ARRAY_SIZE(xport_components); i++) {
+        if (xport_components[i]->ops->progress != NULL) {
+            (void)xport_components[i]->ops->progress();
+        }
+    }
+}
+
+int xg_xport_describe_net(char *name, size_t name_len, char *why,
+                          size_t why_len)
+{
+#ifdef XGAS_HAVE_OFI
+    char prov[160];
+    int ret = xg_ofi_choose(prov, sizeof(prov), why, why_len);
+
+    snprintf(name, name_len, "ofi: %s", prov);
+    return ret;
+#else
+    snprintf(name, name_len, "none");
+    snprintf(why, why_len, "this xgas was built without libfabric "
+             "(libfabric-dev missing or XGAS_OFI=OFF): every PE of a job "
+             "must run on one node");
+    return -1;
+#endif
 }

@@ -2,10 +2,14 @@
  * The PE program of the PMIx tests (pmix_test.sh), started by mpirun.
  *
  *   check            joined through the PMIx backend as the rank and job
- *                    size mpirun gave (OMPI_COMM_WORLD_RANK/SIZE, set apart
- *                    from PMIx); every peer's memory is load/store
- *                    reachable (shmem_ptr) and a put/get/atomic round goes
- *                    through it; nothing of the job is left in /dev/shm
+ *                    size the launcher gave (mpirun's OMPI_COMM_WORLD_RANK,
+ *                    _SIZE, _LOCAL_SIZE, or srun's SLURM_PROCID,
+ *                    _NTASKS, _TASKS_PER_NODE: set apart from PMIx); the
+ *                    memory of
+ *                    every peer of this node is load/store reachable
+ *                    (shmem_ptr), of no other, SHMEM_TEAM_SHARED is this
+ *                    node's PEs, and a put/get/atomic round reaches every
+ *                    PE; nothing of the job is left in /dev/shm
  *   exit R CODE      PE R exits with CODE once every PE has initialized;
  *                    the others wait in a barrier that cannot complete
  *   kill R           ... PE R kills itself with SIGKILL
@@ -28,12 +32,17 @@
 
 static long pe_counter;
 
-static int pe_env_int(const char *name)
+/* What the launcher says apart from PMIx: Open MPI's variable @ompi, or
+ * Slurm's @slurm (srun --mpi=pmix). */
+static int pe_env_int(const char *ompi, const char *slurm)
 {
-    const char *text = getenv(name);
+    const char *text = getenv(ompi);
 
-    XG_CHECK(text != NULL, "%s is not set: not started by Open MPI's mpirun",
-             name);
+    if (text == NULL) {
+        text = getenv(slurm);
+    }
+    XG_CHECK(text != NULL, "neither %s nor %s is set: not started by "
+             "Open MPI's mpirun or Slurm's srun", ompi, slurm);
     return atoi(text);
 }
 
@@ -61,12 +70,26 @@ static void pe_check(void)
 
     XG_CHECK(strcmp(xg_boot.backend, "pmix") == 0, "joined through %s",
              xg_boot.backend);
-    XG_CHECK(me == pe_env_int("OMPI_COMM_WORLD_RANK"), "rank %d", me);
-    XG_CHECK(npes == pe_env_int("OMPI_COMM_WORLD_SIZE"), "npes %d", npes);
+    XG_CHECK(me == pe_env_int("OMPI_COMM_WORLD_RANK", "SLURM_PROCID"),
+             "rank %d", me);
+    XG_CHECK(npes == pe_env_int("OMPI_COMM_WORLD_SIZE", "SLURM_NTASKS"),
+             "npes %d", npes);
+    /* (Slurm's tasks on this node: SLURM_TASKS_PER_NODE begins with
+     * them) */
+    XG_CHECK(shmem_team_n_pes(SHMEM_TEAM_SHARED) ==
+             pe_env_int("OMPI_COMM_WORLD_LOCAL_SIZE",
+                        "SLURM_TASKS_PER_NODE"), "SHMEM_TEAM_SHARED "
+             "has %d PEs", shmem_team_n_pes(SHMEM_TEAM_SHARED));
     pe_check_dev_shm();
     for (pe = 0; pe < npes; pe++) {
+        int shared = shmem_team_translate_pe(SHMEM_TEAM_WORLD, pe,
+                                             SHMEM_TEAM_SHARED) >= 0;
+
         peer = shmem_ptr(&pe_counter, pe);
-        XG_CHECK(peer != NULL, "shmem_ptr to PE %d is NULL", pe);
+        XG_CHECK(shared == xg_boot_same_node(pe), "PE %d is %sin "
+                 "SHMEM_TEAM_SHARED", pe, shared ? "" : "not ");
+        XG_CHECK((peer != NULL) == shared, "shmem_ptr to PE %d is %p", pe,
+                 (void *)peer);
         shmem_long_atomic_add(&pe_counter, 1, pe);
     }
     shmem_barrier_all();
@@ -78,7 +101,8 @@ static void pe_check(void)
     XG_CHECK(pe_counter == (me + npes - 1) % npes, "put from the left "
              "neighbour: %ld", pe_counter);
     XG_CHECK(shmem_long_g(&pe_counter, (me + 1) % npes) == me, "get");
-    printf("pe %d of %d: pmix check passed\n", me, npes);
+    printf("pe %d of %d on node %d of %d: pmix check passed\n", me, npes,
+           xg_boot.node, xg_boot.nnodes);
 }
 
 /* Sends stderr to a file of @dir (mpirun, which forwards it, is to be

@@ -12,10 +12,11 @@
 #       PROG hold DIR under mpirun: once every PE waits, mpirun is killed
 #       (SIGKILL); every PE must end by itself with a message saying that
 #       it lost the launcher (the CTest timeout catches a PE that does not)
-#   nodes PROG
-#       PROG check on 2 PEs of this machine and 2 of a second "node"
-#       (mpirun's daemon for it started here by local_rsh.sh): start-up must
-#       fail naming both nodes, since off-node PEs need the wire
+#   nodes STATUS REGEX NP PROG [ARGS...]
+#       as run, with NP PEs on two "nodes", half on this machine and half
+#       on a second one whose mpirun daemon local_rsh.sh starts here too:
+#       PMIx then says the job spans two nodes, and the PEs of the second
+#       reach the first only through the network (libfabric)
 #
 # As root, mpirun needs --allow-run-as-root (here through its variables);
 # --oversubscribe lets it start more PEs than the machine has cores.
@@ -90,10 +91,24 @@ hold)
     fi
     ;;
 nodes)
-    sh "$here/../api/shmem_setup/expect_run.sh" 1 \
-        "this job spans 2 nodes \\($(hostname),xgas-other-node\\)" \
+    status=$1
+    regex=$2
+    np=$3
+    shift 3
+    half=$((np / 2))
+    sh "$here/../api/shmem_setup/expect_run.sh" "$status" "$regex" \
         "$mpirun" --oversubscribe --mca plm_rsh_agent "$here/local_rsh.sh" \
-        --host "$(hostname):2,xgas-other-node:2" -n 4 "$1" check || exit 1
+        --host "$(hostname):$half,xgas-other-node:$((np - half))" -n "$np" \
+        "$@" >"$dir/out" 2>&1
+    got=$?
+    cat "$dir/out"
+    [ "$got" -eq 0 ] || exit 1
+    nodes=$(grep -Ec "PE [0-9]+ is PE [0-9]+ of [0-9]+ on node [0-9]+ of 2" \
+            "$dir/out")
+    if [ "$nodes" -ne "$np" ]; then
+        echo "FAIL: $nodes of $np PEs joined a job of 2 nodes"
+        exit 1
+    fi
     ;;
 *)
     echo "pmix_test.sh: unknown case $what"

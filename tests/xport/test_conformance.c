@@ -1,7 +1,9 @@
 /*
  * Transport conformance: what every component of xg_xport_components()
- * must do, checked for each (today shm), under xgasrun at several PE
- * counts.  The layers above rely on these and nothing else:
+ * must do, checked for each (shm; ofi where libfabric is built) under
+ * xgasrun at several PE counts, on one node and across virtual nodes
+ * (XGAS_VIRTUAL_NODES: shm then reaches the PEs of this node, ofi the
+ * others).  The layers above rely on these and nothing else:
  *   - a name, capabilities among the known flags, open() idempotent,
  *     reach() a subset of the capabilities, nothing for a rank outside
  *     the job, and the selection honouring it;
@@ -9,10 +11,14 @@
  *     base + i * part_size, stores of one PE are loads of every other,
  *     an alias shows the same memory at a second address;
  *   - CPU atomics: concurrent fetch-adds on one word lose no update;
- *   - packets: mtu, loopback, a bad peer or length refused, contents
- *     intact, a full queue refused (never blocking), per-pair order when
- *     the component promises it, rx_close refusing senders until rx_open.
+ *   - packets, to every PE the component reaches: mtu, loopback, a bad
+ *     peer or length refused, contents intact, a full queue refused
+ *     (never blocking), per-pair order when the component promises it,
+ *     a wake-up never lost, rx_close refusing senders until rx_open;
+ *   - the same for the transport xg_pkt_open gives the NIC, to every PE
+ *     of the job (the components joined when the job spans nodes).
  */
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
@@ -40,8 +46,7 @@ typedef struct {
 typedef struct {
     const char *name;
     int         ordered;
-    int         from;     /* the sender counted */
-    uint32_t    received; /* its packets so far */
+    uint32_t   *received; /* per sender: its packets so far */
     uint32_t    loopback; /* our own */
     uint32_t    closed;   /* handed over by rx_close */
 } rx_state_t;
@@ -80,18 +85,21 @@ static void on_packet(void *arg, const void *data, size_t len)
                  "packet %u from %d damaged", rx->name, i, pkt->seq,
                  pkt->from);
     }
-    if (pkt->from == job.rank && pkt->seq >= PACKETS) {
-        rx->loopback++; /* loopback packets are numbered from PACKETS on */
+    if (pkt->seq >= PACKETS) {
+        /* loopback packets and probes of a closed endpoint are numbered
+         * from PACKETS on */
+        rx->loopback += (pkt->from == job.rank);
         return;
     }
-    XG_CHECK(pkt->from == rx->from, "%s: a packet from %d, expected %d",
-             rx->name, pkt->from, rx->from);
+    XG_CHECK((pkt->from >= 0) && (pkt->from < job.npes) &&
+             (pkt->from != job.rank), "%s: a packet from %d", rx->name,
+             pkt->from);
     if (rx->ordered) {
-        XG_CHECK(pkt->seq == rx->received, "%s: packet %u from %d arrived "
-                 "as number %u: the component promises order", rx->name,
-                 pkt->seq, pkt->from, rx->received);
+        XG_CHECK(pkt->seq == rx->received[pkt->from], "%s: packet %u from "
+                 "%d arrived as number %u: the component promises order",
+                 rx->name, pkt->seq, pkt->from, rx->received[pkt->from]);
     }
-    rx->received++;
+    rx->received[pkt->from]++;
 }
 
 static void on_closed(void *arg, const void *data, size_t len)
@@ -176,7 +184,8 @@ static void check_region(const xg_xport_component_t *c)
     for (pe = 0; pe < job.local_npes; pe++) {
         uint64_t *theirs = (uint64_t *)xg_xport_region_part(&region, pe);
 
-        XG_CHECK((theirs[0] == 0x5a00000000ull + (uint64_t)pe) &&
+        XG_CHECK((theirs[0] == 0x5a00000000ull +
+                               (uint64_t)xg_boot_rank_at(job.node, pe)) &&
                  (theirs[PART_SIZE / 8 - 1] == ~theirs[0]), "%s: partition "
                  "%d does not hold what its PE stored", c->name, pe);
     }
@@ -213,85 +222,222 @@ static void check_region(const xg_xport_component_t *c)
     c->ops->region_close(&region);
 }
 
-static void check_packets(const xg_xport_component_t *c)
+/* Another thread posts a flag and wakes the receiver: a receiver that
+ * sleeps until the flag is set is woken (a lost wake-up sleeps for good:
+ * the test's time limit catches it). */
+typedef struct {
+    xg_pkt_xport_t *x;
+    _Atomic int     flag;
+} wake_state_t;
+
+static int wake_may_sleep(void *arg)
 {
-    xg_pkt_xport_t x;
-    rx_state_t rx = {.name = c->name};
-    int right = (job.rank + 1) % job.npes;
-    uint32_t sent = 0, i;
+    return atomic_load(&((wake_state_t *)arg)->flag) == 0;
+}
+
+static void *wake_thread(void *arg)
+{
+    wake_state_t *w = arg;
+
+    atomic_store(&w->flag, 1);
+    w->x->ops.rx_wake(w->x->ep);
+    return NULL;
+}
+
+static void check_wake(xg_pkt_xport_t *x)
+{
+    wake_state_t w = {.x = x, .flag = 0};
+    pthread_t thread;
+
+    XG_CHECK(pthread_create(&thread, NULL, wake_thread, &w) == 0,
+             "pthread_create");
+    while (atomic_load(&w.flag) == 0) {
+        x->ops.rx_wait(x->ep, 1000ull * 1000000000ull, wake_may_sleep, &w);
+    }
+    pthread_join(thread, NULL);
+}
+
+/* 1 if every packet expected from every peer in @peers has arrived. */
+static int all_received(const rx_state_t *rx, const uint8_t *peers,
+                        uint32_t count)
+{
+    int pe;
+
+    for (pe = 0; pe < job.npes; pe++) {
+        if (peers[pe] && (rx->received[pe] < count)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/*
+ * The packets of @x, which carries them to the PEs marked in @peers (and
+ * to this PE if @loop): loopback, a stream of PACKETS to every peer --
+ * more than a queue holds, so a full queue is refused, not waited for,
+ * while we keep receiving -- contents and per-sender order, wake-ups,
+ * and a closed endpoint refusing its peers (at once, or once they have
+ * heard of it) until it opens again.  Reaching is symmetric: the PEs in
+ * @peers are the ones that send to this PE.
+ */
+static void check_pkt_xport(xg_pkt_xport_t *x, const uint8_t *peers,
+                            int loop, int ordered)
+{
+    rx_state_t rx = {.name = x->name, .ordered = ordered};
+    uint32_t *sent = calloc((size_t)job.npes, sizeof(*sent)), i;
     void *buf, *token;
     xg_wait_t wait;
+    int pe, busy;
 
-    XG_CHECK(c->ops->pkt_open(&x) == XG_OK, "%s: pkt_open", c->name);
-    XG_CHECK((x.rank == job.rank) && (x.npes == job.npes), "%s: endpoint "
-             "of PE %d of %d", c->name, x.rank, x.npes);
-    XG_CHECK(x.ops.mtu(x.ep) >= pkt_len(PACKETS + 1), "%s: mtu %zu",
-             c->name, x.ops.mtu(x.ep));
-    XG_CHECK(x.ops.tx_reserve(x.ep, job.npes, 16, &buf, &token) ==
-             XG_ERR_PE_RANGE, "%s: a rank outside the job accepted", c->name);
-    XG_CHECK(x.ops.tx_reserve(x.ep, job.rank, x.ops.mtu(x.ep) + 1, &buf,
-                              &token) != XG_OK, "%s: a packet above the mtu "
-             "accepted", c->name);
-    rx.ordered = (c->reach(right) & XG_XPORT_CAP_ORDERED) != 0;
-    rx.from    = (job.rank + job.npes - 1) % job.npes;
+    rx.received = calloc((size_t)job.npes, sizeof(*rx.received));
+    XG_CHECK((sent != NULL) && (rx.received != NULL), "calloc");
+    XG_CHECK((x->rank == job.rank) && (x->npes == job.npes), "%s: endpoint "
+             "of PE %d of %d", x->name, x->rank, x->npes);
+    XG_CHECK(x->ops.mtu(x->ep) >= pkt_len(PACKETS + 1), "%s: mtu %zu",
+             x->name, x->ops.mtu(x->ep));
+    XG_CHECK(x->ops.tx_reserve(x->ep, job.npes, 16, &buf, &token) ==
+             XG_ERR_PE_RANGE, "%s: a rank outside the job accepted", x->name);
+    for (pe = 0; pe < job.npes; pe++) {
+        if (peers[pe] || ((pe == job.rank) && loop)) {
+            XG_CHECK(x->ops.tx_reserve(x->ep, pe, x->ops.mtu(x->ep) + 1,
+                                       &buf, &token) != XG_OK,
+                     "%s: a packet above the mtu accepted", x->name);
+        }
+    }
+    check_wake(x);
 
-    /* loopback */
-    XG_CHECK(pkt_send(&x, job.rank, PACKETS), "%s: loopback refused",
-             c->name);
-    xg_wait_init(&wait);
-    while (rx.loopback == 0) {
-        if (x.ops.rx_poll(x.ep, 16, on_packet, &rx) == 0) {
-            xg_wait_backoff(&wait);
+    if (loop) {
+        XG_CHECK(pkt_send(x, job.rank, PACKETS), "%s: loopback refused",
+                 x->name);
+        xg_wait_init(&wait);
+        while (rx.loopback == 0) {
+            if (x->ops.rx_poll(x->ep, 16, on_packet, &rx) == 0) {
+                xg_wait_backoff(&wait);
+            }
         }
     }
     xg_boot_fence(); /* every endpoint is open */
 
-    /* a stream to the right neighbour, more than its queue holds: a full
-     * queue is refused, not waited for, and we keep receiving meanwhile */
     xg_wait_init(&wait);
-    while ((sent < PACKETS) || (rx.received < PACKETS)) {
+    do {
         int progress = 0;
 
-        if ((sent < PACKETS) && pkt_send(&x, right, sent)) {
-            sent++;
-            progress = 1;
+        busy = 0;
+        for (pe = 0; pe < job.npes; pe++) {
+            if (peers[pe] && (sent[pe] < PACKETS)) {
+                busy = 1;
+                if (pkt_send(x, pe, sent[pe])) {
+                    sent[pe]++;
+                    progress = 1;
+                }
+            }
         }
-        progress |= x.ops.rx_poll(x.ep, 16, on_packet, &rx) > 0;
+        progress |= x->ops.rx_poll(x->ep, 16, on_packet, &rx) > 0;
         if (progress) {
             xg_wait_init(&wait);
         } else {
             xg_wait_backoff(&wait);
         }
-    }
+    } while (busy || !all_received(&rx, peers, PACKETS));
     xg_boot_fence();
 
-    /* a closed endpoint refuses senders until it opens again */
-    x.ops.rx_close(x.ep, on_closed, &rx);
+    /* a closed endpoint refuses senders until it opens again; a peer
+     * through the network hears of it by packet, so it may take polls */
+    x->ops.rx_close(x->ep, on_closed, &rx);
     XG_CHECK(rx.closed == 0, "%s: rx_close handed over %u packets nobody "
-             "sent", c->name, rx.closed);
+             "sent", x->name, rx.closed);
     xg_boot_fence();
-    if (job.npes > 1) {
-        XG_CHECK(x.ops.tx_reserve(x.ep, right, 16, &buf, &token) ==
-                 XG_ERR_UNREACHABLE, "%s: a closed endpoint accepted a "
-                 "packet", c->name);
+    for (pe = 0; pe < job.npes; pe++) {
+        xg_status_t status;
+
+        if (!peers[pe]) {
+            continue;
+        }
+        xg_wait_init(&wait);
+        while ((status = x->ops.tx_reserve(x->ep, pe, pkt_len(PACKETS + 1),
+                                           &buf, &token)) == XG_OK) {
+            pkt_fill(buf, job.rank, PACKETS + 1); /* a probe */
+            x->ops.tx_commit(x->ep, pe, token, pkt_len(PACKETS + 1), 0);
+            x->ops.rx_poll(x->ep, 16, on_closed, &rx);
+            xg_wait_backoff(&wait);
+        }
+        XG_CHECK(status == XG_ERR_UNREACHABLE, "%s: a closed endpoint "
+                 "answered %d", x->name, (int)status);
     }
     xg_boot_fence();
-    x.ops.rx_open(x.ep);
+    x->ops.rx_open(x->ep);
     xg_boot_fence();
-    rx.received = 0;
-    for (i = 0; i < 4; i++) {
-        xg_wait_init(&wait);
-        while (!pkt_send(&x, right, i)) {
-            xg_wait_backoff(&wait);
+    memset(rx.received, 0, (size_t)job.npes * sizeof(*rx.received));
+    for (pe = 0; pe < job.npes; pe++) {
+        for (i = 0; peers[pe] && (i < 4); i++) {
+            xg_wait_init(&wait);
+            while (x->ops.tx_reserve(x->ep, pe, pkt_len(i), &buf, &token) !=
+                   XG_OK) {
+                x->ops.rx_poll(x->ep, 16, on_packet, &rx);
+                xg_wait_backoff(&wait);
+            }
+            pkt_fill(buf, job.rank, i);
+            x->ops.tx_commit(x->ep, pe, token, pkt_len(i), 0);
         }
     }
     xg_wait_init(&wait);
-    while (rx.received < 4) {
-        if (x.ops.rx_poll(x.ep, 16, on_packet, &rx) == 0) {
+    while (!all_received(&rx, peers, 4)) {
+        if (x->ops.rx_poll(x->ep, 16, on_packet, &rx) == 0) {
             xg_wait_backoff(&wait);
         }
     }
     xg_boot_fence();
+    free(rx.received);
+    free(sent);
+}
+
+/* Component @c's own packets, to the PEs it reaches (none: the network
+ * in a job on one node, which has nothing to check). */
+static void check_packets(const xg_xport_component_t *c)
+{
+    uint8_t *peers = calloc((size_t)job.npes, 1);
+    xg_pkt_xport_t x;
+    int pe, ordered = 1, any = 0;
+
+    XG_CHECK(peers != NULL, "calloc");
+    for (pe = 0; pe < job.npes; pe++) {
+        unsigned caps = c->reach(pe);
+
+        peers[pe] = (pe != job.rank) && (caps & XG_XPORT_CAP_PACKETS);
+        any |= (caps & XG_XPORT_CAP_PACKETS) != 0;
+        if (peers[pe] && !(caps & XG_XPORT_CAP_ORDERED)) {
+            ordered = 0;
+        }
+    }
+    if (!any) {
+        free(peers);
+        return;
+    }
+    XG_CHECK(c->ops->pkt_open(&x) == XG_OK, "%s: pkt_open", c->name);
+    check_pkt_xport(&x, peers,
+                    (c->reach(job.rank) & XG_XPORT_CAP_PACKETS) != 0,
+                    ordered);
+    free(peers);
+}
+
+/* The transport the NIC opens (xg_pkt_open), to every PE of the job: the
+ * components joined when the job spans nodes. */
+static void check_joined(void)
+{
+    uint8_t *peers = calloc((size_t)job.npes, 1);
+    xg_pkt_xport_t x;
+    int pe;
+
+    XG_CHECK(peers != NULL, "calloc");
+    for (pe = 0; pe < job.npes; pe++) {
+        peers[pe] = (pe != job.rank);
+    }
+    XG_CHECK(xg_pkt_open(&x) == XG_OK, "xg_pkt_open");
+    check_pkt_xport(&x, peers, 1, 1);
+    free(peers);
+    if (job.rank == 0) {
+        printf("%s (xg_pkt_open): conformant\n", x.name);
+    }
 }
 
 int main(void)
@@ -300,6 +446,7 @@ int main(void)
     size_t count, i;
 
     XG_CHECK(xg_boot_init() == XG_OK, "xg_boot_init");
+    XG_CHECK(xg_xport_open() == XG_OK, "xg_xport_open");
     xg_boot_identity(&job);
     xg_test_pe = job.rank;
     list = xg_xport_components(&count);
@@ -320,5 +467,6 @@ int main(void)
     XG_CHECK(xg_xport_select(job.rank, XG_XPORT_CAP_LOAD_STORE |
                              XG_XPORT_CAP_PACKETS) != NULL,
              "no component offers this node load/store and packets");
+    check_joined();
     return XG_TEST_PASS;
 }

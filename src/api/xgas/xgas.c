@@ -184,17 +184,17 @@ XG_API_ATOMICS(64)
 
 XG_EXPORT void xg_fence(void)
 {
-    xg_gas_fence();
+    xg_gas_gaddr_fence();
 }
 
 XG_EXPORT void xg_quiet(void)
 {
-    xg_gas_quiet();
+    xg_gas_gaddr_quiet();
 }
 
 XG_EXPORT void xg_barrier(void)
 {
-    xg_gas_quiet();
+    xg_gas_gaddr_quiet();
     xg_gas_barrier();
 }
 

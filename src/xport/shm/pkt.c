@@ -293,6 +293,17 @@ static void shm_pkt_rx_open(xg_pkt_ep_t *ep)
     xg_shm_ring_reopen(&ep->own);
 }
 
+static int shm_pkt_rx_sleep_fd(xg_pkt_ep_t *ep)
+{
+    xg_assert(ep->own.bell[0] >= 0); /* created for a job over nodes */
+    return xg_shm_ring_sleep_fd(&ep->own);
+}
+
+static void shm_pkt_rx_sleep_end(xg_pkt_ep_t *ep)
+{
+    xg_shm_ring_sleep_end(&ep->own);
+}
+
 static const xg_pkt_ops_t shm_pkt_ops = {
     .mtu        = shm_pkt_mtu,
     .tx_reserve = shm_pkt_tx_reserve,
@@ -303,6 +314,8 @@ static const xg_pkt_ops_t shm_pkt_ops = {
     .rx_wake    = shm_pkt_rx_wake,
     .rx_close   = shm_pkt_rx_close,
     .rx_open    = shm_pkt_rx_open,
+    .rx_sleep_fd  = shm_pkt_rx_sleep_fd,
+    .rx_sleep_end = shm_pkt_rx_sleep_end,
 };
 
 /* Creates the endpoint and publishes it (not collective). */
@@ -335,8 +348,9 @@ static xg_status_t shm_pkt_create(xg_pkt_ep_t **ep_p)
         free(ep);
         return XG_ERR_NO_MEMORY;
     }
+    /* a job over several nodes sleeps on the network too: a bell pipe */
     status = xg_shm_ring_create(&ep->own, (uint32_t)slots,
-                                (uint32_t)slot_size);
+                                (uint32_t)slot_size, job.nnodes > 1);
     if (status != XG_OK) {
         free(ep->peers);
         free(ep);

@@ -4,7 +4,9 @@
 #include "xport/shm/xg_shm_ring.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/futex.h>
+#include <stdio.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -35,7 +37,7 @@ static void ring_set_view(xg_shm_ring_t *ring, void *map, size_t bytes)
 }
 
 xg_status_t xg_shm_ring_create(xg_shm_ring_t *ring, uint32_t slots,
-                               uint32_t slot_size)
+                               uint32_t slot_size, int bell)
 {
     size_t bytes;
     void *map;
@@ -72,6 +74,15 @@ xg_status_t xg_shm_ring_create(xg_shm_ring_t *ring, uint32_t slots,
     ring->hdr->slot_size = slot_size;
     ring->hdr->owner_pid = (uint32_t)getpid();
     ring->hdr->bytes     = bytes;
+    ring->bell[0] = ring->bell[1] = -1;
+    if (bell && (pipe2(ring->bell, O_NONBLOCK | O_CLOEXEC) != 0)) {
+        xg_error("shm", "cannot create the packet ring's bell pipe (%m)");
+        ring->bell[0] = ring->bell[1] = -1;
+        munmap(map, bytes);
+        close(fd);
+        return XG_ERR_IO;
+    }
+    ring->hdr->bell_fd = (ring->bell[1] >= 0) ? ring->bell[1] + 1 : 0;
     atomic_init(&ring->hdr->tail, 0);
     atomic_init(&ring->hdr->sleeping, 0);
     atomic_init(&ring->hdr->doorbell, 0);
@@ -110,11 +121,25 @@ xg_status_t xg_shm_ring_attach(xg_shm_ring_t *ring, int fd)
     }
     ring_set_view(ring, map, (size_t)st.st_size);
     ring->fd = -1;
+    ring->bell[0] = ring->bell[1] = -1;
+    if (hdr->bell_fd > 0) {
+        char path[64];
+
+        snprintf(path, sizeof(path), "/proc/%u/fd/%d", hdr->owner_pid,
+                 hdr->bell_fd - 1);
+        ring->bell[1] = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+        if (ring->bell[1] < 0) {
+            munmap(map, (size_t)st.st_size);
+            return XG_ERR_UNREACHABLE;
+        }
+    }
     return XG_OK;
 }
 
 void xg_shm_ring_unmap(xg_shm_ring_t *ring)
 {
+    int i;
+
     if (ring->hdr != NULL) {
         munmap(ring->hdr, ring->bytes);
         ring->hdr = NULL;
@@ -122,6 +147,12 @@ void xg_shm_ring_unmap(xg_shm_ring_t *ring)
     if (ring->fd >= 0) {
         close(ring->fd);
         ring->fd = -1;
+    }
+    for (i = 0; i < 2; i++) {
+        if (ring->bell[i] >= 0) {
+            close(ring->bell[i]);
+            ring->bell[i] = -1;
+        }
     }
 }
 
@@ -207,6 +238,10 @@ void xg_shm_ring_ring_bell(xg_shm_ring_t *ring)
          0)) {
         atomic_fetch_add_explicit(&hdr->doorbell, 1, memory_order_seq_cst);
         ring_futex(&hdr->doorbell, FUTEX_WAKE, 1, NULL);
+        if (ring->bell[1] >= 0) {
+            /* full pipe: a byte is there already, which is all it takes */
+            (void)!write(ring->bell[1], "", 1);
+        }
     }
 }
 
@@ -298,5 +333,25 @@ void xg_shm_ring_wake(xg_shm_ring_t *ring)
         (atomic_exchange_explicit(&hdr->sleeping, 0, memory_order_seq_cst) !=
          0)) {
         ring_futex(&hdr->doorbell, FUTEX_WAKE, 1, NULL);
+    }
+}
+
+int xg_shm_ring_sleep_fd(xg_shm_ring_t *ring)
+{
+    xg_shm_ring_hdr_t *hdr = ring->hdr;
+
+    /* as xg_shm_ring_wait: the announcement is ordered before the
+     * re-check, and a producer's publish before its look at `sleeping` */
+    atomic_store_explicit(&hdr->sleeping, 1, memory_order_seq_cst);
+    atomic_thread_fence(memory_order_seq_cst);
+    return (ring_head_ready(ring) == NULL) ? ring->bell[0] : -1;
+}
+
+void xg_shm_ring_sleep_end(xg_shm_ring_t *ring)
+{
+    char drain[64];
+
+    atomic_store_explicit(&ring->hdr->sleeping, 0, memory_order_relaxed);
+    while (read(ring->bell[0], drain, sizeof(drain)) > 0) {
     }
 }

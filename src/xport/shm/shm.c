@@ -10,14 +10,16 @@ static xg_status_t shm_open(void)
     return xg_boot_init();
 }
 
-/* Every PE of the job is on this node today: shm reaches them all, and
- * offers them everything it has. */
+/* shm reaches the PEs of this node (a virtual node under xgasrun:
+ * however near, other nodes are another component's), and offers them
+ * everything it has. */
 static unsigned shm_reach(int peer)
 {
     xg_boot_identity_t job;
 
     xg_boot_identity(&job);
-    return ((peer >= 0) && (peer < job.npes)) ? xg_xport_shm.caps : 0u;
+    return ((peer >= 0) && (peer < job.npes) && xg_boot_same_node(peer))
+               ? xg_xport_shm.caps : 0u;
 }
 
 static const xg_xport_ops_t shm_ops = {

@@ -20,6 +20,14 @@
  * however many producers).  A receiver that is awake therefore costs
  * producers one shared load per packet and no system call.
  *
+ * A consumer that must sleep on other things too (a network endpoint's
+ * descriptor: a job over several nodes) creates its ring with a bell pipe
+ * instead: the header names the pipe's write end (`bell_fd`), a producer
+ * opens it through /proc/<owner>/fd when it attaches, and the producer
+ * that clears `sleeping` writes a byte into it besides the futex wake-up;
+ * the consumer polls the read end with its other descriptors
+ * (xg_shm_ring_sleep_fd).
+ *
  * Closing: the owner sets XG_SHM_RING_CLOSED in tail (one atomic OR).  A
  * producer's claim is a CAS on tail, so no position can be claimed after
  * the close; the owner then consumes every position claimed before it and
@@ -41,7 +49,7 @@
 #include "xgas_status.h"
 
 #define XG_SHM_RING_MAGIC   0x31676e6972736778ULL /* "xgsring1" */
-#define XG_SHM_RING_VERSION 1u
+#define XG_SHM_RING_VERSION 2u
 
 typedef struct xg_shm_ring_hdr {
     uint64_t magic;
@@ -50,6 +58,8 @@ typedef struct xg_shm_ring_hdr {
     uint32_t slot_size;  /* bytes per slot, header included, multiple of 64 */
     uint32_t owner_pid;
     uint64_t bytes;      /* whole mapping */
+    int32_t  bell_fd;    /* the owner's bell pipe write end + 1, or 0 */
+    uint32_t pad;
 
     _Atomic uint64_t tail XG_CACHE_ALIGNED;      /* next position to claim */
     _Atomic uint32_t sleeping XG_CACHE_ALIGNED;  /* consumer waits on bell */
@@ -83,15 +93,19 @@ typedef struct xg_shm_ring {
     _Atomic uint64_t   head;      /* owner: next position to pop (one
                                      popper at a time; a sleeper reads it) */
     int                fd;        /* owner only, else -1 */
+    int                bell[2];   /* owner: the bell pipe; producer: [1],
+                                   * its write end; -1 if none */
 } xg_shm_ring_t;
 
-/* Creates this process's ring (memfd + mapping).  @slots is rounded up to
- * a power of two, @slot_size up to a multiple of 64. */
+/* Creates this process's ring (memfd + mapping), with a bell pipe if
+ * @bell.  @slots is rounded up to a power of two, @slot_size up to a
+ * multiple of 64. */
 xg_status_t xg_shm_ring_create(xg_shm_ring_t *ring, uint32_t slots,
-                               uint32_t slot_size);
+                               uint32_t slot_size, int bell);
 
 /* Maps another process's ring from @fd (which the caller closes) and
- * validates its header. */
+ * validates its header; opens its bell pipe, if it has one, from
+ * /proc/<owner>/fd. */
 xg_status_t xg_shm_ring_attach(xg_shm_ring_t *ring, int fd);
 
 void xg_shm_ring_unmap(xg_shm_ring_t *ring);
@@ -142,5 +156,13 @@ void xg_shm_ring_wait(xg_shm_ring_t *ring, uint64_t timeout_ns,
 /* Wakes the owner if it sleeps (shutdown, local work).  Post the work
  * first, then call this. */
 void xg_shm_ring_wake(xg_shm_ring_t *ring);
+
+/* Owner of a ring with a bell pipe, about to sleep on it beside other
+ * descriptors: announces the sleep and returns the pipe's read end to poll
+ * for input, or -1 if a packet is already there (no sleep).  After the
+ * poll (or the -1), xg_shm_ring_sleep_end() empties the pipe and ends the
+ * announcement. */
+int xg_shm_ring_sleep_fd(xg_shm_ring_t *ring);
+void xg_shm_ring_sleep_end(xg_shm_ring_t *ring);
 
 #endif

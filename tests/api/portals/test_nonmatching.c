@@ -1,6 +1,8 @@
 /*
  * Non-matching NIs (list entries, the first entry takes every message) and
- * physical addressing (nid 0, pid = rank), next to a logical matching NI:
+ * physical addressing (nid: the node, pid: the rank among the node's
+ * processes -- as the logical NI's default map says; nid 0, pid = rank on
+ * one node), next to a logical matching NI:
  * PtlLEAppend, PtlLESearch, PtlLEUnlink, the overflow list of LEs, the
  * rule that LEs belong to non-matching NIs and MEs to matching ones, and
  * PtlSetMap / PtlGetMap on a logical NI (a reversed map).
@@ -16,7 +18,7 @@ int main(void)
     ptl_handle_eq_t eq;
     ptl_handle_md_t md;
     ptl_handle_le_t l0, l1, lo;
-    ptl_process_t id, target, *map;
+    ptl_process_t id, target, *map, *phys;
     ptl_size_t size;
     ptl_event_t ev;
     ptl_md_t mdd;
@@ -27,11 +29,24 @@ int main(void)
 
     ptl_test_init(&env);
     right = (env.rank + 1) % env.npes;
+    /* every rank's physical id: the logical NI's default map */
+    phys = calloc((size_t)env.npes, sizeof(*phys));
+    XG_CHECK(phys != NULL, "calloc");
+    PTL_OK_OR_DIE(PtlGetMap(env.ni, (ptl_size_t)env.npes, phys, &size));
+    if (env.npes <= 4) {
+        /* one node, or virtual nodes of consecutive ranks */
+        for (r = 0; r < env.npes; r++) {
+            XG_CHECK((phys[r].phys.nid != 0) ||
+                         (phys[r].phys.pid == (ptl_pid_t)r),
+                     "rank %d on node 0 is pid %u", r, phys[r].phys.pid);
+        }
+    }
     PTL_OK_OR_DIE(PtlNIInit(PTL_IFACE_DEFAULT,
                             PTL_NI_NO_MATCHING | PTL_NI_PHYSICAL,
                             PTL_PID_ANY, NULL, NULL, &pni));
     PTL_OK_OR_DIE(PtlGetId(pni, &id));
-    XG_CHECK(id.phys.nid == 0 && id.phys.pid == (ptl_pid_t)env.rank,
+    XG_CHECK(id.phys.nid == phys[env.rank].phys.nid &&
+                 id.phys.pid == phys[env.rank].phys.pid,
              "physical id %u/%u", id.phys.nid, id.phys.pid);
     PTL_OK_OR_DIE(PtlEQAlloc(pni, 64, &eq));
     PTL_OK_OR_DIE(PtlPTAlloc(pni, 0, eq, PT, &(ptl_pt_index_t){0}));
@@ -66,8 +81,7 @@ int main(void)
     PTL_OK_OR_DIE(PtlMDBind(pni, &mdd, &md));
     memset(src, 0x5a, sizeof(src));
     ptl_test_barrier(&env);
-    target.phys.nid = 0;
-    target.phys.pid = (ptl_pid_t)right;
+    target = phys[right];
     /* match bits are ignored by non-matching NIs; the first entry takes
      * the first message (and, used once, goes), the second the next */
     PTL_OK_OR_DIE(PtlPut(md, 0, 16, PTL_NO_ACK_REQ, target, PT, 12345, 0,
@@ -76,9 +90,10 @@ int main(void)
                          NULL, 8));
     ptl_test_next(eq, PTL_EVENT_PUT, &ev);
     XG_CHECK(ev.user_ptr == (void *)1 && ev.hdr_data == 7, "first LE");
-    XG_CHECK(ev.initiator.phys.pid == (ptl_pid_t)((env.rank + env.npes - 1) %
-                                                  env.npes) &&
-             ev.initiator.phys.nid == 0, "physical initiator");
+    r = (env.rank + env.npes - 1) % env.npes;
+    XG_CHECK(ev.initiator.phys.pid == phys[r].phys.pid &&
+             ev.initiator.phys.nid == phys[r].phys.nid,
+             "physical initiator");
     ptl_test_next(eq, PTL_EVENT_AUTO_UNLINK, &ev);
     ptl_test_next(eq, PTL_EVENT_PUT, &ev);
     XG_CHECK(ev.user_ptr == (void *)2 && ev.hdr_data == 8 &&
@@ -128,16 +143,17 @@ int main(void)
              (unsigned long long)size);
     map = calloc((size_t)env.npes, sizeof(*map));
     for (r = 0; r < env.npes; r++) {
-        map[r].phys.nid = 0;
-        map[r].phys.pid = (ptl_pid_t)(env.npes - 1 - r);
+        map[r] = phys[env.npes - 1 - r];
     }
     PTL_OK_OR_DIE(PtlSetMap(lni, (ptl_size_t)env.npes, map));
     memset(map, 0xff, (size_t)env.npes * sizeof(*map));
     PTL_OK_OR_DIE(PtlGetMap(lni, (ptl_size_t)env.npes, map, &size));
-    XG_CHECK(map[0].phys.pid == (ptl_pid_t)(env.npes - 1), "map copy");
+    XG_CHECK(map[0].phys.pid == phys[env.npes - 1].phys.pid &&
+             map[0].phys.nid == phys[env.npes - 1].phys.nid, "map copy");
     PTL_OK_OR_DIE(PtlGetId(lni, &id));
     XG_CHECK(id.rank == (ptl_rank_t)(env.npes - 1 - env.rank),
              "rank under the map %u", id.rank);
+    map[0].phys.nid = 0;
     map[0].phys.pid = (ptl_pid_t)env.npes; /* not in the job */
     PTL_EXPECT(PTL_ARG_INVALID, PtlSetMap(lni, (ptl_size_t)env.npes, map));
     PTL_EXPECT(PTL_ARG_INVALID, PtlSetMap(pni, 1, map)); /* physical NI */
@@ -169,6 +185,7 @@ int main(void)
     PTL_OK_OR_DIE(PtlNIFini(lni));
     PTL_OK_OR_DIE(PtlNIFini(pni));
     free(map);
+    free(phys);
     ptl_test_fini(&env);
     return 0;
 }

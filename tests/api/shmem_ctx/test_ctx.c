@@ -366,6 +366,11 @@ int main(void)
     shmem_ctx_destroy(ctx);
     XG_CHECK(shmem_team_create_ctx(SHMEM_TEAM_SHARED, 0, &ctx) == 0,
              "shmem_team_create_ctx(SHMEM_TEAM_SHARED)");
+    /* its PE numbers are the node's (the world's on one node) */
+    me = shmem_team_my_pe(SHMEM_TEAM_SHARED);
+    npes = shmem_team_n_pes(SHMEM_TEAM_SHARED);
+    right = (me + 1) % npes;
+    left = (me + npes - 1) % npes;
     test_every_routine(ctx);
     shmem_ctx_destroy(ctx);
     shmem_finalize();

@@ -114,9 +114,13 @@ static void test_two_locks(long *a, long *b)
  * is the upper 32-bit half of the lock word on PE 0, see lock.c.)  Each PE
  * logs itself when it gets the lock; the log must read 0, 1, ..., n-1.
  */
+static uint32_t fifo_tail(long *lock)
+{
+    return shmem_uint32_atomic_fetch((uint32_t *)lock + 1, 0);
+}
+
 static void test_fifo(long *lock)
 {
-    uint32_t *tail = (uint32_t *)shmem_ptr(lock, 0) + 1;
     int i;
 
     if (npes > 1024) {
@@ -127,7 +131,7 @@ static void test_fifo(long *lock)
     if (me == 0) {
         shmem_set_lock(lock);
     } else {
-        while (__atomic_load_n(tail, __ATOMIC_ACQUIRE) != (uint32_t)me) {
+        while (fifo_tail(lock) != (uint32_t)me) {
             sched_yield();
         }
         shmem_set_lock(lock);
@@ -136,7 +140,7 @@ static void test_fifo(long *lock)
                  me, 0);
     if (me == 0) {
         /* hold on until everybody queued */
-        while (__atomic_load_n(tail, __ATOMIC_ACQUIRE) != (uint32_t)npes) {
+        while (fifo_tail(lock) != (uint32_t)npes) {
             sched_yield();
         }
     }

@@ -33,21 +33,36 @@ static int me, npes;
  * heap is its own partition of a region mapped at the same address in
  * every process); symmetric means that the object PE pe got is the one PE
  * 0 reaches as "its object on PE pe", i.e. its address equals what
- * shmem_ptr gives PE 0 for that PE.
+ * shmem_ptr gives PE 0 for that PE.  A PE of another node has no
+ * shmem_ptr: its objects (NULL where PE 0's are) must lie as far from its
+ * first as PE 0's do.
  */
 static void check_symmetric(void *const *addrs, int count, const char *what)
 {
     uint64_t mine[MAX_LIVE], there;
-    int pe, i;
+    int pe, i, first = 0;
 
     for (i = 0; i < count; i++) {
         mine[i] = (uint64_t)(uintptr_t)addrs[i];
     }
     shmem_putmem(addr_table[me], mine, (size_t)count * sizeof(mine[0]), 0);
     shmem_barrier_all();
+    while ((first < count - 1) && (mine[first] == 0)) {
+        first++;
+    }
     if (me == 0) {
         for (pe = 0; pe < npes; pe++) {
-            for (i = 0; i < count; i++) {
+            for (i = 0; (i < count) && !XG_TEST_SAME_NODE(pe); i++) {
+                XG_CHECK((mine[i] == 0) ? (addr_table[pe][i] == 0)
+                                        : (addr_table[pe][i] -
+                                               addr_table[pe][first] ==
+                                           mine[i] - mine[first]),
+                         "%s: object %d is %#llx on PE %d of another node, "
+                         "its object %d at %#llx", what, i,
+                         (unsigned long long)addr_table[pe][i], pe, first,
+                         (unsigned long long)addr_table[pe][first]);
+            }
+            for (i = 0; (i < count) && XG_TEST_SAME_NODE(pe); i++) {
                 there = (uint64_t)(uintptr_t)shmem_ptr(addrs[i], pe);
                 XG_CHECK(addr_table[pe][i] == there,
                          "%s: object %d is %#llx on PE %d, PE 0 reaches "

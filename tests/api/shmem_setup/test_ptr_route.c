@@ -37,7 +37,8 @@ int main(void)
         XG_CHECK(shmem_addr_accessible(&global_word, pe), "global on PE %d",
                  pe);
         if (pe != me) {
-            XG_CHECK((shmem_ptr(heap, pe) == NULL) == nic,
+            XG_CHECK((shmem_ptr(heap, pe) == NULL) ==
+                         (nic || !XG_TEST_SAME_NODE(pe)),
                      "shmem_ptr(heap, %d) = %p with XGAS_ROUTE=%s", pe,
                      shmem_ptr(heap, pe), nic ? "nic" : "direct");
         }

@@ -30,9 +30,10 @@ static void check_accessible(const void *addr, int expect, const char *what)
     for (pe = 0; pe < npes; pe++) {
         XG_CHECK(shmem_addr_accessible(addr, pe) == expect,
                  "addr_accessible(%s, %d) != %d", what, pe, expect);
-        XG_CHECK((shmem_ptr(addr, pe) != NULL) == expect,
+        XG_CHECK((shmem_ptr(addr, pe) != NULL) ==
+                     (expect && XG_TEST_SAME_NODE(pe)),
                  "shmem_ptr(%s, %d) %s NULL", what, pe,
-                 expect ? "is" : "is not");
+                 (shmem_ptr(addr, pe) == NULL) ? "is" : "is not");
     }
     XG_CHECK(shmem_addr_accessible(addr, npes) == 0, "%s on PE npes", what);
     XG_CHECK(shmem_addr_accessible(addr, -1) == 0, "%s on PE -1", what);
@@ -95,8 +96,14 @@ int main(void)
     check_accessible(stack_buf, 0, "stack");
     check_accessible(private_buf, 0, "malloc'd");
 
-    /* write my slot of every PE's arrays through shmem_ptr */
+    /* write my slot of every PE's arrays through shmem_ptr (with puts to
+     * the PEs of other nodes) */
     for (pe = 0; pe < npes; pe++) {
+        if (!XG_TEST_SAME_NODE(pe)) {
+            shmem_long_p(&heap_slots[me], 1000L * me + pe, pe);
+            shmem_long_p(&global_slots[me], 2000L * me + pe, pe);
+            continue;
+        }
         remote = shmem_ptr(&heap_slots[me], pe);
         *remote = 1000L * me + pe;
         remote = shmem_ptr(&global_slots[me], pe);

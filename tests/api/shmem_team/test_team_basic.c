@@ -122,7 +122,13 @@ static void test_predefined(void)
     shmem_team_config_t config = {.num_contexts = -5};
 
     check_team("world", SHMEM_TEAM_WORLD, 0, 1, npes);
-    check_team("shared", SHMEM_TEAM_SHARED, 0, 1, npes);
+    /* the PEs of this node: the world on one node; on several, the node's
+     * PEs, which xgasrun's virtual nodes (blocks) and mpirun (by slot)
+     * give in consecutive ranks */
+    check_team("shared", SHMEM_TEAM_SHARED,
+               shmem_team_translate_pe(SHMEM_TEAM_SHARED, 0,
+                                       SHMEM_TEAM_WORLD),
+               1, shmem_team_n_pes(SHMEM_TEAM_SHARED));
     XG_CHECK(shmem_team_get_config(SHMEM_TEAM_WORLD, SHMEM_TEAM_NUM_CONTEXTS,
                                    &config) == 0,
              "get_config(WORLD)");

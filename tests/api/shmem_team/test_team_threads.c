@@ -21,20 +21,21 @@ static void *worker(void *arg)
 {
     int which = (int)(long)arg, cycle;
     shmem_team_t parent = which ? SHMEM_TEAM_SHARED : SHMEM_TEAM_WORLD, t;
+    int size = shmem_team_n_pes(parent); /* the node's PEs may be fewer */
 
     for (cycle = 0; cycle < CYCLES; cycle++) {
-        /* thread 0: the world in order; thread 1: in reverse */
-        int start = which ? npes - 1 : 0, stride = which ? -1 : 1;
+        /* thread 0: the world in order; thread 1: its node in reverse */
+        int start = which ? size - 1 : 0, stride = which ? -1 : 1;
         long want = 0;
         int i;
 
-        XG_CHECK(shmem_team_split_strided(parent, start, stride, npes, NULL, 0,
-                                          &t) == 0,
+        XG_CHECK(shmem_team_split_strided(parent, start, stride, size, NULL,
+                                          0, &t) == 0,
                  "thread %d cycle %d: split failed", which, cycle);
         src[which] = (long)shmem_team_my_pe(t) * (which + 1) + cycle;
         XG_CHECK(shmem_long_sum_reduce(t, &dst[which], &src[which], 1) == 0,
                  "thread %d: reduce", which);
-        for (i = 0; i < npes; i++) {
+        for (i = 0; i < size; i++) {
             want += (long)i * (which + 1) + cycle;
         }
         XG_CHECK(dst[which] == want,

@@ -43,7 +43,7 @@ int main(void)
     long got = 0;
     int i, fd;
 
-    XG_CHECK(xg_shm_ring_create(&ring, 60, 100) == XG_OK, "create");
+    XG_CHECK(xg_shm_ring_create(&ring, 60, 100, 0) == XG_OK, "create");
     XG_CHECK(ring.hdr->slots == 64 && ring.slot_size == 512,
              "rounded to %u slots of %u", ring.hdr->slots, ring.slot_size);
     /* full after 64 claims */

@@ -60,7 +60,7 @@ int main(void)
     xg_wait_t wait;
     int i;
 
-    XG_CHECK(xg_shm_ring_create(&ring, 16, 512) == XG_OK, "create");
+    XG_CHECK(xg_shm_ring_create(&ring, 16, 512, 0) == XG_OK, "create");
     for (i = 0; i < PRODUCERS; i++) {
         XG_CHECK(pthread_create(&threads[i], NULL, producer,
                                 (void *)(intptr_t)i) == 0, "thread");
