@@ -629,7 +629,7 @@ xg_gas_amo_result_t xg_gas_am_rmw(xg_gas_region_t *region, int pe,
 /* ---- opening and closing ------------------------------------------------------ */
 
 static int am_entry(ptl_pt_index_t pt, ptl_handle_ct_t ct,
-                    const xg_nic_hooks_t *hooks, ptl_handle_le_t *le_p)
+                    xg_nic_hooks_t *hooks, ptl_handle_le_t *le_p)
 {
     xg_nic_entry_desc_t le;
     int ret;
