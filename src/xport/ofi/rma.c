@@ -54,14 +54,15 @@ typedef struct ofi_rma_wait {
 
 xg_status_t xg_ofi_rma_expose(void *base, size_t len)
 {
-    uint64_t mode = xg_ofi.info->domain_attr->mr_mode;
     ofi_mr_record_t rec;
     uint64_t key = 0;
+    uint64_t mode;
     int ret;
 
     if (!xg_ofi.open) {
         return XG_OK; /* one node: nobody reaches this PE by RMA */
     }
+    mode = xg_ofi.info->domain_attr->mr_mode;
     if (!(mode & FI_MR_PROV_KEY)) {
         key = xg_boot_random64();
         if (xg_ofi.info->domain_attr->mr_key_size < sizeof(key)) {
