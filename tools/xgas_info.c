@@ -18,8 +18,7 @@ static const char *const built_transports[] = {
     "shm (same-node PEs: PVAS-partitioned shared region, direct load/store)",
     "shm packet rings (software NIC: Portals 4, one inbound ring per PE)",
 #ifdef XGAS_HAVE_OFI
-    "ofi (PEs of other nodes: libfabric packets for the NIC, RMA for put "
-    "and get)",
+    "ofi (other nodes' PEs: libfabric packets for the NIC, RMA put/get)",
 #endif
 };
 
