@@ -20,7 +20,8 @@
  * The engine's end and the NIC's completion call meet in msg->nic_sync:
  * whichever comes second finishes the NIC's side (the answer, or
  * xg_nic_hook_resume).  The NIC's release call (NI lock held) marks the
- * NIC gone, so an engine that ends later calls nothing of the NIC. *
+ * NIC gone, so an engine that ends later calls nothing of the NIC.
+ *
  * Shutdown: every call of the engine's own threads into the NIC -- a
  * handler's send, the bytes a DELIVER context lands, a resume -- passes
  * nic_enter, which counts the caller in (a word per HPU, one for other
@@ -435,11 +436,6 @@ static void nic_shutdown(void *arg)
         pthread_mutex_unlock(&e->lock);
         return; /* the engine is stopped */
     }
-    for (ctx = e->ctxs; ctx != NULL; ctx = ctx->next) {
-        ctx->nentries = 0; /* they go with the NIC */
-        ctx->send_ni  = -1;
-    }
-    memset(send_md, 0, sizeof(send_md));
     atomic_store_explicit(&e->nic_closed, 1, memory_order_seq_cst);
     xg_wait_init(&wait);
     for (i = 0; i < e->nhpus; i++) {
@@ -451,6 +447,13 @@ static void nic_shutdown(void *arg)
     while (atomic_load_explicit(&e->nic_users, memory_order_seq_cst) != 0) {
         xg_wait_backoff(&wait);
     }
+    /* nobody is inside now, and nobody gets in: forget what goes with
+     * the NIC */
+    for (ctx = e->ctxs; ctx != NULL; ctx = ctx->next) {
+        ctx->nentries = 0;
+        ctx->send_ni  = -1;
+    }
+    memset(send_md, 0, sizeof(send_md));
     pthread_mutex_unlock(&e->lock);
 }
 
