@@ -344,6 +344,51 @@ void xg_nic_hooks_drain(xg_nic_t *nic, xg_nic_ni_t *ni)
     }
 }
 
+/* Shutdown listeners (xg_nic_on_shutdown): a slot is written once, then
+ * counted in (release), so the NIC reads them without a lock. */
+enum { XG_NIC_SHUTDOWN_MAX = 4 };
+static struct {
+    xg_nic_shutdown_fn_t fn;
+    void                *arg;
+} shutdown_fns[XG_NIC_SHUTDOWN_MAX];
+static _Atomic unsigned shutdown_n;
+static pthread_mutex_t shutdown_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int xg_nic_on_shutdown(const char *fn_name, xg_nic_shutdown_fn_t fn,
+                       void *arg)
+{
+    unsigned i, n;
+
+    pthread_mutex_lock(&shutdown_lock);
+    n = atomic_load_explicit(&shutdown_n, memory_order_relaxed);
+    for (i = 0; i < n; i++) {
+        if ((shutdown_fns[i].fn == fn) && (shutdown_fns[i].arg == arg)) {
+            pthread_mutex_unlock(&shutdown_lock);
+            return PTL_OK;
+        }
+    }
+    if (n == XG_NIC_SHUTDOWN_MAX) {
+        pthread_mutex_unlock(&shutdown_lock);
+        xg_error("nic", "%s: no room for another shutdown listener (%d "
+                 "taken)", fn_name, XG_NIC_SHUTDOWN_MAX);
+        return PTL_NO_SPACE;
+    }
+    shutdown_fns[n].fn  = fn;
+    shutdown_fns[n].arg = arg;
+    atomic_store_explicit(&shutdown_n, n + 1, memory_order_release);
+    pthread_mutex_unlock(&shutdown_lock);
+    return PTL_OK;
+}
+
+void xg_nic_hooks_shutdown(void)
+{
+    unsigned i, n = atomic_load_explicit(&shutdown_n, memory_order_acquire);
+
+    for (i = 0; i < n; i++) {
+        shutdown_fns[i].fn(shutdown_fns[i].arg);
+    }
+}
+
 void xg_nic_hooks_fini(xg_nic_ni_t *ni)
 {
     free(ni->hookq);

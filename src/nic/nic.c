@@ -130,6 +130,7 @@ void xg_nic_exit(void)
     xg_nic_t *nic = __atomic_load_n(&xg_nic_global, __ATOMIC_ACQUIRE);
 
     if (nic != NULL) {
+        xg_nic_hooks_shutdown(); /* while progress still runs */
         xg_nic_stop_progress(nic);
         nic_close_endpoint(nic);
     }
@@ -216,6 +217,9 @@ void xg_nic_close(void)
     xg_nic_txq_t *q;
     int i;
 
+    /* hook providers leave the NIC alone from here on; progress still
+     * runs for what they finish meanwhile */
+    xg_nic_hooks_shutdown();
     xg_nic_stop_progress(nic);
     /* what is still queued for peers gets a bounded last chance to leave
      * before the memory it points into goes away */

@@ -58,6 +58,15 @@
  * the NIC).  The NIC counts the messages that claimed a set and are not
  * freed yet in its inflight field: after detaching a set, its owner may
  * free it once that count is 0.
+ *
+ * Shutdown: a provider whose own threads call the NIC (sends, resumes,
+ * bytes written into an entry's region) registers with
+ * xg_nic_on_shutdown().  The NIC calls it at the start of its teardown
+ * -- the close behind PtlFini and the library's exit handler -- while
+ * its progress still runs and before it frees anything; when the call
+ * returns, none of the provider's threads may call the NIC again.  The
+ * NIC still calls the hooks of messages already claimed afterwards
+ * (their release above all) until its NIs are torn down.
  */
 #ifndef XG_NIC_HOOKS_H
 #define XG_NIC_HOOKS_H
@@ -137,5 +146,16 @@ int xg_nic_entry_set_hooks(const char *fn, ptl_handle_any_t handle,
  */
 int xg_nic_hook_resume(const xg_nic_hook_ticket_t *ticket,
                        xg_nic_hook_ret_t ret);
+
+/*
+ * Registers @fn(@arg) to be called at the start of every NIC shutdown
+ * (see above), for the life of the process; registering the same pair
+ * again does nothing.  @fn runs on the thread that closes the NIC, with
+ * no NIC lock held.  Returns PTL_OK, or PTL_NO_SPACE when the few slots
+ * are taken (logged, naming @fn_name).
+ */
+typedef void (*xg_nic_shutdown_fn_t)(void *arg);
+int xg_nic_on_shutdown(const char *fn_name, xg_nic_shutdown_fn_t fn,
+                       void *arg);
 
 #endif

@@ -38,6 +38,9 @@ void xg_nic_wait_leave(xg_nic_t *nic);
 /* hooks.c: runs the handler calls queued on @ni, without its lock during
  * the calls (the poller, holding @ni as nic->rx_locked). */
 void xg_nic_hooks_drain(xg_nic_t *nic, xg_nic_ni_t *ni);
+/* Calls the shutdown listeners (xg_nic_on_shutdown): first thing of a
+ * close or of the exit handler, no NIC lock held. */
+void xg_nic_hooks_shutdown(void);
 /* Frees @ni's handler queue (teardown, NI lock held). */
 void xg_nic_hooks_fini(xg_nic_ni_t *ni);
 /* Stops receiving for good: handles what the inbound queue holds and

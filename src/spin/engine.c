@@ -846,6 +846,10 @@ static xg_status_t engine_start(xg_spin_engine_t *e)
         return status;
     }
     stack = (size_t)xg_align_up(xg_config.spin_hpu_stack, 4096);
+    status = xg_spin_portals_listen();
+    if (status != XG_OK) {
+        return status;
+    }
     status = engine_setup(e);
     if (status != XG_OK) {
         goto err_free;

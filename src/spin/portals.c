@@ -21,10 +21,24 @@
  * whichever comes second finishes the NIC's side (the answer, or
  * xg_nic_hook_resume).  The NIC's release call (NI lock held) marks the
  * NIC gone, so an engine that ends later calls nothing of the NIC.
+ *
+ * Shutdown: every call of the engine's own threads into the NIC -- a
+ * handler's send, the bytes a DELIVER context lands, a resume -- passes
+ * nic_enter, which counts the caller in (a word per HPU, one for other
+ * threads) before it looks at engine->nic_closed.  When the NIC starts
+ * its teardown it calls nic_shutdown (xg_nic_on_shutdown), which sets
+ * the flag, then waits until nobody is inside: from then on sends fail
+ * as command faults of their messages, bytes no longer land (the message
+ * fails) and resumes are left to the NIC's release of the message.  The
+ * hooks refuse new messages (and packets) at once, so a poller that
+ * waits for room in the engine is not held up, and contexts forget
+ * their entries, which go with the NIC: destroying a context later
+ * touches nothing of it.
  */
 #include <string.h>
 
 #include "base/xg_log.h"
+#include "base/xg_wait.h"
 #include "nic/xg_nic.h"
 #include "nic/xg_nic_ni.h"
 #include "nic/xg_nic_obj.h"
@@ -40,6 +54,34 @@ static struct {
     uint32_t        incarnation;
     int             bound;
 } send_md[4];
+
+/* Counts the caller in for a call of the NIC: the word to give to
+ * nic_leave, or NULL if the NIC shut down (do not call it). */
+static _Atomic uint32_t *nic_enter(void)
+{
+    xg_spin_engine_t *e = &xg_spin_engine;
+    xg_spin_hpu_t *hpu = xg_spin_tls_hpu;
+    _Atomic uint32_t *in = (hpu != NULL) ? &hpu->in_nic : &e->nic_users;
+
+    /* seq_cst, against nic_shutdown's flag then look */
+    atomic_fetch_add_explicit(in, 1, memory_order_seq_cst);
+    if (atomic_load_explicit(&e->nic_closed, memory_order_seq_cst)) {
+        atomic_fetch_sub_explicit(in, 1, memory_order_release);
+        return NULL;
+    }
+    return in;
+}
+
+static void nic_leave(_Atomic uint32_t *in)
+{
+    atomic_fetch_sub_explicit(in, 1, memory_order_release);
+}
+
+static int nic_closed(void)
+{
+    return atomic_load_explicit(&xg_spin_engine.nic_closed,
+                                memory_order_acquire) != 0;
+}
 
 static int msg_failed(const xg_spin_msg_t *msg)
 {
@@ -72,6 +114,9 @@ static xg_nic_hook_ret_t on_header(const xg_nic_hook_args_t *a)
     xg_spin_pkt_t *pkt = NULL;
     xg_spin_msg_t *msg;
 
+    if (nic_closed()) {
+        return XG_NIC_HOOK_ERROR; /* shutting down: no new message */
+    }
     if ((a->id->rlength == 0) && ((pkt = xg_spin_pkt_alloc()) == NULL)) {
         return XG_NIC_HOOK_BUSY;
     }
@@ -115,6 +160,10 @@ static xg_nic_hook_ret_t on_payload(const xg_nic_hook_args_t *a)
     xg_assert(msg != NULL);
     if (msg_failed(msg)) {
         return XG_NIC_HOOK_CONSUMED; /* dropped: the message failed */
+    }
+    if (nic_closed()) {
+        xg_spin_msg_fail(msg); /* shutting down: it cannot finish */
+        return XG_NIC_HOOK_ERROR;
     }
     pkt = xg_spin_pkt_alloc();
     if (pkt == NULL) {
@@ -189,18 +238,29 @@ void xg_spin_portals_done(xg_spin_msg_t *msg)
                                             XG_SPIN_NIC_ENGINE_DONE,
                                             memory_order_acq_rel);
 
-    if ((old & XG_SPIN_NIC_COMPLETING) && !(old & XG_SPIN_NIC_GONE)) {
+    _Atomic uint32_t *in;
+
+    if ((old & XG_SPIN_NIC_COMPLETING) && !(old & XG_SPIN_NIC_GONE) &&
+        ((in = nic_enter()) != NULL)) {
+        /* (shut down: the NIC's teardown releases the message) */
         xg_nic_hook_resume(&msg->ticket, msg_failed(msg)
                                              ? XG_NIC_HOOK_ERROR
                                              : XG_NIC_HOOK_PROCEED);
+        nic_leave(in);
     }
 }
 
 void xg_spin_portals_land(xg_spin_msg_t *msg, const xg_spin_pkt_t *pkt)
 {
     uint64_t len = pkt->len - sizeof(pkt_hdr_t), n;
+    _Atomic uint32_t *in;
 
     if ((msg->region == NULL) || (pkt->offset >= msg->mlength)) {
+        return;
+    }
+    in = nic_enter();
+    if (in == NULL) {
+        xg_spin_msg_fail(msg); /* the entry went with the NIC */
         return;
     }
     n = msg->mlength - pkt->offset;
@@ -209,6 +269,7 @@ void xg_spin_portals_land(xg_spin_msg_t *msg, const xg_spin_pkt_t *pkt)
     }
     xg_nic_region_write(msg->region, msg->moffset + pkt->offset,
                         pkt->data + sizeof(pkt_hdr_t), n);
+    nic_leave(in);
 }
 
 /* Binds the engine's send MD on the NI of @entry (engine lock held). */
@@ -263,6 +324,8 @@ xg_status_t xg_spin_ctx_attach_entry(const char *fn, xg_spin_ctx_t *ctx,
         return XG_ERR_INVALID_PARAM;
     }
     pthread_mutex_lock(&e->lock);
+    /* a NIC that shut down before is open again */
+    atomic_store_explicit(&e->nic_closed, 0, memory_order_relaxed);
     if (ctx->can_send) {
         status = send_md_bind(fn, entry);
     }
@@ -322,10 +385,20 @@ int xg_spin_portals_send(xg_spin_hpu_t *hpu, uint32_t dest, const void *data,
 {
     const xg_spin_msg_t *msg = hpu->msg;
     const xg_spin_ctx_t *ctx = msg->ctx;
+    _Atomic uint32_t *in;
     xg_nic_ni_t *ni;
     xg_nic_op_t op;
+    int rc;
 
-    if (!ctx->can_send || (msg->ni >= 4) || !send_md[msg->ni].bound) {
+    if (!ctx->can_send || (msg->ni >= 4)) {
+        return XG_SPIN_FAULT_COMMAND;
+    }
+    in = nic_enter();
+    if (in == NULL) {
+        return XG_SPIN_FAULT_COMMAND; /* the NIC shut down */
+    }
+    if (!send_md[msg->ni].bound) {
+        nic_leave(in);
         return XG_SPIN_FAULT_COMMAND;
     }
     ni = &xg_nic_global->ni[msg->ni];
@@ -344,6 +417,48 @@ int xg_spin_portals_send(xg_spin_hpu_t *hpu, uint32_t dest, const void *data,
     op.match_bits = ctx->send_bits;
     op.hdr_data   = (uint64_t)xg_nic_global->rank;
     op.trig_ct    = PTL_CT_NONE;
-    return (xg_nic_issue("spin_send_packet", &op) == PTL_OK)
-               ? 0 : XG_SPIN_FAULT_COMMAND;
+    rc = xg_nic_issue("spin_send_packet", &op);
+    nic_leave(in);
+    return (rc == PTL_OK) ? 0 : XG_SPIN_FAULT_COMMAND;
+}
+
+/* The NIC starts its teardown (xg_nic_on_shutdown): see the top. */
+static void nic_shutdown(void *arg)
+{
+    xg_spin_engine_t *e = &xg_spin_engine;
+    xg_spin_ctx_t *ctx;
+    xg_wait_t wait;
+    unsigned i;
+
+    (void)arg;
+    pthread_mutex_lock(&e->lock);
+    if (e->refs == 0) {
+        pthread_mutex_unlock(&e->lock);
+        return; /* the engine is stopped */
+    }
+    atomic_store_explicit(&e->nic_closed, 1, memory_order_seq_cst);
+    xg_wait_init(&wait);
+    for (i = 0; i < e->nhpus; i++) {
+        while (atomic_load_explicit(&e->hpus[i].in_nic,
+                                    memory_order_seq_cst) != 0) {
+            xg_wait_backoff(&wait);
+        }
+    }
+    while (atomic_load_explicit(&e->nic_users, memory_order_seq_cst) != 0) {
+        xg_wait_backoff(&wait);
+    }
+    /* nobody is inside now, and nobody gets in: forget what goes with
+     * the NIC */
+    for (ctx = e->ctxs; ctx != NULL; ctx = ctx->next) {
+        ctx->nentries = 0;
+        ctx->send_ni  = -1;
+    }
+    memset(send_md, 0, sizeof(send_md));
+    pthread_mutex_unlock(&e->lock);
+}
+
+xg_status_t xg_spin_portals_listen(void)
+{
+    return (xg_nic_on_shutdown("xg_spin_ctx_create", nic_shutdown, NULL) ==
+            PTL_OK) ? XG_OK : XG_ERR_NO_RESOURCE;
 }

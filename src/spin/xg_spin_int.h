@@ -200,6 +200,7 @@ struct xg_spin_hpu {
     volatile sig_atomic_t in_handler; /* a handler runs (not the engine) */
     volatile sig_atomic_t in_runtime; /* inside a command call */
     _Atomic uint32_t seq;         /* +1 at each handler start and end */
+    _Atomic uint32_t in_nic;      /* inside a call of the NIC (portals.c) */
     _Atomic uint32_t kill_seq;    /* the watchdog wants the handler of
                                      this seq stopped (0: none) */
     _Atomic int      kill_force;  /* ... wherever it is */
@@ -262,6 +263,9 @@ typedef struct xg_spin_engine {
     _Atomic uint32_t work_seq XG_CACHE_ALIGNED;
     _Atomic uint32_t sleepers;
     _Atomic int      stop;
+    /* the NIC shut down (portals.c): the engine calls it no more */
+    _Atomic int      nic_closed;
+    _Atomic uint32_t nic_users;  /* threads not HPUs inside a NIC call */
     uint64_t         idle_ns;
     uint64_t         t0;        /* xg_time_ns at start */
     _Atomic uint64_t coarse_ns; /* xg_spin_now, as of the last tick */
@@ -402,6 +406,8 @@ void xg_spin_portals_done(xg_spin_msg_t *msg);
 void xg_spin_portals_hooks(xg_spin_ctx_t *ctx);
 /* DELIVER contexts: @pkt's payload lands in the entry. */
 void xg_spin_portals_land(xg_spin_msg_t *msg, const xg_spin_pkt_t *pkt);
+/* Registers the engine's shutdown listener with the NIC (once). */
+xg_status_t xg_spin_portals_listen(void);
 /* A send of a Portals context's handler: 0 or a fault. */
 int xg_spin_portals_send(xg_spin_hpu_t *hpu, uint32_t dest, const void *data,
                          uint32_t len);
