@@ -105,6 +105,12 @@ function(xgas_pe_test name)
     if(nodes GREATER 1)
       set_tests_properties(${test_name} PROPERTIES LABELS multinode)
       list(APPEND T_ENV_RUN ${T_ENV} XGAS_VIRTUAL_NODES=${nodes})
+      # the other nodes' PEs are on the NIC route: under TSan, its
+      # suppressions (tests/unit/gas/nic_route_tsan.supp)
+      if(XGAS_SANITIZE MATCHES "thread" AND NOT T_ENV MATCHES "TSAN_OPTIONS")
+        list(APPEND T_ENV_RUN
+             "TSAN_OPTIONS=suppressions=${CMAKE_SOURCE_DIR}/tests/unit/gas/nic_route_tsan.supp:history_size=7:halt_on_error=1")
+      endif()
     else()
       set(T_ENV_RUN ${T_ENV})
     endif()
