@@ -40,6 +40,13 @@ def series(rows, lib, route, op, kind):
     return out
 
 
+def three_routes(rows, op, kind):
+    """The series of xgas direct, xgas NIC and ARMCI-MPI for one figure."""
+    return (series(rows, "xgas", "direct", op, kind),
+            series(rows, "xgas", "nic", op, kind),
+            series(rows, "armci-mpi", "mpi", op, kind))
+
+
 def med(rs, key="value"):
     return statistics.median(r[key] for r in rs)
 
@@ -123,9 +130,7 @@ def main():
            "ARMCI-MPI / xgas direct |", "|---|---|---|---|---|---|"]
     plots = {}
     for op in ("put", "get"):
-        d = series(rows, "xgas", "direct", op, "latency")
-        n = series(rows, "xgas", "nic", op, "latency")
-        p = series(rows, "armci-mpi", "mpi", op, "latency")
+        d, n, p = three_routes(rows, op, "latency")
         for size in sorted(d):
             pv = ("%.3f" % med(p[size])) if size in p else "-"
             ratio = ("%.1fx" % per_round_ratio(d[size], p[size],
@@ -151,9 +156,7 @@ def main():
            "xgas direct / ARMCI-MPI |", "|---|---|---|---|---|---|---|"]
     bw = {}
     for op in ("put", "get"):
-        d = series(rows, "xgas", "direct", op, "bw")
-        n = series(rows, "xgas", "nic", op, "bw")
-        p = series(rows, "armci-mpi", "mpi", op, "bw")
+        d, n, p = three_routes(rows, op, "bw")
         for size in sorted(d):
             md.append("| %s | %s | %.2f | %s | %s | %.2f | %s |" % (
                 op, fmt_size(size), med(d[size]),
@@ -183,9 +186,7 @@ def main():
     strided = {}
     for op in ("puts", "puts_sparse", "gets", "raw_strided_copy",
                "raw_strided_copy_sparse"):
-        d = series(rows, "xgas", "direct", op, "bw")
-        n = series(rows, "xgas", "nic", op, "bw")
-        p = series(rows, "armci-mpi", "mpi", op, "bw")
+        d, n, p = three_routes(rows, op, "bw")
         for size in sorted(d):
             md.append("| %s | %s | %.2f | %s | %s |" % (
                 op, fmt_size(size), med(d[size], "ratio"),
