@@ -10,6 +10,7 @@
 #ifndef XG_WAIT_H
 #define XG_WAIT_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 
 #include "base/xg_compiler.h"
@@ -40,6 +41,9 @@ typedef struct xg_wait_what {
 typedef struct xg_wait {
     unsigned              polls;
     unsigned              watched; /* the hook's state; 0 before it ran */
+    unsigned long         net_events; /* xg_wait_net_events last seen */
+    int                   net;        /* polls the network: may sleep on
+                                       * its doorbell (xg_wait_net_sleep) */
     const xg_wait_what_t *what;    /* NULL: nothing to report */
 } xg_wait_t;
 
@@ -53,9 +57,11 @@ void xg_wait_backoff_slow(xg_wait_t *wait);
 
 static inline void xg_wait_init(xg_wait_t *wait)
 {
-    wait->polls   = 0;
-    wait->watched = 0;
-    wait->what    = NULL;
+    wait->polls      = 0;
+    wait->watched    = 0;
+    wait->net_events = 0;
+    wait->net        = 0;
+    wait->what       = NULL;
 }
 
 /* Names what @wait is for; @what must live as long as the wait. */
@@ -75,5 +81,52 @@ static inline void xg_wait_backoff(xg_wait_t *wait)
 
 /* Applies XGAS_WAIT_SPIN / XGAS_WAIT_PAUSE (after xg_config_load). */
 void xg_wait_configure(unsigned spin_polls, unsigned pause_rounds);
+
+/*
+ * Waits that poll the network.  A network whose provider moves bytes only
+ * while the process reads its queues (libfabric's tcp: an RMA aimed at
+ * this PE lands, or is answered, during such a read) is served best by a
+ * thread that is already running.  Two threads polling it -- a waiting
+ * application thread and the NIC's progress thread, woken by every
+ * arrival -- take turns on the cores and the provider's lock, and on a
+ * machine with few cores that doubles the latency.  So, in a job over
+ * several nodes:
+ *
+ *   - a waiting thread calls xg_wait_net_backoff() after each poll of the
+ *     network instead of xg_wait_backoff(): while it has not backed off to
+ *     sleeping it marks the network as polled, and the progress thread,
+ *     seeing the mark (xg_wait_net_claim), leaves the network to it for a
+ *     moment instead of sleeping on the network's descriptor;
+ *   - a waiting thread that has backed off to sleeping sleeps on the
+ *     network's doorbell (xg_wait_net_sleep, installed by the NIC) rather
+ *     than for a fixed time, unless another thread already does: it
+ *     wakes when something arrives, and stays the network's poller;
+ *   - whoever is woken by the network's descriptor counts it
+ *     (xg_wait_net_event), and a waiting thread that sees the count move
+ *     -- or handled something itself -- looks again at once (its back-off
+ *     starts over): an RMA served by the provider leaves no completion at
+ *     the target, and this is how a target that went to sleep in a wait
+ *     learns that it is being accessed, and becomes the poller again.
+ */
+extern _Atomic unsigned long xg_wait_net_events;
+
+/* After a poll of the network by a waiting thread that handled @handled
+ * items (completions, packets). */
+void xg_wait_net_backoff(xg_wait_t *wait, unsigned handled);
+
+/* Sleeps on the network's doorbell for at most @ns nanoseconds, as the
+ * network's only sleeper; returns 0 at once if it cannot (no network, or
+ * another thread sleeps on it).  NULL: there is none. */
+extern int (*xg_wait_net_sleep)(unsigned long ns);
+
+/* A thread was woken by the network's descriptor. */
+static inline void xg_wait_net_event(void)
+{
+    atomic_fetch_add_explicit(&xg_wait_net_events, 1, memory_order_relaxed);
+}
+
+/* 1 if a waiting thread polled the network since the last call (for the
+ * NIC's progress thread). */
+int xg_wait_net_claim(void);
 
 #endif

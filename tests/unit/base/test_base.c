@@ -1,6 +1,8 @@
 /*
  * Unit tests of src/base: status strings, size parsing, the environment
- * table (values set by CTest), logging levels and the wait primitive.
+ * table (values set by CTest), logging levels and the wait primitive
+ * (with its network waits: the mark the NIC's progress thread claims,
+ * the restart on activity, the sleep on the network's doorbell).
  */
 #include <string.h>
 
@@ -90,6 +92,82 @@ static void test_wait(void)
     XG_CHECK(wait.polls >= 4 + 3, "backoff did not advance (%u)", wait.polls);
 }
 
+static unsigned net_sleeps;
+static int net_sleep_free;
+
+/* stands in for the NIC's doorbell sleep (xg_wait_net_sleep) */
+static int fake_net_sleep(unsigned long ns)
+{
+    XG_CHECK(ns > 0, "a doorbell sleep of 0 ns");
+    net_sleeps++;
+    return net_sleep_free;
+}
+
+/* backs @wait off @n times after polls of the network that found nothing */
+static void net_idle_polls(xg_wait_t *wait, unsigned n)
+{
+    unsigned i;
+
+    for (i = 0; i < n; i++) {
+        xg_wait_net_backoff(wait, 0);
+    }
+}
+
+static void test_wait_net(void)
+{
+    xg_wait_t wait;
+
+    xg_wait_configure(4, 3);
+    xg_wait_net_sleep = fake_net_sleep;
+    while (xg_wait_net_claim()) {
+    }
+    XG_CHECK(!xg_wait_net_claim(), "the mark stays up after a claim");
+
+    /* awake: each poll marks the network as polled, once per claim */
+    xg_wait_init(&wait);
+    net_idle_polls(&wait, 10);
+    XG_CHECK(xg_wait_net_claim(), "an awake waiting thread left no mark");
+    XG_CHECK(!xg_wait_net_claim(), "one claim did not take the mark");
+    XG_CHECK(net_sleeps == 0, "slept on the doorbell while awake");
+
+    /* something handled: the back-off starts over */
+    net_idle_polls(&wait, 50);
+    XG_CHECK(wait.polls > 0, "the back-off did not advance");
+    xg_wait_net_backoff(&wait, 3);
+    XG_CHECK(wait.polls == 0, "handling items left the back-off at %u",
+             wait.polls);
+
+    /* backed off to sleeping: the doorbell, and a mark only while this
+     * thread is the doorbell's sleeper */
+    net_sleep_free = 0;
+    net_idle_polls(&wait, 2200);
+    XG_CHECK(net_sleeps > 0, "the sleeping phase never tried the doorbell");
+    while (xg_wait_net_claim()) {
+    }
+    net_idle_polls(&wait, 5);
+    XG_CHECK(!xg_wait_net_claim(),
+             "a thread that sleeps without the doorbell marked the network");
+    net_sleep_free = 1;
+    net_idle_polls(&wait, 1);
+    XG_CHECK(xg_wait_net_claim(),
+             "the doorbell's sleeper did not mark the network as polled");
+
+    /* the network woke someone: a sleeping wait looks again at once */
+    xg_wait_net_event();
+    xg_wait_net_backoff(&wait, 0);
+    XG_CHECK(wait.polls == 0, "a network event left the back-off at %u",
+             wait.polls);
+
+    /* a wait that never polled the network does not use the doorbell */
+    net_sleeps = 0;
+    xg_wait_init(&wait);
+    for (unsigned i = 0; i < 2200; i++) {
+        xg_wait_backoff(&wait);
+    }
+    XG_CHECK(net_sleeps == 0, "a plain wait slept on the doorbell");
+    xg_wait_net_sleep = NULL;
+}
+
 int main(int argc, char **argv)
 {
     if ((argc == 2) && (strcmp(argv[1], "--expect-bad-config") == 0)) {
@@ -100,6 +178,7 @@ int main(int argc, char **argv)
     test_parse_size();
     test_environment();
     test_wait();
+    test_wait_net();
     printf("unit_base: passed\n");
     return 0;
 }
