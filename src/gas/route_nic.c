@@ -203,9 +203,9 @@ void xg_gas_nic_close(void)
     memset(&gas_nic, 0, sizeof(gas_nic));
 }
 
-void xg_gas_poll_remote(void)
+unsigned xg_gas_poll_remote(void)
 {
-    xg_nic_poll();
+    return xg_nic_poll();
 }
 
 int xg_gas_nic_reaches(int pe)

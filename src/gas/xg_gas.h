@@ -243,8 +243,8 @@ static inline void xg_gas_quiet(void)
     atomic_thread_fence(memory_order_seq_cst);
 }
 
-/* Runs the NIC's progress once (route_nic.c). */
-void xg_gas_poll_remote(void);
+/* Runs the NIC's progress once (route_nic.c); returns what it handled. */
+unsigned xg_gas_poll_remote(void);
 
 /*
  * A poll of a wait of gas that failed: back off -- and, when some PE is
@@ -257,9 +257,10 @@ void xg_gas_poll_remote(void);
 static inline void xg_gas_wait_backoff(xg_wait_t *wait)
 {
     if (xg_unlikely(xg_gas.poll_remote)) {
-        xg_gas_poll_remote();
+        xg_wait_net_backoff(wait, xg_gas_poll_remote());
+    } else {
+        xg_wait_backoff(wait);
     }
-    xg_wait_backoff(wait);
 }
 
 /* Barrier over all PEs (no memory completion beyond acquire/release on the

@@ -441,11 +441,8 @@ static int ct_poll_loop(xg_nic_ni_t *ni, const ptl_handle_ct_t *cts,
             return PTL_ABORTED;
         }
         start = (start + 1) % size;
-        if (xg_nic_progress_once(ni->nic) > 0) {
-            xg_wait_init(&wait); /* we served the NIC: look again now */
-        } else {
-            xg_wait_backoff(&wait);
-        }
+        /* having served the NIC, it looks again at once */
+        xg_wait_net_backoff(&wait, xg_nic_progress_once(ni->nic));
     }
 }
 

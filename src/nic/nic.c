@@ -166,6 +166,7 @@ xg_status_t xg_nic_open(void)
     /* the job as boot names it: the same in every PE */
     xg_boot_identity(&job);
     nic->jid = (ptl_jid_t)job.job_id;
+    nic->networked = (job.nnodes > 1);
     nic->peers = calloc((size_t)nic->npes, sizeof(*nic->peers));
     nic->busy  = calloc(2 * (size_t)nic->npes, sizeof(*nic->busy));
     if ((nic->peers == NULL) || (nic->busy == NULL)) {

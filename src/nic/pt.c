@@ -162,9 +162,7 @@ int xg_nic_pt_enable(const char *fn, ptl_handle_ni_t ni_handle,
         xg_wait_init(&wait);
         while (pt->inflight != 0) {
             pthread_mutex_unlock(&ni->lock);
-            if (xg_nic_progress_once(ni->nic) == 0) {
-                xg_wait_backoff(&wait);
-            }
+            xg_wait_net_backoff(&wait, xg_nic_progress_once(ni->nic));
             pthread_mutex_lock(&ni->lock);
             if (pt_get(ni, index) != pt) {
                 break;

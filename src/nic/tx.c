@@ -344,9 +344,7 @@ void xg_nic_tx_throttle(xg_nic_t *nic)
     xg_wait_init(&wait);
     while (atomic_load_explicit(&nic->backlog, memory_order_relaxed) >=
            TX_BACKLOG_MAX) {
-        if (xg_nic_progress_once(nic) == 0) {
-            xg_wait_backoff(&wait);
-        }
+        xg_wait_net_backoff(&wait, xg_nic_progress_once(nic));
     }
 }
 

@@ -181,8 +181,9 @@ int xg_nic_on_progress_thread(void);
 
 /* Runs the NIC's progress once from a thread that waits for something
  * else (a gas wait): handles what the transport has received, sends what
- * is queued.  Returns at once if another thread is polling. */
-void xg_nic_poll(void);
+ * is queued.  Returns at once if another thread is polling.  Returns how
+ * many packets it handled. */
+unsigned xg_nic_poll(void);
 
 /* Physical ids (id.c): nid = the node's index in the job, pid = the rank
  * among the PEs of the node.  The rank a physical id names, or -1; the

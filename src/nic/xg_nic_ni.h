@@ -138,6 +138,11 @@ struct xg_nic {
     pthread_t           thread_id;   /* for "am I the progress thread" */
     xg_nic_ni_t        *rx_locked;   /* NI the poller holds */
     xg_spinlock_t       poll_lock;   /* one poller at a time (see nic.c) */
+    int                 networked;   /* a job over several nodes: the
+                                      * progress thread leaves the network
+                                      * to waiting threads (progress.c) */
+    _Atomic int         bell_taken;  /* a thread sleeps on the transport's
+                                      * doorbell (progress.c) */
     /* counters */
     _Atomic uint64_t    rx_packets;
     _Atomic uint64_t    malformed[XG_WIRE_ERR_LAST];

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "base/xg_log.h"
+#include "base/xg_wait.h"
 #include "boot/xg_boot.h"
 #include "xport/xg_xport.h"
 
@@ -108,7 +109,6 @@ static void mux_rx_wait(xg_pkt_ep_t *ep, uint64_t timeout_ns,
     mux_t *m = mux_of(ep);
     struct pollfd pfd[MUX_MAX + 1];
     int i, fd, nfd = 1, ready = 1;
-    int ms = (int)(timeout_ns / 1000000u);
     uint64_t drain;
 
     atomic_store_explicit(&m->sleeping, 1, memory_order_seq_cst);
@@ -119,7 +119,9 @@ static void mux_rx_wait(xg_pkt_ep_t *ep, uint64_t timeout_ns,
         if (fd == -1) {
             ready = 0; /* a packet is there: no sleep */
         } else if (fd == XG_PKT_SLEEP_POLL) {
-            ms = 1;
+            if (timeout_ns > 1000000u) {
+                timeout_ns = 1000000u; /* poll it every millisecond */
+            }
         } else {
             pfd[nfd].fd     = fd;
             pfd[nfd].events = POLLIN;
@@ -127,7 +129,7 @@ static void mux_rx_wait(xg_pkt_ep_t *ep, uint64_t timeout_ns,
         }
     }
     if (ready && ((may_sleep == NULL) || may_sleep(arg))) {
-        (void)poll(pfd, (nfds_t)nfd, (ms > 0) ? ms : 1);
+        xg_pkt_sleep(pfd, nfd, timeout_ns);
     }
     for (i = 0; i < m->nsub; i++) {
         m->sub[i].ops.rx_sleep_end(m->sub[i].ep);

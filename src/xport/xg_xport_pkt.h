@@ -43,6 +43,7 @@
 #ifndef XG_XPORT_PKT_H
 #define XG_XPORT_PKT_H
 
+#include <poll.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -54,6 +55,13 @@ typedef void (*xg_pkt_rx_func_t)(void *arg, const void *pkt, size_t len);
 
 /* rx_sleep_fd(): the transport has no descriptor to sleep on */
 #define XG_PKT_SLEEP_POLL (-2)
+
+/* rx_wait's sleep: poll() on @pfd for at most @timeout_ns (to the
+ * microsecond), where pfd[0] is the transport's own wake-up descriptor
+ * and the others are input descriptors; input that ends the sleep counts
+ * as a network event (xg_wait_net_event: it may be an RMA the provider
+ * served, which no packet shows). */
+void xg_pkt_sleep(struct pollfd *pfd, int nfd, uint64_t timeout_ns);
 
 typedef struct xg_pkt_ops {
     /* largest packet in bytes */

@@ -4,10 +4,13 @@
  */
 #include "xport/xg_xport.h"
 
+#include <poll.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "base/xg_compiler.h"
 #include "base/xg_log.h"
+#include "base/xg_wait.h"
 #include "boot/xg_boot.h"
 #include "xport/shm/xg_shm.h"
 #include "xport/xg_xport_mux.h"
@@ -104,6 +107,23 @@ xg_status_t xg_xport_region_alias(const xg_xport_region_t *region,
                                   uint64_t offset, void *addr, size_t len)
 {
     return region->xport->ops->region_alias(region, offset, addr, len);
+}
+
+void xg_pkt_sleep(struct pollfd *pfd, int nfd, uint64_t timeout_ns)
+{
+    struct timespec ts = {.tv_sec  = (time_t)(timeout_ns / 1000000000u),
+                          .tv_nsec = (long)(timeout_ns % 1000000000u)};
+    int i;
+
+    if (ppoll(pfd, (nfds_t)nfd, &ts, NULL) <= 0) {
+        return;
+    }
+    for (i = 1; i < nfd; i++) {
+        if (pfd[i].revents != 0) {
+            xg_wait_net_event();
+            return;
+        }
+    }
 }
 
 xg_status_t xg_pkt_open(xg_pkt_xport_t *pkt)

@@ -484,7 +484,7 @@ static void ofi_pkt_rx_wait(xg_pkt_ep_t *ep, uint64_t timeout_ns,
 {
     struct pollfd pfd[2];
     uint64_t drain;
-    int fd, ms = (int)(timeout_ns / 1000000u);
+    int fd;
 
     atomic_store_explicit(&xg_ofi.rx_sleeping, 1, memory_order_seq_cst);
     fd = ofi_pkt_rx_sleep_fd(ep);
@@ -493,10 +493,10 @@ static void ofi_pkt_rx_wait(xg_pkt_ep_t *ep, uint64_t timeout_ns,
         pfd[0].events = POLLIN;
         pfd[1].fd = fd;
         pfd[1].events = POLLIN;
-        if (fd == XG_PKT_SLEEP_POLL) {
-            ms = 1;
+        if ((fd == XG_PKT_SLEEP_POLL) && (timeout_ns > 1000000u)) {
+            timeout_ns = 1000000u; /* poll the queue every millisecond */
         }
-        (void)poll(pfd, (fd >= 0) ? 2 : 1, (ms > 0) ? ms : 1);
+        xg_pkt_sleep(pfd, (fd >= 0) ? 2 : 1, timeout_ns);
     }
     atomic_store_explicit(&xg_ofi.rx_sleeping, 0, memory_order_relaxed);
     while (read(xg_ofi.wake_fd, &drain, sizeof(drain)) > 0) {

@@ -233,9 +233,7 @@ static xg_status_t ofi_rma_post(int put, int peer, void *local, size_t len,
             /* it finalized: its endpoint may be gone with its process */
             return XG_ERR_UNREACHABLE;
         }
-        if (xg_ofi_progress_stalled() == 0) {
-            xg_wait_backoff(&wait);
-        }
+        xg_wait_net_backoff(&wait, xg_ofi_progress_stalled());
     }
     if (ret != 0) {
         xg_error("ofi", "%s of %zu bytes to PE %d failed (%s)",
@@ -253,9 +251,7 @@ static xg_status_t ofi_rma_wait(ofi_rma_wait_t *w)
 
     xg_wait_init(&wait);
     while (atomic_load_explicit(&w->state, memory_order_acquire) == 0) {
-        if (xg_ofi_progress() == 0) {
-            xg_wait_backoff(&wait);
-        }
+        xg_wait_net_backoff(&wait, xg_ofi_progress());
     }
     return (atomic_load_explicit(&w->state, memory_order_relaxed) == 1)
                ? XG_OK : XG_ERR_UNREACHABLE;
@@ -444,9 +440,7 @@ xg_status_t xg_ofi_rma_complete(void)
                                          memory_order_seq_cst)) {
             break;
         }
-        if (xg_ofi_progress() == 0) {
-            xg_wait_backoff(&wait);
-        }
+        xg_wait_net_backoff(&wait, xg_ofi_progress());
     }
     failed = atomic_load_explicit(&xg_ofi.rma_failed, memory_order_relaxed);
     if (failed != xg_ofi.rma_failed_seen) {
