@@ -63,6 +63,22 @@ void xg_gas_ctx_complete(xg_gas_ctx_t *ctx)
     xg_gas_quiet();
 }
 
+void xg_gas_ctx_order(xg_gas_ctx_t *ctx)
+{
+    xg_wait_t wait;
+
+    if (!xg_gas_nic_fence()) {
+        xg_gas_ctx_complete(ctx);
+        return;
+    }
+    /* the operations other routes complete one by one */
+    xg_wait_init(&wait);
+    while (__atomic_load_n(&ctx->ops, __ATOMIC_ACQUIRE) != 0) {
+        xg_gas_wait_backoff(&wait);
+    }
+    xg_gas_fence();
+}
+
 /* Where (@addr, @len, @pe) is reached: */
 typedef enum ops_route {
     OPS_NONE,    /* nowhere: *status_p says why, or length 0 (XG_OK) */

@@ -279,9 +279,9 @@ static xg_status_t nic_transfer(int put, const void *local,
  * issue count it was given; operations issued by other threads since then
  * make the loop go round again.
  */
-xg_status_t xg_gas_nic_wait_ct(ptl_handle_ct_t ct, uint64_t *issued,
-                               uint64_t *failed_seen, const char *what,
-                               uint64_t *upto_p)
+static xg_status_t nic_wait_counter(ptl_handle_ct_t ct, uint64_t *issued,
+                                    uint64_t *failed_seen, const char *what,
+                                    uint64_t *upto_p)
 {
     ptl_ct_event_t done = {0, 0};
     ptl_size_t want;
@@ -312,8 +312,18 @@ xg_status_t xg_gas_nic_wait_ct(ptl_handle_ct_t ct, uint64_t *issued,
                  what);
         return XG_ERR_UNREACHABLE;
     }
+    return XG_OK;
+}
+
+xg_status_t xg_gas_nic_wait_ct(ptl_handle_ct_t ct, uint64_t *issued,
+                               uint64_t *failed_seen, const char *what,
+                               uint64_t *upto_p)
+{
+    xg_status_t status = nic_wait_counter(ct, issued, failed_seen, what,
+                                          upto_p);
+
     /* and those of the network's RMA */
-    return xg_xport_rma_complete();
+    return (status == XG_OK) ? xg_xport_rma_complete() : status;
 }
 
 /* A put or get by the network's RMA (a PE of another node): a get waits
@@ -345,6 +355,20 @@ xg_status_t xg_gas_nic_complete(void)
     return xg_gas_nic_wait_ct(gas_nic.ct, &gas_nic.issued,
                               &gas_nic.failed_seen,
                               "operations through the NIC", NULL);
+}
+
+int xg_gas_nic_fence(void)
+{
+    if (!xg_xport_rma_ordered()) {
+        return 0;
+    }
+    if (__atomic_load_n(&gas_nic.open, __ATOMIC_ACQUIRE) == 2) {
+        /* a failure is logged there; the fence has no status */
+        (void)nic_wait_counter(gas_nic.ct, &gas_nic.issued,
+                               &gas_nic.failed_seen,
+                               "operations through the NIC", NULL);
+    }
+    return 1;
 }
 
 xg_status_t xg_gas_nic_rma(xg_gas_ctx_t *ctx, int put, int nbi, void *local,

@@ -94,4 +94,11 @@ xg_status_t xg_gas_nic_wait_ct(ptl_handle_ct_t ct, uint64_t *issued,
  * last call. */
 xg_status_t xg_gas_nic_complete(void);
 
+/* A fence's part of the NIC route: when the network keeps a process's
+ * puts, and what follows them, in order (xg_xport_rma_ordered), waits for
+ * the operations through the NIC only and returns 1 -- the network's puts
+ * may stay outstanding until a quiet.  Otherwise returns 0 at once: the
+ * caller completes everything. */
+int xg_gas_nic_fence(void);
+
 #endif

@@ -107,14 +107,20 @@ static inline uint64_t xg_gas_ctx_pending(const xg_gas_ctx_t *ctx)
  * makes every access visible (a full fence). */
 XG_NOINLINE void xg_gas_ctx_complete(xg_gas_ctx_t *ctx);
 
+/* A fence of @ctx with operations outstanding (ops.c): they complete,
+ * except puts by a network that keeps them in order. */
+XG_NOINLINE void xg_gas_ctx_order(xg_gas_ctx_t *ctx);
+
 /* fence: operations of @ctx to one PE become visible in order (a release
  * fence; x86 keeps stores ordered anyway).  quiet: every earlier operation
  * of @ctx is complete and visible before any later access (a full fence).
- * Outstanding operations are completed first in both. */
+ * Outstanding operations are completed first in both -- but a fence
+ * leaves the network's puts outstanding where the network delivers them,
+ * and whatever follows them, in order (xg_gas_nic_fence). */
 static inline void xg_gas_ctx_fence(xg_gas_ctx_t *ctx)
 {
     if (xg_unlikely(xg_gas_ctx_pending(ctx) != 0)) {
-        xg_gas_ctx_complete(ctx);
+        xg_gas_ctx_order(ctx);
         return;
     }
     xg_gas_fence();

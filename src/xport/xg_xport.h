@@ -70,6 +70,7 @@ typedef struct xg_xport_ops {
                        size_t len, int mode, int *counted_p);
     int (*rma_outstanding)(void);
     xg_status_t (*rma_complete)(void);
+    int (*rma_ordered)(void);
     /* reads the component's completions (NULL: it has nothing to read);
      * returns how many it handled */
     unsigned (*progress)(void);
@@ -141,6 +142,12 @@ xg_status_t xg_xport_rma(int put, int peer, void *local, uint64_t off,
                          int *counted_p);
 int xg_xport_rma_outstanding(void);
 xg_status_t xg_xport_rma_complete(void);
+
+/* 1 if the puts of this process to one peer, and the reads and packets
+ * that follow them, take effect at the peer in the order they were
+ * issued, complete or not: ordering them (shmem_fence) then needs no
+ * completion. */
+int xg_xport_rma_ordered(void);
 
 /* Reads every component's completions: what a thread that waits for
  * another PE calls between its polls, so that a network with manual

@@ -191,6 +191,13 @@ xg_status_t xg_xport_rma(int put, int peer, void *local, uint64_t off,
                                  counted_p);
 }
 
+int xg_xport_rma_ordered(void)
+{
+    const xg_xport_component_t *xport = xport_rma();
+
+    return (xport != NULL) && xport->ops->rma_ordered();
+}
+
 int xg_xport_rma_outstanding(void)
 {
     const xg_xport_component_t *xport = xport_rma();

@@ -223,6 +223,13 @@ static xg_status_t ofi_failed(const char *what, int ret)
 
 /* The receive queue with a descriptor to sleep on if the provider has
  * one; else without (the receiver then polls it, see pkt.c). */
+/* 1 if the chosen provider keeps every order of @order, both ways */
+static int ofi_orders(uint64_t order)
+{
+    return ((xg_ofi.info->tx_attr->msg_order & order) == order) &&
+           ((xg_ofi.info->rx_attr->msg_order & order) == order);
+}
+
 static int ofi_open_rx_cq(struct fi_cq_attr *attr)
 {
     int ret;
@@ -277,12 +284,18 @@ static xg_status_t ofi_open_endpoint(void)
         return ofi_failed("fi_av_open", ret);
     }
     /* reads after writes in order, where the provider offers it: a read
-     * is then how a write is known visible (rma.c) */
-    xg_ofi.raw_order = (xg_ofi.info->tx_attr->msg_order & FI_ORDER_RAW) &&
-                       (xg_ofi.info->rx_attr->msg_order & FI_ORDER_RAW);
+     * is then how a write is known visible (rma.c); writes, and sends,
+     * after writes in order too: a fence then completes nothing */
+    xg_ofi.raw_order = ofi_orders(FI_ORDER_RAW);
+    xg_ofi.waw_order = xg_ofi.raw_order &&
+                       ofi_orders(FI_ORDER_WAW | FI_ORDER_SAW);
     if (xg_ofi.raw_order) {
         xg_ofi.info->tx_attr->msg_order |= FI_ORDER_RAW | FI_ORDER_SAS;
         xg_ofi.info->rx_attr->msg_order |= FI_ORDER_RAW | FI_ORDER_SAS;
+    }
+    if (xg_ofi.waw_order) {
+        xg_ofi.info->tx_attr->msg_order |= FI_ORDER_WAW | FI_ORDER_SAW;
+        xg_ofi.info->rx_attr->msg_order |= FI_ORDER_WAW | FI_ORDER_SAW;
     }
     ret = fi_endpoint(xg_ofi.domain, xg_ofi.info, &xg_ofi.ep, NULL);
     if (ret == 0) {
@@ -512,6 +525,7 @@ static const xg_xport_ops_t ofi_ops = {
     .rma          = xg_ofi_rma,
     .rma_outstanding = xg_ofi_rma_outstanding,
     .rma_complete = xg_ofi_rma_complete,
+    .rma_ordered  = xg_ofi_rma_ordered,
     .progress     = xg_ofi_progress,
 };
 

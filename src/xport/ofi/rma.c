@@ -375,6 +375,11 @@ xg_status_t xg_ofi_rma(int put, int peer, void *local, uint64_t off,
     return status;
 }
 
+int xg_ofi_rma_ordered(void)
+{
+    return xg_ofi.open && xg_ofi.waw_order;
+}
+
 int xg_ofi_rma_outstanding(void)
 {
     return (atomic_load_explicit(&xg_ofi.rma_done, memory_order_seq_cst) !=

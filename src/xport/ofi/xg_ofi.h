@@ -121,6 +121,8 @@ typedef struct xg_ofi {
     _Atomic uint64_t     rma_dirty;   /* peers marked rma_dirty */
     int                  raw_order;   /* the provider keeps reads after
                                        * writes (FI_ORDER_RAW) */
+    int                  waw_order;   /* ... and writes and sends after
+                                       * writes (FI_ORDER_WAW, SAW) */
 } xg_ofi_t;
 
 extern xg_ofi_t xg_ofi;
@@ -171,6 +173,7 @@ xg_status_t xg_ofi_rma(int put, int peer, void *local, uint64_t off,
                        size_t len, int mode, int *counted_p);
 int xg_ofi_rma_outstanding(void);
 xg_status_t xg_ofi_rma_complete(void);
+int xg_ofi_rma_ordered(void);
 void xg_ofi_rma_done(void *ctx, int err);
 
 #endif
