@@ -45,6 +45,7 @@ void xg_wait_backoff_slow(xg_wait_t *wait)
     unsigned round = wait->polls - xg_wait_spin_polls;
     unsigned i;
     struct timespec nap = {0, WAIT_SLEEP_NS};
+    int (*net_sleep)(unsigned long ns);
 
     if (round < wait_pause_rounds) {
         for (i = 0; i < (2u << round); i++) {
@@ -60,8 +61,8 @@ void xg_wait_backoff_slow(xg_wait_t *wait)
         sched_yield();
         return;
     }
-    if (wait->net && (xg_wait_net_sleep != NULL) &&
-        xg_wait_net_sleep(WAIT_SLEEP_NS)) {
+    net_sleep = __atomic_load_n(&xg_wait_net_sleep, __ATOMIC_ACQUIRE);
+    if (wait->net && (net_sleep != NULL) && net_sleep(WAIT_SLEEP_NS)) {
         wait_net_mark(); /* it is still the network's poller */
     } else {
         nanosleep(&nap, NULL);

@@ -448,7 +448,8 @@ xg_status_t xg_nic_start_progress(xg_nic_t *nic)
         } else {
             __atomic_store_n(&nic->thread_running, 1, __ATOMIC_RELEASE);
             if (nic->networked) {
-                xg_wait_net_sleep = nic_wait_sleep;
+                __atomic_store_n(&xg_wait_net_sleep, nic_wait_sleep,
+                                 __ATOMIC_RELEASE);
             }
         }
     }
