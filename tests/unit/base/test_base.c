@@ -140,7 +140,7 @@ static void test_wait_net(void)
     /* backed off to sleeping: the doorbell, and a mark only while this
      * thread is the doorbell's sleeper */
     net_sleep_free = 0;
-    net_idle_polls(&wait, 2200);
+    net_idle_polls(&wait, 2010); /* 4 + 3 + 2000 polls to the sleeps */
     XG_CHECK(net_sleeps > 0, "the sleeping phase never tried the doorbell");
     while (xg_wait_net_claim()) {
     }
@@ -161,7 +161,7 @@ static void test_wait_net(void)
     /* a wait that never polled the network does not use the doorbell */
     net_sleeps = 0;
     xg_wait_init(&wait);
-    for (unsigned i = 0; i < 2200; i++) {
+    for (unsigned i = 0; i < 2010; i++) {
         xg_wait_backoff(&wait);
     }
     XG_CHECK(net_sleeps == 0, "a plain wait slept on the doorbell");
