@@ -5,6 +5,10 @@
  *     ones injected, a medium one whose source is overwritten as soon as
  *     the put returns, a large one waited for locally), gets back, what
  *     is left complete at xg_xport_rma_complete;
+ *   - long transfers, which go as pieces posted ahead of each other: a
+ *     get of more pieces than may be in flight at once, a blocking put of
+ *     several pieces with an odd tail whose source is overwritten as soon
+ *     as it returns, both checked byte for byte;
  *   - bounds: an access past the registration is refused by the initiator
  *     (XG_ERR_OUT_OF_BOUNDS) and, sent raw past that check, by the target
  *     (an error completion), as is one with a wrong key;
@@ -31,12 +35,17 @@
 #include "xport/ofi/xg_ofi.h"
 #include "xport/xg_xport.h"
 
-#define REGION (2u << 20)
+#define REGION (12u << 20)
 #define SLOT   64           /* bytes per PE in the small-put area */
 #define BIG    (256u << 10) /* a transfer too large to inject */
 #define BIG_AT (512u << 10) /* + BIG x (rank mod 4): one area per writer */
 #define MID    4096         /* too large to inject, copied by the put */
 #define MID_AT (1536u << 10) /* + MID x (rank mod 4) */
+#define LONG_PUT    ((1u << 20) + 3)    /* several pieces, an odd tail */
+#define LONG_PUT_AT (2u << 20)          /* + LONG_STRIDE x (rank mod 4) */
+#define LONG_STRIDE ((1u << 20) + 4096)
+#define LONG_GET    ((4u << 20) + 4099) /* more pieces than in flight */
+#define LONG_GET_AT (7u << 20)          /* every PE's own pattern */
 
 static xg_boot_identity_t job;
 static uint8_t *region;
@@ -165,6 +174,44 @@ static void check_rma(void)
     step();
     free(big);
     free(big_back);
+}
+
+/* The long transfers, with the first network peer. */
+static void check_rma_long(void)
+{
+    uint8_t *src = malloc(LONG_PUT), *back = malloc(LONG_GET);
+    uint64_t at = LONG_PUT_AT + (uint64_t)LONG_STRIDE * (job.rank % 4);
+    int pe, counted;
+    size_t i;
+
+    XG_CHECK((src != NULL) && (back != NULL), "malloc");
+    for (pe = 0; !network_peer(pe); pe++) {
+    }
+    XG_CHECK(xg_xport_rma(0, pe, back, LONG_GET_AT, LONG_GET,
+                          XG_XPORT_RMA_WAIT, &counted) == XG_OK,
+             "a %u-byte get from PE %d", LONG_GET, pe);
+    XG_CHECK(!counted, "a get left work to quiet");
+    for (i = 0; i < LONG_GET; i++) {
+        XG_CHECK(back[i] == pattern(pe + 3, i),
+                 "byte %zu of the %u-byte get from PE %d", i, LONG_GET, pe);
+    }
+    for (i = 0; i < LONG_PUT; i++) {
+        src[i] = pattern(job.rank + 5, i);
+    }
+    XG_CHECK(xg_xport_rma(1, pe, src, at, LONG_PUT, XG_XPORT_RMA_LOCAL,
+                          &counted) == XG_OK,
+             "a %u-byte put to PE %d", LONG_PUT, pe);
+    memset(src, 0xee, LONG_PUT); /* its source is free: nothing changes */
+    XG_CHECK(xg_xport_rma_complete() == XG_OK, "rma_complete");
+    XG_CHECK(xg_xport_rma(0, pe, back, at, LONG_PUT, XG_XPORT_RMA_WAIT,
+                          &counted) == XG_OK, "the long put read back");
+    for (i = 0; i < LONG_PUT; i++) {
+        XG_CHECK(back[i] == pattern(job.rank + 5, i),
+                 "byte %zu of the %u-byte put to PE %d", i, LONG_PUT, pe);
+    }
+    step();
+    free(src);
+    free(back);
 }
 
 /* Raw reads past the target's registration, and with a wrong key: the
@@ -314,9 +361,13 @@ int main(void)
     XG_CHECK(xg_xport_ofi.ops->pkt_open(&pkts) == XG_OK, "pkt_open");
     XG_CHECK(posix_memalign((void **)&region, 4096, REGION) == 0, "region");
     memset(region, 0, REGION);
+    for (size_t i = 0; i < LONG_GET; i++) {
+        region[LONG_GET_AT + i] = pattern(job.rank + 3, i);
+    }
     XG_CHECK(xg_xport_rma_expose(region, REGION) == XG_OK, "expose");
     xg_boot_fence(); /* every registration is published */
     check_rma();
+    check_rma_long();
     check_foreign();
     /* closed before any PE exits: no peer takes an exit for a failure */
     pkts.ops.rx_close(pkts.ep, on_stray, NULL);

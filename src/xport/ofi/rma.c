@@ -39,6 +39,16 @@
 
 #define OFI_KEY_MR "ofi.mr"
 
+/* A long transfer goes as pieces of OFI_RMA_PIECE bytes (or the
+ * provider's largest message, if smaller), a waited-for one with up to
+ * OFI_RMA_WINDOW of them in flight: the provider then moves one piece
+ * while the target's progress serves the one before.  Measured on tcp
+ * between two virtual nodes: a 1 MiB get 3.3 -> 7.6 GB/s, a 4 MiB put
+ * 4.2 -> 6.7 GB/s (64 KiB pieces were slower than none, 512 KiB ones
+ * in between). */
+#define OFI_RMA_PIECE  (256u * 1024u)
+#define OFI_RMA_WINDOW 16u
+
 /* What a PE publishes about its registration. */
 typedef struct ofi_mr_record {
     uint64_t base; /* address of partition offset 0 for the provider */
@@ -335,6 +345,54 @@ static xg_status_t ofi_rma_piece(int put, int peer, const xg_ofi_peer_t *p,
     return status;
 }
 
+/*
+ * A long operation that the caller waits for: its pieces posted ahead of
+ * the first one's completion, up to OFI_RMA_WINDOW in flight, then waited
+ * for in order (every posted one: their completion words are on this
+ * stack).
+ */
+static xg_status_t ofi_rma_pipelined(int put, int peer,
+                                     const xg_ofi_peer_t *p, char *local,
+                                     uint64_t off, size_t len, size_t piece,
+                                     void *desc)
+{
+    ofi_rma_wait_t words[OFI_RMA_WINDOW];
+    uint64_t flags = (put && !xg_ofi.raw_order) ? FI_DELIVERY_COMPLETE : 0;
+    unsigned posted = 0, waited = 0;
+    xg_status_t status = XG_OK;
+    ofi_rma_wait_t *word;
+    size_t done, chunk;
+
+    for (done = 0; (status == XG_OK) && (done < len); done += chunk) {
+        if (posted - waited == OFI_RMA_WINDOW) {
+            status = ofi_rma_wait(&words[waited++ % OFI_RMA_WINDOW]);
+            if (status != XG_OK) {
+                break;
+            }
+        }
+        chunk = (len - done < piece) ? len - done : piece;
+        word = &words[posted % OFI_RMA_WINDOW];
+        word->state = 0;
+        word->peer  = peer;
+        status = ofi_rma_post(put, peer, local + done, chunk,
+                              p->rma_base + off + done, p->rma_key, desc,
+                              word, flags);
+        if (status == XG_OK) {
+            posted++;
+        }
+    }
+    while (waited < posted) {
+        if ((ofi_rma_wait(&words[waited++ % OFI_RMA_WINDOW]) != XG_OK) &&
+            (status == XG_OK)) {
+            status = XG_ERR_UNREACHABLE;
+        }
+    }
+    if ((status == XG_OK) && put && xg_ofi.raw_order) {
+        ofi_rma_dirty(peer);
+    }
+    return status;
+}
+
 xg_status_t xg_ofi_rma(int put, int peer, void *local, uint64_t off,
                        size_t len, int mode, int *counted_p)
 {
@@ -360,10 +418,17 @@ xg_status_t xg_ofi_rma(int put, int peer, void *local, uint64_t off,
         (xg_ofi_rma_complete() != XG_OK)) {
         return XG_ERR_UNREACHABLE;
     }
-    for (; (status == XG_OK) && (done < len); done += chunk) {
-        chunk = (len - done < max) ? len - done : max;
-        status = ofi_rma_piece(put, peer, p, (char *)local + done, off + done,
-                               chunk, desc, mode);
+    if (max > OFI_RMA_PIECE) {
+        max = OFI_RMA_PIECE;
+    }
+    if ((mode != XG_XPORT_RMA_COUNT) && (len > max)) {
+        status = ofi_rma_pipelined(put, peer, p, local, off, len, max, desc);
+    } else {
+        for (; (status == XG_OK) && (done < len); done += chunk) {
+            chunk = (len - done < max) ? len - done : max;
+            status = ofi_rma_piece(put, peer, p, (char *)local + done,
+                                   off + done, chunk, desc, mode);
+        }
     }
     if ((status == XG_OK) && (mode == XG_XPORT_RMA_WAIT) && put &&
         xg_ofi.raw_order) {
