@@ -29,7 +29,7 @@
  * of a PE that waits on an oversubscribed host are handled sooner by the
  * progress thread, which the doorbell wakes at once, than by the waiting
  * thread when its turn on a core comes (a reduction through the NIC on 4
- * PEs and 2 cores took 2.3 times as long).
+ * PEs and 2 cores took 2.2 times as long).
  *
  * Receive dispatch: each packet is validated (xg_nic_wire_parse), then
  * either starts a message (a request: the target state machine; a
