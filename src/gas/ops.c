@@ -33,13 +33,25 @@ static void ctx_describe(const xg_wait_what_t *what, char *buf, size_t len)
              (unsigned long long)xg_gas_ctx_pending(ctx), (void *)ctx);
 }
 
+/* Waits until the operations of @ctx that other routes complete one by
+ * one are done; @routine names the caller in hang reports. */
+static void ctx_wait_ops(xg_gas_ctx_t *ctx, const char *routine)
+{
+    xg_wait_what_t what = {.routine = routine, .peer = -1,
+                           .describe = ctx_describe, .arg = ctx};
+    xg_wait_t wait;
+
+    xg_wait_init(&wait);
+    xg_wait_watch(&wait, &what);
+    while (__atomic_load_n(&ctx->ops, __ATOMIC_ACQUIRE) != 0) {
+        xg_gas_wait_backoff(&wait);
+    }
+}
+
 void xg_gas_ctx_complete(xg_gas_ctx_t *ctx)
 {
-    xg_wait_what_t what = {.routine = "quiet", .peer = -1,
-                           .describe = ctx_describe, .arg = ctx};
     uint64_t target = __atomic_load_n(&ctx->nic_issued, __ATOMIC_ACQUIRE);
     uint64_t retired = __atomic_load_n(&ctx->nic_retired, __ATOMIC_ACQUIRE);
-    xg_wait_t wait;
 
     if (retired < target) {
         /* every operation issued through the NIC before this call -- the
@@ -55,27 +67,17 @@ void xg_gas_ctx_complete(xg_gas_ctx_t *ctx)
                                __ATOMIC_RELEASE);
         }
     }
-    xg_wait_init(&wait);
-    xg_wait_watch(&wait, &what);
-    while (__atomic_load_n(&ctx->ops, __ATOMIC_ACQUIRE) != 0) {
-        xg_gas_wait_backoff(&wait);
-    }
+    ctx_wait_ops(ctx, "quiet");
     xg_gas_quiet();
 }
 
 void xg_gas_ctx_order(xg_gas_ctx_t *ctx)
 {
-    xg_wait_t wait;
-
     if (!xg_gas_nic_fence()) {
         xg_gas_ctx_complete(ctx);
         return;
     }
-    /* the operations other routes complete one by one */
-    xg_wait_init(&wait);
-    while (__atomic_load_n(&ctx->ops, __ATOMIC_ACQUIRE) != 0) {
-        xg_gas_wait_backoff(&wait);
-    }
+    ctx_wait_ops(ctx, "fence");
     xg_gas_fence();
 }
 

@@ -254,6 +254,13 @@ static xg_status_t ofi_rma_post(int put, int peer, void *local, size_t len,
     return XG_OK;
 }
 
+/* The flags of a put or get posted with a completion: without the
+ * provider's read-after-write order, a write asks for delivery. */
+static uint64_t ofi_rma_flags(int put)
+{
+    return (put && !xg_ofi.raw_order) ? FI_DELIVERY_COMPLETE : 0;
+}
+
 /* Waits for the completion of a posted operation whose context is @w. */
 static xg_status_t ofi_rma_wait(ofi_rma_wait_t *w)
 {
@@ -297,7 +304,7 @@ static xg_status_t ofi_rma_piece(int put, int peer, const xg_ofi_peer_t *p,
                                  void *desc, int mode)
 {
     ofi_rma_wait_t word = {.state = 0, .peer = peer};
-    uint64_t flags = (put && !xg_ofi.raw_order) ? FI_DELIVERY_COMPLETE : 0;
+    uint64_t flags = ofi_rma_flags(put);
     xg_status_t status;
     xg_ofi_buf_t *copy;
 
@@ -357,7 +364,7 @@ static xg_status_t ofi_rma_pipelined(int put, int peer,
                                      void *desc)
 {
     ofi_rma_wait_t words[OFI_RMA_WINDOW];
-    uint64_t flags = (put && !xg_ofi.raw_order) ? FI_DELIVERY_COMPLETE : 0;
+    uint64_t flags = ofi_rma_flags(put);
     unsigned posted = 0, waited = 0;
     xg_status_t status = XG_OK;
     ofi_rma_wait_t *word;
