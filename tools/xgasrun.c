@@ -493,15 +493,21 @@ static int xg_run_is_launcher_var(const char *entry)
 }
 
 /* Builds the PEs' environment: ours without any launcher variables, plus
- * the job's.  env_rank and env_seg_fd are rewritten before each fork. */
+ * the job's, plus IPATH_NO_BACKTRACE=1 unless the caller set it: the
+ * libinfinipath that Debian's libfabric pulls in would otherwise install
+ * signal handlers that turn every crash into exit(1) (libxgas undoes them
+ * too, but this covers the program before libxgas is loaded, and any
+ * program; Open MPI does the same).  env_rank and env_seg_fd are rewritten
+ * before each fork. */
 static int xg_run_make_env(xg_run_job_t *job)
 {
+    static char no_backtrace[] = "IPATH_NO_BACKTRACE=1";
     size_t count = 0, n = 0, i;
 
     while (environ[count] != NULL) {
         count++;
     }
-    job->envp = calloc(count + 5, sizeof(*job->envp));
+    job->envp = calloc(count + 6, sizeof(*job->envp));
     if (job->envp == NULL) {
         xg_run_say("out of memory for the environment of the PEs");
         return -1;
@@ -515,6 +521,9 @@ static int xg_run_make_env(xg_run_job_t *job)
              job->npes);
     snprintf(job->env_ctl_fd, sizeof(job->env_ctl_fd), "XGAS_CTL_FD=%d",
              job->ctl_fd);
+    if (getenv("IPATH_NO_BACKTRACE") == NULL) {
+        job->envp[n++] = no_backtrace;
+    }
     job->envp[n++] = job->env_rank;
     job->envp[n++] = job->env_npes;
     job->envp[n++] = job->env_ctl_fd;

@@ -1,0 +1,167 @@
+/*
+ * The crashing PE program of the launcher tests (launcher_test.sh, cases
+ * crash_* and global_exit_quiet): a real OpenSHMEM program, linked with
+ * libxgas and so with libfabric and whatever that pulls in.
+ *
+ *     launcher_crash MODE RANK DIR
+ *
+ * Every PE writes DIR/pe.<rank>.pid and initializes; after a barrier PE
+ * RANK does what MODE says while the others wait in barriers for it:
+ *
+ *   abort         abort()
+ *   segv          a store through a null pointer on the main thread
+ *   thread        the same on a thread of its own
+ *   progress      shmem_getmem into a read-only buffer from the last PE:
+ *                 with XGAS_ROUTE=nic (or across nodes) the NIC's progress
+ *                 thread writes the reply, and faults
+ *   exit_handler  as progress, after installing a SIGSEGV handler that
+ *                 calls exit(1) (what libinfinipath's handlers do): the
+ *                 exit handlers then run on the faulting thread
+ *   global_exit   shmem_global_exit(0)
+ *
+ *     launcher_crash dispositions
+ *
+ * Singleton (no launcher): after shmem_init no crash signal may have a
+ * handler of libinfinipath; exit 77 if that library is not loaded.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <shmem.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define CRASH_BYTES 8192
+
+static void crash_check(int ok, const char *what)
+{
+    if (!ok) {
+        fprintf(stderr, "launcher_crash: %s (%s)\n", what, strerror(errno));
+        exit(2);
+    }
+}
+
+static void crash_null_store(void)
+{
+    *(volatile int *)(uintptr_t)0 = 1;
+}
+
+static void *crash_thread(void *arg)
+{
+    (void)arg;
+    crash_null_store();
+    return NULL;
+}
+
+static void crash_exit_on_segv(int sig)
+{
+    (void)sig;
+    exit(1);
+}
+
+static void crash_get_read_only(void *src)
+{
+    void *buf = mmap(NULL, CRASH_BYTES, PROT_READ,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+    crash_check(buf != MAP_FAILED, "mmap");
+    shmem_getmem(buf, src, CRASH_BYTES, shmem_n_pes() - 1);
+}
+
+static void crash_do(const char *mode, void *src)
+{
+    pthread_t thread;
+
+    if (strcmp(mode, "abort") == 0) {
+        abort();
+    } else if (strcmp(mode, "segv") == 0) {
+        crash_null_store();
+    } else if (strcmp(mode, "thread") == 0) {
+        crash_check(pthread_create(&thread, NULL, crash_thread, NULL) == 0,
+                    "pthread_create");
+        pthread_join(thread, NULL);
+    } else if (strcmp(mode, "progress") == 0) {
+        crash_get_read_only(src);
+    } else if (strcmp(mode, "exit_handler") == 0) {
+        crash_check(signal(SIGSEGV, crash_exit_on_segv) != SIG_ERR,
+                    "signal");
+        crash_get_read_only(src);
+    } else if (strcmp(mode, "global_exit") == 0) {
+        shmem_global_exit(0);
+    }
+    fprintf(stderr, "launcher_crash: mode %s did not end PE %d\n", mode,
+            shmem_my_pe());
+    exit(2);
+}
+
+/* The singleton check: no crash signal left to libinfinipath. */
+static int crash_dispositions(void)
+{
+    static const int sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGABRT, SIGINT,
+                               SIGTERM};
+    struct sigaction action;
+    Dl_info where;
+    void *handler;
+    int bad = 0;
+    size_t i;
+
+    shmem_init();
+    if (dlopen("libinfinipath.so.4", RTLD_NOW | RTLD_NOLOAD) == NULL) {
+        printf("SKIP: libinfinipath is not loaded\n");
+        shmem_finalize();
+        return 77;
+    }
+    for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+        crash_check(sigaction(sigs[i], NULL, &action) == 0, "sigaction");
+        handler = (action.sa_flags & SA_SIGINFO) ? (void *)action.sa_sigaction
+                                                 : (void *)action.sa_handler;
+        if ((handler == (void *)SIG_DFL) || (handler == (void *)SIG_IGN)) {
+            continue;
+        }
+        if ((dladdr(handler, &where) != 0) && (where.dli_fname != NULL) &&
+            (strstr(where.dli_fname, "libinfinipath") != NULL)) {
+            fprintf(stderr, "signal %d (%s) is handled by %s\n", sigs[i],
+                    strsignal(sigs[i]), where.dli_fname);
+            bad = 1;
+        }
+    }
+    shmem_finalize();
+    return bad;
+}
+
+int main(int argc, char **argv)
+{
+    char path[4096];
+    FILE *file;
+    void *src;
+    int rank;
+
+    if ((argc == 2) && (strcmp(argv[1], "dispositions") == 0)) {
+        return crash_dispositions();
+    }
+    if (argc != 4) {
+        fprintf(stderr, "usage: launcher_crash MODE RANK DIR\n");
+        return 2;
+    }
+    rank = atoi(argv[2]);
+    shmem_init();
+    snprintf(path, sizeof(path), "%s/pe.%d.pid", argv[3], shmem_my_pe());
+    file = fopen(path, "w");
+    crash_check(file != NULL, path);
+    fprintf(file, "%d\n", (int)getpid());
+    crash_check(fclose(file) == 0, path);
+    src = shmem_malloc(CRASH_BYTES);
+    crash_check(src != NULL, "shmem_malloc");
+    shmem_barrier_all();
+    if (shmem_my_pe() == rank) {
+        crash_do(argv[1], src);
+    }
+    /* wait for the failing PE, which never comes */
+    for (;;) {
+        shmem_barrier_all();
+    }
+}
