@@ -17,7 +17,9 @@
  *   exit_handler  as progress, after installing a SIGSEGV handler that
  *                 calls exit(1) (what libinfinipath's handlers do): the
  *                 exit handlers then run on the faulting thread
- *   global_exit   shmem_global_exit(0)
+ *   global_exit   shmem_global_exit(0) once every other PE is putting to
+ *                 it, in a loop (so that the others' traffic meets the
+ *                 requester's exit)
  *
  *     launcher_crash dispositions
  *
@@ -36,6 +38,8 @@
 #include <unistd.h>
 
 #define CRASH_BYTES 8192
+
+static long crash_started; /* global_exit: PEs putting to the requester */
 
 static void crash_check(int ok, const char *what)
 {
@@ -91,6 +95,8 @@ static void crash_do(const char *mode, void *src)
                     "signal");
         crash_get_read_only(src);
     } else if (strcmp(mode, "global_exit") == 0) {
+        shmem_long_wait_until(&crash_started, SHMEM_CMP_EQ,
+                              shmem_n_pes() - 1);
         shmem_global_exit(0);
     }
     fprintf(stderr, "launcher_crash: mode %s did not end PE %d\n", mode,
@@ -159,6 +165,13 @@ int main(int argc, char **argv)
     shmem_barrier_all();
     if (shmem_my_pe() == rank) {
         crash_do(argv[1], src);
+    }
+    if (strcmp(argv[1], "global_exit") == 0) {
+        shmem_long_atomic_inc(&crash_started, rank);
+        for (;;) {
+            shmem_putmem(src, src, CRASH_BYTES, rank);
+            shmem_quiet();
+        }
     }
     /* wait for the failing PE, which never comes */
     for (;;) {

@@ -495,6 +495,8 @@ unsigned xg_ofi_progress_stalled(void)
 
 void xg_ofi_peer_failed(int peer, const char *what, int err)
 {
+    /* shmem_global_exit: the peer is gone because the job is ending */
+    xg_boot_follow_exit();
     if (atomic_load_explicit(&xg_ofi.peers[peer].state,
                              memory_order_acquire) == XG_OFI_PEER_CLOSED) {
         /* its endpoint went with it: the caller reports the operation */
