@@ -284,6 +284,26 @@ no_finalize)
         "exited without calling shmem_finalize; ending the job"
     expect_messages 1
     ;;
+blame_cause)
+    # PE 1 ends the job because PE 5 stopped answering, and PE 5 dies
+    # after: PE 5 is named (the grace period is long: PE 5 ignores the
+    # SIGTERM, and must die of its own fault)
+    XGAS_RUN_GRACE_MS=60000 run -n "$NP" "$PE" consequence 1 5 "$TMP"
+    expect_all_pid_files
+    expect_gone
+    expect_status 139
+    expect_pe_message 5 "was killed by signal 11 (Segmentation fault); ending the job"
+    expect_messages 1
+    ;;
+blame_order)
+    # PE 6 dies, then PE 2; the launcher sees both at once: PE 6 is named
+    run -n "$NP" "$PE" order 6 2 "$TMP"
+    expect_all_pid_files
+    expect_gone
+    expect_status 139
+    expect_pe_message 6 "was killed by signal 11 (Segmentation fault); ending the job"
+    expect_messages 1
+    ;;
 global_exit)
     for code in 5 0; do
         rm -f "$TMP"/pe.*.pid

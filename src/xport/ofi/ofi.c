@@ -509,7 +509,7 @@ void xg_ofi_peer_failed(int peer, const char *what, int err)
              "its node died, or the network between the nodes failed; "
              "ending the job", what, peer, xg_boot_node_of(peer),
              fi_strerror(err));
-    xg_boot_abort(1);
+    xg_boot_abort_after(peer, 1);
 }
 
 xg_status_t xg_ofi_open(void)
