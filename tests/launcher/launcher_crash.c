@@ -17,6 +17,11 @@
  *   exit_handler  as progress, after installing a SIGSEGV handler that
  *                 calls exit(1) (what libinfinipath's handlers do): the
  *                 exit handlers then run on the faulting thread
+ *   startup       exit(3) before shmem_init, once every other PE has
+ *                 written its pid file and installed a SIGTERM handler
+ *                 that calls exit(1) (as libinfinipath's does): the others
+ *                 get the launcher's SIGTERM in shmem_init, whose exit
+ *                 handlers must not wait for the init they interrupted
  *   global_exit   shmem_global_exit(0) once every other PE is putting to
  *                 it, in a loop (so that the others' traffic meets the
  *                 requester's exit)
@@ -61,7 +66,7 @@ static void *crash_thread(void *arg)
     return NULL;
 }
 
-static void crash_exit_on_segv(int sig)
+static void crash_exit_on_signal(int sig)
 {
     (void)sig;
     exit(1);
@@ -91,7 +96,7 @@ static void crash_do(const char *mode, void *src)
     } else if (strcmp(mode, "progress") == 0) {
         crash_get_read_only(src);
     } else if (strcmp(mode, "exit_handler") == 0) {
-        crash_check(signal(SIGSEGV, crash_exit_on_segv) != SIG_ERR,
+        crash_check(signal(SIGSEGV, crash_exit_on_signal) != SIG_ERR,
                     "signal");
         crash_get_read_only(src);
     } else if (strcmp(mode, "global_exit") == 0) {
@@ -139,10 +144,55 @@ static int crash_dispositions(void)
     return bad;
 }
 
+/* Writes DIR/pe.<rank>.pid (renamed into place: complete when seen). */
+static void crash_write_pid(const char *dir, int me)
+{
+    char tmp[4096], path[4096];
+    FILE *file;
+
+    snprintf(tmp, sizeof(tmp), "%s/pe.%d.tmp", dir, me);
+    snprintf(path, sizeof(path), "%s/pe.%d.pid", dir, me);
+    file = fopen(tmp, "w");
+    crash_check(file != NULL, tmp);
+    fprintf(file, "%d\n", (int)getpid());
+    crash_check(fclose(file) == 0, tmp);
+    crash_check(rename(tmp, path) == 0, path);
+}
+
+/* "startup": the PEs have not initialized; XGAS_RANK says who is who. */
+static int crash_startup(int rank, const char *dir)
+{
+    const char *env_rank = getenv("XGAS_RANK"), *env_npes = getenv("XGAS_NPES");
+    int me = (env_rank != NULL) ? atoi(env_rank) : 0;
+    int npes = (env_npes != NULL) ? atoi(env_npes) : 1;
+    char path[4096];
+    useconds_t pause_us = 100;
+    int peer;
+
+    if (me != rank) {
+        crash_check(signal(SIGTERM, crash_exit_on_signal) != SIG_ERR,
+                    "signal");
+        crash_write_pid(dir, me);
+        shmem_init(); /* waits for PE @rank, which never comes */
+        fprintf(stderr, "launcher_crash: shmem_init returned on PE %d\n",
+                me);
+        return 2;
+    }
+    crash_write_pid(dir, me);
+    for (peer = 0; peer < npes; peer++) {
+        snprintf(path, sizeof(path), "%s/pe.%d.pid", dir, peer);
+        while (access(path, F_OK) != 0) {
+            usleep(pause_us);
+            if (pause_us < 10000) {
+                pause_us *= 2;
+            }
+        }
+    }
+    exit(3);
+}
+
 int main(int argc, char **argv)
 {
-    char path[4096];
-    FILE *file;
     void *src;
     int rank;
 
@@ -154,12 +204,11 @@ int main(int argc, char **argv)
         return 2;
     }
     rank = atoi(argv[2]);
+    if (strcmp(argv[1], "startup") == 0) {
+        return crash_startup(rank, argv[3]);
+    }
     shmem_init();
-    snprintf(path, sizeof(path), "%s/pe.%d.pid", argv[3], shmem_my_pe());
-    file = fopen(path, "w");
-    crash_check(file != NULL, path);
-    fprintf(file, "%d\n", (int)getpid());
-    crash_check(fclose(file) == 0, path);
+    crash_write_pid(argv[3], shmem_my_pe());
     src = shmem_malloc(CRASH_BYTES);
     crash_check(src != NULL, "shmem_malloc");
     shmem_barrier_all();

@@ -415,6 +415,16 @@ crash_exit_handler_*)
     expect_status 1
     expect_pe_message 1 "exited with status 1; ending the job"
     ;;
+crash_startup_*)
+    # PE 1 fails before shmem_init while the others, in it, turn the
+    # launcher's SIGTERM into exit(1): they must end at once (the grace
+    # period is long, so that only a PE stuck in its exit handlers would
+    # outlast it)
+    XGAS_RUN_GRACE_MS=600000 crash startup "${CASE#crash_startup_}"
+    expect_status 3
+    expect_pe_message 1 "exited with status 3; ending the job"
+    expect_messages 1
+    ;;
 global_exit_quiet_*)
     # a job ended on purpose prints no error, on no PE
     crash global_exit "${CASE#global_exit_quiet_}"
