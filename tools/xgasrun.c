@@ -27,7 +27,11 @@
  *    watch (xgasrun_watch.h; SIGUSR1 prints its report).
  *  - The first failure, signal or global exit decides the job's status and
  *    prints the only message; PEs that die afterwards are the job being
- *    ended and are reaped quietly.
+ *    ended and are reaped quietly.  "First" is the order of death: the PE
+ *    whose SIGCHLD arrived first is reaped first; and a PE that ended the
+ *    job because a peer stopped answering (its control slot names that
+ *    peer as the cause) is blamed only if that peer, reaped later, did not
+ *    fail on its own (see xg_run_pe_exited).
  *  - PEs stay in the launcher's process group, so a terminal's SIGINT or
  *    SIGTSTP reaches the whole job.  PEs start with the signal mask and
  *    dispositions xgasrun was started with; a termination signal the caller
@@ -133,6 +137,12 @@ typedef struct xg_run_job {
     int               killed;         /* SIGKILL sent to every PE */
     uint64_t          kill_at_ns;     /* when ending turns into SIGKILL */
     int               status;         /* exit status of the job */
+    /* the first failure, held back while the peer it names as its cause
+     * (xg_ctl.h) is not reaped: blamed_rank, or -1 */
+    int               blamed_rank;
+    int               held_rank;
+    int               held_status;
+    char              held_message[192];
 
     /* processes the PEs started (see xg_run_end_orphans) */
     pid_t            *foreign;        /* our children from before the job */
@@ -493,15 +503,21 @@ static int xg_run_is_launcher_var(const char *entry)
 }
 
 /* Builds the PEs' environment: ours without any launcher variables, plus
- * the job's.  env_rank and env_seg_fd are rewritten before each fork. */
+ * the job's, plus IPATH_NO_BACKTRACE=1 unless the caller set it: the
+ * libinfinipath that Debian's libfabric pulls in would otherwise install
+ * signal handlers that turn every crash into exit(1) (libxgas undoes them
+ * too, but this covers the program before libxgas is loaded, and any
+ * program; Open MPI does the same).  env_rank and env_seg_fd are rewritten
+ * before each fork. */
 static int xg_run_make_env(xg_run_job_t *job)
 {
+    static char no_backtrace[] = "IPATH_NO_BACKTRACE=1";
     size_t count = 0, n = 0, i;
 
     while (environ[count] != NULL) {
         count++;
     }
-    job->envp = calloc(count + 5, sizeof(*job->envp));
+    job->envp = calloc(count + 6, sizeof(*job->envp));
     if (job->envp == NULL) {
         xg_run_say("out of memory for the environment of the PEs");
         return -1;
@@ -515,6 +531,9 @@ static int xg_run_make_env(xg_run_job_t *job)
              job->npes);
     snprintf(job->env_ctl_fd, sizeof(job->env_ctl_fd), "XGAS_CTL_FD=%d",
              job->ctl_fd);
+    if (getenv("IPATH_NO_BACKTRACE") == NULL) {
+        job->envp[n++] = no_backtrace;
+    }
     job->envp[n++] = job->env_rank;
     job->envp[n++] = job->env_npes;
     job->envp[n++] = job->env_ctl_fd;
@@ -895,15 +914,73 @@ static void xg_run_hang_tick(xg_run_job_t *job)
     }
 }
 
+/* Why a PE with wait status @wstatus failed, in @why, and the job's exit
+ * status for it; 0 if it did not fail. */
+static int xg_run_failure(const xg_run_job_t *job, int rank, int wstatus,
+                          char *why, size_t why_len)
+{
+    int sig;
+
+    if (WIFSIGNALED(wstatus)) {
+        sig = WTERMSIG(wstatus);
+        snprintf(why, why_len, "was killed by signal %d (%s%s)", sig,
+                 strsignal(sig), WCOREDUMP(wstatus) ? ", core dumped" : "");
+        return XG_RUN_EXIT_SIGNAL + sig;
+    }
+    if (WEXITSTATUS(wstatus) != 0) {
+        snprintf(why, why_len, "exited with status %d",
+                 WEXITSTATUS(wstatus));
+        return WEXITSTATUS(wstatus);
+    }
+    if (atomic_load_explicit(&job->ctl->pe[rank].state,
+                             memory_order_acquire) == XG_PE_INITIALIZED) {
+        snprintf(why, why_len, "exited without calling shmem_finalize");
+        return 1;
+    }
+    return 0;
+}
+
+/* Prints the held-back failure, if any. */
+static void xg_run_say_held(xg_run_job_t *job)
+{
+    if (job->blamed_rank >= 0) {
+        xg_run_say("%s", job->held_message);
+        job->blamed_rank = -1;
+    }
+}
+
+/* The peer a held-back failure blamed (@rank) is reaped: if it failed on
+ * its own -- not of the SIGTERM or SIGKILL that ends the job -- it is the
+ * first failure; else the held one is. */
+static void xg_run_blamed_exited(xg_run_job_t *job, int rank, pid_t pid,
+                                 int wstatus)
+{
+    char why[128];
+    int status, sig;
+
+    status = xg_run_failure(job, rank, wstatus, why, sizeof(why));
+    sig = WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : 0;
+    if ((status == 0) || (sig == SIGTERM) || (sig == SIGKILL && job->killed)) {
+        xg_run_say_held(job);
+        return;
+    }
+    job->blamed_rank = -1;
+    job->status = status;
+    xg_run_say("PE %d (pid %d) %s; ending the job", rank, (int)pid, why);
+}
+
 /* Judges the exit of PE @rank (already reaped, with wait status @wstatus):
  * the first failure ends the job with one message. */
 static void xg_run_pe_exited(xg_run_job_t *job, int rank, pid_t pid,
                              int wstatus)
 {
     char why[128];
-    int requester, status, sig;
+    int requester, status, cause;
 
     if (job->ending) {
+        if (rank == job->blamed_rank) {
+            xg_run_blamed_exited(job, rank, pid, wstatus);
+        }
         return;
     }
     /* acquire: pairs with the requester's store, which precedes its exit */
@@ -922,20 +999,22 @@ static void xg_run_pe_exited(xg_run_job_t *job, int rank, pid_t pid,
         }
         return;
     }
-    if (WIFSIGNALED(wstatus)) {
-        sig = WTERMSIG(wstatus);
-        snprintf(why, sizeof(why), "was killed by signal %d (%s%s)", sig,
-                 strsignal(sig), WCOREDUMP(wstatus) ? ", core dumped" : "");
-        status = XG_RUN_EXIT_SIGNAL + sig;
-    } else if (WEXITSTATUS(wstatus) != 0) {
-        status = WEXITSTATUS(wstatus);
-        snprintf(why, sizeof(why), "exited with status %d", status);
-    } else if (atomic_load_explicit(&job->ctl->pe[rank].state,
-                                    memory_order_acquire) ==
-               XG_PE_INITIALIZED) {
-        snprintf(why, sizeof(why), "exited without calling shmem_finalize");
-        status = 1;
-    } else {
+    status = xg_run_failure(job, rank, wstatus, why, sizeof(why));
+    if (status == 0) {
+        return;
+    }
+    /* acquire: the PE wrote its cause before it exited */
+    cause = atomic_load_explicit(&job->ctl->pe[rank].cause,
+                                 memory_order_acquire) - 1;
+    if ((cause >= 0) && (cause < job->npes) && (cause != rank) &&
+        (job->pe[cause].pid > 0)) {
+        /* it noticed that @cause stopped answering, and @cause is not
+         * reaped yet: most likely dying -- judge it first */
+        snprintf(job->held_message, sizeof(job->held_message),
+                 "PE %d (pid %d) %s%s", rank, (int)pid, why,
+                 (job->running > 0) ? "; ending the job" : "");
+        job->blamed_rank = cause;
+        xg_run_end(job, status);
         return;
     }
     xg_run_say("PE %d (pid %d) %s%s", rank, (int)pid, why,
@@ -944,12 +1023,19 @@ static void xg_run_pe_exited(xg_run_job_t *job, int rank, pid_t pid,
     xg_run_end(job, status);
 }
 
-static void xg_run_reap(xg_run_job_t *job)
+/* Reaps every PE that has exited -- @first (the sender of the SIGCHLD
+ * that woke us: the first to die since the last round) before the others,
+ * which waitpid(-1) would return in the order they were started. */
+static void xg_run_reap(xg_run_job_t *job, pid_t first)
 {
     pid_t pid;
     int wstatus, rank;
 
-    while ((pid = waitpid(-1, &wstatus, WNOHANG)) > 0) {
+    pid = (first > 0) ? waitpid(first, &wstatus, WNOHANG) : 0;
+    if (pid <= 0) {
+        pid = waitpid(-1, &wstatus, WNOHANG);
+    }
+    for (; pid > 0; pid = waitpid(-1, &wstatus, WNOHANG)) {
         for (rank = 0; rank < job->npes; rank++) {
             if (job->pe[rank].pid == pid) {
                 break;
@@ -982,7 +1068,7 @@ static void xg_run_read_signals(xg_run_job_t *job)
            (ssize_t)sizeof(info)) {
         sig = (int)info.ssi_signo;
         if (sig == SIGCHLD) {
-            xg_run_reap(job);
+            xg_run_reap(job, (pid_t)info.ssi_pid);
         } else if (sig == SIGUSR1) {
             xg_run_hang_signal(job);
         } else if (!job->ending) {
@@ -1220,7 +1306,7 @@ static void xg_run_cleanup(xg_run_job_t *job)
 
 int main(int argc, char **argv)
 {
-    xg_run_job_t job = {.ctl_fd = -1, .sig_fd = -1};
+    xg_run_job_t job = {.ctl_fd = -1, .sig_fd = -1, .blamed_rank = -1};
     int status;
 
     status = xg_run_parse_args(&job, argc, argv);

@@ -391,6 +391,29 @@ XG_EXPORT void xg_boot_abort(int status)
     _exit(status);
 }
 
+void xg_boot_abort_after(int peer, int status)
+{
+    if ((xg_boot.ctl != NULL) && (peer >= 0) && (peer < xg_boot.npes)) {
+        atomic_store_explicit(&xg_boot.ctl->pe[xg_boot.rank].cause, 1 + peer,
+                              memory_order_release);
+    }
+    xg_boot_abort(status);
+}
+
+void xg_boot_follow_exit(void)
+{
+    /* acquire: the status is valid once the requester is published */
+    if ((xg_boot.ctl == NULL) ||
+        (atomic_load_explicit(&xg_boot.ctl->exit_requested,
+                              memory_order_acquire) <= 0)) {
+        return;
+    }
+    fflush(stdout);
+    fflush(stderr);
+    _exit(xg_ctl_exit_code(atomic_load_explicit(&xg_boot.ctl->exit_status,
+                                                memory_order_relaxed)));
+}
+
 void xg_boot_global_exit(int status)
 {
     int32_t none = 0;

@@ -174,6 +174,17 @@ xg_status_t xg_boot_kv_read(int rank, const char *key, void *value,
  * launcher ends the others.  Call after logging what went wrong. */
 XG_NORETURN void xg_boot_abort(int status);
 
+/* As xg_boot_abort, when this PE ends the job because @peer stopped
+ * answering: the launcher is told that the failure is @peer's (xg_ctl.h,
+ * cause), so that it names the PE that died, not this one. */
+XG_NORETURN void xg_boot_abort_after(int peer, int status);
+
+/* A PE asked the job to end (shmem_global_exit): this PE exits now, with
+ * the job's status and without a word -- what it failed to reach is being
+ * ended on purpose.  Returns if nobody asked.  Call before reporting a
+ * peer that stopped answering. */
+void xg_boot_follow_exit(void);
+
 /* shmem_global_exit: asks the launcher to end every PE, reporting @status as
  * the job's exit status, and exits this PE with @status. */
 XG_NORETURN void xg_boot_global_exit(int status);

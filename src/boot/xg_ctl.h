@@ -36,7 +36,7 @@
 #include "base/xg_compiler.h"
 
 #define XG_CTL_MAGIC   0x316c746373616778ULL /* "xgasctl1" */
-#define XG_CTL_VERSION 3u
+#define XG_CTL_VERSION 4u
 #define XG_CTL_KV_BYTES_PER_PE (64u * 1024u)
 #define XG_CTL_MAX_PES 4096
 
@@ -78,6 +78,11 @@ typedef struct xg_ctl_pe {
      * without a fence (so opening it is not collective): descriptor + 1,
      * 0 while the PE has none (xport/shm) */
     _Atomic int32_t  pkt_ep;
+    /* 1 + the rank of the peer whose loss made this PE end the job (its
+     * packets to it failed), written before the PE exits; 0 if the PE
+     * failed on its own.  The launcher then blames that peer if it died
+     * too, not the PE that noticed. */
+    _Atomic int32_t  cause;
     xg_ctl_wait_t    wait XG_CACHE_ALIGNED;
 } XG_CACHE_ALIGNED xg_ctl_pe_t;
 

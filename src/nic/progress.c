@@ -87,6 +87,11 @@ int xg_nic_on_progress_thread(void)
 /* Serializes starting the progress thread. */
 static pthread_mutex_t progress_lock = PTHREAD_MUTEX_INITIALIZER;
 
+int xg_nic_engine_thread(void)
+{
+    return nic_tls_is_thread || nic_tls_progress;
+}
+
 int xg_nic_in_progress_thread(const xg_nic_t *nic)
 {
     (void)nic;

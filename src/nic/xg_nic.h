@@ -81,8 +81,11 @@ typedef struct xg_nic_entry_desc {
 /* Library.  The runtime (runtime/xg_runtime.h) opens the NIC once for all
  * its users, after boot and xport, and closes it when the last leaves:
  * open returns a status (not a Portals code: no Portals routine calls it)
- * and logs a bad setting; close tears down every NI still open.  xg_nic_exit, at process exit, only stops receiving, so that
- * senders are refused instead of filling a queue nobody reads. */
+ * and logs a bad setting; close tears down every NI still open.
+ * xg_nic_exit, at process exit, only stops receiving, so that senders are
+ * refused instead of filling a queue nobody reads.  Never on a thread of
+ * the engine (xg_nic_engine_thread): joining the progress thread or taking
+ * the poll lock would wait for itself. */
 xg_status_t xg_nic_open(void);
 void xg_nic_close(void);
 void xg_nic_exit(void);
@@ -178,6 +181,13 @@ int    xg_nic_atomic_of(int op, int type, ptl_op_t *op_p,
  * handlers ask it to tell a call the application is waiting in from one
  * the progress thread makes on its own (gas's active messages). */
 int xg_nic_on_progress_thread(void);
+
+/* 1 on a thread that runs the NIC's engine now: the progress thread, or an
+ * application thread in the poller role (it holds the poll lock, maybe
+ * interrupted there by a signal whose handler calls exit).  Such a thread
+ * must not wait for the NIC to progress or to stop: the exit handler asks
+ * it, and then leaves the NIC as it is, to the kernel. */
+int xg_nic_engine_thread(void);
 
 /* Runs the NIC's progress once from a thread that waits for something
  * else (a gas wait): handles what the transport has received, sends what

@@ -85,11 +85,27 @@ static void runtime_pgas_stop(int at_exit)
     runtime_set_state(XG_RUNTIME_PGAS, XG_RUNTIME_FINALIZED);
 }
 
-/* exit() while a component is up: see xg_runtime.h. */
+/* exit() while a component is up: see xg_runtime.h.  Nothing here may
+ * wait for the thread that calls exit: on the NIC's engine (the progress
+ * thread, a poller -- maybe a signal handler interrupted it) the PE cannot
+ * finalize, since finalizing needs that thread's progress, nor stop the
+ * NIC; inside a network provider (a fault there whose handler calls exit)
+ * it holds the provider's locks, which the NIC's close needs; and if
+ * runtime_lock is held (exit from a signal handler that interrupted
+ * shmem_init or shmem_finalize, or from a thread while another is in
+ * one) the PE leaves without taking anything down.  The launcher then
+ * reports the exit as it is (a PE that exits 0 without shmem_finalize
+ * fails the job). */
 static void runtime_at_exit(int exit_status, void *arg)
 {
     (void)arg;
-    pthread_mutex_lock(&runtime_lock);
+    if (pthread_mutex_trylock(&runtime_lock) != 0) {
+        return;
+    }
+    if (xg_nic_engine_thread() || xg_xport_in_provider()) {
+        pthread_mutex_unlock(&runtime_lock);
+        return;
+    }
     if ((runtime_refs[XG_RUNTIME_PGAS] > 0) && (exit_status == 0)) {
         runtime_refs[XG_RUNTIME_PGAS] = 0;
         runtime_pgas_stop(1);

@@ -154,6 +154,11 @@ int xg_xport_rma_ordered(void);
  * progress moves. */
 void xg_xport_progress(void);
 
+/* 1 while this thread is inside a network provider's code (it may hold the
+ * provider's locks): the exit handlers ask it, since exit() called from a
+ * signal handler of a fault there must not call the provider again. */
+int xg_xport_in_provider(void);
+
 /* The network component this process would use for the PEs of other
  * nodes, without opening it: "<component>: <provider> on <domain>" in
  * @name and how it was chosen in @why; -1 if there is none (@why says

@@ -26,6 +26,15 @@ static const xg_xport_component_t *const xport_components[] = {
 #endif
 };
 
+int xg_xport_in_provider(void)
+{
+#ifdef XGAS_HAVE_OFI
+    return xg_ofi_in_provider != 0;
+#else
+    return 0;
+#endif
+}
+
 const xg_xport_component_t *const *xg_xport_components(size_t *count_p)
 {
     *count_p = XG_ARRAY_SIZE(xport_components);

@@ -18,6 +18,16 @@
  *   global-exit R STATUS DIR   ... PE R requests the end of the job as
  *                              shmem_global_exit(STATUS) does, and exits
  *                              with STATUS
+ *   consequence R P DIR        ... PE R records in its control slot that
+ *                              it ends the job because PE P stopped
+ *                              answering, and exits 1; PE P (which blocks
+ *                              SIGTERM, as a PE busy dying would not see
+ *                              it) raises SIGSEGV once PE R is reaped
+ *   order A B DIR              ... PE B stops the launcher, sends SIGSEGV
+ *                              to PE A, waits for A's death, exits 1 and
+ *                              leaves a child that continues the
+ *                              launcher once B is dead: both are dead when
+ *                              the launcher looks, A first
  *   spawn CODE DIR             start two long sleeps (`sleep 1000`): a
  *                              child in a session of its own and a
  *                              double-forked daemon, write their pids to
@@ -201,6 +211,110 @@ static XG_NORETURN void pe_pause(void)
     }
 }
 
+/* The state letter of process @pid in /proc, or 0 if it is gone. */
+static char pe_proc_state(pid_t pid)
+{
+    char path[64], text[512], *end;
+    FILE *file;
+    size_t n;
+
+    snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+    file = fopen(path, "r");
+    if (file == NULL) {
+        return 0;
+    }
+    n = fread(text, 1, sizeof(text) - 1, file);
+    fclose(file);
+    text[n] = '\0';
+    end = strrchr(text, ')');
+    return ((end != NULL) && (end[1] == ' ')) ? end[2] : 0;
+}
+
+/* Waits, backing off, until process @pid is in state @state (0: gone). */
+static void pe_wait_state(pid_t pid, char state)
+{
+    useconds_t pause_us = 100;
+    int waited_ms = 0;
+
+    while (pe_proc_state(pid) != state) {
+        XG_CHECK(waited_ms < PE_BARRIER_TIMEOUT, "process %d never reached "
+                 "state '%c'", (int)pid, state ? state : '0');
+        usleep(pause_us);
+        waited_ms += (int)(pause_us / 1000);
+        if (pause_us < 10000) {
+            pause_us *= 2;
+        }
+    }
+}
+
+static pid_t pe_pid_of(const char *dir, int rank)
+{
+    char path[4096];
+    FILE *file;
+    int pid = 0;
+
+    pe_pid_path(path, sizeof(path), dir, rank, "pid");
+    file = fopen(path, "r");
+    XG_CHECK(file != NULL, "%s: %s", path, strerror(errno));
+    XG_CHECK(fscanf(file, "%d", &pid) == 1, "%s: no pid", path);
+    fclose(file);
+    return (pid_t)pid;
+}
+
+/* "consequence R P DIR" (see the top of the file). */
+static int pe_consequence(int target, int peer, const char *dir)
+{
+    xg_ctl_t *ctl = pe_map_ctl();
+    sigset_t term;
+
+    sigemptyset(&term);
+    sigaddset(&term, SIGTERM);
+    if (pe_rank == peer) {
+        XG_CHECK(sigprocmask(SIG_BLOCK, &term, NULL) == 0, "sigprocmask");
+    }
+    pe_write_pid(dir);
+    if ((pe_rank != target) && (pe_rank != peer)) {
+        pe_pause();
+    }
+    pe_wait_for_peers(dir);
+    if (pe_rank == target) {
+        pe_set_state(ctl, XG_PE_INITIALIZED);
+        atomic_store_explicit(&ctl->pe[pe_rank].cause, 1 + peer,
+                              memory_order_release);
+        _exit(1);
+    }
+    pe_wait_state(pe_pid_of(dir, target), 0);
+    raise(SIGSEGV);
+    XG_CHECK(0, "survived SIGSEGV");
+    return XG_TEST_FAIL;
+}
+
+/* "order A B DIR" (see the top of the file). */
+static int pe_order(int first, int second, const char *dir)
+{
+    pid_t launcher = getppid(), me, child;
+
+    pe_write_pid(dir);
+    if (pe_rank != second) {
+        pe_pause();
+    }
+    pe_wait_for_peers(dir);
+    XG_CHECK(kill(launcher, SIGSTOP) == 0, "SIGSTOP: %s", strerror(errno));
+    pe_wait_state(launcher, 'T');
+    XG_CHECK(kill(pe_pid_of(dir, first), SIGSEGV) == 0, "kill: %s",
+             strerror(errno));
+    pe_wait_state(pe_pid_of(dir, first), 'Z');
+    me = getpid();
+    child = fork();
+    XG_CHECK(child >= 0, "fork: %s", strerror(errno));
+    if (child == 0) {
+        pe_wait_state(me, 'Z');
+        kill(launcher, SIGCONT);
+        _exit(0);
+    }
+    _exit(1);
+}
+
 static int pe_arg_int(const char *text)
 {
     char *end;
@@ -311,6 +425,13 @@ int main(int argc, char **argv)
     if ((strcmp(mode, "spawn") == 0) && (argc == 4)) {
         return pe_spawn(pe_arg_int(argv[2]), argv[3]);
     }
+    if ((strcmp(mode, "consequence") == 0) && (argc == 5)) {
+        return pe_consequence(pe_arg_int(argv[2]), pe_arg_int(argv[3]),
+                              argv[4]);
+    }
+    if ((strcmp(mode, "order") == 0) && (argc == 5)) {
+        return pe_order(pe_arg_int(argv[2]), pe_arg_int(argv[3]), argv[4]);
+    }
     if ((strcmp(mode, "wait") == 0) && (argc == 3)) {
         pe_write_pid(argv[2]);
         pe_pause();
@@ -322,6 +443,7 @@ int main(int argc, char **argv)
     }
     fprintf(stderr, "usage: launcher_pe ranks | lines | wait DIR | "
                     "exit R CODE DIR | kill R SIG DIR | no-finalize R DIR | "
-                    "global-exit R STATUS DIR | spawn CODE DIR\n");
+                    "global-exit R STATUS DIR | consequence R P DIR | "
+                    "order A B DIR | spawn CODE DIR\n");
     return XG_TEST_FAIL;
 }

@@ -192,6 +192,34 @@ expect_orphans_gone() {
     [ "$count" -eq $((2 * NP)) ] || fail "$count of $((2 * NP)) sleeps started"
 }
 
+# crash MODE WHERE: PE 1 of the crashing program (launcher_crash.c) does
+# MODE on one node (node), through the software NIC (nic) or across two
+# virtual nodes (vnodes); the job must end, the PEs with it.
+crash() {
+    case $2 in
+    node) set -- "$1" ;;
+    nic) set -- "$1" XGAS_ROUTE=nic ;;
+    vnodes) set -- "$1" XGAS_VIRTUAL_NODES=2 ;;
+    *) fail "unknown place $2" ;;
+    esac
+    mode=$1
+    shift
+    env "$@" "$XGASRUN" -n "$NP" "$PE" "$mode" 1 "$TMP" \
+        >"$TMP/out" 2>"$TMP/err"
+    STATUS=$?
+    expect_all_pid_files
+    expect_gone
+}
+
+# expect_crash SIG NAME: PE 1 was killed by signal SIG, and is named as the
+# PE that ended the job.
+expect_crash() {
+    expect_status $((128 + $1))
+    expect_pe_message 1 "was killed by signal $1 ($2); ending the job"
+    [ "$(grep -c '^xgasrun: PE [0-9]* (pid [0-9]*) ' "$TMP/err")" -eq 1 ] ||
+        fail "another PE is blamed too"
+}
+
 check_usage() {
     run "$@"
     expect_status 2
@@ -254,6 +282,26 @@ no_finalize)
     expect_status 1
     expect_pe_message 1 \
         "exited without calling shmem_finalize; ending the job"
+    expect_messages 1
+    ;;
+blame_cause)
+    # PE 1 ends the job because PE 5 stopped answering, and PE 5 dies
+    # after: PE 5 is named (the grace period is long: PE 5 ignores the
+    # SIGTERM, and must die of its own fault)
+    XGAS_RUN_GRACE_MS=60000 run -n "$NP" "$PE" consequence 1 5 "$TMP"
+    expect_all_pid_files
+    expect_gone
+    expect_status 139
+    expect_pe_message 5 "was killed by signal 11 (Segmentation fault); ending the job"
+    expect_messages 1
+    ;;
+blame_order)
+    # PE 6 dies, then PE 2; the launcher sees both at once: PE 6 is named
+    run -n "$NP" "$PE" order 6 2 "$TMP"
+    expect_all_pid_files
+    expect_gone
+    expect_status 139
+    expect_pe_message 6 "was killed by signal 11 (Segmentation fault); ending the job"
     expect_messages 1
     ;;
 global_exit)
@@ -349,6 +397,46 @@ program)
     run -n 1 sh -c 'exit 4'
     expect_status 4
     expect_err_match '^xgasrun: PE 0 \(pid [0-9]+\) exited with status 4$'
+    ;;
+crash_abort_*)
+    crash abort "${CASE#crash_abort_}"
+    expect_crash 6 Aborted
+    ;;
+crash_segv_* | crash_thread_* | crash_progress_*)
+    mode=${CASE#crash_}
+    crash "${mode%_*}" "${mode##*_}"
+    expect_crash 11 "Segmentation fault"
+    ;;
+crash_exit_handler_*)
+    # the fault's handler calls exit(1) on the faulting thread -- with
+    # XGAS_ROUTE=nic the progress thread, whose exit handlers must not wait
+    # for that thread itself
+    crash exit_handler "${CASE#crash_exit_handler_}"
+    expect_status 1
+    expect_pe_message 1 "exited with status 1; ending the job"
+    ;;
+crash_startup_*)
+    # PE 1 fails before shmem_init while the others, in it, turn the
+    # launcher's SIGTERM into exit(1): they must end at once (the grace
+    # period is long, so that only a PE stuck in its exit handlers would
+    # outlast it)
+    XGAS_RUN_GRACE_MS=600000 crash startup "${CASE#crash_startup_}"
+    expect_status 3
+    expect_pe_message 1 "exited with status 3; ending the job"
+    expect_messages 1
+    ;;
+global_exit_quiet_*)
+    # a job ended on purpose prints no error, on no PE
+    crash global_exit "${CASE#global_exit_quiet_}"
+    expect_status 0
+    expect_no_err
+    ;;
+dispositions)
+    # a singleton, without IPATH_NO_BACKTRACE from a launcher
+    env -u IPATH_NO_BACKTRACE "$PE" dispositions >"$TMP/out" 2>"$TMP/err"
+    STATUS=$?
+    [ "$STATUS" -ne 77 ] || { cat "$TMP/out"; exit 77; }
+    expect_status 0
     ;;
 *)
     fail "unknown case"

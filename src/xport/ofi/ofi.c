@@ -6,8 +6,10 @@
 #include "xport/ofi/xg_ofi.h"
 
 #include <arpa/inet.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,8 +28,66 @@
 #define OFI_KEY_ADDR "ofi.addr"
 
 xg_ofi_t xg_ofi = {.rx_fd = -1, .wake_fd = -1};
+__thread int xg_ofi_in_provider;
 
 static pthread_mutex_t ofi_open_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/*
+ * Crashes must look like crashes.  Debian's libfabric pulls in
+ * libinfinipath (through its psm provider), whose load-time constructor
+ * installs handlers for these signals that print a backtrace and call
+ * exit(1): a PE that segfaults or aborts would then be reported as
+ * "exited with status 1", and exit() would run the exit handlers on
+ * whatever thread faulted (the NIC's progress thread included).  Open MPI
+ * sets IPATH_NO_BACKTRACE=1 against it, and so does xgasrun; for every
+ * other start (a singleton, srun, a launcher that does not) this
+ * constructor puts the default action back -- only where the handler is
+ * libinfinipath's own, so that the program's, a sanitizer's or a
+ * preloaded library's handlers stay.  libinfinipath is a dependency of
+ * libfabric, itself one of libxgas, so its constructor has run before
+ * this one (the dynamic loader runs a library's constructors after those
+ * of its dependencies), whether libxgas is linked or dlopen'ed.
+ */
+static const int ofi_crash_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGABRT,
+                                        SIGINT, SIGTERM};
+
+/* 1 if @handler is code of libinfinipath (any version). */
+static int ofi_infinipath_handler(void *handler)
+{
+    Dl_info where;
+    const char *base;
+
+    if ((dladdr(handler, &where) == 0) || (where.dli_fname == NULL)) {
+        return 0;
+    }
+    base = strrchr(where.dli_fname, '/');
+    base = (base != NULL) ? base + 1 : where.dli_fname;
+    return strncmp(base, "libinfinipath.so", 16) == 0;
+}
+
+__attribute__((constructor)) static void ofi_restore_crash_signals(void)
+{
+    struct sigaction action;
+    void *handler;
+    size_t i;
+
+    for (i = 0; i < XG_ARRAY_SIZE(ofi_crash_signals); i++) {
+        if (sigaction(ofi_crash_signals[i], NULL, &action) != 0) {
+            continue;
+        }
+        handler = (action.sa_flags & SA_SIGINFO)
+                      ? (void *)action.sa_sigaction
+                      : (void *)action.sa_handler;
+        if ((handler == (void *)SIG_DFL) || (handler == (void *)SIG_IGN) ||
+            !ofi_infinipath_handler(handler)) {
+            continue;
+        }
+        memset(&action, 0, sizeof(action));
+        action.sa_handler = SIG_DFL;
+        sigemptyset(&action.sa_mask);
+        sigaction(ofi_crash_signals[i], &action, NULL);
+    }
+}
 
 /* Providers in order of preference when XGAS_OFI_PROVIDER is not set:
  * hardware first, then the sockets-based ones, the reliable-over-UDP one
@@ -386,6 +446,7 @@ static unsigned ofi_progress(int stalled)
         !xg_spinlock_trylock(&xg_ofi.cq_lock)) {
         return 0;
     }
+    xg_ofi_in_provider++;
     for (;;) {
         n = fi_cq_read(xg_ofi.tx_cq, entries, XG_ARRAY_SIZE(entries));
         if (n == -FI_EAVAIL) {
@@ -417,6 +478,7 @@ static unsigned ofi_progress(int stalled)
         }
         handled += (unsigned)n;
     }
+    xg_ofi_in_provider--;
     xg_spinlock_unlock(&xg_ofi.cq_lock);
     return handled;
 }
@@ -433,6 +495,8 @@ unsigned xg_ofi_progress_stalled(void)
 
 void xg_ofi_peer_failed(int peer, const char *what, int err)
 {
+    /* shmem_global_exit: the peer is gone because the job is ending */
+    xg_boot_follow_exit();
     if (atomic_load_explicit(&xg_ofi.peers[peer].state,
                              memory_order_acquire) == XG_OFI_PEER_CLOSED) {
         /* its endpoint went with it: the caller reports the operation */
@@ -445,7 +509,7 @@ void xg_ofi_peer_failed(int peer, const char *what, int err)
              "its node died, or the network between the nodes failed; "
              "ending the job", what, peer, xg_boot_node_of(peer),
              fi_strerror(err));
-    xg_boot_abort(1);
+    xg_boot_abort_after(peer, 1);
 }
 
 xg_status_t xg_ofi_open(void)

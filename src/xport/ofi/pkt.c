@@ -432,9 +432,11 @@ static unsigned ofi_pkt_rx_poll(xg_pkt_ep_t *ep, unsigned max,
         }
     }
     while (handled < max) {
+        xg_ofi_in_provider++;
         n = fi_cq_read(xg_ofi.rx_cq, entries,
                        (max - handled < OFI_RX_BATCH) ? max - handled
                                                       : OFI_RX_BATCH);
+        xg_ofi_in_provider--;
         if (n == -FI_EAVAIL) {
             memset(&err, 0, sizeof(err));
             if (fi_cq_readerr(xg_ofi.rx_cq, &err, 0) == 1) {

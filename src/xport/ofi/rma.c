@@ -220,6 +220,7 @@ static xg_status_t ofi_rma_post(int put, int peer, void *local, size_t len,
     }
     xg_wait_init(&wait);
     for (;;) {
+        xg_ofi_in_provider++;
         if (ctx == NULL) {
             ret = fi_inject_write(xg_ofi.ep, local, len, msg.addr, raddr,
                                   key);
@@ -234,6 +235,7 @@ static xg_status_t ofi_rma_post(int put, int peer, void *local, size_t len,
                                           memory_order_relaxed);
             }
         }
+        xg_ofi_in_provider--;
         if (ret != -FI_EAGAIN) {
             break;
         }

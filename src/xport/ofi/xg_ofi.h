@@ -127,6 +127,12 @@ typedef struct xg_ofi {
 
 extern xg_ofi_t xg_ofi;
 
+/* Non-zero while this thread runs provider code that may touch the
+ * application's memory or hold the provider's locks (completion reads,
+ * RMA issue): a fault there whose signal handler calls exit() must not
+ * make the exit handlers call the provider again (xg_xport_in_provider). */
+extern __thread int xg_ofi_in_provider;
+
 /* Opens the component (ofi.c; collective in a job over several nodes). */
 xg_status_t xg_ofi_open(void);
 
