@@ -16,8 +16,8 @@
  *  - a member leaves a call only when no other member will read its dest
  *    or source for that call again;
  *  - a wait names every sender it expects a signal from at once (a tree
- *    node waits for all its children in one wait), so a channel that
- *    counts per phase only (pSync) needs no sender identity.
+ *    node waits for all its children in one wait), so one back-off and
+ *    one hang-watch description serve them all.
  */
 #include "gas/xg_coll.h"
 #include "gas/coll_chan.h"
@@ -614,7 +614,7 @@ void xg_coll_aset(xg_coll_t *coll, int start, int stride, int size, int rank,
                                     : &xg_coll_chan_psync;
     coll->team    = NULL;
     coll->psync   = psync;
-    coll->slot    = NULL;
+    coll->slot    = xg_slot(xg_gas.me, xg_team_aset.slot);
     coll->members = NULL;
     coll->start   = start;
     coll->stride  = stride;
@@ -719,7 +719,10 @@ void xg_coll_phase(xg_coll_t *coll)
         coll_node_barrier(coll, &coll->team->nodes);
         return;
     }
-    if ((algo == COLL_BAR_COUNTER) && (coll->size > COLL_BAR_COUNTER_MAX)) {
+    /* the active-set channel has no counter barrier (xg_coll_chan_t) */
+    if ((algo == COLL_BAR_COUNTER) &&
+        ((coll->chan->arrive == NULL) ||
+         (coll->size > COLL_BAR_COUNTER_MAX))) {
         algo = COLL_BAR_TREE;
     }
     switch (algo) {

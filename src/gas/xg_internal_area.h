@@ -4,7 +4,8 @@
  *
  * The area is an array of team synchronization slots (sized by
  * xg_mem_internal_size in mem/xg_mem.h).  Slot 0 belongs to
- * SHMEM_TEAM_WORLD, slot 1 to SHMEM_TEAM_SHARED; the others are handed to
+ * SHMEM_TEAM_WORLD, slot 1 to SHMEM_TEAM_SHARED, slot 2 to the active-set
+ * routines (their signals, counted per world PE); the others are handed to
  * teams as they are created, by an agreement over the parent team, and a
  * team uses the same slot index on every member.  A slot holds:
  *

@@ -37,9 +37,10 @@
  * lines big enough for a bitmap of every slot (team creation agrees on
  * free slots with it) and two 8-byte signal words per PE, each part
  * rounded to cache lines, so the area grows with PEs x teams: 320 bytes
- * per slot up to 8 PEs.
+ * per slot up to 8 PEs.  The first slots are reserved: SHMEM_TEAM_WORLD's,
+ * SHMEM_TEAM_SHARED's and the deprecated active-set routines' signals.
  */
-#define XG_MEM_PREDEFINED_TEAMS 2
+#define XG_MEM_PREDEFINED_TEAMS 3
 #define XG_MEM_TEAMS_LIMIT      4096
 
 static inline uint64_t xg_mem_line_up(uint64_t bytes)
