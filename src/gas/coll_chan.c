@@ -264,14 +264,20 @@ static void team_count_done(xg_coll_t *coll)
     (void)coll; /* the descriptor line is rewritten by a later call */
 }
 
-/* Member 0's arrival word counts size per barrier; the last arrival
- * stores the barrier's number into every other member's release word. */
+/* Member 0's barrier line: its arrival word counts size per barrier; the
+ * last arrival stores the barrier's number into its release word, which
+ * every member waits on -- so a member touches member 0's slot only, not
+ * every member's (each peer's partition a PE touches costs it page-table
+ * pages, docs/memory.md). */
+static xg_coll_bar_t *team_bar0(const xg_coll_t *coll)
+{
+    return xg_slot_bar(xg_slot(xg_coll_world(coll, 0), coll->team->slot));
+}
+
 static int team_arrive(const xg_coll_t *coll)
 {
     uint64_t b = ++coll->team->bar_count;
-    _Atomic uint64_t *arrived =
-        &xg_slot_bar(xg_slot(xg_coll_world(coll, 0), coll->team->slot))
-             ->arrived;
+    _Atomic uint64_t *arrived = &team_bar0(coll)->arrived;
 
     /* acq_rel: the last arrival acquires every earlier one (they form one
      * release sequence) and releases them all with its stores */
@@ -279,24 +285,22 @@ static int team_arrive(const xg_coll_t *coll)
            b * (uint64_t)coll->size;
 }
 
-static void team_release(const xg_coll_t *coll, int to)
+static void team_release(const xg_coll_t *coll)
 {
-    atomic_store_explicit(
-        &xg_slot_bar(xg_slot(xg_coll_world(coll, to), coll->team->slot))
-             ->release,
-        coll->team->bar_count, memory_order_release);
+    atomic_store_explicit(&team_bar0(coll)->release, coll->team->bar_count,
+                          memory_order_release);
 }
 
 static void team_wait_release(const xg_coll_t *coll)
 {
-    xg_coll_bar_t *mine = xg_slot_bar(coll->slot);
+    xg_coll_bar_t *bar0 = team_bar0(coll);
     uint64_t b = coll->team->bar_count;
     xg_wait_what_t what;
     xg_wait_t wait;
     unsigned polls = 0;
 
     xg_coll_wait_start(coll, &wait, &what, -1);
-    while (atomic_load_explicit(&mine->release, memory_order_acquire) < b) {
+    while (atomic_load_explicit(&bar0->release, memory_order_acquire) < b) {
         xg_coll_backoff(&wait);
         if ((++polls % XG_COLL_CHECK_EVERY) == 0) {
             coll->chan->check(coll, 0);
@@ -549,11 +553,33 @@ static int remote_team_arrive(const xg_coll_t *coll)
            b * (uint64_t)coll->size;
 }
 
-static void remote_team_release(const xg_coll_t *coll, int to)
+static void remote_team_release(const xg_coll_t *coll)
 {
     (void)remote_slot_amo(coll, XG_GAS_AMO_SET,
                           &xg_slot_bar(coll->slot)->release,
-                          coll->team->bar_count, to);
+                          coll->team->bar_count, 0);
+}
+
+/* Member 0's release word read through the route, one read per back-off
+ * step. */
+static void remote_team_wait_release(const xg_coll_t *coll)
+{
+    _Atomic uint64_t *release = &xg_slot_bar(coll->slot)->release;
+    uint64_t b = coll->team->bar_count;
+    xg_wait_what_t what;
+    xg_wait_t wait;
+    unsigned polls = 0;
+
+    if (remote_slot_amo(coll, XG_GAS_AMO_FETCH, release, 0, 0) >= b) {
+        return;
+    }
+    xg_coll_wait_start(coll, &wait, &what, -1);
+    do {
+        xg_coll_backoff(&wait);
+        if ((++polls % XG_COLL_CHECK_EVERY) == 0) {
+            coll->chan->check(coll, 0);
+        }
+    } while (remote_slot_amo(coll, XG_GAS_AMO_FETCH, release, 0, 0) < b);
 }
 
 const xg_coll_chan_t xg_coll_chan_team_remote = {
@@ -571,7 +597,7 @@ const xg_coll_chan_t xg_coll_chan_team_remote = {
     .count_done   = team_count_done,
     .arrive       = remote_team_arrive,
     .release      = remote_team_release,
-    .wait_release = team_wait_release,
+    .wait_release = remote_team_wait_release,
 };
 
 /* Member @rank's collect count, read through its route. */

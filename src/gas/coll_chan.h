@@ -61,11 +61,12 @@ struct xg_coll_chan {
     size_t (*count_get)(const xg_coll_t *coll, int rank);
     void (*count_done)(xg_coll_t *coll);
     /* The counter barrier: adds this PE's arrival at member 0 and returns
-     * nonzero for the last arrival, which then releases each other member
-     * (release) while they wait for it (wait_release).  NULL (the pSync
-     * channels): the tree barrier serves instead. */
+     * nonzero for the last arrival, which then releases every member with
+     * one store at member 0 (release) while they wait for it
+     * (wait_release): each member touches member 0's slot only.  NULL
+     * (the pSync channels): the tree barrier serves instead. */
     int (*arrive)(const xg_coll_t *coll);
-    void (*release)(const xg_coll_t *coll, int to);
+    void (*release)(const xg_coll_t *coll);
     void (*wait_release)(const xg_coll_t *coll);
 };
 
