@@ -16,8 +16,8 @@
  *  - a member leaves a call only when no other member will read its dest
  *    or source for that call again;
  *  - a wait names every sender it expects a signal from at once (a tree
- *    node waits for all its children in one wait), so a channel that
- *    counts per phase only (pSync) needs no sender identity.
+ *    node waits for all its children in one wait), so one back-off and
+ *    one hang-watch description serve them all.
  */
 #include "gas/xg_coll.h"
 #include "gas/coll_chan.h"
@@ -614,7 +614,7 @@ void xg_coll_aset(xg_coll_t *coll, int start, int stride, int size, int rank,
                                     : &xg_coll_chan_psync;
     coll->team    = NULL;
     coll->psync   = psync;
-    coll->slot    = NULL;
+    coll->slot    = xg_slot(xg_gas.me, xg_team_aset.slot);
     coll->members = NULL;
     coll->start   = start;
     coll->stride  = stride;
@@ -655,23 +655,20 @@ static void coll_tree_barrier(const xg_coll_t *coll)
 /*
  * For nodes with more PEs than CPUs: every member adds its arrival to a
  * counter of member 0; the member whose addition completes the count
- * releases every other member by writing its release word (each waits on
- * its own), so no PE has to be scheduled in between, and each is
- * scheduled about twice per barrier.  The release costs the last PE one
- * store per member: teams above COLL_BAR_COUNTER_MAX use the tree.
+ * releases all the others with one store into member 0's release word,
+ * which they wait on, so no PE has to be scheduled in between, and each is
+ * scheduled about twice per barrier.  A member touches no slot but member
+ * 0's (not every member's: each peer partition touched costs page-table
+ * pages, 447 KB per PE at 64 PEs when the last arrival wrote every
+ * member's word).  Every waiting member polls the one line: teams above
+ * COLL_BAR_COUNTER_MAX use the tree.
  */
 static void coll_counter_barrier(const xg_coll_t *coll)
 {
-    int r;
-
-    if (!coll->chan->arrive(coll)) {
+    if (coll->chan->arrive(coll)) {
+        coll->chan->release(coll);
+    } else {
         coll->chan->wait_release(coll);
-        return;
-    }
-    for (r = 0; r < coll->size; r++) {
-        if (r != coll->rank) {
-            coll->chan->release(coll, r);
-        }
     }
 }
 
@@ -719,7 +716,10 @@ void xg_coll_phase(xg_coll_t *coll)
         coll_node_barrier(coll, &coll->team->nodes);
         return;
     }
-    if ((algo == COLL_BAR_COUNTER) && (coll->size > COLL_BAR_COUNTER_MAX)) {
+    /* the active-set channel has no counter barrier (xg_coll_chan_t) */
+    if ((algo == COLL_BAR_COUNTER) &&
+        ((coll->chan->arrive == NULL) ||
+         (coll->size > COLL_BAR_COUNTER_MAX))) {
         algo = COLL_BAR_TREE;
     }
     switch (algo) {

@@ -102,8 +102,23 @@ static void chan_read_strided(const xg_coll_t *coll, void *dst,
  * Each member's slot has one counter per member and direction
  * (gas/xg_internal_area.h): a signal from r to s adds 1 to s's chan[r],
  * and s counts what it consumed from r in team->expected, so signals
- * between a pair match in order whatever algorithm sent them.
+ * between a pair match in order whatever algorithm sent them.  The
+ * active-set calls signal the same way through slot 2 (xg_team_aset),
+ * where a member's counter is its world PE's: a pair of PEs meets in the
+ * same active-set calls in the same order, whatever the sets.
  */
+
+/* The team whose slot counters carry the call's signals, and the counter
+ * index of member @rank there. */
+static inline xg_team_t *sig_team(const xg_coll_t *coll)
+{
+    return (coll->team != NULL) ? coll->team : &xg_team_aset;
+}
+
+static inline int sig_index(const xg_coll_t *coll, int rank)
+{
+    return (coll->team != NULL) ? rank : xg_coll_world(coll, rank);
+}
 
 /* The counters a phase maps to: signals that go down a tree, or the
  * others. */
@@ -173,8 +188,8 @@ static void team_signal(const xg_coll_t *coll, int to, int phase)
     /* release: everything this PE wrote before (data, results) is visible
      * to @to once it sees the count */
     atomic_fetch_add_explicit(
-        xg_slot_chan(xg_slot(xg_coll_world(coll, to), coll->team->slot),
-                     team_dir(phase), coll->rank),
+        xg_slot_chan(xg_slot(xg_coll_world(coll, to), sig_team(coll)->slot),
+                     team_dir(phase), sig_index(coll, coll->rank)),
         1, memory_order_release);
 }
 
@@ -185,9 +200,10 @@ static inline int team_seen(const xg_coll_t *coll, int dir,
                             int count, int seen)
 {
     for (; seen < count; seen++) {
-        if (atomic_load_explicit(xg_slot_chan(coll->slot, dir, from[seen]),
-                                 memory_order_acquire) <
-            expected[from[seen]] + 1) {
+        int idx = sig_index(coll, from[seen]);
+
+        if (atomic_load_explicit(xg_slot_chan(coll->slot, dir, idx),
+                                 memory_order_acquire) < expected[idx] + 1) {
             break;
         }
     }
@@ -200,7 +216,8 @@ static void team_wait(const xg_coll_t *coll, const int *from, int count,
                       int phase)
 {
     int dir = team_dir(phase);
-    uint64_t *expected = coll->team->expected + dir * coll->size;
+    xg_team_t *team = sig_team(coll);
+    uint64_t *expected = team->expected + dir * team->size;
     unsigned polls = 0;
     xg_wait_what_t what;
     xg_wait_t wait;
@@ -226,7 +243,7 @@ static void team_wait(const xg_coll_t *coll, const int *from, int count,
         }
     }
     for (i = 0; i < count; i++) {
-        expected[from[i]]++;
+        expected[sig_index(coll, from[i])]++;
     }
 }
 
@@ -247,14 +264,20 @@ static void team_count_done(xg_coll_t *coll)
     (void)coll; /* the descriptor line is rewritten by a later call */
 }
 
-/* Member 0's arrival word counts size per barrier; the last arrival
- * stores the barrier's number into every other member's release word. */
+/* Member 0's barrier line: its arrival word counts size per barrier; the
+ * last arrival stores the barrier's number into its release word, which
+ * every member waits on -- so a member touches member 0's slot only, not
+ * every member's (each peer's partition a PE touches costs it page-table
+ * pages, docs/memory.md). */
+static xg_coll_bar_t *team_bar0(const xg_coll_t *coll)
+{
+    return xg_slot_bar(xg_slot(xg_coll_world(coll, 0), coll->team->slot));
+}
+
 static int team_arrive(const xg_coll_t *coll)
 {
     uint64_t b = ++coll->team->bar_count;
-    _Atomic uint64_t *arrived =
-        &xg_slot_bar(xg_slot(xg_coll_world(coll, 0), coll->team->slot))
-             ->arrived;
+    _Atomic uint64_t *arrived = &team_bar0(coll)->arrived;
 
     /* acq_rel: the last arrival acquires every earlier one (they form one
      * release sequence) and releases them all with its stores */
@@ -262,24 +285,22 @@ static int team_arrive(const xg_coll_t *coll)
            b * (uint64_t)coll->size;
 }
 
-static void team_release(const xg_coll_t *coll, int to)
+static void team_release(const xg_coll_t *coll)
 {
-    atomic_store_explicit(
-        &xg_slot_bar(xg_slot(xg_coll_world(coll, to), coll->team->slot))
-             ->release,
-        coll->team->bar_count, memory_order_release);
+    atomic_store_explicit(&team_bar0(coll)->release, coll->team->bar_count,
+                          memory_order_release);
 }
 
 static void team_wait_release(const xg_coll_t *coll)
 {
-    xg_coll_bar_t *mine = xg_slot_bar(coll->slot);
+    xg_coll_bar_t *bar0 = team_bar0(coll);
     uint64_t b = coll->team->bar_count;
     xg_wait_what_t what;
     xg_wait_t wait;
     unsigned polls = 0;
 
     xg_coll_wait_start(coll, &wait, &what, -1);
-    while (atomic_load_explicit(&mine->release, memory_order_acquire) < b) {
+    while (atomic_load_explicit(&bar0->release, memory_order_acquire) < b) {
         xg_coll_backoff(&wait);
         if ((++polls % XG_COLL_CHECK_EVERY) == 0) {
             coll->chan->check(coll, 0);
@@ -307,13 +328,13 @@ const xg_coll_chan_t xg_coll_chan_team = {
 /* ---- the pSync channel -------------------------------------------------- */
 
 /*
- * The counters are words of the caller's pSync array, one per phase,
- * counted up by senders and consumed by subtracting; every call leaves
- * them at 0 (SHMEM_SYNC_VALUE).  A wait takes as many signals as it has
- * senders, from any of them: the deprecated routines forbid reusing a
- * pSync before the previous call completed everywhere (barriers
- * excepted, whose early signals land in their own round words), so
- * counting per word is enough.  No descriptors: nothing to check.
+ * The deprecated active-set routines: signals through the active-set slot
+ * (above), so no PE ever writes another's pSync.  A collect's count is
+ * the only word of pSync in use: this PE's contribution, written by this
+ * PE before the first barrier phase, read by the others between the
+ * phases and reset to SHMEM_SYNC_VALUE after the last one, so the array
+ * is as the call found it when the call returns.  No descriptors: nothing
+ * to check; no counter barrier (its arrival count is per team).
  */
 
 static void psync_publish(xg_coll_t *coll)
@@ -327,41 +348,6 @@ static void psync_check(const xg_coll_t *coll, int peer)
     (void)peer;
 }
 
-static long *psync_word(const xg_coll_t *coll, int phase, int rank)
-{
-    return chan_peer(coll, &coll->psync[phase], rank);
-}
-
-static void psync_signal(const xg_coll_t *coll, int to, int phase)
-{
-    __atomic_fetch_add(psync_word(coll, phase, to), 1, __ATOMIC_RELEASE);
-}
-
-static void psync_take(const xg_coll_t *coll, int phase, long n)
-{
-    long *word = &coll->psync[phase];
-    xg_wait_what_t what;
-    xg_wait_t wait;
-
-    if (xg_unlikely(__atomic_load_n(word, __ATOMIC_ACQUIRE) < n)) {
-        xg_coll_wait_start(coll, &wait, &what, -1);
-        /* acquire: pairs with the senders' release */
-        while (__atomic_load_n(word, __ATOMIC_ACQUIRE) < n) {
-            xg_coll_backoff(&wait);
-        }
-    }
-    __atomic_fetch_sub(word, n, __ATOMIC_RELAXED);
-}
-
-static void psync_wait(const xg_coll_t *coll, const int *from, int count,
-                       int phase)
-{
-    (void)from;
-    if (count > 0) {
-        psync_take(coll, phase, count);
-    }
-}
-
 static void psync_count_put(xg_coll_t *coll, size_t nbytes)
 {
     __atomic_store_n(&coll->psync[XG_PSYNC_COUNT], (long)nbytes,
@@ -370,8 +356,9 @@ static void psync_count_put(xg_coll_t *coll, size_t nbytes)
 
 static size_t psync_count_get(const xg_coll_t *coll, int rank)
 {
-    return (size_t)__atomic_load_n(psync_word(coll, XG_PSYNC_COUNT, rank),
-                                   __ATOMIC_RELAXED);
+    return (size_t)__atomic_load_n(
+        (long *)chan_peer(coll, &coll->psync[XG_PSYNC_COUNT], rank),
+        __ATOMIC_RELAXED);
 }
 
 static void psync_count_done(xg_coll_t *coll)
@@ -380,34 +367,11 @@ static void psync_count_done(xg_coll_t *coll)
     __atomic_store_n(&coll->psync[XG_PSYNC_COUNT], 0, __ATOMIC_RELAXED);
 }
 
-/* The count goes back to 0 before anyone is released, and each release
- * word is taken by its owner. */
-static int psync_arrive(const xg_coll_t *coll)
-{
-    long *arrived = psync_word(coll, XG_PSYNC_BAR_UP, 0);
-
-    if (__atomic_fetch_add(arrived, 1, __ATOMIC_ACQ_REL) == coll->size - 1) {
-        __atomic_fetch_sub(arrived, coll->size, __ATOMIC_RELAXED);
-        return 1;
-    }
-    return 0;
-}
-
-static void psync_release(const xg_coll_t *coll, int to)
-{
-    psync_signal(coll, to, XG_PSYNC_BAR_DOWN);
-}
-
-static void psync_wait_release(const xg_coll_t *coll)
-{
-    psync_take(coll, XG_PSYNC_BAR_DOWN, 1);
-}
-
 const xg_coll_chan_t xg_coll_chan_psync = {
     .publish      = psync_publish,
     .check        = psync_check,
-    .signal       = psync_signal,
-    .wait         = psync_wait,
+    .signal       = team_signal,
+    .wait         = team_wait,
     .read         = chan_read,
     .write        = chan_write,
     .combine      = chan_combine,
@@ -415,9 +379,6 @@ const xg_coll_chan_t xg_coll_chan_psync = {
     .count_put    = psync_count_put,
     .count_get    = psync_count_get,
     .count_done   = psync_count_done,
-    .arrive       = psync_arrive,
-    .release      = psync_release,
-    .wait_release = psync_wait_release,
 };
 
 /* ---- the remote channels ------------------------------------------------ */
@@ -572,7 +533,7 @@ static void remote_team_signal(const xg_coll_t *coll, int to, int phase)
 {
     (void)remote_slot_amo(coll, XG_GAS_AMO_ADD,
                           xg_slot_chan(coll->slot, team_dir(phase),
-                                       coll->rank),
+                                       sig_index(coll, coll->rank)),
                           1, to);
 }
 
@@ -592,11 +553,33 @@ static int remote_team_arrive(const xg_coll_t *coll)
            b * (uint64_t)coll->size;
 }
 
-static void remote_team_release(const xg_coll_t *coll, int to)
+static void remote_team_release(const xg_coll_t *coll)
 {
     (void)remote_slot_amo(coll, XG_GAS_AMO_SET,
                           &xg_slot_bar(coll->slot)->release,
-                          coll->team->bar_count, to);
+                          coll->team->bar_count, 0);
+}
+
+/* Member 0's release word read through the route, one read per back-off
+ * step. */
+static void remote_team_wait_release(const xg_coll_t *coll)
+{
+    _Atomic uint64_t *release = &xg_slot_bar(coll->slot)->release;
+    uint64_t b = coll->team->bar_count;
+    xg_wait_what_t what;
+    xg_wait_t wait;
+    unsigned polls = 0;
+
+    if (remote_slot_amo(coll, XG_GAS_AMO_FETCH, release, 0, 0) >= b) {
+        return;
+    }
+    xg_coll_wait_start(coll, &wait, &what, -1);
+    do {
+        xg_coll_backoff(&wait);
+        if ((++polls % XG_COLL_CHECK_EVERY) == 0) {
+            coll->chan->check(coll, 0);
+        }
+    } while (remote_slot_amo(coll, XG_GAS_AMO_FETCH, release, 0, 0) < b);
 }
 
 const xg_coll_chan_t xg_coll_chan_team_remote = {
@@ -614,55 +597,27 @@ const xg_coll_chan_t xg_coll_chan_team_remote = {
     .count_done   = team_count_done,
     .arrive       = remote_team_arrive,
     .release      = remote_team_release,
-    .wait_release = team_wait_release,
+    .wait_release = remote_team_wait_release,
 };
 
-/* An atomic on member @rank's word @phase of the pSync array; the prior
- * value. */
-static long remote_psync_amo(const xg_coll_t *coll, xg_gas_amo_t op,
-                             int phase, long value, int rank)
-{
-    xg_gas_amo_result_t result =
-        xg_gas_amo(&remote_ctx, op, &coll->psync[phase], sizeof(long),
-                   (uint64_t)value, 0, xg_coll_world(coll, rank));
-
-    remote_ok(coll, result.status, rank);
-    return (long)result.old;
-}
-
-static void remote_psync_signal(const xg_coll_t *coll, int to, int phase)
-{
-    (void)remote_psync_amo(coll, XG_GAS_AMO_ADD, phase, 1, to);
-}
-
+/* Member @rank's collect count, read through its route. */
 static size_t remote_psync_count_get(const xg_coll_t *coll, int rank)
 {
-    return (size_t)remote_psync_amo(coll, XG_GAS_AMO_FETCH, XG_PSYNC_COUNT,
-                                    0, rank);
-}
+    xg_gas_amo_result_t result =
+        xg_gas_amo(&remote_ctx, XG_GAS_AMO_FETCH,
+                   &coll->psync[XG_PSYNC_COUNT], sizeof(long), 0, 0,
+                   xg_coll_world(coll, rank));
 
-static int remote_psync_arrive(const xg_coll_t *coll)
-{
-    if (remote_psync_amo(coll, XG_GAS_AMO_ADD, XG_PSYNC_BAR_UP, 1, 0) ==
-        coll->size - 1) {
-        (void)remote_psync_amo(coll, XG_GAS_AMO_ADD, XG_PSYNC_BAR_UP,
-                               -(long)coll->size, 0);
-        return 1;
-    }
-    return 0;
-}
-
-static void remote_psync_release(const xg_coll_t *coll, int to)
-{
-    remote_psync_signal(coll, to, XG_PSYNC_BAR_DOWN);
+    remote_ok(coll, result.status, rank);
+    return (size_t)result.old;
 }
 
 const xg_coll_chan_t xg_coll_chan_psync_remote = {
     .remote       = 1,
     .publish      = psync_publish,
     .check        = psync_check,
-    .signal       = remote_psync_signal,
-    .wait         = psync_wait,
+    .signal       = remote_team_signal,
+    .wait         = team_wait,
     .read         = remote_read,
     .write        = remote_write,
     .combine      = remote_combine,
@@ -670,7 +625,4 @@ const xg_coll_chan_t xg_coll_chan_psync_remote = {
     .count_put    = psync_count_put,
     .count_get    = remote_psync_count_get,
     .count_done   = psync_count_done,
-    .arrive       = remote_psync_arrive,
-    .release      = remote_psync_release,
-    .wait_release = psync_wait_release,
 };

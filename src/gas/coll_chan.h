@@ -6,9 +6,9 @@
  * mode branches.  docs/collectives.md describes the contract and how a
  * remote implementation fits in.
  *
- * A signal names a phase: a pSync word (XG_PSYNC_* or a dissemination
- * round).  Between two members, a receiver's waits for a phase match the
- * sender's signals of it in order; what a member wrote before a signal is
+ * A signal names a phase (XG_PSYNC_* or a dissemination round).  Between
+ * two members, a receiver's waits for a phase match the sender's signals
+ * of it in order; what a member wrote before a signal is
  * visible to the receiver after the matching wait returns.
  */
 #ifndef XG_COLL_CHAN_H
@@ -61,10 +61,12 @@ struct xg_coll_chan {
     size_t (*count_get)(const xg_coll_t *coll, int rank);
     void (*count_done)(xg_coll_t *coll);
     /* The counter barrier: adds this PE's arrival at member 0 and returns
-     * nonzero for the last arrival, which then releases each other member
-     * (release) while they wait for it (wait_release). */
+     * nonzero for the last arrival, which then releases every member with
+     * one store at member 0 (release) while they wait for it
+     * (wait_release): each member touches member 0's slot only.  NULL
+     * (the pSync channels): the tree barrier serves instead. */
     int (*arrive)(const xg_coll_t *coll);
-    void (*release)(const xg_coll_t *coll, int to);
+    void (*release)(const xg_coll_t *coll);
     void (*wait_release)(const xg_coll_t *coll);
 };
 

@@ -4,8 +4,9 @@
  *
  * Each team owns one synchronization slot of the internal area, at the
  * same index on every member (gas/xg_internal_area.h).  Slot 0 is
- * SHMEM_TEAM_WORLD's and slot 1 SHMEM_TEAM_SHARED's; this PE tracks the
- * others it uses in a bitmap.  Creating teams is collective over the parent:
+ * SHMEM_TEAM_WORLD's, slot 1 SHMEM_TEAM_SHARED's and slot 2 the
+ * active-set routines' (xg_team_aset); this PE tracks the others it uses
+ * in a bitmap.  Creating teams is collective over the parent:
  *
  *   1. every parent member ORs its bitmap (and flags: bad arguments, no
  *      memory) into a reduction over the parent, in the parent's slot
@@ -42,6 +43,7 @@
 /* Public objects: SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED point here. */
 XG_EXPORT xg_team_t xg_team_world;
 XG_EXPORT xg_team_t xg_team_shared;
+xg_team_t xg_team_aset;
 
 xg_slot_layout_t xg_slot_layout;
 
@@ -287,13 +289,16 @@ void xg_team_init(void)
     }
     team_slot_set(0, 1);
     team_slot_set(1, 1);
+    team_slot_set(2, 1);
     team_init_predefined(&xg_team_world, 0, 0, 1, xg_gas.npes, NULL);
     team_init_shared();
+    team_init_predefined(&xg_team_aset, 2, 0, 1, xg_gas.npes, NULL);
 
     /* The node region outlives a finalize: clear the predefined slots, and
      * let no PE signal them before every owner has (boot fence). */
     team_slot_clear(0);
     team_slot_clear(1);
+    team_slot_clear(2);
     xg_coll_setup_publish();
     if (xg_boot_fence() != XG_OK) {
         xg_error("team", "the start-up fence failed");
@@ -316,6 +321,7 @@ void xg_team_fini(void)
     }
     xg_team_world.magic  = 0;
     xg_team_shared.magic = 0;
+    xg_team_aset.magic   = 0;
 }
 
 int xg_team_lookup(const xg_team_t *team)

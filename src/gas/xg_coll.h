@@ -29,8 +29,11 @@
  * Signals and peer data go through a signal channel (gas/coll_chan.h),
  * chosen once per call: the team-slot channel (a team's slot counters in
  * the internal area, gas/xg_internal_area.h) or the pSync channel (the
- * deprecated active-set routines: words of the caller's pSync array, one
- * per purpose, XG_PSYNC_*, left at 0 = SHMEM_SYNC_VALUE by every call).
+ * deprecated active-set routines: the same counters in the reserved
+ * active-set slot, indexed by world PE, so that no PE writes another's
+ * pSync -- a late signal would land in an array its owner may already
+ * reuse or check; only a collect keeps its count in the caller's own
+ * pSync, reset before it returns).
  * Each has a direct form (loads and stores) and a remote one (gas
  * operations through each member's route), picked by XGAS_COLL_CHANNEL.
  * The algorithms below know only the channel.
@@ -71,8 +74,9 @@ typedef enum xg_coll_kind {
     XG_COLL_KIND_COUNT
 } xg_coll_kind_t;
 
-/* Words of a pSync array (active-set mode): dissemination rounds, then the
- * tree barrier's, then the data collectives' counters. */
+/* The phases a signal names (dissemination rounds, then the tree
+ * barrier's, then the data collectives'), and the pSync word of a
+ * collect's count: the routines need XG_PSYNC_WORDS longs of pSync. */
 #define XG_PSYNC_ROUNDS   32
 #define XG_PSYNC_BAR_UP   32
 #define XG_PSYNC_BAR_DOWN 33
@@ -111,8 +115,9 @@ void xg_coll_setup_adopt(void);
 void xg_coll_team(xg_coll_t *coll, xg_team_t *team, const char *routine);
 
 /* A call over the active set start + r * stride, r < size, with this PE at
- * index @rank, synchronizing through @psync (symmetric, XG_PSYNC_WORDS
- * longs, all SHMEM_SYNC_VALUE). */
+ * index @rank, with @psync (symmetric, XG_PSYNC_WORDS longs, all
+ * SHMEM_SYNC_VALUE: a collect's count; left as found).  A PE makes its
+ * active-set calls one at a time. */
 void xg_coll_aset(xg_coll_t *coll, int start, int stride, int size, int rank,
                   long *psync, const char *routine);
 

@@ -4,7 +4,8 @@
  *
  * The area is an array of team synchronization slots (sized by
  * xg_mem_internal_size in mem/xg_mem.h).  Slot 0 belongs to
- * SHMEM_TEAM_WORLD, slot 1 to SHMEM_TEAM_SHARED; the others are handed to
+ * SHMEM_TEAM_WORLD, slot 1 to SHMEM_TEAM_SHARED, slot 2 to the active-set
+ * routines (their signals, counted per world PE); the others are handed to
  * teams as they are created, by an agreement over the parent team, and a
  * team uses the same slot index on every member.  A slot holds:
  *
@@ -17,9 +18,9 @@
  *            synchronization that needs all members, broadcasts aside,
  *            which need the root), so a peer's line for the call this PE
  *            is in stays readable until this PE leaves the call;
- *   bar      the counter barrier's words: arrivals (member 0's counts
- *            every member's arrival) and release (written by the last
- *            member to arrive, read by the owner);
+ *   bar      the counter barrier's words, used in member 0's slot only:
+ *            arrivals (every member's) and release (written by the last
+ *            member to arrive, read by every member);
  *   scratch  a few lines of symmetric scratch the team's own internal
  *            operations use (the free-slot bitmap during team creation);
  *   chan[d][r]  64-bit signal counters, one per member r and direction
@@ -65,11 +66,17 @@ _Static_assert(sizeof(xg_coll_desc_t) == 64, "descriptor is one line");
  * them). */
 #define XG_COLL_DESC_RING 4u
 
-/* The counter barrier's line: both only grow while the team lives. */
+/* The counter barrier's lines: both only grow while the team lives.  The
+ * release word has a line of its own, so the members polling it are not
+ * disturbed by each arrival. */
 typedef struct xg_coll_bar {
-    _Atomic uint64_t arrived;  /* member 0's: arrivals, size per barrier */
-    _Atomic uint64_t release;  /* barriers this member may leave */
+    _Atomic uint64_t arrived XG_CACHE_ALIGNED; /* member 0's: arrivals, size
+                                                * per barrier */
+    _Atomic uint64_t release XG_CACHE_ALIGNED; /* member 0's: barriers the
+                                                * members may leave */
 } XG_CACHE_ALIGNED xg_coll_bar_t;
+
+_Static_assert(sizeof(xg_coll_bar_t) == 128, "the barrier is two lines");
 
 /* Geometry of the slots, the same on every PE (set by xg_team_init). */
 typedef struct xg_slot_layout {

@@ -60,6 +60,12 @@ typedef struct xg_team {
 extern xg_team_t xg_team_world;
 extern xg_team_t xg_team_shared;
 
+/* Not a team users see: the world-shaped owner of slot 2, whose signal
+ * counters (indexed by world PE) and consumed counts carry the signals of
+ * every active-set call (gas/xg_coll.h), so that no call writes into its
+ * pSync array. */
+extern xg_team_t xg_team_aset;
+
 /* Sets up the predefined teams and clears this PE's slots (runtime
  * start-up, after xg_gas_init; collective: ends with a fence of the boot
  * layer, so no PE signals a slot before its owner cleared it -- the node

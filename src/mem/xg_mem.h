@@ -32,14 +32,15 @@
 /*
  * Size of the internal area.  It holds one synchronization slot per team
  * that may exist at once (XGAS_TEAMS_MAX plus the predefined teams; the
- * team code in gas/ lays a slot out and owns its contents).  A slot is a
- * cache line of collective descriptor, a line of barrier counters, scratch
- * lines big enough for a bitmap of every slot (team creation agrees on
- * free slots with it) and two 8-byte signal words per PE, each part
- * rounded to cache lines, so the area grows with PEs x teams: 320 bytes
- * per slot up to 8 PEs.
+ * team code in gas/ lays a slot out and owns its contents).  A slot is
+ * four cache lines of collective descriptors, two of barrier counters,
+ * scratch lines big enough for a bitmap of every slot (team creation
+ * agrees on free slots with it) and two 8-byte signal words per PE, each
+ * part rounded to cache lines, so the area grows with PEs x teams: 576
+ * bytes per slot at 8 PEs.  The first slots are reserved: SHMEM_TEAM_WORLD's,
+ * SHMEM_TEAM_SHARED's and the deprecated active-set routines' signals.
  */
-#define XG_MEM_PREDEFINED_TEAMS 2
+#define XG_MEM_PREDEFINED_TEAMS 3
 #define XG_MEM_TEAMS_LIMIT      4096
 
 static inline uint64_t xg_mem_line_up(uint64_t bytes)
@@ -61,8 +62,8 @@ static inline uint64_t xg_mem_team_slots(long teams_max)
 /* Bytes of one slot for @npes PEs and @slots slots. */
 static inline uint64_t xg_mem_team_slot_size(int npes, uint64_t slots)
 {
-    /* 4 descriptor lines (XG_COLL_DESC_RING) and the barrier line */
-    return 5u * 64u + xg_mem_line_up(8u * (slots / 64u + 2u)) +
+    /* 4 descriptor lines (XG_COLL_DESC_RING) and the barrier's two */
+    return 6u * 64u + xg_mem_line_up(8u * (slots / 64u + 2u)) +
            xg_mem_line_up(16u * (uint64_t)npes);
 }
 

@@ -25,22 +25,21 @@ void xg_shmem_coll_overlap(const char *routine, const void *dest,
 }
 
 /*
- * A pSync array on entry: every word SHMEM_SYNC_VALUE (0), except for
- * signals peers of this or the next call may already have added -- a few
- * per word, never more than 2 x PE_size + the tree radix, never negative --
- * and this PE's own collect count, which only this PE writes and every
- * call leaves at 0.  Anything else is an array that was not initialized
- * (or is used by two calls at once); without this check the barrier would
- * pass at once or never.
+ * A pSync array on entry: every word SHMEM_SYNC_VALUE (0).  No call writes
+ * another PE's pSync (the signals go through the runtime's own slot,
+ * gas/xg_coll.h) and each restores its own before it returns, so anything
+ * else is an array that was not initialized, or one in use by another
+ * call at the same time (a collect's count); without this check a collect
+ * would copy the wrong lengths.
  */
-static void coll_psync_check(const char *routine, long *pSync, int PE_size)
+static void coll_psync_check(const char *routine, long *pSync)
 {
-    long bound = 4L * PE_size + 128, v;
+    long v;
     int i;
 
     for (i = 0; i < XG_PSYNC_WORDS; i++) {
         v = __atomic_load_n(&pSync[i], __ATOMIC_RELAXED);
-        if ((v < 0) || (v > bound) || ((i == XG_PSYNC_COUNT) && (v != 0))) {
+        if (v != SHMEM_SYNC_VALUE) {
             xg_shmem_fail(routine, "pSync[%d] is %ld on entry, not "
                           "SHMEM_SYNC_VALUE (%ld): initialize every element "
                           "of pSync to SHMEM_SYNC_VALUE on every PE and "
@@ -84,7 +83,7 @@ void xg_shmem_coll_aset(const char *routine, int PE_start, int logPE_stride,
                       "SHMEM_SYNC_SIZE longs set to SHMEM_SYNC_VALUE");
     }
     xg_shmem_coll_buf(routine, pSync, XG_PSYNC_WORDS * sizeof(long));
-    coll_psync_check(routine, pSync, PE_size);
+    coll_psync_check(routine, pSync);
     xg_coll_aset(coll, PE_start, stride, PE_size, diff / stride, pSync,
                  routine);
 }
