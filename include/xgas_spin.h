@@ -80,6 +80,8 @@ typedef struct xg_spin_ec_desc {
     volatile int32_t  last_signal;  /**< the signal, or 0 */
     volatile uint32_t last_hpu;     /**< hpu_gid of the failed handler */
     volatile uint64_t messages;     /**< messages completed */
+    volatile uint64_t dropped;      /**< late packets of reset messages,
+                                         dropped (flows) */
 } xg_spin_ec_desc_t;
 
 /** A fault or stall, as xg_spin_event_get reports it. */
