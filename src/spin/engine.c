@@ -548,6 +548,15 @@ static XG_NOINLINE int run_handler(xg_spin_hpu_t *hpu, xg_spin_pkt_t *pkt,
         fn(&hpu->args);
         hpu->in_handler = 0;
         ok = 1;
+        if (xg_spin_kill_asked(hpu)) {
+            /* the watchdog gave up on it before it returned: a system
+             * call its signal interrupted (pause, sleep) made it return
+             * early, but it ran too long all the same */
+            hpu->fault      = XG_SPIN_FAULT_WATCHDOG;
+            hpu->fault_sig  = xg_spin_fault_signal();
+            hpu->fault_addr = 0;
+            ok = 0;
+        }
     } else {
         hpu->in_handler = 0; /* a fault: fault.c jumped back here */
         ok = 0;

@@ -19,7 +19,9 @@
  *     of its HPU thread, so a descheduled handler is not blamed for the
  *     host's load; or, blocked in a system call, ten times the threshold
  *     and at least WD_WALL_MIN of wall time) gets a signal from the
- *     watchdog thread.  It is stopped
+ *     watchdog thread.  A handler that returns after the watchdog asked
+ *     to stop it -- the signal interrupted the system call it was blocked
+ *     in -- fails all the same (engine.c).  It is stopped
  *     there if it was executing its own handler file's code; if it was
  *     inside a command of the engine it is stopped when the command
  *     returns; if it was inside another library (the C library may hold a
@@ -161,6 +163,11 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
     hpu->fault      = fault_kind(sig, hpu, (uintptr_t)si->si_addr);
     hpu->in_handler = 0;
     siglongjmp(hpu->jb, 1);
+}
+
+int xg_spin_fault_signal(void)
+{
+    return wd_signo;
 }
 
 void xg_spin_fault_raise(xg_spin_hpu_t *hpu, int fault, uint64_t addr)

@@ -377,6 +377,8 @@ static inline int xg_spin_kill_asked(xg_spin_hpu_t *hpu)
            (k == atomic_load_explicit(&hpu->seq, memory_order_relaxed));
 }
 
+/* The signal the watchdog stops handlers with. */
+int xg_spin_fault_signal(void);
 /* Ends the handler running on @hpu with @fault (from a command). */
 XG_NORETURN void xg_spin_fault_raise(xg_spin_hpu_t *hpu, int fault,
                                      uint64_t addr);

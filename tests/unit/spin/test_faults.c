@@ -29,6 +29,7 @@ static const fault_case_t cases[] = {
     PH("stack_ph", XG_SPIN_FAULT_STACK),
     PH("loop_ph", XG_SPIN_FAULT_WATCHDOG),
     PH("libc_loop_ph", XG_SPIN_FAULT_WATCHDOG),
+    PH("pause_ph", XG_SPIN_FAULT_WATCHDOG),
     PH("cmd_loop_ph", XG_SPIN_FAULT_WATCHDOG),
     PH("ill_ph", XG_SPIN_FAULT_ILLEGAL),
     PH("fpe_ph", XG_SPIN_FAULT_ARITH),

@@ -83,6 +83,15 @@ __handler__ void libc_loop_ph(handler_args_t *args)
     }
 }
 
+/* Blocked in one system call that never returns by itself: the
+ * watchdog's signal interrupts it (wall time) and the handler returns;
+ * it ran too long all the same. */
+__handler__ void pause_ph(handler_args_t *args)
+{
+    (void)args;
+    pause();
+}
+
 /* Polls a command forever: stopped when a command returns. */
 __handler__ void cmd_loop_ph(handler_args_t *args)
 {
