@@ -60,7 +60,11 @@ typedef enum xg_spin_fault {
     XG_SPIN_FAULT_COMMAND,   /**< a command the context cannot serve
                                   (e.g. a send with no send portal) */
     XG_SPIN_FAULT_TERMINATE, /**< TERMINATE or a failed ASSERT */
-    XG_SPIN_FAULT_STALL      /**< the message's packets stopped coming */
+    XG_SPIN_FAULT_STALL,     /**< the message's packets stopped coming */
+    XG_SPIN_FAULT_EXIT       /**< the handler called exit, _exit, _Exit,
+                                  quick_exit or pthread_exit (addr: the
+                                  status), or raise() of a signal that
+                                  would end the process (signal) */
 } xg_spin_fault_t;
 
 /** @return a short description of @p fault ("memory access", ...). */

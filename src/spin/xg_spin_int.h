@@ -377,6 +377,9 @@ static inline int xg_spin_kill_asked(xg_spin_hpu_t *hpu)
            (k == atomic_load_explicit(&hpu->seq, memory_order_relaxed));
 }
 
+/* The engine's stand-in for routine @name of the C library that would
+ * end the process or the thread (exit, raise, ...), or NULL. */
+void *xg_spin_rt_replacement(const char *name);
 /* The signal the watchdog stops handlers with. */
 int xg_spin_fault_signal(void);
 /* Ends the handler running on @hpu with @fault (from a command). */
