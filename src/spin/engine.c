@@ -539,6 +539,7 @@ static XG_NOINLINE int run_handler(xg_spin_hpu_t *hpu, xg_spin_pkt_t *pkt,
     hpu->msg   = pkt->msg;
     hpu->run   = kind;
     hpu->fault = XG_SPIN_FAULT_NONE;
+    hpu->fault_quiet = 0;
     atomic_store_explicit(&hpu->wd_limit, pkt->msg->ctx->watchdog_ns,
                           memory_order_relaxed);
     /* odd: a handler runs (the watchdog's view) */
@@ -576,7 +577,7 @@ static XG_NOINLINE int run_handler(xg_spin_hpu_t *hpu, xg_spin_pkt_t *pkt,
         ev.hpu     = hpu->gid;
         /* one report per message: handlers of its other packets that
          * were already running may fault too */
-        if (xg_spin_msg_fail(pkt->msg)) {
+        if (xg_spin_msg_fail(pkt->msg) && !hpu->fault_quiet) {
             xg_spin_fault_report(pkt->msg->ctx, &ev);
         }
     }

@@ -210,6 +210,8 @@ struct xg_spin_hpu {
     int              run;
     /* the fault that ended the handler */
     int              fault;       /* xg_spin_fault_t */
+    int              fault_quiet; /* the NIC's shutdown caused it: the
+                                     message fails, unreported */
     int              fault_sig;
     uint64_t         fault_addr;
     uint32_t         cmds;        /* command handles issued */
