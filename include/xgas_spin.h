@@ -60,7 +60,11 @@ typedef enum xg_spin_fault {
     XG_SPIN_FAULT_COMMAND,   /**< a command the context cannot serve
                                   (e.g. a send with no send portal) */
     XG_SPIN_FAULT_TERMINATE, /**< TERMINATE or a failed ASSERT */
-    XG_SPIN_FAULT_STALL      /**< the message's packets stopped coming */
+    XG_SPIN_FAULT_STALL,     /**< the message's packets stopped coming */
+    XG_SPIN_FAULT_EXIT       /**< the handler called exit, _exit, _Exit,
+                                  quick_exit or pthread_exit (addr: the
+                                  status), or raise() of a signal that
+                                  would end the process (signal) */
 } xg_spin_fault_t;
 
 /** @return a short description of @p fault ("memory access", ...). */
@@ -80,6 +84,8 @@ typedef struct xg_spin_ec_desc {
     volatile int32_t  last_signal;  /**< the signal, or 0 */
     volatile uint32_t last_hpu;     /**< hpu_gid of the failed handler */
     volatile uint64_t messages;     /**< messages completed */
+    volatile uint64_t dropped;      /**< late packets of reset messages,
+                                         dropped (flows) */
 } xg_spin_ec_desc_t;
 
 /** A fault or stall, as xg_spin_event_get reports it. */

@@ -204,17 +204,30 @@ xg_status_t xg_spin_ctx_new(const char *fn, const xg_spin_ctx_params_t *p,
     return XG_OK;
 }
 
-xg_status_t xg_spin_ctx_wait_quiet(xg_spin_ctx_t *ctx)
+/* Waits until no message of @ctx is in the engine and, if @nic_too, none
+ * is held by the NIC (its release still to come, even after its
+ * shutdown: before @ctx may be freed). */
+static void ctx_wait(xg_spin_ctx_t *ctx, int nic_too)
 {
     xg_wait_t wait;
 
     /* a stalled message is reset within its threshold: this ends */
     xg_wait_init(&wait);
     while ((atomic_load_explicit(&ctx->active, memory_order_acquire) != 0) ||
-           (atomic_load_explicit(&ctx->hooks.inflight,
-                                 memory_order_acquire) != 0)) {
+           ((atomic_load_explicit(&ctx->hooks.inflight,
+                                  memory_order_acquire) != 0) &&
+            (nic_too ||
+             !atomic_load_explicit(&xg_spin_engine.nic_closed,
+                                   memory_order_acquire)))) {
         xg_wait_backoff(&wait);
     }
+}
+
+xg_status_t xg_spin_ctx_wait_quiet(xg_spin_ctx_t *ctx)
+{
+    /* once the NIC shut down, the messages it still counts are its own
+     * to release: the engine resumes none of them */
+    ctx_wait(ctx, 0);
     return XG_OK;
 }
 
@@ -249,7 +262,7 @@ xg_status_t xg_spin_ctx_delete(const char *fn, xg_spin_ctx_t *ctx)
         xg_spin_ctx_detach_entry(fn, ctx, ctx->entries[ctx->nentries - 1]);
     }
     xg_spin_flow_close_all(&ctx->flows);
-    xg_spin_ctx_wait_quiet(ctx);
+    ctx_wait(ctx, 1);
     pthread_mutex_lock(&e->lock);
     xg_spin_ctx_free(ctx);
     pthread_mutex_unlock(&e->lock);

@@ -539,6 +539,7 @@ static XG_NOINLINE int run_handler(xg_spin_hpu_t *hpu, xg_spin_pkt_t *pkt,
     hpu->msg   = pkt->msg;
     hpu->run   = kind;
     hpu->fault = XG_SPIN_FAULT_NONE;
+    hpu->fault_quiet = 0;
     atomic_store_explicit(&hpu->wd_limit, pkt->msg->ctx->watchdog_ns,
                           memory_order_relaxed);
     /* odd: a handler runs (the watchdog's view) */
@@ -548,6 +549,15 @@ static XG_NOINLINE int run_handler(xg_spin_hpu_t *hpu, xg_spin_pkt_t *pkt,
         fn(&hpu->args);
         hpu->in_handler = 0;
         ok = 1;
+        if (xg_spin_kill_asked(hpu)) {
+            /* the watchdog gave up on it before it returned: a system
+             * call its signal interrupted (pause, sleep) made it return
+             * early, but it ran too long all the same */
+            hpu->fault      = XG_SPIN_FAULT_WATCHDOG;
+            hpu->fault_sig  = xg_spin_fault_signal();
+            hpu->fault_addr = 0;
+            ok = 0;
+        }
     } else {
         hpu->in_handler = 0; /* a fault: fault.c jumped back here */
         ok = 0;
@@ -567,7 +577,7 @@ static XG_NOINLINE int run_handler(xg_spin_hpu_t *hpu, xg_spin_pkt_t *pkt,
         ev.hpu     = hpu->gid;
         /* one report per message: handlers of its other packets that
          * were already running may fault too */
-        if (xg_spin_msg_fail(pkt->msg)) {
+        if (xg_spin_msg_fail(pkt->msg) && !hpu->fault_quiet) {
             xg_spin_fault_report(pkt->msg->ctx, &ev);
         }
     }

@@ -19,7 +19,9 @@
  *     of its HPU thread, so a descheduled handler is not blamed for the
  *     host's load; or, blocked in a system call, ten times the threshold
  *     and at least WD_WALL_MIN of wall time) gets a signal from the
- *     watchdog thread.  It is stopped
+ *     watchdog thread.  A handler that returns after the watchdog asked
+ *     to stop it -- the signal interrupted the system call it was blocked
+ *     in -- fails all the same (engine.c).  It is stopped
  *     there if it was executing its own handler file's code; if it was
  *     inside a command of the engine it is stopped when the command
  *     returns; if it was inside another library (the C library may hold a
@@ -163,6 +165,132 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
     siglongjmp(hpu->jb, 1);
 }
 
+/* ------------------------------------------------------------------------
+ * What a handler file calls instead of the routines that end the process
+ * or the thread (handlers.c points the file's references here)
+ * --------------------------------------------------------------------- */
+
+/* The HPU whose handler is the caller, or NULL (the loading thread, an
+ * application thread, the engine's own code). */
+static xg_spin_hpu_t *handler_hpu(void)
+{
+    xg_spin_hpu_t *hpu = xg_spin_tls_hpu;
+
+    return ((hpu != NULL) && hpu->in_handler && !hpu->in_runtime) ? hpu
+                                                                   : NULL;
+}
+
+static XG_NORETURN void exit_fault(xg_spin_hpu_t *hpu, int sig,
+                                   uint64_t status)
+{
+    hpu->fault      = XG_SPIN_FAULT_EXIT;
+    hpu->fault_sig  = sig;
+    hpu->fault_addr = status;
+    hpu->in_handler = 0;
+    siglongjmp(hpu->jb, 1);
+}
+
+static XG_NORETURN void rt_exit(int status)
+{
+    xg_spin_hpu_t *hpu = handler_hpu();
+
+    if (hpu != NULL) {
+        exit_fault(hpu, 0, (uint64_t)(uint32_t)status);
+    }
+    exit(status);
+}
+
+static XG_NORETURN void rt__exit(int status)
+{
+    xg_spin_hpu_t *hpu = handler_hpu();
+
+    if (hpu != NULL) {
+        exit_fault(hpu, 0, (uint64_t)(uint32_t)status);
+    }
+    _exit(status);
+}
+
+static XG_NORETURN void rt_quick_exit(int status)
+{
+    xg_spin_hpu_t *hpu = handler_hpu();
+
+    if (hpu != NULL) {
+        exit_fault(hpu, 0, (uint64_t)(uint32_t)status);
+    }
+    quick_exit(status);
+}
+
+static XG_NORETURN void rt_pthread_exit(void *ret)
+{
+    xg_spin_hpu_t *hpu = handler_hpu();
+
+    if (hpu != NULL) {
+        exit_fault(hpu, 0, (uint64_t)(uintptr_t)ret);
+    }
+    pthread_exit(ret);
+}
+
+/* 1 if @sig, raised now, ends (or kills) the process: its default
+ * action is to terminate and nobody handles or ignores it.  The signals
+ * of faults are the engine's own (on_signal contains them). */
+static int sig_ends(int sig)
+{
+    struct sigaction cur;
+
+    if (sig == SIGKILL) {
+        return 1;
+    }
+    if ((sigaction(sig, NULL, &cur) != 0) || (cur.sa_flags & SA_SIGINFO) ||
+        (cur.sa_handler != SIG_DFL)) {
+        return 0;
+    }
+    switch (sig) {
+    case SIGCHLD: case SIGCONT: case SIGURG: case SIGWINCH:  /* ignored */
+    case SIGSTOP: case SIGTSTP: case SIGTTIN: case SIGTTOU:  /* stop */
+        return 0;
+    default:
+        return 1;
+    }
+}
+
+static int rt_raise(int sig)
+{
+    xg_spin_hpu_t *hpu = handler_hpu();
+
+    if ((hpu != NULL) && sig_ends(sig)) {
+        exit_fault(hpu, sig, 0);
+    }
+    return raise(sig);
+}
+
+void *xg_spin_rt_replacement(const char *name)
+{
+    static const struct {
+        const char *name;
+        void       *fn;
+    } rt[] = {
+        {"exit", (void *)(uintptr_t)rt_exit},
+        {"_exit", (void *)(uintptr_t)rt__exit},
+        {"_Exit", (void *)(uintptr_t)rt__exit},
+        {"quick_exit", (void *)(uintptr_t)rt_quick_exit},
+        {"pthread_exit", (void *)(uintptr_t)rt_pthread_exit},
+        {"raise", (void *)(uintptr_t)rt_raise},
+    };
+    unsigned i;
+
+    for (i = 0; i < XG_ARRAY_SIZE(rt); i++) {
+        if (strcmp(rt[i].name, name) == 0) {
+            return rt[i].fn;
+        }
+    }
+    return NULL;
+}
+
+int xg_spin_fault_signal(void)
+{
+    return wd_signo;
+}
+
 void xg_spin_fault_raise(xg_spin_hpu_t *hpu, int fault, uint64_t addr)
 {
     hpu->fault      = fault;
@@ -230,6 +358,9 @@ const char *xg_spin_fault_name(int fault)
         [XG_SPIN_FAULT_COMMAND]   = "command the context cannot serve",
         [XG_SPIN_FAULT_TERMINATE] = "TERMINATE or a failed ASSERT",
         [XG_SPIN_FAULT_STALL]     = "message stalled: no packet in time",
+        [XG_SPIN_FAULT_EXIT]      = "tried to end the process or its HPU "
+                                    "thread (exit, _exit, pthread_exit, "
+                                    "raise; address: the status)",
     };
 
     if ((fault < 0) || ((unsigned)fault >= XG_ARRAY_SIZE(names))) {

@@ -8,8 +8,11 @@
  * the NIC memory the driver named (the driver manages that memory, as on
  * PsPIN: the engine checks the addresses lie in NIC memory and allocates
  * nothing).  Messages: (context, msgid) -> open message, until the packet
- * marked eom; a message that was reset (stall) is replaced by a new one
- * at its next packet.
+ * marked eom.  A message the stall threshold reset gives its MPQ back
+ * when its injector next looks (a lookup of it, or a wait for a free
+ * MPQ) and stays in the map without one: its late packets are dropped
+ * (counted in the context's descriptor, and given their feedback) up to
+ * its eom packet; the next packet of that msgid starts a new message.
  *
  * Callbacks run on HPU threads, one at a time (cb_lock), with no engine
  * lock held; they must not inject packets.  The driver's thread waits
@@ -35,7 +38,7 @@
 typedef struct xg_spin_flow_msg {
     xg_spin_ctx_t *ctx;
     uint32_t       msgid;
-    xg_spin_msg_t *msg;
+    xg_spin_msg_t *msg;   /* NULL: reset, its late packets are dropped */
 } flow_msg_t;
 
 static struct {
@@ -93,14 +96,15 @@ void xg_spin_sim_set_cbs(const xg_spin_sim_cbs_t *cbs)
  * What handlers of raw contexts produce (HPU threads)
  * --------------------------------------------------------------------- */
 
-void xg_spin_flow_pkt_done(xg_spin_pkt_t *pkt)
+/* The driver's feedback for a packet of message @msgid. */
+static void flow_feedback(uint32_t msgid, uint64_t user_ptr,
+                          uint64_t t_arrival)
 {
-    uint64_t now = xg_spin_now(), lat = now - pkt->t_arrival;
+    uint64_t now = xg_spin_now(), lat = now - t_arrival;
 
     pthread_mutex_lock(&sim.cb_lock);
     if (sim.cbs.feedback != NULL) {
-        sim.cbs.feedback(pkt->user_ptr, pkt->t_arrival, pkt->t_arrival,
-                         now);
+        sim.cbs.feedback(user_ptr, t_arrival, t_arrival, now);
     }
     sim.lat_sum += lat;
     if ((sim.lat_min == 0) || (lat < sim.lat_min)) {
@@ -111,12 +115,17 @@ void xg_spin_flow_pkt_done(xg_spin_pkt_t *pkt)
     }
     sim.last_ns = now;
     if (sim.trace != NULL) {
-        fprintf(sim.trace, "done %" PRIu32 " %" PRIu64 "\n", pkt->msg->id,
-                pkt->user_ptr);
+        fprintf(sim.trace, "done %" PRIu32 " %" PRIu64 "\n", msgid,
+                user_ptr);
     }
     pthread_mutex_unlock(&sim.cb_lock);
     /* release: the callback's work before pspinsim_run returns */
     atomic_fetch_add_explicit(&sim.done, 1, memory_order_release);
+}
+
+void xg_spin_flow_pkt_done(xg_spin_pkt_t *pkt)
+{
+    flow_feedback(pkt->msg->id, pkt->user_ptr, pkt->t_arrival);
 }
 
 int xg_spin_flow_send(xg_spin_hpu_t *hpu, const void *data, uint32_t len)
@@ -296,13 +305,44 @@ static xg_spin_ctx_t *flow_ctx(const char *fn, const spin_ec_t *ec)
 
 static void open_remove(xg_spin_flows_t *f, unsigned i)
 {
-    xg_spin_msg_unref(f->open[i].msg);
+    if (f->open[i].msg != NULL) {
+        xg_spin_msg_unref(f->open[i].msg);
+    }
     f->open[i] = f->open[--f->nopen];
 }
 
-/* The open message @msgid of @ctx, or a new one (waits for a free MPQ). */
+/* 1 if entry @i of @f is a message the stall threshold reset (closed
+ * while the injector still has it open); its MPQ is given back then. */
+static int open_reset(xg_spin_flows_t *f, unsigned i)
+{
+    xg_spin_msg_t *msg = f->open[i].msg;
+
+    if (msg == NULL) {
+        return 1;
+    }
+    if (!(atomic_load_explicit(&msg->flags, memory_order_acquire) &
+          XG_SPIN_MSG_OPEN_GONE)) {
+        return 0;
+    }
+    f->open[i].msg = NULL;
+    xg_spin_msg_unref(msg);
+    return 1;
+}
+
+/* Gives back the MPQs of @f's messages that were reset. */
+static void flow_reap(xg_spin_flows_t *f)
+{
+    unsigned i;
+
+    for (i = 0; i < f->nopen; i++) {
+        open_reset(f, i);
+    }
+}
+
+/* The open message @msgid of @ctx, a new one (waits for a free MPQ), or
+ * NULL: *@late set if it is a message that was reset, else no memory. */
 static xg_spin_msg_t *flow_msg(xg_spin_flows_t *f, xg_spin_ctx_t *ctx,
-                               uint32_t msgid)
+                               uint32_t msgid, unsigned *late)
 {
     xg_spin_msg_t *msg;
     flow_msg_t *v;
@@ -311,13 +351,11 @@ static xg_spin_msg_t *flow_msg(xg_spin_flows_t *f, xg_spin_ctx_t *ctx,
 
     for (i = 0; i < f->nopen; i++) {
         if ((f->open[i].ctx == ctx) && (f->open[i].msgid == msgid)) {
-            msg = f->open[i].msg;
-            if (!(atomic_load_explicit(&msg->flags, memory_order_acquire) &
-                  XG_SPIN_MSG_OPEN_GONE)) {
-                return msg;
+            if (open_reset(f, i)) {
+                *late = i + 1;
+                return NULL;
             }
-            open_remove(f, i); /* reset (stalled): a new message */
-            break;
+            return f->open[i].msg;
         }
     }
     if (f->nopen == f->cap) {
@@ -330,6 +368,9 @@ static xg_spin_msg_t *flow_msg(xg_spin_flows_t *f, xg_spin_ctx_t *ctx,
     }
     xg_wait_init(&wait);
     while ((msg = xg_spin_msg_open(ctx, msgid)) == NULL) {
+        /* every MPQ taken: those of messages reset meanwhile are held
+         * by this map alone */
+        flow_reap(f);
         f->waits++;
         xg_wait_backoff(&wait);
     }
@@ -344,6 +385,23 @@ static xg_spin_msg_t *flow_msg(xg_spin_flows_t *f, xg_spin_ctx_t *ctx,
     f->nopen++;
     f->msgs++;
     return msg;
+}
+
+/* A late packet of a reset message (entry @i of @f): dropped and
+ * counted; its eom ends the reset message. */
+static void flow_drop_late(xg_spin_flows_t *f, unsigned i,
+                           xg_spin_ctx_t *ctx, int eom, uint64_t user_ptr,
+                           uint64_t t_arrival)
+{
+    uint32_t msgid = f->open[i].msgid;
+
+    __atomic_fetch_add(&ctx->desc->dropped, 1, __ATOMIC_RELAXED);
+    if (eom) {
+        open_remove(f, i);
+    }
+    if (ctx->raw) {
+        flow_feedback(msgid, user_ptr, t_arrival);
+    }
 }
 
 static void flow_close(xg_spin_flows_t *f, xg_spin_msg_t *msg)
@@ -362,7 +420,10 @@ static void flow_close(xg_spin_flows_t *f, xg_spin_msg_t *msg)
 void xg_spin_flow_close_all(xg_spin_flows_t *f)
 {
     while (f->nopen != 0) {
-        flow_close(f, f->open[0].msg); /* no eom came: end them here */
+        if (f->open[0].msg != NULL) {
+            xg_spin_msg_close(f->open[0].msg); /* no eom came: end it */
+        }
+        open_remove(f, 0);
     }
     free(f->open);
     f->open = NULL;
@@ -377,6 +438,8 @@ int xg_spin_flow_inject(const char *fn, xg_spin_flows_t *f,
     xg_spin_engine_t *e = &xg_spin_engine;
     xg_spin_msg_t *msg;
     xg_spin_pkt_t *pkt;
+    uint64_t t_arrival;
+    unsigned late = 0;
     xg_wait_t wait;
 
     if (len > e->slot_size) {
@@ -396,18 +459,26 @@ int xg_spin_flow_inject(const char *fn, xg_spin_flows_t *f,
     pkt->user_ptr  = user_ptr;
     /* a time for the driver's feedback (not for a native flow's) */
     pkt->t_arrival = ctx->raw ? xg_spin_now() : 0;
-    for (;;) {
-        msg = flow_msg(f, ctx, msgid);
-        if (msg == NULL) {
-            xg_spin_pkt_drop(pkt);
+    t_arrival      = pkt->t_arrival;
+    msg = flow_msg(f, ctx, msgid, &late);
+    if (msg != NULL) {
+        pkt->offset = msg->rlength;
+        if (!xg_spin_pkt_inject(msg, pkt)) {
+            /* reset since the lookup: late too */
+            for (late = 0; f->open[late].msg != msg; late++) {
+            }
+            open_reset(f, late++);
+            msg = NULL;
+        }
+    }
+    if (msg == NULL) {
+        xg_spin_pkt_drop(pkt);
+        if (late == 0) {
             xg_error("spin", "%s: no memory for the flow's messages", fn);
             return SPIN_ERR;
         }
-        pkt->offset = msg->rlength;
-        if (xg_spin_pkt_inject(msg, pkt)) {
-            break;
-        }
-        flow_close(f, msg); /* reset meanwhile: a new message */
+        flow_drop_late(f, late - 1, ctx, eom, user_ptr, t_arrival);
+        return SPIN_SUCCESS;
     }
     /* the next packet's offset: this one's UDP payload, if it has the
      * IP/UDP headers of PsPIN's packets (docs/spin.md) */

@@ -11,11 +11,19 @@
  *
  * The executable segments of every file are recorded, so the watchdog can
  * tell a handler's own code from a library it called (fault.c).
+ *
+ * A handler must not end the process: the file's own references to
+ * exit, _exit, _Exit, quick_exit, pthread_exit and raise (its GOT
+ * entries: every call of a shared object to another goes through them)
+ * are pointed at the engine's (fault.c), which end the handler as a
+ * fault when one runs and do what the C library does otherwise.
  */
 #include <dlfcn.h>
 #include <link.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "base/xg_log.h"
 #include "spin/xg_spin_int.h"
@@ -73,6 +81,145 @@ int xg_spin_obj_has_pc(uintptr_t pc)
     return 0;
 }
 
+/* The file's relocation target of an engine-served routine: GOT slots of
+ * calls (jump slots) and of address loads (-fno-plt calls, pointers). */
+#if defined(__x86_64__)
+#define REL_SLOT(t) (((t) == R_X86_64_JUMP_SLOT) || ((t) == R_X86_64_GLOB_DAT))
+#elif defined(__aarch64__)
+#define REL_SLOT(t) (((t) == R_AARCH64_JUMP_SLOT) || \
+                     ((t) == R_AARCH64_GLOB_DAT))
+#endif
+
+#ifdef REL_SLOT
+struct relro_find {
+    uintptr_t base;        /* the file's load address */
+    uintptr_t lo, hi;      /* its PT_GNU_RELRO, or 0 */
+};
+
+static int relro_of(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    struct relro_find *f = arg;
+    int i;
+
+    (void)size;
+    if (info->dlpi_addr != f->base) {
+        return 0;
+    }
+    for (i = 0; i < info->dlpi_phnum; i++) {
+        if (info->dlpi_phdr[i].p_type == PT_GNU_RELRO) {
+            f->lo = info->dlpi_addr + info->dlpi_phdr[i].p_vaddr;
+            f->hi = f->lo + info->dlpi_phdr[i].p_memsz;
+        }
+    }
+    return 1;
+}
+
+/* A pointer of the dynamic section: the loader relocated it in place, or
+ * it is still the file's offset. */
+static uintptr_t dyn_ptr(const struct link_map *lm, ElfW(Addr) p)
+{
+    return (p < lm->l_addr) ? lm->l_addr + p : p;
+}
+
+/* Points @lm's relocations in [rel, rel + size) of routines the engine
+ * serves at the engine's.  0, or -1 if a slot could not be written. */
+static int contain_rels(const struct link_map *lm, const ElfW(Rela) *rel,
+                        size_t size, const ElfW(Sym) *symtab,
+                        const char *strtab, const struct relro_find *relro)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    size_t i, n = size / sizeof(*rel);
+    uintptr_t slot, pg;
+    void *to;
+
+    for (i = 0; i < n; i++) {
+        if (!REL_SLOT(ELF64_R_TYPE(rel[i].r_info))) {
+            continue;
+        }
+        to = xg_spin_rt_replacement(
+            strtab + symtab[ELF64_R_SYM(rel[i].r_info)].st_name);
+        if (to == NULL) {
+            continue;
+        }
+        slot = lm->l_addr + rel[i].r_offset;
+        pg   = slot & ~(uintptr_t)(page - 1);
+        if ((slot >= relro->lo) && (slot < relro->hi)) {
+            /* read-only once relocated (RELRO): open it for the write */
+            if (mprotect((void *)pg, (size_t)page,
+                         PROT_READ | PROT_WRITE) != 0) {
+                return -1;
+            }
+            *(void **)slot = to;
+            mprotect((void *)pg, (size_t)page, PROT_READ);
+        } else {
+            *(void **)slot = to;
+        }
+    }
+    return 0;
+}
+
+/* See the top: 0, or -1 (logged by the caller) if the file's references
+ * could not be redirected. */
+static int obj_contain(void *dl)
+{
+    const ElfW(Rela) *rela = NULL, *jmprel = NULL;
+    size_t relasz = 0, pltrelsz = 0;
+    const ElfW(Sym) *symtab = NULL;
+    const char *strtab = NULL;
+    struct relro_find relro;
+    struct link_map *lm;
+    const ElfW(Dyn) *d;
+
+    if ((dlinfo(dl, RTLD_DI_LINKMAP, &lm) != 0) || (lm->l_ld == NULL)) {
+        return -1;
+    }
+    for (d = lm->l_ld; d->d_tag != DT_NULL; d++) {
+        switch (d->d_tag) {
+        case DT_RELA:
+            rela = (const ElfW(Rela) *)dyn_ptr(lm, d->d_un.d_ptr);
+            break;
+        case DT_RELASZ:
+            relasz = d->d_un.d_val;
+            break;
+        case DT_JMPREL:
+            jmprel = (const ElfW(Rela) *)dyn_ptr(lm, d->d_un.d_ptr);
+            break;
+        case DT_PLTRELSZ:
+            pltrelsz = d->d_un.d_val;
+            break;
+        case DT_SYMTAB:
+            symtab = (const ElfW(Sym) *)dyn_ptr(lm, d->d_un.d_ptr);
+            break;
+        case DT_STRTAB:
+            strtab = (const char *)dyn_ptr(lm, d->d_un.d_ptr);
+            break;
+        default:
+            break;
+        }
+    }
+    if ((symtab == NULL) || (strtab == NULL)) {
+        return -1;
+    }
+    memset(&relro, 0, sizeof(relro));
+    relro.base = lm->l_addr;
+    dl_iterate_phdr(relro_of, &relro);
+    if (((rela != NULL) &&
+         (contain_rels(lm, rela, relasz, symtab, strtab, &relro) != 0)) ||
+        ((jmprel != NULL) &&
+         (contain_rels(lm, jmprel, pltrelsz, symtab, strtab, &relro) !=
+          0))) {
+        return -1;
+    }
+    return 0;
+}
+#else
+static int obj_contain(void *dl)
+{
+    (void)dl;
+    return -1; /* relocations of this architecture not known here */
+}
+#endif
+
 xg_spin_obj_t *xg_spin_obj_load(const char *fn, const char *path)
 {
     xg_spin_engine_t *e = &xg_spin_engine;
@@ -102,6 +249,12 @@ xg_spin_obj_t *xg_spin_obj_load(const char *fn, const char *path)
         return NULL;
     }
     obj->dl = dl;
+    if (obj_contain(dl) != 0) {
+        xg_warn("spin", "%s: the references of handler file %s to exit, "
+                "_exit, pthread_exit and raise could not be redirected: a "
+                "handler calling them ends the process (docs/spin.md, "
+                "\"Faults and isolation\")", fn, path);
+    }
     /* the file's code: around init_handlers, which every file defines */
     memset(&find, 0, sizeof(find));
     find.sym = dlsym(dl, "init_handlers");

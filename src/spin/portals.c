@@ -159,10 +159,16 @@ static xg_nic_hook_ret_t on_payload(const xg_nic_hook_args_t *a)
 
     xg_assert(msg != NULL);
     if (msg_failed(msg)) {
+        if (a->offset + a->len >= msg->rlength) {
+            xg_spin_msg_close(msg); /* its last packet: nothing follows */
+        }
         return XG_NIC_HOOK_CONSUMED; /* dropped: the message failed */
     }
     if (nic_closed()) {
-        xg_spin_msg_fail(msg); /* shutting down: it cannot finish */
+        /* shutting down: it cannot finish, and no packet of it follows
+         * (not a stall for the watchdog to report) */
+        xg_spin_msg_fail(msg);
+        xg_spin_msg_close(msg);
         return XG_NIC_HOOK_ERROR;
     }
     pkt = xg_spin_pkt_alloc();
@@ -395,7 +401,10 @@ int xg_spin_portals_send(xg_spin_hpu_t *hpu, uint32_t dest, const void *data,
     }
     in = nic_enter();
     if (in == NULL) {
-        return XG_SPIN_FAULT_COMMAND; /* the NIC shut down */
+        /* the NIC shut down: the message is one the shutdown breaks off,
+         * not the context's error */
+        hpu->fault_quiet = 1;
+        return XG_SPIN_FAULT_COMMAND;
     }
     if (!send_md[msg->ni].bound) {
         nic_leave(in);

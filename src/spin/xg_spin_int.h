@@ -210,6 +210,8 @@ struct xg_spin_hpu {
     int              run;
     /* the fault that ended the handler */
     int              fault;       /* xg_spin_fault_t */
+    int              fault_quiet; /* the NIC's shutdown caused it: the
+                                     message fails, unreported */
     int              fault_sig;
     uint64_t         fault_addr;
     uint32_t         cmds;        /* command handles issued */
@@ -377,6 +379,11 @@ static inline int xg_spin_kill_asked(xg_spin_hpu_t *hpu)
            (k == atomic_load_explicit(&hpu->seq, memory_order_relaxed));
 }
 
+/* The engine's stand-in for routine @name of the C library that would
+ * end the process or the thread (exit, raise, ...), or NULL. */
+void *xg_spin_rt_replacement(const char *name);
+/* The signal the watchdog stops handlers with. */
+int xg_spin_fault_signal(void);
 /* Ends the handler running on @hpu with @fault (from a command). */
 XG_NORETURN void xg_spin_fault_raise(xg_spin_hpu_t *hpu, int fault,
                                      uint64_t addr);

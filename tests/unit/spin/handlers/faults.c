@@ -8,6 +8,7 @@
 #include <packets.h>
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,6 +82,46 @@ __handler__ void libc_loop_ph(handler_args_t *args)
     for (;;) {
         nanosleep(&ts, NULL);
     }
+}
+
+/* Blocked in one system call that never returns by itself: the
+ * watchdog's signal interrupts it (wall time) and the handler returns;
+ * it ran too long all the same. */
+__handler__ void pause_ph(handler_args_t *args)
+{
+    (void)args;
+    pause();
+}
+
+/* Try to end the process or the HPU thread: contained as faults. */
+__handler__ void exit_ph(handler_args_t *args)
+{
+    (void)args;
+    exit(3);
+}
+
+__handler__ void _exit_ph(handler_args_t *args)
+{
+    (void)args;
+    _exit(4);
+}
+
+__handler__ void pthread_exit_ph(handler_args_t *args)
+{
+    (void)args;
+    pthread_exit(NULL);
+}
+
+__handler__ void raise_hup_ph(handler_args_t *args)
+{
+    (void)args;
+    raise(SIGHUP); /* default action: terminate */
+}
+
+__handler__ void raise_kill_ph(handler_args_t *args)
+{
+    (void)args;
+    raise(SIGKILL);
 }
 
 /* Polls a command forever: stopped when a command returns. */
