@@ -197,6 +197,13 @@ static const char *config_getenv(const char *env, char *name, size_t len)
     return text;
 }
 
+int xg_config_given(const char *env)
+{
+    char name[64];
+
+    return config_getenv(env, name, sizeof(name)) != NULL;
+}
+
 /* Sets @entry from the environment; on a malformed or out-of-range value
  * says which variable, what was found and what is allowed, and keeps the
  * default.  0 on success. */

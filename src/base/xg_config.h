@@ -61,6 +61,11 @@ extern xg_config_t xg_config;
  * and returns XG_ERR_INVALID_PARAM (the field keeps its default). */
 xg_status_t xg_config_load(void);
 
+/* 1 if the user set variable @env (a row's ENV_NAME; for a SHMEM_ row its
+ * SMA_ spelling counts too), 0 if its value is the default.  Lets a layer
+ * choose a default of its own where the row's default does not fit. */
+int xg_config_given(const char *env);
+
 /* Parses "<number>[K|M|G|T][B|iB]" (or 0x hex) into bytes; 0 on success. */
 int xg_config_parse_size(const char *text, uint64_t *value_p);
 

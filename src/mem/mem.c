@@ -6,8 +6,10 @@
 
 #include <elf.h>
 #include <link.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "base/xg_compiler.h"
@@ -16,6 +18,16 @@
 #include "boot/xg_boot.h"
 
 xg_mem_t xg_mem = {.region = {.fd = -1}};
+
+static int mem_from_node; /* xg_mem_size_from_node */
+
+/* Heaps sized from the node are multiples of this. */
+#define MEM_NODE_GRAIN (64ULL << 20)
+
+void xg_mem_size_from_node(int on)
+{
+    mem_from_node = on;
+}
 
 typedef struct {
     uintptr_t lo;
@@ -67,9 +79,10 @@ static uint64_t mem_pow2_floor(uint64_t x)
  * shmem_align can honour every alignment an object can have.  This costs
  * address space only (up to twice the partition size), not memory.
  */
-static void mem_layout(uint64_t data_size)
+static void mem_layout(uint64_t symmetric_size, uint64_t data_size)
 {
-    xg_mem.heap_size    = xg_align_up(xg_config.symmetric_size, 1u << 16) +
+    xg_mem.symmetric_size = symmetric_size;
+    xg_mem.heap_size    = xg_align_up(symmetric_size, 1u << 16) +
                           XG_MEM_HEAP_EXTRA;
     xg_mem.data_off     = xg_mem.heap_size;
     xg_mem.data_size    = data_size;
@@ -83,6 +96,135 @@ static void mem_layout(uint64_t data_size)
                                       xg_mem_internal_size(
                                           xg_mem.npes, xg_config.teams_max),
                                       xg_mem.part_align);
+}
+
+/* Address space between XGAS_SYMMETRIC_BASE and the top of the user
+ * address space: where the node region must fit. */
+static uint64_t mem_va_room(void)
+{
+    uint64_t base = xg_config.symmetric_base;
+
+    return (base < XG_MEM_VA_LIMIT) ? XG_MEM_VA_LIMIT - base : 0;
+}
+
+/* 1 if the layout's node region fits @room bytes. */
+static int mem_region_fits(uint64_t room)
+{
+    uint64_t region;
+
+    return !__builtin_mul_overflow(xg_mem.part_size,
+                                   (uint64_t)xg_mem.local_npes, &region) &&
+           (region <= room);
+}
+
+/* The node's memory: physical, or the cgroup v2 limit where lower. */
+static uint64_t mem_node_bytes(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    uint64_t bytes = ((pages > 0) && (page > 0))
+                         ? (uint64_t)pages * (uint64_t)page
+                         : 0;
+    unsigned long long limit;
+    FILE *max = fopen("/sys/fs/cgroup/memory.max", "re");
+
+    if (max != NULL) {
+        if ((fscanf(max, "%llu", &limit) == 1) && (limit < bytes)) {
+            bytes = limit; /* "max" (no limit) does not parse */
+        }
+        fclose(max);
+    }
+    return bytes;
+}
+
+/* This node's share per PE (see xg_mem_size_from_node), laid out for
+ * @data_size bytes of globals: halved (in grains) until the node region
+ * fits its address room and half of `ulimit -v`, never below the
+ * default. */
+static uint64_t mem_node_share(uint64_t data_size)
+{
+    uint64_t room = mem_va_room(), share;
+    struct rlimit as;
+
+    if ((getrlimit(RLIMIT_AS, &as) == 0) && (as.rlim_cur != RLIM_INFINITY) &&
+        (as.rlim_cur / 2 < room)) {
+        room = as.rlim_cur / 2; /* the rest for the program's own memory */
+    }
+    share = mem_node_bytes() / (uint64_t)xg_mem.local_npes;
+    share -= share % MEM_NODE_GRAIN;
+    for (;;) {
+        if (share <= xg_config.symmetric_size) {
+            return xg_config.symmetric_size;
+        }
+        mem_layout(share, data_size);
+        if (mem_region_fits(room)) {
+            return share;
+        }
+        share = (share / 2) - (share / 2) % MEM_NODE_GRAIN;
+    }
+}
+
+/* The heap every PE of the job uses when sized from the node: the
+ * smallest node's share.  Each node's first PE publishes its node's,
+ * PE 0 takes the least and publishes it, every PE reads PE 0's: O(1)
+ * reads per PE, O(nodes) at PE 0. */
+static xg_status_t mem_agree_share(uint64_t *share_p)
+{
+    uint64_t share = *share_p, theirs;
+    int node, leader;
+
+    if ((xg_mem.local_me == 0) &&
+        (xg_boot_kv_put("mem.share", &share, sizeof(share)) != XG_OK)) {
+        return XG_ERR_BOOT;
+    }
+    if (xg_boot_fence() != XG_OK) {
+        return XG_ERR_BOOT;
+    }
+    if (xg_mem.me == 0) {
+        for (node = 0; node < xg_boot.nnodes; node++) {
+            leader = xg_boot_rank_at(node, 0);
+            if (xg_boot_kv_get(leader, "mem.share", &theirs,
+                               sizeof(theirs)) != XG_OK) {
+                return XG_ERR_BOOT;
+            }
+            share = (theirs < share) ? theirs : share;
+        }
+        if (xg_boot_kv_put("mem.share_min", &share, sizeof(share)) !=
+            XG_OK) {
+            return XG_ERR_BOOT;
+        }
+    }
+    if ((xg_boot_fence() != XG_OK) ||
+        (xg_boot_kv_get(0, "mem.share_min", share_p, sizeof(*share_p)) !=
+         XG_OK)) {
+        return XG_ERR_BOOT;
+    }
+    return XG_OK;
+}
+
+/* Lays the partition out: with SHMEM_SYMMETRIC_SIZE (or its default), or
+ * sized from the node when a library asked and the user did not set it. */
+static xg_status_t mem_size(uint64_t data_size)
+{
+    uint64_t share;
+    xg_status_t status;
+
+    xg_mem.node_memory = 0;
+    if (!mem_from_node || xg_config_given("SHMEM_SYMMETRIC_SIZE")) {
+        mem_layout(xg_config.symmetric_size, data_size);
+        return XG_OK;
+    }
+    share = mem_node_share(data_size);
+    status = mem_agree_share(&share);
+    if (status != XG_OK) {
+        return status;
+    }
+    xg_mem.node_memory = mem_node_bytes();
+    mem_layout(share, data_size);
+    xg_debug("mem", "heap sized from the node: %llu bytes per PE of %llu "
+             "bytes and %d PEs on this node",
+             (unsigned long long)share,
+             (unsigned long long)xg_mem.node_memory, xg_mem.local_npes);
+    return XG_OK;
 }
 
 /* The largest alignment every PE's heap base shares: the partition
@@ -106,13 +248,11 @@ static uint64_t mem_heap_max_align(void)
  * computes the same), before anything is mapped. */
 static xg_status_t mem_check_fits(void)
 {
-    uint64_t base = xg_config.symmetric_base, room, region, fit;
+    uint64_t base = xg_config.symmetric_base, room = mem_va_room(), fit;
     uint64_t npes = (uint64_t)xg_mem.local_npes;
     uint64_t overhead = xg_mem.part_size - xg_mem.heap_size;
 
-    room = (base < XG_MEM_VA_LIMIT) ? XG_MEM_VA_LIMIT - base : 0;
-    if (!__builtin_mul_overflow(xg_mem.part_size, npes, &region) &&
-        (region <= room)) {
+    if (mem_region_fits(room)) {
         return XG_OK;
     }
     if (xg_mem.local_me != 0) {
@@ -127,7 +267,7 @@ static xg_status_t mem_check_fits(void)
              "the %llu bytes of address space between XGAS_SYMMETRIC_BASE="
              "%#llx and %#llx: lower SHMEM_SYMMETRIC_SIZE to at most %llu "
              "bytes or run fewer PEs per node",
-             (unsigned long long)xg_config.symmetric_size,
+             (unsigned long long)xg_mem.symmetric_size,
              xg_mem.local_npes, xg_mem.local_npes,
              (unsigned long long)xg_mem.part_size,
              (unsigned long long)room, (unsigned long long)base,
@@ -207,8 +347,10 @@ xg_status_t xg_mem_init(void)
     xg_mem.local_npes = job.local_npes;
     dl_iterate_phdr(mem_find_data, &data);
     xg_mem.data_lo = data.lo;
-    mem_layout(data.hi - data.lo);
-
+    status = mem_size(data.hi - data.lo);
+    if (status != XG_OK) {
+        return status;
+    }
     status = mem_check_fits();
     if (status != XG_OK) {
         return status;

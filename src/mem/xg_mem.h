@@ -99,6 +99,8 @@ typedef struct xg_mem {
     uint64_t        part_size;
     uint64_t        part_align;    /* partitions start at multiples of it */
     uint64_t        heap_size;
+    uint64_t        symmetric_size; /* the program's heap bytes (below) */
+    uint64_t        node_memory;   /* sized from it: this node's bytes */
     uint64_t        data_off;      /* == heap_size */
     uint64_t        data_size;     /* bytes of the data window in use */
     uint64_t        internal_off;
@@ -108,6 +110,21 @@ typedef struct xg_mem {
 } xg_mem_t;
 
 extern xg_mem_t xg_mem;
+
+/*
+ * How large the heap is.  SHMEM_SYMMETRIC_SIZE when the user sets it, else
+ * its default (256 MiB) -- unless a library asked, before init, for a heap
+ * sized from the node's memory (libarmci does, through the runtime): then
+ * each PE may allocate its share of the node, the node's physical memory
+ * (or its cgroup v2 limit, if lower) divided by the node's PEs, rounded
+ * down to 64 MiB, never less than the default, and limited to what the
+ * node region's address room (and `ulimit -v`) allows.  The PEs of a job
+ * agree on the smallest share of any node.  The node region is a sparse
+ * memory object: a page costs memory only once touched, so a large heap
+ * costs address space and no memory until used.  node_memory is the
+ * node's bytes when sized so, 0 otherwise.
+ */
+void xg_mem_size_from_node(int on);
 
 /* Collective: lays out, maps the node region, moves the globals into the
  * data window and opens the heap.  Requires xg_boot_init. */

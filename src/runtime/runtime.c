@@ -32,6 +32,13 @@ xg_runtime_state_t xg_runtime_state(xg_runtime_component_t component)
     return __atomic_load_n(&runtime_states[component], __ATOMIC_ACQUIRE);
 }
 
+void xg_runtime_heap_from_node(void)
+{
+    pthread_mutex_lock(&runtime_lock);
+    xg_mem_size_from_node(1);
+    pthread_mutex_unlock(&runtime_lock);
+}
+
 static void runtime_set_state(xg_runtime_component_t component,
                               xg_runtime_state_t state)
 {

@@ -51,6 +51,14 @@ XG_EXPORT xg_status_t xg_runtime_init(xg_runtime_component_t component);
  * component needs.  XG_ERR_NOT_INITIALIZED if it had no user. */
 XG_EXPORT xg_status_t xg_runtime_fini(xg_runtime_component_t component);
 
+/* Asks for a symmetric heap sized from the node's memory where the user
+ * did not set SHMEM_SYMMETRIC_SIZE (mem/xg_mem.h says how), from the next
+ * start of XG_RUNTIME_PGAS on.  libarmci asks before it starts the
+ * runtime: ARMCI programs size their memory by their problem, not by an
+ * OpenSHMEM setting.  Every PE of the job must ask alike (every process of
+ * an ARMCI job runs libarmci's MPI_Init). */
+XG_EXPORT void xg_runtime_heap_from_node(void);
+
 /* The life-cycle state of @component. */
 XG_EXPORT xg_runtime_state_t xg_runtime_state(xg_runtime_component_t component);
 

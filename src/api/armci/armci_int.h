@@ -95,6 +95,12 @@ typedef struct xg_armci_agree {
 } xg_armci_agree_t;
 xg_status_t xg_armci_agree_max(uint64_t *values, size_t n, void *arg);
 
+/* Ends the job because @bytes (the group's largest request) do not fit
+ * the symmetric heap: names the request, the heap, how it was sized and
+ * what to change. */
+XG_NORETURN XG_NOINLINE void xg_armci_no_room(const char *routine,
+                                              uint64_t bytes);
+
 /* Collective over @group: allocates @bytes on each member; ptrs[r] is
  * member r's address of its part, NULL where it asked for 0 bytes. */
 void xg_armci_malloc_group(const char *routine, void **ptrs, armci_size_t bytes,

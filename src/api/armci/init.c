@@ -38,6 +38,9 @@ static void armci_start_xgas(const char *routine, int how)
     if (armci_xgas != ARMCI_XGAS_OFF) {
         return;
     }
+    /* ARMCI users size memory by their problem: the heap is the node's
+     * (unless SHMEM_SYMMETRIC_SIZE says otherwise; docs/armci.md) */
+    xg_runtime_heap_from_node();
     status = xg_runtime_init(XG_RUNTIME_PGAS);
     if (status != XG_OK) {
         xg_armci_fail(routine, "cannot start xgas (%s); the messages above "
@@ -455,8 +458,8 @@ XG_ARMCI_API int ARMCI_Uses_shm_grp(ARMCI_Group *group)
 XG_ARMCI_API void ARMCI_Set_shm_limit(unsigned long shmemlimit)
 {
     /* a hint with nothing to limit: shared memory is the symmetric heap,
-     * sized once by SHMEM_SYMMETRIC_SIZE when the job starts
-     * (docs/armci.md) */
+     * sized once when the job starts, from the node's memory or by
+     * SHMEM_SYMMETRIC_SIZE (docs/armci.md) */
     (void)shmemlimit;
 }
 

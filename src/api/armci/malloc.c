@@ -98,6 +98,41 @@ static size_t alloc_find(const char *routine, void *ptr, MPI_Comm comm)
                   "allocations in the same order");
 }
 
+void xg_armci_no_room(const char *routine, uint64_t bytes)
+{
+    xg_gas_room_t room;
+    uint64_t used, need_m;
+
+    xg_gas_region_room(&room);
+    used   = room.heap - room.largest_free;
+    need_m = (used + bytes + (1ULL << 20) - 1) >> 20;
+    if (room.node_memory != 0) {
+        xg_armci_fail(routine, "cannot allocate %llu bytes on every "
+                      "process: the symmetric heap of each is %llu bytes "
+                      "(SHMEM_SYMMETRIC_SIZE is not set, so libarmci sized "
+                      "it from this node's %llu bytes of memory shared by "
+                      "%d processes) and its largest free block is %llu "
+                      "bytes -- the node cannot give more: free ARMCI "
+                      "memory first, run fewer processes per node, or set "
+                      "SHMEM_SYMMETRIC_SIZE=%lluM to reserve more than the "
+                      "node's share (memory is used only where touched)",
+                      (unsigned long long)bytes,
+                      (unsigned long long)room.heap,
+                      (unsigned long long)room.node_memory, room.node_pes,
+                      (unsigned long long)room.largest_free,
+                      (unsigned long long)need_m);
+    }
+    xg_armci_fail(routine, "cannot allocate %llu bytes on every process: "
+                  "the symmetric heap of each is %llu bytes "
+                  "(SHMEM_SYMMETRIC_SIZE) and its largest free block is "
+                  "%llu bytes -- set SHMEM_SYMMETRIC_SIZE=%lluM or more, or "
+                  "unset it to let libarmci size the heap from the node's "
+                  "memory", (unsigned long long)bytes,
+                  (unsigned long long)room.heap,
+                  (unsigned long long)room.largest_free,
+                  (unsigned long long)need_m);
+}
+
 void xg_armci_malloc_group(const char *routine, void **ptrs,
                            armci_size_t bytes, ARMCI_Group *group)
 {
@@ -127,6 +162,16 @@ void xg_armci_malloc_group(const char *routine, void **ptrs,
     }
     status = xg_gas_region_alloc((size_t)bytes, xg_armci_agree_max, &agree,
                                  &region);
+    if (status == XG_ERR_NO_MEMORY) {
+        uint64_t largest = 0;
+
+        for (r = 0; r < group->size; r++) {
+            if ((uint64_t)sizes[r] > largest) {
+                largest = (uint64_t)sizes[r];
+            }
+        }
+        xg_armci_no_room(routine, largest);
+    }
     if (status != XG_OK) {
         xg_armci_fail(routine, "cannot allocate %ld bytes on every process "
                       "(%s): the messages above say why", bytes,

@@ -117,6 +117,11 @@ static armcix_mutex_hdl_t mutexes_create(const char *routine, int count,
     status = xg_gas_region_alloc((size_t)hdl->max_count *
                                      (size_t)group->size * sizeof(uint64_t),
                                  xg_armci_agree_max, &agree, &hdl->region);
+    if (status == XG_ERR_NO_MEMORY) {
+        xg_armci_no_room(routine, (uint64_t)hdl->max_count *
+                                      (uint64_t)group->size *
+                                      sizeof(uint64_t));
+    }
     if (status != XG_OK) {
         xg_armci_fail(routine, "cannot allocate %d mutexes per process "
                       "(%s)", hdl->max_count, xg_status_str(status));

@@ -84,6 +84,12 @@ int main(int argc, char **argv)
         ARMCI_Group group;
 
         ARMCI_Group_create(2, pids, &group);
+    } else if (strcmp(c, "malloc_beyond_node") == 0) {
+        /* 16 TiB per process: more than any node gives */
+        at_malloc(1L << 44);
+    } else if (strcmp(c, "malloc_beyond_size") == 0) {
+        /* SHMEM_SYMMETRIC_SIZE=64M: 100 MiB do not fit */
+        at_malloc(100L << 20);
     } else if (strcmp(c, "put_after_finalize") == 0) {
         ARMCI_Finalize();
         ARMCI_Put(stack, stack, 8, 0);
