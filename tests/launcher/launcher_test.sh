@@ -229,7 +229,7 @@ bind_default)
     run -n "$NP" --report-bindings "$PE" affinity
     expect_status 0
     if grep -q 'oversubscribed' "$TMP/err"; then
-        echo "SKIP: fewer than $NP cores here: $(head -n 1 "$TMP/err")"
+        echo "SKIP: fewer than $NP cores here ($(allowed_cpus) allowed)"
         exit 77
     fi
     rank=0
