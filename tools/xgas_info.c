@@ -11,6 +11,7 @@
 #include "boot/xg_boot.h"
 #include "xgas_version.h"
 #include "xport/xg_xport.h"
+#include "xgasrun_bind.h"
 
 /* Transports compiled into this build, in the order gas/ tries them. */
 static const char *const built_transports[] = {
@@ -51,16 +52,19 @@ static void print_build(void)
 }
 
 /* The backend a program started like this process would join through,
- * and the network its PEs would reach other nodes through. */
+ * the network its PEs would reach other nodes through, and the CPUs this
+ * process may run on (what a launcher or taskset bound it to). */
 static void print_boot(void)
 {
     const char *name, *why;
-    char net[192], net_why[256];
+    char net[192], net_why[256], binding[512];
 
     xg_boot_describe(&name, &why);
     printf("boot backend here: %s (%s)\n", name, why);
     xg_xport_describe_net(net, sizeof(net), net_why, sizeof(net_why));
     printf("network here: %s (%s)\n", net, net_why);
+    xg_bind_describe_self(binding, sizeof(binding));
+    printf("binding here: %s\n", binding);
 }
 
 static int usage(FILE *out, int status)

@@ -2,7 +2,8 @@
  * xgasrun: starts the N processing elements (PEs) of a job on this host and
  * supervises them until the last one has exited.
  *
- *     xgasrun -n N [--tag-output] [--] program [args...]
+ *     xgasrun -n N [--tag-output] [--bind-to core|numa|none]
+ *             [--report-bindings] [--] program [args...]
  *
  * The PEs find the job through XGAS_RANK, XGAS_NPES, XGAS_CTL_FD and
  * XGAS_SEG_FD (read by boot/).  The two descriptors are memfds created here
@@ -43,6 +44,7 @@
 #include "base/xg_time.h"
 #include "boot/xg_ctl.h"
 #include "xgas_version.h"
+#include "xgasrun_bind.h"
 #include "xgasrun_watch.h"
 
 #include <dirent.h>
@@ -104,6 +106,8 @@ typedef struct xg_run_job {
     /* from the command line */
     int               npes;
     int               tag_output;
+    int               report_bindings;
+    xg_bind_policy_t  bind_policy;
     char            **argv;           /* program and its arguments */
     char              path[PATH_MAX]; /* the program, found like execvp */
 
@@ -148,6 +152,7 @@ typedef struct xg_run_job {
     pid_t            *foreign;        /* our children from before the job */
     size_t            nforeign;
     xg_run_watch_t    watch;          /* hang reports (xgasrun_watch.h) */
+    xg_bind_t         bind;           /* the PEs' CPUs (xgasrun_bind.h) */
 } xg_run_job_t;
 
 /* Prints "xgasrun: <message>" to stderr in one write, keeping errno for
@@ -183,7 +188,8 @@ static XG_NORETURN void xg_run_fatal(const char *what)
 static void xg_run_usage(FILE *out)
 {
     fprintf(out,
-        "usage: xgasrun -n N [--tag-output] [--] program [args...]\n"
+        "usage: xgasrun -n N [--tag-output] [--bind-to core|numa|none]\n"
+        "               [--report-bindings] [--] program [args...]\n"
         "\n"
         "Starts N processing elements (PEs) running program on this host\n"
         "and supervises them.  The job ends when every PE has exited, or\n"
@@ -192,6 +198,13 @@ static void xg_run_usage(FILE *out)
         "\n"
         "  -n N, -np N    number of PEs, 1 to %d\n"
         "  --tag-output   prefix each line a PE writes with \"[<pe>] \"\n"
+        "  --bind-to core|numa|none\n"
+        "                 bind each PE to a core of its own, to a NUMA\n"
+        "                 node, or not at all, within the CPUs xgasrun may\n"
+        "                 use; default: core when there are at least N\n"
+        "                 cores, else none (oversubscribed)\n"
+        "  --report-bindings\n"
+        "                 print each PE's node and CPUs to stderr\n"
         "  -h, --help     print this help\n"
         "  --version      print the xgas version\n"
         "\n"
@@ -216,7 +229,8 @@ static XG_PRINTF(1, 2) int xg_run_usage_error(const char *fmt, ...)
     vsnprintf(message, sizeof(message), fmt, ap);
     va_end(ap);
     xg_run_say("%s", message);
-    fprintf(stderr, "usage: xgasrun -n N [--tag-output] [--] program "
+    fprintf(stderr, "usage: xgasrun -n N [--tag-output] [--bind-to "
+                    "core|numa|none] [--report-bindings] [--] program "
                     "[args...]  (xgasrun --help for more)\n");
     return XG_RUN_EXIT_USAGE;
 }
@@ -243,6 +257,18 @@ static int xg_run_parse_args(xg_run_job_t *job, int argc, char **argv)
             npes = argv[++i];
         } else if (strcmp(argv[i], "--tag-output") == 0) {
             job->tag_output = 1;
+        } else if (strcmp(argv[i], "--bind-to") == 0) {
+            if (i + 1 >= argc) {
+                return xg_run_usage_error("option '--bind-to' needs a value: "
+                                          XG_BIND_VALUES);
+            }
+            if (xg_bind_parse(argv[++i], &job->bind_policy) != 0) {
+                return xg_run_usage_error("invalid value '%s' of option "
+                                          "'--bind-to': expected "
+                                          XG_BIND_VALUES, argv[i]);
+            }
+        } else if (strcmp(argv[i], "--report-bindings") == 0) {
+            job->report_bindings = 1;
         } else if ((strcmp(argv[i], "-h") == 0) ||
                    (strcmp(argv[i], "--help") == 0)) {
             xg_run_usage(stdout);
@@ -761,7 +787,8 @@ static int xg_run_setup(xg_run_job_t *job)
     if ((xg_run_virtual_nodes(job) != 0) ||
         (xg_run_setup_signals(job) != 0) || (xg_run_create_areas(job) != 0) ||
         (xg_run_make_env(job) != 0) || (xg_run_setup_pes(job) != 0) ||
-        (xg_run_setup_reaper(job) != 0) ||
+        (xg_run_setup_reaper(job) != 0) || (xg_bind_init(&job->bind) != 0) ||
+        (xg_bind_plan(&job->bind, job->bind_policy, job->npes) != 0) ||
         (xg_run_watch_init(&job->watch, job->ctl, job->npes,
                            xg_config.hang_timeout) != 0)) {
         return -1;
@@ -799,6 +826,11 @@ static XG_NORETURN void xg_run_child(xg_run_job_t *job, int rank,
     }
     if (job->nofile_raised) {
         setrlimit(RLIMIT_NOFILE, &job->caller_nofile);
+    }
+    if (xg_bind_apply(&job->bind, rank) != 0) {
+        xg_run_say("PE %d: cannot bind it to its CPUs (%m): run with "
+                   "--bind-to none", rank);
+        _exit(1);
     }
     /* last: a SIGTERM that is already pending now ends the child */
     sigprocmask(SIG_SETMASK, &job->caller_mask, NULL);
@@ -874,10 +906,24 @@ static void xg_run_end(xg_run_job_t *job, int status)
     xg_run_signal_all(job, SIGTERM);
 }
 
+/* --report-bindings: one line per PE, before any starts. */
+static void xg_run_report_bindings(const xg_run_job_t *job)
+{
+    char line[512];
+    int rank;
+
+    for (rank = 0; job->report_bindings && (rank < job->npes); rank++) {
+        xg_bind_describe_pe(&job->bind, rank, xg_run_node_of(job, rank), line,
+                            sizeof(line));
+        xg_run_say("%s", line);
+    }
+}
+
 static void xg_run_start(xg_run_job_t *job)
 {
     int rank;
 
+    xg_run_report_bindings(job);
     for (rank = 0; rank < job->npes; rank++) {
         if (xg_run_start_pe(job, rank) != 0) {
             xg_run_end(job, 1);
@@ -1293,6 +1339,7 @@ static void xg_run_cleanup(xg_run_job_t *job)
     free(job->envp);
     free(job->foreign);
     xg_run_watch_fini(&job->watch);
+    xg_bind_fini(&job->bind);
     if (job->ctl != NULL) {
         munmap(job->ctl, job->ctl_size);
     }

@@ -4,12 +4,18 @@
  */
 #include "mem/xg_mem.h"
 
+#include <dirent.h>
 #include <elf.h>
+#include <fcntl.h>
 #include <link.h>
+#include <linux/mempolicy.h>
+#include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "base/xg_compiler.h"
@@ -334,6 +340,114 @@ static xg_status_t mem_share_data(void)
                                  (void *)xg_mem.data_lo, xg_mem.data_size);
 }
 
+/* ------------------------------------------------------------------------
+ * NUMA placement of the partition.  A PE bound within one NUMA node (by
+ * xgasrun's --bind-to core or numa, by mpirun, by taskset) asks for its
+ * partition's memory on that node before anything touches it: the policy
+ * belongs to the region's memory object (a shared policy), so a page goes
+ * to the owner's node whoever faults it first -- a peer's put, the
+ * owner's own store.  A PE free to run on several nodes leaves the kernel's
+ * default (the node of the first toucher).
+ * --------------------------------------------------------------------- */
+
+#define MEM_NUMA_MAX_NODES 1024
+
+/* Parses a sysfs CPU list ("0-3,8,10-11") into @set; 0, or -1. */
+static int mem_parse_cpulist(const char *text, cpu_set_t *set)
+{
+    const char *p = text;
+    char *end;
+    long lo, hi, cpu;
+
+    CPU_ZERO(set);
+    while ((*p != '\0') && (*p != '\n')) {
+        lo = strtol(p, &end, 10);
+        if ((end == p) || (lo < 0)) {
+            return -1;
+        }
+        hi = lo;
+        p = end;
+        if (*p == '-') {
+            hi = strtol(p + 1, &end, 10);
+            if ((end == p + 1) || (hi < lo)) {
+                return -1;
+            }
+            p = end;
+        }
+        for (cpu = lo; (cpu <= hi) && (cpu < CPU_SETSIZE); cpu++) {
+            CPU_SET((int)cpu, set);
+        }
+        if (*p == ',') {
+            p++;
+        }
+    }
+    return 0;
+}
+
+/* The NUMA node holding every CPU of @mine, or -1 (several nodes, or no
+ * NUMA information: /sys not mounted). */
+static int mem_numa_node_of(const cpu_set_t *mine)
+{
+    char path[64], text[4096];
+    struct dirent *entry;
+    cpu_set_t node_cpus, both;
+    DIR *dir = opendir("/sys/devices/system/node");
+    ssize_t len;
+    int node, fd, found = -1;
+
+    if (dir == NULL) {
+        return -1;
+    }
+    while ((found < 0) && ((entry = readdir(dir)) != NULL)) {
+        if ((sscanf(entry->d_name, "node%d", &node) != 1) || (node < 0) ||
+            (node >= MEM_NUMA_MAX_NODES)) {
+            continue;
+        }
+        snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/cpulist",
+                 node);
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0) {
+            continue;
+        }
+        len = read(fd, text, sizeof(text) - 1);
+        close(fd);
+        text[(len > 0) ? len : 0] = '\0';
+        if (mem_parse_cpulist(text, &node_cpus) != 0) {
+            continue;
+        }
+        CPU_AND(&both, mine, &node_cpus);
+        if (CPU_EQUAL(&both, mine)) {
+            found = node;
+        }
+    }
+    closedir(dir);
+    return found;
+}
+
+/* Prefers this PE's NUMA node for its partition (see above). */
+static void mem_place_partition(void)
+{
+    unsigned long nodes[MEM_NUMA_MAX_NODES / (8 * sizeof(unsigned long))];
+    cpu_set_t mine;
+    int node;
+
+    if ((sched_getaffinity(0, sizeof(mine), &mine) != 0) ||
+        ((node = mem_numa_node_of(&mine)) < 0)) {
+        return;
+    }
+    memset(nodes, 0, sizeof(nodes));
+    nodes[(size_t)node / (8 * sizeof(unsigned long))] |=
+        1ul << ((size_t)node % (8 * sizeof(unsigned long)));
+    if (syscall(SYS_mbind, (void *)xg_mem.my_part, xg_mem.part_size,
+                MPOL_PREFERRED, nodes, (unsigned long)MEM_NUMA_MAX_NODES,
+                0u) != 0) {
+        xg_debug("mem", "cannot place the partition on NUMA node %d (%m): "
+                 "its pages go where they are first touched", node);
+        return;
+    }
+    xg_debug("mem", "partition placed on NUMA node %d", node);
+}
+
 xg_status_t xg_mem_init(void)
 {
     mem_range_t data = {0, 0};
@@ -365,6 +479,7 @@ xg_status_t xg_mem_init(void)
         return status;
     }
     xg_mem.my_part = xg_mem_part(xg_mem.local_me);
+    mem_place_partition();
     status = mem_share_data();
     if (status == XG_OK) {
         status = xg_heap_init(&xg_mem.heap, xg_mem.my_part, xg_mem.heap_size,

@@ -6,6 +6,9 @@
  *                              go through INITIALIZED and FINALIZED like a
  *                              well-behaved shmem program, print
  *                              "rank R of N"
+ *   affinity                   print "rank R cpus LIST": the CPUs this
+ *                              process may run on (sched_getaffinity), as
+ *                              a list of ranges like 0-3,6
  *   lines                      write lines to stdout and stderr in pieces,
  *                              one line longer than the launcher's buffer,
  *                              and end both without a newline
@@ -43,6 +46,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -407,6 +411,34 @@ static int pe_spawn(int code, const char *dir)
     _exit(code);
 }
 
+/* "affinity": the CPUs xgasrun bound this PE to. */
+static int pe_affinity(void)
+{
+    cpu_set_t set;
+    char list[1024];
+    size_t len = 0;
+    int cpu, first;
+
+    XG_CHECK(sched_getaffinity(0, sizeof(set), &set) == 0,
+             "sched_getaffinity: %s", strerror(errno));
+    list[0] = '\0';
+    for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+        if (!CPU_ISSET(cpu, &set)) {
+            continue;
+        }
+        for (first = cpu; (cpu + 1 < CPU_SETSIZE) && CPU_ISSET(cpu + 1, &set);
+             cpu++) {
+        }
+        len += (size_t)snprintf(list + len, sizeof(list) - len,
+                                (first == cpu) ? "%s%d" : "%s%d-%d",
+                                (len > 0) ? "," : "", first, cpu);
+        XG_CHECK(len < sizeof(list), "CPU list longer than %zu bytes",
+                 sizeof(list));
+    }
+    printf("rank %d cpus %s\n", pe_rank, list);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = (argc > 1) ? argv[1] : "";
@@ -418,6 +450,9 @@ int main(int argc, char **argv)
              "rank %d of %d", pe_rank, pe_npes);
     if ((strcmp(mode, "ranks") == 0) && (argc == 2)) {
         return pe_ranks();
+    }
+    if ((strcmp(mode, "affinity") == 0) && (argc == 2)) {
+        return pe_affinity();
     }
     if ((strcmp(mode, "lines") == 0) && (argc == 2)) {
         return pe_lines();

@@ -227,7 +227,111 @@ check_usage() {
     expect_err_match '^usage: xgasrun '
 }
 
+# The CPUs this script may run on, as /proc lists them ("0-3,6"); xgasrun
+# started from here inherits them.
+allowed_cpus() {
+    sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status
+}
+
+# expect_pe_cpus RANK LIST: PE RANK printed that it may run on LIST.
+expect_pe_cpus() {
+    grep -qx "rank $1 cpus $2" "$TMP/out" ||
+        fail "PE $1 does not run on cpus $2: $(grep "^rank $1 " "$TMP/out")"
+}
+
+# pe_cpus RANK: the CPU list PE RANK printed.
+pe_cpus() {
+    sed -n "s/^rank $1 cpus //p" "$TMP/out"
+}
+
+need_taskset() {
+    command -v taskset >/dev/null 2>&1 || {
+        echo "SKIP: taskset (util-linux) is not installed"
+        exit 77
+    }
+}
+
 case "$CASE" in
+bind_default)
+    # NP PEs on at least NP cores: each on a core of its own
+    run -n "$NP" --report-bindings "$PE" affinity
+    expect_status 0
+    if grep -q 'oversubscribed' "$TMP/err"; then
+        echo "SKIP: fewer than $NP cores here ($(allowed_cpus) allowed)"
+        exit 77
+    fi
+    rank=0
+    while [ "$rank" -lt "$NP" ]; do
+        cpus=$(pe_cpus "$rank")
+        [ -n "$cpus" ] || fail "PE $rank printed no CPUs"
+        expect_err_match "^xgasrun: PE $rank on node 0: cpus $cpus \(bound to a core"
+        first=${cpus%%[-,]*}
+        siblings=$(cat "/sys/devices/system/cpu/cpu$first/topology/thread_siblings_list" 2>/dev/null)
+        [ "$cpus" = "$first" ] || [ "$cpus" = "$siblings" ] ||
+            fail "PE $rank runs on cpus $cpus, not on one core"
+        [ "$(grep -c " cpus $cpus\$" "$TMP/out")" -eq 1 ] ||
+            fail "PE $rank shares cpus $cpus with another PE"
+        rank=$((rank + 1))
+    done
+    # within the mask the caller set: the last allowed CPU alone
+    need_taskset
+    last=$(allowed_cpus | tr ',' '\n' | tail -n 1)
+    last=${last##*-}
+    taskset -c "$last" "$XGASRUN" -n 1 "$PE" affinity >"$TMP/out" 2>"$TMP/err"
+    STATUS=$?
+    expect_status 0
+    expect_pe_cpus 0 "$last"
+    ;;
+bind_oversubscribed)
+    # NP PEs restricted to one CPU: left unbound, and the report says why
+    need_taskset
+    first=$(allowed_cpus)
+    first=${first%%[-,]*}
+    taskset -c "$first" "$XGASRUN" -n "$NP" --report-bindings "$PE" affinity \
+        >"$TMP/out" 2>"$TMP/err"
+    STATUS=$?
+    expect_status 0
+    rank=0
+    while [ "$rank" -lt "$NP" ]; do
+        expect_pe_cpus "$rank" "$first"
+        expect_err_line "xgasrun: PE $rank on node 0: cpus $first (unbound: $NP PEs on 1 core of the 1 CPU xgasrun may use -- oversubscribed)"
+        rank=$((rank + 1))
+    done
+    expect_messages "$NP"
+    # asked for explicitly, a core binding that cannot be is an error
+    taskset -c "$first" "$XGASRUN" -n "$NP" --bind-to core "$PE" affinity \
+        >"$TMP/out" 2>"$TMP/err"
+    STATUS=$?
+    expect_status 1
+    expect_err_match "^xgasrun: --bind-to core needs a core per PE, but $NP PEs and only 1 core "
+    ;;
+bind_none)
+    run -n "$NP" --bind-to none "$PE" affinity
+    expect_status 0
+    expect_no_err
+    rank=0
+    while [ "$rank" -lt "$NP" ]; do
+        expect_pe_cpus "$rank" "$(allowed_cpus)"
+        rank=$((rank + 1))
+    done
+    ;;
+bind_numa)
+    # every PE on all the allowed CPUs of one NUMA node
+    run -n "$NP" --bind-to numa --report-bindings "$PE" affinity
+    expect_status 0
+    rank=0
+    while [ "$rank" -lt "$NP" ]; do
+        cpus=$(pe_cpus "$rank")
+        expect_err_match "^xgasrun: PE $rank on node 0: cpus $cpus \(bound to (NUMA node [0-9]+|a NUMA node)\)$"
+        rank=$((rank + 1))
+    done
+    ;;
+bind_usage)
+    check_usage -n "$NP" --bind-to bogus "$PE" affinity
+    expect_err_line "xgasrun: invalid value 'bogus' of option '--bind-to': expected core, numa or none"
+    check_usage -n "$NP" --bind-to
+    expect_err_line "xgasrun: option '--bind-to' needs a value: core, numa or none"
+    ;;
 ranks)
     run -n "$NP" "$PE" ranks
     expect_status 0
