@@ -20,7 +20,11 @@ int xg_nic_region_init(xg_nic_region_t *region, void *start,
     if (!iovec) {
         /* start NULL is address 0: with length PTL_SIZE_MAX the region is
          * the whole address space and an offset is an address (the usual
-         * initiator MD of GASNet, Sandia OpenSHMEM and UCX) */
+         * initiator MD of GASNet, Sandia OpenSHMEM and UCX); any other
+         * length from NULL is a missing buffer */
+        if ((start == NULL) && (length != 0) && (length != PTL_SIZE_MAX)) {
+            return PTL_ARG_INVALID;
+        }
         region->start  = start;
         region->length = length;
         return PTL_OK;
