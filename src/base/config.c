@@ -131,8 +131,31 @@ static const char *expected_form(xg_config_type_t type)
     case XG_CFG_ADDR:     return "an address such as 0x100000000000";
     case XG_CFG_LOGLEVEL: return "one of error, warn, info, debug";
     case XG_CFG_STRING:   return "a string";
+    case XG_CFG_POW2:     return "a power of two";
+    case XG_CFG_CHOICE:   return "one of the words listed";
     }
     return "?";
+}
+
+/* 0 if @text is one of the '|'-separated words of @choices (any case). */
+static int parse_choice(const char *choices, const char *text)
+{
+    size_t len = strlen(text);
+    const char *word = choices;
+
+    while (len > 0) {
+        const char *end = strchr(word, '|');
+        size_t wlen = (end == NULL) ? strlen(word) : (size_t)(end - word);
+
+        if ((wlen == len) && (strncasecmp(word, text, len) == 0)) {
+            return 0;
+        }
+        if (end == NULL) {
+            break;
+        }
+        word = end + 1;
+    }
+    return -1;
 }
 
 /* Parses @text for @entry into the field; 0 on success. */
@@ -142,11 +165,18 @@ static int config_set(const xg_config_entry_t *entry, const char *text)
 
     switch (entry->type) {
     case XG_CFG_BOOL:     return parse_bool(text, (int *)field);
-    case XG_CFG_INT:      return parse_int(text, (long *)field);
+    case XG_CFG_INT:
+    case XG_CFG_POW2:     return parse_int(text, (long *)field);
     case XG_CFG_SIZE:
     case XG_CFG_ADDR:     return xg_config_parse_size(text, (uint64_t *)field);
     case XG_CFG_LOGLEVEL: return parse_log_level(text, (int *)field);
     case XG_CFG_STRING:   *(const char **)field = text; return 0;
+    case XG_CFG_CHOICE:
+        if (parse_choice(entry->min, text) != 0) {
+            return -1;
+        }
+        *(const char **)field = text;
+        return 0;
     }
     return -1;
 }
@@ -161,9 +191,13 @@ static int config_in_range(const xg_config_entry_t *entry)
 
     switch (entry->type) {
     case XG_CFG_INT:
+    case XG_CFG_POW2:
         value = *(const long *)field;
         xg_assert((parse_int(entry->min, &min) == 0) &&
                   (parse_int(entry->max, &max) == 0));
+        if ((entry->type == XG_CFG_POW2) && ((value & (value - 1)) != 0)) {
+            return -1;
+        }
         return ((value >= min) && (value <= max)) ? 0 : -1;
     case XG_CFG_SIZE:
     case XG_CFG_ADDR:
@@ -215,9 +249,17 @@ static int config_load_entry(const xg_config_entry_t *entry)
     if (text == NULL) {
         return 0;
     }
-    if (config_set(entry, text) != 0) {
+    if ((entry->type == XG_CFG_CHOICE) && (config_set(entry, text) != 0)) {
+        xg_error("config", "%s='%s' is not valid: expected one of %s "
+                 "(default %s)", name, text, entry->min, entry->def);
+    } else if (config_set(entry, text) != 0) {
         xg_error("config", "%s='%s' is not valid: expected %s (default %s)",
                  name, text, expected_form(entry->type), entry->def);
+    } else if ((entry->type == XG_CFG_POW2) &&
+               (config_in_range(entry) != 0)) {
+        xg_error("config", "%s=%s: must be a power of two between %s and %s "
+                 "(default %s)", name, text, entry->min, entry->max,
+                 entry->def);
     } else if (config_in_range(entry) != 0) {
         xg_error("config", "%s=%s: must be between %s and %s (default %s)",
                  name, text, entry->min, entry->max, entry->def);
@@ -264,6 +306,7 @@ static void format_value(const xg_config_entry_t *entry, char *buf,
         snprintf(buf, len, "%d", *(const int *)field);
         break;
     case XG_CFG_INT:
+    case XG_CFG_POW2:
         snprintf(buf, len, "%ld", *(const long *)field);
         break;
     case XG_CFG_SIZE:
@@ -286,6 +329,7 @@ static void format_value(const xg_config_entry_t *entry, char *buf,
                  xg_log_level_name((xg_log_level_t)*(const int *)field));
         break;
     case XG_CFG_STRING:
+    case XG_CFG_CHOICE:
         snprintf(buf, len, "%s", *(const char *const *)field);
         break;
     }
@@ -306,7 +350,9 @@ void xg_config_print(FILE *out, int with_launcher)
         fprintf(out, "%-22s = %-16s (default %s)\n    %s",
                 config_table[i].env, value, config_table[i].def,
                 config_table[i].help);
-        if (config_table[i].min[0] != '\0') {
+        if (config_table[i].type == XG_CFG_CHOICE) {
+            fprintf(out, " [%s]", config_table[i].min);
+        } else if (config_table[i].min[0] != '\0') {
             fprintf(out, " [%s..%s]", config_table[i].min,
                     config_table[i].max);
         }

@@ -16,6 +16,10 @@
  * gives its range, written like a value; config.c rejects a value outside
  * it ("XGAS_X=value: must be between min and max") before any layer reads
  * it, so no layer needs its own check against overflow or negative values.
+ * XG_CFG_POW2 is an XG_CFG_INT that must also be a power of two.
+ * XG_CFG_CHOICE is a string that must be one of the words of "min",
+ * separated by '|' (e.g. "target|source", compared without case; "max" is
+ * ""), so a misspelt value is refused at start-up, by xgasrun too.
  * Other types leave both empty ("").  visibility is XG_CFG_USER for user
  * settings, XG_CFG_LAUNCHER for values that xgasrun passes to the PEs it
  * starts.  No other xgas code reads an XGAS_* or SHMEM_* variable.  A SHMEM_
@@ -36,7 +40,9 @@ typedef enum {
     XG_CFG_SIZE,
     XG_CFG_ADDR,
     XG_CFG_LOGLEVEL,
-    XG_CFG_STRING
+    XG_CFG_STRING,
+    XG_CFG_POW2,
+    XG_CFG_CHOICE
 } xg_config_type_t;
 
 enum { XG_CFG_USER = 0, XG_CFG_LAUNCHER = 1 };
@@ -50,6 +56,8 @@ typedef struct xg_config {
 #define XG_CONFIG_FIELD_XG_CFG_ADDR     uint64_t
 #define XG_CONFIG_FIELD_XG_CFG_LOGLEVEL int
 #define XG_CONFIG_FIELD_XG_CFG_STRING   const char *
+#define XG_CONFIG_FIELD_XG_CFG_POW2     long
+#define XG_CONFIG_FIELD_XG_CFG_CHOICE   const char *
 #include "xg_config_rows.h"
 #undef XG_CONFIG_VAR
 } xg_config_t;

@@ -756,9 +756,15 @@ void xg_coll_barrier(xg_coll_t *coll)
 
 void xg_coll_heap(xg_coll_heap_op_t op, uint64_t size, uint64_t extra)
 {
+    xg_coll_heap_named(coll_heap_name(op), op, size, extra);
+}
+
+void xg_coll_heap_named(const char *routine, xg_coll_heap_op_t op,
+                        uint64_t size, uint64_t extra)
+{
     xg_coll_t coll;
 
-    xg_coll_team(&coll, &xg_team_world, coll_heap_name(op));
+    xg_coll_team(&coll, &xg_team_world, routine);
     xg_coll_begin(&coll, XG_COLL_HEAP, op, size, -1, extra);
     xg_coll_phase(&coll);
     coll_check_after_phase(&coll);

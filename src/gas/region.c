@@ -217,36 +217,14 @@ void xg_gas_region_describe(const void *addr, int pe, char *buf,
 
 /* ---- agreed allocation --------------------------------------------------- */
 
-/* 0 for @first (the default, and when unset), 1 for @second; a bad
- * @value of variable @name is refused with a message. */
-static xg_status_t region_choice(const char *name, const char *value,
-                                 const char *first, const char *second,
-                                 int *choice_p)
+/* The design points (XGAS_ACC, XGAS_CONSISTENCY): the configuration table
+ * admits only their two words (base/xg_config.h, XG_CFG_CHOICE), so a bad
+ * value has already been refused, by xgasrun too. */
+static void region_config(void)
 {
-    if ((value == NULL) || (strcasecmp(value, first) == 0)) {
-        *choice_p = 0;
-    } else if (strcasecmp(value, second) == 0) {
-        *choice_p = 1;
-    } else {
-        xg_error("gas", "%s='%s' is not valid: expected %s or %s", name,
-                 value, first, second);
-        return XG_ERR_INVALID_PARAM;
-    }
-    return XG_OK;
-}
-
-static xg_status_t region_config(void)
-{
-    xg_status_t status = region_choice("XGAS_ACC", xg_config.acc_mode,
-                                       "target", "source",
-                                       &xg_gas_region_acc_source);
-
-    if (status == XG_OK) {
-        status = region_choice("XGAS_CONSISTENCY", xg_config.consistency,
-                               "region", "process",
-                               &xg_gas_region_per_process);
-    }
-    return status;
+    xg_gas_region_acc_source  = strcasecmp(xg_config.acc_mode, "source") == 0;
+    xg_gas_region_per_process =
+        strcasecmp(xg_config.consistency, "process") == 0;
 }
 
 /* Every member's heap has @need bytes free at the offset returned in
@@ -310,10 +288,7 @@ xg_status_t xg_gas_region_alloc(size_t size, xg_gas_agree_fn_t agree,
     if (xg_gas.npes == 0) {
         return XG_ERR_NOT_INITIALIZED;
     }
-    status = region_config();
-    if (status != XG_OK) {
-        return status;
-    }
+    region_config();
     /* the size and a first candidate for its place in one agreement */
     v[0] = size;
     v[1] = 0;

@@ -236,6 +236,11 @@ void xg_coll_set_naming(const xg_coll_naming_t *naming);
 
 void xg_coll_heap(xg_coll_heap_op_t op, uint64_t size, uint64_t extra);
 
+/* xg_coll_heap for a binding whose routine names are not the naming's
+ * (messages and hang reports say @routine, e.g. "ARMCI_Malloc"). */
+XG_EXPORT void xg_coll_heap_named(const char *routine, xg_coll_heap_op_t op,
+                                  uint64_t size, uint64_t extra);
+
 /* Collectives this PE has started on @team (each call, heap routines and
  * barriers included, adds one): "call #N" in messages and hang reports. */
 static inline uint64_t xg_coll_seq(const xg_team_t *team)

@@ -30,8 +30,8 @@ XG_CONFIG_VAR(coll_channel, "XGAS_COLL_CHANNEL", XG_CFG_STRING, "auto",
 XG_CONFIG_VAR(coll_yield, "XGAS_COLL_YIELD", XG_CFG_INT, "-1",
               "-1", "1", XG_CFG_USER,
               "collective waits yield the CPU after a few polls: 1 yes, 0 no, -1 when PEs outnumber CPUs")
-XG_CONFIG_VAR(acc_mode, "XGAS_ACC", XG_CFG_STRING, "target",
-              "", "", XG_CFG_USER,
+XG_CONFIG_VAR(acc_mode, "XGAS_ACC", XG_CFG_CHOICE, "target",
+              "target|source", "", XG_CFG_USER,
               "accumulates to a region through the NIC: target (an active message applied at the target by its NIC's progress thread) or source (get, add, put under the region's lock, by the caller)")
 XG_CONFIG_VAR(am_thread, "XGAS_AM_THREAD", XG_CFG_BOOL, "1",
               "", "", XG_CFG_USER,
@@ -39,7 +39,7 @@ XG_CONFIG_VAR(am_thread, "XGAS_AM_THREAD", XG_CFG_BOOL, "1",
 XG_CONFIG_VAR(region_cache, "XGAS_REGION_CACHE", XG_CFG_INT, "64",
               "0", "65536", XG_CFG_USER,
               "entries of the cache of other PEs' region keys (least frequently used out); a miss, or 0, sends the operation as an active message")
-XG_CONFIG_VAR(consistency, "XGAS_CONSISTENCY", XG_CFG_STRING, "region",
-              "", "", XG_CFG_USER,
+XG_CONFIG_VAR(consistency, "XGAS_CONSISTENCY", XG_CFG_CHOICE, "region",
+              "region|process", "", XG_CFG_USER,
               "location consistency through the NIC: region (a get waits only for writes to its own region still in flight) or process (for every write of this PE in flight)")
 #endif

@@ -258,6 +258,9 @@ static int op_check(xg_nic_ni_t *ni, const xg_nic_op_t *op, const char *fn,
     return PTL_OK;
 }
 
+static void ack_failed(xg_nic_ni_t *ni, const xg_nic_wire_t *req, int peer,
+                       ptl_ni_fail_t fail);
+
 static int issue_put(xg_nic_ni_t *ni, const xg_nic_op_t *op, xg_nic_md_t *md,
                      int peer)
 {
@@ -291,6 +294,18 @@ static int issue_put(xg_nic_ni_t *ni, const xg_nic_op_t *op, xg_nic_md_t *md,
                 ack != PTL_NO_ACK_REQ);
     }
     md->pending++;
+    if (!xg_nic_region_mapped(&md->region, op->local_offset, op->length)) {
+        /* the source was unmapped after PtlMDBind: nothing is sent */
+        xg_warn("ptl", "PtlPut: %llu bytes at offset %llu of the MD are not "
+                "mapped memory any more (unmapped after PtlMDBind?): "
+                "PTL_NI_SEGV, nothing sent",
+                (unsigned long long)op->length,
+                (unsigned long long)op->local_offset);
+        op_done(&msg.done, ni, op, &msg.hdr, op->md, 0);
+        xg_nic_send_event(ni, &msg.done, PTL_NI_SEGV);
+        ack_failed(ni, &msg.hdr, peer, PTL_NI_SEGV);
+        return PTL_OK;
+    }
     status = xg_nic_tx(ni, peer, &msg);
     if (status == XG_OK) {
         xg_nic_txdone_run(ni, &msg.done);
@@ -560,8 +575,8 @@ static void reply_undeliverable(xg_nic_ni_t *ni, const xg_nic_wire_t *req,
 /* The ACK a refusing target would send for put-like request @req (by the
  * usual acknowledgement rules), without the MD reference: the failed
  * SEND released it. */
-static void ack_undeliverable(xg_nic_ni_t *ni, const xg_nic_wire_t *req,
-                              int peer)
+static void ack_failed(xg_nic_ni_t *ni, const xg_nic_wire_t *req, int peer,
+                       ptl_ni_fail_t fail)
 {
     xg_nic_md_t *md = xg_pool_lookup(&ni->md_pool, req->id.md);
     xg_nic_wire_t ack = *req;
@@ -571,7 +586,7 @@ static void ack_undeliverable(xg_nic_ni_t *ni, const xg_nic_wire_t *req,
     }
     ack.type     = XG_WIRE_ACK;
     ack.flags    = 0;
-    ack.fail     = PTL_NI_UNDELIVERABLE;
+    ack.fail     = (uint8_t)fail;
     ack.mlength  = 0;
     ack.list     = PTL_PRIORITY_LIST;
     ack.src_rank = (uint32_t)peer;
@@ -589,7 +604,7 @@ void xg_nic_init_unreachable(xg_nic_ni_t *ni, const xg_nic_wire_t *req,
     switch ((xg_nic_wire_type_t)req->type) {
     case XG_WIRE_PUT:
     case XG_WIRE_ATOMIC:
-        ack_undeliverable(ni, req, peer);
+        ack_failed(ni, req, peer, PTL_NI_UNDELIVERABLE);
         break;
     case XG_WIRE_GET:
     case XG_WIRE_FETCH:

@@ -49,7 +49,8 @@ int xg_nic_md_bind(const char *fn, ptl_handle_ni_t ni_handle,
     if (ret != PTL_OK) {
         pthread_mutex_unlock(&ni->lock);
         xg_warn("ptl", "%s: start %p / length %llu do not describe memory "
-                "(NULL start with a length, or a bad iovec list)", fn,
+                "(a NULL start takes a length of 0, or PTL_SIZE_MAX for the "
+                "whole address space; or a bad iovec list)", fn,
                 desc->start, (unsigned long long)desc->length);
         return ret;
     }

@@ -159,7 +159,8 @@ static int me_create(const char *fn, xg_nic_ni_t *ni, ptl_pt_index_t pt_index,
                              ni->limits.max_iovecs);
     if (ret != PTL_OK) {
         xg_warn("ptl", "%s: start %p / length %llu do not describe memory "
-                "(NULL start with a length, or a bad iovec list)", fn,
+                "(a NULL start takes a length of 0, or PTL_SIZE_MAX for the "
+                "whole address space; or a bad iovec list)", fn,
                 desc->start, (unsigned long long)desc->length);
         return ret;
     }

@@ -4,8 +4,11 @@
  * region.  The list is copied at bind/append time, so the application may
  * reuse its array.  Finding an offset in a list walks it (O(elements)).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "nic/xg_nic_region.h"
 
@@ -20,7 +23,11 @@ int xg_nic_region_init(xg_nic_region_t *region, void *start,
     if (!iovec) {
         /* start NULL is address 0: with length PTL_SIZE_MAX the region is
          * the whole address space and an offset is an address (the usual
-         * initiator MD of GASNet, Sandia OpenSHMEM and UCX) */
+         * initiator MD of GASNet, Sandia OpenSHMEM and UCX); any other
+         * length from NULL is a missing buffer */
+        if ((start == NULL) && (length != 0) && (length != PTL_SIZE_MAX)) {
+            return PTL_ARG_INVALID;
+        }
         region->start  = start;
         region->length = length;
         return PTL_OK;
@@ -94,6 +101,49 @@ static void region_copy(const xg_nic_region_t *region, uint64_t offset,
         len -= chunk;
         offset = 0;
     }
+}
+
+/* Nonzero if [@at, @at + @len) is mapped: msync of its pages fails with
+ * ENOMEM where some page is not (it reads and writes nothing). */
+static int range_mapped(const uint8_t *at, uint64_t len)
+{
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t first = (uintptr_t)at & ~(page - 1);
+    uintptr_t end = (uintptr_t)at + len;
+
+    return (msync((void *)first, end - first, MS_ASYNC) == 0) ||
+           (errno != ENOMEM);
+}
+
+int xg_nic_region_mapped(const xg_nic_region_t *region, uint64_t offset,
+                         uint64_t len)
+{
+    uint64_t chunk;
+    uint32_t i;
+
+    if ((len == 0) || (region->length == PTL_SIZE_MAX)) {
+        return 1;
+    }
+    if (region->iov == NULL) {
+        return range_mapped((const uint8_t *)region->start + offset, len);
+    }
+    for (i = 0; (i < region->niov) && (len > 0); i++) {
+        if (offset >= region->iov[i].iov_len) {
+            offset -= region->iov[i].iov_len;
+            continue;
+        }
+        chunk = region->iov[i].iov_len - offset;
+        if (chunk > len) {
+            chunk = len;
+        }
+        if (!range_mapped((const uint8_t *)region->iov[i].iov_base + offset,
+                          chunk)) {
+            return 0;
+        }
+        len -= chunk;
+        offset = 0;
+    }
+    return 1;
 }
 
 void xg_nic_region_write(const xg_nic_region_t *region, uint64_t offset,

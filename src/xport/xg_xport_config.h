@@ -8,7 +8,7 @@
  * these fields (tests/layers checks it).
  */
 #ifdef XG_CONFIG_VAR
-XG_CONFIG_VAR(nic_ring_slots, "XGAS_NIC_RING_SLOTS", XG_CFG_INT, "256",
+XG_CONFIG_VAR(nic_ring_slots, "XGAS_NIC_RING_SLOTS", XG_CFG_POW2, "256",
               "2", "1048576", XG_CFG_USER,
               "software NIC: packet slots of each process's inbound ring (power of two)")
 XG_CONFIG_VAR(nic_slot_size, "XGAS_NIC_SLOT_SIZE", XG_CFG_SIZE, "8K",

@@ -314,6 +314,30 @@ static void ctx_invalid(void)
     shmem_ctx_long_p(SHMEM_CTX_INVALID, &g_long, 1, 0);
 }
 
+/* a handle that was never a context: nothing to read behind it */
+static void ctx_garbage(void)
+{
+    shmem_init();
+    shmem_ctx_long_p((shmem_ctx_t)0x1234, &g_long, 1, 0);
+}
+
+static void ctx_garbage_quiet(void)
+{
+    shmem_init();
+    shmem_ctx_quiet((shmem_ctx_t)0x1234);
+}
+
+/* a pointer into a real context, not its handle */
+static void ctx_garbage_interior(void)
+{
+    shmem_ctx_t ctx;
+
+    shmem_init();
+    if (shmem_ctx_create(0, &ctx) == 0) {
+        shmem_ctx_destroy((shmem_ctx_t)((char *)ctx + 8));
+    }
+}
+
 static void ctx_pe_outside_team(void)
 {
     shmem_ctx_t ctx;
@@ -424,6 +448,9 @@ static const struct {
     {"calloc_overflow", calloc_overflow},
     {"align_not_pow2", align_not_pow2},
     {"ctx_invalid", ctx_invalid},
+    {"ctx_garbage", ctx_garbage},
+    {"ctx_garbage_quiet", ctx_garbage_quiet},
+    {"ctx_garbage_interior", ctx_garbage_interior},
     {"ctx_pe_outside_team", ctx_pe_outside_team},
     {"ctx_team_destroyed", ctx_team_destroyed},
     {"ctx_destroy_default", ctx_destroy_default},

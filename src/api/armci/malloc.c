@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "api/armci/armci_int.h"
+#include "gas/xg_coll.h"
 
 /* The live allocations, to find the one a NULL pointer frees. */
 typedef struct armci_alloc {
@@ -22,6 +23,20 @@ typedef struct armci_alloc {
 
 static armci_alloc_t *allocs;
 static size_t allocs_n, allocs_cap;
+
+/* On the world, allocation and free start with gas's checked heap barrier
+ * (as shmem_malloc and shmem_free do): a process in another routine (one
+ * alone in ARMCI_Malloc, or against ARMCI_Free or ARMCI_Barrier) ends the
+ * job with a message naming both, instead of a hang in mismatched MPI
+ * collectives.  Sizes and pointers may differ between processes here, so
+ * only the routine is compared. */
+static void alloc_check_call(const char *routine, xg_coll_heap_op_t op,
+                             const ARMCI_Group *group)
+{
+    if ((group->comm == xg_armci.world.comm) && xg_armci.identity) {
+        xg_coll_heap_named(routine, op, 0, 0);
+    }
+}
 
 xg_status_t xg_armci_agree_max(uint64_t *values, size_t n, void *arg)
 {
@@ -150,6 +165,7 @@ void xg_armci_malloc_group(const char *routine, void **ptrs,
     if (bytes < 0) {
         xg_armci_fail(routine, "size %ld is negative", bytes);
     }
+    alloc_check_call(routine, XG_COLL_HEAP_MALLOC, group);
     sizes = malloc((size_t)group->size * sizeof(*sizes));
     if (sizes == NULL) {
         xg_armci_fail(routine, "no memory for %d sizes", group->size);
@@ -195,6 +211,7 @@ void xg_armci_free_group(const char *routine, void *ptr, ARMCI_Group *group)
     xg_status_t status;
 
     xg_armci_check_group(routine, group);
+    alloc_check_call(routine, XG_COLL_HEAP_FREE, group);
     at = alloc_find(routine, ptr, group->comm);
     if (at == SIZE_MAX) {
         return;

@@ -19,12 +19,20 @@
  * A destroyed context is not freed at once either: it points to the
  * "destroyed" team (no members, so the fast path's PE range check sends
  * every use to the slow path, which names the mistake) and waits in a
- * quarantine of CTX_QUARANTINE contexts before its memory is reused, so
+ * quarantine of CTX_QUARANTINE contexts before its slot is reused, so
  * a stale handle is reported instead of being a use-after-free (after
  * that many later destroys it may name a new context).
+ *
+ * Contexts live in one table of CTX_MAX slots, reserved at the first
+ * creation (address space only; a slot's page is committed when it is
+ * first used), so that every handle is checked before it is read: one
+ * that is neither SHMEM_CTX_DEFAULT nor a slot handed out (e.g.
+ * (shmem_ctx_t)0x1234, or a pointer into freed memory) is garbage and
+ * named as such, instead of a segfault (shmem_int.h, xg_shmem_ctx_known).
  */
 #include <pthread.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 #include "api/shmem/coll_int.h"
 #include "api/shmem/shmem_int.h"
@@ -43,10 +51,14 @@ static xg_team_t ctx_dead_team;
 /* The team of destroyed contexts: no members either. */
 static xg_team_t ctx_destroyed_team;
 
-enum { CTX_QUARANTINE = 256 };
+enum { CTX_QUARANTINE = 256, CTX_MAX = 1 << 16 };
+
+struct xg_shmem_ctx *xg_shmem_ctx_table;
+size_t xg_shmem_ctx_slots; /* slots handed out (grows only) */
 
 static struct xg_shmem_ctx *ctx_quarantine[CTX_QUARANTINE];
 static unsigned ctx_quarantine_next; /* the oldest entry once full */
+static struct xg_shmem_ctx *ctx_free_slots; /* out of quarantine, by next */
 
 static pthread_mutex_t ctx_list_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct xg_shmem_ctx *ctx_list; /* contexts the program created */
@@ -58,6 +70,12 @@ void xg_shmem_ctx_bad(const char *routine, shmem_ctx_t ctx, int pe)
         xg_shmem_fail(routine, "the context is SHMEM_CTX_INVALID: create it "
                       "with shmem_ctx_create or shmem_team_create_ctx and "
                       "check that the call returned 0");
+    }
+    if (!xg_shmem_ctx_known(ctx)) {
+        xg_shmem_fail(routine, "%p is not a context of this PE (never "
+                      "created, or not a shmem_ctx_t): pass SHMEM_CTX_DEFAULT "
+                      "or a context set by shmem_ctx_create or "
+                      "shmem_team_create_ctx", (void *)ctx);
     }
     if (ctx->team == &ctx_destroyed_team) {
         xg_shmem_fail(routine, "the context %p was destroyed "
@@ -89,6 +107,46 @@ static int ctx_check_options(const char *routine, long options)
     return 0;
 }
 
+/* A slot for a new context: one out of quarantine, a fresh one, or (the
+ * table full) the oldest in quarantine; NULL with a message if none is
+ * left.  The list lock is held. */
+static struct xg_shmem_ctx *ctx_slot_locked(const char *routine)
+{
+    struct xg_shmem_ctx *ctx = ctx_free_slots;
+    void *table;
+
+    if (ctx != NULL) {
+        ctx_free_slots = ctx->next;
+        return ctx;
+    }
+    if (xg_shmem_ctx_table == NULL) {
+        table = mmap(NULL, CTX_MAX * sizeof(*ctx), PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (table == MAP_FAILED) {
+            xg_warn("shmem", "%s: cannot reserve the context table (%zu "
+                    "bytes of address space); no context created", routine,
+                    CTX_MAX * sizeof(*ctx));
+            return NULL;
+        }
+        xg_shmem_ctx_table = table;
+    }
+    if (xg_shmem_ctx_slots < CTX_MAX) {
+        ctx = &xg_shmem_ctx_table[xg_shmem_ctx_slots];
+        ctx->team = &ctx_destroyed_team; /* known from the next store on */
+        __atomic_store_n(&xg_shmem_ctx_slots, xg_shmem_ctx_slots + 1,
+                         __ATOMIC_RELEASE);
+        return ctx;
+    }
+    ctx = ctx_quarantine[ctx_quarantine_next];
+    ctx_quarantine[ctx_quarantine_next] = NULL;
+    if (ctx == NULL) {
+        xg_warn("shmem", "%s: %d contexts exist, the most this PE can "
+                "have; destroy some (shmem_ctx_destroy) first", routine,
+                CTX_MAX);
+    }
+    return ctx;
+}
+
 static int ctx_create(const char *routine, xg_team_t *team, long options,
                       shmem_ctx_t *ctx_p)
 {
@@ -97,22 +155,15 @@ static int ctx_create(const char *routine, xg_team_t *team, long options,
     if (ctx_check_options(routine, options) != 0) {
         return -1;
     }
-    ctx = malloc(sizeof(*ctx));
+    pthread_mutex_lock(&ctx_list_lock);
+    ctx = ctx_slot_locked(routine);
     if (ctx == NULL) {
-        /* the quarantine holds memory: take its oldest entry */
-        pthread_mutex_lock(&ctx_list_lock);
-        ctx = ctx_quarantine[ctx_quarantine_next];
-        ctx_quarantine[ctx_quarantine_next] = NULL;
         pthread_mutex_unlock(&ctx_list_lock);
-    }
-    if (ctx == NULL) {
-        xg_warn("shmem", "%s: out of memory for a context", routine);
         return -1;
     }
     xg_gas_ctx_init(&ctx->gas, (options & SHMEM_CTX_PRIVATE) != 0);
     ctx->team    = team;
     ctx->options = options;
-    pthread_mutex_lock(&ctx_list_lock);
     ctx->prev = NULL;
     ctx->next = ctx_list;
     if (ctx_list != NULL) {
@@ -124,8 +175,8 @@ static int ctx_create(const char *routine, xg_team_t *team, long options,
     return 0;
 }
 
-/* Takes @ctx out of the list and quarantines it (its memory is freed
- * CTX_QUARANTINE destroys later); the list lock is held. */
+/* Takes @ctx out of the list and quarantines it (its
+ * slot is reused CTX_QUARANTINE destroys later); the list lock is held. */
 static void ctx_free_locked(struct xg_shmem_ctx *ctx)
 {
     struct xg_shmem_ctx *oldest;
@@ -143,14 +194,18 @@ static void ctx_free_locked(struct xg_shmem_ctx *ctx)
     oldest = ctx_quarantine[ctx_quarantine_next];
     ctx_quarantine[ctx_quarantine_next] = ctx;
     ctx_quarantine_next = (ctx_quarantine_next + 1) % CTX_QUARANTINE;
-    free(oldest);
+    if (oldest != NULL) {
+        oldest->next   = ctx_free_slots;
+        ctx_free_slots = oldest;
+    }
 }
 
 /* A context the program may still use (not SHMEM_CTX_INVALID, not
  * destroyed); slow paths and non-fast-path routines only. */
 static void ctx_check_live(const char *routine, shmem_ctx_t ctx)
 {
-    if (xg_unlikely(ctx->team == &ctx_destroyed_team)) {
+    if (xg_unlikely(!xg_shmem_ctx_known(ctx) ||
+                    (ctx->team == &ctx_destroyed_team))) {
         xg_shmem_ctx_bad(routine, ctx, 0);
     }
 }

@@ -30,6 +30,17 @@ static uint64_t shmem_heap_offset(const char *routine, const void *ptr)
     return (uint64_t)(p - xg_mem.heap.base);
 }
 
+/* MiB to suggest for SHMEM_SYMMETRIC_SIZE when @size bytes did not fit:
+ * twice the heap and the request, rounded up to a whole MiB (at least 1,
+ * also for a heap of SHMEM_SYMMETRIC_SIZE=0). */
+static unsigned long long shmem_heap_advice(size_t size)
+{
+    unsigned long long want = 2 * ((unsigned long long)xg_mem.heap_size +
+                                   size);
+
+    return (want + (1ULL << 20) - 1) >> 20;
+}
+
 /* Reports a failed allocation, then closes the call: a checked barrier of
  * heap routine @op, or a plain one for @op 0. */
 static void *shmem_heap_result(const char *routine, xg_status_t status,
@@ -56,7 +67,7 @@ static void *shmem_heap_result(const char *routine, xg_status_t status,
                  "SHMEM_SYMMETRIC_SIZE=%lluM", routine, size,
                  (unsigned long long)xg_mem.heap_size,
                  (unsigned long long)xg_heap_largest_free(&xg_mem.heap),
-                 (unsigned long long)((xg_mem.heap_size + size) >> 19));
+                 shmem_heap_advice(size));
         ptr = NULL;
     } else if (status != XG_OK) {
         ptr = NULL;

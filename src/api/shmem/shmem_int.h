@@ -104,14 +104,32 @@ void xg_shmem_ctx_release_team(const xg_team_t *team);
 XG_NORETURN XG_NOINLINE void xg_shmem_ctx_bad(const char *routine,
                                               shmem_ctx_t ctx, int pe);
 
-/* World PE of team-relative @pe on @ctx, or the job ends (invalid context,
- * PE outside the context's team, library not running). */
+/* The table the contexts a program creates live in (ctx.c), and how many
+ * of its slots were ever handed out: a handle outside them is garbage. */
+extern struct xg_shmem_ctx *xg_shmem_ctx_table;
+extern size_t xg_shmem_ctx_slots;
+
+/* Nonzero if @ctx is SHMEM_CTX_DEFAULT or a slot of the context table (a
+ * live or destroyed context, whose team the slow path names), so that it
+ * may be dereferenced; a garbage handle is refused without reading it. */
+static inline int xg_shmem_ctx_known(shmem_ctx_t ctx)
+{
+    uintptr_t off = (uintptr_t)ctx - (uintptr_t)xg_shmem_ctx_table;
+
+    return (ctx == SHMEM_CTX_DEFAULT) ||
+           ((off < __atomic_load_n(&xg_shmem_ctx_slots, __ATOMIC_ACQUIRE) *
+                       sizeof(*ctx)) &&
+            (off % sizeof(*ctx) == 0));
+}
+
+/* World PE of team-relative @pe on @ctx, or the job ends (invalid or
+ * garbage context, PE outside the context's team, library not running). */
 static inline int xg_shmem_ctx_pe(const char *routine, shmem_ctx_t ctx,
                                   int pe)
 {
     const xg_team_t *team;
 
-    if (xg_unlikely(ctx == SHMEM_CTX_INVALID)) {
+    if (xg_unlikely(!xg_shmem_ctx_known(ctx))) {
         xg_shmem_ctx_bad(routine, ctx, pe);
     }
     team = ctx->team;

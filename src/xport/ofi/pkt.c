@@ -20,8 +20,8 @@
  * again.  Anything else is dropped and counted (XGAS_STATS prints the
  * counts).
  *
- * Closing: rx_close() tells every peer this PE exchanged packets with
- * (CLOSE); a peer marks this PE closed -- its tx_reserve() says
+ * Closing: rx_close() tells every PE of the other nodes (CLOSE); a peer
+ * marks this PE closed -- its tx_reserve() says
  * XG_ERR_UNREACHABLE from then on -- and answers (CLOSE_ACK) behind
  * whatever it sent before, which rx_close hands to the callback until
  * every peer has answered (or a second has passed: a peer that stopped
@@ -30,8 +30,10 @@
  * the peers (OPEN); a peer that still takes this PE for closed when it
  * sends looks for that record first, so the notice may come late -- the
  * boot fences of a PE's initialization order the record before any use.
- * A peer that never exchanged packets with this PE learns nothing: it
- * has nothing in flight to it.
+ * CLOSE goes to the peers that never exchanged packets with this PE too:
+ * their first send to it must fail at once (XG_ERR_UNREACHABLE, which the
+ * NIC reports as PTL_NI_UNDELIVERABLE), not go to an endpoint that is
+ * gone; OPEN only to those that did (the others find the boot record).
  *
  * Sleeping: rx_sleep_fd() arms the receive queue's wait descriptor
  * (fi_trywait) and returns it; rx_wait() polls it with the eventfd that
@@ -515,16 +517,21 @@ static void ofi_pkt_rx_wake(xg_pkt_ep_t *ep)
     }
 }
 
-/* Tells every peer this PE exchanged packets with that it receives
- * (@kind OPEN) or not (CLOSE) -- a closed peer too: it drops data, not
- * these. */
+/* Tells the peers that this PE receives (@kind OPEN: those it exchanged
+ * packets with) or not (CLOSE: every PE of another node, also those it
+ * never exchanged packets with, which would otherwise take it for open
+ * and send into an endpoint that is gone -- a send the provider may
+ * retry for ever instead of failing) -- a closed peer too: it drops data,
+ * not these. */
 static void ofi_tell_peers(uint16_t kind)
 {
     int peer;
 
     for (peer = 0; peer < xg_ofi.npes; peer++) {
-        if (atomic_load_explicit(&xg_ofi.talked[peer],
-                                 memory_order_relaxed) &&
+        if (((kind == XG_OFI_PKT_CLOSE)
+                 ? ((peer != xg_ofi.rank) && !xg_boot_same_node(peer))
+                 : atomic_load_explicit(&xg_ofi.talked[peer],
+                                        memory_order_relaxed)) &&
             (xg_ofi_addr(peer) != FI_ADDR_NOTAVAIL)) {
             /* a peer that closed before sends nothing more: no answer
              * to wait for (it reads our CLOSE when it opens again) */

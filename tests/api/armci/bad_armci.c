@@ -70,6 +70,17 @@ int main(int argc, char **argv)
     } else if (strcmp(c, "unlock_free") == 0) {
         ARMCI_Create_mutexes(1);
         ARMCI_Unlock(0, 0);
+    } else if (strcmp(c, "malloc_alone") == 0) {
+        if (at_me == 0) {
+            at_malloc(64);
+        }
+        ARMCI_Barrier();
+    } else if (strcmp(c, "malloc_vs_free") == 0) {
+        if (at_me == 0) {
+            at_malloc(64);
+        } else {
+            ARMCI_Free(base[at_me]);
+        }
     } else if (strcmp(c, "free_not_base") == 0) {
         ARMCI_Free((char *)base[at_me] + 8);
     } else if (strcmp(c, "armci_error") == 0) {

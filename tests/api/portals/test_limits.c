@@ -136,8 +136,11 @@ int main(void)
     mdd.start   = NULL;
     mdd.options = PTL_IOVEC;
     PTL_EXPECT(PTL_ARG_INVALID, PtlMDBind(ni, &mdd, &mds[2]));
-    mdd.start   = buf;
     mdd.options = 0;
+    mdd.length  = 64; /* NULL with a length: a missing buffer */
+    PTL_EXPECT(PTL_ARG_INVALID, PtlMDBind(ni, &mdd, &mds[2]));
+    mdd.length  = sizeof(buf);
+    mdd.start   = buf;
     /* portal indexes */
     PTL_OK_OR_DIE(PtlPTAlloc(ni, 0, PTL_EQ_NONE, PTL_PT_ANY, &pt));
     XG_CHECK(pt == 0, "first free index %u", pt);
@@ -172,6 +175,13 @@ int main(void)
     PTL_EXPECT(PTL_ARG_INVALID, PtlMEAppend(ni, 2, &me, PTL_PRIORITY_LIST,
                                             NULL, &mes[3]));
     me.options = PTL_ME_OP_PUT;
+    /* a NULL start takes length 0 or PTL_SIZE_MAX only */
+    me.start  = NULL;
+    me.length = 64;
+    PTL_EXPECT(PTL_ARG_INVALID, PtlMEAppend(ni, 2, &me, PTL_PRIORITY_LIST,
+                                            NULL, &mes[3]));
+    me.start  = buf;
+    me.length = sizeof(buf);
     PTL_EXPECT(PTL_IN_USE, PtlPTFree(ni, 0));
     /* bounds and handles of data operations */
     PTL_EXPECT(PTL_ARG_INVALID, PtlPut(mds[0], 60, 5, PTL_NO_ACK_REQ, id, 0,

@@ -5,6 +5,10 @@
  * (the driver script checks the message names SHMEM_SYMMETRIC_SIZE), a
  * failed realloc leaves the object unchanged, and the heap keeps working
  * afterwards.
+ *
+ * With the argument "fill" (run with SHMEM_SYMMETRIC_SIZE=0), small objects
+ * are allocated until the heap is exhausted: the message must suggest a
+ * real size (the driver checks SHMEM_SYMMETRIC_SIZE=<n>M with n > 0).
  */
 #include <shmem.h>
 #include <string.h>
@@ -13,13 +17,30 @@
 
 #define TOO_BIG (2u << 20)
 
-int main(void)
+/* Allocates 1 KiB objects until one fails (the heap holds far fewer than
+ * 1 Mi of them). */
+static int fill_heap(void)
+{
+    size_t n = 0;
+
+    while ((n < (1u << 20)) && (shmem_malloc(1024) != NULL)) {
+        n++;
+    }
+    XG_CHECK(n < (1u << 20), "1 Mi objects of 1 KiB fit in the heap");
+    shmem_finalize();
+    return XG_TEST_PASS;
+}
+
+int main(int argc, char **argv)
 {
     unsigned char *p;
     size_t i;
 
     shmem_init();
     xg_test_pe = shmem_my_pe();
+    if ((argc > 1) && (strcmp(argv[1], "fill") == 0)) {
+        return fill_heap();
+    }
 
     XG_CHECK(shmem_malloc(TOO_BIG) == NULL, "shmem_malloc(2M) in 1M");
     XG_CHECK(shmem_calloc(2, TOO_BIG / 2) == NULL, "shmem_calloc");
