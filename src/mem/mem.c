@@ -5,7 +5,10 @@
 #include "mem/xg_mem.h"
 
 #include <elf.h>
+#include <errno.h>
 #include <link.h>
+#include <sched.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -178,20 +181,112 @@ static void mem_copy_pages(uintptr_t dst, uintptr_t src, size_t len)
     }
 }
 
-/* Moves the globals into the data window and maps it back in place.  The
- * contents are copied into the window first (through the region mapping),
- * then the window replaces the original pages in one mmap call, so the
- * program never sees a missing page. */
+/*
+ * Moving the globals while other threads run.  A thread started before
+ * shmem_init (libpmix's, the NIC's progress thread of a PtlNIInit, the
+ * program's own) may write a global while it moves: a write that lands in
+ * the original page after the copy has read that word would vanish with
+ * the page.  So the pages are made read-only for the move: copy, map the
+ * window over them, and in between a thread that writes takes SIGSEGV,
+ * which mem_move_fault parks until the window is mapped; returning from
+ * the handler repeats the store, now into the window.  Reads go on (the
+ * read-only page holds what the window holds), and the move itself writes
+ * nothing but the window.  Every other SIGSEGV goes to the action the
+ * handler replaced (called, or, if it was the default, put back for the
+ * faulting instruction to run again under it).  The handler stays
+ * installed after the move: a thread that faulted just before the mmap
+ * may have its signal delivered only after it, and must still find this
+ * handler then.
+ * What write protection cannot park: a system call of another thread that
+ * writes a global during the move gets EFAULT, and a thread that blocks
+ * SIGSEGV dies of the fault (docs/memory.md).
+ */
+static struct {
+    uintptr_t        lo, hi;     /* the pages that move */
+    int              done;       /* the window is mapped (or the move off) */
+    struct sigaction old;        /* the SIGSEGV action it replaces */
+} mem_move;
+
+static void mem_move_fault(int sig, siginfo_t *si, void *uc)
+{
+    uintptr_t addr = (uintptr_t)si->si_addr;
+    int saved_errno = errno;
+
+    if ((addr >= mem_move.lo) && (addr < mem_move.hi)) {
+        while (!__atomic_load_n(&mem_move.done, __ATOMIC_ACQUIRE)) {
+            sched_yield();
+        }
+        errno = saved_errno;
+        return; /* the store runs again, into the window */
+    }
+    /* not ours: to the action we replaced */
+    if (mem_move.old.sa_flags & SA_SIGINFO) {
+        mem_move.old.sa_sigaction(sig, si, uc);
+    } else if ((mem_move.old.sa_handler != SIG_DFL) &&
+               (mem_move.old.sa_handler != SIG_IGN)) {
+        mem_move.old.sa_handler(sig);
+    } else {
+        /* the default (a fault is never ignored): put it back; a fault
+         * recurs when the instruction runs again, a sent signal is sent
+         * again */
+        signal(SIGSEGV, SIG_DFL);
+        if (si->si_code <= 0) {
+            raise(sig);
+        }
+    }
+    errno = saved_errno;
+}
+
+/* Moves the globals into the data window and maps it back in place: the
+ * pages are write-protected (see above), copied into the window (through
+ * the region mapping), and replaced by the window in one mmap call, so the
+ * program never sees a missing page and no thread's write is lost. */
 static xg_status_t mem_share_data(void)
 {
     uintptr_t window = xg_mem.my_part + xg_mem.data_off;
+    struct sigaction sa, old;
+    xg_status_t status;
 
     if (xg_mem.data_size == 0) {
         return XG_OK;
     }
-    mem_copy_pages(window, xg_mem.data_lo, xg_mem.data_size);
-    return xg_xport_region_alias(&xg_mem.region, window - xg_mem.region.base,
-                                 (void *)xg_mem.data_lo, xg_mem.data_size);
+    mem_move.lo   = xg_mem.data_lo;
+    mem_move.hi   = xg_mem.data_lo + xg_mem.data_size;
+    mem_move.done = 0;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_sigaction = mem_move_fault;
+    sa.sa_flags     = SA_SIGINFO | SA_RESTART | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGSEGV, NULL, &old) != 0) {
+        xg_error("mem", "sigaction(SIGSEGV) for the move of the globals "
+                 "failed (%m)");
+        return XG_ERR_IO;
+    }
+    if (old.sa_sigaction != mem_move_fault) {
+        /* not still installed by an earlier shmem_init */
+        mem_move.old = old;
+        sigaction(SIGSEGV, &sa, NULL);
+    }
+    if (mprotect((void *)xg_mem.data_lo, xg_mem.data_size, PROT_READ) != 0) {
+        xg_error("mem", "cannot write-protect the %lu bytes of globals at "
+                 "%#lx for their move (%m)", (unsigned long)xg_mem.data_size,
+                 (unsigned long)xg_mem.data_lo);
+        status = XG_ERR_IO;
+    } else {
+        mem_copy_pages(window, xg_mem.data_lo, xg_mem.data_size);
+        status = xg_xport_region_alias(&xg_mem.region,
+                                       window - xg_mem.region.base,
+                                       (void *)xg_mem.data_lo,
+                                       xg_mem.data_size);
+        if (status != XG_OK) {
+            /* the original pages stay: writable again */
+            mprotect((void *)xg_mem.data_lo, xg_mem.data_size,
+                     PROT_READ | PROT_WRITE);
+        }
+    }
+    /* parked writers go on */
+    __atomic_store_n(&mem_move.done, 1, __ATOMIC_RELEASE);
+    return status;
 }
 
 xg_status_t xg_mem_init(void)
