@@ -175,7 +175,7 @@ static void test_retest_held(long *lock)
     shmem_barrier_all();
     if (me == 0) {
         while (fifo_tail(lock) != (uint32_t)npes) {
-            sched_yield(); /* everybody queued behind us */
+            sched_yield(); /* everybody queued behind us, PE 1 first */
         }
         for (r = 0; r < 2; r++) {
             XG_CHECK(shmem_test_lock(lock) == 1,
@@ -184,6 +184,10 @@ static void test_retest_held(long *lock)
         locked_increment(&counter);
         shmem_clear_lock(lock);
     } else {
+        /* in PE order, as in test_fifo, so the tail tells when all are in */
+        while (fifo_tail(lock) != (uint32_t)me) {
+            sched_yield();
+        }
         shmem_set_lock(lock);
         locked_increment(&counter);
         shmem_clear_lock(lock);
