@@ -4,7 +4,7 @@
  * program starts (measured with glibc 2.36: 1712 bytes by default for
  * libraries loaded later, 304 with
  * GLIBC_TUNABLES=glibc.rtld.nns=1:glibc.rtld.optional_static_tls=0).
- * TLS_HOG_BYTES leaves less than the 1 KiB NLB libxgas used to keep in
+ * TLS_HOG_BYTES (1408) leaves less than the 1 KiB NLB libxgas used to keep in
  * initial-exec TLS, and more than what it keeps there now.
  */
 #include <string.h>
