@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "base/xg_compiler.h"
@@ -204,6 +205,7 @@ static void mem_copy_pages(uintptr_t dst, uintptr_t src, size_t len)
 static struct {
     uintptr_t        lo, hi;     /* the pages that move */
     int              done;       /* the window is mapped (or the move off) */
+    long             mover;      /* the thread that moves them */
     struct sigaction old;        /* the SIGSEGV action it replaces */
 } mem_move;
 
@@ -213,6 +215,17 @@ static void mem_move_fault(int sig, siginfo_t *si, void *uc)
     int saved_errno = errno;
 
     if ((addr >= mem_move.lo) && (addr < mem_move.hi)) {
+        if (!__atomic_load_n(&mem_move.done, __ATOMIC_ACQUIRE) &&
+            (syscall(SYS_gettid) == mem_move.mover)) {
+            /* the move itself writes a global (a runtime linked into the
+             * executable, such as a static sanitizer runtime, intercepting
+             * mmap): it cannot wait for itself, so the pages become
+             * writable again and such writes are unprotected */
+            mprotect((void *)mem_move.lo, mem_move.hi - mem_move.lo,
+                     PROT_READ | PROT_WRITE);
+            errno = saved_errno;
+            return;
+        }
         while (!__atomic_load_n(&mem_move.done, __ATOMIC_ACQUIRE)) {
             sched_yield();
         }
@@ -250,9 +263,10 @@ static xg_status_t mem_share_data(void)
     if (xg_mem.data_size == 0) {
         return XG_OK;
     }
-    mem_move.lo   = xg_mem.data_lo;
-    mem_move.hi   = xg_mem.data_lo + xg_mem.data_size;
-    mem_move.done = 0;
+    mem_move.lo    = xg_mem.data_lo;
+    mem_move.hi    = xg_mem.data_lo + xg_mem.data_size;
+    mem_move.done  = 0;
+    mem_move.mover = syscall(SYS_gettid);
     memset(&sa, 0, sizeof(sa));
     sa.sa_sigaction = mem_move_fault;
     sa.sa_flags     = SA_SIGINFO | SA_RESTART | SA_NODEFER;
