@@ -212,17 +212,21 @@ static struct {
 static void mem_move_fault(int sig, siginfo_t *si, void *uc)
 {
     uintptr_t addr = (uintptr_t)si->si_addr;
+    /* atomics: the mover set them before the mprotect that led here, an
+     * order no thread sanitizer sees */
+    uintptr_t lo = __atomic_load_n(&mem_move.lo, __ATOMIC_ACQUIRE);
+    uintptr_t hi = __atomic_load_n(&mem_move.hi, __ATOMIC_ACQUIRE);
     int saved_errno = errno;
 
-    if ((addr >= mem_move.lo) && (addr < mem_move.hi)) {
+    if ((addr >= lo) && (addr < hi)) {
         if (!__atomic_load_n(&mem_move.done, __ATOMIC_ACQUIRE) &&
-            (syscall(SYS_gettid) == mem_move.mover)) {
+            (syscall(SYS_gettid) ==
+             __atomic_load_n(&mem_move.mover, __ATOMIC_ACQUIRE))) {
             /* the move itself writes a global (a runtime linked into the
              * executable, such as a static sanitizer runtime, intercepting
              * mmap): it cannot wait for itself, so the pages become
              * writable again and such writes are unprotected */
-            mprotect((void *)mem_move.lo, mem_move.hi - mem_move.lo,
-                     PROT_READ | PROT_WRITE);
+            mprotect((void *)lo, hi - lo, PROT_READ | PROT_WRITE);
             errno = saved_errno;
             return;
         }
@@ -263,10 +267,11 @@ static xg_status_t mem_share_data(void)
     if (xg_mem.data_size == 0) {
         return XG_OK;
     }
-    mem_move.lo    = xg_mem.data_lo;
-    mem_move.hi    = xg_mem.data_lo + xg_mem.data_size;
-    mem_move.done  = 0;
-    mem_move.mover = syscall(SYS_gettid);
+    __atomic_store_n(&mem_move.lo, xg_mem.data_lo, __ATOMIC_RELEASE);
+    __atomic_store_n(&mem_move.hi, xg_mem.data_lo + xg_mem.data_size,
+                     __ATOMIC_RELEASE);
+    __atomic_store_n(&mem_move.mover, syscall(SYS_gettid), __ATOMIC_RELEASE);
+    __atomic_store_n(&mem_move.done, 0, __ATOMIC_RELEASE);
     memset(&sa, 0, sizeof(sa));
     sa.sa_sigaction = mem_move_fault;
     sa.sa_flags     = SA_SIGINFO | SA_RESTART | SA_NODEFER;
