@@ -274,7 +274,9 @@ static xg_status_t mem_share_data(void)
     __atomic_store_n(&mem_move.done, 0, __ATOMIC_RELEASE);
     memset(&sa, 0, sizeof(sa));
     sa.sa_sigaction = mem_move_fault;
-    sa.sa_flags     = SA_SIGINFO | SA_RESTART | SA_NODEFER;
+    /* on the thread's alternate stack if it has one: a handler installed
+     * before (Python's faulthandler) may rely on it for stack overflows */
+    sa.sa_flags     = SA_SIGINFO | SA_RESTART | SA_NODEFER | SA_ONSTACK;
     sigemptyset(&sa.sa_mask);
     if (sigaction(SIGSEGV, NULL, &old) != 0) {
         xg_error("mem", "sigaction(SIGSEGV) for the move of the globals "
