@@ -3,9 +3,10 @@
  *
  * The table has npes + 1 rows (row 0, the local namespace, is unused: a
  * local global address is already a pointer).  It lives for the whole
- * process so that no NLB ever points to freed memory.  NLBs register
- * themselves on their first miss; a thread's counts are folded into the
- * retired totals when it exits.
+ * process so that no NLB ever points to freed memory.  A thread's NLB is
+ * allocated and registered on its first miss (until then xg_nlb_tls names
+ * the shared empty one); when the thread exits its counts are folded into
+ * the retired totals and it is freed.
  */
 #include "gas/xg_gas.h"
 
@@ -20,7 +21,11 @@
 #include "gas/xg_gas_nic.h"
 
 xg_gas_t xg_gas;
-__thread xg_nlb_t xg_nlb_tls __attribute__((tls_model("initial-exec")));
+/* Every thread's NLB before its first miss: never written (see
+ * xg_gas.h), so it stays empty. */
+static xg_nlb_t nlb_empty;
+__thread xg_nlb_t *xg_nlb_tls __attribute__((tls_model("initial-exec"))) =
+    &nlb_empty;
 
 static pthread_mutex_t nlb_registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static xg_nlb_t *nlb_registry;
@@ -42,6 +47,10 @@ static void nlb_thread_exit(void *arg)
     nlb_retired_hits   += nlb->hits;
     nlb_retired_misses += nlb->misses;
     pthread_mutex_unlock(&nlb_registry_lock);
+    /* a later translation of this thread (another key's destructor)
+     * allocates a new one, which the next destructor round frees */
+    xg_nlb_tls = &nlb_empty;
+    free(nlb);
 }
 
 static void nlb_make_key(void)
@@ -49,15 +58,23 @@ static void nlb_make_key(void)
     pthread_key_create(&nlb_exit_key, nlb_thread_exit);
 }
 
-static void nlb_register(xg_nlb_t *nlb)
+/* This thread's own NLB, allocated and registered now; NULL without
+ * memory (translation then goes to the table every time). */
+static xg_nlb_t *nlb_create(void)
 {
+    xg_nlb_t *nlb = calloc(1, sizeof(*nlb));
+
+    if (nlb == NULL) {
+        return NULL;
+    }
     pthread_once(&nlb_key_once, nlb_make_key);
     pthread_setspecific(nlb_exit_key, nlb);
     pthread_mutex_lock(&nlb_registry_lock);
     nlb->next    = nlb_registry;
     nlb_registry = nlb;
     pthread_mutex_unlock(&nlb_registry_lock);
-    nlb->registered = 1;
+    xg_nlb_tls = nlb;
+    return nlb;
 }
 
 const xg_ns_entry_t *xg_nlb_lookup_slow(xg_nlb_t *nlb, uint64_t ns)
@@ -65,8 +82,11 @@ const xg_ns_entry_t *xg_nlb_lookup_slow(xg_nlb_t *nlb, uint64_t ns)
     const xg_ns_entry_t *entry;
     unsigned i, size = xg_gas.nlb_size;
 
-    if (xg_unlikely(!nlb->registered)) {
-        nlb_register(nlb);
+    if (xg_unlikely(nlb == &nlb_empty)) {
+        nlb = nlb_create();
+        if (nlb == NULL) {
+            return &xg_gas.table[ns];
+        }
     }
     for (i = 1; i < size; i++) {
         if (nlb->tag[i] == ns) {
@@ -187,7 +207,6 @@ static void gas_flush_nlbs(void)
 {
     xg_nlb_t *nlb;
 
-    memset(&xg_nlb_tls.tag, 0, sizeof(xg_nlb_tls.tag));
     pthread_mutex_lock(&nlb_registry_lock);
     for (nlb = nlb_registry; nlb != NULL; nlb = nlb->next) {
         memset(nlb->tag, 0, sizeof(nlb->tag));

@@ -131,6 +131,12 @@ xg_status_t xg_gas_lock_test_at(void *lock, int home, int *taken_p)
     if (status != XG_OK) {
         return status;
     }
+    /* Held or awaited already: our node carries the queue's link to our
+     * successor (or a predecessor is about to clear its waiting bit), so
+     * the reset below would cut the queue and hang whoever follows us. */
+    if ((lock_my_node(lock) & (LOCK_HELD | LOCK_WAITING)) != 0) {
+        return XG_GAS_LOCK_REENTERED;
+    }
     /* nobody links into our node unless the swap below makes us the tail */
     lock_amo(XG_GAS_AMO_SET, lock, LOCK_NODE, me, LOCK_HELD, 0);
     if (lock_amo(XG_GAS_AMO_CSWAP, lock, LOCK_TAIL, home,

@@ -65,7 +65,6 @@ typedef struct xg_nlb {
     uint64_t             hits;
     uint64_t             misses;
     struct xg_nlb       *next;                      /* registry of threads */
-    int                  registered;
 } xg_nlb_t;
 
 typedef struct xg_gas {
@@ -81,7 +80,17 @@ typedef struct xg_gas {
 } xg_gas_t;
 
 extern xg_gas_t xg_gas;
-extern __thread xg_nlb_t xg_nlb_tls __attribute__((tls_model("initial-exec")));
+/*
+ * This thread's NLB.  Only the pointer is thread-local, with the
+ * initial-exec model (one %fs-relative load, no call); the NLB itself
+ * (1 KiB) is allocated on the thread's first miss.  Until then the pointer
+ * names an empty NLB shared by every thread, whose tags (0) match no
+ * namespace, so the fast paths below never write to it.  A 1 KiB
+ * initial-exec variable had to come out of glibc's static-TLS surplus
+ * when libxgas is dlopen'ed (shmem4py), and did not fit beside other
+ * initial-exec users (docs/shmem.md, "Loading xgas at run time").
+ */
+extern __thread xg_nlb_t *xg_nlb_tls __attribute__((tls_model("initial-exec")));
 
 xg_status_t xg_gas_init(void);
 void xg_gas_fini(void);
@@ -98,7 +107,7 @@ const xg_ns_entry_t *xg_nlb_lookup_slow(xg_nlb_t *nlb, uint64_t ns);
 /* Namespace table row for @ns (1..npes) through the NLB. */
 static inline const xg_ns_entry_t *xg_nlb_lookup(uint64_t ns)
 {
-    xg_nlb_t *nlb = &xg_nlb_tls;
+    xg_nlb_t *nlb = xg_nlb_tls;
 
     if (xg_likely(nlb->tag[0] == ns)) {
         nlb->hits++;
@@ -123,7 +132,7 @@ static XG_ALWAYS_INLINE void *xg_gas_translate_fast(const void *addr,
 {
     uintptr_t off = (uintptr_t)addr - xg_gas.heap_lo;
     uintptr_t data_off;
-    xg_nlb_t *nlb = &xg_nlb_tls;
+    xg_nlb_t *nlb = xg_nlb_tls;
     const xg_ns_entry_t *entry;
     uint64_t top;
     int in_heap;

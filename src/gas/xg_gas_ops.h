@@ -567,7 +567,8 @@ size_t xg_gas_test_some(const void *ivars, size_t nelems, size_t *indices,
  * 0 on every PE (see lock.c).  @routine names the caller in hang reports.
  * Translation statuses as for atomics (the object is used on this PE and
  * on PE 0), and:
- *   set:   XG_GAS_LOCK_REENTERED   this PE already holds or awaits it;
+ *   set, test: XG_GAS_LOCK_REENTERED   this PE already holds or awaits
+ *                                      it (the queue is left untouched);
  *   clear: XG_GAS_LOCK_FREE        no PE holds it,
  *          XG_GAS_LOCK_NOT_MINE    another PE holds it (or this one still
  *                                  waits for it).

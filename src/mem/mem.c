@@ -6,10 +6,12 @@
 
 #include <dirent.h>
 #include <elf.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <link.h>
 #include <linux/mempolicy.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -324,20 +326,132 @@ static void mem_copy_pages(uintptr_t dst, uintptr_t src, size_t len)
     }
 }
 
-/* Moves the globals into the data window and maps it back in place.  The
- * contents are copied into the window first (through the region mapping),
- * then the window replaces the original pages in one mmap call, so the
- * program never sees a missing page. */
+/*
+ * Moving the globals while other threads run.  A thread started before
+ * shmem_init (libpmix's, the NIC's progress thread of a PtlNIInit, the
+ * program's own) may write a global while it moves: a write that lands in
+ * the original page after the copy has read that word would vanish with
+ * the page.  So the pages are made read-only for the move: copy, map the
+ * window over them, and in between a thread that writes takes SIGSEGV,
+ * which mem_move_fault parks until the window is mapped; returning from
+ * the handler repeats the store, now into the window.  Reads go on (the
+ * read-only page holds what the window holds), and the move itself writes
+ * nothing but the window.  Every other SIGSEGV goes to the action the
+ * handler replaced (called, or, if it was the default, put back for the
+ * faulting instruction to run again under it).  The handler stays
+ * installed after the move: a thread that faulted just before the mmap
+ * may have its signal delivered only after it, and must still find this
+ * handler then.
+ * What write protection cannot park: a system call of another thread that
+ * writes a global during the move gets EFAULT, and a thread that blocks
+ * SIGSEGV dies of the fault (docs/memory.md).
+ */
+static struct {
+    uintptr_t        lo, hi;     /* the pages that move */
+    int              done;       /* the window is mapped (or the move off) */
+    long             mover;      /* the thread that moves them */
+    struct sigaction old;        /* the SIGSEGV action it replaces */
+} mem_move;
+
+static void mem_move_fault(int sig, siginfo_t *si, void *uc)
+{
+    uintptr_t addr = (uintptr_t)si->si_addr;
+    /* atomics: the mover set them before the mprotect that led here, an
+     * order no thread sanitizer sees */
+    uintptr_t lo = __atomic_load_n(&mem_move.lo, __ATOMIC_ACQUIRE);
+    uintptr_t hi = __atomic_load_n(&mem_move.hi, __ATOMIC_ACQUIRE);
+    int saved_errno = errno;
+
+    if ((addr >= lo) && (addr < hi)) {
+        if (!__atomic_load_n(&mem_move.done, __ATOMIC_ACQUIRE) &&
+            (syscall(SYS_gettid) ==
+             __atomic_load_n(&mem_move.mover, __ATOMIC_ACQUIRE))) {
+            /* the move itself writes a global (a runtime linked into the
+             * executable, such as a static sanitizer runtime, intercepting
+             * mmap): it cannot wait for itself, so the pages become
+             * writable again and such writes are unprotected */
+            mprotect((void *)lo, hi - lo, PROT_READ | PROT_WRITE);
+            errno = saved_errno;
+            return;
+        }
+        while (!__atomic_load_n(&mem_move.done, __ATOMIC_ACQUIRE)) {
+            sched_yield();
+        }
+        errno = saved_errno;
+        return; /* the store runs again, into the window */
+    }
+    /* not ours: to the action we replaced */
+    if (mem_move.old.sa_flags & SA_SIGINFO) {
+        mem_move.old.sa_sigaction(sig, si, uc);
+    } else if ((mem_move.old.sa_handler != SIG_DFL) &&
+               (mem_move.old.sa_handler != SIG_IGN)) {
+        mem_move.old.sa_handler(sig);
+    } else {
+        /* the default (a fault is never ignored): put it back; a fault
+         * recurs when the instruction runs again, a sent signal is sent
+         * again */
+        signal(SIGSEGV, SIG_DFL);
+        if (si->si_code <= 0) {
+            raise(sig);
+        }
+    }
+    errno = saved_errno;
+}
+
+/* Moves the globals into the data window and maps it back in place: the
+ * pages are write-protected (see above), copied into the window (through
+ * the region mapping), and replaced by the window in one mmap call, so the
+ * program never sees a missing page and no thread's write is lost. */
 static xg_status_t mem_share_data(void)
 {
     uintptr_t window = xg_mem.my_part + xg_mem.data_off;
+    struct sigaction sa, old;
+    xg_status_t status;
 
     if (xg_mem.data_size == 0) {
         return XG_OK;
     }
-    mem_copy_pages(window, xg_mem.data_lo, xg_mem.data_size);
-    return xg_xport_region_alias(&xg_mem.region, window - xg_mem.region.base,
-                                 (void *)xg_mem.data_lo, xg_mem.data_size);
+    __atomic_store_n(&mem_move.lo, xg_mem.data_lo, __ATOMIC_RELEASE);
+    __atomic_store_n(&mem_move.hi, xg_mem.data_lo + xg_mem.data_size,
+                     __ATOMIC_RELEASE);
+    __atomic_store_n(&mem_move.mover, syscall(SYS_gettid), __ATOMIC_RELEASE);
+    __atomic_store_n(&mem_move.done, 0, __ATOMIC_RELEASE);
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_sigaction = mem_move_fault;
+    /* on the thread's alternate stack if it has one: a handler installed
+     * before (Python's faulthandler) may rely on it for stack overflows */
+    sa.sa_flags     = SA_SIGINFO | SA_RESTART | SA_NODEFER | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGSEGV, NULL, &old) != 0) {
+        xg_error("mem", "sigaction(SIGSEGV) for the move of the globals "
+                 "failed (%m)");
+        return XG_ERR_IO;
+    }
+    if (old.sa_sigaction != mem_move_fault) {
+        /* not still installed by an earlier shmem_init */
+        mem_move.old = old;
+        sigaction(SIGSEGV, &sa, NULL);
+    }
+    if (mprotect((void *)xg_mem.data_lo, xg_mem.data_size, PROT_READ) != 0) {
+        xg_error("mem", "cannot write-protect the %lu bytes of globals at "
+                 "%#lx for their move (%m)", (unsigned long)xg_mem.data_size,
+                 (unsigned long)xg_mem.data_lo);
+        status = XG_ERR_IO;
+    } else {
+        mem_copy_pages(window, xg_mem.data_lo, xg_mem.data_size);
+        status = xg_xport_region_alias(&xg_mem.region,
+                                       window - xg_mem.region.base,
+                                       (void *)xg_mem.data_lo,
+                                       xg_mem.data_size);
+        if (status != XG_OK) {
+            /* the original pages stay: writable again */
+            mprotect((void *)xg_mem.data_lo, xg_mem.data_size,
+                     PROT_READ | PROT_WRITE);
+        }
+    }
+    /* parked writers go on */
+    __atomic_store_n(&mem_move.done, 1, __ATOMIC_RELEASE);
+    return status;
 }
 
 /* ------------------------------------------------------------------------

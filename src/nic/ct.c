@@ -130,9 +130,9 @@ static void trig_md_refs(xg_nic_ni_t *ni, const xg_nic_op_t *op, int add)
             continue;
         }
         if (add) {
-            md->pending++;
-        } else {
-            xg_nic_md_put(md);
+            md->triggers++;
+        } else if (md->triggers > 0) {
+            md->triggers--;
         }
     }
 }

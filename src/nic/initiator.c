@@ -5,8 +5,9 @@
  *
  * An initiator keeps no table of operations in flight: each request carries
  * its MD handle, local offset and user pointer, and the responses echo
- * them.  An MD counts the operations that may still touch it (`pending`),
- * so PtlMDRelease refuses while data or events are outstanding, and an
+ * them.  An MD counts the operations in flight on it (`pending`), so
+ * PtlMDRelease waits (bounded) while data or events are outstanding (see
+ * md.c), and an
  * echoed handle is looked up (and bounds-checked) before use.
  *
  * Protocols for puts: up to XGAS_NIC_EAGER_LIMIT bytes travel with the

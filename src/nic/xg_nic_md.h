@@ -1,6 +1,6 @@
 /*
  * Memory descriptors (md.c): a region with its event queue and counter,
- * and a count of the operations that may still use it.
+ * and counts of the operations that may still use it.
  */
 #ifndef XG_NIC_MD_H
 #define XG_NIC_MD_H
@@ -17,7 +17,8 @@ struct xg_nic_md {
     unsigned         options;
     ptl_handle_eq_t  eq;        /* looked up at each use: a freed queue */
     ptl_handle_ct_t  ct;        /* or counter is then simply absent */
-    uint32_t         pending;   /* operations that may still use it */
+    uint32_t         pending;   /* operations in flight on it */
+    uint32_t         triggers;  /* triggered operations that will use it */
 };
 
 /* Drops one use of @md by an operation (see PtlMDRelease). */

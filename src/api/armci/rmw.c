@@ -296,6 +296,11 @@ XG_ARMCI_API int ARMCIX_Trylock_hdl(armcix_mutex_hdl_t hdl, int mutex,
     void *obj = mutex_object(__func__, hdl, mutex, proc, &home);
     xg_status_t status = xg_gas_lock_test_at(obj, home, &taken);
 
+    if (status == XG_GAS_LOCK_REENTERED) {
+        xg_armci_fail(__func__, "mutex %d of process %d is already held "
+                      "(or awaited) by this process: unlock it first",
+                      mutex, proc);
+    }
     if (status != XG_OK) {
         xg_armci_fail(__func__, "trying mutex %d of process %d failed (%s)",
                       mutex, proc, xg_status_str(status));

@@ -7,7 +7,10 @@
  *   atexit    the module finalizes from an exit handler (as shmem4py does)
  *   implicit  nobody finalizes: xgas does it at exit
  *   dlclose   the module finalizes and is unloaded before the exit
- * usage: shmem_dlopen_host MODULE MODE
+ * With FIRST, a library dlopen'ed before MODULE: one with initial-exec TLS
+ * that takes most of glibc's static-TLS surplus (dlopen_tls_hog.c), as
+ * other extension modules of an interpreter may; libxgas must still load.
+ * usage: shmem_dlopen_host MODULE MODE [FIRST]
  */
 #include <dlfcn.h>
 #include <string.h>
@@ -33,13 +36,19 @@ static void *need(void *mod, const char *name)
 int main(int argc, char **argv)
 {
     const char *mode;
-    void *mod;
+    void *first = NULL, *mod;
 
-    XG_CHECK(argc == 3, "usage: %s MODULE finalize|atexit|implicit|dlclose",
+    XG_CHECK((argc == 3) || (argc == 4),
+             "usage: %s MODULE finalize|atexit|implicit|dlclose [FIRST]",
              argv[0]);
     mode = argv[2];
     XG_CHECK(dlsym(RTLD_DEFAULT, "shmem_init") == NULL,
              "the host must not be linked with libxgas");
+    if (argc == 4) {
+        first = dlopen(argv[3], RTLD_NOW | RTLD_LOCAL);
+        XG_CHECK(first != NULL, "dlopen %s (before the module): %s", argv[3],
+                 dlerror());
+    }
     mod = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
     XG_CHECK(mod != NULL, "dlopen %s: %s", argv[1], dlerror());
 
@@ -61,6 +70,10 @@ int main(int argc, char **argv)
         XG_CHECK(dlclose(mod) == 0, "dlclose: %s", dlerror());
     } else {
         XG_CHECK(strcmp(mode, "implicit") == 0, "unknown mode %s", mode);
+    }
+    if (first != NULL) {
+        XG_CHECK(((char *(*)(void))need(first, "tls_hog_touch"))() != NULL,
+                 "the first library's TLS");
     }
     return 0;
 }

@@ -2,7 +2,10 @@
  * Distributed locks: mutual exclusion (a non-atomic read-modify-write of a
  * counter on PE 0 under the lock loses no update), shmem_test_lock, locks
  * on the heap and on a global, several locks at once, and FIFO order: PEs
- * that queue one after the other get the lock in that order.
+ * that queue one after the other get the lock in that order.  And
+ * shmem_test_lock on a lock this PE holds, with the others queued behind
+ * it: answers 1 (set) and leaves the queue intact, so the lock still
+ * passes to every PE.
  */
 #include <sched.h>
 #include <shmem.h>
@@ -155,6 +158,47 @@ static void test_fifo(long *lock)
     shmem_barrier_all();
 }
 
+/*
+ * Re-testing a held lock (undefined by the specification) must not touch
+ * the queue: PE 0 holds the lock while every other PE queues for it (PE
+ * 0's node then carries the link to its successor), tests it again, and
+ * releases it; every PE must then get the lock once.
+ */
+static void test_retest_held(long *lock)
+{
+    int r;
+
+    if (me == 0) {
+        counter = 0;
+        shmem_set_lock(lock);
+    }
+    shmem_barrier_all();
+    if (me == 0) {
+        while (fifo_tail(lock) != (uint32_t)npes) {
+            sched_yield(); /* everybody queued behind us, PE 1 first */
+        }
+        for (r = 0; r < 2; r++) {
+            XG_CHECK(shmem_test_lock(lock) == 1,
+                     "test_lock on a lock this PE holds");
+        }
+        locked_increment(&counter);
+        shmem_clear_lock(lock);
+    } else {
+        /* in PE order, as in test_fifo, so the tail tells when all are in */
+        while (fifo_tail(lock) != (uint32_t)me) {
+            sched_yield();
+        }
+        shmem_set_lock(lock);
+        locked_increment(&counter);
+        shmem_clear_lock(lock);
+    }
+    shmem_barrier_all();
+    XG_CHECK(shmem_long_g(&counter, 0) == npes,
+             "counter %ld after a re-test of a held lock on %d PEs",
+             shmem_long_g(&counter, 0), npes);
+    shmem_barrier_all();
+}
+
 int main(void)
 {
     long *heap_lock;
@@ -171,6 +215,8 @@ int main(void)
     test_test_lock(heap_lock);
     test_two_locks(&global_lock, heap_lock);
     test_fifo(&global_lock);
+    test_retest_held(heap_lock);
+    test_exclusion(heap_lock); /* and the lock still works */
     XG_CHECK(global_lock == 0 && *heap_lock == 0,
              "lock words back to 0: %#lx %#lx", global_lock, *heap_lock);
     shmem_barrier_all();
