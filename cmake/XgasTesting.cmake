@@ -19,7 +19,9 @@
 #   XGAS_NODE_TESTS_4X1 as <name>_4x1, one PE on each of 4 nodes.  A test
 #   listed in XGAS_NODE_TESTS_SKIP is about one node only (or has a
 #   lighter counterpart across nodes, tests/api/multinode).  NODES 3x2 ...
-#   asks for other layouts (<nodes>x<PEs per node>) explicitly.
+#   asks for other layouts (<nodes>x<PEs per node>) explicitly; with
+#   NP none the test runs only in those (a test of the network between
+#   nodes, which has nothing to do on one node).
 #
 # xgas_negative_tests(PREFIX p TARGET prog CASES "case|regex" ...)
 #   registers one test <p>_<case> per row: `xgasrun -n 2 prog case` must
@@ -66,6 +68,9 @@ function(xgas_pe_test name)
   endif()
   # the layouts across virtual nodes: "<test name suffix>|<nodes>|<PEs>"
   set(runs)
+  if(T_NP STREQUAL "none")
+    set(T_NP)
+  endif()
   foreach(np ${T_NP})
     list(APPEND runs "np${np}|1|${np}")
   endforeach()
