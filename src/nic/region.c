@@ -64,53 +64,65 @@ void xg_nic_region_fini(xg_nic_region_t *region)
     region->iov = NULL;
 }
 
-/* Copies between @buf and [offset, offset + len) of the region; @to_region
- * selects the direction. */
-static void region_copy(const xg_nic_region_t *region, uint64_t offset,
-                        uint8_t *buf, uint64_t len, int to_region)
+/* Calls @piece on each contiguous piece of [offset, offset + len) of the
+ * region, in order, with the piece's address, length and how far into the
+ * range it starts; stops at the first piece @piece answers 0 for.  Answers
+ * 0 if a piece did, else 1. */
+static int region_each(const xg_nic_region_t *region, uint64_t offset,
+                       uint64_t len,
+                       int (*piece)(uint8_t *at, uint64_t len, uint64_t done,
+                                    void *arg),
+                       void *arg)
 {
     uint64_t chunk;
+    uint64_t done = 0;
     uint32_t i;
-    uint8_t *at;
 
     if (region->iov == NULL) {
-        at = (uint8_t *)((uintptr_t)region->start + offset);
-        if (to_region) {
-            memcpy(at, buf, len);
-        } else {
-            memcpy(buf, at, len);
-        }
-        return;
+        return piece((uint8_t *)((uintptr_t)region->start + offset), len, 0,
+                     arg);
     }
-    for (i = 0; (i < region->niov) && (len > 0); i++) {
+    for (i = 0; (i < region->niov) && (done < len); i++) {
         if (offset >= region->iov[i].iov_len) {
             offset -= region->iov[i].iov_len;
             continue;
         }
         chunk = region->iov[i].iov_len - offset;
-        if (chunk > len) {
-            chunk = len;
+        if (chunk > len - done) {
+            chunk = len - done;
         }
-        at = (uint8_t *)region->iov[i].iov_base + offset;
-        if (to_region) {
-            memcpy(at, buf, chunk);
-        } else {
-            memcpy(buf, at, chunk);
+        if (!piece((uint8_t *)region->iov[i].iov_base + offset, chunk, done,
+                   arg)) {
+            return 0;
         }
-        buf += chunk;
-        len -= chunk;
+        done += chunk;
         offset = 0;
     }
+    return 1;
 }
 
-/* Nonzero if [@at, @at + @len) is mapped: msync of its pages fails with
- * ENOMEM where some page is not (it reads and writes nothing). */
-static int range_mapped(const uint8_t *at, uint64_t len)
+static int piece_write(uint8_t *at, uint64_t len, uint64_t done, void *src)
+{
+    memcpy(at, (const uint8_t *)src + done, len);
+    return 1;
+}
+
+static int piece_read(uint8_t *at, uint64_t len, uint64_t done, void *dst)
+{
+    memcpy((uint8_t *)dst + done, at, len);
+    return 1;
+}
+
+/* Nonzero if the piece is mapped: msync of its pages fails with ENOMEM
+ * where some page is not (it reads and writes nothing). */
+static int piece_mapped(uint8_t *at, uint64_t len, uint64_t done, void *arg)
 {
     uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
     uintptr_t first = (uintptr_t)at & ~(page - 1);
     uintptr_t end = (uintptr_t)at + len;
 
+    (void)done;
+    (void)arg;
     return (msync((void *)first, end - first, MS_ASYNC) == 0) ||
            (errno != ENOMEM);
 }
@@ -118,39 +130,17 @@ static int range_mapped(const uint8_t *at, uint64_t len)
 int xg_nic_region_mapped(const xg_nic_region_t *region, uint64_t offset,
                          uint64_t len)
 {
-    uint64_t chunk;
-    uint32_t i;
-
     if ((len == 0) || (region->length == PTL_SIZE_MAX)) {
         return 1;
     }
-    if (region->iov == NULL) {
-        return range_mapped((const uint8_t *)region->start + offset, len);
-    }
-    for (i = 0; (i < region->niov) && (len > 0); i++) {
-        if (offset >= region->iov[i].iov_len) {
-            offset -= region->iov[i].iov_len;
-            continue;
-        }
-        chunk = region->iov[i].iov_len - offset;
-        if (chunk > len) {
-            chunk = len;
-        }
-        if (!range_mapped((const uint8_t *)region->iov[i].iov_base + offset,
-                          chunk)) {
-            return 0;
-        }
-        len -= chunk;
-        offset = 0;
-    }
-    return 1;
+    return region_each(region, offset, len, piece_mapped, NULL);
 }
 
 void xg_nic_region_write(const xg_nic_region_t *region, uint64_t offset,
                          const void *src, uint64_t len)
 {
     if (len != 0) {
-        region_copy(region, offset, (uint8_t *)(uintptr_t)src, len, 1);
+        (void)region_each(region, offset, len, piece_write, (void *)(uintptr_t)src);
     }
 }
 
@@ -158,7 +148,7 @@ void xg_nic_region_read(const xg_nic_region_t *region, uint64_t offset,
                         void *dst, uint64_t len)
 {
     if (len != 0) {
-        region_copy(region, offset, dst, len, 0);
+        (void)region_each(region, offset, len, piece_read, dst);
     }
 }
 
