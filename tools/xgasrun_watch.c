@@ -13,6 +13,7 @@
  */
 #include "xgasrun_watch.h"
 
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -154,6 +155,38 @@ static int watch_threads(pid_t pid)
     return threads;
 }
 
+/* The scheduler state of process @pid (the letter of /proc/<pid>/stat:
+ * R, S, D, T for stopped by a signal, t for stopped by a tracer, ...), or
+ * 0 if unknown. */
+static char watch_proc_state(pid_t pid)
+{
+    char path[64], buf[512], *paren;
+    ssize_t n;
+    int fd;
+
+    snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+    fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return 0;
+    }
+    n = read(fd, buf, sizeof(buf) - 1);
+    close(fd);
+    if (n <= 0) {
+        return 0;
+    }
+    buf[n] = '\0';
+    /* "pid (comm) S ...": comm may hold spaces and parentheses */
+    paren = strrchr(buf, ')');
+    return ((paren != NULL) && (paren[1] == ' ')) ? paren[2] : 0;
+}
+
+static int watch_stopped(pid_t pid)
+{
+    char state = watch_proc_state(pid);
+
+    return (state == 'T') || (state == 't');
+}
+
 /* Takes a look at every PE; returns 1 if every live, unfinalized PE is
  * blocked and none made progress since the previous look. */
 static int watch_look(xg_run_watch_t *w)
@@ -287,10 +320,24 @@ static int watch_pe_line(const xg_run_watch_t *w, int rank, char *line,
                                memory_order_acquire);
     heartbeat = atomic_load_explicit(&w->ctl->pe[rank].wait.heartbeat,
                                      memory_order_relaxed);
-    blocked = p->blocked || (gen != p->gen) ||
-              ((gen != 0) && (heartbeat != p->heartbeat));
     stable = (gen != 0) &&
              (watch_read_text(w, rank, routine, detail, &peer) == 0);
+    if (watch_stopped(p->pid)) {
+        /* its heartbeat stands still, but it runs no user code either */
+        if (stable) {
+            snprintf(line, size, "  PE %d (pid %d): stopped (SIGSTOP or a "
+                     "debugger), %s (its last xgas wait, %llu, was in %s)",
+                     rank, (int)p->pid, watch_state_name(state),
+                     (unsigned long long)(gen / 2), routine);
+        } else {
+            snprintf(line, size, "  PE %d (pid %d): stopped (SIGSTOP or a "
+                     "debugger), %s", rank, (int)p->pid,
+                     watch_state_name(state));
+        }
+        return 0;
+    }
+    blocked = p->blocked || (gen != p->gen) ||
+              ((gen != 0) && (heartbeat != p->heartbeat));
     if (blocked && stable) {
         snprintf(line, size, "  PE %d (pid %d): blocked in %s: %s [wait %llu, "
                  "%s]", rank, (int)p->pid, routine, detail,

@@ -209,6 +209,40 @@ compute)
     expect "xgasrun: SIGUSR1: state of the PEs at the last look:"
     expect "xgasrun:   PE 0 \(pid [0-9]+\): running user code, initialized"
     ;;
+stopped)
+    # PE 1 waits in a barrier while PE 0 computes; SIGSTOPped, PE 1 must be
+    # reported as stopped, not as running user code, and the job must not
+    # be ended; after SIGCONT it ends normally.
+    start compute 1
+    wait_for "$TMP/started"
+    pid=
+    i=0
+    while [ -z "$pid" ]; do
+        i=$((i + 1))
+        [ "$i" -le 600 ] || fail "no report naming PE 1's pid"
+        kill -USR1 "$RUN_PID"
+        sleep 0.1
+        pid=$(sed -n 's/^xgasrun:   PE 1 (pid \([0-9]*\)).*/\1/p' "$TMP/err" |
+              head -n 1)
+    done
+    kill -STOP "$pid"
+    i=0
+    until grep -Eq "xgasrun:   PE 1 \(pid $pid\): stopped \(SIGSTOP or a debugger\), initialized" "$TMP/err"; do
+        i=$((i + 1))
+        if [ "$i" -gt 600 ]; then
+            kill -CONT "$pid"
+            fail "PE 1 was never reported as stopped"
+        fi
+        kill -USR1 "$RUN_PID"
+        sleep 0.1
+    done
+    sleep 3 # longer than the hang timeout: the job must go on
+    kill -0 "$RUN_PID" 2>/dev/null || fail "the job ended while PE 1 was stopped"
+    kill -CONT "$pid"
+    finish
+    expect_success
+    expect_not "deadlocked"
+    ;;
 sigusr1)
     # SIGUSR1 only prints: the job then ends normally.
     start compute
