@@ -218,8 +218,8 @@ static int watch_look(xg_run_watch_t *w)
     return (live > 0) && stuck && (w->exits == 0);
 }
 
-/* 1 if every blocked PE runs a single thread (nothing else can wake it);
- * otherwise names one that does not. */
+/* 1 if every blocked PE runs a single thread besides its helper threads
+ * (nothing else can wake it); otherwise names one that does not. */
 static int watch_single_threaded(const xg_run_watch_t *w, int *rank_p,
                                  int *threads_p)
 {
@@ -228,6 +228,10 @@ static int watch_single_threaded(const xg_run_watch_t *w, int *rank_p,
     for (rank = 0; rank < w->npes; rank++) {
         if ((w->pe[rank].pid > 0) && w->pe[rank].blocked) {
             threads = watch_threads(w->pe[rank].pid);
+            if (threads > 0) { /* 0: unknown */
+                threads -= atomic_load_explicit(&w->ctl->pe[rank].helpers,
+                                                memory_order_relaxed);
+            }
             if (threads != 1) {
                 *rank_p = rank;
                 *threads_p = threads;

@@ -36,7 +36,7 @@
 #include "base/xg_compiler.h"
 
 #define XG_CTL_MAGIC   0x316c746373616778ULL /* "xgasctl1" */
-#define XG_CTL_VERSION 3u
+#define XG_CTL_VERSION 4u
 #define XG_CTL_KV_BYTES_PER_PE (64u * 1024u)
 #define XG_CTL_MAX_PES 4096
 
@@ -78,6 +78,10 @@ typedef struct xg_ctl_pe {
      * without a fence (so opening it is not collective): descriptor + 1,
      * 0 while the PE has none (xport/shm) */
     _Atomic int32_t  pkt_ep;
+    /* threads of the PE that only serve requests of others (the NIC's
+     * progress thread): they cannot end a wait of the PE on their own, so
+     * the hang watch does not count them against a proof of deadlock */
+    _Atomic int32_t  helpers;
     xg_ctl_wait_t    wait XG_CACHE_ALIGNED;
 } XG_CACHE_ALIGNED xg_ctl_pe_t;
 

@@ -24,9 +24,19 @@
  *                     others wait in shmem_barrier_all; then all finish
  *                     normally.  PE 0 writes DIR/started after shmem_init.
  *
+ * Without OpenSHMEM (Portals and PMI only; the NIC runs its progress
+ * thread):
+ *   eq_deadlock       every process waits in PtlEQWait for an event that
+ *                     never comes
+ *   ct_deadlock       every process waits in PtlCTWait for a counter
+ *                     nobody increments
+ *   pmi_deadlock      rank 0 waits in PtlEQWait, the others in PMI_Barrier
+ *
  * Waiting for DIR/go is bounded (120 s); user-code phases sleep in short
  * steps so that the machine stays usable.
  */
+#include <pmi.h>
+#include <portals4.h>
 #include <pthread.h>
 #include <shmem.h>
 #include <stdio.h>
@@ -83,12 +93,62 @@ static void *release_all(void *arg)
     return NULL;
 }
 
+static void ptl_check(int ret, const char *call)
+{
+    if (ret != PTL_OK) {
+        fprintf(stderr, "hang_pe: %s failed (%d)\n", call, ret);
+        exit(2);
+    }
+}
+
+/* The cases without OpenSHMEM; returns only after an error (status 2). */
+static int ptl_pmi_case(const char *mode)
+{
+    ptl_handle_ni_t ni;
+    ptl_handle_eq_t eq;
+    ptl_handle_ct_t ct;
+    ptl_ct_event_t ct_event;
+    ptl_event_t event;
+    int spawned, rank = 0;
+
+    if (strcmp(mode, "pmi_deadlock") == 0) {
+        if ((PMI_Init(&spawned) != PMI_SUCCESS) ||
+            (PMI_Get_rank(&rank) != PMI_SUCCESS)) {
+            fprintf(stderr, "hang_pe: PMI_Init failed\n");
+            return 2;
+        }
+    }
+    ptl_check(PtlInit(), "PtlInit");
+    ptl_check(PtlNIInit(PTL_IFACE_DEFAULT, PTL_NI_MATCHING | PTL_NI_PHYSICAL,
+                        PTL_PID_ANY, NULL, NULL, &ni), "PtlNIInit");
+    if (strcmp(mode, "ct_deadlock") == 0) {
+        ptl_check(PtlCTAlloc(ni, &ct), "PtlCTAlloc");
+        ptl_check(PtlCTWait(ct, 1, &ct_event), "PtlCTWait");
+    } else {
+        ptl_check(PtlEQAlloc(ni, 16, &eq), "PtlEQAlloc");
+        if (rank != 0) {
+            /* rank 0 never arrives */
+            if (PMI_Barrier() != PMI_SUCCESS) {
+                return 2;
+            }
+        }
+        ptl_check(PtlEQWait(eq, &event), "PtlEQWait");
+    }
+    fprintf(stderr, "hang_pe: a wait of case %s ended\n", mode);
+    return 2;
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = (argc > 1) ? argv[1] : "";
     const char *dir = (argc > 2) ? argv[2] : ".";
     int me, npes, i;
 
+    if ((strcmp(mode, "eq_deadlock") == 0) ||
+        (strcmp(mode, "ct_deadlock") == 0) ||
+        (strcmp(mode, "pmi_deadlock") == 0)) {
+        return ptl_pmi_case(mode);
+    }
     if (strcmp(mode, "threads") == 0) {
         int provided;
 

@@ -179,6 +179,37 @@ lock_deadlock)
     expect "xgasrun:   PE 0 \(pid [0-9]+\): blocked in shmem_long_wait_until"
     expect "xgasrun:   PE 1 \(pid [0-9]+\): blocked in shmem_set_lock: waiting for PE [0-9]+ to pass on the lock at 0x[0-9a-f]+"
     ;;
+eq_deadlock)
+    run eq_deadlock
+    expect_failure
+    expect "$DEADLOCK"
+    rank=0
+    while [ "$rank" -lt "$NP" ]; do
+        expect "xgasrun:   PE $rank \(pid [0-9]+\): blocked in PtlEQWait: waiting for an event on event queue 0x[0-9a-f]+ \[wait [0-9]+"
+        rank=$((rank + 1))
+    done
+    ;;
+ct_deadlock)
+    run ct_deadlock
+    expect_failure
+    expect "$DEADLOCK"
+    rank=0
+    while [ "$rank" -lt "$NP" ]; do
+        expect "xgasrun:   PE $rank \(pid [0-9]+\): blocked in PtlCTWait: waiting until counter 0x[0-9a-f]+ reaches 1 \(now 0 success \+ 0 failure\) \[wait [0-9]+"
+        rank=$((rank + 1))
+    done
+    ;;
+pmi_deadlock)
+    run pmi_deadlock
+    expect_failure
+    expect "$DEADLOCK"
+    expect "xgasrun:   PE 0 \(pid [0-9]+\): blocked in PtlEQWait: waiting for an event on event queue"
+    rank=1
+    while [ "$rank" -lt "$NP" ]; do
+        expect "xgasrun:   PE $rank \(pid [0-9]+\): blocked in PMI_Barrier: the job's fence #[0-9]+: waiting for the other PEs to arrive \([0-9]+ of $NP have\) \[wait [0-9]+"
+        rank=$((rank + 1))
+    done
+    ;;
 reinit)
     run reinit
     expect_success
