@@ -31,7 +31,7 @@ enum {
 /* One line "xgasrun: ..." to stderr in one write. */
 static XG_PRINTF(1, 2) void watch_say(const char *fmt, ...)
 {
-    char line[512];
+    char line[1024];
     size_t len;
     va_list ap;
 
@@ -110,9 +110,10 @@ static uint32_t watch_state(const xg_run_watch_t *w, int rank)
                                 memory_order_acquire);
 }
 
-/* Copies the published text of PE @rank's wait; 0 if it was stable. */
+/* Copies the published text of PE @rank's wait (and the object waited
+ * for, 0: none); 0 if it was stable. */
 static int watch_read_text(const xg_run_watch_t *w, int rank, char *routine,
-                           char *detail, int *peer)
+                           char *detail, int *peer, uint64_t *object)
 {
     xg_ctl_wait_t *slot = &w->ctl->pe[rank].wait;
     uint64_t before, after;
@@ -123,6 +124,7 @@ static int watch_read_text(const xg_run_watch_t *w, int rank, char *routine,
         memcpy(routine, slot->routine, XG_CTL_WAIT_ROUTINE);
         memcpy(detail, slot->detail, XG_CTL_WAIT_DETAIL);
         *peer = atomic_load_explicit(&slot->peer, memory_order_relaxed);
+        *object = slot->object;
         atomic_thread_fence(memory_order_acquire);
         after = atomic_load_explicit(&slot->gen, memory_order_relaxed);
         routine[XG_CTL_WAIT_ROUTINE - 1] = '\0';
@@ -282,6 +284,75 @@ int xg_run_watch_tick(xg_run_watch_t *w)
     return 0;
 }
 
+/* The object PE @rank was blocked waiting for at the last look, or 0;
+ * sets *peer_p to the PE it waits for. */
+static uint64_t watch_waits_for(const xg_run_watch_t *w, int rank,
+                                int *peer_p)
+{
+    char routine[XG_CTL_WAIT_ROUTINE], detail[XG_CTL_WAIT_DETAIL];
+    uint64_t object;
+
+    if ((w->pe[rank].pid <= 0) || !w->pe[rank].blocked ||
+        (watch_read_text(w, rank, routine, detail, peer_p, &object) != 0)) {
+        return 0;
+    }
+    return object;
+}
+
+/*
+ * The PE that holds @object (a lock) which PE @rank waits for, handed on
+ * by @peer: the waiters for one lock form a chain, each waiting for the
+ * PE before it in the queue, and the first PE of the chain that is not
+ * blocked waiting for that object holds it.  -1 if the chain is broken
+ * (a PE out of range, or a loop while the records change).
+ */
+static int watch_holder(const xg_run_watch_t *w, uint64_t object, int peer)
+{
+    int steps, next;
+
+    for (steps = 0; steps < w->npes; steps++) {
+        if ((peer < 0) || (peer >= w->npes)) {
+            return -1;
+        }
+        if (watch_waits_for(w, peer, &next) != object) {
+            return peer;
+        }
+        peer = next;
+    }
+    return -1;
+}
+
+/* Appends to @line what PE @rank holds that blocked PEs wait for. */
+static void watch_held_by(const xg_run_watch_t *w, int rank, char *line,
+                          size_t size)
+{
+    uint64_t object, seen = 0;
+    size_t len = strlen(line);
+    int r, peer, waiters = 0;
+
+    for (r = 0; r < w->npes; r++) {
+        object = watch_waits_for(w, r, &peer);
+        if ((object == 0) || (watch_holder(w, object, peer) != rank)) {
+            continue;
+        }
+        if (waiters == 0) {
+            seen = object;
+            snprintf(line + len, size - len, "; holds the lock that PE %d",
+                     r);
+        } else if (object == seen) {
+            snprintf(line + len, size - len, ", PE %d", r);
+        } else {
+            continue; /* another lock of the same PE: one is enough */
+        }
+        len = strlen(line);
+        waiters++;
+    }
+    if (waiters > 0) {
+        snprintf(line + len, size - len, " wait%s for",
+                 (waiters == 1) ? "s" : "");
+    }
+}
+
 static const char *watch_state_name(uint32_t state)
 {
     switch (state) {
@@ -308,8 +379,9 @@ static int watch_pe_line(const xg_run_watch_t *w, int rank, char *line,
     char routine[XG_CTL_WAIT_ROUTINE], detail[XG_CTL_WAIT_DETAIL];
     const xg_run_watch_pe_t *p = &w->pe[rank];
     uint32_t state = watch_state(w, rank);
-    uint64_t gen, heartbeat;
-    int peer, stable, blocked;
+    uint64_t gen, heartbeat, object = 0;
+    int peer, stable, blocked, holder;
+    size_t len;
 
     if (p->pid <= 0) {
         snprintf(line, size, "  PE %d: %s", rank,
@@ -325,7 +397,7 @@ static int watch_pe_line(const xg_run_watch_t *w, int rank, char *line,
     heartbeat = atomic_load_explicit(&w->ctl->pe[rank].wait.heartbeat,
                                      memory_order_relaxed);
     stable = (gen != 0) &&
-             (watch_read_text(w, rank, routine, detail, &peer) == 0);
+             (watch_read_text(w, rank, routine, detail, &peer, &object) == 0);
     if (watch_stopped(p->pid)) {
         /* its heartbeat stands still, but it runs no user code either */
         if (stable) {
@@ -338,6 +410,7 @@ static int watch_pe_line(const xg_run_watch_t *w, int rank, char *line,
                      "debugger), %s", rank, (int)p->pid,
                      watch_state_name(state));
         }
+        watch_held_by(w, rank, line, size);
         return 0;
     }
     blocked = p->blocked || (gen != p->gen) ||
@@ -346,6 +419,13 @@ static int watch_pe_line(const xg_run_watch_t *w, int rank, char *line,
         snprintf(line, size, "  PE %d (pid %d): blocked in %s: %s [wait %llu, "
                  "%s]", rank, (int)p->pid, routine, detail,
                  (unsigned long long)(gen / 2), watch_state_name(state));
+        holder = (object != 0) ? watch_holder(w, object, peer) : -1;
+        if (holder >= 0) {
+            len = strlen(line);
+            snprintf(line + len, size - len, "; the lock is held by PE %d",
+                     holder);
+        }
+        watch_held_by(w, rank, line, size);
         return 1;
     }
     if (state == XG_PE_FINALIZED) {
@@ -360,12 +440,13 @@ static int watch_pe_line(const xg_run_watch_t *w, int rank, char *line,
         snprintf(line, size, "  PE %d (pid %d): running user code, %s", rank,
                  (int)p->pid, watch_state_name(state));
     }
+    watch_held_by(w, rank, line, size);
     return 0;
 }
 
 void xg_run_watch_report(xg_run_watch_t *w, const char *headline)
 {
-    char line[XG_CTL_WAIT_ROUTINE + XG_CTL_WAIT_DETAIL + 128];
+    char line[XG_CTL_WAIT_ROUTINE + XG_CTL_WAIT_DETAIL + 384];
     int rank;
 
     watch_say("%s", headline);
@@ -377,7 +458,7 @@ void xg_run_watch_report(xg_run_watch_t *w, const char *headline)
 
 void xg_run_watch_report_if_blocked(xg_run_watch_t *w, const char *headline)
 {
-    char line[XG_CTL_WAIT_ROUTINE + XG_CTL_WAIT_DETAIL + 128];
+    char line[XG_CTL_WAIT_ROUTINE + XG_CTL_WAIT_DETAIL + 384];
     int rank;
 
     for (rank = 0; rank < w->npes; rank++) {

@@ -66,6 +66,7 @@ typedef struct xg_ctl_wait {
     _Atomic uint64_t heartbeat;
     _Atomic int32_t  peer;     /* the PE waited for, or -1 */
     uint32_t         pad;
+    uint64_t         object;   /* xg_wait_what_t.object, 0: none */
     char             routine[XG_CTL_WAIT_ROUTINE];
     char             detail[XG_CTL_WAIT_DETAIL];
 } xg_ctl_wait_t;

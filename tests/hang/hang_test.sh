@@ -176,8 +176,12 @@ lock_deadlock)
     run lock_deadlock
     expect_failure
     expect "$DEADLOCK"
-    expect "xgasrun:   PE 0 \(pid [0-9]+\): blocked in shmem_long_wait_until"
-    expect "xgasrun:   PE 1 \(pid [0-9]+\): blocked in shmem_set_lock: waiting for PE [0-9]+ to pass on the lock at 0x[0-9a-f]+"
+    expect "xgasrun:   PE 0 \(pid [0-9]+\): blocked in shmem_long_wait_until.*\]; holds the lock that PE [1-9][0-9]*(, PE [1-9][0-9]*)* waits? for\$"
+    rank=1
+    while [ "$rank" -lt "$NP" ]; do
+        expect "xgasrun:   PE $rank \(pid [0-9]+\): blocked in shmem_set_lock: waiting for PE [0-9]+ to pass on the lock at 0x[0-9a-f]+ .*\]; the lock is held by PE 0(;|\$)"
+        rank=$((rank + 1))
+    done
     ;;
 eq_deadlock)
     run eq_deadlock
