@@ -5,11 +5,18 @@
  * (gen) as at the previous look and the wait's heartbeat moved in between:
  * the PE spent the whole interval polling that one wait.  A PE whose
  * heartbeat stands still is taken to run user code (or not to be
- * scheduled), so a long computation is never mistaken for a hang.  The job
- * is deadlocked when every PE that is alive and not finalized has been
- * blocked, in one wait each, at every look for XGAS_HANG_TIMEOUT seconds
- * and nobody exited meanwhile; a PE running several threads might be woken
- * by one of them, so then the report is printed but the job goes on.
+ * scheduled), so a long computation is never mistaken for a hang.
+ *
+ * The proof of a deadlock does not depend on how often a PE runs: the
+ * heartbeat moves only while the PE polls its published wait, and a new
+ * wait has a new gen, so two looks that both saw the heartbeat of one gen
+ * move prove that the PE was in that wait for the whole time in between
+ * (in_wait_from .. in_wait_until), however seldom it was scheduled --
+ * looks in between at which it did not run prove nothing either way.  The
+ * job is deadlocked when those times of every PE that is alive and not
+ * finalized overlap for XGAS_HANG_TIMEOUT seconds and nobody exited
+ * meanwhile; a PE running several threads might be woken by one of them,
+ * so then the report is printed but the job goes on.
  */
 #include "xgasrun_watch.h"
 
@@ -74,7 +81,7 @@ int xg_run_watch_init(xg_run_watch_t *w, xg_ctl_t *ctl, int npes,
     }
     w->period_ns = period_ms * 1000000u;
     w->next_ns = xg_time_ns() + w->period_ns;
-    w->quiet_since = xg_time_ns();
+    w->last_exit = xg_time_ns();
     return 0;
 }
 
@@ -189,14 +196,19 @@ static int watch_stopped(pid_t pid)
     return (state == 'T') || (state == 't');
 }
 
-/* Takes a look at every PE; returns 1 if every live, unfinalized PE is
- * blocked and none made progress since the previous look. */
-static int watch_look(xg_run_watch_t *w)
+/* Takes a look at every PE at time @now; returns how long every live,
+ * unfinalized PE has provably been in one wait each, all at once, since
+ * the last exit (0 if some PE has not). */
+static uint64_t watch_look(xg_run_watch_t *w, uint64_t now)
 {
     xg_run_watch_pe_t *p;
-    uint64_t gen, heartbeat;
-    int rank, live = 0, stuck = 1;
+    uint64_t gen, heartbeat, from = w->last_exit, until = UINT64_MAX;
+    int rank, live = 0;
 
+    if (w->exits > 0) {
+        w->last_exit = now;
+        from = now;
+    }
     for (rank = 0; rank < w->npes; rank++) {
         p = &w->pe[rank];
         if (p->pid <= 0) {
@@ -209,15 +221,27 @@ static int watch_look(xg_run_watch_t *w)
                                          memory_order_relaxed);
         p->blocked = (gen != 0) && !(gen & 1) && (gen == p->gen) &&
                      (heartbeat != p->heartbeat);
+        if (gen != p->gen) {
+            p->in_wait_from = p->in_wait_until = 0; /* a new wait */
+        } else if (p->blocked) {
+            if (p->in_wait_from == 0) {
+                p->in_wait_from = now;
+            }
+            p->in_wait_until = now;
+        }
         p->gen = gen;
         p->heartbeat = heartbeat;
         if (watch_state(w, rank) == XG_PE_FINALIZED) {
             continue; /* leaving: neither blocked nor progressing */
         }
         live++;
-        stuck &= p->blocked;
+        if (p->in_wait_from == 0) {
+            return 0;
+        }
+        from = (p->in_wait_from > from) ? p->in_wait_from : from;
+        until = (p->in_wait_until < until) ? p->in_wait_until : until;
     }
-    return (live > 0) && stuck && (w->exits == 0);
+    return ((live > 0) && (until > from)) ? until - from : 0;
 }
 
 /* 1 if every blocked PE runs a single thread besides its helper threads
@@ -228,7 +252,7 @@ static int watch_single_threaded(const xg_run_watch_t *w, int *rank_p,
     int rank, threads;
 
     for (rank = 0; rank < w->npes; rank++) {
-        if ((w->pe[rank].pid > 0) && w->pe[rank].blocked) {
+        if ((w->pe[rank].pid > 0) && (w->pe[rank].in_wait_from != 0)) {
             threads = watch_threads(w->pe[rank].pid);
             if (threads > 0) { /* 0: unknown */
                 threads -= atomic_load_explicit(&w->ctl->pe[rank].helpers,
@@ -249,19 +273,28 @@ int xg_run_watch_tick(xg_run_watch_t *w)
     uint64_t now = xg_time_ns();
     char headline[256];
     int rank = -1, threads = 0;
+    uint64_t stuck;
 
     if (now < w->next_ns) {
         return 0;
     }
     w->next_ns = now + w->period_ns;
-    if (!watch_look(w)) {
-        w->quiet_since = now;
+    stuck = watch_look(w, now);
+    w->exits = 0;
+    if (stuck == 0) {
         w->warned = 0;
     }
-    w->exits = 0;
-    if ((w->timeout_ns == 0) || (now - w->quiet_since < w->timeout_ns)) {
+    if ((w->timeout_ns == 0) || (stuck < w->timeout_ns)) {
         return 0;
     }
+    /* proven: the report shows every PE in the wait it was proven in,
+     * even one the load kept from running since the last look */
+    for (rank = 0; rank < w->npes; rank++) {
+        if ((w->pe[rank].pid > 0) && (w->pe[rank].in_wait_from != 0)) {
+            w->pe[rank].blocked = 1;
+        }
+    }
+    rank = -1;
     if (watch_single_threaded(w, &rank, &threads)) {
         snprintf(headline, sizeof(headline),
                  "every PE still running has been blocked in xgas for %llu s "

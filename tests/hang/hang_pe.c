@@ -14,6 +14,8 @@
  *                     PE 0 sets it on every PE once DIR/go exists: the
  *                     watch may report but must not end the job
  *   wait_deadlock     every PE waits for a variable nobody sets
+ *   loaded DIR        every PE writes its pid to DIR/pid.<PE>, waits until
+ *                     DIR/go exists, then as wait_deadlock
  *   wait_vs_finalize  PE 0 calls shmem_finalize; the others wait for a
  *                     variable nobody sets
  *   lock_deadlock     PE 0 takes a lock and waits forever; the others ask
@@ -205,6 +207,20 @@ int main(int argc, char **argv)
             pthread_join(thread, NULL);
         }
         shmem_barrier_all();
+    } else if (strcmp(mode, "loaded") == 0) {
+        char name[4096];
+        FILE *f;
+
+        snprintf(name, sizeof(name), "%s/pid.%d", dir, me);
+        f = fopen(name, "w");
+        if (f != NULL) {
+            fprintf(f, "%d\n", (int)getpid());
+            fclose(f);
+        }
+        for (i = 0; (i < 1200) && !exists(dir, "go"); i++) {
+            nap_ms(100);
+        }
+        shmem_long_wait_until(&never_set, SHMEM_CMP_EQ, 5);
     } else if (strcmp(mode, "wait_deadlock") == 0) {
         shmem_long_wait_until(&never_set, SHMEM_CMP_EQ, 5);
     } else if (strcmp(mode, "wait_vs_finalize") == 0) {

@@ -19,8 +19,12 @@ NP=$4
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/xgas-hang-test.XXXXXX") || exit 1
 RUN_PID=
 STATUS=
+HOGS=
 
 cleanup() {
+    if [ -n "$HOGS" ]; then
+        kill $HOGS 2>/dev/null
+    fi
     if [ -n "$RUN_PID" ] && kill -0 "$RUN_PID" 2>/dev/null; then
         kill -KILL "$RUN_PID"
     fi
@@ -96,6 +100,22 @@ wait_for() {
         [ "$i" -le 600 ] || fail "$1 did not appear"
         sleep 0.1
     done
+}
+
+# pe_pid RANK: prints the pid of PE RANK of the running job, from the
+# SIGUSR1 reports of xgasrun (bounded: 60 s).
+pe_pid() {
+    pid=
+    i=0
+    while [ -z "$pid" ]; do
+        i=$((i + 1))
+        [ "$i" -le 600 ] || fail "no report naming PE $1's pid"
+        kill -USR1 "$RUN_PID"
+        sleep 0.1
+        pid=$(sed -n "s/^xgasrun:   PE $1 (pid \([0-9]*\)).*/\1/p" "$TMP/err" |
+              head -n 1)
+    done
+    echo "$pid"
 }
 
 LEFT="has called (shmem_finalize|exit\(\) \(or returned from main\), which finalizes,) while this PE \(PE [0-9]+\) still waits in a call PE [0-9]+ takes part in"
@@ -214,6 +234,41 @@ pmi_deadlock)
         rank=$((rank + 1))
     done
     ;;
+loaded)
+    # A deadlock must be proven however seldom a PE runs: beside CPU hogs,
+    # PE 1 is kept from running (SIGSTOP) for 1.2 s at a time and let run
+    # for 50 ms in between, so no two looks of xgasrun 500 ms apart in a
+    # row see it run.  The job must still be ended as deadlocked.
+    for hog in 1 2 3 4; do
+        sh -c 'while :; do :; done' &
+        HOGS="$HOGS $!"
+    done
+    start loaded 2
+    i=0
+    until [ -s "$TMP/pid.1" ]; do
+        i=$((i + 1))
+        [ "$i" -le 600 ] || fail "PE 1 wrote no pid"
+        sleep 0.1
+    done
+    pid=$(cat "$TMP/pid.1")
+    # PE 1 enters its wait in one of the short windows
+    kill -STOP "$pid"
+    touch "$TMP/go"
+    while kill -0 "$RUN_PID" 2>/dev/null; do
+        kill -STOP "$pid" 2>/dev/null
+        sleep 1.2
+        kill -CONT "$pid" 2>/dev/null
+        sleep 0.05
+    done
+    kill $HOGS
+    HOGS=
+    wait "$RUN_PID"
+    STATUS=$?
+    RUN_PID=
+    expect_failure
+    expect "$DEADLOCK"
+    expect "xgasrun:   PE 1 \(pid [0-9]+\): (blocked in shmem_long_wait_until|stopped)"
+    ;;
 reinit)
     run reinit
     expect_success
@@ -250,16 +305,7 @@ stopped)
     # be ended; after SIGCONT it ends normally.
     start compute 1
     wait_for "$TMP/started"
-    pid=
-    i=0
-    while [ -z "$pid" ]; do
-        i=$((i + 1))
-        [ "$i" -le 600 ] || fail "no report naming PE 1's pid"
-        kill -USR1 "$RUN_PID"
-        sleep 0.1
-        pid=$(sed -n 's/^xgasrun:   PE 1 (pid \([0-9]*\)).*/\1/p' "$TMP/err" |
-              head -n 1)
-    done
+    pid=$(pe_pid 1) || exit 1
     kill -STOP "$pid"
     i=0
     until grep -Eq "xgasrun:   PE 1 \(pid $pid\): stopped \(SIGSTOP or a debugger\), initialized" "$TMP/err"; do
