@@ -14,6 +14,10 @@
  *                     PE 0 sets it on every PE once DIR/go exists: the
  *                     watch may report but must not end the job
  *   wait_deadlock     every PE waits for a variable nobody sets
+ *   fork_child DIR    before shmem_init every PE starts a child program
+ *                     (sleep, through system) and appends its pid to
+ *                     DIR/children; after shmem_init each writes
+ *                     DIR/init.<PE> and waits forever
  *   loaded DIR        every PE writes its pid to DIR/pid.<PE>, waits until
  *                     DIR/go exists, then as wait_deadlock
  *   wait_vs_finalize  PE 0 calls shmem_finalize; the others wait for a
@@ -146,6 +150,21 @@ int main(int argc, char **argv)
     const char *dir = (argc > 2) ? argv[2] : ".";
     int me, npes, i;
 
+    if (strcmp(mode, "fork_child") == 0) {
+        char cmd[4096 + 64];
+
+        snprintf(cmd, sizeof(cmd), "sleep 300 </dev/null >/dev/null 2>&1 & "
+                 "echo $! >> '%s/children'", dir);
+        if (system(cmd) != 0) {
+            fprintf(stderr, "hang_pe: cannot start a child\n");
+            return 2;
+        }
+        shmem_init();
+        snprintf(cmd, sizeof(cmd), "init.%d", shmem_my_pe());
+        touch(dir, cmd);
+        shmem_long_wait_until(&never_set, SHMEM_CMP_EQ, 5);
+        return 2;
+    }
     if ((strcmp(mode, "eq_deadlock") == 0) ||
         (strcmp(mode, "ct_deadlock") == 0) ||
         (strcmp(mode, "pmi_deadlock") == 0)) {

@@ -234,6 +234,29 @@ pmi_deadlock)
         rank=$((rank + 1))
     done
     ;;
+fork_child)
+    # Each PE starts a child program before shmem_init; once every PE has
+    # joined, xgasrun is killed (SIGKILL): the PEs end with it, and no
+    # child may hold a descriptor of the job's memfds (the memory must be
+    # freed however the job ends).
+    start fork_child 0
+    rank=0
+    while [ "$rank" -lt "$NP" ]; do
+        wait_for "$TMP/init.$rank"
+        rank=$((rank + 1))
+    done
+    kill -KILL "$RUN_PID"
+    wait "$RUN_PID"
+    RUN_PID=
+    HOGS=$(cat "$TMP/children") # ended by cleanup
+    held=
+    for child in $HOGS; do
+        if ls -l "/proc/$child/fd" 2>/dev/null | grep -q "memfd:xgas"; then
+            held="$held $child"
+        fi
+    done
+    [ -z "$held" ] || fail "children of PEs started before shmem_init hold the job's memfds:$held"
+    ;;
 loaded)
     # A deadlock must be proven however seldom a PE runs: beside CPU hogs,
     # PE 1 is kept from running (SIGSTOP) for 1.2 s at a time and let run
