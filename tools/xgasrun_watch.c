@@ -203,7 +203,7 @@ static uint64_t watch_look(xg_run_watch_t *w, uint64_t now)
 {
     xg_run_watch_pe_t *p;
     uint64_t gen, heartbeat, from = w->last_exit, until = UINT64_MAX;
-    int rank, live = 0;
+    int rank, live = 0, proven = 1;
 
     if (w->exits > 0) {
         w->last_exit = now;
@@ -236,12 +236,13 @@ static uint64_t watch_look(xg_run_watch_t *w, uint64_t now)
         }
         live++;
         if (p->in_wait_from == 0) {
-            return 0;
+            proven = 0; /* not seen in a wait (yet): look at the others */
+            continue;
         }
         from = (p->in_wait_from > from) ? p->in_wait_from : from;
         until = (p->in_wait_until < until) ? p->in_wait_until : until;
     }
-    return ((live > 0) && (until > from)) ? until - from : 0;
+    return (proven && (live > 0) && (until > from)) ? until - from : 0;
 }
 
 /* 1 if every blocked PE runs a single thread besides its helper threads
