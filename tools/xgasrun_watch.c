@@ -5,14 +5,22 @@
  * (gen) as at the previous look and the wait's heartbeat moved in between:
  * the PE spent the whole interval polling that one wait.  A PE whose
  * heartbeat stands still is taken to run user code (or not to be
- * scheduled), so a long computation is never mistaken for a hang.  The job
- * is deadlocked when every PE that is alive and not finalized has been
- * blocked, in one wait each, at every look for XGAS_HANG_TIMEOUT seconds
- * and nobody exited meanwhile; a PE running several threads might be woken
- * by one of them, so then the report is printed but the job goes on.
+ * scheduled), so a long computation is never mistaken for a hang.
+ *
+ * The proof of a deadlock does not depend on how often a PE runs: the
+ * heartbeat moves only while the PE polls its published wait, and a new
+ * wait has a new gen, so two looks that both saw the heartbeat of one gen
+ * move prove that the PE was in that wait for the whole time in between
+ * (in_wait_from .. in_wait_until), however seldom it was scheduled --
+ * looks in between at which it did not run prove nothing either way.  The
+ * job is deadlocked when those times of every PE that is alive and not
+ * finalized overlap for XGAS_HANG_TIMEOUT seconds and nobody exited
+ * meanwhile; a PE running several threads might be woken by one of them,
+ * so then the report is printed but the job goes on.
  */
 #include "xgasrun_watch.h"
 
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +38,7 @@ enum {
 /* One line "xgasrun: ..." to stderr in one write. */
 static XG_PRINTF(1, 2) void watch_say(const char *fmt, ...)
 {
-    char line[512];
+    char line[1024];
     size_t len;
     va_list ap;
 
@@ -73,7 +81,7 @@ int xg_run_watch_init(xg_run_watch_t *w, xg_ctl_t *ctl, int npes,
     }
     w->period_ns = period_ms * 1000000u;
     w->next_ns = xg_time_ns() + w->period_ns;
-    w->quiet_since = xg_time_ns();
+    w->last_exit = xg_time_ns();
     return 0;
 }
 
@@ -109,9 +117,10 @@ static uint32_t watch_state(const xg_run_watch_t *w, int rank)
                                 memory_order_acquire);
 }
 
-/* Copies the published text of PE @rank's wait; 0 if it was stable. */
+/* Copies the published text of PE @rank's wait (and the object waited
+ * for, 0: none); 0 if it was stable. */
 static int watch_read_text(const xg_run_watch_t *w, int rank, char *routine,
-                           char *detail, int *peer)
+                           char *detail, int *peer, uint64_t *object)
 {
     xg_ctl_wait_t *slot = &w->ctl->pe[rank].wait;
     uint64_t before, after;
@@ -122,6 +131,7 @@ static int watch_read_text(const xg_run_watch_t *w, int rank, char *routine,
         memcpy(routine, slot->routine, XG_CTL_WAIT_ROUTINE);
         memcpy(detail, slot->detail, XG_CTL_WAIT_DETAIL);
         *peer = atomic_load_explicit(&slot->peer, memory_order_relaxed);
+        *object = slot->object;
         atomic_thread_fence(memory_order_acquire);
         after = atomic_load_explicit(&slot->gen, memory_order_relaxed);
         routine[XG_CTL_WAIT_ROUTINE - 1] = '\0';
@@ -154,14 +164,51 @@ static int watch_threads(pid_t pid)
     return threads;
 }
 
-/* Takes a look at every PE; returns 1 if every live, unfinalized PE is
- * blocked and none made progress since the previous look. */
-static int watch_look(xg_run_watch_t *w)
+/* The scheduler state of process @pid (the letter of /proc/<pid>/stat:
+ * R, S, D, T for stopped by a signal, t for stopped by a tracer, ...), or
+ * 0 if unknown. */
+static char watch_proc_state(pid_t pid)
+{
+    char path[64], buf[512], *paren;
+    ssize_t n;
+    int fd;
+
+    snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+    fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return 0;
+    }
+    n = read(fd, buf, sizeof(buf) - 1);
+    close(fd);
+    if (n <= 0) {
+        return 0;
+    }
+    buf[n] = '\0';
+    /* "pid (comm) S ...": comm may hold spaces and parentheses */
+    paren = strrchr(buf, ')');
+    return ((paren != NULL) && (paren[1] == ' ')) ? paren[2] : 0;
+}
+
+static int watch_stopped(pid_t pid)
+{
+    char state = watch_proc_state(pid);
+
+    return (state == 'T') || (state == 't');
+}
+
+/* Takes a look at every PE at time @now; returns how long every live,
+ * unfinalized PE has provably been in one wait each, all at once, since
+ * the last exit (0 if some PE has not). */
+static uint64_t watch_look(xg_run_watch_t *w, uint64_t now)
 {
     xg_run_watch_pe_t *p;
-    uint64_t gen, heartbeat;
-    int rank, live = 0, stuck = 1;
+    uint64_t gen, heartbeat, from = w->last_exit, until = UINT64_MAX;
+    int rank, live = 0, proven = 1;
 
+    if (w->exits > 0) {
+        w->last_exit = now;
+        from = now;
+    }
     for (rank = 0; rank < w->npes; rank++) {
         p = &w->pe[rank];
         if (p->pid <= 0) {
@@ -174,27 +221,44 @@ static int watch_look(xg_run_watch_t *w)
                                          memory_order_relaxed);
         p->blocked = (gen != 0) && !(gen & 1) && (gen == p->gen) &&
                      (heartbeat != p->heartbeat);
+        if (gen != p->gen) {
+            p->in_wait_from = p->in_wait_until = 0; /* a new wait */
+        } else if (p->blocked) {
+            if (p->in_wait_from == 0) {
+                p->in_wait_from = now;
+            }
+            p->in_wait_until = now;
+        }
         p->gen = gen;
         p->heartbeat = heartbeat;
         if (watch_state(w, rank) == XG_PE_FINALIZED) {
             continue; /* leaving: neither blocked nor progressing */
         }
         live++;
-        stuck &= p->blocked;
+        if (p->in_wait_from == 0) {
+            proven = 0; /* not seen in a wait (yet): look at the others */
+            continue;
+        }
+        from = (p->in_wait_from > from) ? p->in_wait_from : from;
+        until = (p->in_wait_until < until) ? p->in_wait_until : until;
     }
-    return (live > 0) && stuck && (w->exits == 0);
+    return (proven && (live > 0) && (until > from)) ? until - from : 0;
 }
 
-/* 1 if every blocked PE runs a single thread (nothing else can wake it);
- * otherwise names one that does not. */
+/* 1 if every blocked PE runs a single thread besides its helper threads
+ * (nothing else can wake it); otherwise names one that does not. */
 static int watch_single_threaded(const xg_run_watch_t *w, int *rank_p,
                                  int *threads_p)
 {
     int rank, threads;
 
     for (rank = 0; rank < w->npes; rank++) {
-        if ((w->pe[rank].pid > 0) && w->pe[rank].blocked) {
+        if ((w->pe[rank].pid > 0) && (w->pe[rank].in_wait_from != 0)) {
             threads = watch_threads(w->pe[rank].pid);
+            if (threads > 0) { /* 0: unknown */
+                threads -= atomic_load_explicit(&w->ctl->pe[rank].helpers,
+                                                memory_order_relaxed);
+            }
             if (threads != 1) {
                 *rank_p = rank;
                 *threads_p = threads;
@@ -210,19 +274,28 @@ int xg_run_watch_tick(xg_run_watch_t *w)
     uint64_t now = xg_time_ns();
     char headline[256];
     int rank = -1, threads = 0;
+    uint64_t stuck;
 
     if (now < w->next_ns) {
         return 0;
     }
     w->next_ns = now + w->period_ns;
-    if (!watch_look(w)) {
-        w->quiet_since = now;
+    stuck = watch_look(w, now);
+    w->exits = 0;
+    if (stuck == 0) {
         w->warned = 0;
     }
-    w->exits = 0;
-    if ((w->timeout_ns == 0) || (now - w->quiet_since < w->timeout_ns)) {
+    if ((w->timeout_ns == 0) || (stuck < w->timeout_ns)) {
         return 0;
     }
+    /* proven: the report shows every PE in the wait it was proven in,
+     * even one the load kept from running since the last look */
+    for (rank = 0; rank < w->npes; rank++) {
+        if ((w->pe[rank].pid > 0) && (w->pe[rank].in_wait_from != 0)) {
+            w->pe[rank].blocked = 1;
+        }
+    }
+    rank = -1;
     if (watch_single_threaded(w, &rank, &threads)) {
         snprintf(headline, sizeof(headline),
                  "every PE still running has been blocked in xgas for %llu s "
@@ -243,6 +316,75 @@ int xg_run_watch_tick(xg_run_watch_t *w)
         w->warned = 1;
     }
     return 0;
+}
+
+/* The object PE @rank was blocked waiting for at the last look, or 0;
+ * sets *peer_p to the PE it waits for. */
+static uint64_t watch_waits_for(const xg_run_watch_t *w, int rank,
+                                int *peer_p)
+{
+    char routine[XG_CTL_WAIT_ROUTINE], detail[XG_CTL_WAIT_DETAIL];
+    uint64_t object;
+
+    if ((w->pe[rank].pid <= 0) || !w->pe[rank].blocked ||
+        (watch_read_text(w, rank, routine, detail, peer_p, &object) != 0)) {
+        return 0;
+    }
+    return object;
+}
+
+/*
+ * The PE that holds @object (a lock) which PE @rank waits for, handed on
+ * by @peer: the waiters for one lock form a chain, each waiting for the
+ * PE before it in the queue, and the first PE of the chain that is not
+ * blocked waiting for that object holds it.  -1 if the chain is broken
+ * (a PE out of range, or a loop while the records change).
+ */
+static int watch_holder(const xg_run_watch_t *w, uint64_t object, int peer)
+{
+    int steps, next;
+
+    for (steps = 0; steps < w->npes; steps++) {
+        if ((peer < 0) || (peer >= w->npes)) {
+            return -1;
+        }
+        if (watch_waits_for(w, peer, &next) != object) {
+            return peer;
+        }
+        peer = next;
+    }
+    return -1;
+}
+
+/* Appends to @line what PE @rank holds that blocked PEs wait for. */
+static void watch_held_by(const xg_run_watch_t *w, int rank, char *line,
+                          size_t size)
+{
+    uint64_t object, seen = 0;
+    size_t len = strlen(line);
+    int r, peer, waiters = 0;
+
+    for (r = 0; r < w->npes; r++) {
+        object = watch_waits_for(w, r, &peer);
+        if ((object == 0) || (watch_holder(w, object, peer) != rank)) {
+            continue;
+        }
+        if (waiters == 0) {
+            seen = object;
+            snprintf(line + len, size - len, "; holds the lock that PE %d",
+                     r);
+        } else if (object == seen) {
+            snprintf(line + len, size - len, ", PE %d", r);
+        } else {
+            continue; /* another lock of the same PE: one is enough */
+        }
+        len = strlen(line);
+        waiters++;
+    }
+    if (waiters > 0) {
+        snprintf(line + len, size - len, " wait%s for",
+                 (waiters == 1) ? "s" : "");
+    }
 }
 
 static const char *watch_state_name(uint32_t state)
@@ -271,8 +413,9 @@ static int watch_pe_line(const xg_run_watch_t *w, int rank, char *line,
     char routine[XG_CTL_WAIT_ROUTINE], detail[XG_CTL_WAIT_DETAIL];
     const xg_run_watch_pe_t *p = &w->pe[rank];
     uint32_t state = watch_state(w, rank);
-    uint64_t gen, heartbeat;
-    int peer, stable, blocked;
+    uint64_t gen, heartbeat, object = 0;
+    int peer, stable, blocked, holder;
+    size_t len;
 
     if (p->pid <= 0) {
         snprintf(line, size, "  PE %d: %s", rank,
@@ -287,14 +430,36 @@ static int watch_pe_line(const xg_run_watch_t *w, int rank, char *line,
                                memory_order_acquire);
     heartbeat = atomic_load_explicit(&w->ctl->pe[rank].wait.heartbeat,
                                      memory_order_relaxed);
+    stable = (gen != 0) &&
+             (watch_read_text(w, rank, routine, detail, &peer, &object) == 0);
+    if (watch_stopped(p->pid)) {
+        /* its heartbeat stands still, but it runs no user code either */
+        if (stable) {
+            snprintf(line, size, "  PE %d (pid %d): stopped (SIGSTOP or a "
+                     "debugger), %s (its last xgas wait, %llu, was in %s)",
+                     rank, (int)p->pid, watch_state_name(state),
+                     (unsigned long long)(gen / 2), routine);
+        } else {
+            snprintf(line, size, "  PE %d (pid %d): stopped (SIGSTOP or a "
+                     "debugger), %s", rank, (int)p->pid,
+                     watch_state_name(state));
+        }
+        watch_held_by(w, rank, line, size);
+        return 0;
+    }
     blocked = p->blocked || (gen != p->gen) ||
               ((gen != 0) && (heartbeat != p->heartbeat));
-    stable = (gen != 0) &&
-             (watch_read_text(w, rank, routine, detail, &peer) == 0);
     if (blocked && stable) {
         snprintf(line, size, "  PE %d (pid %d): blocked in %s: %s [wait %llu, "
                  "%s]", rank, (int)p->pid, routine, detail,
                  (unsigned long long)(gen / 2), watch_state_name(state));
+        holder = (object != 0) ? watch_holder(w, object, peer) : -1;
+        if (holder >= 0) {
+            len = strlen(line);
+            snprintf(line + len, size - len, "; the lock is held by PE %d",
+                     holder);
+        }
+        watch_held_by(w, rank, line, size);
         return 1;
     }
     if (state == XG_PE_FINALIZED) {
@@ -309,12 +474,13 @@ static int watch_pe_line(const xg_run_watch_t *w, int rank, char *line,
         snprintf(line, size, "  PE %d (pid %d): running user code, %s", rank,
                  (int)p->pid, watch_state_name(state));
     }
+    watch_held_by(w, rank, line, size);
     return 0;
 }
 
 void xg_run_watch_report(xg_run_watch_t *w, const char *headline)
 {
-    char line[XG_CTL_WAIT_ROUTINE + XG_CTL_WAIT_DETAIL + 128];
+    char line[XG_CTL_WAIT_ROUTINE + XG_CTL_WAIT_DETAIL + 384];
     int rank;
 
     watch_say("%s", headline);
@@ -326,7 +492,7 @@ void xg_run_watch_report(xg_run_watch_t *w, const char *headline)
 
 void xg_run_watch_report_if_blocked(xg_run_watch_t *w, const char *headline)
 {
-    char line[XG_CTL_WAIT_ROUTINE + XG_CTL_WAIT_DETAIL + 128];
+    char line[XG_CTL_WAIT_ROUTINE + XG_CTL_WAIT_DETAIL + 384];
     int rank;
 
     for (rank = 0; rank < w->npes; rank++) {

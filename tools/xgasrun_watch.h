@@ -20,6 +20,11 @@ typedef struct xg_run_watch_pe {
     int      blocked;    /* at the last look: still in the same wait */
     uint64_t gen;        /* the slot's gen and heartbeat at the last look */
     uint64_t heartbeat;
+    /* times of the first and of the latest look that saw the heartbeat
+     * of wait @gen move: the PE was in that wait all along in between
+     * (0: not seen in it yet) */
+    uint64_t in_wait_from;
+    uint64_t in_wait_until;
 } xg_run_watch_pe_t;
 
 typedef struct xg_run_watch {
@@ -28,7 +33,8 @@ typedef struct xg_run_watch {
     uint64_t           timeout_ns;  /* 0: never end the job */
     uint64_t           period_ns;   /* between looks */
     uint64_t           next_ns;     /* time of the next look */
-    uint64_t           quiet_since; /* last time any PE made progress */
+    uint64_t           last_exit;   /* time of the look after the last
+                                     * PE exit */
     int                exits;       /* PE exits since the last look */
     int                warned;      /* a "cannot prove it" report is out */
     xg_run_watch_pe_t *pe;

@@ -36,6 +36,11 @@ typedef struct xg_wait_what {
     void      (*describe)(const struct xg_wait_what *what, char *buf,
                           size_t len);
     const void *arg;      /* for describe */
+    /* names the object waited for, the same on every PE, when it is one
+     * that a PE holds (a lock), else 0: the PEs waiting for one object
+     * form a chain through @peer, whose end -- a PE not waiting for it --
+     * holds it */
+    unsigned long long object;
 } xg_wait_what_t;
 
 typedef struct xg_wait {

@@ -244,9 +244,25 @@ XG_EXPORT void xg_boot_kv_publish(void)
     pthread_mutex_unlock(&boot_lock);
 }
 
-int xg_boot_fence_all(int ok)
+static void boot_describe_fence(const xg_wait_what_t *what, char *buf,
+                                size_t len)
+{
+    const xg_ctl_t *ctl = what->arg;
+
+    snprintf(buf, len, "the job's fence #%u: waiting for the other PEs to "
+             "arrive (%u of %u have)",
+             (unsigned)atomic_load_explicit(&ctl->barrier_epoch,
+                                            memory_order_relaxed),
+             (unsigned)atomic_load_explicit(&ctl->barrier_arrived,
+                                            memory_order_relaxed),
+             (unsigned)xg_boot.ctl_pes);
+}
+
+static int boot_fence(int ok, const char *routine)
 {
     xg_ctl_t *ctl = xg_boot.ctl;
+    xg_wait_what_t what = {.routine = routine, .peer = -1,
+                           .describe = boot_describe_fence, .arg = ctl};
     uint32_t epoch;
     xg_wait_t wait;
 
@@ -269,6 +285,7 @@ int xg_boot_fence_all(int ok)
                               memory_order_release);
     } else {
         xg_wait_init(&wait);
+        xg_wait_watch(&wait, &what);
         while (atomic_load_explicit(&ctl->barrier_epoch,
                                     memory_order_acquire) == epoch) {
             xg_wait_backoff(&wait);
@@ -279,10 +296,29 @@ int xg_boot_fence_all(int ok)
     return xg_boot_fence_nodes(ok);
 }
 
+int xg_boot_fence_all(int ok)
+{
+    return boot_fence(ok, "xgas start-up exchange");
+}
+
 XG_EXPORT xg_status_t xg_boot_fence(void)
 {
-    xg_boot_fence_all(1);
+    boot_fence(1, "xgas start-up exchange");
     return XG_OK;
+}
+
+XG_EXPORT xg_status_t xg_boot_fence_named(const char *routine)
+{
+    boot_fence(1, routine);
+    return XG_OK;
+}
+
+void xg_boot_helper_threads(int delta)
+{
+    if (xg_boot.ctl != NULL) {
+        atomic_fetch_add_explicit(&xg_boot.ctl->pe[xg_boot.rank].helpers,
+                                  delta, memory_order_relaxed);
+    }
 }
 
 /* Reads PE @rank's first @used bytes of records into a buffer the caller

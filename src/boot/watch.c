@@ -59,6 +59,7 @@ static void watch_publish(const xg_wait_what_t *what)
     atomic_thread_fence(memory_order_release);
     watch_copy(slot->routine, sizeof(slot->routine), what->routine);
     watch_copy(slot->detail, sizeof(slot->detail), detail);
+    slot->object = what->object;
     atomic_store_explicit(&slot->peer, what->peer, memory_order_relaxed);
     atomic_store_explicit(&slot->gen, gen + 2, memory_order_release);
 }

@@ -155,6 +155,9 @@ void xg_boot_kv_publish(void);
  * put before the fence are then readable by all. */
 xg_status_t xg_boot_fence(void);
 
+/* As xg_boot_fence, named @routine in hang reports (e.g. "PMI_Barrier"). */
+xg_status_t xg_boot_fence_named(const char *routine);
+
 /* As xg_boot_fence, and tells whether every PE passed a non-zero @ok: an
  * AND over the job in O(1) per PE (no PE reads the others' records). */
 int xg_boot_fence_all(int ok);
@@ -192,6 +195,12 @@ XG_NORETURN void xg_boot_global_exit(int status);
 /* Installs the hook through which watched waits report what they wait for
  * (boot/watch.c); called once the control area is mapped. */
 void xg_boot_watch_start(void);
+
+/* A helper thread of this PE (one that only serves others' requests, as
+ * the NIC's progress thread) started (+1) or ended (-1): for the hang
+ * watch, which does not count them among the threads that may still end
+ * a wait. */
+void xg_boot_helper_threads(int delta);
 
 /* The synchronization of shmem_finalize over all PEs: marks this PE
  * FINALIZING (no collective of it may pair with another PE's any more),

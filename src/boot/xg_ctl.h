@@ -66,6 +66,7 @@ typedef struct xg_ctl_wait {
     _Atomic uint64_t heartbeat;
     _Atomic int32_t  peer;     /* the PE waited for, or -1 */
     uint32_t         pad;
+    uint64_t         object;   /* xg_wait_what_t.object, 0: none */
     char             routine[XG_CTL_WAIT_ROUTINE];
     char             detail[XG_CTL_WAIT_DETAIL];
 } xg_ctl_wait_t;
@@ -83,6 +84,10 @@ typedef struct xg_ctl_pe {
      * failed on its own.  The launcher then blames that peer if it died
      * too, not the PE that noticed. */
     _Atomic int32_t  cause;
+    /* threads of the PE that only serve requests of others (the NIC's
+     * progress thread): they cannot end a wait of the PE on their own, so
+     * the hang watch does not count them against a proof of deadlock */
+    _Atomic int32_t  helpers;
     xg_ctl_wait_t    wait XG_CACHE_ALIGNED;
 } XG_CACHE_ALIGNED xg_ctl_pe_t;
 

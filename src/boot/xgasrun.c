@@ -4,7 +4,9 @@
  * sets (XGAS_RANK, XGAS_NPES, XGAS_CTL_FD, XGAS_SEG_FD).
  */
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -13,6 +15,48 @@
 #include "base/xg_log.h"
 #include "boot/xg_boot.h"
 #include "boot/xg_boot_backend.h"
+
+/* Marks descriptor @fd close-on-exec if it is the job's memfd @name (a
+ * descriptor xgasrun made). */
+static void xgasrun_cloexec(const char *var, const char *name)
+{
+    const char *value = getenv(var);
+    char path[64], link[128], *end;
+    long fd;
+    ssize_t len;
+
+    if ((value == NULL) || (*value == '\0')) {
+        return;
+    }
+    fd = strtol(value, &end, 10);
+    if ((*end != '\0') || (fd < 0) || (fd > 1000000)) {
+        return; /* xg_config names the bad value at shmem_init */
+    }
+    snprintf(path, sizeof(path), "/proc/self/fd/%ld", fd);
+    len = readlink(path, link, sizeof(link) - 1);
+    if (len <= 0) {
+        return;
+    }
+    link[len] = '\0';
+    /* "/memfd:xgas-ctl (deleted)" */
+    if ((strncmp(link, "/memfd:", 7) == 0) &&
+        (strncmp(link + 7, name, strlen(name)) == 0)) {
+        fcntl((int)fd, F_SETFD, FD_CLOEXEC);
+    }
+}
+
+/*
+ * At load, before main: the job's memfds, inherited from xgasrun, close
+ * on exec from the start, so a program the PE starts before shmem_init
+ * (system, popen, fork + exec) does not keep the job's memory alive after
+ * xgasrun ends (it is freed when the last descriptor and mapping go).
+ * The PE itself keeps them until it joins.
+ */
+__attribute__((constructor)) static void xgasrun_fds_cloexec(void)
+{
+    xgasrun_cloexec("XGAS_CTL_FD", "xgas-ctl");
+    xgasrun_cloexec("XGAS_SEG_FD", "xgas-seg");
+}
 
 /* Takes PE @rank's slot for this process.  A slot already held by another
  * live process means the variables were inherited: from a PE that started

@@ -487,6 +487,7 @@ void xg_coll_wait_start(const xg_coll_t *coll, xg_wait_t *wait,
     what->peer     = (from >= 0) ? xg_coll_world(coll, from) : -1;
     what->describe = coll_describe;
     what->arg      = coll;
+    what->object   = 0;
     /* the hang watch looks at the member this PE waits for: one that has
      * finalized owes it nothing more (what it sent is visible before its
      * state), while another member may have left the call long before

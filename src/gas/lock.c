@@ -112,7 +112,10 @@ xg_status_t xg_gas_lock_set_at(const char *routine, void *lock, int home)
              (uint32_t)me + 1, 0);
     xg_wait_init(&wait);
     what = (xg_wait_what_t){.routine = routine, .peer = (int)prev - 1,
-                            .describe = lock_describe, .arg = lock};
+                            .describe = lock_describe, .arg = lock,
+                            /* its symmetric offset: the lock's name on
+                             * every PE (checked: it is symmetric) */
+                            .object = xg_gas_offset(lock) + 1};
     xg_wait_watch(&wait, &what);
     /* acquire: the previous holder's critical section happens before ours */
     while (lock_my_node(lock) & LOCK_WAITING) {

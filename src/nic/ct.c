@@ -15,6 +15,7 @@
  * NI's work list, which one loop drains, so chains of any length run
  * without recursion.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -398,20 +399,51 @@ int xg_nic_ct_get(const char *fn, ptl_handle_ct_t ct_handle,
     return PTL_OK;
 }
 
-static int ct_poll_loop(xg_nic_ni_t *ni, const ptl_handle_ct_t *cts,
-                        const ptl_size_t *tests, unsigned size,
-                        uint64_t timeout_ms, ptl_ct_event_t *event,
-                        unsigned *which)
+/* What a wait without a timeout is for, for hang reports. */
+typedef struct ct_wait_arg {
+    xg_nic_ni_t           *ni;
+    const ptl_handle_ct_t *cts;
+    const ptl_size_t      *tests;
+    unsigned               size;
+} ct_wait_arg_t;
+
+static void ct_describe(const xg_wait_what_t *what, char *buf, size_t len)
+{
+    const ct_wait_arg_t *arg = what->arg;
+    xg_nic_ct_t *ct = xg_pool_lookup(&arg->ni->ct_pool, arg->cts[0]);
+    unsigned long long s = 0, f = 0;
+
+    if (ct != NULL) {
+        s = atomic_load_explicit(&ct->success, memory_order_relaxed);
+        f = atomic_load_explicit(&ct->failure, memory_order_relaxed);
+    }
+    snprintf(buf, len, "waiting until counter %#x%s reaches %llu (now %llu "
+             "success + %llu failure)", arg->cts[0],
+             (arg->size > 1) ? " (or another of the set)" : "",
+             (unsigned long long)arg->tests[0], s, f);
+}
+
+static int ct_poll_loop(const char *fn, xg_nic_ni_t *ni,
+                        const ptl_handle_ct_t *cts, const ptl_size_t *tests,
+                        unsigned size, uint64_t timeout_ms,
+                        ptl_ct_event_t *event, unsigned *which)
 {
     uint64_t deadline = 0, s, f;
     xg_nic_ct_t *ct;
     unsigned i, k, start = 0;
+    ct_wait_arg_t arg = {.ni = ni, .cts = cts, .tests = tests, .size = size};
+    xg_wait_what_t what = {.routine = fn, .peer = -1,
+                           .describe = ct_describe, .arg = &arg};
     xg_wait_t wait;
 
     if ((timeout_ms != 0) && (timeout_ms != XG_NIC_FOREVER)) {
         deadline = xg_time_ns() + timeout_ms * 1000000ull;
     }
     xg_wait_init(&wait);
+    if (timeout_ms == XG_NIC_FOREVER) {
+        /* a bounded poll ends by itself: only this wait can hang */
+        xg_wait_watch(&wait, &what);
+    }
     for (;;) {
         for (k = 0; k < size; k++) {
             i  = (start + k) % size;
@@ -465,7 +497,7 @@ int xg_nic_ct_poll(const char *fn, const ptl_handle_ct_t *cts,
     if (ret != PTL_OK) {
         return ret;
     }
-    ret = ct_poll_loop(ni, cts, tests, size, timeout_ms, event, which);
+    ret = ct_poll_loop(fn, ni, cts, tests, size, timeout_ms, event, which);
     xg_nic_wait_leave(ni->nic);
     return ret;
 }

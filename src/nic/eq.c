@@ -12,6 +12,7 @@
  * PTL_INTERRUPTED.  Slots of freed queues are never unmapped before PtlFini,
  * so a waiter never touches freed memory.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -173,12 +174,35 @@ static int eq_take(xg_nic_ni_t *ni, ptl_handle_eq_t handle, ptl_event_t *ev)
     return ret;
 }
 
-static int eq_poll_loop(xg_nic_ni_t *ni, const ptl_handle_eq_t *eqs,
-                        unsigned size, uint64_t timeout_ms,
-                        ptl_event_t *event, unsigned *which)
+/* What a wait without a timeout is for, for hang reports. */
+typedef struct eq_wait_arg {
+    const ptl_handle_eq_t *eqs;
+    unsigned               size;
+} eq_wait_arg_t;
+
+static void eq_describe(const xg_wait_what_t *what, char *buf, size_t len)
+{
+    const eq_wait_arg_t *arg = what->arg;
+
+    if (arg->size == 1) {
+        snprintf(buf, len, "waiting for an event on event queue %#x",
+                 arg->eqs[0]);
+    } else {
+        snprintf(buf, len, "waiting for an event on one of %u event queues "
+                 "(the first %#x)", arg->size, arg->eqs[0]);
+    }
+}
+
+static int eq_poll_loop(const char *fn, xg_nic_ni_t *ni,
+                        const ptl_handle_eq_t *eqs, unsigned size,
+                        uint64_t timeout_ms, ptl_event_t *event,
+                        unsigned *which)
 {
     uint64_t deadline = 0;
     unsigned i, k, start = 0;
+    eq_wait_arg_t arg = {.eqs = eqs, .size = size};
+    xg_wait_what_t what = {.routine = fn, .peer = -1,
+                           .describe = eq_describe, .arg = &arg};
     xg_wait_t wait;
     int ret;
 
@@ -186,6 +210,10 @@ static int eq_poll_loop(xg_nic_ni_t *ni, const ptl_handle_eq_t *eqs,
         deadline = xg_time_ns() + timeout_ms * 1000000ull;
     }
     xg_wait_init(&wait);
+    if (timeout_ms == XG_NIC_FOREVER) {
+        /* a bounded poll ends by itself: only this wait can hang */
+        xg_wait_watch(&wait, &what);
+    }
     for (;;) {
         /* round robin from where the last success left off */
         for (k = 0; k < size; k++) {
@@ -244,7 +272,7 @@ int xg_nic_eq_get(const char *fn, ptl_handle_eq_t eq, ptl_event_t *event)
 
     /* not a wait: PtlAbort does not concern it */
     return (ni == NULL) ? PTL_ARG_INVALID
-                        : eq_poll_loop(ni, &eq, 1, 0, event, NULL);
+                        : eq_poll_loop(fn, ni, &eq, 1, 0, event, NULL);
 }
 
 int xg_nic_eq_poll(const char *fn, const ptl_handle_eq_t *eqs, unsigned size,
@@ -260,7 +288,7 @@ int xg_nic_eq_poll(const char *fn, const ptl_handle_eq_t *eqs, unsigned size,
     if (ret != PTL_OK) {
         return ret;
     }
-    ret = eq_poll_loop(ni, eqs, size, timeout_ms, event, which);
+    ret = eq_poll_loop(fn, ni, eqs, size, timeout_ms, event, which);
     xg_nic_wait_leave(ni->nic);
     return ret;
 }

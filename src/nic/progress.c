@@ -49,6 +49,7 @@
 
 #include "base/xg_compiler.h"
 #include "base/xg_log.h"
+#include "boot/xg_boot.h"
 #include "base/xg_time.h"
 #include "base/xg_wait.h"
 #include "nic/xg_nic_initiator.h"
@@ -452,6 +453,7 @@ xg_status_t xg_nic_start_progress(xg_nic_t *nic)
             status = XG_ERR_NO_RESOURCE;
         } else {
             __atomic_store_n(&nic->thread_running, 1, __ATOMIC_RELEASE);
+            xg_boot_helper_threads(1);
             if (nic->networked) {
                 __atomic_store_n(&xg_wait_net_sleep, nic_wait_sleep,
                                  __ATOMIC_RELEASE);
@@ -472,6 +474,7 @@ void xg_nic_stop_progress(xg_nic_t *nic)
     nic->xport.ops.rx_wake(nic->xport.ep);
     pthread_join(nic->thread, NULL);
     __atomic_store_n(&nic->thread_running, 0, __ATOMIC_RELEASE);
+    xg_boot_helper_threads(-1);
 }
 
 void xg_nic_progress_close(xg_nic_t *nic)

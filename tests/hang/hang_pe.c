@@ -14,6 +14,12 @@
  *                     PE 0 sets it on every PE once DIR/go exists: the
  *                     watch may report but must not end the job
  *   wait_deadlock     every PE waits for a variable nobody sets
+ *   fork_child DIR    before shmem_init every PE starts a child program
+ *                     (sleep, through system) and appends its pid to
+ *                     DIR/children; after shmem_init each writes
+ *                     DIR/init.<PE> and waits forever
+ *   loaded DIR        every PE writes its pid to DIR/pid.<PE>, waits until
+ *                     DIR/go exists, then as wait_deadlock
  *   wait_vs_finalize  PE 0 calls shmem_finalize; the others wait for a
  *                     variable nobody sets
  *   lock_deadlock     PE 0 takes a lock and waits forever; the others ask
@@ -24,9 +30,19 @@
  *                     others wait in shmem_barrier_all; then all finish
  *                     normally.  PE 0 writes DIR/started after shmem_init.
  *
+ * Without OpenSHMEM (Portals and PMI only; the NIC runs its progress
+ * thread):
+ *   eq_deadlock       every process waits in PtlEQWait for an event that
+ *                     never comes
+ *   ct_deadlock       every process waits in PtlCTWait for a counter
+ *                     nobody increments
+ *   pmi_deadlock      rank 0 waits in PtlEQWait, the others in PMI_Barrier
+ *
  * Waiting for DIR/go is bounded (120 s); user-code phases sleep in short
  * steps so that the machine stays usable.
  */
+#include <pmi.h>
+#include <portals4.h>
 #include <pthread.h>
 #include <shmem.h>
 #include <stdio.h>
@@ -83,12 +99,77 @@ static void *release_all(void *arg)
     return NULL;
 }
 
+static void ptl_check(int ret, const char *call)
+{
+    if (ret != PTL_OK) {
+        fprintf(stderr, "hang_pe: %s failed (%d)\n", call, ret);
+        exit(2);
+    }
+}
+
+/* The cases without OpenSHMEM; returns only after an error (status 2). */
+static int ptl_pmi_case(const char *mode)
+{
+    ptl_handle_ni_t ni;
+    ptl_handle_eq_t eq;
+    ptl_handle_ct_t ct;
+    ptl_ct_event_t ct_event;
+    ptl_event_t event;
+    int spawned, rank = 0;
+
+    if (strcmp(mode, "pmi_deadlock") == 0) {
+        if ((PMI_Init(&spawned) != PMI_SUCCESS) ||
+            (PMI_Get_rank(&rank) != PMI_SUCCESS)) {
+            fprintf(stderr, "hang_pe: PMI_Init failed\n");
+            return 2;
+        }
+    }
+    ptl_check(PtlInit(), "PtlInit");
+    ptl_check(PtlNIInit(PTL_IFACE_DEFAULT, PTL_NI_MATCHING | PTL_NI_PHYSICAL,
+                        PTL_PID_ANY, NULL, NULL, &ni), "PtlNIInit");
+    if (strcmp(mode, "ct_deadlock") == 0) {
+        ptl_check(PtlCTAlloc(ni, &ct), "PtlCTAlloc");
+        ptl_check(PtlCTWait(ct, 1, &ct_event), "PtlCTWait");
+    } else {
+        ptl_check(PtlEQAlloc(ni, 16, &eq), "PtlEQAlloc");
+        if (rank != 0) {
+            /* rank 0 never arrives */
+            if (PMI_Barrier() != PMI_SUCCESS) {
+                return 2;
+            }
+        }
+        ptl_check(PtlEQWait(eq, &event), "PtlEQWait");
+    }
+    fprintf(stderr, "hang_pe: a wait of case %s ended\n", mode);
+    return 2;
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = (argc > 1) ? argv[1] : "";
     const char *dir = (argc > 2) ? argv[2] : ".";
     int me, npes, i;
 
+    if (strcmp(mode, "fork_child") == 0) {
+        char cmd[4096 + 64];
+
+        snprintf(cmd, sizeof(cmd), "sleep 300 </dev/null >/dev/null 2>&1 & "
+                 "echo $! >> '%s/children'", dir);
+        if (system(cmd) != 0) {
+            fprintf(stderr, "hang_pe: cannot start a child\n");
+            return 2;
+        }
+        shmem_init();
+        snprintf(cmd, sizeof(cmd), "init.%d", shmem_my_pe());
+        touch(dir, cmd);
+        shmem_long_wait_until(&never_set, SHMEM_CMP_EQ, 5);
+        return 2;
+    }
+    if ((strcmp(mode, "eq_deadlock") == 0) ||
+        (strcmp(mode, "ct_deadlock") == 0) ||
+        (strcmp(mode, "pmi_deadlock") == 0)) {
+        return ptl_pmi_case(mode);
+    }
     if (strcmp(mode, "threads") == 0) {
         int provided;
 
@@ -145,6 +226,20 @@ int main(int argc, char **argv)
             pthread_join(thread, NULL);
         }
         shmem_barrier_all();
+    } else if (strcmp(mode, "loaded") == 0) {
+        char name[4096];
+        FILE *f;
+
+        snprintf(name, sizeof(name), "%s/pid.%d", dir, me);
+        f = fopen(name, "w");
+        if (f != NULL) {
+            fprintf(f, "%d\n", (int)getpid());
+            fclose(f);
+        }
+        for (i = 0; (i < 1200) && !exists(dir, "go"); i++) {
+            nap_ms(100);
+        }
+        shmem_long_wait_until(&never_set, SHMEM_CMP_EQ, 5);
     } else if (strcmp(mode, "wait_deadlock") == 0) {
         shmem_long_wait_until(&never_set, SHMEM_CMP_EQ, 5);
     } else if (strcmp(mode, "wait_vs_finalize") == 0) {

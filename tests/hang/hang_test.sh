@@ -19,8 +19,12 @@ NP=$4
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/xgas-hang-test.XXXXXX") || exit 1
 RUN_PID=
 STATUS=
+HOGS=
 
 cleanup() {
+    if [ -n "$HOGS" ]; then
+        kill $HOGS 2>/dev/null
+    fi
     if [ -n "$RUN_PID" ] && kill -0 "$RUN_PID" 2>/dev/null; then
         kill -KILL "$RUN_PID"
     fi
@@ -96,6 +100,22 @@ wait_for() {
         [ "$i" -le 600 ] || fail "$1 did not appear"
         sleep 0.1
     done
+}
+
+# pe_pid RANK: prints the pid of PE RANK of the running job, from the
+# SIGUSR1 reports of xgasrun (bounded: 60 s).
+pe_pid() {
+    pid=
+    i=0
+    while [ -z "$pid" ]; do
+        i=$((i + 1))
+        [ "$i" -le 600 ] || fail "no report naming PE $1's pid"
+        kill -USR1 "$RUN_PID"
+        sleep 0.1
+        pid=$(sed -n "s/^xgasrun:   PE $1 (pid \([0-9]*\)).*/\1/p" "$TMP/err" |
+              head -n 1)
+    done
+    echo "$pid"
 }
 
 LEFT="has called (shmem_finalize|exit\(\) \(or returned from main\), which finalizes,) while this PE \(PE [0-9]+\) still waits in a call PE [0-9]+ takes part in"
@@ -176,8 +196,101 @@ lock_deadlock)
     run lock_deadlock
     expect_failure
     expect "$DEADLOCK"
-    expect "xgasrun:   PE 0 \(pid [0-9]+\): blocked in shmem_long_wait_until"
-    expect "xgasrun:   PE 1 \(pid [0-9]+\): blocked in shmem_set_lock: waiting for PE [0-9]+ to pass on the lock at 0x[0-9a-f]+"
+    expect "xgasrun:   PE 0 \(pid [0-9]+\): blocked in shmem_long_wait_until.*\]; holds the lock that PE [1-9][0-9]*(, PE [1-9][0-9]*)* waits? for\$"
+    rank=1
+    while [ "$rank" -lt "$NP" ]; do
+        expect "xgasrun:   PE $rank \(pid [0-9]+\): blocked in shmem_set_lock: waiting for PE [0-9]+ to pass on the lock at 0x[0-9a-f]+ .*\]; the lock is held by PE 0(;|\$)"
+        rank=$((rank + 1))
+    done
+    ;;
+eq_deadlock)
+    run eq_deadlock
+    expect_failure
+    expect "$DEADLOCK"
+    rank=0
+    while [ "$rank" -lt "$NP" ]; do
+        expect "xgasrun:   PE $rank \(pid [0-9]+\): blocked in PtlEQWait: waiting for an event on event queue 0x[0-9a-f]+ \[wait [0-9]+"
+        rank=$((rank + 1))
+    done
+    ;;
+ct_deadlock)
+    run ct_deadlock
+    expect_failure
+    expect "$DEADLOCK"
+    rank=0
+    while [ "$rank" -lt "$NP" ]; do
+        expect "xgasrun:   PE $rank \(pid [0-9]+\): blocked in PtlCTWait: waiting until counter 0x[0-9a-f]+ reaches 1 \(now 0 success \+ 0 failure\) \[wait [0-9]+"
+        rank=$((rank + 1))
+    done
+    ;;
+pmi_deadlock)
+    run pmi_deadlock
+    expect_failure
+    expect "$DEADLOCK"
+    expect "xgasrun:   PE 0 \(pid [0-9]+\): blocked in PtlEQWait: waiting for an event on event queue"
+    rank=1
+    while [ "$rank" -lt "$NP" ]; do
+        expect "xgasrun:   PE $rank \(pid [0-9]+\): blocked in PMI_Barrier: the job's fence #[0-9]+: waiting for the other PEs to arrive \([0-9]+ of $NP have\) \[wait [0-9]+"
+        rank=$((rank + 1))
+    done
+    ;;
+fork_child)
+    # Each PE starts a child program before shmem_init; once every PE has
+    # joined, xgasrun is killed (SIGKILL): the PEs end with it, and no
+    # child may hold a descriptor of the job's memfds (the memory must be
+    # freed however the job ends).
+    start fork_child 0
+    rank=0
+    while [ "$rank" -lt "$NP" ]; do
+        wait_for "$TMP/init.$rank"
+        rank=$((rank + 1))
+    done
+    kill -KILL "$RUN_PID"
+    wait "$RUN_PID"
+    RUN_PID=
+    HOGS=$(cat "$TMP/children") # ended by cleanup
+    held=
+    for child in $HOGS; do
+        if ls -l "/proc/$child/fd" 2>/dev/null | grep -q "memfd:xgas"; then
+            held="$held $child"
+        fi
+    done
+    [ -z "$held" ] || fail "children of PEs started before shmem_init hold the job's memfds:$held"
+    ;;
+loaded)
+    # A deadlock must be proven however seldom a PE runs: beside CPU hogs,
+    # PE 1 is kept from running (SIGSTOP) for 1.2 s at a time and let run
+    # for 50 ms in between, so no two looks of xgasrun 500 ms apart in a
+    # row see it run.  The job must still be ended as deadlocked.
+    for hog in 1 2 3 4; do
+        sh -c 'while :; do :; done' &
+        HOGS="$HOGS $!"
+    done
+    start loaded 2
+    i=0
+    until [ -s "$TMP/pid.1" ]; do
+        i=$((i + 1))
+        [ "$i" -le 600 ] || fail "PE 1 wrote no pid"
+        sleep 0.1
+    done
+    pid=$(cat "$TMP/pid.1")
+    # PE 1 enters its wait in one of the short windows
+    kill -STOP "$pid"
+    touch "$TMP/go"
+    while kill -0 "$RUN_PID" 2>/dev/null; do
+        kill -STOP "$pid" 2>/dev/null
+        sleep 1.2
+        kill -CONT "$pid" 2>/dev/null
+        sleep 0.05
+    done
+    kill $HOGS
+    HOGS=
+    wait "$RUN_PID"
+    STATUS=$?
+    RUN_PID=
+    expect_failure
+    expect "$DEADLOCK"
+    expect "xgasrun:   PE 1 \(pid [0-9]+\): (blocked in shmem_long_wait_until|stopped)"
     ;;
 reinit)
     run reinit
@@ -208,6 +321,31 @@ compute)
     [ "$seen" -ge 1 ] || fail "the SIGUSR1 report never showed PE 1 blocked"
     expect "xgasrun: SIGUSR1: state of the PEs at the last look:"
     expect "xgasrun:   PE 0 \(pid [0-9]+\): running user code, initialized"
+    ;;
+stopped)
+    # PE 1 waits in a barrier while PE 0 computes; SIGSTOPped, PE 1 must be
+    # reported as stopped, not as running user code, and the job must not
+    # be ended; after SIGCONT it ends normally.
+    start compute 1
+    wait_for "$TMP/started"
+    pid=$(pe_pid 1) || exit 1
+    kill -STOP "$pid"
+    i=0
+    until grep -Eq "xgasrun:   PE 1 \(pid $pid\): stopped \(SIGSTOP or a debugger\), initialized" "$TMP/err"; do
+        i=$((i + 1))
+        if [ "$i" -gt 600 ]; then
+            kill -CONT "$pid"
+            fail "PE 1 was never reported as stopped"
+        fi
+        kill -USR1 "$RUN_PID"
+        sleep 0.1
+    done
+    sleep 3 # longer than the hang timeout: the job must go on
+    kill -0 "$RUN_PID" 2>/dev/null || fail "the job ended while PE 1 was stopped"
+    kill -CONT "$pid"
+    finish
+    expect_success
+    expect_not "deadlocked"
     ;;
 sigusr1)
     # SIGUSR1 only prints: the job then ends normally.

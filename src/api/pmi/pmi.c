@@ -332,7 +332,7 @@ PMI_API int PMI_Barrier(void)
 {
     int rc = pmi_check_active("PMI_Barrier");
 
-    if ((rc == PMI_SUCCESS) && (xg_boot_fence() != XG_OK)) {
+    if ((rc == PMI_SUCCESS) && (xg_boot_fence_named("PMI_Barrier") != XG_OK)) {
         pmi_error("PMI_Barrier: the job's barrier failed");
         rc = PMI_FAIL;
     }
