@@ -25,7 +25,7 @@
  *    --tag-output) arrives through one poll() over a signalfd and the output
  *    pipes.  The timeouts are the grace period between the SIGTERM that
  *    ends a job and the SIGKILL that follows it, and the looks of the hang
- *    watch (xgasrun_watch.h; SIGUSR1 prints its report).
+ *    watch (boot/xg_ctl_watch.h; SIGUSR1 prints its report).
  *  - The first failure, signal or global exit decides the job's status and
  *    prints the only message; PEs that die afterwards are the job being
  *    ended and are reaped quietly.  "First" is the order of death: the PE
@@ -45,7 +45,7 @@
 #include "boot/xg_ctl.h"
 #include "xgas_version.h"
 #include "xgasrun_bind.h"
-#include "xgasrun_watch.h"
+#include "boot/xg_ctl_watch.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -151,7 +151,7 @@ typedef struct xg_run_job {
     /* processes the PEs started (see xg_run_end_orphans) */
     pid_t            *foreign;        /* our children from before the job */
     size_t            nforeign;
-    xg_run_watch_t    watch;          /* hang reports (xgasrun_watch.h) */
+    xg_ctl_watch_t    watch;          /* hang reports (boot/xg_ctl_watch.h) */
     xg_bind_t         bind;           /* the PEs' CPUs (xgasrun_bind.h) */
 } xg_run_job_t;
 
@@ -789,8 +789,8 @@ static int xg_run_setup(xg_run_job_t *job)
         (xg_run_make_env(job) != 0) || (xg_run_setup_pes(job) != 0) ||
         (xg_run_setup_reaper(job) != 0) || (xg_bind_init(&job->bind) != 0) ||
         (xg_bind_plan(&job->bind, job->bind_policy, job->npes) != 0) ||
-        (xg_run_watch_init(&job->watch, job->ctl, job->npes,
-                           xg_config.hang_timeout) != 0)) {
+        (xg_ctl_watch_init(&job->watch, job->ctl, job->npes,
+                           xg_config.hang_timeout, "xgasrun", 1) != 0)) {
         return -1;
     }
     return 0;
@@ -866,7 +866,7 @@ static int xg_run_start_pe(xg_run_job_t *job, int rank)
     }
     job->pe[rank].pid = pid;
     job->running++;
-    xg_run_watch_started(&job->watch, rank, pid);
+    xg_ctl_watch_started(&job->watch, rank, pid);
     for (which = 0; job->tag_output && (which < XG_RUN_NSTREAMS); which++) {
         xg_run_close(&pipes[which][1]);
         s = &job->pe[rank].stream[which];
@@ -932,13 +932,13 @@ static void xg_run_start(xg_run_job_t *job)
     }
 }
 
-/* ---- hang watch (xgasrun_watch.c) ---------------------------------------- */
+/* ---- hang watch (boot/ctl_watch.c) --------------------------------------- */
 
 /* A PE's failure ends the job: say where the others wait, if they do. */
 static void xg_run_hang_exit_report(xg_run_job_t *job)
 {
     if (job->running > 0) {
-        xg_run_watch_report_if_blocked(&job->watch, "where the other PEs "
+        xg_ctl_watch_report_if_blocked(&job->watch, "where the other PEs "
                                        "are:");
     }
 }
@@ -947,7 +947,7 @@ static void xg_run_hang_exit_report(xg_run_job_t *job)
 static void xg_run_hang_signal(xg_run_job_t *job)
 {
     if (!job->ending) {
-        xg_run_watch_report(&job->watch, "SIGUSR1: state of the PEs at the "
+        xg_ctl_watch_report(&job->watch, "SIGUSR1: state of the PEs at the "
                             "last look:");
     }
 }
@@ -955,7 +955,7 @@ static void xg_run_hang_signal(xg_run_job_t *job)
 /* Looks at the PEs when a look is due; a deadlock ends the job. */
 static void xg_run_hang_tick(xg_run_job_t *job)
 {
-    if (!job->ending && xg_run_watch_tick(&job->watch)) {
+    if (!job->ending && xg_ctl_watch_tick(&job->watch)) {
         xg_run_end(job, XG_RUN_EXIT_HANG);
     }
 }
@@ -1093,7 +1093,7 @@ static void xg_run_reap(xg_run_job_t *job, pid_t first)
         }
         job->pe[rank].pid = 0;
         job->running--;
-        xg_run_watch_exited(&job->watch, rank);
+        xg_ctl_watch_exited(&job->watch, rank);
         xg_run_pe_exited(job, rank, pid, wstatus);
     }
     if ((pid < 0) && (errno != ECHILD)) {
@@ -1269,7 +1269,7 @@ static int xg_run_poll_timeout(const xg_run_job_t *job)
     uint64_t now, ms;
 
     if (!job->ending) {
-        return xg_run_watch_poll_ms(&job->watch);
+        return xg_ctl_watch_poll_ms(&job->watch);
     }
     if (job->killed) {
         return -1;
@@ -1338,7 +1338,7 @@ static void xg_run_cleanup(xg_run_job_t *job)
     free(job->pfd_stream);
     free(job->envp);
     free(job->foreign);
-    xg_run_watch_fini(&job->watch);
+    xg_ctl_watch_fini(&job->watch);
     xg_bind_fini(&job->bind);
     if (job->ctl != NULL) {
         munmap(job->ctl, job->ctl_size);

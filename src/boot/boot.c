@@ -92,6 +92,9 @@ static xg_status_t boot_join(void)
                 xg_boot.node, xg_boot.nnodes);
     }
     xg_boot_watch_start();
+    if (backend->node_watch) {
+        xg_boot_node_watch_start();
+    }
     return XG_OK;
 }
 
@@ -412,19 +415,24 @@ xg_status_t xg_boot_kv_get(int rank, const char *key, void *value, size_t len)
     return status;
 }
 
-XG_EXPORT void xg_boot_abort(int status)
+void xg_boot_abort_why(int status, const char *why)
 {
     status = xg_ctl_exit_code(status);
     if (status == 0) {
         status = 1;
     }
     if ((boot_backend != NULL) && (boot_backend->abort != NULL)) {
-        boot_backend->abort(status, "an xgas PE ended the job after an "
-                                    "error (see its message)");
+        boot_backend->abort(status, why);
     }
     fflush(stdout);
     fflush(stderr);
     _exit(status);
+}
+
+XG_EXPORT void xg_boot_abort(int status)
+{
+    xg_boot_abort_why(status, "an xgas PE ended the job after an error (see "
+                              "its message)");
 }
 
 void xg_boot_abort_after(int peer, int status)

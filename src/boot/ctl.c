@@ -5,6 +5,12 @@
 
 #include <string.h>
 
+/* the texts of a wait are copied a word at a time (xg_ctl_text_store) */
+_Static_assert((offsetof(xg_ctl_wait_t, routine) % 8 == 0) &&
+               (offsetof(xg_ctl_wait_t, detail) % 8 == 0) &&
+               (XG_CTL_WAIT_ROUTINE % 8 == 0) && (XG_CTL_WAIT_DETAIL % 8 == 0),
+               "wait texts must be whole, aligned words");
+
 size_t xg_ctl_head_size(uint32_t npes)
 {
     return xg_align_up(sizeof(xg_ctl_t) + (size_t)npes * sizeof(xg_ctl_pe_t),

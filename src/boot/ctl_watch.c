@@ -1,5 +1,5 @@
 /*
- * xgasrun's hang watch (see xgasrun_watch.h).
+ * The hang watch over the control area (see xg_ctl_watch.h).
  *
  * A PE is "blocked" at a look when its slot shows the same published wait
  * (gen) as at the previous look and the wait's heartbeat moved in between:
@@ -18,9 +18,11 @@
  * meanwhile; a PE running several threads might be woken by one of them,
  * so then the report is printed but the job goes on.
  */
-#include "xgasrun_watch.h"
+#include "boot/xg_ctl_watch.h"
 
+#include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,14 +37,15 @@ enum {
     WATCH_PERIOD_MIN_MS = 100
 };
 
-/* One line "xgasrun: ..." to stderr in one write. */
-static XG_PRINTF(1, 2) void watch_say(const char *fmt, ...)
+/* One line "<who>: ..." to stderr in one write. */
+static XG_PRINTF(2, 3) void watch_say(const xg_ctl_watch_t *w,
+                                      const char *fmt, ...)
 {
     char line[1024];
     size_t len;
     va_list ap;
 
-    len = (size_t)snprintf(line, sizeof(line), "xgasrun: ");
+    len = (size_t)snprintf(line, sizeof(line), "%s: ", w->who);
     va_start(ap, fmt);
     vsnprintf(line + len, sizeof(line) - len - 1, fmt, ap);
     va_end(ap);
@@ -53,17 +56,19 @@ static XG_PRINTF(1, 2) void watch_say(const char *fmt, ...)
     }
 }
 
-int xg_run_watch_init(xg_run_watch_t *w, xg_ctl_t *ctl, int npes,
-                      long timeout_s)
+int xg_ctl_watch_init(xg_ctl_watch_t *w, xg_ctl_t *ctl, int npes,
+                      long timeout_s, const char *who, int complete)
 {
     uint64_t period_ms = WATCH_PERIOD_MS;
 
     memset(w, 0, sizeof(*w));
     w->ctl = ctl;
     w->npes = npes;
+    w->complete = complete;
+    snprintf(w->who, sizeof(w->who), "%s", who);
     w->pe = calloc((size_t)npes, sizeof(*w->pe));
     if (w->pe == NULL) {
-        watch_say("cannot allocate the hang watch of %d PEs", npes);
+        watch_say(w, "cannot allocate the hang watch of %d PEs", npes);
         return -1;
     }
     if (timeout_s > 1000000000L) {
@@ -85,25 +90,26 @@ int xg_run_watch_init(xg_run_watch_t *w, xg_ctl_t *ctl, int npes,
     return 0;
 }
 
-void xg_run_watch_fini(xg_run_watch_t *w)
+void xg_ctl_watch_fini(xg_ctl_watch_t *w)
 {
     free(w->pe);
     w->pe = NULL;
 }
 
-void xg_run_watch_started(xg_run_watch_t *w, int rank, pid_t pid)
+void xg_ctl_watch_started(xg_ctl_watch_t *w, int rank, pid_t pid)
 {
     w->pe[rank].pid = pid;
+    w->pe[rank].watched = 1;
 }
 
-void xg_run_watch_exited(xg_run_watch_t *w, int rank)
+void xg_ctl_watch_exited(xg_ctl_watch_t *w, int rank)
 {
     w->pe[rank].pid = 0;
     w->pe[rank].exited = 1;
     w->exits++;
 }
 
-int xg_run_watch_poll_ms(const xg_run_watch_t *w)
+int xg_ctl_watch_poll_ms(const xg_ctl_watch_t *w)
 {
     uint64_t now = xg_time_ns();
 
@@ -111,7 +117,7 @@ int xg_run_watch_poll_ms(const xg_run_watch_t *w)
                                : (int)((w->next_ns - now + 999999u) / 1000000u);
 }
 
-static uint32_t watch_state(const xg_run_watch_t *w, int rank)
+static uint32_t watch_state(const xg_ctl_watch_t *w, int rank)
 {
     return atomic_load_explicit(&w->ctl->pe[rank].state,
                                 memory_order_acquire);
@@ -119,7 +125,7 @@ static uint32_t watch_state(const xg_run_watch_t *w, int rank)
 
 /* Copies the published text of PE @rank's wait (and the object waited
  * for, 0: none); 0 if it was stable. */
-static int watch_read_text(const xg_run_watch_t *w, int rank, char *routine,
+static int watch_read_text(const xg_ctl_watch_t *w, int rank, char *routine,
                            char *detail, int *peer, uint64_t *object)
 {
     xg_ctl_wait_t *slot = &w->ctl->pe[rank].wait;
@@ -128,14 +134,12 @@ static int watch_read_text(const xg_run_watch_t *w, int rank, char *routine,
 
     for (tries = 0; tries < 8; tries++) {
         before = atomic_load_explicit(&slot->gen, memory_order_acquire);
-        memcpy(routine, slot->routine, XG_CTL_WAIT_ROUTINE);
-        memcpy(detail, slot->detail, XG_CTL_WAIT_DETAIL);
+        xg_ctl_text_load(routine, slot->routine, XG_CTL_WAIT_ROUTINE);
+        xg_ctl_text_load(detail, slot->detail, XG_CTL_WAIT_DETAIL);
         *peer = atomic_load_explicit(&slot->peer, memory_order_relaxed);
-        *object = slot->object;
+        *object = atomic_load_explicit(&slot->object, memory_order_relaxed);
         atomic_thread_fence(memory_order_acquire);
         after = atomic_load_explicit(&slot->gen, memory_order_relaxed);
-        routine[XG_CTL_WAIT_ROUTINE - 1] = '\0';
-        detail[XG_CTL_WAIT_DETAIL - 1] = '\0';
         if (!(before & 1) && (before == after)) {
             return 0;
         }
@@ -143,8 +147,7 @@ static int watch_read_text(const xg_run_watch_t *w, int rank, char *routine,
     return -1;
 }
 
-/* Threads of process @pid (from /proc), or 0 if unknown. */
-static int watch_threads(pid_t pid)
+int xg_ctl_proc_threads(pid_t pid)
 {
     char path[64], line[128];
     int threads = 0;
@@ -196,12 +199,30 @@ static int watch_stopped(pid_t pid)
     return (state == 'T') || (state == 't');
 }
 
+void xg_ctl_watch_reap(xg_ctl_watch_t *w)
+{
+    char state;
+    int rank;
+
+    for (rank = 0; rank < w->npes; rank++) {
+        if (w->pe[rank].pid <= 0) {
+            continue;
+        }
+        /* a zombie has exited; its parent (the launcher) reaps it */
+        state = watch_proc_state(w->pe[rank].pid);
+        if ((state == 'Z') || (state == 'X') ||
+            ((kill(w->pe[rank].pid, 0) != 0) && (errno == ESRCH))) {
+            xg_ctl_watch_exited(w, rank);
+        }
+    }
+}
+
 /* Takes a look at every PE at time @now; returns how long every live,
  * unfinalized PE has provably been in one wait each, all at once, since
  * the last exit (0 if some PE has not). */
-static uint64_t watch_look(xg_run_watch_t *w, uint64_t now)
+static uint64_t watch_look(xg_ctl_watch_t *w, uint64_t now)
 {
-    xg_run_watch_pe_t *p;
+    xg_ctl_watch_pe_t *p;
     uint64_t gen, heartbeat, from = w->last_exit, until = UINT64_MAX;
     int rank, live = 0, proven = 1;
 
@@ -247,14 +268,14 @@ static uint64_t watch_look(xg_run_watch_t *w, uint64_t now)
 
 /* 1 if every blocked PE runs a single thread besides its helper threads
  * (nothing else can wake it); otherwise names one that does not. */
-static int watch_single_threaded(const xg_run_watch_t *w, int *rank_p,
+static int watch_single_threaded(const xg_ctl_watch_t *w, int *rank_p,
                                  int *threads_p)
 {
     int rank, threads;
 
     for (rank = 0; rank < w->npes; rank++) {
         if ((w->pe[rank].pid > 0) && (w->pe[rank].in_wait_from != 0)) {
-            threads = watch_threads(w->pe[rank].pid);
+            threads = xg_ctl_proc_threads(w->pe[rank].pid);
             if (threads > 0) { /* 0: unknown */
                 threads -= atomic_load_explicit(&w->ctl->pe[rank].helpers,
                                                 memory_order_relaxed);
@@ -269,7 +290,7 @@ static int watch_single_threaded(const xg_run_watch_t *w, int *rank_p,
     return 1;
 }
 
-int xg_run_watch_tick(xg_run_watch_t *w)
+int xg_ctl_watch_tick(xg_ctl_watch_t *w)
 {
     uint64_t now = xg_time_ns();
     char headline[256];
@@ -296,13 +317,27 @@ int xg_run_watch_tick(xg_run_watch_t *w)
         }
     }
     rank = -1;
+    if (!w->complete) {
+        /* the PEs of other nodes may still be computing */
+        if (!w->warned) {
+            snprintf(headline, sizeof(headline),
+                     "every PE of this node has been blocked in xgas for "
+                     "%llu s (XGAS_HANG_TIMEOUT); the PEs of the other nodes "
+                     "cannot be seen from here, so the job goes on (each "
+                     "node's watch reports its own PEs)",
+                     (unsigned long long)(w->timeout_ns / 1000000000u));
+            xg_ctl_watch_report(w, headline);
+            w->warned = 1;
+        }
+        return 0;
+    }
     if (watch_single_threaded(w, &rank, &threads)) {
         snprintf(headline, sizeof(headline),
                  "every PE still running has been blocked in xgas for %llu s "
                  "without progress (XGAS_HANG_TIMEOUT): the job is "
                  "deadlocked; ending it",
                  (unsigned long long)(w->timeout_ns / 1000000000u));
-        xg_run_watch_report(w, headline);
+        xg_ctl_watch_report(w, headline);
         return 1;
     }
     if (!w->warned) {
@@ -312,7 +347,7 @@ int xg_run_watch_tick(xg_run_watch_t *w)
                  "which may still end the wait: not ending the job",
                  (unsigned long long)(w->timeout_ns / 1000000000u), rank,
                  threads);
-        xg_run_watch_report(w, headline);
+        xg_ctl_watch_report(w, headline);
         w->warned = 1;
     }
     return 0;
@@ -320,7 +355,7 @@ int xg_run_watch_tick(xg_run_watch_t *w)
 
 /* The object PE @rank was blocked waiting for at the last look, or 0;
  * sets *peer_p to the PE it waits for. */
-static uint64_t watch_waits_for(const xg_run_watch_t *w, int rank,
+static uint64_t watch_waits_for(const xg_ctl_watch_t *w, int rank,
                                 int *peer_p)
 {
     char routine[XG_CTL_WAIT_ROUTINE], detail[XG_CTL_WAIT_DETAIL];
@@ -340,7 +375,7 @@ static uint64_t watch_waits_for(const xg_run_watch_t *w, int rank,
  * blocked waiting for that object holds it.  -1 if the chain is broken
  * (a PE out of range, or a loop while the records change).
  */
-static int watch_holder(const xg_run_watch_t *w, uint64_t object, int peer)
+static int watch_holder(const xg_ctl_watch_t *w, uint64_t object, int peer)
 {
     int steps, next;
 
@@ -357,7 +392,7 @@ static int watch_holder(const xg_run_watch_t *w, uint64_t object, int peer)
 }
 
 /* Appends to @line what PE @rank holds that blocked PEs wait for. */
-static void watch_held_by(const xg_run_watch_t *w, int rank, char *line,
+static void watch_held_by(const xg_ctl_watch_t *w, int rank, char *line,
                           size_t size)
 {
     uint64_t object, seen = 0;
@@ -407,11 +442,11 @@ static const char *watch_state_name(uint32_t state)
 
 /* Writes the report line of PE @rank into @line; returns 1 if the PE is
  * blocked in an xgas wait. */
-static int watch_pe_line(const xg_run_watch_t *w, int rank, char *line,
+static int watch_pe_line(const xg_ctl_watch_t *w, int rank, char *line,
                          size_t size)
 {
     char routine[XG_CTL_WAIT_ROUTINE], detail[XG_CTL_WAIT_DETAIL];
-    const xg_run_watch_pe_t *p = &w->pe[rank];
+    const xg_ctl_watch_pe_t *p = &w->pe[rank];
     uint32_t state = watch_state(w, rank);
     uint64_t gen, heartbeat, object = 0;
     int peer, stable, blocked, holder;
@@ -478,26 +513,36 @@ static int watch_pe_line(const xg_run_watch_t *w, int rank, char *line,
     return 0;
 }
 
-void xg_run_watch_report(xg_run_watch_t *w, const char *headline)
+/* 1 if the reports list PE @rank: every PE of the job when the watch
+ * sees them all, else only those it watches. */
+static int watch_lists(const xg_ctl_watch_t *w, int rank)
+{
+    return w->complete || w->pe[rank].watched;
+}
+
+void xg_ctl_watch_report(xg_ctl_watch_t *w, const char *headline)
 {
     char line[XG_CTL_WAIT_ROUTINE + XG_CTL_WAIT_DETAIL + 384];
     int rank;
 
-    watch_say("%s", headline);
+    watch_say(w, "%s", headline);
     for (rank = 0; rank < w->npes; rank++) {
+        if (!watch_lists(w, rank)) {
+            continue;
+        }
         watch_pe_line(w, rank, line, sizeof(line));
-        watch_say("%s", line);
+        watch_say(w, "%s", line);
     }
 }
 
-void xg_run_watch_report_if_blocked(xg_run_watch_t *w, const char *headline)
+void xg_ctl_watch_report_if_blocked(xg_ctl_watch_t *w, const char *headline)
 {
     char line[XG_CTL_WAIT_ROUTINE + XG_CTL_WAIT_DETAIL + 384];
     int rank;
 
     for (rank = 0; rank < w->npes; rank++) {
-        if (watch_pe_line(w, rank, line, sizeof(line))) {
-            xg_run_watch_report(w, headline);
+        if (watch_lists(w, rank) && watch_pe_line(w, rank, line, sizeof(line))) {
+            xg_ctl_watch_report(w, headline);
             return;
         }
     }

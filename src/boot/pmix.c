@@ -37,6 +37,7 @@
 #include "base/xg_log.h"
 #include "boot/xg_boot.h"
 #include "boot/xg_boot_backend.h"
+#include "boot/xg_ctl_watch.h"
 
 #define PMIX_KEY_SHM "xgas.node.shm"
 #define PMIX_KEY_JOB "xgas.job.key"
@@ -409,6 +410,7 @@ static xg_status_t pmix_join(void)
     xg_status_t status, created;
     uint64_t hash = 0xcbf29ce484222325ULL; /* FNV-1a of the namespace */
     size_t i, len = 0;
+    int threads = xg_ctl_proc_threads(getpid());
 
     rc = PMIx_Init(&pmix_me, NULL, 0);
     if (rc != PMIX_SUCCESS) {
@@ -420,6 +422,9 @@ static xg_status_t pmix_join(void)
     }
     on_exit(pmix_at_exit, NULL);
     pmix_watch();
+    /* PMIx's own threads only serve the launcher: the hang watch does not
+     * count them as threads that could end a wait of the program */
+    threads = xg_ctl_proc_threads(getpid()) - threads;
     status = pmix_get_count(PMIX_JOB_SIZE, &npes);
     if ((status == XG_OK) && (npes > XG_CTL_MAX_PES)) {
         xg_error("boot", "the PMIx job has %u processes; xgas supports at "
@@ -473,6 +478,9 @@ static xg_status_t pmix_join(void)
     }
     xg_boot.seg_fd  = seg_fd;
     xg_boot.ctl_pes = xg_boot.local_npes; /* each node has its own area */
+    if (threads > 0) {
+        xg_boot_helper_threads(threads);
+    }
     for (i = 0; pmix_me.nspace[i] != '\0'; i++) {
         hash = (hash ^ (uint8_t)pmix_me.nspace[i]) * 0x100000001b3ULL;
     }
@@ -583,6 +591,7 @@ const xg_boot_backend_t xg_boot_backend_pmix = {
     .abort  = pmix_abort,
     .why    = "PMIX_NAMESPACE is set: started by a PMIx launcher (mpirun, "
               "prterun, srun --mpi=pmix)",
+    .node_watch  = 1,
     .fence_nodes = pmix_fence_nodes,
     .kv_put      = pmix_kv_put,
     .kv_read     = pmix_kv_read,

@@ -28,16 +28,6 @@ enum {
     WATCH_SCAN_MAX  = 16   /* members looked at per back-off round */
 };
 
-static void watch_copy(char *dest, size_t size, const char *text)
-{
-    size_t len = (text == NULL) ? 0 : strnlen(text, size - 1);
-
-    if (len > 0) {
-        memcpy(dest, text, len);
-    }
-    dest[len] = '\0';
-}
-
 /* Writes the description of @what into this PE's slot.  If another thread
  * of the PE is writing its own, this one is left out (the slot shows one
  * wait of the PE). */
@@ -57,9 +47,11 @@ static void watch_publish(const xg_wait_what_t *what)
         return;
     }
     atomic_thread_fence(memory_order_release);
-    watch_copy(slot->routine, sizeof(slot->routine), what->routine);
-    watch_copy(slot->detail, sizeof(slot->detail), detail);
-    slot->object = what->object;
+    xg_ctl_text_store(slot->routine,
+                      (what->routine != NULL) ? what->routine : "",
+                      sizeof(slot->routine));
+    xg_ctl_text_store(slot->detail, detail, sizeof(slot->detail));
+    atomic_store_explicit(&slot->object, what->object, memory_order_relaxed);
     atomic_store_explicit(&slot->peer, what->peer, memory_order_relaxed);
     atomic_store_explicit(&slot->gen, gen + 2, memory_order_release);
 }

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/xg_compiler.h"
 #include "xgas_status.h"
 
 typedef struct xg_boot_backend {
@@ -28,6 +29,9 @@ typedef struct xg_boot_backend {
     void (*abort)(int status, const char *why);
     /* what detect() looks for, for xgas-info */
     const char *why;
+    /* 1 when no launcher of ours watches the PEs: the node's first PE then
+     * runs the hang watch (node_watch.c) */
+    int node_watch;
     /* A job whose nodes each have their own control area (ctl_pes <
      * npes: PMIx over several nodes) also needs the job-wide part of the
      * exchange; NULL where the control area is the job's (xgasrun,
@@ -46,17 +50,6 @@ typedef struct xg_boot_backend {
 extern const xg_boot_backend_t xg_boot_backend_xgasrun;
 #ifdef XGAS_HAVE_PMIX
 extern const xg_boot_backend_t xg_boot_backend_pmix;
-/* Builds the node map of xg_boot (topo.c) from the node each rank runs on,
- * @node_id[rank] in any numbering: sets pe_node, pe_local, node_first,
- * node_ranks, nnodes, node, local_rank and local_npes.  Requires rank and
- * npes. */
-xg_status_t xg_boot_topology_set(const uint32_t *node_id);
-
-/* The job-wide step of a fence after the control area's (the backend's
- * fence_nodes when the job has more control areas than this one): the
- * AND of @ok over the job.  For boot/watch.c. */
-int xg_boot_fence_nodes(int ok);
-
 #endif
 extern const xg_boot_backend_t xg_boot_backend_singleton;
 
@@ -79,5 +72,13 @@ int xg_boot_fence_nodes(int ok);
 
 /* A random 64-bit value from the kernel (a job key). */
 uint64_t xg_boot_random64(void);
+
+/* Ends the job with @status through the backend, telling the launcher
+ * @why; does not return. */
+XG_NORETURN void xg_boot_abort_why(int status, const char *why);
+
+/* Starts the node's hang watch (node_watch.c) once the PE has joined: the
+ * thread in the node's first PE, the SIGUSR1 handler in every PE. */
+void xg_boot_node_watch_start(void);
 
 #endif

@@ -34,5 +34,5 @@ XG_CONFIG_VAR(run_grace_ms, "XGAS_RUN_GRACE_MS", XG_CFG_INT, "300",
               "xgasrun: milliseconds between SIGTERM and SIGKILL when ending a job")
 XG_CONFIG_VAR(hang_timeout, "XGAS_HANG_TIMEOUT", XG_CFG_INT, "60",
               "0", "86400", XG_CFG_USER,
-              "xgasrun: seconds every live PE may stay blocked in xgas waits before the job is reported as deadlocked and ended (0: never)")
+              "seconds every live PE may stay blocked in xgas waits before the hang watch (xgasrun, or the first PE of each node under mpirun/srun) reports the job as deadlocked and ends it (0: never)")
 #endif

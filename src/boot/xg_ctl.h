@@ -32,6 +32,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "base/xg_compiler.h"
 
@@ -66,10 +67,46 @@ typedef struct xg_ctl_wait {
     _Atomic uint64_t heartbeat;
     _Atomic int32_t  peer;     /* the PE waited for, or -1 */
     uint32_t         pad;
-    uint64_t         object;   /* xg_wait_what_t.object, 0: none */
+    _Atomic uint64_t object;   /* xg_wait_what_t.object, 0: none */
+    /* sizes multiples of 8, 8-aligned: see xg_ctl_text_store */
     char             routine[XG_CTL_WAIT_ROUTINE];
     char             detail[XG_CTL_WAIT_DETAIL];
 } xg_ctl_wait_t;
+
+/* The texts of a wait are copied in and out a word at a time with relaxed
+ * atomics: the seqlock @gen tells a reader whether its copy is whole, and
+ * the reader may be a thread of the writer's own process (the node
+ * watcher), where a plain copy would be a data race. */
+static inline void xg_ctl_text_store(char *slot_text, const char *text,
+                                     size_t size)
+{
+    uint64_t word;
+    size_t i, len = strnlen(text, size - 1);
+
+    for (i = 0; i < size; i += sizeof(word)) {
+        word = 0;
+        if (i < len) {
+            memcpy(&word, text + i,
+                   (len - i < sizeof(word)) ? len - i : sizeof(word));
+        }
+        __atomic_store_n((uint64_t *)(void *)(slot_text + i), word,
+                         __ATOMIC_RELAXED);
+    }
+}
+
+static inline void xg_ctl_text_load(char *text, const char *slot_text,
+                                    size_t size)
+{
+    uint64_t word;
+    size_t i;
+
+    for (i = 0; i < size; i += sizeof(word)) {
+        word = __atomic_load_n((const uint64_t *)(const void *)(slot_text + i),
+                               __ATOMIC_RELAXED);
+        memcpy(text + i, &word, sizeof(word));
+    }
+    text[size - 1] = '\0';
+}
 
 typedef struct xg_ctl_pe {
     _Atomic uint32_t state;   /* xg_pe_state_t */

@@ -1,13 +1,19 @@
 #!/bin/sh
 # Tests of "never hang silently", one case per run:
 #
-#     hang_test.sh XGASRUN HANG_PE CASE NPES
+#     hang_test.sh XGASRUN HANG_PE CASE NPES [LAUNCH MPIRUN HAVE_PMIX]
 #
 # HANG_PE is the program of hang_pe.c.  Each case checks the exit status of
-# xgasrun and its messages (or the PEs').  XGAS_HANG_TIMEOUT is 2 s so that
-# a deadlock ends soon, but nothing is asserted about time: only that the
-# job ends, how, and with which report.  Waits of the script are bounded
-# (the ctest timeout ends the rest).  Exit 0: pass, 1: fail.
+# the launcher and the messages (or the PEs').  XGAS_HANG_TIMEOUT is 2 s so
+# that a deadlock ends soon, but nothing is asserted about time: only that
+# the job ends, how, and with which report.  Waits of the script are
+# bounded (the ctest timeout ends the rest).  Exit 0: pass, 1: fail,
+# 77: skipped.
+#
+# LAUNCH is xgasrun (the default), mpirun (Open MPI's mpirun MPIRUN on one
+# node: the hang watch is then the node watcher of the first PE,
+# src/boot/node_watch.c) or nodes (mpirun over two nodes of this machine,
+# as tests/pmix/pmix_test.sh makes them).
 
 set -u
 
@@ -15,6 +21,27 @@ XGASRUN=$1
 PE=$2
 CASE=$3
 NP=$4
+LAUNCH=${5:-xgasrun}
+MPIRUN=${6:-}
+WHO=xgasrun
+if [ "$LAUNCH" != xgasrun ]; then
+    if [ "${7:-}" != ON ]; then
+        echo "SKIPPED: this xgas build has no PMIx boot backend"
+        exit 77
+    fi
+    case $MPIRUN in
+    "" | *NOTFOUND)
+        echo "SKIPPED: mpirun was not found (Debian: apt-get install" \
+             "openmpi-bin)"
+        exit 77
+        ;;
+    esac
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    WHO="xgas hang watch"
+    if [ "$LAUNCH" = nodes ]; then
+        WHO="xgas hang watch, node [0-9]+"
+    fi
+fi
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/xgas-hang-test.XXXXXX") || exit 1
 RUN_PID=
@@ -45,22 +72,43 @@ fail() {
     exit 1
 }
 
+# launch ARGS...: runs ARGS on NP PEs through the launcher of LAUNCH (in
+# a subshell that sets EXEC=exec, the launcher replaces the subshell, so
+# that $! is the launcher's pid).
+EXEC=
+launch() {
+    case $LAUNCH in
+    xgasrun)
+        $EXEC "$XGASRUN" -n "$NP" "$@"
+        ;;
+    mpirun)
+        $EXEC "$MPIRUN" --oversubscribe -n "$NP" "$@"
+        ;;
+    nodes)
+        $EXEC "$MPIRUN" --oversubscribe \
+            --mca plm_rsh_agent "$(dirname "$0")/../pmix/local_rsh.sh" \
+            --host "$(hostname):$((NP / 2)),xgas-other-node:$((NP - NP / 2))" \
+            -n "$NP" "$@"
+        ;;
+    esac
+}
+
 # run CASE: runs the job to its end; sets STATUS.
 run() {
-    XGAS_HANG_TIMEOUT=2 "$XGASRUN" -n "$NP" "$PE" "$1" "$TMP" \
-        >"$TMP/out" 2>"$TMP/err"
+    XGAS_HANG_TIMEOUT=2 launch "$PE" "$1" "$TMP" >"$TMP/out" 2>"$TMP/err"
     STATUS=$?
 }
 
 # start CASE [TIMEOUT]: starts the job in the background (hang timeout
-# TIMEOUT seconds, else xgasrun's default); finish waits for its end.
+# TIMEOUT seconds, else the default); finish waits for its end.
 start() {
-    if [ -n "${2:-}" ]; then
-        XGAS_HANG_TIMEOUT=$2 "$XGASRUN" -n "$NP" "$PE" "$1" "$TMP" \
-            >"$TMP/out" 2>"$TMP/err" &
-    else
-        "$XGASRUN" -n "$NP" "$PE" "$1" "$TMP" >"$TMP/out" 2>"$TMP/err" &
-    fi
+    (
+        EXEC=exec
+        if [ -n "${2:-}" ]; then
+            export XGAS_HANG_TIMEOUT="$2"
+        fi
+        launch "$PE" "$1" "$TMP"
+    ) >"$TMP/out" 2>"$TMP/err" &
     RUN_PID=$!
 }
 
@@ -103,7 +151,7 @@ wait_for() {
 }
 
 # pe_pid RANK: prints the pid of PE RANK of the running job, from the
-# SIGUSR1 reports of xgasrun (bounded: 60 s).
+# SIGUSR1 reports of the hang watch (bounded: 60 s).
 pe_pid() {
     pid=
     i=0
@@ -112,14 +160,14 @@ pe_pid() {
         [ "$i" -le 600 ] || fail "no report naming PE $1's pid"
         kill -USR1 "$RUN_PID"
         sleep 0.1
-        pid=$(sed -n "s/^xgasrun:   PE $1 (pid \([0-9]*\)).*/\1/p" "$TMP/err" |
+        pid=$(sed -n "s/^$WHO:   PE $1 (pid \([0-9]*\)).*/\1/p" "$TMP/err" |
               head -n 1)
     done
     echo "$pid"
 }
 
 LEFT="has called (shmem_finalize|exit\(\) \(or returned from main\), which finalizes,) while this PE \(PE [0-9]+\) still waits in a call PE [0-9]+ takes part in"
-DEADLOCK="xgasrun: every PE still running has been blocked in xgas for 2 s without progress \(XGAS_HANG_TIMEOUT\): the job is deadlocked; ending it"
+DEADLOCK="$WHO: every PE still running has been blocked in xgas for 2 s without progress \(XGAS_HANG_TIMEOUT\): the job is deadlocked; ending it"
 
 case $CASE in
 exit_early)
@@ -142,7 +190,7 @@ extra_barrier)
     expect_failure
     expect "shmem_barrier_all: PE [1-9][0-9]* $LEFT \(barrier"
     expect "this PE \(PE 0\)"
-    expect "xgasrun:   PE [1-9][0-9]* \(pid [0-9]+\): .*shmem_finalize"
+    expect "$WHO:   PE [1-9][0-9]* \(pid [0-9]+\): .*shmem_finalize"
     ;;
 malloc_one)
     run malloc_one
@@ -181,7 +229,7 @@ wait_deadlock)
     expect "$DEADLOCK"
     rank=0
     while [ "$rank" -lt "$NP" ]; do
-        expect "xgasrun:   PE $rank \(pid [0-9]+\): blocked in shmem_long_wait_until: waiting until \*0x[0-9a-f]+ \(long\) == 5 \[wait [0-9]+, initialized\]"
+        expect "$WHO:   PE $rank \(pid [0-9]+\): blocked in shmem_long_wait_until: waiting until \*0x[0-9a-f]+ \(long\) == 5 \[wait [0-9]+, initialized\]"
         rank=$((rank + 1))
     done
     ;;
@@ -189,17 +237,17 @@ wait_vs_finalize)
     run wait_vs_finalize
     expect_failure
     expect "$DEADLOCK"
-    expect "xgasrun:   PE 0 \(pid [0-9]+\): blocked in shmem_finalize: finalize: waiting for the other PEs to call shmem_finalize \(1 of $NP have\)"
-    expect "xgasrun:   PE 1 \(pid [0-9]+\): blocked in shmem_long_wait_until: waiting until \*0x[0-9a-f]+ \(long\) != 0"
+    expect "$WHO:   PE 0 \(pid [0-9]+\): blocked in shmem_finalize: finalize: waiting for the other PEs to call shmem_finalize \(1 of $NP have\)"
+    expect "$WHO:   PE 1 \(pid [0-9]+\): blocked in shmem_long_wait_until: waiting until \*0x[0-9a-f]+ \(long\) != 0"
     ;;
 lock_deadlock)
     run lock_deadlock
     expect_failure
     expect "$DEADLOCK"
-    expect "xgasrun:   PE 0 \(pid [0-9]+\): blocked in shmem_long_wait_until.*\]; holds the lock that PE [1-9][0-9]*(, PE [1-9][0-9]*)* waits? for\$"
+    expect "$WHO:   PE 0 \(pid [0-9]+\): blocked in shmem_long_wait_until.*\]; holds the lock that PE [1-9][0-9]*(, PE [1-9][0-9]*)* waits? for\$"
     rank=1
     while [ "$rank" -lt "$NP" ]; do
-        expect "xgasrun:   PE $rank \(pid [0-9]+\): blocked in shmem_set_lock: waiting for PE [0-9]+ to pass on the lock at 0x[0-9a-f]+ .*\]; the lock is held by PE 0(;|\$)"
+        expect "$WHO:   PE $rank \(pid [0-9]+\): blocked in shmem_set_lock: waiting for PE [0-9]+ to pass on the lock at 0x[0-9a-f]+ .*\]; the lock is held by PE 0(;|\$)"
         rank=$((rank + 1))
     done
     ;;
@@ -209,7 +257,7 @@ eq_deadlock)
     expect "$DEADLOCK"
     rank=0
     while [ "$rank" -lt "$NP" ]; do
-        expect "xgasrun:   PE $rank \(pid [0-9]+\): blocked in PtlEQWait: waiting for an event on event queue 0x[0-9a-f]+ \[wait [0-9]+"
+        expect "$WHO:   PE $rank \(pid [0-9]+\): blocked in PtlEQWait: waiting for an event on event queue 0x[0-9a-f]+ \[wait [0-9]+"
         rank=$((rank + 1))
     done
     ;;
@@ -219,7 +267,7 @@ ct_deadlock)
     expect "$DEADLOCK"
     rank=0
     while [ "$rank" -lt "$NP" ]; do
-        expect "xgasrun:   PE $rank \(pid [0-9]+\): blocked in PtlCTWait: waiting until counter 0x[0-9a-f]+ reaches 1 \(now 0 success \+ 0 failure\) \[wait [0-9]+"
+        expect "$WHO:   PE $rank \(pid [0-9]+\): blocked in PtlCTWait: waiting until counter 0x[0-9a-f]+ reaches 1 \(now 0 success \+ 0 failure\) \[wait [0-9]+"
         rank=$((rank + 1))
     done
     ;;
@@ -227,10 +275,10 @@ pmi_deadlock)
     run pmi_deadlock
     expect_failure
     expect "$DEADLOCK"
-    expect "xgasrun:   PE 0 \(pid [0-9]+\): blocked in PtlEQWait: waiting for an event on event queue"
+    expect "$WHO:   PE 0 \(pid [0-9]+\): blocked in PtlEQWait: waiting for an event on event queue"
     rank=1
     while [ "$rank" -lt "$NP" ]; do
-        expect "xgasrun:   PE $rank \(pid [0-9]+\): blocked in PMI_Barrier: the job's fence #[0-9]+: waiting for the other PEs to arrive \([0-9]+ of $NP have\) \[wait [0-9]+"
+        expect "$WHO:   PE $rank \(pid [0-9]+\): blocked in PMI_Barrier: the job's fence #[0-9]+: waiting for the other PEs to arrive \([0-9]+ of $NP have\) \[wait [0-9]+"
         rank=$((rank + 1))
     done
     ;;
@@ -290,7 +338,7 @@ loaded)
     RUN_PID=
     expect_failure
     expect "$DEADLOCK"
-    expect "xgasrun:   PE 1 \(pid [0-9]+\): (blocked in shmem_long_wait_until|stopped)"
+    expect "$WHO:   PE 1 \(pid [0-9]+\): (blocked in shmem_long_wait_until|stopped)"
     ;;
 reinit)
     run reinit
@@ -310,7 +358,7 @@ compute)
     while [ "$i" -lt 60 ] && [ "$seen" -lt 5 ]; do
         kill -USR1 "$RUN_PID" 2>/dev/null || break
         sleep 1
-        if grep -Eq "xgasrun:   PE 1 \(pid [0-9]+\): blocked in shmem_barrier_all" "$TMP/err"; then
+        if grep -Eq "$WHO:   PE 1 \(pid [0-9]+\): blocked in shmem_barrier_all" "$TMP/err"; then
             seen=$((seen + 1))
         fi
         i=$((i + 1))
@@ -319,8 +367,8 @@ compute)
     expect_success
     expect_not "deadlocked"
     [ "$seen" -ge 1 ] || fail "the SIGUSR1 report never showed PE 1 blocked"
-    expect "xgasrun: SIGUSR1: state of the PEs at the last look:"
-    expect "xgasrun:   PE 0 \(pid [0-9]+\): running user code, initialized"
+    expect "$WHO: SIGUSR1: state of the PEs at the last look:"
+    expect "$WHO:   PE 0 \(pid [0-9]+\): running user code, initialized"
     ;;
 stopped)
     # PE 1 waits in a barrier while PE 0 computes; SIGSTOPped, PE 1 must be
@@ -331,7 +379,7 @@ stopped)
     pid=$(pe_pid 1) || exit 1
     kill -STOP "$pid"
     i=0
-    until grep -Eq "xgasrun:   PE 1 \(pid $pid\): stopped \(SIGSTOP or a debugger\), initialized" "$TMP/err"; do
+    until grep -Eq "$WHO:   PE 1 \(pid $pid\): stopped \(SIGSTOP or a debugger\), initialized" "$TMP/err"; do
         i=$((i + 1))
         if [ "$i" -gt 600 ]; then
             kill -CONT "$pid"
@@ -362,9 +410,35 @@ sigusr1)
     expect_success
     rank=0
     while [ "$rank" -lt "$NP" ]; do
-        expect "xgasrun:   PE $rank \(pid [0-9]+\): "
+        expect "$WHO:   PE $rank \(pid [0-9]+\): "
         rank=$((rank + 1))
     done
+    ;;
+nodes_deadlock)
+    # Over two nodes each node's watch sees its own PEs only: once they are
+    # all blocked it reports them but leaves the job running, since a PE of
+    # the other node might still end their wait.  SIGTERM then ends it.
+    [ "$LAUNCH" = nodes ] || fail "runs over two nodes only"
+    start wait_deadlock 2
+    for node in 0 1; do
+        i=0
+        until grep -q "^xgas hang watch, node $node: every PE of this node has been blocked in xgas for 2 s" "$TMP/err"; do
+            i=$((i + 1))
+            [ "$i" -le 600 ] || fail "node $node's watch reported nothing"
+            sleep 0.1
+        done
+    done
+    kill -0 "$RUN_PID" 2>/dev/null || fail "the job ended"
+    kill -TERM "$RUN_PID"
+    wait "$RUN_PID"
+    RUN_PID=
+    rank=0
+    while [ "$rank" -lt "$NP" ]; do
+        node=$((rank * 2 / NP))
+        expect "^xgas hang watch, node $node:   PE $rank \(pid [0-9]+\): blocked in shmem_long_wait_until"
+        rank=$((rank + 1))
+    done
+    expect_not "deadlocked; ending it"
     ;;
 *)
     fail "unknown case"

@@ -1,14 +1,20 @@
 #!/bin/sh
-# slurm_test.sh NP PROG [ARGS...]
+# slurm_test.sh [--fails REGEX] NP PROG [ARGS...]
 #
 # `srun --mpi=pmix -n NP PROG ARGS` on a Slurm cluster of this one host,
 # made for the test: a private slurm.conf (no authentication: auth/none,
 # cred/none; ports and directories of its own), slurmctld and slurmd
 # started here and stopped at the end, whatever happens.  NP may exceed
 # the CPUs (srun --overcommit).  Passes when the job exits 0 and every PE
-# says it joined through pmix (XGAS_LOG=info).  Skips (77, saying why)
-# when Slurm (slurmctld, slurmd, srun), its PMIx plugin or root is
-# missing, or the daemons do not come up.
+# says it joined through pmix (XGAS_LOG=info) -- with --fails, when the
+# job fails and a line of its output matches REGEX (extended).  Skips
+# (77, saying why) when Slurm (slurmctld, slurmd, srun), its PMIx plugin
+# or root is missing, or the daemons do not come up.
+fails=
+if [ "$1" = --fails ]; then
+    fails=$2
+    shift 2
+fi
 np=$1
 shift
 skip() {
@@ -82,6 +88,15 @@ done
 XGAS_LOG=info srun --mpi=pmix --overcommit -n "$np" "$@" >"$dir/out" 2>&1
 status=$?
 cat "$dir/out"
+if [ -n "$fails" ]; then
+    [ "$status" -ne 0 ] || { echo "FAIL: the job ended with status 0"; exit 1; }
+    grep -Eq -- "$fails" "$dir/out" || {
+        echo "FAIL: no line matches '$fails'"
+        exit 1
+    }
+    echo PASS
+    exit 0
+fi
 [ "$status" -eq 0 ] || exit 1
 joined=$(grep -Ec "PE [0-9]+ of $np joined through pmix" "$dir/out")
 if [ "$joined" -ne "$np" ]; then
