@@ -150,6 +150,17 @@ wait_for() {
     done
 }
 
+# wait_for_err REGEX WHAT: waits (bounded: 60 s) until stderr has a line
+# matching REGEX (extended); fails saying WHAT did not happen.
+wait_for_err() {
+    i=0
+    until grep -Eq -- "$1" "$TMP/err"; do
+        i=$((i + 1))
+        [ "$i" -le 600 ] || fail "$2"
+        sleep 0.1
+    done
+}
+
 # pe_pid RANK: prints the pid of PE RANK of the running job, from the
 # SIGUSR1 reports of the hang watch (bounded: 60 s).
 pe_pid() {
@@ -400,12 +411,7 @@ sigusr1)
     start compute
     wait_for "$TMP/started"
     kill -USR1 "$RUN_PID"
-    i=0
-    until grep -q "SIGUSR1: state of the PEs" "$TMP/err"; do
-        i=$((i + 1))
-        [ "$i" -le 600 ] || fail "no report after SIGUSR1"
-        sleep 0.1
-    done
+    wait_for_err "SIGUSR1: state of the PEs" "no report after SIGUSR1"
     finish
     expect_success
     rank=0
@@ -421,12 +427,8 @@ nodes_deadlock)
     [ "$LAUNCH" = nodes ] || fail "runs over two nodes only"
     start wait_deadlock 2
     for node in 0 1; do
-        i=0
-        until grep -q "^xgas hang watch, node $node: every PE of this node has been blocked in xgas for 2 s" "$TMP/err"; do
-            i=$((i + 1))
-            [ "$i" -le 600 ] || fail "node $node's watch reported nothing"
-            sleep 0.1
-        done
+        wait_for_err "^xgas hang watch, node $node: every PE of this node has been blocked in xgas for 2 s" \
+            "node $node's watch reported nothing"
     done
     kill -0 "$RUN_PID" 2>/dev/null || fail "the job ended"
     kill -TERM "$RUN_PID"
