@@ -72,7 +72,6 @@ static void *node_watch_main(void *arg)
 
     (void)arg;
     for (;;) {
-        node_watch_find_pes();
         ms = xg_ctl_watch_poll_ms(&node_watch);
         clock_gettime(CLOCK_MONOTONIC, &until);
         until.tv_sec += ms / 1000;
@@ -82,11 +81,13 @@ static void *node_watch_main(void *arg)
             until.tv_nsec -= 1000000000L;
         }
         if (sem_clockwait(&node_watch_wake, CLOCK_MONOTONIC, &until) == 0) {
+            node_watch_find_pes();
             xg_ctl_watch_reap(&node_watch);
             xg_ctl_watch_report(&node_watch, "SIGUSR1: state of the PEs at "
                                 "the last look:");
             continue;
         }
+        node_watch_find_pes();
         xg_ctl_watch_reap(&node_watch);
         if (xg_ctl_watch_tick(&node_watch)) {
             xg_boot_abort_why(1, "the xgas hang watch found the job "
