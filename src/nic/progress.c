@@ -93,9 +93,8 @@ int xg_nic_engine_thread(void)
     return nic_tls_is_thread || nic_tls_progress;
 }
 
-int xg_nic_in_progress_thread(const xg_nic_t *nic)
+int xg_nic_in_engine(void)
 {
-    (void)nic;
     return nic_tls_progress;
 }
 

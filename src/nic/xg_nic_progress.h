@@ -13,7 +13,11 @@
 #include "nic/xg_nic_wire.h"
 #include "xgas_status.h"
 
-int  xg_nic_in_progress_thread(const xg_nic_t *nic);
+/* 1 while this thread runs the engine's code as the NIC: the progress
+ * thread in its loop, or a waiting thread in the poller role.  Such a
+ * thread must not wait for the NIC's progress (it is that progress); see
+ * xg_nic_on_progress_thread for "is this the progress thread". */
+int  xg_nic_in_engine(void);
 /* Starts the progress thread if it is not running (first NI). */
 xg_status_t xg_nic_start_progress(xg_nic_t *nic);
 /* Stops it (PtlFini; tests and the fuzzer then drive progress by hand
