@@ -1,6 +1,6 @@
 /*
  * armci-bench: the ARMCI figures of the ARMCI-on-Blue-Gene/Q paper
- * (../shared/seeds/armci-pgas-on-bluegene-q.txt) for whichever ARMCI it is
+ * (ARMCI over PAMI, a seed of xgas) for whichever ARMCI it is
  * linked with -- xgas's libarmci, or ARMCI-MPI for comparison (run.sh
  * builds this same file against both).  Plain ARMCI and MPI: armci.h,
  * armcix.h (ARMCIX_Progress), MPI_Wtime.

@@ -160,55 +160,6 @@ xg_status_t xg_gas_get_nbi_slow(xg_gas_ctx_t *ctx, void *dst,
     return ops_rma(ctx, 0, 1, dst, src, len, pe);
 }
 
-/* Vector transfers: one pass checks every segment, a second moves them
- * (translation is a lookaside-buffer hit the second time). */
-static xg_status_t ops_vector(xg_gas_ctx_t *ctx, int put, void *const *dst,
-                              const void *const *src, size_t len,
-                              size_t count, int pe)
-{
-    xg_status_t status;
-    void *ptr;
-    size_t i;
-
-    if ((count == 0) || (len == 0)) {
-        return (xg_gas.npes == 0) ? XG_ERR_NOT_INITIALIZED : XG_OK;
-    }
-    if ((dst == NULL) || (src == NULL)) {
-        return XG_ERR_INVALID_PARAM;
-    }
-    for (i = 0; i < count; i++) {
-        if ((put ? src[i] : dst[i]) == NULL) {
-            return XG_ERR_INVALID_PARAM;
-        }
-        if (ops_target(put ? dst[i] : src[i], len, pe, &ptr, &status) ==
-            OPS_NONE) {
-            return status;
-        }
-    }
-    for (i = 0; i < count; i++) {
-        status = put ? ops_rma(ctx, 1, 0, (void *)src[i], dst[i], len, pe)
-                     : ops_rma(ctx, 0, 0, dst[i], src[i], len, pe);
-        if (status != XG_OK) {
-            return status;
-        }
-    }
-    return XG_OK;
-}
-
-xg_status_t xg_gas_putv(xg_gas_ctx_t *ctx, void *const *dst,
-                        const void *const *src, size_t len, size_t count,
-                        int pe)
-{
-    return ops_vector(ctx, 1, dst, src, len, count, pe);
-}
-
-xg_status_t xg_gas_getv(xg_gas_ctx_t *ctx, void *const *dst,
-                        const void *const *src, size_t len, size_t count,
-                        int pe)
-{
-    return ops_vector(ctx, 0, dst, src, len, count, pe);
-}
-
 xg_gas_amo_result_t xg_gas_amo_slow(xg_gas_ctx_t *ctx, xg_gas_amo_t op,
                                     void *dst, size_t size, uint64_t value,
                                     uint64_t cond, int pe)

@@ -299,25 +299,6 @@ xg_status_t xg_gas_iget(xg_gas_ctx_t *ctx, void *dst, const void *src,
                         size_t elem, ptrdiff_t dst_stride,
                         ptrdiff_t src_stride, size_t count, int pe);
 
-/* ---- vector put and get ----------------------------------------------- */
-
-/*
- * @count segments of @len bytes to or from @pe: segment i moves between
- * the local @src[i] (put) or @dst[i] (get) and the symmetric @dst[i] (put)
- * or @src[i] (get) -- the shape of ARMCI's armci_giov_t.  Segments are
- * independent: they may lie in different symmetric objects.  Every segment
- * is checked before any byte moves, so a failing call moves nothing:
- * XG_ERR_INVALID_PARAM for a NULL array or a NULL local pointer, else the
- * translation's status of the first bad symmetric segment.  Blocking: the
- * local buffers may be reused on return.
- */
-xg_status_t xg_gas_putv(xg_gas_ctx_t *ctx, void *const *dst,
-                        const void *const *src, size_t len, size_t count,
-                        int pe);
-xg_status_t xg_gas_getv(xg_gas_ctx_t *ctx, void *const *dst,
-                        const void *const *src, size_t len, size_t count,
-                        int pe);
-
 /* ---- atomics ----------------------------------------------------------- */
 
 /*

@@ -1,7 +1,8 @@
 /*
  * Regions: symmetric memory that a group of PEs allocates together for
  * one-sided access with ARMCI's semantics, after the design of ARMCI on
- * Blue Gene/Q (../shared/seeds/armci-pgas-on-bluegene-q.txt).  libarmci
+ * Blue Gene/Q (the paper on ARMCI over PAMI with an asynchronous progress
+ * thread, a seed of xgas).  libarmci
  * (src/api/armci) is a thin binding over these; they are exported from
  * libxgas for it, as boot's routines are for libpmi (no installed header
  * declares them).

@@ -71,9 +71,6 @@ typedef struct xg_xport_ops {
     int (*rma_outstanding)(void);
     xg_status_t (*rma_complete)(void);
     int (*rma_ordered)(void);
-    /* reads the component's completions (NULL: it has nothing to read);
-     * returns how many it handled */
-    unsigned (*progress)(void);
 } xg_xport_ops_t;
 
 typedef struct xg_xport_component {
@@ -148,11 +145,6 @@ xg_status_t xg_xport_rma_complete(void);
  * issued, complete or not: ordering them (shmem_fence) then needs no
  * completion. */
 int xg_xport_rma_ordered(void);
-
-/* Reads every component's completions: what a thread that waits for
- * another PE calls between its polls, so that a network with manual
- * progress moves. */
-void xg_xport_progress(void);
 
 /* 1 while this thread is inside a network provider's code (it may hold the
  * provider's locks): the exit handlers ask it, since exit() called from a

@@ -221,17 +221,6 @@ xg_status_t xg_xport_rma_complete(void)
     return (xport != NULL) ? xport->ops->rma_complete() : XG_OK;
 }
 
-void xg_xport_progress(void)
-{
-    size_t i;
-
-    for (i = 0; i < XG_ARRAY_SIZE(xport_components); i++) {
-        if (xport_components[i]->ops->progress != NULL) {
-            (void)xport_components[i]->ops->progress();
-        }
-    }
-}
-
 int xg_xport_describe_net(char *name, size_t name_len, char *why,
                           size_t why_len)
 {

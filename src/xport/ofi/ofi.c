@@ -590,7 +590,6 @@ static const xg_xport_ops_t ofi_ops = {
     .rma_outstanding = xg_ofi_rma_outstanding,
     .rma_complete = xg_ofi_rma_complete,
     .rma_ordered  = xg_ofi_rma_ordered,
-    .progress     = xg_ofi_progress,
 };
 
 const xg_xport_component_t xg_xport_ofi = {
