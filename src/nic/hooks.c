@@ -23,16 +23,20 @@
  * lock), so a resume that comes while the call still runs is not lost.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/xg_compiler.h"
 #include "base/xg_log.h"
 #include "base/xg_pool.h"
 #include "base/xg_wait.h"
+#include "nic/xg_nic.h"
 #include "nic/xg_nic_hooks.h"
+#include "nic/xg_nic_initiator.h"
 #include "nic/xg_nic_me.h"
 #include "nic/xg_nic_ni.h"
 #include "nic/xg_nic_obj.h"
 #include "nic/xg_nic_progress.h"
+#include "nic/xg_nic_region.h"
 #include "nic/xg_nic_tgt.h"
 #include "nic/xg_nic_tx.h"
 
@@ -395,4 +399,72 @@ void xg_nic_hooks_fini(xg_nic_ni_t *ni)
     ni->hookq = NULL;
     ni->hookq_head = ni->hookq_n = ni->hookq_cap = 0;
     atomic_store_explicit(&ni->hooks_pending, 0, memory_order_relaxed);
+}
+
+/* ---- what a provider may ask of the NIC --------------------------------- */
+
+uint32_t xg_nic_hook_self_rank(void)
+{
+    return (xg_nic_global != NULL) ? (uint32_t)xg_nic_global->rank : 0;
+}
+
+uint32_t xg_nic_hook_source_rank(const xg_nic_hook_args_t *args)
+{
+    return xg_nic_global->ni[args->ticket.ni].logical
+               ? args->initiator.rank
+               : (uint32_t)xg_nic_phys_rank(args->initiator);
+}
+
+size_t xg_nic_hook_max_payload(void)
+{
+    return (xg_nic_global != NULL) ? xg_nic_global->max_payload : 0;
+}
+
+void xg_nic_hook_region_write(const struct xg_nic_region *region,
+                              uint64_t offset, const void *src, uint64_t len)
+{
+    xg_nic_region_write(region, offset, src, len);
+}
+
+int xg_nic_hook_entry_ni(const char *fn, ptl_handle_any_t entry,
+                         ptl_handle_ni_t *ni_p, uint32_t *index_p,
+                         uint32_t *incarnation_p)
+{
+    xg_nic_ni_t *ni;
+
+    if (xg_nic_ni_handle(fn, entry, ni_p) != PTL_OK) {
+        return PTL_ARG_INVALID;
+    }
+    ni = xg_nic_ni_lookup(*ni_p);
+    if (ni == NULL) {
+        return PTL_ARG_INVALID;
+    }
+    *index_p       = ni->index;
+    *incarnation_p = ni->incarnation;
+    return PTL_OK;
+}
+
+int xg_nic_hook_put(const char *fn, uint32_t ni_index, ptl_handle_md_t md,
+                    ptl_size_t local_offset, ptl_size_t length,
+                    uint32_t dest, ptl_pt_index_t pt,
+                    ptl_match_bits_t match_bits, uint64_t hdr_data)
+{
+    xg_nic_op_t op;
+
+    memset(&op, 0, sizeof(op));
+    op.kind         = XG_NIC_OP_PUT;
+    op.ack_req      = PTL_NO_ACK_REQ;
+    op.md           = md;
+    op.local_offset = local_offset;
+    op.length       = length;
+    if (xg_nic_global->ni[ni_index].logical) {
+        op.target.rank = dest;
+    } else {
+        op.target = xg_nic_phys_id((int)dest);
+    }
+    op.pt_index   = pt;
+    op.match_bits = match_bits;
+    op.hdr_data   = hdr_data;
+    op.trig_ct    = PTL_CT_NONE;
+    return xg_nic_issue(fn, &op);
 }

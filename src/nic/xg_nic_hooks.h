@@ -158,4 +158,44 @@ typedef void (*xg_nic_shutdown_fn_t)(void *arg);
 int xg_nic_on_shutdown(const char *fn_name, xg_nic_shutdown_fn_t fn,
                        void *arg);
 
+/* ---- what a provider may ask of the NIC ----------------------------------
+ * A provider whose handlers build packets of their own, write a message's
+ * bytes later from threads of its own and send (the sPIN engine) needs
+ * these and nothing else of the NIC's insides.  Its own threads call them
+ * only while registered with xg_nic_on_shutdown (see "Shutdown"). */
+
+/* This process's rank among the NIC's processes; 0 before PtlNIInit. */
+uint32_t xg_nic_hook_self_rank(void);
+
+/* The initiator of the message of @args as its NI numbers processes: the
+ * logical rank on a logical NI, the rank behind the physical id on a
+ * physical one. */
+uint32_t xg_nic_hook_source_rank(const xg_nic_hook_args_t *args);
+
+/* The payload bytes of one packet; 0 before PtlNIInit. */
+size_t xg_nic_hook_max_payload(void);
+
+/* Writes @len bytes from @src at @offset of @region (args->region, with
+ * args->moffset added to the message's offset), the way the NIC lands a
+ * packet. */
+void xg_nic_hook_region_write(const struct xg_nic_region *region,
+                              uint64_t offset, const void *src, uint64_t len);
+
+/* The NI of list entry @entry: its handle, its index (< 4) and its
+ * incarnation (it changes when that index is closed and opened again).
+ * Returns PTL_OK, or PTL_ARG_INVALID for a handle that is not an entry of
+ * an open NI (logged, naming @fn). */
+int xg_nic_hook_entry_ni(const char *fn, ptl_handle_any_t entry,
+                         ptl_handle_ni_t *ni_p, uint32_t *index_p,
+                         uint32_t *incarnation_p);
+
+/* A put without acknowledgement from @md (bound on the NI of index
+ * @ni_index): @length bytes at @local_offset to process @dest, numbered
+ * as that NI numbers processes, on portal @pt with @match_bits and
+ * @hdr_data.  Returns PTL_OK or why the NIC refused it. */
+int xg_nic_hook_put(const char *fn, uint32_t ni_index, ptl_handle_md_t md,
+                    ptl_size_t local_offset, ptl_size_t length,
+                    uint32_t dest, ptl_pt_index_t pt,
+                    ptl_match_bits_t match_bits, uint64_t hdr_data);
+
 #endif

@@ -27,7 +27,6 @@
 #include "base/xg_log.h"
 #include "base/xg_time.h"
 #include "base/xg_wait.h"
-#include "nic/xg_nic_region.h"
 #include "spin/xg_spin_int.h"
 
 xg_spin_engine_t xg_spin_engine = {

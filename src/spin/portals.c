@@ -40,9 +40,7 @@
 #include "base/xg_log.h"
 #include "base/xg_wait.h"
 #include "nic/xg_nic.h"
-#include "nic/xg_nic_ni.h"
-#include "nic/xg_nic_obj.h"
-#include "nic/xg_nic_region.h"
+#include "nic/xg_nic_hooks.h"
 #include "spin/xg_spin_int.h"
 
 #define XG_SPIN_NIC_GONE (1u << 2) /* msg->nic_sync: the NIC released it */
@@ -101,7 +99,7 @@ static void pkt_header(const xg_spin_msg_t *msg, uint8_t *at, uint32_t len)
     h.ip_hdr.ttl         = 64;
     h.ip_hdr.protocol    = 17;
     h.ip_hdr.source_id   = msg->source;
-    h.ip_hdr.dest_id     = (uint32_t)xg_nic_global->rank;
+    h.ip_hdr.dest_id     = xg_nic_hook_self_rank();
     h.udp_hdr.src_port   = (uint16_t)msg->source;
     h.udp_hdr.dst_port   = (uint16_t)msg->ni;
     h.udp_hdr.length     = (uint16_t)(sizeof(udp_hdr_t) + len);
@@ -132,9 +130,7 @@ static xg_nic_hook_ret_t on_header(const xg_nic_hook_args_t *a)
     msg->mlength    = a->mlength;
     msg->match_bits = a->id->match_bits;
     msg->hdr_data   = a->id->hdr_data;
-    msg->source     = xg_nic_global->ni[a->ticket.ni].logical
-                          ? a->initiator.rank
-                          : (uint32_t)xg_nic_phys_rank(a->initiator);
+    msg->source     = xg_nic_hook_source_rank(a);
     msg->ni         = a->ticket.ni;
     msg->region     = a->region;
     msg->moffset    = a->moffset;
@@ -273,8 +269,8 @@ void xg_spin_portals_land(xg_spin_msg_t *msg, const xg_spin_pkt_t *pkt)
     if (n > len) {
         n = len;
     }
-    xg_nic_region_write(msg->region, msg->moffset + pkt->offset,
-                        pkt->data + sizeof(pkt_hdr_t), n);
+    xg_nic_hook_region_write(msg->region, msg->moffset + pkt->offset,
+                             pkt->data + sizeof(pkt_hdr_t), n);
     nic_leave(in);
 }
 
@@ -282,19 +278,13 @@ void xg_spin_portals_land(xg_spin_msg_t *msg, const xg_spin_pkt_t *pkt)
 static xg_status_t send_md_bind(const char *fn, ptl_handle_me_t entry)
 {
     ptl_handle_ni_t nih;
-    xg_nic_ni_t *ni;
+    uint32_t i, incarnation;
     ptl_md_t md;
-    unsigned i;
 
-    if (xg_nic_ni_handle(fn, entry, &nih) != PTL_OK) {
+    if (xg_nic_hook_entry_ni(fn, entry, &nih, &i, &incarnation) != PTL_OK) {
         return XG_ERR_INVALID_PARAM;
     }
-    ni = xg_nic_ni_lookup(nih);
-    if (ni == NULL) {
-        return XG_ERR_INVALID_PARAM;
-    }
-    i = ni->index;
-    if (send_md[i].bound && (send_md[i].incarnation == ni->incarnation)) {
+    if (send_md[i].bound && (send_md[i].incarnation == incarnation)) {
         return XG_OK;
     }
     memset(&md, 0, sizeof(md));
@@ -306,7 +296,7 @@ static xg_status_t send_md_bind(const char *fn, ptl_handle_me_t entry)
     if (xg_nic_md_bind(fn, nih, &md, &send_md[i].md) != PTL_OK) {
         return XG_ERR_NO_RESOURCE;
     }
-    send_md[i].incarnation = ni->incarnation;
+    send_md[i].incarnation = incarnation;
     send_md[i].bound       = 1;
     return XG_OK;
 }
@@ -316,12 +306,14 @@ xg_status_t xg_spin_ctx_attach_entry(const char *fn, xg_spin_ctx_t *ctx,
 {
     xg_spin_engine_t *e = &xg_spin_engine;
     ptl_handle_me_t *v;
+    ptl_handle_ni_t nih;
+    uint32_t index, incarnation;
     xg_status_t status = XG_OK;
     unsigned cap;
 
-    if ((xg_nic_global == NULL) ||
-        (xg_nic_global->max_payload + sizeof(pkt_hdr_t) > e->slot_size)) {
-        xg_error("spin", "%s: %s", fn, (xg_nic_global == NULL)
+    if ((xg_nic_hook_max_payload() == 0) ||
+        (xg_nic_hook_max_payload() + sizeof(pkt_hdr_t) > e->slot_size)) {
+        xg_error("spin", "%s: %s", fn, (xg_nic_hook_max_payload() == 0)
                  ? "Portals is not initialized (call PtlInit and "
                    "PtlNIInit first)"
                  : "the NIC's packets do not fit the engine's slots: "
@@ -349,11 +341,13 @@ xg_status_t xg_spin_ctx_attach_entry(const char *fn, xg_spin_ctx_t *ctx,
         (xg_nic_entry_set_hooks(fn, entry, &ctx->hooks) != PTL_OK)) {
         status = XG_ERR_INVALID_PARAM;
     }
+    if ((status == XG_OK) && (ctx->send_ni < 0) &&
+        (xg_nic_hook_entry_ni(fn, entry, &nih, &index, &incarnation) ==
+         PTL_OK)) {
+        ctx->send_ni = (int)index;
+    }
     if (status == XG_OK) {
         ctx->entries[ctx->nentries++] = entry;
-        if (ctx->send_ni < 0) {
-            ctx->send_ni = (int)xg_nic_handle_ni(entry);
-        }
     }
     pthread_mutex_unlock(&e->lock);
     return status;
@@ -392,8 +386,6 @@ int xg_spin_portals_send(xg_spin_hpu_t *hpu, uint32_t dest, const void *data,
     const xg_spin_msg_t *msg = hpu->msg;
     const xg_spin_ctx_t *ctx = msg->ctx;
     _Atomic uint32_t *in;
-    xg_nic_ni_t *ni;
-    xg_nic_op_t op;
     int rc;
 
     if (!ctx->can_send || (msg->ni >= 4)) {
@@ -410,23 +402,10 @@ int xg_spin_portals_send(xg_spin_hpu_t *hpu, uint32_t dest, const void *data,
         nic_leave(in);
         return XG_SPIN_FAULT_COMMAND;
     }
-    ni = &xg_nic_global->ni[msg->ni];
-    memset(&op, 0, sizeof(op));
-    op.kind         = XG_NIC_OP_PUT;
-    op.ack_req      = PTL_NO_ACK_REQ;
-    op.md           = send_md[msg->ni].md;
-    op.local_offset = (uintptr_t)data - XG_SPIN_MAP_START;
-    op.length       = len;
-    if (ni->logical) {
-        op.target.rank = dest;
-    } else {
-        op.target = xg_nic_phys_id((int)dest);
-    }
-    op.pt_index   = ctx->send_pt;
-    op.match_bits = ctx->send_bits;
-    op.hdr_data   = (uint64_t)xg_nic_global->rank;
-    op.trig_ct    = PTL_CT_NONE;
-    rc = xg_nic_issue("spin_send_packet", &op);
+    rc = xg_nic_hook_put("spin_send_packet", msg->ni, send_md[msg->ni].md,
+                         (uintptr_t)data - XG_SPIN_MAP_START, len, dest,
+                         ctx->send_pt, ctx->send_bits,
+                         xg_nic_hook_self_rank());
     nic_leave(in);
     return (rc == PTL_OK) ? 0 : XG_SPIN_FAULT_COMMAND;
 }
