@@ -21,7 +21,6 @@
 
 #include "base/xg_log.h"
 #include "base/xg_pool.h"
-#include "base/xg_time.h"
 #include "base/xg_wait.h"
 #include "nic/xg_nic.h"
 #include "nic/xg_nic_ct.h"
@@ -399,12 +398,14 @@ int xg_nic_ct_get(const char *fn, ptl_handle_ct_t ct_handle,
     return PTL_OK;
 }
 
-/* What a wait without a timeout is for, for hang reports. */
+/* What a poll looks at: the set, and where the answer goes (also what a
+ * wait without a timeout is for, for hang reports). */
 typedef struct ct_wait_arg {
     xg_nic_ni_t           *ni;
     const ptl_handle_ct_t *cts;
     const ptl_size_t      *tests;
     unsigned               size;
+    ptl_ct_event_t        *event; /* the value of the counter that reached */
 } ct_wait_arg_t;
 
 static void ct_describe(const xg_wait_what_t *what, char *buf, size_t len)
@@ -423,59 +424,45 @@ static void ct_describe(const xg_wait_what_t *what, char *buf, size_t len)
              (unsigned long long)arg->tests[0], s, f);
 }
 
+/* One counter of a PtlCTPoll set: PTL_OK with its value once it reached
+ * its test. */
+static int ct_try(void *p, unsigned i)
+{
+    ct_wait_arg_t *arg = p;
+    xg_nic_ct_t *ct = xg_pool_lookup(&arg->ni->ct_pool, arg->cts[i]);
+    uint64_t s, f;
+
+    if (ct == NULL) {
+        return PTL_INTERRUPTED; /* freed while we waited */
+    }
+    s = atomic_load_explicit(&ct->success, memory_order_acquire);
+    f = atomic_load_explicit(&ct->failure, memory_order_acquire);
+    if (s + f < arg->tests[i]) {
+        return XG_NIC_POLL_AGAIN;
+    }
+    arg->event->success = s;
+    arg->event->failure = f;
+    return PTL_OK;
+}
+
 static int ct_poll_loop(const char *fn, xg_nic_ni_t *ni,
                         const ptl_handle_ct_t *cts, const ptl_size_t *tests,
                         unsigned size, uint64_t timeout_ms,
                         ptl_ct_event_t *event, unsigned *which)
 {
-    uint64_t deadline = 0, s, f;
-    xg_nic_ct_t *ct;
-    unsigned i, k, start = 0;
-    ct_wait_arg_t arg = {.ni = ni, .cts = cts, .tests = tests, .size = size};
+    ct_wait_arg_t arg = {.ni = ni, .cts = cts, .tests = tests, .size = size,
+                         .event = event};
     xg_wait_what_t what = {.routine = fn, .peer = -1,
                            .describe = ct_describe, .arg = &arg};
-    xg_wait_t wait;
+    unsigned i = 0;
+    int ret;
 
-    if ((timeout_ms != 0) && (timeout_ms != XG_NIC_FOREVER)) {
-        deadline = xg_time_ns() + timeout_ms * 1000000ull;
+    ret = xg_nic_poll_until(ni, size, timeout_ms, PTL_CT_NONE_REACHED, &what,
+                            ct_try, &arg, &i);
+    if ((ret == PTL_OK) && (which != NULL)) {
+        *which = i;
     }
-    xg_wait_init(&wait);
-    if (timeout_ms == XG_NIC_FOREVER) {
-        /* a bounded poll ends by itself: only this wait can hang */
-        xg_wait_watch(&wait, &what);
-    }
-    for (;;) {
-        for (k = 0; k < size; k++) {
-            i  = (start + k) % size;
-            ct = xg_pool_lookup(&ni->ct_pool, cts[i]);
-            if (ct == NULL) {
-                return PTL_INTERRUPTED; /* freed while we waited */
-            }
-            s = atomic_load_explicit(&ct->success, memory_order_acquire);
-            f = atomic_load_explicit(&ct->failure, memory_order_acquire);
-            if (s + f >= tests[i]) {
-                event->success = s;
-                event->failure = f;
-                if (which != NULL) {
-                    *which = i;
-                }
-                return PTL_OK;
-            }
-        }
-        if ((timeout_ms == 0) ||
-            ((deadline != 0) && (xg_time_ns() >= deadline))) {
-            return PTL_CT_NONE_REACHED;
-        }
-        if (!xg_nic_ni_is_open(ni)) {
-            return PTL_INTERRUPTED;
-        }
-        if (xg_nic_aborted(ni->nic)) {
-            return PTL_ABORTED;
-        }
-        start = (start + 1) % size;
-        /* having served the NIC, it looks again at once */
-        xg_wait_net_backoff(&wait, xg_nic_progress_once(ni->nic));
-    }
+    return ret;
 }
 
 int xg_nic_ct_poll(const char *fn, const ptl_handle_ct_t *cts,

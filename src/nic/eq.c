@@ -19,7 +19,6 @@
 #include "base/xg_log.h"
 #include "base/xg_pool.h"
 #include "base/xg_spinlock.h"
-#include "base/xg_time.h"
 #include "base/xg_wait.h"
 #include "nic/xg_nic.h"
 #include "nic/xg_nic_eq.h"
@@ -174,10 +173,13 @@ static int eq_take(xg_nic_ni_t *ni, ptl_handle_eq_t handle, ptl_event_t *ev)
     return ret;
 }
 
-/* What a wait without a timeout is for, for hang reports. */
+/* What a poll looks at: the set, and where the answer goes (also what a
+ * wait without a timeout is for, for hang reports). */
 typedef struct eq_wait_arg {
+    xg_nic_ni_t           *ni;
     const ptl_handle_eq_t *eqs;
     unsigned               size;
+    ptl_event_t           *event; /* where the event taken goes */
 } eq_wait_arg_t;
 
 static void eq_describe(const xg_wait_what_t *what, char *buf, size_t len)
@@ -193,56 +195,32 @@ static void eq_describe(const xg_wait_what_t *what, char *buf, size_t len)
     }
 }
 
+/* One queue of a PtlEQPoll set: its next event, if any. */
+static int eq_try(void *p, unsigned i)
+{
+    eq_wait_arg_t *arg = p;
+    int ret = eq_take(arg->ni, arg->eqs[i], arg->event);
+
+    return (ret == PTL_EQ_EMPTY) ? XG_NIC_POLL_AGAIN : ret;
+}
+
 static int eq_poll_loop(const char *fn, xg_nic_ni_t *ni,
                         const ptl_handle_eq_t *eqs, unsigned size,
                         uint64_t timeout_ms, ptl_event_t *event,
                         unsigned *which)
 {
-    uint64_t deadline = 0;
-    unsigned i, k, start = 0;
-    eq_wait_arg_t arg = {.eqs = eqs, .size = size};
+    eq_wait_arg_t arg = {.ni = ni, .eqs = eqs, .size = size, .event = event};
     xg_wait_what_t what = {.routine = fn, .peer = -1,
                            .describe = eq_describe, .arg = &arg};
-    xg_wait_t wait;
+    unsigned i = 0;
     int ret;
 
-    if ((timeout_ms != 0) && (timeout_ms != XG_NIC_FOREVER)) {
-        deadline = xg_time_ns() + timeout_ms * 1000000ull;
+    ret = xg_nic_poll_until(ni, size, timeout_ms, PTL_EQ_EMPTY, &what,
+                            eq_try, &arg, &i);
+    if (((ret == PTL_OK) || (ret == PTL_EQ_DROPPED)) && (which != NULL)) {
+        *which = i;
     }
-    xg_wait_init(&wait);
-    if (timeout_ms == XG_NIC_FOREVER) {
-        /* a bounded poll ends by itself: only this wait can hang */
-        xg_wait_watch(&wait, &what);
-    }
-    for (;;) {
-        /* round robin from where the last success left off */
-        for (k = 0; k < size; k++) {
-            i = (start + k) % size;
-            ret = eq_take(ni, eqs[i], event);
-            if (ret != PTL_EQ_EMPTY) {
-                if ((ret == PTL_OK || ret == PTL_EQ_DROPPED) &&
-                    (which != NULL)) {
-                    *which = i;
-                }
-                return ret;
-            }
-        }
-        if (timeout_ms == 0) {
-            return PTL_EQ_EMPTY;
-        }
-        if ((deadline != 0) && (xg_time_ns() >= deadline)) {
-            return PTL_EQ_EMPTY;
-        }
-        if (!xg_nic_ni_is_open(ni)) {
-            return PTL_INTERRUPTED;
-        }
-        if (xg_nic_aborted(ni->nic)) {
-            return PTL_ABORTED;
-        }
-        start = (start + 1) % size;
-        /* having served the NIC, it looks again at once */
-        xg_wait_net_backoff(&wait, xg_nic_progress_once(ni->nic));
-    }
+    return ret;
 }
 
 /* The NI of @eqs, all live queues of one NI; NULL after logging. */

@@ -492,3 +492,46 @@ unsigned xg_nic_poll(void)
 
     return (nic != NULL) ? xg_nic_progress_once(nic) : 0;
 }
+
+int xg_nic_poll_until(xg_nic_ni_t *ni, unsigned size, uint64_t timeout_ms,
+                      int none_rc, const xg_wait_what_t *what,
+                      int (*try_one)(void *arg, unsigned i), void *arg,
+                      unsigned *index_p)
+{
+    uint64_t deadline = 0;
+    unsigned i, k, start = 0;
+    xg_wait_t wait;
+    int ret;
+
+    if ((timeout_ms != 0) && (timeout_ms != XG_NIC_FOREVER)) {
+        deadline = xg_time_ns() + timeout_ms * 1000000ull;
+    }
+    xg_wait_init(&wait);
+    if (timeout_ms == XG_NIC_FOREVER) {
+        /* a bounded poll ends by itself: only this wait can hang */
+        xg_wait_watch(&wait, what);
+    }
+    for (;;) {
+        for (k = 0; k < size; k++) {
+            i   = (start + k) % size;
+            ret = try_one(arg, i);
+            if (ret != XG_NIC_POLL_AGAIN) {
+                *index_p = i;
+                return ret;
+            }
+        }
+        if ((timeout_ms == 0) ||
+            ((deadline != 0) && (xg_time_ns() >= deadline))) {
+            return none_rc;
+        }
+        if (!xg_nic_ni_is_open(ni)) {
+            return PTL_INTERRUPTED;
+        }
+        if (xg_nic_aborted(ni->nic)) {
+            return PTL_ABORTED;
+        }
+        start = (start + 1) % size;
+        /* having served the NIC, it looks again at once */
+        xg_wait_net_backoff(&wait, xg_nic_progress_once(ni->nic));
+    }
+}

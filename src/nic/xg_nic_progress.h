@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
+#include "base/xg_wait.h"
 #include "nic/xg_nic_fwd.h"
 #include "nic/xg_nic_ni.h"
 #include "nic/xg_nic_wire.h"
@@ -18,6 +19,22 @@
  * thread must not wait for the NIC's progress (it is that progress); see
  * xg_nic_on_progress_thread for "is this the progress thread". */
 int  xg_nic_in_engine(void);
+/*
+ * The wait of PtlCTPoll/PtlCTWait and PtlEQPoll/PtlEQWait: asks
+ * @try_one(@arg, i) for each i < @size, round robin from a start that
+ * moves on after each empty round, until one answers something else than
+ * XG_NIC_POLL_AGAIN, and returns that answer with i in *index_p.  Between
+ * rounds it serves the NIC and backs off.  It ends with @none_rc once
+ * @timeout_ms passed (0: after one round; XG_NIC_FOREVER: never, and the
+ * wait is published as @what for the hang watch), PTL_INTERRUPTED when
+ * @ni closes, PTL_ABORTED after PtlAbort.
+ */
+#define XG_NIC_POLL_AGAIN (-1)
+int xg_nic_poll_until(xg_nic_ni_t *ni, unsigned size, uint64_t timeout_ms,
+                      int none_rc, const xg_wait_what_t *what,
+                      int (*try_one)(void *arg, unsigned i), void *arg,
+                      unsigned *index_p);
+
 /* Starts the progress thread if it is not running (first NI). */
 xg_status_t xg_nic_start_progress(xg_nic_t *nic);
 /* Stops it (PtlFini; tests and the fuzzer then drive progress by hand
