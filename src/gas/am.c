@@ -141,8 +141,7 @@ static xg_status_t am_send(xg_gas_region_t *region, ptl_handle_md_t md,
         if (region != NULL) {
             __atomic_sub_fetch(&region->issued, 1, __ATOMIC_SEQ_CST);
         }
-        return (ret == PTL_NO_SPACE) ? XG_ERR_NO_RESOURCE
-                                     : XG_ERR_UNREACHABLE;
+        return xg_nic_status(ret);
     }
     am_count(&xg_gas_region_stats.am_sent);
     return XG_OK;

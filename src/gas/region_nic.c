@@ -474,8 +474,7 @@ static xg_status_t rnic_rdma(xg_gas_region_t *region, int put, int key,
     ret = xg_nic_issue(RNIC_FN, &op);
     if (ret != PTL_OK) {
         __atomic_sub_fetch(&region->issued, 1, __ATOMIC_SEQ_CST);
-        return (ret == PTL_NO_SPACE) ? XG_ERR_NO_RESOURCE
-                                     : XG_ERR_UNREACHABLE;
+        return xg_nic_status(ret);
     }
     if (issued - __atomic_load_n(&region->done_upto, __ATOMIC_RELAXED) >=
         RNIC_BATCH) {

@@ -31,16 +31,6 @@ static struct {
     uint64_t         failed_seen;  /* failures reported by complete */
 } gas_nic;
 
-static xg_status_t nic_status(int ret)
-{
-    switch (ret) {
-    case PTL_OK:          return XG_OK;
-    case PTL_NO_SPACE:    return XG_ERR_NO_RESOURCE;
-    case PTL_ARG_INVALID: return XG_ERR_INVALID_PARAM;
-    default:              return XG_ERR_UNREACHABLE;
-    }
-}
-
 /* Gives up in xg_gas_nic_open: logs what failed and undoes the rest. */
 static xg_status_t nic_open_failed(const char *what, int ret)
 {
@@ -48,7 +38,7 @@ static xg_status_t nic_open_failed(const char *what, int ret)
              "nodes): %s failed (Portals code %d); the software NIC cannot "
              "carry the operations of gas", what, ret);
     xg_gas_nic_close();
-    return nic_status(ret) == XG_OK ? XG_ERR_INTERNAL : nic_status(ret);
+    return xg_nic_status(ret) == XG_OK ? XG_ERR_INTERNAL : xg_nic_status(ret);
 }
 
 /* XGAS_ROUTE=nic: every PE through the NIC (*all_p 1); else the PEs of
@@ -256,7 +246,7 @@ static xg_status_t nic_issue(const xg_nic_op_t *op)
     if (ret != PTL_OK) {
         __atomic_sub_fetch(&gas_nic.issued, 1, __ATOMIC_SEQ_CST);
     }
-    return nic_status(ret);
+    return xg_nic_status(ret);
 }
 
 /* @len bytes at local @local to or from symmetric @remote, issued. */

@@ -418,6 +418,16 @@ int xg_nic_issue_locked(xg_nic_ni_t *ni, const xg_nic_op_t *op,
     return PTL_ARG_INVALID;
 }
 
+xg_status_t xg_nic_status(int ptl_rc)
+{
+    switch (ptl_rc) {
+    case PTL_OK:          return XG_OK;
+    case PTL_NO_SPACE:    return XG_ERR_NO_RESOURCE;
+    case PTL_ARG_INVALID: return XG_ERR_INVALID_PARAM;
+    default:              return XG_ERR_UNREACHABLE;
+    }
+}
+
 int xg_nic_issue(const char *fn, const xg_nic_op_t *op)
 {
     ptl_handle_any_t any = ((op->kind == XG_NIC_OP_CT_INC) ||

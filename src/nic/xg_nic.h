@@ -164,6 +164,12 @@ int xg_nic_eq_poll(const char *fn, const ptl_handle_eq_t *eqs, unsigned size,
 
 /* Data movement (and triggered counter operations) */
 int xg_nic_issue(const char *fn, const xg_nic_op_t *op);
+
+/* The status a client of the NIC reports for the Portals return code
+ * @ptl_rc of a call: PTL_NO_SPACE is a resource that may free up,
+ * PTL_ARG_INVALID a bad argument, any other failure an unreachable
+ * target. */
+xg_status_t xg_nic_status(int ptl_rc);
 int xg_nic_atomic_sync(void);
 
 /* 1 if atomic @op is defined for @type; the byte size of @type (0: none) */
