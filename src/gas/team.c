@@ -259,26 +259,9 @@ static void team_init_shared(void)
 
 void xg_team_init(void)
 {
-    uint64_t slots = xg_mem_team_slots(xg_config.teams_max);
+    uint64_t slots = xg_gas_team_slots(xg_config.teams_max);
 
-    if ((xg_config.teams_max < 1) ||
-        (xg_config.teams_max > XG_MEM_TEAMS_LIMIT)) {
-        xg_warn("team", "XGAS_TEAMS_MAX=%ld is outside 1..%d; using %llu",
-                xg_config.teams_max, XG_MEM_TEAMS_LIMIT,
-                (unsigned long long)(slots - XG_MEM_PREDEFINED_TEAMS));
-    }
-    xg_slot_layout.slots         = slots;
-    xg_slot_layout.size          = xg_mem_team_slot_size(xg_gas.npes, slots);
-    xg_slot_layout.bar_off       = XG_COLL_DESC_RING *
-                             sizeof(xg_coll_desc_t);
-    xg_slot_layout.scratch_off   = xg_slot_layout.bar_off +
-                                 sizeof(xg_coll_bar_t);
-    xg_slot_layout.scratch_words = slots / 64 + 2; /* bitmap + flags */
-    xg_slot_layout.chan_off      = xg_slot_layout.scratch_off +
-                              xg_mem_line_up(8 * xg_slot_layout.scratch_words);
-    xg_slot_layout.chan_pes      = (uint64_t)xg_gas.npes;
-    xg_assert(xg_slot_layout.chan_off + 16u * (uint64_t)xg_gas.npes <=
-              xg_slot_layout.size);
+    xg_slot_layout = xg_slot_geometry(xg_gas.npes, slots);
 
     free(team_used);
     team_used_words = (size_t)(slots + 63) / 64;
@@ -351,7 +334,7 @@ static int team_pick(const uint64_t *used, int count, uint64_t *slots_p)
     uint64_t slot;
     int found = 0;
 
-    for (slot = XG_MEM_PREDEFINED_TEAMS;
+    for (slot = XG_GAS_PREDEFINED_TEAMS;
          (slot < xg_slot_layout.slots) && (found < count); slot++) {
         if (((used[slot / 64] >> (slot % 64)) & 1) == 0) {
             slots_p[found++] = slot;
@@ -476,8 +459,8 @@ xg_status_t xg_team_split(xg_team_t *parent, const xg_team_spec_t *specs,
                  "ones; destroy teams no longer needed or set XGAS_TEAMS_MAX "
                  "higher (e.g. XGAS_TEAMS_MAX=%ld); no team was created",
                  routine,
-                 (long)(xg_slot_layout.slots - XG_MEM_PREDEFINED_TEAMS),
-                 2 * (long)(xg_slot_layout.slots - XG_MEM_PREDEFINED_TEAMS));
+                 (long)(xg_slot_layout.slots - XG_GAS_PREDEFINED_TEAMS),
+                 2 * (long)(xg_slot_layout.slots - XG_GAS_PREDEFINED_TEAMS));
     } else if ((status == XG_ERR_NO_MEMORY) && (parent->my_pe == 0)) {
         xg_error("team", "%s: a PE of the parent team ran out of memory for "
                  "a team object; no team was created", routine);

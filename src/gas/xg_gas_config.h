@@ -42,4 +42,7 @@ XG_CONFIG_VAR(region_cache, "XGAS_REGION_CACHE", XG_CFG_INT, "64",
 XG_CONFIG_VAR(consistency, "XGAS_CONSISTENCY", XG_CFG_CHOICE, "region",
               "region|process", "", XG_CFG_USER,
               "location consistency through the NIC: region (a get waits only for writes to its own region still in flight) or process (for every write of this PE in flight)")
+XG_CONFIG_VAR(teams_max, "XGAS_TEAMS_MAX", XG_CFG_INT, "64",
+              "1", "4096", XG_CFG_USER,
+              "teams that may exist at once besides the predefined ones (sync slots per PE, 1..4096)")
 #endif

@@ -2,8 +2,9 @@
  * Layout of the internal area at the top of each PE's partition (the PVAS
  * export area): runtime state that other PEs read or update directly.
  *
- * The area is an array of team synchronization slots (sized by
- * xg_mem_internal_size in mem/xg_mem.h).  Slot 0 belongs to
+ * The area is an array of team synchronization slots (the geometry below,
+ * xg_slot_geometry, is the only place that sizes them; mem reserves the
+ * bytes xg_gas_internal_size asks for).  Slot 0 belongs to
  * SHMEM_TEAM_WORLD, slot 1 to SHMEM_TEAM_SHARED, slot 2 to the active-set
  * routines (their signals, counted per world PE); the others are handed to
  * teams as they are created, by an agreement over the parent team, and a
@@ -62,8 +63,7 @@ typedef struct xg_coll_desc {
 
 _Static_assert(sizeof(xg_coll_desc_t) == 64, "descriptor is one line");
 
-/* Descriptors per slot (a power of two; xg_mem_team_slot_size counts
- * them). */
+/* Descriptors per slot (a power of two). */
 #define XG_COLL_DESC_RING 4u
 
 /* The counter barrier's lines: both only grow while the team lives.  The
@@ -90,6 +90,45 @@ typedef struct xg_slot_layout {
 } xg_slot_layout_t;
 
 extern xg_slot_layout_t xg_slot_layout;
+
+/* The slots reserved before the teams' (SHMEM_TEAM_WORLD's,
+ * SHMEM_TEAM_SHARED's, the active-set routines'), and the slots of an
+ * internal area for XGAS_TEAMS_MAX = @teams_max (1..4096, which the
+ * configuration table enforces). */
+#define XG_GAS_PREDEFINED_TEAMS 3
+
+static inline uint64_t xg_gas_team_slots(long teams_max)
+{
+    return (uint64_t)teams_max + XG_GAS_PREDEFINED_TEAMS;
+}
+
+/* The geometry of @slots slots for a job of @npes PEs: four cache lines of
+ * collective descriptors, two of barrier counters, scratch lines for a
+ * bitmap of every slot (team creation agrees on free slots with it) and
+ * two 8-byte signal words per PE, each part rounded to cache lines: 576
+ * bytes per slot at 8 PEs. */
+static inline xg_slot_layout_t xg_slot_geometry(int npes, uint64_t slots)
+{
+    xg_slot_layout_t g;
+
+    g.slots         = slots;
+    g.bar_off       = XG_COLL_DESC_RING * sizeof(xg_coll_desc_t);
+    g.scratch_off   = g.bar_off + sizeof(xg_coll_bar_t);
+    g.scratch_words = slots / 64 + 2; /* bitmap + flags */
+    g.chan_off      = g.scratch_off + xg_align_up(8 * g.scratch_words, 64);
+    g.chan_pes      = (uint64_t)npes;
+    g.size          = g.chan_off + xg_align_up(16u * (uint64_t)npes, 64);
+    return g;
+}
+
+/* Bytes of the internal area of each PE of a job of @npes PEs (what the
+ * runtime asks mem to reserve). */
+static inline uint64_t xg_gas_internal_size(int npes, long teams_max)
+{
+    uint64_t slots = xg_gas_team_slots(teams_max);
+
+    return slots * xg_slot_geometry(npes, slots).size;
+}
 
 /* Slot @slot of PE @pe's internal area, as seen from this PE (@pe on the
  * direct route: a PE of this node). */

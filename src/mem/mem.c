@@ -101,8 +101,7 @@ static void mem_layout(uint64_t symmetric_size, uint64_t data_size)
         xg_mem.part_align = mem_pow2_floor(xg_mem.heap_size);
     }
     xg_mem.part_size    = xg_align_up(xg_mem.internal_off +
-                                      xg_mem_internal_size(
-                                          xg_mem.npes, xg_config.teams_max),
+                                      xg_mem.internal_size,
                                       xg_mem.part_align);
 }
 
@@ -562,12 +561,13 @@ static void mem_place_partition(void)
     xg_debug("mem", "partition placed on NUMA node %d", node);
 }
 
-xg_status_t xg_mem_init(void)
+xg_status_t xg_mem_init(uint64_t internal_size)
 {
     mem_range_t data = {0, 0};
     xg_boot_identity_t job;
     xg_status_t status;
 
+    xg_mem.internal_size = internal_size;
     xg_boot_identity(&job);
     xg_mem.me         = job.rank;
     xg_mem.npes       = job.npes;

@@ -29,51 +29,6 @@
 #include "xgas_status.h"
 #include "xport/xg_xport.h"
 
-/*
- * Size of the internal area.  It holds one synchronization slot per team
- * that may exist at once (XGAS_TEAMS_MAX plus the predefined teams; the
- * team code in gas/ lays a slot out and owns its contents).  A slot is
- * four cache lines of collective descriptors, two of barrier counters,
- * scratch lines big enough for a bitmap of every slot (team creation
- * agrees on free slots with it) and two 8-byte signal words per PE, each
- * part rounded to cache lines, so the area grows with PEs x teams: 576
- * bytes per slot at 8 PEs.  The first slots are reserved: SHMEM_TEAM_WORLD's,
- * SHMEM_TEAM_SHARED's and the deprecated active-set routines' signals.
- */
-#define XG_MEM_PREDEFINED_TEAMS 3
-#define XG_MEM_TEAMS_LIMIT      4096
-
-static inline uint64_t xg_mem_line_up(uint64_t bytes)
-{
-    return (bytes + 63u) & ~(uint64_t)63u;
-}
-
-/* Team sync slots of every PE's internal area (valid after config load). */
-static inline uint64_t xg_mem_team_slots(long teams_max)
-{
-    if (teams_max < 1) {
-        teams_max = 1;
-    } else if (teams_max > XG_MEM_TEAMS_LIMIT) {
-        teams_max = XG_MEM_TEAMS_LIMIT;
-    }
-    return (uint64_t)teams_max + XG_MEM_PREDEFINED_TEAMS;
-}
-
-/* Bytes of one slot for @npes PEs and @slots slots. */
-static inline uint64_t xg_mem_team_slot_size(int npes, uint64_t slots)
-{
-    /* 4 descriptor lines (XG_COLL_DESC_RING) and the barrier's two */
-    return 6u * 64u + xg_mem_line_up(8u * (slots / 64u + 2u)) +
-           xg_mem_line_up(16u * (uint64_t)npes);
-}
-
-static inline uint64_t xg_mem_internal_size(int npes, long teams_max)
-{
-    uint64_t slots = xg_mem_team_slots(teams_max);
-
-    return slots * xg_mem_team_slot_size(npes, slots);
-}
-
 /* Bytes the heap has beyond SHMEM_SYMMETRIC_SIZE (rounded up to 64 KiB):
  * room for the bytes xgas keeps at its start (XG_GAS_HEAP_RESERVED) and
  * for alignment gaps, so that the whole SHMEM_SYMMETRIC_SIZE is the
@@ -104,6 +59,7 @@ typedef struct xg_mem {
     uint64_t        data_off;      /* == heap_size */
     uint64_t        data_size;     /* bytes of the data window in use */
     uint64_t        internal_off;
+    uint64_t        internal_size; /* what the layer above asked for */
     uintptr_t       data_lo;       /* where this PE's globals live (native) */
     uintptr_t       my_part;       /* this PE's partition in the region */
     xg_heap_t       heap;
@@ -127,8 +83,10 @@ extern xg_mem_t xg_mem;
 void xg_mem_size_from_node(int on);
 
 /* Collective: lays out, maps the node region, moves the globals into the
- * data window and opens the heap.  Requires xg_boot_init. */
-xg_status_t xg_mem_init(void);
+ * data window and opens the heap.  @internal_size: the bytes of the
+ * internal area at the top of each partition, which the layer above lays
+ * out (gas's team slots, gas/xg_internal_area.h).  Requires xg_boot_init. */
+xg_status_t xg_mem_init(uint64_t internal_size);
 void xg_mem_fini(void);
 
 /* Partition of node-local PE @local (its rank among the PEs of this

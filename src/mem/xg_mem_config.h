@@ -29,7 +29,4 @@ XG_CONFIG_VAR(symmetric_base, "XGAS_SYMMETRIC_BASE", XG_CFG_ADDR,
               XG_DEFAULT_SYMMETRIC_BASE,
               "0x10000", "0x7fffffe00000", XG_CFG_USER,
               "virtual address of the node-wide symmetric region (same in every PE)")
-XG_CONFIG_VAR(teams_max, "XGAS_TEAMS_MAX", XG_CFG_INT, "64",
-              "1", "4096", XG_CFG_USER,
-              "teams that may exist at once besides the predefined ones (sync slots per PE, 1..4096)")
 #endif

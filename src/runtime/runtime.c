@@ -13,6 +13,7 @@
 #include "boot/xg_boot.h"
 #include "gas/xg_gas.h"
 #include "gas/xg_gas_nic.h"
+#include "gas/xg_internal_area.h"
 #include "gas/xg_team.h"
 #include "mem/xg_mem.h"
 #include "nic/xg_nic.h"
@@ -160,7 +161,8 @@ static xg_status_t runtime_pgas_start(void)
     if (status != XG_OK) {
         return status;
     }
-    status = xg_mem_init();
+    status = xg_mem_init(xg_gas_internal_size(xg_boot.npes,
+                                              xg_config.teams_max));
     if (status != XG_OK) {
         return status;
     }
