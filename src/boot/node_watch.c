@@ -139,8 +139,15 @@ void xg_boot_node_watch_start(void)
         return;
     }
     node_watch_find_pes();
-    /* the thread takes no signal of the program's */
+    /* the thread takes no signal of the program's, but its faults stay
+     * deliverable: its writes to libxgas's globals while shmem_init moves
+     * them fault, and the move's SIGSEGV handler makes them wait (a
+     * blocked fault signal would kill the process instead) */
     sigfillset(&all);
+    sigdelset(&all, SIGSEGV);
+    sigdelset(&all, SIGBUS);
+    sigdelset(&all, SIGILL);
+    sigdelset(&all, SIGFPE);
     pthread_sigmask(SIG_SETMASK, &all, &saved);
     rc = pthread_create(&thread, NULL, node_watch_main, NULL);
     pthread_sigmask(SIG_SETMASK, &saved, NULL);
