@@ -140,6 +140,16 @@ expect_not() {
     fi
 }
 
+# expect_pes FIRST REGEX: the report has a line "PE r (pid n): REGEX" for
+# every PE r from FIRST on.
+expect_pes() {
+    rank=$1
+    while [ "$rank" -lt "$NP" ]; do
+        expect "$WHO:   PE $rank \(pid [0-9]+\): $2"
+        rank=$((rank + 1))
+    done
+}
+
 # wait_for FILE: waits (bounded: 60 s) until FILE exists.
 wait_for() {
     i=0
@@ -238,11 +248,7 @@ wait_deadlock)
     run wait_deadlock
     expect_failure
     expect "$DEADLOCK"
-    rank=0
-    while [ "$rank" -lt "$NP" ]; do
-        expect "$WHO:   PE $rank \(pid [0-9]+\): blocked in shmem_long_wait_until: waiting until \*0x[0-9a-f]+ \(long\) == 5 \[wait [0-9]+, initialized\]"
-        rank=$((rank + 1))
-    done
+    expect_pes 0 "blocked in shmem_long_wait_until: waiting until \*0x[0-9a-f]+ \(long\) == 5 \[wait [0-9]+, initialized\]"
     ;;
 wait_vs_finalize)
     run wait_vs_finalize
@@ -256,42 +262,26 @@ lock_deadlock)
     expect_failure
     expect "$DEADLOCK"
     expect "$WHO:   PE 0 \(pid [0-9]+\): blocked in shmem_long_wait_until.*\]; holds the lock that PE [1-9][0-9]*(, PE [1-9][0-9]*)* waits? for\$"
-    rank=1
-    while [ "$rank" -lt "$NP" ]; do
-        expect "$WHO:   PE $rank \(pid [0-9]+\): blocked in shmem_set_lock: waiting for PE [0-9]+ to pass on the lock at 0x[0-9a-f]+ .*\]; the lock is held by PE 0(;|\$)"
-        rank=$((rank + 1))
-    done
+    expect_pes 1 "blocked in shmem_set_lock: waiting for PE [0-9]+ to pass on the lock at 0x[0-9a-f]+ .*\]; the lock is held by PE 0(;|\$)"
     ;;
 eq_deadlock)
     run eq_deadlock
     expect_failure
     expect "$DEADLOCK"
-    rank=0
-    while [ "$rank" -lt "$NP" ]; do
-        expect "$WHO:   PE $rank \(pid [0-9]+\): blocked in PtlEQWait: waiting for an event on event queue 0x[0-9a-f]+ \[wait [0-9]+"
-        rank=$((rank + 1))
-    done
+    expect_pes 0 "blocked in PtlEQWait: waiting for an event on event queue 0x[0-9a-f]+ \[wait [0-9]+"
     ;;
 ct_deadlock)
     run ct_deadlock
     expect_failure
     expect "$DEADLOCK"
-    rank=0
-    while [ "$rank" -lt "$NP" ]; do
-        expect "$WHO:   PE $rank \(pid [0-9]+\): blocked in PtlCTWait: waiting until counter 0x[0-9a-f]+ reaches 1 \(now 0 success \+ 0 failure\) \[wait [0-9]+"
-        rank=$((rank + 1))
-    done
+    expect_pes 0 "blocked in PtlCTWait: waiting until counter 0x[0-9a-f]+ reaches 1 \(now 0 success \+ 0 failure\) \[wait [0-9]+"
     ;;
 pmi_deadlock)
     run pmi_deadlock
     expect_failure
     expect "$DEADLOCK"
     expect "$WHO:   PE 0 \(pid [0-9]+\): blocked in PtlEQWait: waiting for an event on event queue"
-    rank=1
-    while [ "$rank" -lt "$NP" ]; do
-        expect "$WHO:   PE $rank \(pid [0-9]+\): blocked in PMI_Barrier: the job's fence #[0-9]+: waiting for the other PEs to arrive \([0-9]+ of $NP have\) \[wait [0-9]+"
-        rank=$((rank + 1))
-    done
+    expect_pes 1 "blocked in PMI_Barrier: the job's fence #[0-9]+: waiting for the other PEs to arrive \([0-9]+ of $NP have\) \[wait [0-9]+"
     ;;
 fork_child)
     # Each PE starts a child program before shmem_init; once every PE has
@@ -414,11 +404,7 @@ sigusr1)
     wait_for_err "SIGUSR1: state of the PEs" "no report after SIGUSR1"
     finish
     expect_success
-    rank=0
-    while [ "$rank" -lt "$NP" ]; do
-        expect "$WHO:   PE $rank \(pid [0-9]+\): "
-        rank=$((rank + 1))
-    done
+    expect_pes 0 ""
     ;;
 nodes_deadlock)
     # Over two nodes each node's watch sees its own PEs only: once they are
