@@ -68,6 +68,7 @@ static void node_watch_find_pes(void)
 static void *node_watch_main(void *arg)
 {
     struct timespec until;
+    int signalled;
     long ms;
 
     (void)arg;
@@ -80,16 +81,14 @@ static void *node_watch_main(void *arg)
             until.tv_sec++;
             until.tv_nsec -= 1000000000L;
         }
-        if (sem_clockwait(&node_watch_wake, CLOCK_MONOTONIC, &until) == 0) {
-            node_watch_find_pes();
-            xg_ctl_watch_reap(&node_watch);
-            xg_ctl_watch_report(&node_watch, "SIGUSR1: state of the PEs at "
-                                "the last look:");
-            continue;
-        }
+        signalled = (sem_clockwait(&node_watch_wake, CLOCK_MONOTONIC,
+                                   &until) == 0);
         node_watch_find_pes();
         xg_ctl_watch_reap(&node_watch);
-        if (xg_ctl_watch_tick(&node_watch)) {
+        if (signalled) {
+            xg_ctl_watch_report(&node_watch, "SIGUSR1: state of the PEs at "
+                                "the last look:");
+        } else if (xg_ctl_watch_tick(&node_watch)) {
             xg_boot_abort_why(1, "the xgas hang watch found the job "
                                  "deadlocked (see its report)");
         }
