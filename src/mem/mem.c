@@ -397,6 +397,21 @@ static void mem_move_fault(int sig, siginfo_t *si, void *uc)
     errno = saved_errno;
 }
 
+/* Makes the dynamic linker bind, while the globals are still writable,
+ * every function mem_move_fault calls: with lazy binding a first call
+ * writes its slot of the global offset table, which lies in the pages
+ * that move, so a first call from the handler would fault into the
+ * handler again, without end (a sanitizer build, whose interceptors are
+ * called first there, died of it). */
+static void mem_move_bind_calls(void)
+{
+    int saved_errno = errno;
+
+    sched_yield();
+    (void)syscall(SYS_gettid);
+    errno = saved_errno;
+}
+
 /* Moves the globals into the data window and maps it back in place: the
  * pages are write-protected (see above), copied into the window (through
  * the region mapping), and replaced by the window in one mmap call, so the
@@ -415,6 +430,7 @@ static xg_status_t mem_share_data(void)
                      __ATOMIC_RELEASE);
     __atomic_store_n(&mem_move.mover, syscall(SYS_gettid), __ATOMIC_RELEASE);
     __atomic_store_n(&mem_move.done, 0, __ATOMIC_RELEASE);
+    mem_move_bind_calls();
     memset(&sa, 0, sizeof(sa));
     sa.sa_sigaction = mem_move_fault;
     /* on the thread's alternate stack if it has one: a handler installed
