@@ -26,7 +26,9 @@
  *     inside a command of the engine it is stopped when the command
  *     returns; if it was inside another library (the C library may hold a
  *     lock), the watchdog tries again at its next ticks and stops it
- *     wherever it is after 20 more ticks.
+ *     wherever it is after 20 more ticks.  It sends one signal at a time
+ *     (the next only once the HPU took the last): real-time signals
+ *     queue, and a descheduled HPU would take a backlog nested.
  *   - A message whose next packet does not come within its context's
  *     stall threshold is reset by the watchdog thread (see
  *     xg_spin_msg_close): its held packets are dropped, its completion
@@ -123,46 +125,61 @@ static int fault_kind(int sig, const xg_spin_hpu_t *hpu, uintptr_t addr)
     }
 }
 
+/* Ends the running handler with a fault: back to run_handler. */
+static XG_NORETURN void stop_handler(xg_spin_hpu_t *hpu, int sig,
+                                     uint64_t addr, int kind)
+{
+    hpu->fault_sig  = sig;
+    hpu->fault_addr = addr;
+    hpu->fault      = kind;
+    hpu->in_handler = 0;
+    siglongjmp(hpu->jb, 1);
+}
+
+/* The watchdog's signal: stops the handler it was sent for, if that one
+ * still runs in the handler file's own code (or the watchdog insists). */
+static void on_watchdog(xg_spin_hpu_t *hpu, void *uc)
+{
+    int stop = 0;
+
+    if (hpu->in_handler && xg_spin_kill_asked(hpu)) {
+        if (hpu->in_runtime) {
+            hpu->kill_pending = 1; /* the command stops it on its way out */
+        } else {
+            /* in another library: at a later tick, unless forced */
+            stop = xg_spin_obj_has_pc(sig_pc(uc)) ||
+                   atomic_load_explicit(&hpu->kill_force,
+                                        memory_order_relaxed);
+        }
+    }
+    /* taken: the watchdog may send the next one */
+    atomic_store_explicit(&hpu->wd_queued, 0, memory_order_release);
+    if (stop) {
+        stop_handler(hpu, wd_signo, sig_pc(uc), XG_SPIN_FAULT_WATCHDOG);
+    }
+}
+
 static void on_signal(int sig, siginfo_t *si, void *uc)
 {
     xg_spin_hpu_t *hpu = xg_spin_tls_hpu;
     int saved = errno;
 
-    if ((hpu == NULL) || !hpu->in_handler) {
-        if (sig != wd_signo) {
-            chain(sig, si, uc);
+    if (sig == wd_signo) {
+        if (hpu != NULL) {
+            on_watchdog(hpu, uc);
         }
         errno = saved;
-        return; /* a late watchdog signal: that handler is over */
+        return; /* not stopped, or a late signal: that handler is over */
     }
-    if (sig == wd_signo) {
-        if (!xg_spin_kill_asked(hpu)) {
-            errno = saved;
-            return; /* meant for a handler that has ended */
-        }
-        if (hpu->in_runtime) {
-            hpu->kill_pending = 1; /* the command stops it on its way out */
-            errno = saved;
-            return;
-        }
-        if (!xg_spin_obj_has_pc(sig_pc(uc)) &&
-            !atomic_load_explicit(&hpu->kill_force, memory_order_relaxed)) {
-            errno = saved;
-            return; /* in another library: at a later tick */
-        }
-    } else if (hpu->in_runtime) {
-        /* a fault inside the engine's own command code is a bug of
-         * xgas, not the handler's: not hidden */
+    if ((hpu == NULL) || !hpu->in_handler || hpu->in_runtime) {
+        /* not a handler's fault; inside the engine's own command code it
+         * is a bug of xgas, not the handler's: not hidden */
         chain(sig, si, uc);
         errno = saved;
         return;
     }
-    hpu->fault_sig  = sig;
-    hpu->fault_addr = (sig == wd_signo) ? sig_pc(uc)
-                                        : (uint64_t)(uintptr_t)si->si_addr;
-    hpu->fault      = fault_kind(sig, hpu, (uintptr_t)si->si_addr);
-    hpu->in_handler = 0;
-    siglongjmp(hpu->jb, 1);
+    stop_handler(hpu, sig, (uint64_t)(uintptr_t)si->si_addr,
+                 fault_kind(sig, hpu, (uintptr_t)si->si_addr));
 }
 
 /* ------------------------------------------------------------------------
@@ -183,11 +200,7 @@ static xg_spin_hpu_t *handler_hpu(void)
 static XG_NORETURN void exit_fault(xg_spin_hpu_t *hpu, int sig,
                                    uint64_t status)
 {
-    hpu->fault      = XG_SPIN_FAULT_EXIT;
-    hpu->fault_sig  = sig;
-    hpu->fault_addr = status;
-    hpu->in_handler = 0;
-    siglongjmp(hpu->jb, 1);
+    stop_handler(hpu, sig, status, XG_SPIN_FAULT_EXIT);
 }
 
 static XG_NORETURN void rt_exit(int status)
@@ -516,7 +529,13 @@ static void wd_hpus(xg_spin_engine_t *e)
                               memory_order_relaxed);
         /* for this handler only: the HPU may have gone on meanwhile */
         atomic_store_explicit(&hpu->kill_seq, seq, memory_order_relaxed);
-        pthread_kill(hpu->self, wd_signo);
+        /* one signal at a time: a descheduled HPU would otherwise find
+         * one per tick queued and take them nested until its signal
+         * stack overflowed */
+        if (!atomic_exchange_explicit(&hpu->wd_queued, 1,
+                                      memory_order_acq_rel)) {
+            pthread_kill(hpu->self, wd_signo);
+        }
     }
 }
 

@@ -204,6 +204,9 @@ struct xg_spin_hpu {
     _Atomic uint32_t kill_seq;    /* the watchdog wants the handler of
                                      this seq stopped (0: none) */
     _Atomic int      kill_force;  /* ... wherever it is */
+    _Atomic int      wd_queued;   /* a watchdog signal is on its way: one
+                                     at a time, for queued real-time
+                                     signals nest (SA_NODEFER) */
     volatile sig_atomic_t kill_pending; /* signalled inside a command */
     xg_spin_pkt_t   *pkt;         /* what runs */
     xg_spin_msg_t   *msg;

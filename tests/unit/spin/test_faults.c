@@ -46,6 +46,9 @@ static const fault_case_t cases[] = {
     PH("send_ph", XG_SPIN_FAULT_COMMAND),
     PH("terminate_ph", XG_SPIN_FAULT_TERMINATE),
     PH("assert_ph", XG_SPIN_FAULT_TERMINATE),
+    /* one message: it runs for 0.6 s of CPU time */
+    {NULL, "masked_ph", NULL, XG_SPIN_FAULT_WATCHDOG,
+     XG_SPIN_HANDLER_PAYLOAD, 1, 1, 0},
     /* messages of several packets: one report each, however many of
      * their packets were running when the first faulted */
     {NULL, "segv_ph", NULL, XG_SPIN_FAULT_MEMORY, XG_SPIN_HANDLER_PAYLOAD,
