@@ -21,10 +21,10 @@
 #include "base/xg_spinlock.h"
 #include "base/xg_wait.h"
 #include "nic/xg_nic.h"
-#include "nic/xg_nic_eq.h"
-#include "nic/xg_nic_ni.h"
-#include "nic/xg_nic_obj.h"
-#include "nic/xg_nic_progress.h"
+#include "nic/xg_nic_eq_int.h"
+#include "nic/xg_nic_ni_int.h"
+#include "nic/xg_nic_obj_int.h"
+#include "nic/xg_nic_progress_int.h"
 
 int xg_nic_eq_alloc(const char *fn, ptl_handle_ni_t ni_handle,
                     ptl_size_t count, ptl_handle_eq_t *eq_handle)

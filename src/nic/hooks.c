@@ -31,14 +31,14 @@
 #include "base/xg_wait.h"
 #include "nic/xg_nic.h"
 #include "nic/xg_nic_hooks.h"
-#include "nic/xg_nic_initiator.h"
-#include "nic/xg_nic_me.h"
-#include "nic/xg_nic_ni.h"
-#include "nic/xg_nic_obj.h"
-#include "nic/xg_nic_progress.h"
-#include "nic/xg_nic_region.h"
-#include "nic/xg_nic_tgt.h"
-#include "nic/xg_nic_tx.h"
+#include "nic/xg_nic_initiator_int.h"
+#include "nic/xg_nic_me_int.h"
+#include "nic/xg_nic_ni_int.h"
+#include "nic/xg_nic_obj_int.h"
+#include "nic/xg_nic_progress_int.h"
+#include "nic/xg_nic_region_int.h"
+#include "nic/xg_nic_tgt_int.h"
+#include "nic/xg_nic_tx_int.h"
 
 enum {
     XG_NIC_HOOK_CALL_HEADER     = 1u << 0,

@@ -26,11 +26,11 @@
 #include "base/xg_time.h"
 #include "base/xg_wait.h"
 #include "nic/xg_nic.h"
-#include "nic/xg_nic_md.h"
-#include "nic/xg_nic_ni.h"
-#include "nic/xg_nic_obj.h"
-#include "nic/xg_nic_progress.h"
-#include "nic/xg_nic_region.h"
+#include "nic/xg_nic_md_int.h"
+#include "nic/xg_nic_ni_int.h"
+#include "nic/xg_nic_obj_int.h"
+#include "nic/xg_nic_progress_int.h"
+#include "nic/xg_nic_region_int.h"
 
 /* How long PtlMDRelease waits for the answers to operations in flight. */
 #define MD_RELEASE_WAIT_NS 2000000000ull /* 2 s */

@@ -20,14 +20,14 @@
 #include "base/xg_log.h"
 #include "base/xg_pool.h"
 #include "nic/xg_nic.h"
-#include "nic/xg_nic_ct.h"
-#include "nic/xg_nic_eq.h"
-#include "nic/xg_nic_me.h"
-#include "nic/xg_nic_ni.h"
-#include "nic/xg_nic_obj.h"
-#include "nic/xg_nic_pt.h"
-#include "nic/xg_nic_region.h"
-#include "nic/xg_nic_uh.h"
+#include "nic/xg_nic_ct_int.h"
+#include "nic/xg_nic_eq_int.h"
+#include "nic/xg_nic_me_int.h"
+#include "nic/xg_nic_ni_int.h"
+#include "nic/xg_nic_obj_int.h"
+#include "nic/xg_nic_pt_int.h"
+#include "nic/xg_nic_region_int.h"
+#include "nic/xg_nic_uh_int.h"
 
 static void me_post(xg_nic_ni_t *ni, const xg_nic_me_t *me,
                     ptl_event_kind_t type)

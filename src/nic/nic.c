@@ -16,11 +16,11 @@
 #include "base/xg_wait.h"
 #include "boot/xg_boot.h"
 #include "nic/xg_nic.h"
-#include "nic/xg_nic_ni.h"
-#include "nic/xg_nic_obj.h"
-#include "nic/xg_nic_progress.h"
-#include "nic/xg_nic_tx.h"
-#include "nic/xg_nic_wire.h"
+#include "nic/xg_nic_ni_int.h"
+#include "nic/xg_nic_obj_int.h"
+#include "nic/xg_nic_progress_int.h"
+#include "nic/xg_nic_tx_int.h"
+#include "nic/xg_nic_wire_int.h"
 
 xg_nic_t *xg_nic_global;
 

@@ -9,12 +9,12 @@
 #include "base/xg_log.h"
 #include "base/xg_wait.h"
 #include "nic/xg_nic.h"
-#include "nic/xg_nic_eq.h"
-#include "nic/xg_nic_me.h"
-#include "nic/xg_nic_ni.h"
-#include "nic/xg_nic_progress.h"
-#include "nic/xg_nic_pt.h"
-#include "nic/xg_nic_uh.h"
+#include "nic/xg_nic_eq_int.h"
+#include "nic/xg_nic_me_int.h"
+#include "nic/xg_nic_ni_int.h"
+#include "nic/xg_nic_progress_int.h"
+#include "nic/xg_nic_pt_int.h"
+#include "nic/xg_nic_uh_int.h"
 
 static xg_nic_pt_t *pt_get(xg_nic_ni_t *ni, ptl_pt_index_t index)
 {

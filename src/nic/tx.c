@@ -24,13 +24,13 @@
 #include "base/xg_log.h"
 #include "base/xg_spinlock.h"
 #include "base/xg_wait.h"
-#include "nic/xg_nic_initiator.h"
-#include "nic/xg_nic_ni.h"
-#include "nic/xg_nic_progress.h"
-#include "nic/xg_nic_region.h"
-#include "nic/xg_nic_tgt.h"
-#include "nic/xg_nic_tx.h"
-#include "nic/xg_nic_wire.h"
+#include "nic/xg_nic_initiator_int.h"
+#include "nic/xg_nic_ni_int.h"
+#include "nic/xg_nic_progress_int.h"
+#include "nic/xg_nic_region_int.h"
+#include "nic/xg_nic_tgt_int.h"
+#include "nic/xg_nic_tx_int.h"
+#include "nic/xg_nic_wire_int.h"
 
 #define TX_BACKLOG_MAX 65536u
 

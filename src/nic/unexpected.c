@@ -7,15 +7,15 @@
  * entry -- the bytes kept in the buddy store, then the rest pulled from
  * the initiator.  Everything runs under the NI lock.
  */
-#include "nic/xg_nic_uh.h"
+#include "nic/xg_nic_uh_int.h"
 
 #include <string.h>
 
-#include "nic/xg_nic_me.h"
-#include "nic/xg_nic_ni.h"
-#include "nic/xg_nic_pt.h"
-#include "nic/xg_nic_tgt.h"
-#include "nic/xg_nic_wire.h"
+#include "nic/xg_nic_me_int.h"
+#include "nic/xg_nic_ni_int.h"
+#include "nic/xg_nic_pt_int.h"
+#include "nic/xg_nic_tgt_int.h"
+#include "nic/xg_nic_wire_int.h"
 
 /* Lets a held initiator go without delivering (search-delete, teardown):
  * its SEND comes with the RNDV_GET, then the acknowledgement. */

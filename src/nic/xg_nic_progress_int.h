@@ -2,16 +2,16 @@
  * Progress (progress.c): the receive dispatch, the poller role and the
  * progress thread.
  */
-#ifndef XG_NIC_PROGRESS_H
-#define XG_NIC_PROGRESS_H
+#ifndef XG_NIC_PROGRESS_INT_H
+#define XG_NIC_PROGRESS_INT_H
 
 #include <stdatomic.h>
 #include <stddef.h>
 
 #include "base/xg_wait.h"
-#include "nic/xg_nic_fwd.h"
-#include "nic/xg_nic_ni.h"
-#include "nic/xg_nic_wire.h"
+#include "nic/xg_nic_fwd_int.h"
+#include "nic/xg_nic_ni_int.h"
+#include "nic/xg_nic_wire_int.h"
 #include "xgas_status.h"
 
 /* 1 while this thread runs the engine's code as the NIC: the progress

@@ -2,16 +2,16 @@
  * Target operations: the context of the target state machine
  * (target.c), one per incoming request.
  */
-#ifndef XG_NIC_TGT_H
-#define XG_NIC_TGT_H
+#ifndef XG_NIC_TGT_INT_H
+#define XG_NIC_TGT_INT_H
 
 #include <stdint.h>
 #include <string.h>
 
 #include "base/xg_pool.h"
-#include "nic/xg_nic_ct.h"
-#include "nic/xg_nic_fwd.h"
-#include "nic/xg_nic_wire.h"
+#include "nic/xg_nic_ct_int.h"
+#include "nic/xg_nic_fwd_int.h"
+#include "nic/xg_nic_wire_int.h"
 #include "portals4.h"
 
 typedef enum xg_nic_tgt_state {
