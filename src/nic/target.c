@@ -843,17 +843,30 @@ void xg_nic_tgt_abort(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
  * Entry points from the receive path
  * --------------------------------------------------------------------- */
 
+/* Fills what request @hdr says of itself into target operation @t (the
+ * rest is the caller's): the one place a target reads a request's header.
+ * @data: the payload bytes that came with it.  Only a put comes by
+ * rendezvous (xg_nic_wire_parse refuses the flag on any other request). */
+static void tgt_from_wire(xg_nic_tgt_t *t, const xg_nic_wire_t *hdr,
+                          const uint8_t *data)
+{
+    t->kind        = hdr->type;
+    t->rndv        = (hdr->type == XG_WIRE_PUT) &&
+                     ((hdr->flags & XG_WIRE_F_RNDV) != 0);
+    t->src_rank    = hdr->src_rank;
+    t->id          = hdr->id;
+    memcpy(t->operand, hdr->operand, sizeof(t->operand));
+    t->payload     = data;
+    t->payload_len = hdr->payload;
+}
+
 void xg_nic_tgt_refuse(xg_nic_ni_t *ni, const xg_nic_wire_t *hdr)
 {
     xg_nic_tgt_t tmp;
     xg_nic_rx_t *rx;
 
     memset(&tmp, 0, sizeof(tmp));
-    tmp.kind       = hdr->type;
-    tmp.src_rank   = hdr->src_rank;
-    tmp.id         = hdr->id;
-    tmp.rndv       = (hdr->type == XG_WIRE_PUT) &&
-                     ((hdr->flags & XG_WIRE_F_RNDV) != 0);
+    tgt_from_wire(&tmp, hdr, NULL);
     xg_debug("nic", "%s from PE %u for NI %u, which is not open: refused",
              xg_nic_wire_type_name(tmp.kind), tmp.src_rank, ni->index);
     /* the initiator hears of it (a waiting initiator would hang
@@ -865,12 +878,12 @@ void xg_nic_tgt_refuse(xg_nic_ni_t *ni, const xg_nic_wire_t *hdr)
                             tmp.rndv ? XG_WIRE_F_RNDV : 0);
     }
     if ((tmp.kind != XG_WIRE_GET) && !tmp.rndv &&
-        (hdr->payload < hdr->id.rlength)) {
+        (tmp.payload_len < tmp.id.rlength)) {
         rx = tgt_rx(ni, &tmp);
         rx->kind = XG_RX_DISCARD;
         rx->ni   = (uint8_t)ni->index;
-        rx->next = hdr->payload;
-        rx->end  = hdr->id.rlength;
+        rx->next = tmp.payload_len;
+        rx->end  = tmp.id.rlength;
     }
 }
 
@@ -885,30 +898,19 @@ void xg_nic_tgt_rx_request(xg_nic_ni_t *ni, xg_nic_peer_t *peer,
         xg_nic_tgt_t tmp;
 
         memset(&tmp, 0, sizeof(tmp));
-        tmp.kind     = hdr->type;
-        tmp.src_rank = hdr->src_rank;
-        tmp.id       = hdr->id;
-        tmp.rndv     = (hdr->flags & XG_WIRE_F_RNDV) != 0;
-        tmp.payload_len = hdr->payload;
-        tmp.fail     = PTL_NI_DROPPED;
+        tgt_from_wire(&tmp, hdr, data);
+        tmp.fail = PTL_NI_DROPPED;
         tgt_drop(ni, &tmp);
         return;
     }
     t->ni          = ni;
     t->state       = XG_TGT_START;
-    t->kind        = hdr->type;
-    t->rndv        = (hdr->type == XG_WIRE_PUT) &&
-                     ((hdr->flags & XG_WIRE_F_RNDV) != 0);
-    t->src_rank    = hdr->src_rank;
+    tgt_from_wire(t, hdr, data);
     xg_nic_source_id(ni, hdr->src_rank, &t->initiator, &t->src_key);
-    t->id          = hdr->id;
     if (!ni->matching) {
         t->id.match_bits = 0;
     }
     t->drop_reason = PTL_SR_DROP_COUNT;
-    memcpy(t->operand, hdr->operand, sizeof(t->operand));
-    t->payload     = data;
-    t->payload_len = hdr->payload;
     xg_nic_tgt_run(ni, t);
 }
 

@@ -17,6 +17,19 @@
 #include "nic/xg_nic_tgt_int.h"
 #include "nic/xg_nic_wire_int.h"
 
+/* Fills what held header @uh recorded of its request into target
+ * operation @t: a held message is a rendezvous put (target.c holds no
+ * other). */
+static void uh_tgt_from_held(xg_nic_tgt_t *t, const xg_nic_uh_t *uh)
+{
+    t->kind      = XG_WIRE_PUT;
+    t->rndv      = 1;
+    t->src_rank  = uh->src_rank;
+    t->id        = uh->id;
+    t->initiator = uh->initiator;
+    t->src_key   = uh->src_key;
+}
+
 /* Lets a held initiator go without delivering (search-delete, teardown):
  * its SEND comes with the RNDV_GET, then the acknowledgement. */
 static void uh_release_initiator(xg_nic_ni_t *ni, const xg_nic_uh_t *uh,
@@ -25,11 +38,8 @@ static void uh_release_initiator(xg_nic_ni_t *ni, const xg_nic_uh_t *uh,
     xg_nic_tgt_t tmp;
 
     memset(&tmp, 0, sizeof(tmp));
-    tmp.kind       = XG_WIRE_PUT;
-    tmp.rndv       = 1;
-    tmp.src_rank   = uh->src_rank;
-    tmp.id         = uh->id;
-    tmp.list       = PTL_OVERFLOW_LIST;
+    uh_tgt_from_held(&tmp, uh);
+    tmp.list = PTL_OVERFLOW_LIST;
     xg_nic_tgt_send_ack(ni, &tmp, fail, XG_WIRE_F_RNDV);
 }
 
@@ -83,13 +93,8 @@ static void uh_deliver_held(xg_nic_ni_t *ni, xg_nic_pt_t *pt,
         return;
     }
     t->ni          = ni;
-    t->kind        = XG_WIRE_PUT;
-    t->rndv        = 1;
+    uh_tgt_from_held(t, uh);
     t->from_held   = 1;
-    t->id          = uh->id;
-    t->src_rank    = uh->src_rank;
-    t->initiator   = uh->initiator;
-    t->src_key     = uh->src_key;
     t->pt          = pt;
     t->list        = PTL_PRIORITY_LIST;
     t->drop_reason = PTL_SR_DROP_COUNT;
