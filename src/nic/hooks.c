@@ -362,26 +362,27 @@ int xg_nic_on_shutdown(const char *fn_name, xg_nic_shutdown_fn_t fn,
                        void *arg)
 {
     unsigned i, n;
+    int ret = PTL_OK;
 
     pthread_mutex_lock(&shutdown_lock);
     n = atomic_load_explicit(&shutdown_n, memory_order_relaxed);
     for (i = 0; i < n; i++) {
         if ((shutdown_fns[i].fn == fn) && (shutdown_fns[i].arg == arg)) {
-            pthread_mutex_unlock(&shutdown_lock);
-            return PTL_OK;
+            goto out_unlock;
         }
     }
     if (n == XG_NIC_SHUTDOWN_MAX) {
-        pthread_mutex_unlock(&shutdown_lock);
         xg_error("nic", "%s: no room for another shutdown listener (%d "
                  "taken)", fn_name, XG_NIC_SHUTDOWN_MAX);
-        return PTL_NO_SPACE;
+        ret = PTL_NO_SPACE;
+        goto out_unlock;
     }
     shutdown_fns[n].fn  = fn;
     shutdown_fns[n].arg = arg;
     atomic_store_explicit(&shutdown_n, n + 1, memory_order_release);
+out_unlock:
     pthread_mutex_unlock(&shutdown_lock);
-    return PTL_OK;
+    return ret;
 }
 
 void xg_nic_hooks_shutdown(void)

@@ -232,7 +232,7 @@ int xg_nic_ni_init(const char *fn, ptl_interface_t iface, unsigned options,
     if ((ni_pools_init(ni) != XG_OK) || (ni_map_init(ni) != XG_OK)) {
         pthread_mutex_unlock(&ni->lock);
         ret = PTL_NO_SPACE;
-        goto unlock;
+        goto out_unlock;
     }
     memset(ni->pt, 0, sizeof(ni->pt));
     ni->seq = 0;
@@ -252,14 +252,14 @@ int xg_nic_ni_init(const char *fn, ptl_interface_t iface, unsigned options,
     if (xg_nic_start_progress(nic) != XG_OK) {
         xg_nic_ni_teardown(ni);
         ret = PTL_FAIL;
-        goto unlock;
+        goto out_unlock;
     }
 out:
     if (actual != NULL) {
         *actual = ni->limits;
     }
     *ni_handle = xg_nic_handle_make(XG_NIC_OBJ_NI, index, 0, 0);
-unlock:
+out_unlock:
     pthread_mutex_unlock(&ni_open_lock);
     return ret;
 }
