@@ -452,12 +452,7 @@ int xg_nic_hook_put(const char *fn, uint32_t ni_index, ptl_handle_md_t md,
 {
     xg_nic_op_t op;
 
-    memset(&op, 0, sizeof(op));
-    op.kind         = XG_NIC_OP_PUT;
-    op.ack_req      = PTL_NO_ACK_REQ;
-    op.md           = md;
-    op.local_offset = local_offset;
-    op.length       = length;
+    xg_nic_op_init(&op, XG_NIC_OP_PUT, md, local_offset, length);
     if (xg_nic_global->ni[ni_index].logical) {
         op.target.rank = dest;
     } else {
@@ -466,6 +461,5 @@ int xg_nic_hook_put(const char *fn, uint32_t ni_index, ptl_handle_md_t md,
     op.pt_index   = pt;
     op.match_bits = match_bits;
     op.hdr_data   = hdr_data;
-    op.trig_ct    = PTL_CT_NONE;
     return xg_nic_issue(fn, &op);
 }

@@ -19,6 +19,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "portals4.h"
 #include "xgas_status.h"
@@ -62,6 +63,39 @@ typedef struct xg_nic_op {
     ptl_handle_ct_t  trig_ct;
     ptl_size_t       threshold;
 } xg_nic_op_t;
+
+/*
+ * The one way to build an operation: xg_nic_op_init starts one of @kind
+ * on @length bytes at @local_offset of @md (fetch/swap: the get MD) with
+ * every other field empty -- no put MD, counter or trigger (PTL_CT_NONE,
+ * issued at once), no acknowledgement asked, match bits, header data,
+ * user pointer and operands 0 -- and xg_nic_op_target names where it
+ * goes.  The caller then sets what its kind adds (ack_req, the atomic's
+ * operation, type and operand, the put MD, a trigger) and passes it to
+ * xg_nic_issue, whose code xg_nic_status maps.
+ */
+static inline void xg_nic_op_init(xg_nic_op_t *op, xg_nic_op_kind_t kind,
+                                  ptl_handle_md_t md, ptl_size_t local_offset,
+                                  ptl_size_t length)
+{
+    memset(op, 0, sizeof(*op));
+    op->kind         = kind;
+    op->md           = md;
+    op->local_offset = local_offset;
+    op->length       = length;
+    op->put_md       = PTL_INVALID_HANDLE;
+    op->ct           = PTL_CT_NONE;
+    op->trig_ct      = PTL_CT_NONE;
+}
+
+static inline void xg_nic_op_target(xg_nic_op_t *op, ptl_process_t target,
+                                    ptl_pt_index_t pt_index,
+                                    ptl_size_t remote_offset)
+{
+    op->target        = target;
+    op->pt_index      = pt_index;
+    op->remote_offset = remote_offset;
+}
 
 /* A list entry as appended or searched (LE or ME). */
 typedef struct xg_nic_entry_desc {
