@@ -272,7 +272,7 @@ static void teardown_tgt(void *obj, void *arg)
     if (t->pull_ct.heap != NULL) {
         xg_nic_ct_destroy(ni, &t->pull_ct);
     }
-    if (t->hooks != NULL) {
+    if (t->hook.set != NULL) {
         xg_nic_hook_free(ni, t);
     }
     xg_pool_free(&ni->tgt_pool, t);

@@ -23,7 +23,7 @@
 static void uh_tgt_from_held(xg_nic_tgt_t *t, const xg_nic_uh_t *uh)
 {
     t->kind      = XG_WIRE_PUT;
-    t->rndv      = 1;
+    t->rndv.on   = 1;
     t->src_rank  = uh->src_rank;
     t->id        = uh->id;
     t->initiator = uh->initiator;
@@ -94,10 +94,9 @@ static void uh_deliver_held(xg_nic_ni_t *ni, xg_nic_pt_t *pt,
     }
     t->ni          = ni;
     uh_tgt_from_held(t, uh);
-    t->from_held   = 1;
     t->pt          = pt;
     t->list        = PTL_PRIORITY_LIST;
-    t->drop_reason = PTL_SR_DROP_COUNT;
+    t->end.drop_reason = PTL_SR_DROP_COUNT;
     t->me          = me;
     /* claim the priority entry as a fresh match would */
     t->moffset = (me->options & PTL_ME_MANAGE_LOCAL) ? me->local_offset
@@ -109,15 +108,15 @@ static void uh_deliver_held(xg_nic_ni_t *ni, xg_nic_pt_t *pt,
         me->local_offset += t->mlength;
         if ((me->min_free != 0) &&
             (me->region.length - me->local_offset < me->min_free)) {
-            t->unlink_after = 1;
+            t->end.unlink_after = 1;
             me->consumed    = 1; /* the append does not link it */
         }
     }
     if (me->options & PTL_ME_USE_ONCE) {
-        t->unlink_after = 1;
+        t->end.unlink_after = 1;
         me->consumed    = 1;
     }
-    t->ack_disabled = (me->options & PTL_ME_ACK_DISABLE) != 0;
+    t->end.ack_disabled = (me->options & PTL_ME_ACK_DISABLE) != 0;
     if (me->hooks != NULL) {
         xg_nic_hook_claim(t, me->hooks);
     }
@@ -145,17 +144,17 @@ static void uh_claim_pending(xg_nic_pt_t *pt, xg_nic_uh_t *uh,
     xg_nic_tgt_t *t = uh->pending;
 
     uh->pending       = NULL;
-    t->claimed        = 1;
-    t->claim_events   = !(me->options & PTL_ME_EVENT_OVER_DISABLE);
-    t->claim_options  = me->options;
-    t->claim_ct       = me->ct;
-    t->claim_user_ptr = user_ptr;
+    t->claim.on       = 1;
+    t->claim.events   = !(me->options & PTL_ME_EVENT_OVER_DISABLE);
+    t->claim.options  = me->options;
+    t->claim.ct       = me->ct;
+    t->claim.user_ptr = user_ptr;
     if (search == 0) {
         /* the entry stays until then (PtlMEUnlink says PTL_IN_USE) */
-        t->claim_me = me;
+        t->claim.me = me;
         me->inflight++;
         pt->inflight++;
-        t->claim_unlink = (me->options & PTL_ME_USE_ONCE) != 0;
+        t->claim.unlink = (me->options & PTL_ME_USE_ONCE) != 0;
     }
 }
 
