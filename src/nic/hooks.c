@@ -99,7 +99,7 @@ static void hook_queue(xg_nic_tgt_t *t, unsigned calls)
          * sleeps (nic_may_sleep), as the wake-up below is */
         atomic_fetch_add_explicit(&ni->hooks_pending, 1,
                                   memory_order_seq_cst);
-        if (!xg_nic_in_engine()) {
+        if (!xg_nic_engine_thread()) {
             /* queued by an application thread: the poller runs it */
             ni->nic->xport.ops.rx_wake(ni->nic->xport.ep);
         }

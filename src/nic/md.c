@@ -119,7 +119,7 @@ static xg_nic_md_t *md_drain(xg_nic_ni_t *ni, ptl_handle_md_t md_handle,
     uint64_t deadline = xg_time_ns() + MD_RELEASE_WAIT_NS;
     xg_wait_t wait;
 
-    if (xg_nic_in_engine() ||
+    if (xg_nic_engine_thread() ||
         (xg_nic_wait_enter(ni->nic) != PTL_OK)) {
         return md; /* the poller itself, or aborted */
     }

@@ -69,7 +69,7 @@ void xg_nic_abort(void)
     atomic_store_explicit(&nic->aborted, 1, memory_order_seq_cst);
     xg_wait_init(&wait);
     while (atomic_load_explicit(&nic->waiters, memory_order_seq_cst) != 0) {
-        if (xg_nic_in_engine()) {
+        if (xg_nic_engine_thread()) {
             break; /* called from engine code: nobody waits on us */
         }
         xg_wait_backoff(&wait);

@@ -88,12 +88,8 @@ int xg_nic_on_progress_thread(void)
 /* Serializes starting the progress thread. */
 static pthread_mutex_t progress_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* (the progress thread sets nic_tls_progress for its whole life) */
 int xg_nic_engine_thread(void)
-{
-    return nic_tls_is_thread || nic_tls_progress;
-}
-
-int xg_nic_in_engine(void)
 {
     return nic_tls_progress;
 }

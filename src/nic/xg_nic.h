@@ -1,9 +1,12 @@
 /*
- * The software NIC: the Portals 4 engine.  This header is what the API
- * layer (src/api/portals) calls; every routine here implements one Portals
- * routine and returns its Portals return code (the codes carry meaning
- * beyond success and failure, e.g. PTL_EQ_DROPPED, so the engine speaks
- * them directly rather than xg_status_t).
+ * The software NIC: the Portals 4 engine.  This header and xg_nic_hooks.h
+ * are what the layers above call (the Portals binding src/api/portals,
+ * gas's NIC route, regions and active messages, the runtime, sPIN); the
+ * NIC's other headers are private (*_int.h).  A routine here that
+ * implements a Portals routine returns its Portals return code (the codes
+ * carry meaning beyond success and failure, e.g. PTL_EQ_DROPPED, so the
+ * engine speaks them directly rather than xg_status_t; xg_nic_status maps
+ * them for the other clients).
  *
  * Argument checks that need no object (NULL pointers, option masks, enum
  * ranges) are the API layer's; the engine checks what needs its objects
@@ -225,8 +228,10 @@ int xg_nic_on_progress_thread(void);
 /* 1 on a thread that runs the NIC's engine now: the progress thread, or an
  * application thread in the poller role (it holds the poll lock, maybe
  * interrupted there by a signal whose handler calls exit).  Such a thread
- * must not wait for the NIC to progress or to stop: the exit handler asks
- * it, and then leaves the NIC as it is, to the kernel. */
+ * must not wait for the NIC to progress or to stop (it is that progress):
+ * the engine's own waits ask it, and so does the exit handler, which then
+ * leaves the NIC as it is, to the kernel.  Unlike xg_nic_on_progress_thread
+ * it does not tell the progress thread from a polling one. */
 int xg_nic_engine_thread(void);
 
 /* Runs the NIC's progress once from a thread that waits for something

@@ -1,8 +1,9 @@
 /*
  * Packet-handler hooks: how a matching entry carries a set of handlers that
  * the NIC runs on every packet of each message the entry matches (the sPIN
- * model, docs/nic.md "Handlers").  The sPIN engine plugs in here; the NIC
- * knows nothing of it.
+ * model, docs/nic.md "Packet handlers").  The sPIN engine plugs in here;
+ * the NIC knows nothing of it.  With xg_nic.h, this is all that the layers
+ * above see of the NIC.
  *
  * For a put that matches an entry with handlers:
  *   header      once, with the first packet, before any payload call

@@ -137,7 +137,7 @@ struct xg_nic {
     _Atomic int         stop;
     pthread_t           thread_id;   /* for "am I the progress thread" */
     xg_nic_ni_t        *rx_locked;   /* NI the poller holds */
-    xg_spinlock_t       poll_lock;   /* one poller at a time (see nic.c) */
+    xg_spinlock_t       poll_lock;   /* one poller at a time (progress.c) */
     int                 networked;   /* a job over several nodes: the
                                       * progress thread leaves the network
                                       * to waiting threads (progress.c) */
