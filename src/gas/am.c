@@ -124,15 +124,9 @@ static xg_status_t am_send(xg_gas_region_t *region, ptl_handle_md_t md,
     xg_nic_op_t op;
     int ret;
 
-    memset(&op, 0, sizeof(op));
-    op.kind             = XG_NIC_OP_PUT;
-    op.ack_req          = (region != NULL) ? PTL_ACK_REQ : PTL_NO_ACK_REQ;
-    op.md               = md;
-    op.local_offset     = (ptl_size_t)(uintptr_t)msg;
-    op.length           = len;
-    op.target = xg_nic_phys_id(pe);
-    op.pt_index         = pt;
-    op.trig_ct          = PTL_CT_NONE;
+    xg_nic_op_init(&op, XG_NIC_OP_PUT, md, (ptl_size_t)(uintptr_t)msg, len);
+    xg_nic_op_target(&op, xg_nic_phys_id(pe), pt, 0);
+    op.ack_req = (region != NULL) ? PTL_ACK_REQ : PTL_NO_ACK_REQ;
     if (region != NULL) {
         __atomic_add_fetch(&region->issued, 1, __ATOMIC_SEQ_CST);
     }

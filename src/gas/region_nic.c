@@ -456,16 +456,11 @@ static xg_status_t rnic_rdma(xg_gas_region_t *region, int put, int key,
     uint64_t issued;
     int ret;
 
-    memset(&op, 0, sizeof(op));
-    op.kind            = put ? XG_NIC_OP_PUT : XG_NIC_OP_GET;
-    op.ack_req         = PTL_ACK_REQ;
-    op.md              = copy ? region->md_copy : region->md;
-    op.local_offset    = (ptl_size_t)(uintptr_t)local;
-    op.length          = len;
-    op.target = xg_nic_phys_id(pe);
-    op.pt_index        = (ptl_pt_index_t)key;
-    op.remote_offset   = offset;
-    op.trig_ct         = PTL_CT_NONE;
+    xg_nic_op_init(&op, put ? XG_NIC_OP_PUT : XG_NIC_OP_GET,
+                   copy ? region->md_copy : region->md,
+                   (ptl_size_t)(uintptr_t)local, len);
+    xg_nic_op_target(&op, xg_nic_phys_id(pe), (ptl_pt_index_t)key, offset);
+    op.ack_req = PTL_ACK_REQ;
     issued = __atomic_add_fetch(&region->issued, 1, __ATOMIC_SEQ_CST);
     /* a rendezvous put may land after later eager messages */
     if (put && (len > xg_config.nic_eager_limit)) {

@@ -217,16 +217,11 @@ static uint64_t nic_remote_offset(const void *remote)
 static void nic_op_init(xg_nic_op_t *op, xg_nic_op_kind_t kind,
                         const void *remote, size_t len, int pe)
 {
-    memset(op, 0, sizeof(*op));
-    op->kind          = kind;
-    op->ack_req       = PTL_ACK_REQ;
-    op->md            = gas_nic.md;
-    op->put_md        = gas_nic.md;
-    op->length        = len;
-    op->target        = xg_nic_phys_id(pe);
-    op->pt_index      = gas_nic.pt;
-    op->remote_offset = nic_remote_offset(remote);
-    op->trig_ct       = PTL_CT_NONE;
+    xg_nic_op_init(op, kind, gas_nic.md, 0, len);
+    xg_nic_op_target(op, xg_nic_phys_id(pe), gas_nic.pt,
+                     nic_remote_offset(remote));
+    op->ack_req = PTL_ACK_REQ;
+    op->put_md  = gas_nic.md;
 }
 
 /* Hands @op to the NIC, counted before it can complete.  Puts by the
@@ -479,7 +474,6 @@ xg_status_t xg_gas_nic_amo_op(xg_op_t op, xg_op_type_t type, void *dst,
                                                                    : src);
     nop.atomic_op    = ptl_op;
     nop.atomic_type  = ptl_type;
-    memset(nop.operand, 0, sizeof(nop.operand));
     if (operand != NULL) {
         memcpy(nop.operand, operand, size);
     }

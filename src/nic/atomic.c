@@ -16,7 +16,7 @@
 
 #include "base/xg_op.h"
 #include "nic/xg_nic.h"
-#include "nic/xg_nic_atomic.h"
+#include "nic/xg_nic_atomic_int.h"
 
 /* The table's operation and type for each Portals one. */
 static const xg_op_t atomic_ops[PTL_OP_LAST] = {

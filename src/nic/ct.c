@@ -23,14 +23,14 @@
 #include "base/xg_pool.h"
 #include "base/xg_wait.h"
 #include "nic/xg_nic.h"
-#include "nic/xg_nic_ct.h"
-#include "nic/xg_nic_initiator.h"
-#include "nic/xg_nic_md.h"
-#include "nic/xg_nic_me.h"
-#include "nic/xg_nic_ni.h"
-#include "nic/xg_nic_obj.h"
-#include "nic/xg_nic_progress.h"
-#include "nic/xg_nic_tgt.h"
+#include "nic/xg_nic_ct_int.h"
+#include "nic/xg_nic_initiator_int.h"
+#include "nic/xg_nic_md_int.h"
+#include "nic/xg_nic_me_int.h"
+#include "nic/xg_nic_ni_int.h"
+#include "nic/xg_nic_obj_int.h"
+#include "nic/xg_nic_progress_int.h"
+#include "nic/xg_nic_tgt_int.h"
 
 void xg_nic_ct_init_internal(xg_nic_ct_t *ct)
 {

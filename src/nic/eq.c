@@ -21,10 +21,10 @@
 #include "base/xg_spinlock.h"
 #include "base/xg_wait.h"
 #include "nic/xg_nic.h"
-#include "nic/xg_nic_eq.h"
-#include "nic/xg_nic_ni.h"
-#include "nic/xg_nic_obj.h"
-#include "nic/xg_nic_progress.h"
+#include "nic/xg_nic_eq_int.h"
+#include "nic/xg_nic_ni_int.h"
+#include "nic/xg_nic_obj_int.h"
+#include "nic/xg_nic_progress_int.h"
 
 int xg_nic_eq_alloc(const char *fn, ptl_handle_ni_t ni_handle,
                     ptl_size_t count, ptl_handle_eq_t *eq_handle)
@@ -158,17 +158,18 @@ static int eq_take(xg_nic_ni_t *ni, ptl_handle_eq_t handle, ptl_event_t *ev)
     }
     xg_spinlock_lock(&eq->lock);
     if (xg_pool_obj_handle(eq) != handle) {
-        xg_spinlock_unlock(&eq->lock);
-        return PTL_INTERRUPTED;
+        ret = PTL_INTERRUPTED;
+        goto out_unlock;
     }
     if (atomic_load_explicit(&eq->tail, memory_order_relaxed) == eq->head) {
-        xg_spinlock_unlock(&eq->lock);
-        return PTL_EQ_EMPTY;
+        ret = PTL_EQ_EMPTY;
+        goto out_unlock;
     }
     *ev = eq->ring[eq->head % eq->capacity];
     __atomic_store_n(&eq->head, eq->head + 1, __ATOMIC_RELAXED);
     ret = eq->dropped ? PTL_EQ_DROPPED : PTL_OK;
     eq->dropped = 0;
+out_unlock:
     xg_spinlock_unlock(&eq->lock);
     return ret;
 }

@@ -31,14 +31,14 @@
 #include "base/xg_wait.h"
 #include "nic/xg_nic.h"
 #include "nic/xg_nic_hooks.h"
-#include "nic/xg_nic_initiator.h"
-#include "nic/xg_nic_me.h"
-#include "nic/xg_nic_ni.h"
-#include "nic/xg_nic_obj.h"
-#include "nic/xg_nic_progress.h"
-#include "nic/xg_nic_region.h"
-#include "nic/xg_nic_tgt.h"
-#include "nic/xg_nic_tx.h"
+#include "nic/xg_nic_initiator_int.h"
+#include "nic/xg_nic_me_int.h"
+#include "nic/xg_nic_ni_int.h"
+#include "nic/xg_nic_obj_int.h"
+#include "nic/xg_nic_progress_int.h"
+#include "nic/xg_nic_region_int.h"
+#include "nic/xg_nic_tgt_int.h"
+#include "nic/xg_nic_tx_int.h"
 
 enum {
     XG_NIC_HOOK_CALL_HEADER     = 1u << 0,
@@ -84,7 +84,7 @@ static void hook_queue(xg_nic_tgt_t *t, unsigned calls)
     struct xg_nic_hook_ref *v;
     uint32_t cap;
 
-    if (t->hook_calls == 0) {
+    if (t->hook.calls == 0) {
         if (ni->hookq_n == ni->hookq_cap) {
             cap = (ni->hookq_cap == 0) ? 16 : ni->hookq_cap * 2;
             v = realloc(ni->hookq, cap * sizeof(*v));
@@ -99,17 +99,17 @@ static void hook_queue(xg_nic_tgt_t *t, unsigned calls)
          * sleeps (nic_may_sleep), as the wake-up below is */
         atomic_fetch_add_explicit(&ni->hooks_pending, 1,
                                   memory_order_seq_cst);
-        if (!xg_nic_in_engine()) {
+        if (!xg_nic_engine_thread()) {
             /* queued by an application thread: the poller runs it */
             ni->nic->xport.ops.rx_wake(ni->nic->xport.ep);
         }
     }
-    t->hook_calls |= (uint8_t)calls;
+    t->hook.calls |= (uint8_t)calls;
 }
 
 void xg_nic_hook_claim(xg_nic_tgt_t *t, xg_nic_hooks_t *hooks)
 {
-    t->hooks = hooks;
+    t->hook.set = hooks;
     if (hooks != NULL) {
         atomic_fetch_add_explicit(&hooks->inflight, 1, memory_order_relaxed);
         hook_queue(t, XG_NIC_HOOK_CALL_HEADER);
@@ -119,22 +119,22 @@ void xg_nic_hook_claim(xg_nic_tgt_t *t, xg_nic_hooks_t *hooks)
 void xg_nic_hook_packet(xg_nic_tgt_t *t, uint64_t off, const uint8_t *data,
                         uint64_t len)
 {
-    if (t->hook_fail || (len == 0)) {
+    if (t->hook.fail || (len == 0)) {
         return; /* after a failure nothing more lands */
     }
-    xg_assert(!(t->hook_calls & XG_NIC_HOOK_CALL_PAYLOAD));
-    t->hook_data = data;
-    t->hook_off  = off;
-    t->hook_len  = len;
+    xg_assert(!(t->hook.calls & XG_NIC_HOOK_CALL_PAYLOAD));
+    t->hook.data = data;
+    t->hook.off  = off;
+    t->hook.len  = len;
     hook_queue(t, XG_NIC_HOOK_CALL_PAYLOAD);
 }
 
 int xg_nic_hook_complete(xg_nic_tgt_t *t)
 {
-    if ((t->hook_calls != 0) || t->hook_pending) {
+    if ((t->hook.calls != 0) || t->hook.pending) {
         return 0; /* the queued call, or the resume, resumes it */
     }
-    if (t->hook_completed || (t->hooks->completion == NULL)) {
+    if (t->hook.completed || (t->hook.set->completion == NULL)) {
         return 1;
     }
     hook_queue(t, XG_NIC_HOOK_CALL_COMPLETION);
@@ -145,7 +145,7 @@ int xg_nic_hook_complete(xg_nic_tgt_t *t)
  * @t's handlers. */
 static void hook_unlock(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
 {
-    t->hook_busy = 1;
+    t->hook.busy = 1;
     ni->nic->rx_locked = NULL;
     pthread_mutex_unlock(&ni->lock);
 }
@@ -159,7 +159,7 @@ static int hook_relock(xg_nic_ni_t *ni, xg_nic_tgt_t *t, uint32_t handle,
     ni->nic->rx_locked = ni;
     if (xg_nic_ni_is_open(ni) && (ni->incarnation == incarnation) &&
         (xg_pool_lookup(&ni->tgt_pool, handle) == t)) {
-        t->hook_busy = 0;
+        t->hook.busy = 0;
         return 1;
     }
     return 0;
@@ -170,17 +170,17 @@ static void hook_args(xg_nic_tgt_t *t, xg_nic_hook_args_t *args)
     args->id        = &t->id;
     args->initiator = t->initiator;
     args->user_ptr  = (t->me != NULL) ? t->me->user_ptr : NULL;
-    args->mem       = t->hooks->mem;
-    args->mem_size  = t->hooks->mem_size;
+    args->mem       = t->hook.set->mem;
+    args->mem_size  = t->hook.set->mem_size;
     args->start     = (t->me != NULL)
                           ? xg_nic_region_addr(&t->me->region, t->moffset)
                           : NULL;
     args->mlength   = t->mlength;
-    args->data      = t->hook_data;
-    args->len       = (size_t)t->hook_len;
-    args->offset    = t->hook_off;
-    args->fail      = t->hook_fail ? PTL_NI_DROPPED : PTL_NI_OK;
-    args->msg       = &t->hook_msg;
+    args->data      = t->hook.data;
+    args->len       = (size_t)t->hook.len;
+    args->offset    = t->hook.off;
+    args->fail      = t->hook.fail ? PTL_NI_DROPPED : PTL_NI_OK;
+    args->msg       = &t->hook.msg;
     args->ticket.ni          = t->ni->index;
     args->ticket.incarnation = t->ni->incarnation;
     args->ticket.handle      = xg_pool_obj_handle(t);
@@ -204,14 +204,14 @@ void xg_nic_hook_free(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     xg_nic_hook_args_t args;
 
     (void)ni;
-    if (!t->hook_busy) {
+    if (!t->hook.busy) {
         /* (a call in progress ends the message itself: hook_run) */
         hook_args(t, &args);
-        args.fail = (t->hook_completed && !t->hook_fail) ? PTL_NI_OK
+        args.fail = (t->hook.completed && !t->hook.fail) ? PTL_NI_OK
                                                          : PTL_NI_DROPPED;
-        hook_end(t->hooks, &args, t->hook_started);
+        hook_end(t->hook.set, &args, t->hook.started);
     }
-    t->hooks = NULL;
+    t->hook.set = NULL;
 }
 
 /* Makes a header or payload call, again while it answers BUSY: meanwhile
@@ -235,18 +235,18 @@ static xg_nic_hook_ret_t hook_call(xg_nic_ni_t *ni, xg_nic_hook_fn_t fn,
  * on return, dropped during the calls). */
 static void hook_run(xg_nic_ni_t *ni, xg_nic_tgt_t *t, uint32_t handle)
 {
-    xg_nic_hooks_t *h = t->hooks;
-    unsigned calls = t->hook_calls;
+    xg_nic_hooks_t *h = t->hook.set;
+    unsigned calls = t->hook.calls;
     uint32_t incarnation = ni->incarnation;
     xg_nic_hook_ret_t hret = XG_NIC_HOOK_PROCEED;
     xg_nic_hook_ret_t pret = XG_NIC_HOOK_PROCEED;
     xg_nic_hook_ret_t cret;
     xg_nic_hook_args_t args;
     xg_nic_msg_id_t id = t->id;
-    void *msg = t->hook_msg;
-    int started = t->hook_started;
+    void *msg = t->hook.msg;
+    int started = t->hook.started;
 
-    t->hook_calls = 0;
+    t->hook.calls = 0;
     hook_args(t, &args);
     args.id  = &id;  /* the operation is not touched without the lock */
     args.msg = &msg;
@@ -266,23 +266,23 @@ static void hook_run(xg_nic_ni_t *ni, xg_nic_tgt_t *t, uint32_t handle)
             return;
         }
         if (calls & XG_NIC_HOOK_CALL_HEADER) {
-            t->hook_consume = (hret == XG_NIC_HOOK_CONSUMED);
-            t->hook_started = 1;
-            t->hook_msg     = msg;
+            t->hook.consume = (hret == XG_NIC_HOOK_CONSUMED);
+            t->hook.started = 1;
+            t->hook.msg     = msg;
         }
-        t->hook_fail |= (hret == XG_NIC_HOOK_ERROR) ||
+        t->hook.fail |= (hret == XG_NIC_HOOK_ERROR) ||
                         (pret == XG_NIC_HOOK_ERROR);
-        if ((calls & XG_NIC_HOOK_CALL_PAYLOAD) && !t->hook_fail &&
-            !t->hook_consume && (pret == XG_NIC_HOOK_PROCEED)) {
-            xg_nic_tgt_write(t, t->hook_off, t->hook_data, t->hook_len);
+        if ((calls & XG_NIC_HOOK_CALL_PAYLOAD) && !t->hook.fail &&
+            !t->hook.consume && (pret == XG_NIC_HOOK_PROCEED)) {
+            xg_nic_tgt_write(t, t->hook.off, t->hook.data, t->hook.len);
         }
-        t->hook_data = NULL;
+        t->hook.data = NULL;
     }
     if (calls & XG_NIC_HOOK_CALL_COMPLETION) {
         hook_args(t, &args);
         args.id  = &id;
         args.msg = &msg;
-        t->hook_pending = 1; /* before the call: a resume may come in it */
+        t->hook.pending = 1; /* before the call: a resume may come in it */
         hook_unlock(ni, t);
         cret = h->completion(&args);
         if (!hook_relock(ni, t, handle, incarnation)) {
@@ -293,10 +293,10 @@ static void hook_run(xg_nic_ni_t *ni, xg_nic_tgt_t *t, uint32_t handle)
         if (cret == XG_NIC_HOOK_PENDING) {
             return; /* xg_nic_hook_resume() queues the rest */
         }
-        t->hook_pending = 0;
-        t->hook_fail |= (cret == XG_NIC_HOOK_ERROR);
-        t->hook_completed = 1;
-    } else if (!(calls & XG_NIC_HOOK_CALL_RESUME) && t->hook_pending) {
+        t->hook.pending = 0;
+        t->hook.fail |= (cret == XG_NIC_HOOK_ERROR);
+        t->hook.completed = 1;
+    } else if (!(calls & XG_NIC_HOOK_CALL_RESUME) && t->hook.pending) {
         return; /* still waiting for its resume */
     }
     xg_nic_tgt_resume(ni, t);
@@ -316,10 +316,10 @@ int xg_nic_hook_resume(const xg_nic_hook_ticket_t *ticket,
     pthread_mutex_lock(&ni->lock);
     if (xg_nic_ni_is_open(ni) && (ni->incarnation == ticket->incarnation)) {
         t = xg_pool_lookup(&ni->tgt_pool, ticket->handle);
-        if ((t != NULL) && t->hook_pending) {
-            t->hook_pending   = 0;
-            t->hook_completed = 1;
-            t->hook_fail     |= (ret == XG_NIC_HOOK_ERROR);
+        if ((t != NULL) && t->hook.pending) {
+            t->hook.pending   = 0;
+            t->hook.completed = 1;
+            t->hook.fail     |= (ret == XG_NIC_HOOK_ERROR);
             hook_queue(t, XG_NIC_HOOK_CALL_RESUME);
             rc = PTL_OK;
         }
@@ -342,7 +342,7 @@ void xg_nic_hooks_drain(xg_nic_t *nic, xg_nic_ni_t *ni)
                                   memory_order_relaxed);
         if (xg_nic_ni_is_open(ni) &&
             (xg_pool_lookup(&ni->tgt_pool, ref.handle) == ref.tgt) &&
-            (ref.tgt->hook_calls != 0)) {
+            (ref.tgt->hook.calls != 0)) {
             hook_run(ni, ref.tgt, ref.handle);
         }
     }
@@ -362,26 +362,27 @@ int xg_nic_on_shutdown(const char *fn_name, xg_nic_shutdown_fn_t fn,
                        void *arg)
 {
     unsigned i, n;
+    int ret = PTL_OK;
 
     pthread_mutex_lock(&shutdown_lock);
     n = atomic_load_explicit(&shutdown_n, memory_order_relaxed);
     for (i = 0; i < n; i++) {
         if ((shutdown_fns[i].fn == fn) && (shutdown_fns[i].arg == arg)) {
-            pthread_mutex_unlock(&shutdown_lock);
-            return PTL_OK;
+            goto out_unlock;
         }
     }
     if (n == XG_NIC_SHUTDOWN_MAX) {
-        pthread_mutex_unlock(&shutdown_lock);
         xg_error("nic", "%s: no room for another shutdown listener (%d "
                  "taken)", fn_name, XG_NIC_SHUTDOWN_MAX);
-        return PTL_NO_SPACE;
+        ret = PTL_NO_SPACE;
+        goto out_unlock;
     }
     shutdown_fns[n].fn  = fn;
     shutdown_fns[n].arg = arg;
     atomic_store_explicit(&shutdown_n, n + 1, memory_order_release);
+out_unlock:
     pthread_mutex_unlock(&shutdown_lock);
-    return PTL_OK;
+    return ret;
 }
 
 void xg_nic_hooks_shutdown(void)
@@ -451,12 +452,7 @@ int xg_nic_hook_put(const char *fn, uint32_t ni_index, ptl_handle_md_t md,
 {
     xg_nic_op_t op;
 
-    memset(&op, 0, sizeof(op));
-    op.kind         = XG_NIC_OP_PUT;
-    op.ack_req      = PTL_NO_ACK_REQ;
-    op.md           = md;
-    op.local_offset = local_offset;
-    op.length       = length;
+    xg_nic_op_init(&op, XG_NIC_OP_PUT, md, local_offset, length);
     if (xg_nic_global->ni[ni_index].logical) {
         op.target.rank = dest;
     } else {
@@ -465,6 +461,5 @@ int xg_nic_hook_put(const char *fn, uint32_t ni_index, ptl_handle_md_t md,
     op.pt_index   = pt;
     op.match_bits = match_bits;
     op.hdr_data   = hdr_data;
-    op.trig_ct    = PTL_CT_NONE;
     return xg_nic_issue(fn, &op);
 }

@@ -16,7 +16,7 @@
 #include "base/xg_log.h"
 #include "boot/xg_boot.h"
 #include "nic/xg_nic.h"
-#include "nic/xg_nic_ni.h"
+#include "nic/xg_nic_ni_int.h"
 
 int xg_nic_phys_rank(ptl_process_t phys)
 {

@@ -20,15 +20,15 @@
 #include "base/xg_log.h"
 #include "base/xg_pool.h"
 #include "nic/xg_nic.h"
-#include "nic/xg_nic_ct.h"
-#include "nic/xg_nic_eq.h"
-#include "nic/xg_nic_initiator.h"
-#include "nic/xg_nic_md.h"
-#include "nic/xg_nic_ni.h"
-#include "nic/xg_nic_obj.h"
-#include "nic/xg_nic_region.h"
-#include "nic/xg_nic_tx.h"
-#include "nic/xg_nic_wire.h"
+#include "nic/xg_nic_ct_int.h"
+#include "nic/xg_nic_eq_int.h"
+#include "nic/xg_nic_initiator_int.h"
+#include "nic/xg_nic_md_int.h"
+#include "nic/xg_nic_ni_int.h"
+#include "nic/xg_nic_obj_int.h"
+#include "nic/xg_nic_region_int.h"
+#include "nic/xg_nic_tx_int.h"
+#include "nic/xg_nic_wire_int.h"
 
 /* An initiator event of message @id (its user pointer). */
 static void init_event_base(ptl_event_t *ev, ptl_event_kind_t type,
@@ -453,31 +453,32 @@ int xg_nic_issue(const char *fn, const xg_nic_op_t *op)
     pthread_mutex_lock(&ni->lock);
     if (op->trig_ct == PTL_CT_NONE) {
         ret = xg_nic_issue_locked(ni, op, fn);
-        pthread_mutex_unlock(&ni->lock);
-        return ret;
+        goto out_unlock;
     }
     ct = (xg_nic_handle_ni(op->trig_ct) == ni->index)
              ? xg_nic_ct_of(ni, op->trig_ct) : NULL;
     if (ct == NULL) {
-        pthread_mutex_unlock(&ni->lock);
         xg_warn("ptl", "%s: trigger counter %#x is not a counting event of "
                 "the operation's NI", fn, op->trig_ct);
-        return PTL_ARG_INVALID;
+        ret = PTL_ARG_INVALID;
+        goto out_unlock;
     }
     ret = op_check(ni, op, fn, &md, &put_md, &peer);
-    if (ret == PTL_OK) {
-        trig = xg_pool_alloc(&ni->trig_pool);
-        if (trig == NULL) {
-            xg_info("ptl", "%s: max_triggered_ops (%d) operations are "
-                    "pending", fn, ni->limits.max_triggered_ops);
-            ret = PTL_NO_SPACE;
-        } else {
-            trig->kind      = XG_TRIG_OP;
-            trig->op        = *op;
-            trig->threshold = op->threshold;
-            ret = xg_nic_trig_add(ni, ct, trig);
-        }
+    if (ret != PTL_OK) {
+        goto out_unlock;
     }
+    trig = xg_pool_alloc(&ni->trig_pool);
+    if (trig == NULL) {
+        xg_info("ptl", "%s: max_triggered_ops (%d) operations are pending",
+                fn, ni->limits.max_triggered_ops);
+        ret = PTL_NO_SPACE;
+        goto out_unlock;
+    }
+    trig->kind      = XG_TRIG_OP;
+    trig->op        = *op;
+    trig->threshold = op->threshold;
+    ret = xg_nic_trig_add(ni, ct, trig);
+out_unlock:
     pthread_mutex_unlock(&ni->lock);
     return ret;
 }

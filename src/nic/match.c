@@ -30,10 +30,10 @@
 #include "base/xg_compiler.h"
 #include "base/xg_hash.h"
 #include "nic/xg_nic.h"
-#include "nic/xg_nic_me.h"
-#include "nic/xg_nic_ni.h"
-#include "nic/xg_nic_pt.h"
-#include "nic/xg_nic_uh.h"
+#include "nic/xg_nic_me_int.h"
+#include "nic/xg_nic_ni_int.h"
+#include "nic/xg_nic_pt_int.h"
+#include "nic/xg_nic_uh_int.h"
 
 #define XG_NIC_ANY_KEY UINT64_MAX
 

@@ -26,11 +26,11 @@
 #include "base/xg_time.h"
 #include "base/xg_wait.h"
 #include "nic/xg_nic.h"
-#include "nic/xg_nic_md.h"
-#include "nic/xg_nic_ni.h"
-#include "nic/xg_nic_obj.h"
-#include "nic/xg_nic_progress.h"
-#include "nic/xg_nic_region.h"
+#include "nic/xg_nic_md_int.h"
+#include "nic/xg_nic_ni_int.h"
+#include "nic/xg_nic_obj_int.h"
+#include "nic/xg_nic_progress_int.h"
+#include "nic/xg_nic_region_int.h"
 
 /* How long PtlMDRelease waits for the answers to operations in flight. */
 #define MD_RELEASE_WAIT_NS 2000000000ull /* 2 s */
@@ -59,38 +59,38 @@ int xg_nic_md_bind(const char *fn, ptl_handle_ni_t ni_handle,
          (xg_nic_eq_of(ni, desc->eq_handle) == NULL)) ||
         ((desc->ct_handle != PTL_CT_NONE) &&
          (xg_nic_ct_of(ni, desc->ct_handle) == NULL))) {
-        pthread_mutex_unlock(&ni->lock);
         xg_warn("ptl", "%s: eq_handle %#x or ct_handle %#x is not an object "
                 "of this NI", fn, desc->eq_handle, desc->ct_handle);
-        return PTL_ARG_INVALID;
+        ret = PTL_ARG_INVALID;
+        goto out_unlock;
     }
     /* the arguments first, resources after */
     ret = xg_nic_region_init(&region, desc->start, desc->length,
                              (desc->options & PTL_IOVEC) != 0,
                              ni->limits.max_iovecs);
     if (ret != PTL_OK) {
-        pthread_mutex_unlock(&ni->lock);
         xg_warn("ptl", "%s: start %p / length %llu do not describe memory "
                 "(a NULL start takes a length of 0, or PTL_SIZE_MAX for the "
                 "whole address space; or a bad iovec list)", fn,
                 desc->start, (unsigned long long)desc->length);
-        return ret;
+        goto out_unlock;
     }
     md = xg_pool_alloc(&ni->md_pool);
     if (md == NULL) {
         xg_nic_region_fini(&region);
-        pthread_mutex_unlock(&ni->lock);
         xg_info("ptl", "%s: max_mds (%d) descriptors are bound", fn,
                 ni->limits.max_mds);
-        return PTL_NO_SPACE;
+        ret = PTL_NO_SPACE;
+        goto out_unlock;
     }
     md->region  = region;
     md->options = desc->options;
     md->eq      = desc->eq_handle;
     md->ct      = desc->ct_handle;
     *md_handle  = xg_pool_obj_handle(md);
+out_unlock:
     pthread_mutex_unlock(&ni->lock);
-    return PTL_OK;
+    return ret;
 }
 
 /* @md_handle's MD with @ni locked (@ni is NULL if the handle names no NI),
@@ -119,7 +119,7 @@ static xg_nic_md_t *md_drain(xg_nic_ni_t *ni, ptl_handle_md_t md_handle,
     uint64_t deadline = xg_time_ns() + MD_RELEASE_WAIT_NS;
     xg_wait_t wait;
 
-    if (xg_nic_in_engine() ||
+    if (xg_nic_engine_thread() ||
         (xg_nic_wait_enter(ni->nic) != PTL_OK)) {
         return md; /* the poller itself, or aborted */
     }
@@ -140,6 +140,7 @@ int xg_nic_md_release(const char *fn, ptl_handle_md_t md_handle)
     xg_nic_ni_t *ni = xg_nic_ni_lookup(xg_nic_handle_make(
         XG_NIC_OBJ_NI, xg_nic_handle_ni(md_handle), 0, 0));
     xg_nic_md_t *md = md_lock(ni, md_handle);
+    int ret = PTL_OK;
 
     if ((md != NULL) && (md->pending != 0)) {
         md = md_drain(ni, md_handle, md);
@@ -150,16 +151,17 @@ int xg_nic_md_release(const char *fn, ptl_handle_md_t md_handle)
         return PTL_ARG_INVALID;
     }
     if ((md->pending != 0) || (md->triggers != 0)) {
-        pthread_mutex_unlock(&ni->lock);
         xg_info("ptl", "%s: MD %#x is in use: %u operations in flight "
                 "(unanswered after %llu ms), %u triggered operations "
                 "pending (cancel them with PtlCTCancelTriggered or "
                 "PtlCTFree)", fn, md_handle, md->pending,
                 MD_RELEASE_WAIT_NS / 1000000ull, md->triggers);
-        return PTL_IN_USE;
+        ret = PTL_IN_USE;
+        goto out_unlock;
     }
     xg_nic_region_fini(&md->region);
     xg_pool_free(&ni->md_pool, md);
+out_unlock:
     pthread_mutex_unlock(&ni->lock);
-    return PTL_OK;
+    return ret;
 }

@@ -20,14 +20,14 @@
 #include "base/xg_log.h"
 #include "base/xg_pool.h"
 #include "nic/xg_nic.h"
-#include "nic/xg_nic_ct.h"
-#include "nic/xg_nic_eq.h"
-#include "nic/xg_nic_me.h"
-#include "nic/xg_nic_ni.h"
-#include "nic/xg_nic_obj.h"
-#include "nic/xg_nic_pt.h"
-#include "nic/xg_nic_region.h"
-#include "nic/xg_nic_uh.h"
+#include "nic/xg_nic_ct_int.h"
+#include "nic/xg_nic_eq_int.h"
+#include "nic/xg_nic_me_int.h"
+#include "nic/xg_nic_ni_int.h"
+#include "nic/xg_nic_obj_int.h"
+#include "nic/xg_nic_pt_int.h"
+#include "nic/xg_nic_region_int.h"
+#include "nic/xg_nic_uh_int.h"
 
 static void me_post(xg_nic_ni_t *ni, const xg_nic_me_t *me,
                     ptl_event_kind_t type)
@@ -252,15 +252,15 @@ int xg_nic_entry_append(const char *fn, ptl_handle_ni_t ni_handle,
     if (trig_ct != PTL_CT_NONE) {
         ct = me_trig_ct(fn, ni, trig_ct);
         if (ct == NULL) {
-            pthread_mutex_unlock(&ni->lock);
-            return PTL_ARG_INVALID;
+            ret = PTL_ARG_INVALID;
+            goto out_unlock;
         }
         trig = xg_pool_alloc(&ni->trig_pool);
         if (trig == NULL) {
-            pthread_mutex_unlock(&ni->lock);
             xg_info("ptl", "%s: max_triggered_ops (%d) operations are "
                     "pending", fn, ni->limits.max_triggered_ops);
-            return PTL_NO_SPACE;
+            ret = PTL_NO_SPACE;
+            goto out_unlock;
         }
     }
     ret = me_create(fn, ni, pt_index, desc, list, user_ptr, &me);
@@ -268,14 +268,12 @@ int xg_nic_entry_append(const char *fn, ptl_handle_ni_t ni_handle,
         if (trig != NULL) {
             xg_pool_free(&ni->trig_pool, trig);
         }
-        pthread_mutex_unlock(&ni->lock);
-        return ret;
+        goto out_unlock;
     }
     *handle = xg_pool_obj_handle(me);
     if (trig == NULL) {
         me_link(ni, me);
-        pthread_mutex_unlock(&ni->lock);
-        return PTL_OK;
+        goto out_unlock;
     }
     /* triggered: the entry waits, unlinked, for its counter */
     me->trig_pending = 1;
@@ -283,6 +281,7 @@ int xg_nic_entry_append(const char *fn, ptl_handle_ni_t ni_handle,
     trig->me         = me;
     trig->threshold  = threshold;
     ret = xg_nic_trig_add(ni, ct, trig); /* may fire at once */
+out_unlock:
     pthread_mutex_unlock(&ni->lock);
     return ret;
 }
@@ -328,24 +327,25 @@ int xg_nic_entry_unlink(const char *fn, ptl_handle_any_t handle, int is_le,
     }
     if (trig_ct == PTL_CT_NONE) {
         ret = me_unlink(ni, me);
-        pthread_mutex_unlock(&ni->lock);
-        return ret;
+        goto out_unlock;
     }
     ct = me_trig_ct(fn, ni, trig_ct);
-    trig = (ct != NULL) ? xg_pool_alloc(&ni->trig_pool) : NULL;
+    if (ct == NULL) {
+        ret = PTL_ARG_INVALID;
+        goto out_unlock;
+    }
+    trig = xg_pool_alloc(&ni->trig_pool);
     if (trig == NULL) {
-        pthread_mutex_unlock(&ni->lock);
-        if (ct == NULL) {
-            return PTL_ARG_INVALID;
-        }
         xg_info("ptl", "%s: max_triggered_ops (%d) operations are pending",
                 fn, ni->limits.max_triggered_ops);
-        return PTL_NO_SPACE;
+        ret = PTL_NO_SPACE;
+        goto out_unlock;
     }
     trig->kind      = XG_TRIG_ME_UNLINK;
     trig->me_handle = handle;
     trig->threshold = threshold;
     ret = xg_nic_trig_add(ni, ct, trig);
+out_unlock:
     pthread_mutex_unlock(&ni->lock);
     return ret;
 }

@@ -17,18 +17,18 @@
 #include "base/xg_log.h"
 #include "base/xg_pool.h"
 #include "nic/xg_nic.h"
-#include "nic/xg_nic_ct.h"
-#include "nic/xg_nic_eq.h"
-#include "nic/xg_nic_md.h"
-#include "nic/xg_nic_me.h"
-#include "nic/xg_nic_ni.h"
-#include "nic/xg_nic_obj.h"
-#include "nic/xg_nic_progress.h"
-#include "nic/xg_nic_pt.h"
-#include "nic/xg_nic_region.h"
-#include "nic/xg_nic_tgt.h"
-#include "nic/xg_nic_tx.h"
-#include "nic/xg_nic_uh.h"
+#include "nic/xg_nic_ct_int.h"
+#include "nic/xg_nic_eq_int.h"
+#include "nic/xg_nic_md_int.h"
+#include "nic/xg_nic_me_int.h"
+#include "nic/xg_nic_ni_int.h"
+#include "nic/xg_nic_obj_int.h"
+#include "nic/xg_nic_progress_int.h"
+#include "nic/xg_nic_pt_int.h"
+#include "nic/xg_nic_region_int.h"
+#include "nic/xg_nic_tgt_int.h"
+#include "nic/xg_nic_tx_int.h"
+#include "nic/xg_nic_uh_int.h"
 
 /* Serializes opening and closing NIs (not the data path). */
 static pthread_mutex_t ni_open_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -232,7 +232,7 @@ int xg_nic_ni_init(const char *fn, ptl_interface_t iface, unsigned options,
     if ((ni_pools_init(ni) != XG_OK) || (ni_map_init(ni) != XG_OK)) {
         pthread_mutex_unlock(&ni->lock);
         ret = PTL_NO_SPACE;
-        goto unlock;
+        goto out_unlock;
     }
     memset(ni->pt, 0, sizeof(ni->pt));
     ni->seq = 0;
@@ -252,14 +252,14 @@ int xg_nic_ni_init(const char *fn, ptl_interface_t iface, unsigned options,
     if (xg_nic_start_progress(nic) != XG_OK) {
         xg_nic_ni_teardown(ni);
         ret = PTL_FAIL;
-        goto unlock;
+        goto out_unlock;
     }
 out:
     if (actual != NULL) {
         *actual = ni->limits;
     }
     *ni_handle = xg_nic_handle_make(XG_NIC_OBJ_NI, index, 0, 0);
-unlock:
+out_unlock:
     pthread_mutex_unlock(&ni_open_lock);
     return ret;
 }
@@ -272,7 +272,7 @@ static void teardown_tgt(void *obj, void *arg)
     if (t->pull_ct.heap != NULL) {
         xg_nic_ct_destroy(ni, &t->pull_ct);
     }
-    if (t->hooks != NULL) {
+    if (t->hook.set != NULL) {
         xg_nic_hook_free(ni, t);
     }
     xg_pool_free(&ni->tgt_pool, t);

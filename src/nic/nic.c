@@ -16,11 +16,11 @@
 #include "base/xg_wait.h"
 #include "boot/xg_boot.h"
 #include "nic/xg_nic.h"
-#include "nic/xg_nic_ni.h"
-#include "nic/xg_nic_obj.h"
-#include "nic/xg_nic_progress.h"
-#include "nic/xg_nic_tx.h"
-#include "nic/xg_nic_wire.h"
+#include "nic/xg_nic_ni_int.h"
+#include "nic/xg_nic_obj_int.h"
+#include "nic/xg_nic_progress_int.h"
+#include "nic/xg_nic_tx_int.h"
+#include "nic/xg_nic_wire_int.h"
 
 xg_nic_t *xg_nic_global;
 
@@ -69,7 +69,7 @@ void xg_nic_abort(void)
     atomic_store_explicit(&nic->aborted, 1, memory_order_seq_cst);
     xg_wait_init(&wait);
     while (atomic_load_explicit(&nic->waiters, memory_order_seq_cst) != 0) {
-        if (xg_nic_in_engine()) {
+        if (xg_nic_engine_thread()) {
             break; /* called from engine code: nobody waits on us */
         }
         xg_wait_backoff(&wait);

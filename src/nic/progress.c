@@ -37,7 +37,7 @@
  * (DATA packets, tracked per peer).  Anything malformed or out of sequence
  * is dropped and counted; a broken message is aborted, never waited for.
  */
-#include "nic/xg_nic_progress.h"
+#include "nic/xg_nic_progress_int.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -52,12 +52,12 @@
 #include "boot/xg_boot.h"
 #include "base/xg_time.h"
 #include "base/xg_wait.h"
-#include "nic/xg_nic_initiator.h"
-#include "nic/xg_nic_ni.h"
-#include "nic/xg_nic_obj.h"
-#include "nic/xg_nic_tgt.h"
-#include "nic/xg_nic_tx.h"
-#include "nic/xg_nic_wire.h"
+#include "nic/xg_nic_initiator_int.h"
+#include "nic/xg_nic_ni_int.h"
+#include "nic/xg_nic_obj_int.h"
+#include "nic/xg_nic_tgt_int.h"
+#include "nic/xg_nic_tx_int.h"
+#include "nic/xg_nic_wire_int.h"
 
 /* Packets per poll: the poller holds an NI lock for a whole batch, so a
  * short batch bounds how long an application thread of the same process
@@ -88,12 +88,8 @@ int xg_nic_on_progress_thread(void)
 /* Serializes starting the progress thread. */
 static pthread_mutex_t progress_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* (the progress thread sets nic_tls_progress for its whole life) */
 int xg_nic_engine_thread(void)
-{
-    return nic_tls_is_thread || nic_tls_progress;
-}
-
-int xg_nic_in_engine(void)
 {
     return nic_tls_progress;
 }

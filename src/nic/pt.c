@@ -9,12 +9,12 @@
 #include "base/xg_log.h"
 #include "base/xg_wait.h"
 #include "nic/xg_nic.h"
-#include "nic/xg_nic_eq.h"
-#include "nic/xg_nic_me.h"
-#include "nic/xg_nic_ni.h"
-#include "nic/xg_nic_progress.h"
-#include "nic/xg_nic_pt.h"
-#include "nic/xg_nic_uh.h"
+#include "nic/xg_nic_eq_int.h"
+#include "nic/xg_nic_me_int.h"
+#include "nic/xg_nic_ni_int.h"
+#include "nic/xg_nic_progress_int.h"
+#include "nic/xg_nic_pt_int.h"
+#include "nic/xg_nic_uh_int.h"
 
 static xg_nic_pt_t *pt_get(xg_nic_ni_t *ni, ptl_pt_index_t index)
 {
@@ -30,6 +30,7 @@ int xg_nic_pt_alloc(const char *fn, ptl_handle_ni_t ni_handle,
     xg_nic_ni_t *ni = xg_nic_ni_lookup(ni_handle);
     ptl_pt_index_t index;
     xg_nic_pt_t *pt;
+    int ret = PTL_OK;
 
     if (ni == NULL) {
         xg_warn("ptl", "%s: %#x is not an open NI handle", fn, ni_handle);
@@ -37,16 +38,16 @@ int xg_nic_pt_alloc(const char *fn, ptl_handle_ni_t ni_handle,
     }
     pthread_mutex_lock(&ni->lock);
     if ((eq_handle != PTL_EQ_NONE) && (xg_nic_eq_of(ni, eq_handle) == NULL)) {
-        pthread_mutex_unlock(&ni->lock);
         xg_warn("ptl", "%s: eq_handle %#x is not an event queue of this NI",
                 fn, eq_handle);
-        return PTL_ARG_INVALID;
+        ret = PTL_ARG_INVALID;
+        goto out_unlock;
     }
     if ((options & PTL_PT_FLOWCTRL) && (eq_handle == PTL_EQ_NONE)) {
-        pthread_mutex_unlock(&ni->lock);
         xg_info("ptl", "%s: flow control needs an event queue for "
                 "PTL_EVENT_PT_DISABLED", fn);
-        return PTL_PT_EQ_NEEDED;
+        ret = PTL_PT_EQ_NEEDED;
+        goto out_unlock;
     }
     if (req == PTL_PT_ANY) {
         for (index = 0; index <= (ptl_pt_index_t)ni->limits.max_pt_index;
@@ -56,17 +57,17 @@ int xg_nic_pt_alloc(const char *fn, ptl_handle_ni_t ni_handle,
             }
         }
         if (index > (ptl_pt_index_t)ni->limits.max_pt_index) {
-            pthread_mutex_unlock(&ni->lock);
-            return PTL_PT_FULL;
+            ret = PTL_PT_FULL;
+            goto out_unlock;
         }
     } else if (req > (ptl_pt_index_t)ni->limits.max_pt_index) {
-        pthread_mutex_unlock(&ni->lock);
         xg_warn("ptl", "%s: portal index %u is larger than max_pt_index %d",
                 fn, req, ni->limits.max_pt_index);
-        return PTL_ARG_INVALID;
+        ret = PTL_ARG_INVALID;
+        goto out_unlock;
     } else if (pt_get(ni, req) != NULL) {
-        pthread_mutex_unlock(&ni->lock);
-        return PTL_PT_IN_USE;
+        ret = PTL_PT_IN_USE;
+        goto out_unlock;
     } else {
         index = req;
     }
@@ -74,8 +75,8 @@ int xg_nic_pt_alloc(const char *fn, ptl_handle_ni_t ni_handle,
     if (pt == NULL) {
         pt = calloc(1, sizeof(*pt));
         if (pt == NULL) {
-            pthread_mutex_unlock(&ni->lock);
-            return PTL_NO_SPACE;
+            ret = PTL_NO_SPACE;
+            goto out_unlock;
         }
         xg_nic_list_init(&pt->lists[0]);
         xg_nic_list_init(&pt->lists[1]);
@@ -89,8 +90,9 @@ int xg_nic_pt_alloc(const char *fn, ptl_handle_ni_t ni_handle,
     pt->enabled   = 1;
     pt->allocated = 1;
     *pt_index = index;
+out_unlock:
     pthread_mutex_unlock(&ni->lock);
-    return PTL_OK;
+    return ret;
 }
 
 /* The allocated portal index @index of NI @ni_handle, returned with the

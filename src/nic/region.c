@@ -10,7 +10,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "nic/xg_nic_region.h"
+#include "nic/xg_nic_region_int.h"
 
 int xg_nic_region_init(xg_nic_region_t *region, void *start,
                        ptl_size_t length, int iovec, int max_iovecs)

@@ -36,18 +36,18 @@
 #include "base/xg_log.h"
 #include "base/xg_pool.h"
 #include "nic/xg_nic.h"
-#include "nic/xg_nic_atomic.h"
-#include "nic/xg_nic_ct.h"
-#include "nic/xg_nic_eq.h"
-#include "nic/xg_nic_me.h"
-#include "nic/xg_nic_ni.h"
-#include "nic/xg_nic_obj.h"
-#include "nic/xg_nic_pt.h"
-#include "nic/xg_nic_region.h"
-#include "nic/xg_nic_tgt.h"
-#include "nic/xg_nic_tx.h"
-#include "nic/xg_nic_uh.h"
-#include "nic/xg_nic_wire.h"
+#include "nic/xg_nic_atomic_int.h"
+#include "nic/xg_nic_ct_int.h"
+#include "nic/xg_nic_eq_int.h"
+#include "nic/xg_nic_me_int.h"
+#include "nic/xg_nic_ni_int.h"
+#include "nic/xg_nic_obj_int.h"
+#include "nic/xg_nic_pt_int.h"
+#include "nic/xg_nic_region_int.h"
+#include "nic/xg_nic_tgt_int.h"
+#include "nic/xg_nic_tx_int.h"
+#include "nic/xg_nic_uh_int.h"
+#include "nic/xg_nic_wire_int.h"
 
 typedef xg_nic_tgt_state_t (*tgt_state_func_t)(xg_nic_ni_t *ni,
                                                xg_nic_tgt_t *t);
@@ -158,24 +158,24 @@ void xg_nic_tgt_count(xg_nic_ni_t *ni, const xg_nic_me_t *me,
 static void tgt_finish_claim(xg_nic_ni_t *ni, xg_nic_tgt_t *t,
                              xg_nic_uh_t *uh, ptl_ni_fail_t fail)
 {
-    xg_nic_me_t *me = t->claim_me;
+    xg_nic_me_t *me = t->claim.me;
 
-    if (t->claim_events) {
+    if (t->claim.events) {
         xg_nic_uh_event(ni, t->pt, uh, xg_nic_tgt_event_kind(uh->kind, 1),
-                        t->claim_user_ptr, fail);
+                        t->claim.user_ptr, fail);
     }
-    tgt_count_on(ni, t->claim_options, t->claim_ct, PTL_ME_EVENT_CT_OVERFLOW,
+    tgt_count_on(ni, t->claim.options, t->claim.ct, PTL_ME_EVENT_CT_OVERFLOW,
                  uh->mlength, fail != PTL_NI_OK);
     if (me != NULL) {
-        if (t->claim_unlink) {
+        if (t->claim.unlink) {
             xg_nic_me_auto_unlink(ni, me);
         }
         me->inflight--;
         t->pt->inflight--;
         xg_nic_me_release(ni, me);
-        t->claim_me = NULL;
+        t->claim.me = NULL;
     }
-    t->claimed = 0;
+    t->claim.on = 0;
     xg_nic_uh_destroy(ni, uh, 0);
 }
 
@@ -232,7 +232,7 @@ static void tgt_flow_control(xg_nic_ni_t *ni, xg_nic_tgt_t *t,
 {
     ptl_event_t ev;
 
-    t->fail = PTL_NI_PT_DISABLED;
+    t->end.fail = PTL_NI_PT_DISABLED;
     if (!t->pt->enabled) {
         return;
     }
@@ -261,7 +261,7 @@ static void tgt_unclaim(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     if (t->uh != NULL) {
         uh = t->uh;
         t->uh = NULL;
-        if (t->claimed) {
+        if (t->claim.on) {
             /* the entry that claimed the header learns it failed */
             tgt_finish_claim(ni, t, uh, PTL_NI_UNDELIVERABLE);
         } else {
@@ -288,7 +288,7 @@ static void tgt_free(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     if (t->pull_ct.heap != NULL) {
         xg_nic_ct_destroy(ni, &t->pull_ct);
     }
-    if (xg_unlikely(t->hooks != NULL)) {
+    if (xg_unlikely(t->hook.set != NULL)) {
         xg_nic_hook_free(ni, t);
     }
     xg_pool_free(&ni->tgt_pool, t);
@@ -304,12 +304,12 @@ static xg_nic_tgt_state_t tgt_start(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
                                                      : NULL;
 
     if ((pt == NULL) || !pt->allocated) {
-        t->fail = PTL_NI_DROPPED;
+        t->end.fail = PTL_NI_DROPPED;
         return XG_TGT_DROP;
     }
     t->pt = pt;
     if (!pt->enabled) {
-        t->fail = PTL_NI_PT_DISABLED;
+        t->end.fail = PTL_NI_PT_DISABLED;
         return XG_TGT_DROP;
     }
     if ((t->kind == XG_WIRE_ATOMIC) || (t->kind == XG_WIRE_FETCH) ||
@@ -320,7 +320,7 @@ static xg_nic_tgt_state_t tgt_start(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
             ((t->id.atomic_op >= PTL_SWAP) && (t->kind != XG_WIRE_SWAP))) {
             atomic_fetch_add_explicit(&ni->nic->rx_dropped, 1,
                                       memory_order_relaxed);
-            t->fail = PTL_NI_DROPPED;
+            t->end.fail = PTL_NI_DROPPED;
             return XG_TGT_DROP;
         }
     }
@@ -345,7 +345,7 @@ static xg_nic_tgt_state_t tgt_match(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
         if (t->pt->options & PTL_PT_FLOWCTRL) {
             tgt_flow_control(ni, t, NULL);
         } else {
-            t->fail = PTL_NI_DROPPED;
+            t->end.fail = PTL_NI_DROPPED;
         }
         return XG_TGT_DROP;
     }
@@ -367,8 +367,8 @@ static xg_nic_tgt_state_t tgt_check(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     }
     if (!allowed) {
         t->me   = NULL;
-        t->fail = PTL_NI_PERM_VIOLATION;
-        t->drop_reason = PTL_SR_PERMISSION_VIOLATIONS;
+        t->end.fail = PTL_NI_PERM_VIOLATION;
+        t->end.drop_reason = PTL_SR_PERMISSION_VIOLATIONS;
         return XG_TGT_DROP;
     }
     switch (t->kind) {
@@ -385,8 +385,8 @@ static xg_nic_tgt_state_t tgt_check(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     }
     if ((me->options & need_ops) != need_ops) {
         t->me   = NULL;
-        t->fail = PTL_NI_OP_VIOLATION;
-        t->drop_reason = PTL_SR_OPERATION_VIOLATIONS;
+        t->end.fail = PTL_NI_OP_VIOLATION;
+        t->end.drop_reason = PTL_SR_OPERATION_VIOLATIONS;
         return XG_TGT_DROP;
     }
     if (t->pt->options & PTL_PT_FLOWCTRL) {
@@ -408,7 +408,7 @@ static xg_nic_tgt_state_t tgt_check(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
             if (t->pt->options & PTL_PT_FLOWCTRL) {
                 tgt_flow_control(ni, t, me);
             } else {
-                t->fail = PTL_NI_DROPPED;
+                t->end.fail = PTL_NI_DROPPED;
             }
             return XG_TGT_DROP;
         }
@@ -422,7 +422,7 @@ static xg_nic_tgt_state_t tgt_claim(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     xg_nic_uh_t *uh = t->uh;
     ptl_size_t room, advance;
     size_t elem;
-    int hold = tgt_is_put(t) && t->rndv && (uh != NULL);
+    int hold = tgt_is_put(t) && t->rndv.on && (uh != NULL);
 
     t->moffset = (me->options & PTL_ME_MANAGE_LOCAL) ? me->local_offset
                                                      : t->id.roffset;
@@ -444,13 +444,13 @@ static xg_nic_tgt_state_t tgt_claim(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     }
     me->inflight++;
     t->pt->inflight++;
-    t->ack_disabled = (me->options & PTL_ME_ACK_DISABLE) != 0;
+    t->end.ack_disabled = (me->options & PTL_ME_ACK_DISABLE) != 0;
     /* consumed entries leave the list now; AUTO_UNLINK follows the event */
     if ((me->options & PTL_ME_USE_ONCE) ||
         ((me->options & PTL_ME_MANAGE_LOCAL) && (me->min_free != 0) &&
          (me->region.length - me->local_offset < me->min_free))) {
         xg_nic_list_remove(&t->pt->lists[me->list], me);
-        t->unlink_after = 1;
+        t->end.unlink_after = 1;
     }
     if (uh != NULL) {
         uh->kind        = t->kind;
@@ -503,7 +503,7 @@ void xg_nic_tgt_write(xg_nic_tgt_t *t, uint64_t off, const uint8_t *data,
 void xg_nic_tgt_land(xg_nic_tgt_t *t, uint64_t off, const uint8_t *data,
                      uint64_t len)
 {
-    if (xg_unlikely(t->hooks != NULL)) {
+    if (xg_unlikely(t->hook.set != NULL)) {
         xg_nic_hook_packet(t, off, data, len); /* lands after the calls */
     } else {
         xg_nic_tgt_write(t, off, data, len);
@@ -518,7 +518,7 @@ static xg_nic_tgt_state_t tgt_data(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     xg_nic_tgt_land(t, 0, t->payload, t->payload_len);
     t->eager   = t->payload_len;
     t->payload = NULL;
-    if (t->rndv) {
+    if (t->rndv.on) {
         t->expect = t->eager + ((t->mlength > t->eager) ? t->mlength -
                                                           t->eager : 0);
         return XG_TGT_PULL;
@@ -560,7 +560,7 @@ void xg_nic_tgt_pull(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
         xg_nic_tgt_abort(ni, t);
         return;
     }
-    t->pull_sent = 1;
+    t->rndv.pull_sent = 1;
     if (t->expect == t->eager) {
         xg_nic_tgt_resume(ni, t); /* nothing to wait for */
     }
@@ -595,7 +595,7 @@ static xg_nic_tgt_state_t tgt_pull(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
 static xg_nic_tgt_state_t tgt_wait_pull(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
 {
     (void)ni;
-    return (t->pull_sent && (t->landed >= t->expect)) ? XG_TGT_COMPLETE
+    return (t->rndv.pull_sent && (t->landed >= t->expect)) ? XG_TGT_COMPLETE
                                                       : XG_TGT_WAIT;
 }
 
@@ -612,7 +612,7 @@ static xg_nic_tgt_state_t tgt_hold(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
         }
     }
     uh->held     = 1;
-    t->held_ack_later = 1;
+    t->rndv.ack_later = 1;
     t->payload   = NULL;
     xg_nic_uh_insert(ni, t->pt, uh);
     t->uh = NULL;
@@ -655,7 +655,7 @@ static xg_nic_tgt_state_t tgt_reply(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
 static xg_nic_tgt_state_t tgt_wait_reply(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
 {
     (void)ni;
-    return t->reply_done ? XG_TGT_COMPLETE : XG_TGT_WAIT;
+    return t->end.reply_done ? XG_TGT_COMPLETE : XG_TGT_WAIT;
 }
 
 static xg_nic_tgt_state_t tgt_complete(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
@@ -664,13 +664,13 @@ static xg_nic_tgt_state_t tgt_complete(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     xg_nic_uh_t *claimed = NULL;
     ptl_event_t ev;
 
-    if (xg_unlikely(t->hooks != NULL) && !xg_nic_hook_complete(t)) {
+    if (xg_unlikely(t->hook.set != NULL) && !xg_nic_hook_complete(t)) {
         return XG_TGT_WAIT; /* the completion handler first */
     }
     if (t->uh != NULL) {
         /* the data is in the overflow entry: the header, listed since
          * CLAIM, is complete -- or was claimed meanwhile and is owed */
-        if (t->claimed) {
+        if (t->claim.on) {
             claimed = t->uh;
         } else {
             t->uh->pending = NULL;
@@ -678,19 +678,19 @@ static xg_nic_tgt_state_t tgt_complete(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
         t->uh = NULL;
     }
     if (!(me->options & PTL_ME_EVENT_COMM_DISABLE) &&
-        (t->hook_fail || !(me->options & PTL_ME_EVENT_SUCCESS_DISABLE))) {
+        (t->hook.fail || !(me->options & PTL_ME_EVENT_SUCCESS_DISABLE))) {
         xg_nic_tgt_event_init(&ev, xg_nic_tgt_event_kind(t->kind, 0),
                               &t->id, t->initiator);
         ev.start        = xg_nic_region_addr(&me->region, t->moffset);
         ev.user_ptr     = me->user_ptr;
         ev.mlength      = t->mlength;
         ev.ptl_list     = (ptl_list_t)t->list;
-        ev.ni_fail_type = t->hook_fail ? PTL_NI_DROPPED : PTL_NI_OK;
+        ev.ni_fail_type = t->hook.fail ? PTL_NI_DROPPED : PTL_NI_OK;
         xg_nic_tgt_post(ni, t->pt, &ev);
     }
     tgt_count_on(ni, me->options, me->ct, PTL_ME_EVENT_CT_COMM, t->mlength,
-                 t->hook_fail);
-    if (t->unlink_after) {
+                 t->hook.fail);
+    if (t->end.unlink_after) {
         xg_nic_me_auto_unlink(ni, me);
     }
     if (claimed != NULL) {
@@ -714,17 +714,17 @@ static xg_nic_tgt_state_t tgt_complete(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
 static xg_nic_tgt_state_t tgt_ack(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
 {
     /* a held message is acknowledged when it is finally delivered */
-    if (t->held_ack_later) {
+    if (t->rndv.ack_later) {
         return XG_TGT_DONE;
     }
-    if (t->hook_fail) {
+    if (t->hook.fail) {
         /* a handler failed it: reported as a drop is */
         xg_nic_tgt_send_ack(ni, t, PTL_NI_DROPPED, 0);
     } else if (t->id.ack_req != PTL_NO_ACK_REQ) {
         /* with acknowledgements disabled the initiator still learns that
          * its MD is free of the operation, but reports nothing */
         xg_nic_tgt_send_ack(ni, t, PTL_NI_OK,
-                            t->ack_disabled ? XG_WIRE_F_QUIET : 0);
+                            t->end.ack_disabled ? XG_WIRE_F_QUIET : 0);
     }
     return XG_TGT_DONE;
 }
@@ -733,18 +733,19 @@ static xg_nic_tgt_state_t tgt_drop(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
 {
     xg_nic_rx_t *rx;
 
-    xg_nic_sr_inc(ni, t->drop_reason);
+    xg_nic_sr_inc(ni, t->end.drop_reason);
     xg_debug("nic", "dropped %s from PE %u on portal %u: fail type %u",
              xg_nic_wire_type_name(t->kind), t->src_rank, t->id.pt_index,
-             t->fail);
+             t->end.fail);
     if (tgt_wants_reply(t)) {
-        tgt_send_reply(ni, t, t->fail, NULL, NULL, 0, 0);
+        tgt_send_reply(ni, t, t->end.fail, NULL, NULL, 0, 0);
     } else {
         /* failures are reported even when no acknowledgement was asked;
          * a rendezvous initiator also learns it may post its SEND */
-        xg_nic_tgt_send_ack(ni, t, t->fail, t->rndv ? XG_WIRE_F_RNDV : 0);
+        xg_nic_tgt_send_ack(ni, t, t->end.fail,
+                            t->rndv.on ? XG_WIRE_F_RNDV : 0);
     }
-    if (tgt_is_put(t) && !t->rndv && (t->payload_len < t->id.rlength)) {
+    if (tgt_is_put(t) && !t->rndv.on && (t->payload_len < t->id.rlength)) {
         rx = tgt_rx(ni, t);
         rx->kind = XG_RX_DISCARD;
         rx->ni   = (uint8_t)ni->index;
@@ -777,10 +778,10 @@ void xg_nic_tgt_run(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
 {
     xg_nic_tgt_state_t next;
 
-    if (t->running) {
+    if (t->run.running) {
         return; /* a resume from inside a state: the loop continues */
     }
-    t->running = 1;
+    t->run.running = 1;
     for (;;) {
         next = tgt_states[t->state](ni, t);
         if (xg_unlikely(xg_log_level >= XG_LOG_DEBUG)) {
@@ -789,15 +790,15 @@ void xg_nic_tgt_run(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
                      xg_nic_tgt_state_name(t->state),
                      xg_nic_tgt_state_name(next));
         }
-        if (t->aborted) {
+        if (t->run.aborted) {
             tgt_free(ni, t); /* xg_nic_tgt_abort() ran inside the state */
             return;
         }
         if (next == XG_TGT_WAIT) {
-            t->running = 0;
-            if (t->resumed) {
-                t->resumed = 0;
-                t->running = 1;
+            t->run.running = 0;
+            if (t->run.resumed) {
+                t->run.resumed = 0;
+                t->run.running = 1;
                 continue;
             }
             return;
@@ -813,10 +814,10 @@ void xg_nic_tgt_run(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
 void xg_nic_tgt_resume(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
 {
     if (t->state == XG_TGT_WAIT_REPLY) {
-        t->reply_done = 1;
+        t->end.reply_done = 1;
     }
-    if (t->running) {
-        t->resumed = 1; /* the running loop re-checks its wait state */
+    if (t->run.running) {
+        t->run.resumed = 1; /* the running loop re-checks its wait state */
         return;
     }
     xg_nic_tgt_run(ni, t);
@@ -827,13 +828,13 @@ void xg_nic_tgt_abort(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     tgt_unclaim(ni, t);
     if (tgt_is_put(t) || (t->kind == XG_WIRE_ATOMIC)) {
         xg_nic_tgt_send_ack(ni, t, PTL_NI_DROPPED,
-                            t->rndv ? XG_WIRE_F_RNDV : 0);
+                            t->rndv.on ? XG_WIRE_F_RNDV : 0);
     }
     xg_nic_sr_inc(ni, PTL_SR_DROP_COUNT);
-    if (t->running) {
+    if (t->run.running) {
         /* inside xg_nic_tgt_run: let it end there */
         t->state = XG_TGT_DONE;
-        t->aborted = 1;
+        t->run.aborted = 1;
         return;
     }
     tgt_free(ni, t);
@@ -843,17 +844,30 @@ void xg_nic_tgt_abort(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
  * Entry points from the receive path
  * --------------------------------------------------------------------- */
 
+/* Fills what request @hdr says of itself into target operation @t (the
+ * rest is the caller's): the one place a target reads a request's header.
+ * @data: the payload bytes that came with it.  Only a put comes by
+ * rendezvous (xg_nic_wire_parse refuses the flag on any other request). */
+static void tgt_from_wire(xg_nic_tgt_t *t, const xg_nic_wire_t *hdr,
+                          const uint8_t *data)
+{
+    t->kind        = hdr->type;
+    t->rndv.on     = (hdr->type == XG_WIRE_PUT) &&
+                     ((hdr->flags & XG_WIRE_F_RNDV) != 0);
+    t->src_rank    = hdr->src_rank;
+    t->id          = hdr->id;
+    memcpy(t->operand, hdr->operand, sizeof(t->operand));
+    t->payload     = data;
+    t->payload_len = hdr->payload;
+}
+
 void xg_nic_tgt_refuse(xg_nic_ni_t *ni, const xg_nic_wire_t *hdr)
 {
     xg_nic_tgt_t tmp;
     xg_nic_rx_t *rx;
 
     memset(&tmp, 0, sizeof(tmp));
-    tmp.kind       = hdr->type;
-    tmp.src_rank   = hdr->src_rank;
-    tmp.id         = hdr->id;
-    tmp.rndv       = (hdr->type == XG_WIRE_PUT) &&
-                     ((hdr->flags & XG_WIRE_F_RNDV) != 0);
+    tgt_from_wire(&tmp, hdr, NULL);
     xg_debug("nic", "%s from PE %u for NI %u, which is not open: refused",
              xg_nic_wire_type_name(tmp.kind), tmp.src_rank, ni->index);
     /* the initiator hears of it (a waiting initiator would hang
@@ -862,15 +876,15 @@ void xg_nic_tgt_refuse(xg_nic_ni_t *ni, const xg_nic_wire_t *hdr)
         tgt_send_reply(ni, &tmp, PTL_NI_UNDELIVERABLE, NULL, NULL, 0, 0);
     } else {
         xg_nic_tgt_send_ack(ni, &tmp, PTL_NI_UNDELIVERABLE,
-                            tmp.rndv ? XG_WIRE_F_RNDV : 0);
+                            tmp.rndv.on ? XG_WIRE_F_RNDV : 0);
     }
-    if ((tmp.kind != XG_WIRE_GET) && !tmp.rndv &&
-        (hdr->payload < hdr->id.rlength)) {
+    if ((tmp.kind != XG_WIRE_GET) && !tmp.rndv.on &&
+        (tmp.payload_len < tmp.id.rlength)) {
         rx = tgt_rx(ni, &tmp);
         rx->kind = XG_RX_DISCARD;
         rx->ni   = (uint8_t)ni->index;
-        rx->next = hdr->payload;
-        rx->end  = hdr->id.rlength;
+        rx->next = tmp.payload_len;
+        rx->end  = tmp.id.rlength;
     }
 }
 
@@ -885,30 +899,19 @@ void xg_nic_tgt_rx_request(xg_nic_ni_t *ni, xg_nic_peer_t *peer,
         xg_nic_tgt_t tmp;
 
         memset(&tmp, 0, sizeof(tmp));
-        tmp.kind     = hdr->type;
-        tmp.src_rank = hdr->src_rank;
-        tmp.id       = hdr->id;
-        tmp.rndv     = (hdr->flags & XG_WIRE_F_RNDV) != 0;
-        tmp.payload_len = hdr->payload;
-        tmp.fail     = PTL_NI_DROPPED;
+        tgt_from_wire(&tmp, hdr, data);
+        tmp.end.fail = PTL_NI_DROPPED;
         tgt_drop(ni, &tmp);
         return;
     }
     t->ni          = ni;
     t->state       = XG_TGT_START;
-    t->kind        = hdr->type;
-    t->rndv        = (hdr->type == XG_WIRE_PUT) &&
-                     ((hdr->flags & XG_WIRE_F_RNDV) != 0);
-    t->src_rank    = hdr->src_rank;
+    tgt_from_wire(t, hdr, data);
     xg_nic_source_id(ni, hdr->src_rank, &t->initiator, &t->src_key);
-    t->id          = hdr->id;
     if (!ni->matching) {
         t->id.match_bits = 0;
     }
-    t->drop_reason = PTL_SR_DROP_COUNT;
-    memcpy(t->operand, hdr->operand, sizeof(t->operand));
-    t->payload     = data;
-    t->payload_len = hdr->payload;
+    t->end.drop_reason = PTL_SR_DROP_COUNT;
     xg_nic_tgt_run(ni, t);
 }
 

@@ -24,13 +24,13 @@
 #include "base/xg_log.h"
 #include "base/xg_spinlock.h"
 #include "base/xg_wait.h"
-#include "nic/xg_nic_initiator.h"
-#include "nic/xg_nic_ni.h"
-#include "nic/xg_nic_progress.h"
-#include "nic/xg_nic_region.h"
-#include "nic/xg_nic_tgt.h"
-#include "nic/xg_nic_tx.h"
-#include "nic/xg_nic_wire.h"
+#include "nic/xg_nic_initiator_int.h"
+#include "nic/xg_nic_ni_int.h"
+#include "nic/xg_nic_progress_int.h"
+#include "nic/xg_nic_region_int.h"
+#include "nic/xg_nic_tgt_int.h"
+#include "nic/xg_nic_tx_int.h"
+#include "nic/xg_nic_wire_int.h"
 
 #define TX_BACKLOG_MAX 65536u
 
@@ -131,7 +131,7 @@ xg_status_t xg_nic_tx(xg_nic_ni_t *ni, int peer, xg_nic_txmsg_t *msg)
 
     msg->sent = 0;
     msg->first_done = 0;
-    msg->defer_wake = (ni->bundle > 0) && !xg_nic_in_engine();
+    msg->defer_wake = (ni->bundle > 0) && !xg_nic_engine_thread();
     xg_spinlock_lock(&p->lock);
     if (p->head == NULL) {
         status = tx_push(nic, peer, msg);
@@ -189,7 +189,7 @@ xg_status_t xg_nic_tx(xg_nic_ni_t *ni, int peer, xg_nic_txmsg_t *msg)
     atomic_fetch_add_explicit(&nic->backlog, 1, memory_order_seq_cst);
     tx_mark_busy(nic, peer);
     xg_spinlock_unlock(&p->lock);
-    if (nic->thread_running && !xg_nic_in_engine()) {
+    if (nic->thread_running && !xg_nic_engine_thread()) {
         nic->xport.ops.rx_wake(nic->xport.ep);
     }
     return XG_INPROGRESS;
@@ -338,7 +338,7 @@ void xg_nic_tx_throttle(xg_nic_t *nic)
 
     if (xg_likely(atomic_load_explicit(&nic->backlog, memory_order_relaxed) <
                   TX_BACKLOG_MAX) ||
-        xg_nic_in_engine()) {
+        xg_nic_engine_thread()) {
         return;
     }
     xg_wait_init(&wait);

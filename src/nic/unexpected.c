@@ -7,15 +7,28 @@
  * entry -- the bytes kept in the buddy store, then the rest pulled from
  * the initiator.  Everything runs under the NI lock.
  */
-#include "nic/xg_nic_uh.h"
+#include "nic/xg_nic_uh_int.h"
 
 #include <string.h>
 
-#include "nic/xg_nic_me.h"
-#include "nic/xg_nic_ni.h"
-#include "nic/xg_nic_pt.h"
-#include "nic/xg_nic_tgt.h"
-#include "nic/xg_nic_wire.h"
+#include "nic/xg_nic_me_int.h"
+#include "nic/xg_nic_ni_int.h"
+#include "nic/xg_nic_pt_int.h"
+#include "nic/xg_nic_tgt_int.h"
+#include "nic/xg_nic_wire_int.h"
+
+/* Fills what held header @uh recorded of its request into target
+ * operation @t: a held message is a rendezvous put (target.c holds no
+ * other). */
+static void uh_tgt_from_held(xg_nic_tgt_t *t, const xg_nic_uh_t *uh)
+{
+    t->kind      = XG_WIRE_PUT;
+    t->rndv.on   = 1;
+    t->src_rank  = uh->src_rank;
+    t->id        = uh->id;
+    t->initiator = uh->initiator;
+    t->src_key   = uh->src_key;
+}
 
 /* Lets a held initiator go without delivering (search-delete, teardown):
  * its SEND comes with the RNDV_GET, then the acknowledgement. */
@@ -25,11 +38,8 @@ static void uh_release_initiator(xg_nic_ni_t *ni, const xg_nic_uh_t *uh,
     xg_nic_tgt_t tmp;
 
     memset(&tmp, 0, sizeof(tmp));
-    tmp.kind       = XG_WIRE_PUT;
-    tmp.rndv       = 1;
-    tmp.src_rank   = uh->src_rank;
-    tmp.id         = uh->id;
-    tmp.list       = PTL_OVERFLOW_LIST;
+    uh_tgt_from_held(&tmp, uh);
+    tmp.list = PTL_OVERFLOW_LIST;
     xg_nic_tgt_send_ack(ni, &tmp, fail, XG_WIRE_F_RNDV);
 }
 
@@ -83,16 +93,10 @@ static void uh_deliver_held(xg_nic_ni_t *ni, xg_nic_pt_t *pt,
         return;
     }
     t->ni          = ni;
-    t->kind        = XG_WIRE_PUT;
-    t->rndv        = 1;
-    t->from_held   = 1;
-    t->id          = uh->id;
-    t->src_rank    = uh->src_rank;
-    t->initiator   = uh->initiator;
-    t->src_key     = uh->src_key;
+    uh_tgt_from_held(t, uh);
     t->pt          = pt;
     t->list        = PTL_PRIORITY_LIST;
-    t->drop_reason = PTL_SR_DROP_COUNT;
+    t->end.drop_reason = PTL_SR_DROP_COUNT;
     t->me          = me;
     /* claim the priority entry as a fresh match would */
     t->moffset = (me->options & PTL_ME_MANAGE_LOCAL) ? me->local_offset
@@ -104,15 +108,15 @@ static void uh_deliver_held(xg_nic_ni_t *ni, xg_nic_pt_t *pt,
         me->local_offset += t->mlength;
         if ((me->min_free != 0) &&
             (me->region.length - me->local_offset < me->min_free)) {
-            t->unlink_after = 1;
+            t->end.unlink_after = 1;
             me->consumed    = 1; /* the append does not link it */
         }
     }
     if (me->options & PTL_ME_USE_ONCE) {
-        t->unlink_after = 1;
+        t->end.unlink_after = 1;
         me->consumed    = 1;
     }
-    t->ack_disabled = (me->options & PTL_ME_ACK_DISABLE) != 0;
+    t->end.ack_disabled = (me->options & PTL_ME_ACK_DISABLE) != 0;
     if (me->hooks != NULL) {
         xg_nic_hook_claim(t, me->hooks);
     }
@@ -140,17 +144,17 @@ static void uh_claim_pending(xg_nic_pt_t *pt, xg_nic_uh_t *uh,
     xg_nic_tgt_t *t = uh->pending;
 
     uh->pending       = NULL;
-    t->claimed        = 1;
-    t->claim_events   = !(me->options & PTL_ME_EVENT_OVER_DISABLE);
-    t->claim_options  = me->options;
-    t->claim_ct       = me->ct;
-    t->claim_user_ptr = user_ptr;
+    t->claim.on       = 1;
+    t->claim.events   = !(me->options & PTL_ME_EVENT_OVER_DISABLE);
+    t->claim.options  = me->options;
+    t->claim.ct       = me->ct;
+    t->claim.user_ptr = user_ptr;
     if (search == 0) {
         /* the entry stays until then (PtlMEUnlink says PTL_IN_USE) */
-        t->claim_me = me;
+        t->claim.me = me;
         me->inflight++;
         pt->inflight++;
-        t->claim_unlink = (me->options & PTL_ME_USE_ONCE) != 0;
+        t->claim.unlink = (me->options & PTL_ME_USE_ONCE) != 0;
     }
 }
 

@@ -1,8 +1,8 @@
 /*
- * Packet header validation (see xg_nic_wire.h).  Pure functions of the
+ * Packet header validation (see xg_nic_wire_int.h).  Pure functions of the
  * bytes: the fuzz target calls xg_nic_wire_parse() on arbitrary input.
  */
-#include "nic/xg_nic_wire.h"
+#include "nic/xg_nic_wire_int.h"
 
 #include <string.h>
 

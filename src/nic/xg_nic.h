@@ -1,9 +1,12 @@
 /*
- * The software NIC: the Portals 4 engine.  This header is what the API
- * layer (src/api/portals) calls; every routine here implements one Portals
- * routine and returns its Portals return code (the codes carry meaning
- * beyond success and failure, e.g. PTL_EQ_DROPPED, so the engine speaks
- * them directly rather than xg_status_t).
+ * The software NIC: the Portals 4 engine.  This header and xg_nic_hooks.h
+ * are what the layers above call (the Portals binding src/api/portals,
+ * gas's NIC route, regions and active messages, the runtime, sPIN); the
+ * NIC's other headers are private (*_int.h).  A routine here that
+ * implements a Portals routine returns its Portals return code (the codes
+ * carry meaning beyond success and failure, e.g. PTL_EQ_DROPPED, so the
+ * engine speaks them directly rather than xg_status_t; xg_nic_status maps
+ * them for the other clients).
  *
  * Argument checks that need no object (NULL pointers, option masks, enum
  * ranges) are the API layer's; the engine checks what needs its objects
@@ -19,6 +22,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "portals4.h"
 #include "xgas_status.h"
@@ -62,6 +66,39 @@ typedef struct xg_nic_op {
     ptl_handle_ct_t  trig_ct;
     ptl_size_t       threshold;
 } xg_nic_op_t;
+
+/*
+ * The one way to build an operation: xg_nic_op_init starts one of @kind
+ * on @length bytes at @local_offset of @md (fetch/swap: the get MD) with
+ * every other field empty -- no put MD, counter or trigger (PTL_CT_NONE,
+ * issued at once), no acknowledgement asked, match bits, header data,
+ * user pointer and operands 0 -- and xg_nic_op_target names where it
+ * goes.  The caller then sets what its kind adds (ack_req, the atomic's
+ * operation, type and operand, the put MD, a trigger) and passes it to
+ * xg_nic_issue, whose code xg_nic_status maps.
+ */
+static inline void xg_nic_op_init(xg_nic_op_t *op, xg_nic_op_kind_t kind,
+                                  ptl_handle_md_t md, ptl_size_t local_offset,
+                                  ptl_size_t length)
+{
+    memset(op, 0, sizeof(*op));
+    op->kind         = kind;
+    op->md           = md;
+    op->local_offset = local_offset;
+    op->length       = length;
+    op->put_md       = PTL_INVALID_HANDLE;
+    op->ct           = PTL_CT_NONE;
+    op->trig_ct      = PTL_CT_NONE;
+}
+
+static inline void xg_nic_op_target(xg_nic_op_t *op, ptl_process_t target,
+                                    ptl_pt_index_t pt_index,
+                                    ptl_size_t remote_offset)
+{
+    op->target        = target;
+    op->pt_index      = pt_index;
+    op->remote_offset = remote_offset;
+}
 
 /* A list entry as appended or searched (LE or ME). */
 typedef struct xg_nic_entry_desc {
@@ -191,8 +228,10 @@ int xg_nic_on_progress_thread(void);
 /* 1 on a thread that runs the NIC's engine now: the progress thread, or an
  * application thread in the poller role (it holds the poll lock, maybe
  * interrupted there by a signal whose handler calls exit).  Such a thread
- * must not wait for the NIC to progress or to stop: the exit handler asks
- * it, and then leaves the NIC as it is, to the kernel. */
+ * must not wait for the NIC to progress or to stop (it is that progress):
+ * the engine's own waits ask it, and so does the exit handler, which then
+ * leaves the NIC as it is, to the kernel.  Unlike xg_nic_on_progress_thread
+ * it does not tell the progress thread from a polling one. */
 int xg_nic_engine_thread(void);
 
 /* Runs the NIC's progress once from a thread that waits for something

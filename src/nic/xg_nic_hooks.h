@@ -1,8 +1,9 @@
 /*
  * Packet-handler hooks: how a matching entry carries a set of handlers that
  * the NIC runs on every packet of each message the entry matches (the sPIN
- * model, docs/nic.md "Handlers").  The sPIN engine plugs in here; the NIC
- * knows nothing of it.
+ * model, docs/nic.md "Packet handlers").  The sPIN engine plugs in here;
+ * the NIC knows nothing of it.  With xg_nic.h, this is all that the layers
+ * above see of the NIC.
  *
  * For a put that matches an entry with handlers:
  *   header      once, with the first packet, before any payload call
@@ -75,8 +76,31 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "nic/xg_nic_wire.h"
 #include "portals4.h"
+
+/*
+ * What identifies a message, and what its answers echo (here, not in the
+ * NIC's private wire header, because handlers read it): set once by the
+ * initiator, carried by every request and copied whole -- never field by
+ * field -- into the target operation, the unexpected header, the
+ * responses, the initiator's completions and the events built from them.
+ */
+typedef struct xg_nic_msg_id {
+    uint32_t pt_index;
+    uint32_t uid;
+    uint32_t jid;
+    uint32_t md;          /* initiator's MD of the events / reply data */
+    uint64_t match_bits;
+    uint64_t hdr_data;
+    uint64_t rlength;     /* bytes requested */
+    uint64_t roffset;     /* offset requested (request) / used (response) */
+    uint64_t user_ptr;    /* initiator cookies, echoed by responses */
+    uint64_t loffset;     /* where reply data goes in the MD */
+    uint8_t  ack_req;
+    uint8_t  atomic_op;
+    uint8_t  atomic_type;
+    uint8_t  pad[5];
+} xg_nic_msg_id_t;
 
 typedef enum xg_nic_hook_ret {
     XG_NIC_HOOK_PROCEED = 0,

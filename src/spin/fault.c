@@ -36,7 +36,7 @@
  *
  * Not isolated: a handler that writes through a wild pointer into memory
  * that is mapped -- the host program's heap, another context's NIC
- * memory -- corrupts it undetected (docs/spin.md, "Isolation").
+ * memory -- corrupts it undetected (docs/spin.md, "Faults and isolation").
  */
 #include <errno.h>
 #include <stdlib.h>

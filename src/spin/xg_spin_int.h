@@ -42,7 +42,6 @@
 #include "base/xg_compiler.h"
 #include "base/xg_mpmc.h"
 #include "base/xg_spinlock.h"
-#include "nic/xg_nic_fwd.h"
 #include "nic/xg_nic_hooks.h"
 #include "spin/handler.h"
 #include "spin/spin_hw_conf.h"
@@ -128,7 +127,7 @@ struct xg_spin_msg {
     uint64_t         match_bits, hdr_data;
     uint32_t         source;    /* initiator rank */
     uint32_t         ni;        /* NI index, for sends */
-    const xg_nic_region_t *region;
+    const struct xg_nic_region *region;
     uint64_t         moffset;
     xg_nic_hook_ticket_t ticket;
     _Atomic uint32_t nic_sync;  /* XG_SPIN_NIC_* */

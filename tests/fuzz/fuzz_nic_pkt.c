@@ -18,9 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nic/xg_nic_ni.h"
-#include "nic/xg_nic_progress.h"
-#include "nic/xg_nic_wire.h"
+#include "nic/xg_nic_ni_int.h"
+#include "nic/xg_nic_progress_int.h"
+#include "nic/xg_nic_wire_int.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

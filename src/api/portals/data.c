@@ -13,15 +13,9 @@ static void op_init(xg_nic_op_t *op, xg_nic_op_kind_t kind,
                     ptl_size_t length, ptl_handle_ct_t trig,
                     ptl_size_t threshold)
 {
-    memset(op, 0, sizeof(*op));
-    op->kind         = kind;
-    op->md           = md;
-    op->local_offset = local_offset;
-    op->length       = length;
-    op->trig_ct      = trig;
-    op->threshold    = threshold;
-    op->put_md       = PTL_INVALID_HANDLE;
-    op->ct           = PTL_CT_NONE;
+    xg_nic_op_init(op, kind, md, local_offset, length);
+    op->trig_ct   = trig;
+    op->threshold = threshold;
 }
 
 static void op_target(xg_nic_op_t *op, ptl_process_t target_id,
@@ -29,12 +23,10 @@ static void op_target(xg_nic_op_t *op, ptl_process_t target_id,
                       ptl_size_t remote_offset, void *user_ptr,
                       ptl_hdr_data_t hdr_data)
 {
-    op->target        = target_id;
-    op->pt_index      = pt_index;
-    op->match_bits    = match_bits;
-    op->remote_offset = remote_offset;
-    op->user_ptr      = user_ptr;
-    op->hdr_data      = hdr_data;
+    xg_nic_op_target(op, target_id, pt_index, remote_offset);
+    op->match_bits = match_bits;
+    op->user_ptr   = user_ptr;
+    op->hdr_data   = hdr_data;
 }
 
 static int check_ack(const char *fn, ptl_ack_req_t ack_req)

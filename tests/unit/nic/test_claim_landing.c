@@ -16,10 +16,10 @@
  */
 #include <string.h>
 
-#include "nic/xg_nic_ni.h"
-#include "nic/xg_nic_progress.h"
-#include "nic/xg_nic_pt.h"
-#include "nic/xg_nic_wire.h"
+#include "nic/xg_nic_ni_int.h"
+#include "nic/xg_nic_progress_int.h"
+#include "nic/xg_nic_pt_int.h"
+#include "nic/xg_nic_wire_int.h"
 #include "xg_test.h"
 
 #define CHECK_RC(call) XG_CHECK((call) == PTL_OK, "%s failed", #call)

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nic/xg_nic_me.h"
-#include "nic/xg_nic_ni.h"
+#include "nic/xg_nic_me_int.h"
+#include "nic/xg_nic_ni_int.h"
 #include "xg_test.h"
 
 #define NENT  600

@@ -29,7 +29,7 @@
 #include "api/portals/ptl_test.h"
 #include "nic/xg_nic_hooks.h"
 #include "base/xg_wait.h"
-#include "nic/xg_nic_ni.h"
+#include "nic/xg_nic_ni_int.h"
 
 #define PT     7
 #define BUF    (64 * 1024)

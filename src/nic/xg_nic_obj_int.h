@@ -4,8 +4,8 @@
  * index (20).  The generation and slot are the pool's (base/xg_pool.h);
  * type and NI form the pool's tag, so a lookup checks all four.
  */
-#ifndef XG_NIC_OBJ_H
-#define XG_NIC_OBJ_H
+#ifndef XG_NIC_OBJ_INT_H
+#define XG_NIC_OBJ_INT_H
 
 #include <stdint.h>
 

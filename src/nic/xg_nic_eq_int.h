@@ -2,14 +2,14 @@
  * Event queues (eq.c): a ring of ptl_event_t; producers post under the NI
  * lock and take the queue's spin lock only to exclude the consumer.
  */
-#ifndef XG_NIC_EQ_H
-#define XG_NIC_EQ_H
+#ifndef XG_NIC_EQ_INT_H
+#define XG_NIC_EQ_INT_H
 
 #include <stdint.h>
 
 #include "base/xg_pool.h"
 #include "base/xg_spinlock.h"
-#include "nic/xg_nic_fwd.h"
+#include "nic/xg_nic_fwd_int.h"
 #include "portals4.h"
 
 struct xg_nic_eq {

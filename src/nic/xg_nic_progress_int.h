@@ -2,23 +2,20 @@
  * Progress (progress.c): the receive dispatch, the poller role and the
  * progress thread.
  */
-#ifndef XG_NIC_PROGRESS_H
-#define XG_NIC_PROGRESS_H
+#ifndef XG_NIC_PROGRESS_INT_H
+#define XG_NIC_PROGRESS_INT_H
 
 #include <stdatomic.h>
 #include <stddef.h>
 
 #include "base/xg_wait.h"
-#include "nic/xg_nic_fwd.h"
-#include "nic/xg_nic_ni.h"
-#include "nic/xg_nic_wire.h"
+#include "nic/xg_nic_fwd_int.h"
+#include "nic/xg_nic_ni_int.h"
+#include "nic/xg_nic_wire_int.h"
 #include "xgas_status.h"
 
-/* 1 while this thread runs the engine's code as the NIC: the progress
- * thread in its loop, or a waiting thread in the poller role.  Such a
- * thread must not wait for the NIC's progress (it is that progress); see
- * xg_nic_on_progress_thread for "is this the progress thread". */
-int  xg_nic_in_engine(void);
+/* (xg_nic_engine_thread, in xg_nic.h, tells a thread that runs the
+ * engine's code as the NIC: it must not wait for the NIC's progress.) */
 /*
  * The wait of PtlCTPoll/PtlCTWait and PtlEQPoll/PtlEQWait: asks
  * @try_one(@arg, i) for each i < @size, round robin from a start that

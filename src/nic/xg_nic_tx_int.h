@@ -2,13 +2,13 @@
  * Sending (tx.c): messages cut into packets, pushed straight into the
  * transport or queued per peer when its ring is full.
  */
-#ifndef XG_NIC_TX_H
-#define XG_NIC_TX_H
+#ifndef XG_NIC_TX_INT_H
+#define XG_NIC_TX_INT_H
 
 #include <stdint.h>
 
-#include "nic/xg_nic_fwd.h"
-#include "nic/xg_nic_wire.h"
+#include "nic/xg_nic_fwd_int.h"
+#include "nic/xg_nic_wire_int.h"
 #include "portals4.h"
 #include "xgas_status.h"
 

@@ -1,13 +1,13 @@
 /*
  * Portals atomic operations on every datatype (atomic.c).
  */
-#ifndef XG_NIC_ATOMIC_H
-#define XG_NIC_ATOMIC_H
+#ifndef XG_NIC_ATOMIC_INT_H
+#define XG_NIC_ATOMIC_INT_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "nic/xg_nic_region.h"
+#include "nic/xg_nic_region_int.h"
 #include "portals4.h"
 
 /* Applies @op to the elements of [offset, offset + len) of @region in

@@ -1,14 +1,14 @@
 /*
  * Portal table entries (pt.c): two lists and the unexpected headers.
  */
-#ifndef XG_NIC_PT_H
-#define XG_NIC_PT_H
+#ifndef XG_NIC_PT_INT_H
+#define XG_NIC_PT_INT_H
 
 #include <stdint.h>
 
 #include "base/xg_hash.h"
-#include "nic/xg_nic_fwd.h"
-#include "nic/xg_nic_me.h"
+#include "nic/xg_nic_fwd_int.h"
+#include "nic/xg_nic_me_int.h"
 #include "portals4.h"
 
 struct xg_nic_pt {

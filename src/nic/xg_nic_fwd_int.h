@@ -2,8 +2,8 @@
  * Forward declarations of the software NIC's objects, so that each
  * per-object header includes only the headers of what it embeds.
  */
-#ifndef XG_NIC_FWD_H
-#define XG_NIC_FWD_H
+#ifndef XG_NIC_FWD_INT_H
+#define XG_NIC_FWD_INT_H
 
 
 

@@ -2,12 +2,12 @@
  * Memory regions of MDs and list entries: contiguous, or a ptl_iovec_t
  * list (region.c).
  */
-#ifndef XG_NIC_REGION_H
-#define XG_NIC_REGION_H
+#ifndef XG_NIC_REGION_INT_H
+#define XG_NIC_REGION_INT_H
 
 #include <stdint.h>
 
-#include "nic/xg_nic_fwd.h"
+#include "nic/xg_nic_fwd_int.h"
 #include "portals4.h"
 
 struct xg_nic_region {

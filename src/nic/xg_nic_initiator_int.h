@@ -2,14 +2,14 @@
  * The initiator side (initiator.c): issuing operations and handling the
  * responses (acknowledgements, replies, rendezvous requests).
  */
-#ifndef XG_NIC_INITIATOR_H
-#define XG_NIC_INITIATOR_H
+#ifndef XG_NIC_INITIATOR_INT_H
+#define XG_NIC_INITIATOR_INT_H
 
 #include <stdint.h>
 
 #include "nic/xg_nic.h"
-#include "nic/xg_nic_fwd.h"
-#include "nic/xg_nic_wire.h"
+#include "nic/xg_nic_fwd_int.h"
+#include "nic/xg_nic_wire_int.h"
 
 int  xg_nic_issue_locked(xg_nic_ni_t *ni, const xg_nic_op_t *op,
                          const char *fn);

@@ -3,16 +3,16 @@
  * entry (or is held by the NIC) until a priority append or a search takes
  * it.  Indexing in match.c, delivery to the taker in unexpected.c.
  */
-#ifndef XG_NIC_UH_H
-#define XG_NIC_UH_H
+#ifndef XG_NIC_UH_INT_H
+#define XG_NIC_UH_INT_H
 
 #include <stdint.h>
 
 #include "base/xg_hash.h"
 #include "base/xg_pool.h"
 #include "nic/xg_nic.h"
-#include "nic/xg_nic_fwd.h"
-#include "nic/xg_nic_wire.h"
+#include "nic/xg_nic_fwd_int.h"
+#include "nic/xg_nic_wire_int.h"
 
 /* The header of an unexpected message (delivered to an overflow entry, or
  * held by the NIC), kept until a priority append or a search takes it. */

@@ -2,14 +2,14 @@
  * Memory descriptors (md.c): a region with its event queue and counter,
  * and counts of the operations that may still use it.
  */
-#ifndef XG_NIC_MD_H
-#define XG_NIC_MD_H
+#ifndef XG_NIC_MD_INT_H
+#define XG_NIC_MD_INT_H
 
 #include <stdint.h>
 
 #include "base/xg_pool.h"
-#include "nic/xg_nic_fwd.h"
-#include "nic/xg_nic_region.h"
+#include "nic/xg_nic_fwd_int.h"
+#include "nic/xg_nic_region_int.h"
 
 struct xg_nic_md {
     xg_pool_obj_t    obj;

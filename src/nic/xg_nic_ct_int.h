@@ -3,14 +3,14 @@
  * atomic words read without locks; its pending triggers wait in a min-heap
  * ordered by (threshold, issue sequence).
  */
-#ifndef XG_NIC_CT_H
-#define XG_NIC_CT_H
+#ifndef XG_NIC_CT_INT_H
+#define XG_NIC_CT_INT_H
 
 #include <stdint.h>
 
 #include "base/xg_pool.h"
 #include "nic/xg_nic.h"
-#include "nic/xg_nic_fwd.h"
+#include "nic/xg_nic_fwd_int.h"
 
 struct xg_nic_ct {
     xg_pool_obj_t         obj;

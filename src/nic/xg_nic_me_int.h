@@ -3,16 +3,16 @@
  * a portal index: append, unlink and search (me.c), the matching indexes
  * (match.c).
  */
-#ifndef XG_NIC_ME_H
-#define XG_NIC_ME_H
+#ifndef XG_NIC_ME_INT_H
+#define XG_NIC_ME_INT_H
 
 #include <stdint.h>
 
 #include "base/xg_hash.h"
 #include "base/xg_pool.h"
 #include "nic/xg_nic.h"
-#include "nic/xg_nic_fwd.h"
-#include "nic/xg_nic_region.h"
+#include "nic/xg_nic_fwd_int.h"
+#include "nic/xg_nic_region_int.h"
 
 /* Where an entry is indexed. */
 enum {

@@ -2,16 +2,16 @@
  * Target operations: the context of the target state machine
  * (target.c), one per incoming request.
  */
-#ifndef XG_NIC_TGT_H
-#define XG_NIC_TGT_H
+#ifndef XG_NIC_TGT_INT_H
+#define XG_NIC_TGT_INT_H
 
 #include <stdint.h>
 #include <string.h>
 
 #include "base/xg_pool.h"
-#include "nic/xg_nic_ct.h"
-#include "nic/xg_nic_fwd.h"
-#include "nic/xg_nic_wire.h"
+#include "nic/xg_nic_ct_int.h"
+#include "nic/xg_nic_fwd_int.h"
+#include "nic/xg_nic_wire_int.h"
 #include "portals4.h"
 
 typedef enum xg_nic_tgt_state {
@@ -35,24 +35,70 @@ typedef enum xg_nic_tgt_state {
     XG_TGT_STATE_LAST
 } xg_nic_tgt_state_t;
 
+/* The state machine's own loop (xg_nic_tgt_run). */
+typedef struct xg_nic_tgt_run {
+    uint8_t running;      /* inside xg_nic_tgt_run */
+    uint8_t resumed;      /* resumed while running */
+    uint8_t aborted;      /* xg_nic_tgt_abort ran inside a state */
+} xg_nic_tgt_run_t;
+
+/* The rendezvous protocol of a put (XG_WIRE_F_RNDV). */
+typedef struct xg_nic_tgt_rndv {
+    uint8_t on;           /* the payload comes by rendezvous */
+    uint8_t pull_sent;    /* RNDV_GET is out */
+    uint8_t ack_later;    /* held: acknowledged on delivery */
+} xg_nic_tgt_rndv_t;
+
+/* How the message ends: what the entry asks of it, or why it fails. */
+typedef struct xg_nic_tgt_end {
+    uint8_t fail;         /* ptl_ni_fail_t when dropping */
+    uint8_t drop_reason;  /* status register to count */
+    uint8_t unlink_after; /* entry consumed: AUTO_UNLINK at end */
+    uint8_t ack_disabled; /* entry has PTL_ME_ACK_DISABLE */
+    uint8_t reply_done;   /* reply data has left */
+} xg_nic_tgt_end_t;
+
+/* A priority append (or a search-delete) took this message's header while
+ * its data was still landing in the overflow entry: the overflow event and
+ * count are owed to it at completion (unexpected.c). */
+typedef struct xg_nic_tgt_claim {
+    uint8_t          on;
+    uint8_t          events;   /* post the *_OVERFLOW event */
+    uint8_t          unlink;   /* the entry is used up: AUTO_UNLINK */
+    unsigned         options;  /* the claiming entry's options */
+    ptl_handle_ct_t  ct;
+    void            *user_ptr;
+    xg_nic_me_t     *me;       /* NULL for a search */
+} xg_nic_tgt_claim_t;
+
+/* Packet handlers of the entry (puts only, hooks.c): calls queued on the
+ * NI and run by the poller without the NI lock; bytes of a packet land
+ * once its payload call returned. */
+typedef struct xg_nic_tgt_hook {
+    struct xg_nic_hooks *set;
+    uint8_t        calls;      /* XG_NIC_HOOK_CALL_* queued */
+    uint8_t        completed;
+    uint8_t        consume;    /* the header handler took it all */
+    uint8_t        fail;       /* a handler failed the message */
+    uint8_t        started;    /* the header handler ran */
+    uint8_t        pending;    /* waits for xg_nic_hook_resume */
+    uint8_t        busy;       /* a call runs (without the lock) */
+    void          *msg;        /* the set's per-message state */
+    const uint8_t *data;       /* the queued payload call's packet */
+    uint64_t       off;
+    uint64_t       len;
+} xg_nic_tgt_hook_t;
+
+/* One per incoming request: what its header said and where it matched,
+ * then the groups above, each read by the states it concerns. */
 struct xg_nic_tgt {
     xg_pool_obj_t      obj;
     xg_nic_tgt_state_t state;
     uint8_t            kind;       /* request wire type */
     uint8_t            list;       /* list of the entry */
-    uint8_t            rndv;       /* payload comes by rendezvous */
-    uint8_t            from_held;  /* delivering a held header */
-    uint8_t            fail;       /* ptl_ni_fail_t when dropping */
-    uint8_t            pooled;     /* lives in the pool (not on stack) */
-    uint8_t            drop_reason; /* status register to count */
-    uint8_t            unlink_after;/* entry consumed: AUTO_UNLINK at end */
-    uint8_t            ack_disabled;/* entry has PTL_ME_ACK_DISABLE */
-    uint8_t            held_ack_later; /* held: acknowledged on delivery */
-    uint8_t            pull_sent;   /* RNDV_GET is out */
-    uint8_t            reply_done;  /* reply data has left */
-    uint8_t            running;     /* inside tgt_run */
-    uint8_t            resumed;     /* resumed while running */
-    uint8_t            aborted;
+    xg_nic_tgt_run_t   run;
+    xg_nic_tgt_rndv_t  rndv;
+    xg_nic_tgt_end_t   end;
     xg_nic_ni_t       *ni;
     xg_nic_pt_t       *pt;
     xg_nic_me_t       *me;
@@ -72,31 +118,8 @@ struct xg_nic_tgt {
     uint8_t           *held_data;  /* buddy block to copy from */
     ptl_size_t         held_len;
     xg_nic_ct_t        pull_ct;    /* triggered rendezvous counter */
-    /* A priority append (or a search-delete) took this message's header
-     * while its data was still landing in the overflow entry: the
-     * overflow event and count are owed to it at completion. */
-    uint8_t            claimed;
-    uint8_t            claim_events;  /* post the *_OVERFLOW event */
-    uint8_t            claim_unlink;  /* the entry is used up: AUTO_UNLINK */
-    unsigned           claim_options; /* the claiming entry's options */
-    ptl_handle_ct_t    claim_ct;
-    void              *claim_user_ptr;
-    xg_nic_me_t       *claim_me;      /* NULL for a search */
-    /* Packet handlers of the entry (puts only, hooks.c): calls queued on
-     * the NI and run by the poller without the NI lock; bytes of a
-     * packet land once its payload call returned. */
-    struct xg_nic_hooks *hooks;
-    uint8_t            hook_calls;    /* XG_NIC_HOOK_CALL_* queued */
-    uint8_t            hook_completed;
-    uint8_t            hook_consume;  /* the header handler took it all */
-    uint8_t            hook_fail;     /* a handler failed the message */
-    uint8_t            hook_started;  /* the header handler ran */
-    uint8_t            hook_pending;  /* waits for xg_nic_hook_resume */
-    uint8_t            hook_busy;     /* a call runs (without the lock) */
-    void              *hook_msg;      /* the set's per-message state */
-    const uint8_t     *hook_data;     /* the queued payload call's packet */
-    uint64_t           hook_off;
-    uint64_t           hook_len;
+    xg_nic_tgt_claim_t claim;
+    xg_nic_tgt_hook_t  hook;
 };
 
 /* Starts target event @ev of @type with what message @id says (the rest

@@ -14,8 +14,8 @@
  * A peer lock is never held while waiting for anything; counters (CT
  * values, status registers) are atomics read without locks.
  */
-#ifndef XG_NIC_NI_H
-#define XG_NIC_NI_H
+#ifndef XG_NIC_NI_INT_H
+#define XG_NIC_NI_INT_H
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -24,9 +24,9 @@
 #include "base/xg_buddy.h"
 #include "base/xg_pool.h"
 #include "base/xg_spinlock.h"
-#include "nic/xg_nic_fwd.h"
-#include "nic/xg_nic_obj.h"
-#include "nic/xg_nic_wire.h"
+#include "nic/xg_nic_fwd_int.h"
+#include "nic/xg_nic_obj_int.h"
+#include "nic/xg_nic_wire_int.h"
 #include "portals4.h"
 #include "xport/xg_xport_pkt.h"
 
@@ -137,7 +137,7 @@ struct xg_nic {
     _Atomic int         stop;
     pthread_t           thread_id;   /* for "am I the progress thread" */
     xg_nic_ni_t        *rx_locked;   /* NI the poller holds */
-    xg_spinlock_t       poll_lock;   /* one poller at a time (see nic.c) */
+    xg_spinlock_t       poll_lock;   /* one poller at a time (progress.c) */
     int                 networked;   /* a job over several nodes: the
                                       * progress thread leaves the network
                                       * to waiting threads (progress.c) */

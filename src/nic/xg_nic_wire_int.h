@@ -11,11 +11,13 @@
  * that can be checked without engine state; the state machine checks the
  * rest.  Neither trusts a length, an offset or an index.
  */
-#ifndef XG_NIC_WIRE_H
-#define XG_NIC_WIRE_H
+#ifndef XG_NIC_WIRE_INT_H
+#define XG_NIC_WIRE_INT_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "nic/xg_nic_hooks.h" /* xg_nic_msg_id_t */
 
 #define XG_NIC_WIRE_MAGIC   0x4e584758u /* "XGXN" */
 #define XG_NIC_WIRE_VERSION 2u
@@ -42,29 +44,6 @@ enum {
     XG_WIRE_F_QUIET = 1u << 3  /* ACK: the entry disabled acknowledgements:
                                   only release the MD, report nothing */
 };
-
-/*
- * What identifies a message, and what its answers echo: set once by the
- * initiator, carried by every request and copied whole -- never field by
- * field -- into the target operation, the unexpected header, the
- * responses, the initiator's completions and the events built from them.
- */
-typedef struct xg_nic_msg_id {
-    uint32_t pt_index;
-    uint32_t uid;
-    uint32_t jid;
-    uint32_t md;          /* initiator's MD of the events / reply data */
-    uint64_t match_bits;
-    uint64_t hdr_data;
-    uint64_t rlength;     /* bytes requested */
-    uint64_t roffset;     /* offset requested (request) / used (response) */
-    uint64_t user_ptr;    /* initiator cookies, echoed by responses */
-    uint64_t loffset;     /* where reply data goes in the MD */
-    uint8_t  ack_req;
-    uint8_t  atomic_op;
-    uint8_t  atomic_type;
-    uint8_t  pad[5];
-} xg_nic_msg_id_t;
 
 typedef struct xg_nic_wire {
     uint32_t        magic;
