@@ -420,11 +420,10 @@ static int xg_run_setup_signals(xg_run_job_t *job)
 }
 
 /* XGAS_VIRTUAL_NODES and XGAS_VIRTUAL_MAP: how many nodes the job is
- * split into, and how ranks go to them. */
+ * split into, and how ranks go to them (the table has refused a map that
+ * is neither block nor cyclic). */
 static int xg_run_virtual_nodes(xg_run_job_t *job)
 {
-    const char *map = xg_config.virtual_map;
-
     job->nodes = (int)xg_config.virtual_nodes;
     if (job->nodes > job->npes) {
         xg_run_say("XGAS_VIRTUAL_NODES=%d is more than the %d PEs of the "
@@ -432,16 +431,8 @@ static int xg_run_virtual_nodes(xg_run_job_t *job)
                    "more PEs", job->nodes, job->npes);
         return -1;
     }
-    if ((map == NULL) || (strcmp(map, "block") == 0)) {
-        job->node_map = XG_CTL_MAP_BLOCK;
-    } else if (strcmp(map, "cyclic") == 0) {
-        job->node_map = XG_CTL_MAP_CYCLIC;
-    } else {
-        xg_run_say("XGAS_VIRTUAL_MAP='%s' is not valid: expected block "
-                   "(consecutive ranks per node) or cyclic (round robin)",
-                   map);
-        return -1;
-    }
+    /* the row lists its words in the order of XG_CTL_MAP_* */
+    job->node_map = (uint32_t)xg_config.virtual_map;
     return 0;
 }
 

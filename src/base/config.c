@@ -132,23 +132,24 @@ static const char *expected_form(xg_config_type_t type)
     case XG_CFG_LOGLEVEL: return "one of error, warn, info, debug";
     case XG_CFG_STRING:   return "a string";
     case XG_CFG_POW2:     return "a power of two";
-    case XG_CFG_CHOICE:   return "one of the words listed";
+    case XG_CFG_CHOICE:
+    case XG_CFG_ENUM:     return "one of the words listed";
     }
     return "?";
 }
 
-/* 0 if @text is one of the '|'-separated words of @choices (any case). */
-static int parse_choice(const char *choices, const char *text)
+int xg_config_parse_choice(const char *words, const char *text)
 {
     size_t len = strlen(text);
-    const char *word = choices;
+    const char *word = words;
+    int position;
 
-    while (len > 0) {
+    for (position = 0; len > 0; position++) {
         const char *end = strchr(word, '|');
         size_t wlen = (end == NULL) ? strlen(word) : (size_t)(end - word);
 
         if ((wlen == len) && (strncasecmp(word, text, len) == 0)) {
-            return 0;
+            return position;
         }
         if (end == NULL) {
             break;
@@ -172,11 +173,14 @@ static int config_set(const xg_config_entry_t *entry, const char *text)
     case XG_CFG_LOGLEVEL: return parse_log_level(text, (int *)field);
     case XG_CFG_STRING:   *(const char **)field = text; return 0;
     case XG_CFG_CHOICE:
-        if (parse_choice(entry->min, text) != 0) {
+        if (xg_config_parse_choice(entry->min, text) < 0) {
             return -1;
         }
         *(const char **)field = text;
         return 0;
+    case XG_CFG_ENUM:
+        *(int *)field = xg_config_parse_choice(entry->min, text);
+        return (*(int *)field < 0) ? -1 : 0;
     }
     return -1;
 }
@@ -249,7 +253,8 @@ static int config_load_entry(const xg_config_entry_t *entry)
     if (text == NULL) {
         return 0;
     }
-    if ((entry->type == XG_CFG_CHOICE) && (config_set(entry, text) != 0)) {
+    if (((entry->type == XG_CFG_CHOICE) || (entry->type == XG_CFG_ENUM)) &&
+        (config_set(entry, text) != 0)) {
         xg_error("config", "%s='%s' is not valid: expected one of %s "
                  "(default %s)", name, text, entry->min, entry->def);
     } else if (config_set(entry, text) != 0) {
@@ -295,6 +300,21 @@ xg_status_t xg_config_load(void)
     return config_status;
 }
 
+/* The word at @position of the '|'-separated @words, as the row spells it. */
+static void format_word(const char *words, int position, char *buf,
+                        size_t len)
+{
+    const char *word = words;
+    const char *end;
+
+    while ((position-- > 0) && ((end = strchr(word, '|')) != NULL)) {
+        word = end + 1;
+    }
+    end = strchr(word, '|');
+    snprintf(buf, len, "%.*s",
+             (int)((end == NULL) ? strlen(word) : (size_t)(end - word)), word);
+}
+
 static void format_value(const xg_config_entry_t *entry, char *buf,
                          size_t len)
 {
@@ -332,6 +352,9 @@ static void format_value(const xg_config_entry_t *entry, char *buf,
     case XG_CFG_CHOICE:
         snprintf(buf, len, "%s", *(const char *const *)field);
         break;
+    case XG_CFG_ENUM:
+        format_word(entry->min, *(const int *)field, buf, len);
+        break;
     }
 }
 
@@ -350,7 +373,8 @@ void xg_config_print(FILE *out, int with_launcher)
         fprintf(out, "%-22s = %-16s (default %s)\n    %s",
                 config_table[i].env, value, config_table[i].def,
                 config_table[i].help);
-        if (config_table[i].type == XG_CFG_CHOICE) {
+        if ((config_table[i].type == XG_CFG_CHOICE) ||
+            (config_table[i].type == XG_CFG_ENUM)) {
             fprintf(out, " [%s]", config_table[i].min);
         } else if (config_table[i].min[0] != '\0') {
             fprintf(out, " [%s..%s]", config_table[i].min,

@@ -18,6 +18,17 @@
 #define XG_NORETURN __attribute__((noreturn))
 #define XG_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
 #define XG_UNUSED   __attribute__((unused))
+#define XG_WEAK     __attribute__((weak))
+
+/* Exports @name as one more name of the function @target defined in the
+ * same file: the profiling interfaces (pshmem_put of shmem_put, pPtlPut of
+ * PtlPut, ARMCI_Put of PARMCI_Put) and deprecated names.  The alias is
+ * strong; XG_WEAK after it makes it yield to a program's own definition,
+ * and an attribute of @target that the alias must repeat (XG_NORETURN)
+ * follows it the same way. */
+#define XG_EXPORT_ALIAS(name, target)                                      \
+    extern __typeof__(target) name                                         \
+        __attribute__((alias(#target), visibility("default")))
 
 #define XG_CACHELINE 64
 #define XG_CACHE_ALIGNED __attribute__((aligned(XG_CACHELINE)))

@@ -17,9 +17,13 @@
  * it ("XGAS_X=value: must be between min and max") before any layer reads
  * it, so no layer needs its own check against overflow or negative values.
  * XG_CFG_POW2 is an XG_CFG_INT that must also be a power of two.
- * XG_CFG_CHOICE is a string that must be one of the words of "min",
- * separated by '|' (e.g. "target|source", compared without case; "max" is
- * ""), so a misspelt value is refused at start-up, by xgasrun too.
+ * XG_CFG_ENUM is one of the words of "min", separated by '|' (e.g.
+ * "block|cyclic", compared without case; "max" is ""), and its field is
+ * the word's position in that list (an int: the layer's enum lists its
+ * constants in the same order), so a misspelt value is refused at
+ * start-up, by xgasrun too, and no layer compares strings.  XG_CFG_CHOICE
+ * is the same check with the word itself as the field (a string), for the
+ * rows not yet read as an enum.
  * Other types leave both empty ("").  visibility is XG_CFG_USER for user
  * settings, XG_CFG_LAUNCHER for values that xgasrun passes to the PEs it
  * starts.  No other xgas code reads an XGAS_* or SHMEM_* variable.  A SHMEM_
@@ -42,7 +46,8 @@ typedef enum {
     XG_CFG_LOGLEVEL,
     XG_CFG_STRING,
     XG_CFG_POW2,
-    XG_CFG_CHOICE
+    XG_CFG_CHOICE,
+    XG_CFG_ENUM
 } xg_config_type_t;
 
 enum { XG_CFG_USER = 0, XG_CFG_LAUNCHER = 1 };
@@ -58,6 +63,7 @@ typedef struct xg_config {
 #define XG_CONFIG_FIELD_XG_CFG_STRING   const char *
 #define XG_CONFIG_FIELD_XG_CFG_POW2     long
 #define XG_CONFIG_FIELD_XG_CFG_CHOICE   const char *
+#define XG_CONFIG_FIELD_XG_CFG_ENUM     int
 #include "xg_config_rows.h"
 #undef XG_CONFIG_VAR
 } xg_config_t;
@@ -73,6 +79,11 @@ xg_status_t xg_config_load(void);
  * SMA_ spelling counts too), 0 if its value is the default.  Lets a layer
  * choose a default of its own where the row's default does not fit. */
 int xg_config_given(const char *env);
+
+/* The position of @text among the '|'-separated words of @words (compared
+ * without case), or -1 if it is none of them: the parser of XG_CFG_ENUM
+ * and XG_CFG_CHOICE rows. */
+int xg_config_parse_choice(const char *words, const char *text);
 
 /* Parses "<number>[K|M|G|T][B|iB]" (or 0x hex) into bytes; 0 on success. */
 int xg_config_parse_size(const char *text, uint64_t *value_p);

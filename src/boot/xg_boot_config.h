@@ -23,8 +23,9 @@ XG_CONFIG_VAR(seg_fd, "XGAS_SEG_FD", XG_CFG_INT, "-1",
 XG_CONFIG_VAR(virtual_nodes, "XGAS_VIRTUAL_NODES", XG_CFG_INT, "1",
               "1", "4096", XG_CFG_USER,
               "xgasrun: split the job into this many virtual nodes, each with its own node region; PEs of different virtual nodes reach each other only through the network transport (docs/multinode.md)")
-XG_CONFIG_VAR(virtual_map, "XGAS_VIRTUAL_MAP", XG_CFG_STRING, "block",
-              "", "", XG_CFG_USER,
+/* the words in the order of XG_CTL_MAP_* (boot/xg_ctl.h) */
+XG_CONFIG_VAR(virtual_map, "XGAS_VIRTUAL_MAP", XG_CFG_ENUM, "block",
+              "block|cyclic", "", XG_CFG_USER,
               "xgasrun: how ranks go to virtual nodes: block (consecutive ranks, as mpirun maps by slot) or cyclic (round robin, as mpirun --map-by node)")
 XG_CONFIG_VAR(pmix_namespace, "PMIX_NAMESPACE", XG_CFG_STRING, "",
               "", "", XG_CFG_LAUNCHER,

@@ -166,7 +166,8 @@ typedef struct xg_ctl {
 } xg_ctl_t;
 
 /* How virtual nodes take the ranks: consecutive blocks (as mpirun maps by
- * slot) or round robin (as mpirun --map-by node). */
+ * slot) or round robin (as mpirun --map-by node).  In the order of the
+ * words of XGAS_VIRTUAL_MAP (xg_boot_config.h), whose value is one. */
 enum { XG_CTL_MAP_BLOCK = 0, XG_CTL_MAP_CYCLIC = 1 };
 
 /* The virtual node of @rank in a job of @npes split into @nodes nodes

@@ -23,9 +23,7 @@
 /* Routines are exported under their published names; the ARMCI_* names of
  * the profiling interface are weak aliases of the PARMCI_* definitions. */
 #define XG_ARMCI_API XG_EXPORT
-#define XG_ARMCI_WEAK(name)                                                \
-    extern __typeof(P##name) name                                          \
-        __attribute__((weak, alias("P" #name), visibility("default")))
+#define XG_ARMCI_WEAK(name) XG_EXPORT_ALIAS(name, P##name) XG_WEAK
 
 typedef struct xg_armci {
     int       init_count;  /* ARMCI_Init calls not finalized yet */

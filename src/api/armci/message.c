@@ -172,17 +172,14 @@ XG_ARMCI_API void parmci_msg_barrier(void)
     xg_armci_check_running("armci_msg_barrier");
     xg_armci_barrier("armci_msg_barrier", &xg_armci.world);
 }
-extern __typeof(parmci_msg_barrier) armci_msg_barrier __attribute__((
-    weak, alias("parmci_msg_barrier"), visibility("default")));
+XG_EXPORT_ALIAS(armci_msg_barrier, parmci_msg_barrier) XG_WEAK;
 
 XG_ARMCI_API void parmci_msg_group_barrier(ARMCI_Group *group)
 {
     xg_armci_check_group("armci_msg_group_barrier", group);
     xg_armci_barrier("armci_msg_group_barrier", group);
 }
-extern __typeof(parmci_msg_group_barrier) armci_msg_group_barrier
-    __attribute__((weak, alias("parmci_msg_group_barrier"),
-                   visibility("default")));
+XG_EXPORT_ALIAS(armci_msg_group_barrier, parmci_msg_group_barrier) XG_WEAK;
 
 XG_ARMCI_API void armci_msg_bintree(int scope, int *Root, int *Up, int *Left,
                                     int *Right)

@@ -18,9 +18,7 @@
 #include "runtime/xg_runtime.h"
 
 #define XG_PTL_API XG_EXPORT __attribute__((weak))
-#define XG_PPTL(name)                                                      \
-    extern __typeof__(name) p##name                                        \
-        __attribute__((alias(#name), visibility("default")));
+#define XG_PPTL(name) XG_EXPORT_ALIAS(p##name, name);
 
 /* Logs "<routine>: <text>" and returns PTL_ARG_INVALID. */
 int xg_ptl_bad_arg(const char *routine, const char *fmt, ...)

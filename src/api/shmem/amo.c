@@ -185,37 +185,25 @@ XG_SHMEM_AMO_BITWISE_TYPES(XG_AMO_DEFINE_BITWISE)
  * each with its pshmem_ name, like every routine.  They alias the strong
  * pshmem_ symbol of the current name (an alias of a weak symbol would not
  * follow a tool's replacement of it anyway). */
-#define XG_AMO_ALIAS(RET, OLD, NEW, PARAMS)                                \
-    XG_SHMEM_API RET OLD PARAMS __attribute__((alias("p" #NEW)));          \
-    extern __typeof__(OLD) p##OLD                                          \
-        __attribute__((alias("p" #NEW), visibility("default")));
+#define XG_AMO_ALIAS(OLD, NEW)                                             \
+    XG_EXPORT_ALIAS(OLD, p##NEW) XG_WEAK;                                  \
+    XG_EXPORT_ALIAS(p##OLD, p##NEW);
 
 #define XG_AMO_DEFINE_DEPRECATED(TYPE, TYPENAME)                           \
-    XG_AMO_ALIAS(TYPE, shmem_##TYPENAME##_cswap,                           \
-                 shmem_##TYPENAME##_atomic_compare_swap,                   \
-                 (TYPE *dest, TYPE cond, TYPE value, int pe))              \
-    XG_AMO_ALIAS(TYPE, shmem_##TYPENAME##_fadd,                            \
-                 shmem_##TYPENAME##_atomic_fetch_add,                      \
-                 (TYPE *dest, TYPE value, int pe))                         \
-    XG_AMO_ALIAS(TYPE, shmem_##TYPENAME##_finc,                            \
-                 shmem_##TYPENAME##_atomic_fetch_inc, (TYPE *dest, int pe)) \
-    XG_AMO_ALIAS(void, shmem_##TYPENAME##_add,                             \
-                 shmem_##TYPENAME##_atomic_add,                            \
-                 (TYPE *dest, TYPE value, int pe))                         \
-    XG_AMO_ALIAS(void, shmem_##TYPENAME##_inc,                             \
-                 shmem_##TYPENAME##_atomic_inc, (TYPE *dest, int pe))
+    XG_AMO_ALIAS(shmem_##TYPENAME##_cswap,                                 \
+                 shmem_##TYPENAME##_atomic_compare_swap)                   \
+    XG_AMO_ALIAS(shmem_##TYPENAME##_fadd,                                  \
+                 shmem_##TYPENAME##_atomic_fetch_add)                      \
+    XG_AMO_ALIAS(shmem_##TYPENAME##_finc,                                  \
+                 shmem_##TYPENAME##_atomic_fetch_inc)                      \
+    XG_AMO_ALIAS(shmem_##TYPENAME##_add, shmem_##TYPENAME##_atomic_add)    \
+    XG_AMO_ALIAS(shmem_##TYPENAME##_inc, shmem_##TYPENAME##_atomic_inc)
 
 XG_SHMEM_AMO_DEPRECATED_TYPES(XG_AMO_DEFINE_DEPRECATED)
 
 #define XG_AMO_DEFINE_DEPRECATED_EXTENDED(TYPE, TYPENAME)                  \
-    XG_AMO_ALIAS(TYPE, shmem_##TYPENAME##_fetch,                           \
-                 shmem_##TYPENAME##_atomic_fetch,                          \
-                 (const TYPE *source, int pe))                             \
-    XG_AMO_ALIAS(void, shmem_##TYPENAME##_set,                             \
-                 shmem_##TYPENAME##_atomic_set,                            \
-                 (TYPE *dest, TYPE value, int pe))                         \
-    XG_AMO_ALIAS(TYPE, shmem_##TYPENAME##_swap,                            \
-                 shmem_##TYPENAME##_atomic_swap,                           \
-                 (TYPE *dest, TYPE value, int pe))
+    XG_AMO_ALIAS(shmem_##TYPENAME##_fetch, shmem_##TYPENAME##_atomic_fetch) \
+    XG_AMO_ALIAS(shmem_##TYPENAME##_set, shmem_##TYPENAME##_atomic_set)    \
+    XG_AMO_ALIAS(shmem_##TYPENAME##_swap, shmem_##TYPENAME##_atomic_swap)
 
 XG_SHMEM_AMO_DEPRECATED_EXTENDED_TYPES(XG_AMO_DEFINE_DEPRECATED_EXTENDED)

@@ -29,12 +29,8 @@
  * through pshmem_<name>.
  */
 #define XG_SHMEM_API XG_EXPORT __attribute__((weak))
-#define XG_PSHMEM(name)                                                    \
-    extern __typeof__(name) p##name                                        \
-        __attribute__((alias(#name), visibility("default")));
-#define XG_PSHMEM_NORETURN(name)                                           \
-    extern __typeof__(name) p##name                                        \
-        __attribute__((alias(#name), visibility("default"), noreturn));
+#define XG_PSHMEM(name)          XG_EXPORT_ALIAS(p##name, name);
+#define XG_PSHMEM_NORETURN(name) XG_EXPORT_ALIAS(p##name, name) XG_NORETURN;
 
 /* Ends the job after printing "<routine>: <what went wrong>". */
 #define xg_shmem_fail(routine, ...) xg_fatal_api("shmem", routine, __VA_ARGS__)

@@ -5,7 +5,7 @@
  *     partition, mapped at the same virtual address in every PE (PVAS), so
  *         remote = local + (pe - me) * part_size.
  *     It is a memfd: it has no name in any file system, so nothing is left
- *     behind when the job dies, however it dies (region.c).
+ *     behind when the job dies, however it dies (node_map.c).
  *   - Packets: one inbound ring per process (pkt.c, xg_shm_ring.h).
  */
 #ifndef XG_SHM_H

@@ -1,8 +1,8 @@
 /*
- * Unit tests of src/base: status strings, size parsing, the environment
- * table (values set by CTest), logging levels and the wait primitive
- * (with its network waits: the mark the NIC's progress thread claims,
- * the restart on activity, the sleep on the network's doorbell).
+ * Unit tests of src/base: status strings, size and choice parsing, the
+ * environment table (values set by CTest), logging levels and the wait
+ * primitive (with its network waits: the mark the NIC's progress thread
+ * claims, the restart on activity, the sleep on the network's doorbell).
  */
 #include <string.h>
 
@@ -59,6 +59,27 @@ static void test_parse_size(void)
         XG_CHECK(xg_config_parse_size(bad[i], &value) != 0, "'%s' accepted",
                  bad[i]);
     }
+}
+
+/* The words of a choice row: a word's position, any case, whole words. */
+static void test_parse_choice(void)
+{
+    static const struct {
+        const char *text;
+        int         position;
+    } cases[] = {{"block", 0}, {"cyclic", 1}, {"CYCLIC", 1}, {"Block", 0},
+                 {"ring", 2}, {"", -1}, {"bloc", -1}, {"blocks", -1},
+                 {"block|cyclic", -1}, {"|", -1}, {"rin", -1}};
+    size_t i;
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        int got = xg_config_parse_choice("block|cyclic|ring", cases[i].text);
+
+        XG_CHECK(got == cases[i].position, "'%s' gave %d, not %d",
+                 cases[i].text, got, cases[i].position);
+    }
+    XG_CHECK(xg_config_parse_choice("one", "one") == 0, "a list of one word");
+    XG_CHECK(xg_config_parse_choice("one", "two") == -1, "not in a list of one");
 }
 
 static void test_environment(void)
@@ -176,6 +197,7 @@ int main(int argc, char **argv)
     }
     test_status_strings();
     test_parse_size();
+    test_parse_choice();
     test_environment();
     test_wait();
     test_wait_net();
