@@ -16,6 +16,9 @@
  * one line of key=value pairs per figure (bench/README.md); nothing is
  * asserted on time.  The exit status is 1 if GUPS found a wrong table word
  * (an atomic that stores a wrong value is reported as error=wrong_result).
+ * This file is the measurement plan -- kernels, figures, options; the
+ * series, calibration, statistics, result line and raw baselines are
+ * bench/lib's.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
