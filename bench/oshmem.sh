@@ -18,7 +18,8 @@ oshmem_found() {
 # The benchmark library's sources an OpenSHMEM benchmark is built with
 # (bench/lib), under SRC_DIR: oshmem_lib SRC_DIR.
 oshmem_lib() {
-    echo "-I$1/lib $1/lib/bench_core.c $1/lib/bench_shmem.c $1/lib/bench_raw.c"
+    echo "-I$1/lib $1/lib/bench_core.c $1/lib/bench_shmem.c" \
+         "$1/lib/bench_figure.c $1/lib/bench_raw.c"
 }
 
 # oshmem_build SRC_DIR OUT_DIR: xgas-bench and xgas-instr-count from the

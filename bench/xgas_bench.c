@@ -613,68 +613,6 @@ static int is_pair_kind(bench_kind_t kind)
     return (kind != KIND_RATE) && (kind != KIND_LATENCY);
 }
 
-/* Unit of the figure's values. */
-static const char *fig_unit(const bench_fig_t *fig)
-{
-    switch (fig->kind) {
-    case KIND_BW:
-        return "GB/s";
-    case KIND_RATE:
-        return "GUP/s";
-    default:
-        return "ns";
-    }
-}
-
-static int higher_is_better(const bench_fig_t *fig)
-{
-    return (fig->kind == KIND_BW) || (fig->kind == KIND_RATE);
-}
-
-/* Operations per timed iteration, as counted in the figure's value: a
- * ping-pong iteration is a round trip (two one-way latencies); a GUPS
- * iteration is two updates on every PE. */
-static double ops_per_iter(const bench_fig_t *fig)
-{
-    switch (fig->kind) {
-    case KIND_PINGPONG:
-    case KIND_PINGPONG_QUIET:
-        return 2.0;
-    case KIND_RATE:
-        return 2.0 * bench_env.npes;
-    default:
-        /* a lock figure is per acquisition, and every PE acquires */
-        return (fig->op == OP_LOCK) ? (double)bench_env.npes : 1.0;
-    }
-}
-
-/* The figure's value for a run of @iters iterations that took @ns. */
-static double fig_value(const bench_fig_t *fig, uint64_t ns, long iters)
-{
-    double per_op = (double)(ns > 0 ? ns : 1) /
-                    ((double)iters * ops_per_iter(fig));
-
-    switch (fig->kind) {
-    case KIND_BW:
-        return (double)fig->size / per_op;   /* bytes per ns = GB/s */
-    case KIND_RATE:
-        return 1.0 / per_op;                 /* updates per ns = GUP/s */
-    default:
-        return per_op;
-    }
-}
-
-/* ---- measurement ------------------------------------------------------ */
-
-typedef struct bench_result {
-    double value;      /* median of the measurement runs */
-    double best;       /* their minimum (latency) or maximum (rates) */
-    double base;       /* median of the baseline runs */
-    double ratio;      /* median of value / better adjacent baseline */
-    long   iters;
-    long   base_iters;
-} bench_result_t;
-
 /* Zeroes the control words this PE owns. */
 static void reset_controls(void)
 {
@@ -687,127 +625,6 @@ static void reset_controls(void)
     if (!opt.internode) {
         bench_raw_reset();
     }
-}
-
-/* One run of @kernel between two barriers (collective); PE 0's ns. */
-static uint64_t run_once(const bench_fig_t *fig, bench_kernel_t kernel,
-                         long iters)
-{
-    uint64_t ns;
-
-    reset_controls();
-    shmem_barrier_all();
-    ns = kernel(fig, 1 + iters / 16, iters);
-    shmem_barrier_all();
-    return ns;
-}
-
-/* Length of one timed run of @fig: GUPS runs end with a barrier, which
- * costs up to ~100 us with 8 PEs on 2 cores, so they get ten budgets. */
-static double fig_budget(const bench_fig_t *fig)
-{
-    return (fig->kind == KIND_RATE) ? 10.0 * opt.budget_ns : opt.budget_ns;
-}
-
-/* A figure's kernel and iteration counts, for the callbacks of
- * bench_calibrate and bench_series_run. */
-typedef struct fig_run {
-    const bench_fig_t *fig;
-    bench_kernel_t     kernel;  /* calibration: the kernel being counted */
-    long               iters;
-    long               base_iters;
-} fig_run_t;
-
-static uint64_t calibrate_once(void *ctx, long iters)
-{
-    const fig_run_t *fr = ctx;
-
-    return run_once(fr->fig, fr->kernel, iters);
-}
-
-/* Iterations of @kernel that take about one time budget (collective). */
-static long calibrate(const bench_fig_t *fig, bench_kernel_t kernel)
-{
-    fig_run_t fr = {fig, kernel, 0, 0};
-
-    return bench_calibrate(calibrate_once, &fr, fig_budget(fig));
-}
-
-/* One measurement run (@baseline 0) or baseline run of the figure. */
-static double series_run(void *ctx, int baseline)
-{
-    const fig_run_t *fr = ctx;
-    long iters = baseline ? fr->base_iters : fr->iters;
-
-    return fig_value(fr->fig,
-                     run_once(fr->fig, baseline ? fr->fig->base : fr->fig->run,
-                              iters),
-                     iters);
-}
-
-/* Measures @fig interleaved with its baseline (collective); the result is
- * meaningful on PE 0. */
-static void measure(const bench_fig_t *fig, bench_result_t *res)
-{
-    fig_run_t fr = {fig, NULL, 0, 0};
-    bench_series_t s;
-    int k, reps = opt.reps, higher = higher_is_better(fig);
-
-    res->iters = fr.iters = calibrate(fig, fig->run);
-    if (opt.internode) {
-        /* no shared mapping between nodes: the measurements alone */
-        for (k = 0; k < reps; k++) {
-            s.m[k] = series_run(&fr, 0);
-        }
-        res->ratio = 0;
-        res->base = 0;
-        res->base_iters = 0;
-    } else {
-        res->base_iters = fr.base_iters = calibrate(fig, fig->base);
-        bench_series_run(&s, reps, higher, series_run, &fr);
-        res->ratio = bench_median(s.r, reps);
-        res->base = bench_median(s.b, reps + 1);
-    }
-    res->value = bench_median(s.m, reps);  /* sorts m: m[0] min */
-    res->best = higher ? s.m[reps - 1] : s.m[0];
-}
-
-/* Appends @key=@v with the precision of @unit. */
-static void add_number(bench_line_t *l, const char *key, double v,
-                       const char *unit)
-{
-    const char *fmt = (strcmp(unit, "ns") == 0)     ? "%.1f"
-                      : (strcmp(unit, "GB/s") == 0) ? "%.3f"
-                                                     : "%.5f";
-
-    bench_line_add(l, key, fmt, v);
-}
-
-/* One result line (PE 0); @extra is appended as is. */
-static void print_result(const bench_fig_t *fig, const bench_result_t *res,
-                         const char *extra)
-{
-    const char *unit = fig_unit(fig);
-    bench_line_t l;
-
-    bench_line_start(&l, "xgas-bench");
-    bench_line_add(&l, "lib", "%s", opt.lib);
-    bench_line_add(&l, "npes", "%d", bench_env.npes);
-    bench_line_add(&l, "op", "%s", op_names[fig->op]);
-    bench_line_add(&l, "kind", "%s", kind_names[fig->kind]);
-    bench_line_add(&l, "size", "%zu", fig->size);
-    add_number(&l, "value", res->value, unit);
-    add_number(&l, "best", res->best, unit);
-    bench_line_add(&l, "unit", "%s", unit);
-    bench_line_add(&l, "baseline", "%s",
-                   opt.internode ? "none" : fig->base_name);
-    add_number(&l, "baseline_value", res->base, unit);
-    bench_line_add(&l, "ratio", "%.3f", res->ratio);
-    bench_line_add(&l, "iters", "%ld", res->iters);
-    bench_line_add(&l, "baseline_iters", "%ld", res->base_iters);
-    bench_line_add(&l, "reps", "%d", opt.reps);
-    bench_line_raw(&l, extra);
-    bench_line_print(&l);
 }
 
 /* GUPS errors of every PE, summed on PE 0 (collective). */
@@ -908,7 +725,7 @@ static int run_figures(void)
                 }
                 continue;
             }
-            measure(&fig, &res);
+            bench_measure(&fig, &res);
             extra[0] = '\0';
             if (fig.op == OP_GUPS) {
                 errs = gups_error_sum();
@@ -917,7 +734,7 @@ static int run_figures(void)
                 status |= (errs != 0);
             }
             if (bench_env.me == 0) {
-                print_result(&fig, &res, extra);
+                bench_print_result(&fig, &res, extra);
             }
         }
     }
@@ -1176,6 +993,13 @@ int main(int argc, char **argv)
     bench_env.me = shmem_my_pe();
     bench_env.npes = shmem_n_pes();
     parse_options(argc, argv);
+    bench_plan.lib = opt.lib;
+    bench_plan.op_names = op_names;
+    bench_plan.kind_names = kind_names;
+    bench_plan.budget_ns = opt.budget_ns;
+    bench_plan.reps = opt.reps;
+    bench_plan.internode = opt.internode;
+    bench_plan.reset = reset_controls;
     if (!opt.list) {
         /* PE i on the (i mod n)-th CPU it may use; a PE the launcher
          * bound to one CPU (oshrun does) stays there */

@@ -2,7 +2,8 @@
  * The OpenSHMEM side of the benchmark library, shared by xgas-bench and
  * xgas-coll-bench: the figure descriptor every kernel receives, the job
  * state (PE number, buffers, the raw shared mapping), the collective
- * helpers of bench_shmem.c and the raw baseline kernels of bench_raw.c.
+ * helpers of bench_shmem.c, the figure driver of bench_figure.c and the
+ * raw baseline kernels of bench_raw.c.
  *
  * Everything here is plain OpenSHMEM, libc and POSIX, so the benchmarks
  * build unchanged with Open MPI's oshcc.  A kernel runs `warm` untimed and
@@ -74,6 +75,30 @@ struct bench_fig {
     bench_kernel_t base;       /* its raw baseline */
     const char    *base_name;
 };
+
+/* How the program measures its figures (bench_figure.c); set once before
+ * the first bench_measure. */
+typedef struct bench_plan {
+    const char        *lib;         /* value of lib= */
+    const char *const *op_names;    /* [OP_COUNT]: op= */
+    const char *const *kind_names;  /* [KIND_COUNT]: kind= */
+    double             budget_ns;   /* length of one timed run */
+    int                reps;        /* measurement runs per figure */
+    int                internode;   /* no raw mapping: no baselines */
+    void             (*reset)(void); /* zeroes this PE's control words */
+} bench_plan_t;
+
+extern bench_plan_t bench_plan;
+
+/* A figure's result (meaningful on PE 0). */
+typedef struct bench_result {
+    double value;      /* median of the measurement runs */
+    double best;       /* their minimum (latency) or maximum (rates) */
+    double base;       /* median of the baseline runs */
+    double ratio;      /* median of value / better adjacent baseline */
+    long   iters;
+    long   base_iters;
+} bench_result_t;
 
 /* The raw shared mapping (not from the library): control lines, one data
  * inbox per PE of the pair, and a GUPS table of npes * table_len words. */
@@ -185,6 +210,13 @@ typedef uint64_t (*bench_once_fn)(void *ctx, long iters);
 /* Iterations of @once that take about @budget ns (collective; the same
  * count on every PE). */
 long bench_calibrate(bench_once_fn once, void *ctx, double budget);
+
+/* Measures @fig interleaved with its baseline (collective). */
+void bench_measure(const bench_fig_t *fig, bench_result_t *res);
+
+/* Prints @fig's result line (PE 0); @extra is appended as is. */
+void bench_print_result(const bench_fig_t *fig, const bench_result_t *res,
+                        const char *extra);
 
 /* Creates the raw mapping (memfd of PE 0 opened by the others through
  * /proc/<pid>/fd/<fd>; nothing is left behind) and fills the GUPS table;
