@@ -18,8 +18,12 @@ libraries at the same state of the machine.  Standard library only.
 import argparse
 import collections
 import os
-import statistics
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "lib"))
+# bench/lib, found through the path above
+from report_lib import median as median_of, read_lines, table_lines  # noqa
 
 REF = "xgas"
 
@@ -27,21 +31,15 @@ REF = "xgas"
 def parse(paths):
     """{(op, size): {lib: [record, ...]}} of the bw lines."""
     runs = collections.defaultdict(lambda: collections.defaultdict(list))
-    for path in paths:
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                if not line.startswith("xgas-bench "):
-                    continue
-                rec = dict(kv.split("=", 1) for kv in line.split()[1:]
-                           if "=" in kv)
-                if rec.get("kind") != "bw" or "value" not in rec:
-                    continue
-                runs[(rec["op"], int(rec["size"]))][rec["lib"]].append(rec)
+    for _, rec in read_lines(paths, "xgas-bench "):
+        if rec.get("kind") != "bw" or "value" not in rec:
+            continue
+        runs[(rec["op"], int(rec["size"]))][rec["lib"]].append(rec)
     return runs
 
 
 def median(recs, key):
-    return statistics.median(float(r[key]) for r in recs)
+    return median_of([float(r[key]) for r in recs])
 
 
 def size_str(n):
@@ -56,8 +54,7 @@ def report(runs):
     head += [f"{REF}/{lib}" for lib in others]
     head += ["raw GB/s (min-max)"] + [f"{lib}/raw" for lib in libs]
     head += [f"({REF}/raw)/({lib}/raw)" for lib in others] + ["runs"]
-    lines = ["| " + " | ".join(head) + " |",
-             "|" + "---|" * len(head)]
+    rows = []
     for (op, size) in sorted(runs):
         per = runs[(op, size)]
         row = [op, size_str(size)]
@@ -68,7 +65,7 @@ def report(runs):
                        if per.get(REF) and per.get(lib) else "-")
         raw = [float(r["baseline_value"]) for lib in libs
                for r in per.get(lib, [])]
-        row.append(f"{statistics.median(raw):.1f} ({min(raw):.1f}-{max(raw):.1f})")
+        row.append(f"{median_of(raw):.1f} ({min(raw):.1f}-{max(raw):.1f})")
         row += [f"{median(per[lib], 'ratio'):.3f}" if per.get(lib) else "-"
                 for lib in libs]
         # run k of one library against run k of the other: the runs
@@ -76,10 +73,10 @@ def report(runs):
         for lib in others:
             pairs = [float(a["ratio"]) / float(b["ratio"])
                      for a, b in zip(per.get(REF, []), per.get(lib, []))]
-            row.append(f"{statistics.median(pairs):.3f}" if pairs else "-")
+            row.append(f"{median_of(pairs):.3f}" if pairs else "-")
         row.append("/".join(str(len(per.get(lib, []))) for lib in libs))
-        lines.append("| " + " | ".join(row) + " |")
-    return "\n".join(lines) + "\n"
+        rows.append(row)
+    return "\n".join(table_lines(head, rows)) + "\n"
 
 
 def main():

@@ -19,31 +19,23 @@ import argparse
 import os
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "lib"))
+# bench/lib, found through the path above
+from report_lib import read_lines, size_str, table_lines  # noqa: E402
+
 
 def parse(paths):
     """Records keyed by (lib, api, npes, op, size); later lines win."""
     recs = {}
-    for path in paths:
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                if not line.startswith("xgas-coll-bench "):
-                    continue
-                rec = dict(kv.split("=", 1) for kv in line.split()[1:]
-                           if "=" in kv)
-                for key in ("value", "best", "baseline_value", "ratio"):
-                    rec[key] = float(rec[key])
-                rec["npes"] = int(rec["npes"])
-                rec["size"] = int(rec["size"])
-                recs[(rec["lib"], rec["api"], rec["npes"], rec["op"],
-                      rec["size"])] = rec
+    for _, rec in read_lines(paths, "xgas-coll-bench "):
+        for key in ("value", "best", "baseline_value", "ratio"):
+            rec[key] = float(rec[key])
+        rec["npes"] = int(rec["npes"])
+        rec["size"] = int(rec["size"])
+        recs[(rec["lib"], rec["api"], rec["npes"], rec["op"],
+              rec["size"])] = rec
     return recs
-
-
-def size_str(n):
-    for unit, div in (("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if n >= div and n % div == 0:
-            return "%d %s" % (n // div, unit)
-    return "%d B" % n
 
 
 def us(v):
@@ -104,8 +96,7 @@ def write(recs, outdir):
         for lib, api in cols:
             head += ["%s %s" % (lib, api), "ratio"]
         head += ["baseline", "advantage (aset)"]
-        md.append("| " + " | ".join(head) + " |")
-        md.append("|" + "---|" * len(head))
+        rows = []
         for op, size in figures(recs, npes):
             row = [op, size_str(size) if size else "-"]
             base = None
@@ -120,18 +111,20 @@ def write(recs, outdir):
             row.append(advantage(recs.get(("xgas", "aset", npes, op, size)),
                                  recs.get(("oshmem", "aset", npes, op,
                                            size))))
-            md.append("| " + " | ".join(row) + " |")
+            rows.append(row)
+        md += table_lines(head, rows)
 
     md.append("\n## Small broadcast and reduction against the PE count\n")
-    md.append("| PEs | broadcast 8 B | reduce 8 B | barrier_all |")
-    md.append("|---|---|---|---|")
+    rows = []
     for npes in sorted({r["npes"] for r in recs.values()}):
-        cells = []
+        cells = [npes]
         for op, size in (("broadcast", 8), ("reduce", 8),
                          ("barrier_all", 0)):
             r = recs.get(("xgas", "team", npes, op, size))
             cells.append(us(r["value"]) if r else "")
-        md.append("| %d | %s |" % (npes, " | ".join(cells)))
+        rows.append(cells)
+    md += table_lines(["PEs", "broadcast 8 B", "reduce 8 B", "barrier_all"],
+                      rows)
 
     path = os.path.join(outdir, "coll_report.md")
     with open(path, "w", encoding="utf-8") as f:

@@ -13,7 +13,8 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
+
+#include "bench_core.h"
 
 static long init_vmpte_kb(void)
 {
@@ -34,22 +35,15 @@ static long init_vmpte_kb(void)
     return kb;
 }
 
-static double init_now_ms(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 static long in_ms[2], in_kb[2], out_max[2], out_sum;
 
 int main(void)
 {
-    double start = init_now_ms(), ms;
+    uint64_t start = bench_now_ns();
+    double ms;
 
     shmem_init();
-    ms = init_now_ms() - start;
+    ms = (double)(bench_now_ns() - start) / 1e6;
     in_ms[0] = (long)(ms * 1000.0); /* microseconds */
     in_kb[0] = init_vmpte_kb();
     in_kb[1] = in_kb[0];

@@ -18,13 +18,12 @@ import os
 import re
 import sys
 
-try:
-    import matplotlib
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "lib"))
+# bench/lib, found through the path above
+from report_lib import median, pyplot, read_lines  # noqa: E402
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-except ImportError:
-    plt = None
+plt = pyplot()
 
 # (label, xgas figure, raw figure, how the raw figure maps to the xgas one)
 LATENCIES = [
@@ -42,30 +41,18 @@ LATENCIES = [
 ]
 
 
-def median(values):
-    values = sorted(values)
-    n = len(values)
-    return values[n // 2] if n % 2 else 0.5 * (values[n // 2 - 1] +
-                                                values[n // 2])
-
-
 def parse(path):
     """{(op, kind, size): record} of the xgas-bench lines of @path; a
     figure measured in several rounds gets the median of their values."""
     rounds = {}
     if not os.path.exists(path):
         return {}
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            if not line.startswith("xgas-bench "):
-                continue
-            rec = dict(kv.split("=", 1) for kv in line.split()[1:]
-                       if "=" in kv)
-            if "value" not in rec:
-                continue
-            key = (rec["op"], rec["kind"], int(rec["size"]))
-            rounds.setdefault(key, []).append(
-                (float(rec["value"]), float(rec.get("best", rec["value"]))))
+    for _, rec in read_lines(path, "xgas-bench "):
+        if "value" not in rec:
+            continue
+        key = (rec["op"], rec["kind"], int(rec["size"]))
+        rounds.setdefault(key, []).append(
+            (float(rec["value"]), float(rec.get("best", rec["value"]))))
     # best: the fastest repetition of any round (for bandwidth the
     # largest), what the pattern costs when nothing else runs
     return {k: {"value": median([r[0] for r in v]), "rounds": len(v),

@@ -41,7 +41,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <rdma/fabric.h>
 #include <rdma/fi_cm.h>
@@ -49,6 +48,8 @@
 #include <rdma/fi_endpoint.h>
 #include <rdma/fi_errno.h>
 #include <rdma/fi_rma.h>
+
+#include "bench_core.h"
 
 #define RAW_BUF    (8u << 20)
 #define RAW_WINDOW 64
@@ -83,14 +84,6 @@ static void die(const char *what, int ret)
             what, fi_strerror(-ret));
     PMIx_Abort(1, what, NULL, 0);
     exit(1);
-}
-
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 static volatile uint64_t *flag(void)
@@ -207,7 +200,7 @@ static double write_pingpong(long iters)
 
     for (i = 0; i <= iters; i++) {
         if (i == 1) {
-            t0 = now_ns(); /* the first turn warms up */
+            t0 = bench_now_ns(); /* the first turn warms up */
         }
         turn = (uint64_t)i + 1;
         if (me.rank == 0) {
@@ -226,7 +219,7 @@ static double write_pingpong(long iters)
             }
         }
     }
-    return (double)(now_ns() - t0) / (2.0 * (double)iters);
+    return (double)(bench_now_ns() - t0) / (2.0 * (double)iters);
 }
 
 static double msg_pingpong(long iters)
@@ -237,7 +230,7 @@ static double msg_pingpong(long iters)
 
     for (i = 0; i <= iters; i++) {
         if (i == 1) {
-            t0 = now_ns();
+            t0 = bench_now_ns();
         }
         turn = (uint64_t)i;
         if (me.rank == 0) {
@@ -251,7 +244,7 @@ static double msg_pingpong(long iters)
             send_ctrl(turn);
         }
     }
-    return (double)(now_ns() - t0) / (2.0 * (double)iters);
+    return (double)(bench_now_ns() - t0) / (2.0 * (double)iters);
 }
 
 /* An injected write and a read behind it, waited for. */
@@ -262,7 +255,7 @@ static double write_read(long iters)
 
     for (i = 0; i <= iters; i++) {
         if (i == 1) {
-            t0 = now_ns();
+            t0 = bench_now_ns();
         }
         while (fi_inject_write(ep, &value, sizeof(value), peer,
                                peer_base + 64, peer_key) == -FI_EAGAIN) {
@@ -271,7 +264,7 @@ static double write_read(long iters)
         rma(0, buf + 128, 8, 0, 0);
         drain();
     }
-    return (double)(now_ns() - t0) / (double)iters;
+    return (double)(bench_now_ns() - t0) / (double)iters;
 }
 
 static double issue(int write, long iters)
@@ -281,18 +274,18 @@ static double issue(int write, long iters)
 
     for (i = 0; i <= iters; i++) {
         if (i == 1) {
-            t0 = now_ns();
+            t0 = bench_now_ns();
         }
         rma(write, write ? (void *)&value : (void *)(buf + 64), 8, 64,
             write ? (FI_DELIVERY_COMPLETE | FI_INJECT) : 0);
         drain();
     }
-    return (double)(now_ns() - t0) / (double)iters;
+    return (double)(bench_now_ns() - t0) / (double)iters;
 }
 
 static double bandwidth(int write, size_t size, long iters)
 {
-    uint64_t t0 = now_ns();
+    uint64_t t0 = bench_now_ns();
     long i;
 
     for (i = 0; i < iters; i++) {
@@ -302,14 +295,7 @@ static double bandwidth(int write, size_t size, long iters)
         }
     }
     drain();
-    return (double)size * (double)iters / (double)(now_ns() - t0);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-
-    return (x > y) - (x < y);
+    return (double)size * (double)iters / (double)(bench_now_ns() - t0);
 }
 
 enum { FIG_WRITE_PP, FIG_MSG_PP, FIG_WRITE_ISSUE, FIG_WRITE_READ,
@@ -324,7 +310,8 @@ static void figure(int fig, size_t size)
         {"rma_write", "issue"},    {"rma_write_read", "issue"},
         {"rma_read", "issue"},     {"rma_write", "bw"},
         {"rma_read", "bw"}};
-    double v[RAW_REPS_MAX];
+    double v[RAW_REPS_MAX], med;
+    bench_line_t l;
     long iters = RAW_LAT_ITERS;
     int r, bw = (fig == FIG_WRITE_BW) || (fig == FIG_READ_BW);
 
@@ -358,16 +345,23 @@ static void figure(int fig, size_t size)
     if (me.rank != 0) {
         return;
     }
-    qsort(v, (size_t)opt.reps, sizeof(v[0]), cmp_double);
-    printf("xgas-bench lib=ofi-raw npes=2 op=%s kind=%s size=%zu "
-           "value=%.*f best=%.*f unit=%s baseline=none baseline_value=0 "
-           "ratio=0 iters=%ld baseline_iters=0 reps=%d provider=%s\n",
-           names[fig][0], names[fig][1], size, bw ? 3 : 1,
-           (opt.reps % 2) ? v[opt.reps / 2]
-                          : 0.5 * (v[opt.reps / 2 - 1] + v[opt.reps / 2]),
-           bw ? 3 : 1, bw ? v[opt.reps - 1] : v[0], bw ? "GB/s" : "ns",
-           iters, opt.reps, info->fabric_attr->prov_name);
-    fflush(stdout);
+    med = bench_median(v, opt.reps);  /* sorts v */
+    bench_line_start(&l, "xgas-bench");
+    bench_line_add(&l, "lib", "%s", "ofi-raw");
+    bench_line_add(&l, "npes", "%d", 2);
+    bench_line_add(&l, "op", "%s", names[fig][0]);
+    bench_line_add(&l, "kind", "%s", names[fig][1]);
+    bench_line_add(&l, "size", "%zu", size);
+    bench_line_add(&l, "value", "%.*f", bw ? 3 : 1, med);
+    bench_line_add(&l, "best", "%.*f", bw ? 3 : 1,
+                   bw ? v[opt.reps - 1] : v[0]);
+    bench_line_add(&l, "unit", "%s", bw ? "GB/s" : "ns");
+    bench_line_raw(&l, " baseline=none baseline_value=0 ratio=0");
+    bench_line_add(&l, "iters", "%ld", iters);
+    bench_line_add(&l, "baseline_iters", "%d", 0);
+    bench_line_add(&l, "reps", "%d", opt.reps);
+    bench_line_add(&l, "provider", "%s", info->fabric_attr->prov_name);
+    bench_line_print(&l);
 }
 
 /* The size after @size: the sizes of xgas-bench (8 bytes, the powers of

@@ -19,13 +19,12 @@ import argparse
 import os
 import sys
 
-try:
-    import matplotlib
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "lib"))
+# bench/lib, found through the path above
+from report_lib import pyplot, read_lines, size_str, table  # noqa: E402
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-except ImportError:
-    plt = None
+plt = pyplot()
 
 PAIR_NPES = 2                       # pair figures come from 2-PE runs
 REF = "xgas"                        # the library the targets are about
@@ -42,21 +41,16 @@ def parse_files(paths):
     headers = []
     for path in paths:
         with open(path, encoding="utf-8") as f:
-            for line in f:
-                line = line.strip()
-                if line.startswith("# xgas-bench "):
-                    headers.append((path, line[2:]))
-                if not line.startswith("xgas-bench "):
-                    continue
-                rec = dict(kv.split("=", 1) for kv in line.split()[1:]
-                           if "=" in kv)
-                for key in ("value", "best", "baseline_value", "ratio"):
-                    if key in rec:
-                        rec[key] = float(rec[key])
-                rec["npes"] = int(rec.get("npes", 0))
-                rec["size"] = int(rec.get("size", 0))
-                rec.setdefault("object", "")
-                records[key_of(rec)] = rec
+            headers += [(path, line.strip()[2:]) for line in f
+                        if line.strip().startswith("# xgas-bench ")]
+    for _, rec in read_lines(paths, "xgas-bench ", strip=True):
+        for key in ("value", "best", "baseline_value", "ratio"):
+            if key in rec:
+                rec[key] = float(rec[key])
+        rec["npes"] = int(rec.get("npes", 0))
+        rec["size"] = int(rec.get("size", 0))
+        rec.setdefault("object", "")
+        records[key_of(rec)] = rec
     return list(records.values()), headers
 
 
@@ -100,20 +94,6 @@ def fmt(value, unit=""):
     if value >= 100:
         return "%.0f" % value
     return "%.1f" % value
-
-
-def size_str(n):
-    for shift, suffix in ((20, " MiB"), (10, " KiB")):
-        if n >= (1 << shift) and n % (1 << shift) == 0:
-            return "%d%s" % (n >> shift, suffix)
-    return "%d B" % n
-
-
-def table(header, rows):
-    out = ["| " + " | ".join(header) + " |",
-           "|" + "|".join("---" for _ in header) + "|"]
-    out += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
-    return "\n".join(out) + "\n"
 
 
 def targets(res):

@@ -94,9 +94,10 @@ if [ -x "$build/bench/xgas-coll-bench" ]; then
     done
     if oshmem_found; then
         mkdir -p "$build/bench/oshmem"
+        # shellcheck disable=SC2046  # the flags and files are a word list
         oshcc -O2 -g -std=c11 -Wall -Wextra \
             -o "$build/bench/oshmem/xgas-coll-bench" \
-            "$here/xgas_coll_bench.c" "$here/bench_raw.c"
+            "$here/xgas_coll_bench.c" $(oshmem_lib "$here")
         for np in 2 4 8; do
             # shellcheck disable=SC2086
             run "coll-oshmem-np$np" oshrun -np "$np" $XGAS_OSHRUN_FLAGS \

@@ -16,6 +16,9 @@
  * one line of key=value pairs per figure (bench/README.md); nothing is
  * asserted on time.  The exit status is 1 if GUPS found a wrong table word
  * (an atomic that stores a wrong value is reported as error=wrong_result).
+ * This file is the measurement plan -- kernels, figures, options; the
+ * series, calibration, statistics, result line and raw baselines are
+ * bench/lib's.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -23,8 +26,6 @@
 
 #include <ctype.h>
 #include <getopt.h>
-#include <sched.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,12 +34,6 @@
 
 #include "bench.h"
 
-#define BENCH_ITERS_MAX (1L << 28)
-#define BENCH_REPS_MAX  63
-
-bench_env_t bench_env;
-volatile long bench_sink;
-
 /* Symmetric control words, each on lines of its own. */
 typedef struct bench_ctl {
     long flag __attribute__((aligned(BENCH_LINE)));  /* ping-pong inbox */
@@ -46,7 +41,6 @@ typedef struct bench_ctl {
     long ans __attribute__((aligned(BENCH_LINE)));   /* get: answer */
     long ctr __attribute__((aligned(BENCH_LINE)));   /* atomic counter */
     long sink __attribute__((aligned(BENCH_LINE)));  /* issue target */
-    long bcast __attribute__((aligned(BENCH_LINE))); /* bench_bcast */
     long errs __attribute__((aligned(BENCH_LINE)));  /* GUPS errors sum */
     uint64_t sig __attribute__((aligned(BENCH_LINE))); /* signal inbox */
     long lock __attribute__((aligned(BENCH_LINE)));  /* shmem_set_lock */
@@ -105,33 +99,6 @@ static struct {
     int    op_on[OP_COUNT];
     int    kind_on[KIND_COUNT];
 } opt;
-
-void bench_die(const char *fmt, ...)
-{
-    char msg[512];
-    va_list ap;
-
-    va_start(ap, fmt);  /* %m still sees the caller's errno */
-    vsnprintf(msg, sizeof(msg), fmt, ap);
-    va_end(ap);
-    /* one write, so that the PEs' messages do not interleave */
-    fprintf(stderr, "xgas-bench: PE %d: %s\n", bench_env.me, msg);
-    shmem_global_exit(1);
-    exit(1);
-}
-
-long bench_bcast(long value)
-{
-    if (bench_env.me == 0) {
-        ctl->bcast = value;
-    }
-    shmem_barrier_all();
-    if (bench_env.me != 0) {
-        value = shmem_long_g(&ctl->bcast, 0);
-    }
-    shmem_barrier_all();
-    return value;
-}
 
 /* ---- OpenSHMEM kernels ------------------------------------------------ */
 
@@ -646,68 +613,6 @@ static int is_pair_kind(bench_kind_t kind)
     return (kind != KIND_RATE) && (kind != KIND_LATENCY);
 }
 
-/* Unit of the figure's values. */
-static const char *fig_unit(const bench_fig_t *fig)
-{
-    switch (fig->kind) {
-    case KIND_BW:
-        return "GB/s";
-    case KIND_RATE:
-        return "GUP/s";
-    default:
-        return "ns";
-    }
-}
-
-static int higher_is_better(const bench_fig_t *fig)
-{
-    return (fig->kind == KIND_BW) || (fig->kind == KIND_RATE);
-}
-
-/* Operations per timed iteration, as counted in the figure's value: a
- * ping-pong iteration is a round trip (two one-way latencies); a GUPS
- * iteration is two updates on every PE. */
-static double ops_per_iter(const bench_fig_t *fig)
-{
-    switch (fig->kind) {
-    case KIND_PINGPONG:
-    case KIND_PINGPONG_QUIET:
-        return 2.0;
-    case KIND_RATE:
-        return 2.0 * bench_env.npes;
-    default:
-        /* a lock figure is per acquisition, and every PE acquires */
-        return (fig->op == OP_LOCK) ? (double)bench_env.npes : 1.0;
-    }
-}
-
-/* The figure's value for a run of @iters iterations that took @ns. */
-static double fig_value(const bench_fig_t *fig, uint64_t ns, long iters)
-{
-    double per_op = (double)(ns > 0 ? ns : 1) /
-                    ((double)iters * ops_per_iter(fig));
-
-    switch (fig->kind) {
-    case KIND_BW:
-        return (double)fig->size / per_op;   /* bytes per ns = GB/s */
-    case KIND_RATE:
-        return 1.0 / per_op;                 /* updates per ns = GUP/s */
-    default:
-        return per_op;
-    }
-}
-
-/* ---- measurement ------------------------------------------------------ */
-
-typedef struct bench_result {
-    double value;      /* median of the measurement runs */
-    double best;       /* their minimum (latency) or maximum (rates) */
-    double base;       /* median of the baseline runs */
-    double ratio;      /* median of value / better adjacent baseline */
-    long   iters;
-    long   base_iters;
-} bench_result_t;
-
 /* Zeroes the control words this PE owns. */
 static void reset_controls(void)
 {
@@ -720,162 +625,6 @@ static void reset_controls(void)
     if (!opt.internode) {
         bench_raw_reset();
     }
-}
-
-/* One run of @kernel between two barriers (collective); PE 0's ns. */
-static uint64_t run_once(const bench_fig_t *fig, bench_kernel_t kernel,
-                         long iters)
-{
-    uint64_t ns;
-
-    reset_controls();
-    shmem_barrier_all();
-    ns = kernel(fig, 1 + iters / 16, iters);
-    shmem_barrier_all();
-    return ns;
-}
-
-/* Length of one timed run of @fig: GUPS runs end with a barrier, which
- * costs up to ~100 us with 8 PEs on 2 cores, so they get ten budgets. */
-static double fig_budget(const bench_fig_t *fig)
-{
-    return (fig->kind == KIND_RATE) ? 10.0 * opt.budget_ns : opt.budget_ns;
-}
-
-/*
- * Iterations of @kernel that take about one time budget (collective).
- * Quadruples a trial count while a run is shorter than an eighth of the
- * budget, or shorter than the budget but not yet growing with the count (a
- * fixed cost per run, such as a barrier, still dominates), then scales it.
- * A run longer than an eighth of the budget is repeated and the faster of
- * the two counts, so that one run slowed down by the scheduler neither
- * stops the search early nor makes the count tiny.  PE 0 decides; the
- * others follow its broadcast.
- */
-static long calibrate(const bench_fig_t *fig, bench_kernel_t kernel)
-{
-    double budget = fig_budget(fig), scaled;
-    long iters = 1, next;
-    uint64_t ns, again, prev = 0;
-    int proportional;
-
-    for (;;) {
-        ns = run_once(fig, kernel, iters);
-        if (bench_bcast((double)ns * 8.0 >= budget)) {
-            again = run_once(fig, kernel, iters);
-            ns = (again < ns) ? again : ns;
-        }
-        next = 0;
-        if (bench_env.me == 0) {
-            proportional = (prev > 0) && ((double)ns >= 2.5 * (double)prev);
-            if ((((double)ns * 8.0 < budget) ||
-                 (!proportional && ((double)ns < budget))) &&
-                (iters < BENCH_ITERS_MAX / 4)) {
-                next = iters * 4;
-            } else {
-                scaled = (double)iters * budget / (double)(ns > 0 ? ns : 1);
-                scaled = (scaled < 1.0) ? 1.0 : scaled;
-                scaled = (scaled > (double)BENCH_ITERS_MAX)
-                             ? (double)BENCH_ITERS_MAX : scaled;
-                next = -(long)scaled;
-            }
-        }
-        next = bench_bcast(next);
-        if (next < 0) {
-            return -next;
-        }
-        prev = ns;
-        iters = next;
-    }
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof(*v), cmp_double);
-    return (n % 2 != 0) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-/* The better of two baseline values: interference (another process on the
- * core, an interrupt) only ever makes a run slower, so of two adjacent
- * baseline runs the better one is the closer to the hardware's state. */
-static double better(const bench_fig_t *fig, double a, double b)
-{
-    if (higher_is_better(fig)) {
-        return (a > b) ? a : b;
-    }
-    return (a < b) ? a : b;
-}
-
-/* Measures @fig interleaved with its baseline (collective); the result is
- * meaningful on PE 0. */
-static void measure(const bench_fig_t *fig, bench_result_t *res)
-{
-    double m[BENCH_REPS_MAX], b[BENCH_REPS_MAX + 1], r[BENCH_REPS_MAX];
-    int k, reps = opt.reps;
-
-    res->iters = calibrate(fig, fig->run);
-    if (opt.internode) {
-        /* no shared mapping between nodes: the measurements alone */
-        for (k = 0; k < reps; k++) {
-            m[k] = fig_value(fig, run_once(fig, fig->run, res->iters),
-                             res->iters);
-        }
-        res->ratio = 0;
-        res->base = 0;
-        res->base_iters = 0;
-        res->value = median(m, reps);
-        res->best = higher_is_better(fig) ? m[reps - 1] : m[0];
-        return;
-    }
-    res->base_iters = calibrate(fig, fig->base);
-    b[0] = fig_value(fig, run_once(fig, fig->base, res->base_iters),
-                     res->base_iters);
-    for (k = 0; k < reps; k++) {
-        m[k] = fig_value(fig, run_once(fig, fig->run, res->iters),
-                         res->iters);
-        b[k + 1] = fig_value(fig, run_once(fig, fig->base, res->base_iters),
-                             res->base_iters);
-        r[k] = m[k] / better(fig, b[k], b[k + 1]);
-    }
-    res->ratio = median(r, reps);
-    res->base = median(b, reps + 1);
-    res->value = median(m, reps);   /* sorts m: m[0] min, m[reps-1] max */
-    res->best = higher_is_better(fig) ? m[reps - 1] : m[0];
-}
-
-static void print_number(const char *key, double v, const char *unit)
-{
-    const char *fmt = (strcmp(unit, "ns") == 0)     ? " %s=%.1f"
-                      : (strcmp(unit, "GB/s") == 0) ? " %s=%.3f"
-                                                     : " %s=%.5f";
-
-    printf(fmt, key, v);
-}
-
-/* One result line (PE 0); @extra is appended as is. */
-static void print_result(const bench_fig_t *fig, const bench_result_t *res,
-                         const char *extra)
-{
-    const char *unit = fig_unit(fig);
-
-    printf("xgas-bench lib=%s npes=%d op=%s kind=%s size=%zu", opt.lib,
-           bench_env.npes, op_names[fig->op], kind_names[fig->kind],
-           fig->size);
-    print_number("value", res->value, unit);
-    print_number("best", res->best, unit);
-    printf(" unit=%s baseline=%s", unit,
-           opt.internode ? "none" : fig->base_name);
-    print_number("baseline_value", res->base, unit);
-    printf(" ratio=%.3f iters=%ld baseline_iters=%ld reps=%d%s\n",
-           res->ratio, res->iters, res->base_iters, opt.reps, extra);
-    fflush(stdout);
 }
 
 /* GUPS errors of every PE, summed on PE 0 (collective). */
@@ -976,7 +725,7 @@ static int run_figures(void)
                 }
                 continue;
             }
-            measure(&fig, &res);
+            bench_measure(&fig, &res);
             extra[0] = '\0';
             if (fig.op == OP_GUPS) {
                 errs = gups_error_sum();
@@ -985,7 +734,7 @@ static int run_figures(void)
                 status |= (errs != 0);
             }
             if (bench_env.me == 0) {
-                print_result(&fig, &res, extra);
+                bench_print_result(&fig, &res, extra);
             }
         }
     }
@@ -1038,54 +787,26 @@ static void bench_usage(FILE *out)
         BENCH_REPS_MAX);
 }
 
-/* Parses "4096", "64K", "1M" (powers of 1024). */
+/* A size option's bytes ("4096", "64K", "1M"); dies on anything else. */
 static size_t parse_size(const char *arg, const char *name)
 {
-    char *end;
-    unsigned long long v = strtoull(arg, &end, 10);
+    size_t v = bench_parse_size(arg);
 
-    switch (toupper((unsigned char)*end)) {
-    case 'K':
-        v <<= 10;
-        end++;
-        break;
-    case 'M':
-        v <<= 20;
-        end++;
-        break;
-    case 'G':
-        v <<= 30;
-        end++;
-        break;
-    default:
-        break;
-    }
-    if ((end == arg) || (*end != '\0') || (v == 0)) {
+    if (v == 0) {
         bench_die("%s %s: expected a positive size such as 4096, 64K or 1M",
                   name, arg);
     }
-    return (size_t)v;
+    return v;
 }
 
 /* Sets the entries of @on named in the comma-separated @list. */
 static void parse_names(const char *list, const char *const *names,
                         int count, int *on, const char *option)
 {
-    char buf[512], *tok, *save = NULL;
-    int i;
+    char bad[128];
 
-    for (i = 0; i < count; i++) {
-        on[i] = 0;
-    }
-    snprintf(buf, sizeof(buf), "%s", list);
-    for (tok = strtok_r(buf, ",", &save); tok != NULL;
-         tok = strtok_r(NULL, ",", &save)) {
-        for (i = 0; (i < count) && (strcmp(tok, names[i]) != 0); i++) {
-        }
-        if (i == count) {
-            bench_die("%s: unknown name '%s' (see --help)", option, tok);
-        }
-        on[i] = 1;
+    if (bench_parse_names(list, names, count, on, bad, sizeof(bad)) != 0) {
+        bench_die("%s: unknown name '%s' (see --help)", option, bad);
     }
 }
 
@@ -1231,33 +952,6 @@ static void parse_options(int argc, char **argv)
     }
 }
 
-/*
- * Pins this PE to one CPU: PE i to the (i mod n)-th of the n CPUs it may
- * run on, so that the two PEs of a pair figure always sit on two cores
- * (left alone, the scheduler of a busy machine may keep both on one core
- * for seconds, and a ping-pong then measures context switches).  A PE the
- * launcher already bound to one CPU (oshrun does) is left there.  Returns
- * the CPU, or -1 if the PE was not pinned.
- */
-static int bind_pe(void)
-{
-    cpu_set_t set;
-    int cpu, k;
-
-    if (sched_getaffinity(0, sizeof(set), &set) != 0) {
-        return -1;
-    }
-    k = bench_env.me % CPU_COUNT(&set);
-    for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
-        if (CPU_ISSET(cpu, &set) && (k-- == 0)) {
-            break;
-        }
-    }
-    CPU_ZERO(&set);
-    CPU_SET(cpu, &set);
-    return (sched_setaffinity(0, sizeof(set), &set) == 0) ? cpu : -1;
-}
-
 /* Allocates the symmetric objects and private buffers and opens the raw
  * mapping (collective). */
 static void setup(void)
@@ -1299,8 +993,17 @@ int main(int argc, char **argv)
     bench_env.me = shmem_my_pe();
     bench_env.npes = shmem_n_pes();
     parse_options(argc, argv);
+    bench_plan.lib = opt.lib;
+    bench_plan.op_names = op_names;
+    bench_plan.kind_names = kind_names;
+    bench_plan.budget_ns = opt.budget_ns;
+    bench_plan.reps = opt.reps;
+    bench_plan.internode = opt.internode;
+    bench_plan.reset = reset_controls;
     if (!opt.list) {
-        cpu = opt.no_bind ? -1 : bind_pe();
+        /* PE i on the (i mod n)-th CPU it may use; a PE the launcher
+         * bound to one CPU (oshrun does) stays there */
+        cpu = opt.no_bind ? -1 : bench_bind_cpu(bench_env.me);
         setup();
     }
     if ((bench_env.me == 0) && !opt.list) {

@@ -14,7 +14,7 @@
  * every ASET_SLOTS calls a shmem_barrier_all makes reuse safe -- its cost
  * is part of the figure, amortized over ASET_SLOTS calls.
  *
- * Baselines (bench_raw.c's raw mapping, not the library's memory):
+ * Baselines (bench/lib/bench_raw.c's raw mapping, not the library's memory):
  *   raw_counter_barrier  the centralized sense-reversing barrier
  *   raw_copy_barrier     every PE copies the bytes it must receive (size,
  *                        or npes x size for collect, fcollect, alltoall)
@@ -39,7 +39,6 @@
 
 #include <getopt.h>
 #include <shmem.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,10 +57,6 @@
 #define MAX_REPS     31
 #define DEFAULT_MAX  (1u << 20)
 
-bench_env_t bench_env;
-volatile long bench_sink;
-
-static long bcast_word;                          /* bench_bcast */
 static long psync[ASET_SLOTS][SHMEM_REDUCE_SYNC_SIZE];
 static long *pwrk;                               /* ASET_SLOTS arrays */
 static size_t pwrk_len;                          /* longs per array */
@@ -85,34 +80,6 @@ static struct {
     int    op_on[OPC_COUNT];
     char   lib[SHMEM_MAX_NAME_LEN];
 } opt;
-
-/* ---- helpers bench_raw.c needs ------------------------------------------ */
-
-void bench_die(const char *fmt, ...)
-{
-    char msg[512];
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "xgas-coll-bench: PE %d: %s\n", bench_env.me, msg);
-    shmem_global_exit(1);
-    exit(1);
-}
-
-long bench_bcast(long value)
-{
-    if (bench_env.me == 0) {
-        bcast_word = value;
-    }
-    shmem_barrier_all();
-    if (bench_env.me != 0) {
-        value = shmem_long_g(&bcast_word, 0);
-    }
-    shmem_barrier_all();
-    return value;
-}
 
 /* ---- the library's collectives ------------------------------------------ */
 
@@ -221,13 +188,13 @@ static uint64_t run_coll(coll_op_t op, size_t size, long iters)
 /* ---- raw baselines ------------------------------------------------------ */
 
 static long raw_local_sense;   /* this PE's sense of raw_barrier_once */
-static unsigned raw_spin;      /* polls before yielding (as bench_raw.c) */
+static unsigned raw_spin;      /* polls before yielding (as lib/bench_raw.c) */
 
 /*
- * bench_raw.c's centralized sense-reversing barrier, on raw control words
- * of its own (the request/answer lines, unused here), so that composite
- * baselines can call it once per iteration without the per-call set-up of
- * raw_counter_barrier.
+ * bench/lib/bench_raw.c's centralized sense-reversing barrier, on raw
+ * control words of its own (the request/answer lines, unused here), so
+ * that composite baselines can call it once per iteration without the
+ * per-call set-up of raw_counter_barrier.
  */
 static void raw_barrier_once(void)
 {
@@ -320,47 +287,60 @@ static long calibrate(runner_t run, coll_op_t op, size_t size)
                               (ns > 0 ? ns : 1.0)) + 1);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
+/* A figure's operation, size and iteration counts (bench_series_run). */
+typedef struct coll_fig {
+    coll_op_t op;
+    size_t    size;
+    long      iters;
+    long      base_iters;
+} coll_fig_t;
 
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
+/* One run of the collective (@baseline 0) or of its raw baseline: ns per
+ * call on PE 0. */
+static double series_run(void *ctx, int baseline)
 {
-    qsort(v, (size_t)n, sizeof(*v), cmp_double);
-    return (n % 2) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    const coll_fig_t *f = ctx;
+    long iters = baseline ? f->base_iters : f->iters;
+
+    return (double)run_once(baseline ? run_raw : run_coll, f->op, f->size,
+                            iters) /
+           (double)iters;
 }
 
 static void measure(coll_op_t op, size_t size)
 {
-    double val[MAX_REPS], base[MAX_REPS + 1], ratio[MAX_REPS], best;
-    long iters = calibrate(run_coll, op, size);
-    long biters = calibrate(run_raw, op, size);
+    coll_fig_t f = {op, size, 0, 0};
+    bench_series_t s;
+    bench_line_t l;
+    double best;
     int r;
 
-    base[0] = (double)run_once(run_raw, op, size, biters) / (double)biters;
-    for (r = 0; r < opt.reps; r++) {
-        val[r] = (double)run_once(run_coll, op, size, iters) / (double)iters;
-        base[r + 1] =
-            (double)run_once(run_raw, op, size, biters) / (double)biters;
-        ratio[r] = val[r] / ((base[r] < base[r + 1]) ? base[r] : base[r + 1]);
-    }
+    f.iters = calibrate(run_coll, op, size);
+    f.base_iters = calibrate(run_raw, op, size);
+    bench_series_run(&s, opt.reps, 0, series_run, &f);
     if (bench_env.me != 0) {
         return;
     }
-    for (best = val[0], r = 1; r < opt.reps; r++) {
-        best = (val[r] < best) ? val[r] : best;
+    for (best = s.m[0], r = 1; r < opt.reps; r++) {
+        best = (s.m[r] < best) ? s.m[r] : best;
     }
-    printf("xgas-coll-bench lib=%s npes=%d api=%s op=%s size=%zu "
-           "value=%.1f best=%.1f unit=ns baseline=%s baseline_value=%.1f "
-           "ratio=%.3f iters=%ld baseline_iters=%ld reps=%d\n",
-           opt.lib, bench_env.npes, opt.team_api ? "team" : "aset",
-           op_names[op], size, median(val, opt.reps), best, raw_name(op),
-           median(base, opt.reps + 1), median(ratio, opt.reps), iters,
-           biters, opt.reps);
-    fflush(stdout);
+    bench_line_start(&l, "xgas-coll-bench");
+    bench_line_add(&l, "lib", "%s", opt.lib);
+    bench_line_add(&l, "npes", "%d", bench_env.npes);
+    bench_line_add(&l, "api", "%s", opt.team_api ? "team" : "aset");
+    bench_line_add(&l, "op", "%s", op_names[op]);
+    bench_line_add(&l, "size", "%zu", size);
+    bench_line_add(&l, "value", "%.1f", bench_median(s.m, opt.reps));
+    bench_line_add(&l, "best", "%.1f", best);
+    bench_line_add(&l, "unit", "%s", "ns");
+    bench_line_add(&l, "baseline", "%s", raw_name(op));
+    bench_line_add(&l, "baseline_value", "%.1f",
+                   bench_median(s.b, opt.reps + 1));
+    bench_line_add(&l, "ratio", "%.3f", bench_median(s.r, opt.reps));
+    bench_line_add(&l, "iters", "%ld", f.iters);
+    bench_line_add(&l, "baseline_iters", "%ld", f.base_iters);
+    bench_line_add(&l, "reps", "%d", opt.reps);
+    bench_line_print(&l);
 }
 
 /* ---- options and set-up ------------------------------------------------- */
@@ -396,8 +376,8 @@ static void parse_options(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     char name[SHMEM_MAX_NAME_LEN] = "";
-    int c, i, any_op = 0;
-    char *tok, *save;
+    char bad[128];
+    int c, i, on[OPC_COUNT], any_op = 0;
 
     opt.team_api = COLL_HAVE_TEAMS;
     opt.budget_ns = 10e6;
@@ -406,18 +386,14 @@ static void parse_options(int argc, char **argv)
     while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
         switch (c) {
         case 'o':
-            for (tok = strtok_r(optarg, ",", &save); tok != NULL;
-                 tok = strtok_r(NULL, ",", &save)) {
-                for (i = 0; i < OPC_COUNT; i++) {
-                    if (strcmp(tok, op_names[i]) == 0) {
-                        opt.op_on[i] = any_op = 1;
-                        break;
-                    }
-                }
-                if (i == OPC_COUNT) {
-                    bench_die("unknown op %s (see --help)", tok);
-                }
+            if (bench_parse_names(optarg, op_names, OPC_COUNT, on, bad,
+                                  sizeof(bad)) != 0) {
+                bench_die("unknown op %s (see --help)", bad);
             }
+            for (i = 0; i < OPC_COUNT; i++) {
+                opt.op_on[i] |= on[i];  /* several --op add up */
+            }
+            any_op = 1;
             break;
         case 'a':
             if (strcmp(optarg, "aset") == 0) {
@@ -516,6 +492,7 @@ int main(int argc, char **argv)
     unsigned s;
 
     shmem_init();
+    bench_prog = "xgas-coll-bench";
     bench_env.me = shmem_my_pe();
     bench_env.npes = shmem_n_pes();
     parse_options(argc, argv);

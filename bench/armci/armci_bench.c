@@ -46,6 +46,8 @@
 #include <armcix.h>
 #include <mpi.h>
 
+#include "bench_core.h"
+
 #define MIB (1024L * 1024L)
 #define MAX_REPS 31
 
@@ -63,13 +65,6 @@ static void **buf;             /* ARMCI memory: 2 MiB + 1 MiB per process */
 /* ---- timing ------------------------------------------------------------ */
 
 typedef double (*kernel_t)(long size, long iters); /* seconds on proc 0 */
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-
-    return (x > y) - (x < y);
-}
 
 /* Iterations of @k at @size that take about the budget (process 0's
  * clock, shared). */
@@ -109,28 +104,65 @@ typedef struct fig_result {
     long   iters;
 } fig_result_t;
 
+/* A figure and its baseline with their sizes and iteration counts. */
+typedef struct fig_run {
+    kernel_t k, b;
+    long     size, bsize, iters, biters;
+} fig_run_t;
+
+static double series_run(void *ctx, int baseline)
+{
+    const fig_run_t *f = ctx;
+
+    return baseline ? per_op(f->b, f->bsize, f->biters)
+                    : per_op(f->k, f->size, f->iters);
+}
+
 static fig_result_t measure(kernel_t k, long size, kernel_t b, long bsize)
 {
-    double t[MAX_REPS], bt[MAX_REPS + 1], ratio[MAX_REPS];
-    long iters = calibrate(k, size), biters = calibrate(b, bsize);
+    fig_run_t f = {k, b, size, bsize, 0, 0};
+    bench_series_t s;
     fig_result_t res;
-    int r;
 
-    bt[0] = per_op(b, bsize, biters);
-    for (r = 0; r < reps; r++) {
-        t[r] = per_op(k, size, iters);
-        bt[r + 1] = per_op(b, bsize, biters);
-        ratio[r] = t[r] / ((bt[r] < bt[r + 1]) ? bt[r] : bt[r + 1]);
-    }
-    qsort(t, (size_t)reps, sizeof(double), cmp_double);
-    qsort(bt, (size_t)reps + 1, sizeof(double), cmp_double);
-    qsort(ratio, (size_t)reps, sizeof(double), cmp_double);
-    res.med      = t[reps / 2];
-    res.best     = t[0];
-    res.base_med = bt[(reps + 1) / 2];
-    res.ratio    = ratio[reps / 2];
-    res.iters    = iters;
+    f.iters = calibrate(k, size);
+    f.biters = calibrate(b, bsize);
+    bench_series_run(&s, reps, 0, series_run, &f);
+    qsort(s.m, (size_t)reps, sizeof(double), bench_cmp_double);
+    qsort(s.b, (size_t)reps + 1, sizeof(double), bench_cmp_double);
+    qsort(s.r, (size_t)reps, sizeof(double), bench_cmp_double);
+    res.med      = s.m[reps / 2];
+    res.best     = s.m[0];
+    res.base_med = s.b[(reps + 1) / 2];
+    res.ratio    = s.r[reps / 2];
+    res.iters    = f.iters;
     return res;
+}
+
+/* One result line; @extra (pairs with their spaces) goes at its end. */
+static void emit_line(const char *op, const char *kind, long size,
+                      double value, double best, const char *unit,
+                      const char *base, double base_value, double ratio,
+                      long iters, const char *extra)
+{
+    bench_line_t l;
+
+    bench_line_start(&l, "armci-bench");
+    bench_line_add(&l, "lib", "%s", lib);
+    bench_line_add(&l, "route", "%s", route);
+    bench_line_add(&l, "npes", "%d", np);
+    bench_line_add(&l, "op", "%s", op);
+    bench_line_add(&l, "kind", "%s", kind);
+    bench_line_add(&l, "size", "%ld", size);
+    bench_line_add(&l, "value", "%.4g", value);
+    bench_line_add(&l, "best", "%.4g", best);
+    bench_line_add(&l, "unit", "%s", unit);
+    bench_line_add(&l, "baseline", "%s", base);
+    bench_line_add(&l, "baseline_value", "%.4g", base_value);
+    bench_line_add(&l, "ratio", "%.4g", ratio);
+    bench_line_add(&l, "iters", "%ld", iters);
+    bench_line_add(&l, "reps", "%d", reps);
+    bench_line_raw(&l, extra);
+    bench_line_print(&l);
 }
 
 static void emit(const char *op, const char *kind, long size, double value,
@@ -140,11 +172,8 @@ static void emit(const char *op, const char *kind, long size, double value,
     if (me != 0) {
         return;
     }
-    printf("armci-bench lib=%s route=%s npes=%d op=%s kind=%s size=%ld "
-           "value=%.4g best=%.4g unit=%s baseline=%s baseline_value=%.4g "
-           "ratio=%.4g iters=%ld reps=%d\n", lib, route, np, op, kind, size,
-           value, best, unit, base, base_value, ratio, iters, reps);
-    fflush(stdout);
+    emit_line(op, kind, size, value, best, unit, base, base_value, ratio,
+              iters, "");
 }
 
 /* A bandwidth figure: @bytes per operation of @r, the baseline moving
@@ -332,17 +361,15 @@ static void fig_counter(void)
             t[r] = counter_run(p, per);
         }
         if (me == 0) {
-            char op[64];
+            char op[64], extra[64];
 
-            qsort(t, (size_t)reps, sizeof(double), cmp_double);
+            qsort(t, (size_t)reps, sizeof(double), bench_cmp_double);
             snprintf(op, sizeof(op), "fadd_%s",
                      compute_us ? "owner_computes" : "owner_waits");
-            printf("armci-bench lib=%s route=%s npes=%d op=%s kind=counter "
-                   "size=%d value=%.4g best=%.4g unit=us baseline=none "
-                   "baseline_value=0 ratio=1 iters=%ld reps=%d "
-                   "compute_us=%ld procs=%d\n", lib, route, np, op, 8, t[reps / 2],
-                   t[0], per, reps, compute_us, p);
-            fflush(stdout);
+            snprintf(extra, sizeof(extra), " compute_us=%ld procs=%d",
+                     compute_us, p);
+            emit_line(op, "counter", 8, t[reps / 2], t[0], "us", "none", 0,
+                      1, per, extra);
         }
     }
 }

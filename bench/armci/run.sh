@@ -39,7 +39,8 @@ if [ -n "$peer_prefix" ]; then
     if [ -f "$peer_prefix/include/armci.h" ] &&
        ls "$peer_prefix"/lib/libarmci.* >/dev/null 2>&1; then
         peer="$out/armci-bench-armci-mpi"
-        mpicc -O2 -I"$peer_prefix/include" "$here/armci_bench.c" \
+        mpicc -O2 -D_GNU_SOURCE -I"$peer_prefix/include" -I"$here/../lib" \
+            "$here/armci_bench.c" "$here/../lib/bench_core.c" \
             -o "$peer" -L"$peer_prefix/lib" -Wl,-rpath,"$peer_prefix/lib" \
             -larmci
     else

@@ -24,7 +24,7 @@
 
 int main(int argc, char **argv)
 {
-    nb_env_t env;
+    ptl_env_t env;
     ptl_handle_eq_t eq;
     ptl_handle_ct_t sent;
     ptl_handle_md_t md;
@@ -62,16 +62,16 @@ int main(int argc, char **argv)
     rbuf = malloc((size_t)env.npes * SIZE);
     obuf = malloc((size_t)env.npes * SIZE * 2);
     memset(sbuf, env.rank, (size_t)env.npes * SIZE);
-    NB_CALL(PtlEQAlloc(env.ni, 4 * (size_t)env.npes + 64, &eq));
-    NB_CALL(PtlCTAlloc(env.ni, &sent));
-    NB_CALL(PtlPTAlloc(env.ni, 0, eq, PT, &(ptl_pt_index_t){0}));
+    PTL_ENV_OK(PtlEQAlloc(env.ni, 4 * (size_t)env.npes + 64, &eq));
+    PTL_ENV_OK(PtlCTAlloc(env.ni, &sent));
+    PTL_ENV_OK(PtlPTAlloc(env.ni, 0, eq, PT, &(ptl_pt_index_t){0}));
     memset(&mdd, 0, sizeof(mdd));
     mdd.start     = sbuf;
     mdd.length    = (size_t)env.npes * SIZE;
     mdd.eq_handle = PTL_EQ_NONE;
     mdd.ct_handle = sent;
     mdd.options   = PTL_MD_EVENT_CT_ACK;
-    NB_CALL(PtlMDBind(env.ni, &mdd, &md));
+    PTL_ENV_OK(PtlMDBind(env.ni, &mdd, &md));
     for (rep = 0; rep < reps; rep++) {
         /* a fresh overflow buffer each time (late receives use it) */
         memset(&me, 0, sizeof(me));
@@ -84,7 +84,7 @@ int main(int argc, char **argv)
                            PTL_ME_EVENT_LINK_DISABLE;
         me.match_id.rank = PTL_RANK_ANY;
         me.ignore_bits   = ~0ull;
-        NB_CALL(PtlMEAppend(env.ni, PT, &me, PTL_OVERFLOW_LIST, NULL, &oh));
+        PTL_ENV_OK(PtlMEAppend(env.ni, PT, &me, PTL_OVERFLOW_LIST, NULL, &oh));
         memset(&me, 0, sizeof(me));
         me.length      = SIZE;
         me.ct_handle   = PTL_CT_NONE;
@@ -93,33 +93,34 @@ int main(int argc, char **argv)
                          PTL_ME_EVENT_LINK_DISABLE |
                          PTL_ME_EVENT_UNLINK_DISABLE;
         me.match_bits  = (uint64_t)rep;
-        nb_barrier(&env);
-        t0 = nb_now();
+        ptl_env_barrier(&env);
+        t0 = bench_now_ns();
         if (!late) {
             for (pe = 0; pe < env.npes; pe++) {
                 me.start         = rbuf + (size_t)pe * SIZE;
                 me.match_id.rank = (ptl_rank_t)pe;
-                NB_CALL(PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST,
-                                    NULL, &h));
+                PTL_ENV_OK(PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST,
+                                       NULL, &h));
             }
-            nb_barrier(&env);
-            t0 = nb_now();
+            ptl_env_barrier(&env);
+            t0 = bench_now_ns();
         }
         for (i = 1; i <= env.npes; i++) {
             pe = (env.rank + i) % env.npes;
-            NB_CALL(PtlPut(md, (size_t)pe * SIZE, SIZE, PTL_CT_ACK_REQ,
-                           nb_rank(pe), PT, (uint64_t)rep, 0, NULL, 0));
+            PTL_ENV_OK(PtlPut(md, (size_t)pe * SIZE, SIZE, PTL_CT_ACK_REQ,
+                              ptl_env_rank(pe), PT, (uint64_t)rep, 0, NULL,
+                              0));
         }
         if (late) {
             for (pe = 0; pe < env.npes; pe++) {
                 me.start         = rbuf + (size_t)pe * SIZE;
                 me.match_id.rank = (ptl_rank_t)pe;
-                NB_CALL(PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST,
-                                    NULL, &h));
+                PTL_ENV_OK(PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST,
+                                       NULL, &h));
             }
         }
         for (got = 0; got < env.npes;) {
-            NB_CALL(PtlEQWait(eq, &ev));
+            PTL_ENV_OK(PtlEQWait(eq, &ev));
             if (ev.type == PTL_EVENT_PUT_OVERFLOW) {
                 /* it arrived first: copy it where it belongs */
                 memcpy(rbuf + (size_t)ev.initiator.rank * SIZE, ev.start,
@@ -129,21 +130,21 @@ int main(int argc, char **argv)
                 got += (ev.ptl_list == PTL_PRIORITY_LIST);
             }
         }
-        NB_CALL(PtlCTWait(sent, (ptl_size_t)(rep + 1) * env.npes, &v));
-        t[rep] = (double)(nb_now() - t0) * 1e-3;
+        PTL_ENV_OK(PtlCTWait(sent, (ptl_size_t)(rep + 1) * env.npes, &v));
+        t[rep] = (double)(bench_now_ns() - t0) * 1e-3;
         for (pe = 0; pe < env.npes; pe++) {
             if (rbuf[(size_t)pe * SIZE + SIZE - 1] != (uint8_t)pe) {
                 fprintf(stderr, "nic-alltoall: wrong data from PE %d\n", pe);
                 return 1;
             }
         }
-        nb_barrier(&env);
-        NB_CALL(PtlMEUnlink(oh));
+        ptl_env_barrier(&env);
+        PTL_ENV_OK(PtlMEUnlink(oh));
         while (PtlEQGet(eq, &ev) == PTL_OK) {
         }
     }
     if (env.rank == 0) {
-        double med = nb_median(t, reps);
+        double med = bench_median(t, reps);
 
         printf("bench=nic_alltoall protocol=%s arrival=%s pes=%d size=%d "
                "median_us=%.1f min_us=%.1f reps=%d\n", protocol,

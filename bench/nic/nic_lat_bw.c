@@ -35,7 +35,7 @@
 #define REPS    5
 #define WINDOW  32
 
-static nb_env_t env;
+static ptl_env_t env;
 static uint8_t *nic_buf, *nic_src;
 static int64_t nic_counter, one = 1;
 static ptl_handle_md_t md_src, md_dst;
@@ -48,7 +48,7 @@ static double *lat; /* one sample per timed iteration */
 /* Times iteration i (negative: warm-up, not recorded). */
 static inline void lat_mark(int i, uint64_t *t, double scale)
 {
-    uint64_t now = nb_now();
+    uint64_t now = bench_now_ns();
 
     if (i >= 0) {
         lat[i] = (double)(now - *t) * scale;
@@ -61,33 +61,33 @@ static void nic_wait(ptl_handle_ct_t ct, uint64_t *count, uint64_t add)
     ptl_ct_event_t v;
 
     *count += add;
-    NB_CALL(PtlCTWait(ct, *count, &v));
+    PTL_ENV_OK(PtlCTWait(ct, *count, &v));
 }
 
 static double nic_pingpong(size_t size, int iters)
 {
     int peer = 1 - env.rank, i;
-    uint64_t t = nb_now();
+    uint64_t t = bench_now_ns();
 
     for (i = -iters / 10; i < iters; i++) {
         if (env.rank == 0) {
-            NB_CALL(PtlPut(md_src, 0, size, PTL_NO_ACK_REQ, nb_rank(peer), PT,
-                           1, 0, NULL, 0));
+            PTL_ENV_OK(PtlPut(md_src, 0, size, PTL_NO_ACK_REQ,
+                              ptl_env_rank(peer), PT, 1, 0, NULL, 0));
             nic_wait(ct_rx, &rx_count, 1);
             lat_mark(i, &t, 0.5);
         } else {
             nic_wait(ct_rx, &rx_count, 1);
-            NB_CALL(PtlPut(md_src, 0, size, PTL_NO_ACK_REQ, nb_rank(peer), PT,
-                           1, 0, NULL, 0));
+            PTL_ENV_OK(PtlPut(md_src, 0, size, PTL_NO_ACK_REQ,
+                              ptl_env_rank(peer), PT, 1, 0, NULL, 0));
         }
     }
-    return (env.rank == 0) ? nb_median(lat, iters) : 0;
+    return (env.rank == 0) ? bench_median(lat, iters) : 0;
 }
 
 static double direct_pingpong(size_t size, int iters)
 {
     int peer = 1 - env.rank, i;
-    uint64_t t = nb_now();
+    uint64_t t = bench_now_ns();
     long turn = 0;
 
     for (i = -iters / 10; i < iters; i++) {
@@ -108,120 +108,120 @@ static double direct_pingpong(size_t size, int iters)
     shmem_barrier_all();
     *flag = 0;
     shmem_barrier_all();
-    return (env.rank == 0) ? nb_median(lat, iters) : 0;
+    return (env.rank == 0) ? bench_median(lat, iters) : 0;
 }
 
 static double nic_get(size_t size, int iters)
 {
-    uint64_t t = nb_now();
+    uint64_t t = bench_now_ns();
     int i;
 
     for (i = -iters / 10; i < iters; i++) {
-        NB_CALL(PtlGet(md_dst, 0, size, nb_rank(1), PT, 3, 0, NULL));
+        PTL_ENV_OK(PtlGet(md_dst, 0, size, ptl_env_rank(1), PT, 3, 0, NULL));
         nic_wait(ct_md, &md_count, 1);
         lat_mark(i, &t, 1.0);
     }
-    return nb_median(lat, iters);
+    return bench_median(lat, iters);
 }
 
 static double direct_get(size_t size, int iters)
 {
-    uint64_t t = nb_now();
+    uint64_t t = bench_now_ns();
     int i;
 
     for (i = -iters / 10; i < iters; i++) {
         shmem_getmem(sym + MAXSZ, sym, size, 1);
         lat_mark(i, &t, 1.0);
     }
-    return nb_median(lat, iters);
+    return bench_median(lat, iters);
 }
 
 static double nic_atomic(int iters)
 {
-    uint64_t t = nb_now();
+    uint64_t t = bench_now_ns();
     int i;
 
     for (i = -iters / 10; i < iters; i++) {
         /* fetched into md_dst's start, the operand from nic_src */
-        NB_CALL(PtlFetchAtomic(md_dst, 0, md_src, 0, 8, nb_rank(1), PT, 2, 0,
-                               NULL, 0, PTL_SUM, PTL_INT64_T));
+        PTL_ENV_OK(PtlFetchAtomic(md_dst, 0, md_src, 0, 8, ptl_env_rank(1), PT,
+                                  2, 0, NULL, 0, PTL_SUM, PTL_INT64_T));
         nic_wait(ct_md, &md_count, 1);
         lat_mark(i, &t, 1.0);
     }
-    return nb_median(lat, iters);
+    return bench_median(lat, iters);
 }
 
 static double direct_atomic(int iters)
 {
-    uint64_t t = nb_now();
+    uint64_t t = bench_now_ns();
     int i;
 
     for (i = -iters / 10; i < iters; i++) {
         (void)shmem_long_atomic_fetch_add(flag + 8, 1, 1);
         lat_mark(i, &t, 1.0);
     }
-    return nb_median(lat, iters);
+    return bench_median(lat, iters);
 }
 
 static double nic_bw(size_t size, int iters)
 {
-    uint64_t t0 = nb_now();
+    uint64_t t0 = bench_now_ns();
     int i;
 
     for (i = 0; i < iters; i++) {
-        NB_CALL(PtlPut(md_src, 0, size, PTL_CT_ACK_REQ, nb_rank(1), PT, 3, 0,
-                       NULL, 0));
+        PTL_ENV_OK(PtlPut(md_src, 0, size, PTL_CT_ACK_REQ, ptl_env_rank(1), PT,
+                          3, 0, NULL, 0));
         if (i >= WINDOW) {
             nic_wait(ct_md, &md_count, 1);
         }
     }
     nic_wait(ct_md, &md_count, (uint64_t)((iters < WINDOW) ? iters
                                                            : WINDOW));
-    return (double)size * iters / (double)(nb_now() - t0);
+    return (double)size * iters / (double)(bench_now_ns() - t0);
 }
 
 static double direct_bw(size_t size, int iters)
 {
-    uint64_t t0 = nb_now();
+    uint64_t t0 = bench_now_ns();
     int i;
 
     for (i = 0; i < iters; i++) {
         shmem_putmem(sym, sym + MAXSZ, size, 1);
     }
     shmem_quiet();
-    return (double)size * iters / (double)(nb_now() - t0);
+    return (double)size * iters / (double)(bench_now_ns() - t0);
 }
 
 /* 8-byte puts, no acks; PE 1 answers the last one. */
 static double nic_rate(int iters)
 {
-    uint64_t t0 = nb_now();
+    uint64_t t0 = bench_now_ns();
     int i;
 
     if (env.rank == 0) {
         for (i = 0; i < iters; i++) {
-            NB_CALL(PtlPut(md_src, 0, 8, PTL_NO_ACK_REQ, nb_rank(1), PT, 1, 0,
-                           NULL, 0));
+            PTL_ENV_OK(PtlPut(md_src, 0, 8, PTL_NO_ACK_REQ, ptl_env_rank(1),
+                              PT, 1, 0, NULL, 0));
         }
         nic_wait(ct_rx, &rx_count, 1);
     } else {
         nic_wait(ct_rx, &rx_count, (uint64_t)iters);
-        NB_CALL(PtlPut(md_src, 0, 0, PTL_NO_ACK_REQ, nb_rank(0), PT, 1, 0,
-                       NULL, 0));
+        PTL_ENV_OK(PtlPut(md_src, 0, 0, PTL_NO_ACK_REQ, ptl_env_rank(0), PT, 1,
+                          0, NULL, 0));
     }
-    return (double)(nb_now() - t0) / iters;
+    return (double)(bench_now_ns() - t0) / iters;
 }
 
 static double direct_rate(int iters)
 {
-    uint64_t t0 = nb_now();
+    uint64_t t0 = bench_now_ns();
     int i;
 
     for (i = 0; i < iters; i++) {
         shmem_putmem(sym + (size_t)(i % 64) * 8, sym, 8, 1);
     }
     shmem_quiet();
-    return (double)(nb_now() - t0) / iters;
+    return (double)(bench_now_ns() - t0) / iters;
 }
 
 typedef double (*figure_func_t)(size_t, int);
@@ -229,7 +229,7 @@ typedef double (*figure_func_t)(size_t, int);
 static void report(const char *op, const char *kind, size_t size,
                    double *nic, double *direct, int higher_better)
 {
-    double n = nb_median(nic, REPS), d = nb_median(direct, REPS);
+    double n = bench_median(nic, REPS), d = bench_median(direct, REPS);
 
     if (env.rank != 0) {
         return;
@@ -272,9 +272,9 @@ int main(int argc, char **argv)
     nic_buf = calloc(1, MAXSZ);
     nic_src = calloc(1, MAXSZ);
     memcpy(nic_src, &one, 8);
-    NB_CALL(PtlCTAlloc(env.ni, &ct_rx));
-    NB_CALL(PtlCTAlloc(env.ni, &ct_md));
-    NB_CALL(PtlPTAlloc(env.ni, 0, PTL_EQ_NONE, PT, &(ptl_pt_index_t){0}));
+    PTL_ENV_OK(PtlCTAlloc(env.ni, &ct_rx));
+    PTL_ENV_OK(PtlCTAlloc(env.ni, &ct_md));
+    PTL_ENV_OK(PtlPTAlloc(env.ni, 0, PTL_EQ_NONE, PT, &(ptl_pt_index_t){0}));
     memset(&me, 0, sizeof(me));
     me.start         = nic_buf;
     me.length        = MAXSZ;
@@ -283,34 +283,34 @@ int main(int argc, char **argv)
     me.options       = PTL_ME_OP_PUT | PTL_ME_OP_GET | PTL_ME_EVENT_CT_COMM;
     me.match_id.rank = PTL_RANK_ANY;
     me.match_bits    = 1;
-    NB_CALL(PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST, NULL, &h));
+    PTL_ENV_OK(PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST, NULL, &h));
     /* the same memory, uncounted, for gets and the bandwidth stream */
     me.ct_handle  = PTL_CT_NONE;
     me.options    = PTL_ME_OP_PUT | PTL_ME_OP_GET;
     me.match_bits = 3;
-    NB_CALL(PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST, NULL, &h));
+    PTL_ENV_OK(PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST, NULL, &h));
     me.start      = &nic_counter;
     me.length     = 8;
     me.ct_handle  = PTL_CT_NONE;
     me.options    = PTL_ME_OP_PUT | PTL_ME_OP_GET;
     me.match_bits = 2;
-    NB_CALL(PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST, NULL, &h));
+    PTL_ENV_OK(PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST, NULL, &h));
     memset(&mdd, 0, sizeof(mdd));
     mdd.start     = nic_src;
     mdd.length    = MAXSZ;
     mdd.eq_handle = PTL_EQ_NONE;
     mdd.ct_handle = ct_md;
     mdd.options   = PTL_MD_EVENT_CT_ACK | PTL_MD_EVENT_CT_REPLY;
-    NB_CALL(PtlMDBind(env.ni, &mdd, &md_src));
+    PTL_ENV_OK(PtlMDBind(env.ni, &mdd, &md_src));
     mdd.start = calloc(1, MAXSZ); /* where gets and fetches land */
-    NB_CALL(PtlMDBind(env.ni, &mdd, &md_dst));
-    nb_barrier(&env);
+    PTL_ENV_OK(PtlMDBind(env.ni, &mdd, &md_dst));
+    ptl_env_barrier(&env);
     shmem_barrier_all();
 
     for (k = 0; k < sizeof(lat_sizes) / sizeof(lat_sizes[0]); k++) {
         size = lat_sizes[k];
         for (r = 0; r < REPS; r++) {
-            nb_barrier(&env);
+            ptl_env_barrier(&env);
             nic[r] = nic_pingpong(size, size > 65536 ? iters / 20 : iters);
             shmem_barrier_all();
             direct[r] = direct_pingpong(size, size > 65536 ? iters / 20
@@ -318,7 +318,7 @@ int main(int argc, char **argv)
         }
         report("put", "pingpong", size, nic, direct, 0);
         for (r = 0; r < REPS; r++) {
-            nb_barrier(&env);
+            ptl_env_barrier(&env);
             nic[r] = direct[r] = 0;
             if (env.rank == 0) {
                 nic[r] = nic_get(size, size > 65536 ? iters / 20 : iters);
@@ -329,7 +329,7 @@ int main(int argc, char **argv)
         report("get", "latency", size, nic, direct, 0);
     }
     for (r = 0; r < REPS; r++) {
-        nb_barrier(&env);
+        ptl_env_barrier(&env);
         nic[r] = direct[r] = 0;
         if (env.rank == 0) {
             nic[r]    = nic_atomic(iters);
@@ -344,7 +344,7 @@ int main(int argc, char **argv)
             n = 20000;
         }
         for (r = 0; r < REPS; r++) {
-            nb_barrier(&env);
+            ptl_env_barrier(&env);
             nic[r] = direct[r] = 0;
             if (env.rank == 0) {
                 nic[r]    = nic_bw(size, n);
@@ -354,9 +354,9 @@ int main(int argc, char **argv)
         report("put", "bw", size, nic, direct, 1);
     }
     for (r = 0; r < REPS; r++) {
-        nb_barrier(&env);
+        ptl_env_barrier(&env);
         nic[r] = nic_rate(iters * 10);
-        nb_barrier(&env);
+        ptl_env_barrier(&env);
         direct[r] = (env.rank == 0) ? direct_rate(iters * 10) : 0;
     }
     report("put", "rate", 8, nic, direct, 0);

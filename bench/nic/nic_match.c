@@ -19,7 +19,7 @@
 
 #define PT 3
 
-static uint64_t unexpected_case(nb_env_t *env, int n, uint64_t *buf)
+static uint64_t unexpected_case(ptl_env_t *env, int n, uint64_t *buf)
 {
     ptl_handle_me_t oh, h;
     ptl_handle_md_t md;
@@ -32,9 +32,9 @@ static uint64_t unexpected_case(nb_env_t *env, int n, uint64_t *buf)
     uint64_t t0, t1;
     int i;
 
-    NB_CALL(PtlCTAlloc(env->ni, &ct));
-    NB_CALL(PtlEQAlloc(env->ni, (ptl_size_t)n + 64, &eq));
-    NB_CALL(PtlPTAlloc(env->ni, 0, eq, PT, &(ptl_pt_index_t){0}));
+    PTL_ENV_OK(PtlCTAlloc(env->ni, &ct));
+    PTL_ENV_OK(PtlEQAlloc(env->ni, (ptl_size_t)n + 64, &eq));
+    PTL_ENV_OK(PtlPTAlloc(env->ni, 0, eq, PT, &(ptl_pt_index_t){0}));
     memset(&me, 0, sizeof(me));
     me.start         = buf;
     me.length        = (ptl_size_t)n * 8;
@@ -45,18 +45,18 @@ static uint64_t unexpected_case(nb_env_t *env, int n, uint64_t *buf)
                        PTL_ME_EVENT_LINK_DISABLE;
     me.match_id.rank = PTL_RANK_ANY;
     me.ignore_bits   = ~0ull;
-    NB_CALL(PtlMEAppend(env->ni, PT, &me, PTL_OVERFLOW_LIST, NULL, &oh));
+    PTL_ENV_OK(PtlMEAppend(env->ni, PT, &me, PTL_OVERFLOW_LIST, NULL, &oh));
     memset(&mdd, 0, sizeof(mdd));
     mdd.start     = buf;
     mdd.length    = 8;
     mdd.eq_handle = PTL_EQ_NONE;
     mdd.ct_handle = PTL_CT_NONE;
-    NB_CALL(PtlMDBind(env->ni, &mdd, &md));
+    PTL_ENV_OK(PtlMDBind(env->ni, &mdd, &md));
     for (i = 0; i < n; i++) {
-        NB_CALL(PtlPut(md, 0, 8, PTL_NO_ACK_REQ, nb_rank(env->rank), PT,
-                       (uint64_t)i, 0, NULL, 0));
+        PTL_ENV_OK(PtlPut(md, 0, 8, PTL_NO_ACK_REQ, ptl_env_rank(env->rank),
+                          PT, (uint64_t)i, 0, NULL, 0));
     }
-    NB_CALL(PtlCTWait(ct, (ptl_size_t)n, &v));
+    PTL_ENV_OK(PtlCTWait(ct, (ptl_size_t)n, &v));
     memset(&me, 0, sizeof(me));
     me.start         = buf;
     me.length        = 8;
@@ -70,29 +70,29 @@ static uint64_t unexpected_case(nb_env_t *env, int n, uint64_t *buf)
      * first touch of the set-up's memory */
     me.match_bits = (uint64_t)n + 1;
     me.options   &= ~(unsigned)PTL_ME_USE_ONCE;
-    NB_CALL(PtlMEAppend(env->ni, PT, &me, PTL_PRIORITY_LIST, NULL, &h));
-    NB_CALL(PtlEQWait(eq, &ev));
-    NB_CALL(PtlMEUnlink(h));
+    PTL_ENV_OK(PtlMEAppend(env->ni, PT, &me, PTL_PRIORITY_LIST, NULL, &h));
+    PTL_ENV_OK(PtlEQWait(eq, &ev));
+    PTL_ENV_OK(PtlMEUnlink(h));
     me.options   |= PTL_ME_USE_ONCE | PTL_ME_EVENT_LINK_DISABLE;
-    t0 = nb_now();
+    t0 = bench_now_ns();
     for (i = n - 1; i >= 0; i--) {
         me.match_bits = (uint64_t)i;
-        NB_CALL(PtlMEAppend(env->ni, PT, &me, PTL_PRIORITY_LIST, NULL, &h));
+        PTL_ENV_OK(PtlMEAppend(env->ni, PT, &me, PTL_PRIORITY_LIST, NULL, &h));
     }
-    t1 = nb_now();
+    t1 = bench_now_ns();
     for (i = 0; i < n; i++) {
-        NB_CALL(PtlEQWait(eq, &ev));
+        PTL_ENV_OK(PtlEQWait(eq, &ev));
         if ((ev.type != PTL_EVENT_PUT_OVERFLOW) ||
             (ev.match_bits != (uint64_t)(n - 1 - i))) {
             fprintf(stderr, "nic-match: receive %d matched wrongly\n", i);
             exit(1);
         }
     }
-    NB_CALL(PtlMEUnlink(oh));
-    NB_CALL(PtlMDRelease(md));
-    NB_CALL(PtlPTFree(env->ni, PT));
-    NB_CALL(PtlEQFree(eq));
-    NB_CALL(PtlCTFree(ct));
+    PTL_ENV_OK(PtlMEUnlink(oh));
+    PTL_ENV_OK(PtlMDRelease(md));
+    PTL_ENV_OK(PtlPTFree(env->ni, PT));
+    PTL_ENV_OK(PtlEQFree(eq));
+    PTL_ENV_OK(PtlCTFree(ct));
     return t1 - t0;
 }
 
@@ -101,7 +101,7 @@ static uint64_t unexpected_case(nb_env_t *env, int n, uint64_t *buf)
  * 1's first put to the n-th delivery at PE 0: for small n one message's
  * latency, for large n the target's cost per message (the sender keeps
  * ahead of it unless matching is cheap). */
-static uint64_t priority_case(nb_env_t *env, int n, uint64_t *buf)
+static uint64_t priority_case(ptl_env_t *env, int n, uint64_t *buf)
 {
     static uint64_t t0; /* PE 1's start time, sent to PE 0 */
     ptl_handle_md_t md, tmd;
@@ -113,19 +113,19 @@ static uint64_t priority_case(nb_env_t *env, int n, uint64_t *buf)
     uint64_t t1 = 0;
     int i;
 
-    NB_CALL(PtlCTAlloc(env->ni, &ct));
-    NB_CALL(PtlCTAlloc(env->ni, &tct));
-    NB_CALL(PtlPTAlloc(env->ni, 0, PTL_EQ_NONE, PT, &(ptl_pt_index_t){0}));
-    NB_CALL(PtlPTAlloc(env->ni, 0, PTL_EQ_NONE, PT + 1,
-                       &(ptl_pt_index_t){0}));
+    PTL_ENV_OK(PtlCTAlloc(env->ni, &ct));
+    PTL_ENV_OK(PtlCTAlloc(env->ni, &tct));
+    PTL_ENV_OK(PtlPTAlloc(env->ni, 0, PTL_EQ_NONE, PT, &(ptl_pt_index_t){0}));
+    PTL_ENV_OK(PtlPTAlloc(env->ni, 0, PTL_EQ_NONE, PT + 1,
+                          &(ptl_pt_index_t){0}));
     memset(&mdd, 0, sizeof(mdd));
     mdd.start     = buf;
     mdd.length    = 8;
     mdd.eq_handle = PTL_EQ_NONE;
     mdd.ct_handle = PTL_CT_NONE;
-    NB_CALL(PtlMDBind(env->ni, &mdd, &md));
+    PTL_ENV_OK(PtlMDBind(env->ni, &mdd, &md));
     mdd.start = &t0;
-    NB_CALL(PtlMDBind(env->ni, &mdd, &tmd));
+    PTL_ENV_OK(PtlMDBind(env->ni, &mdd, &tmd));
     memset(&me, 0, sizeof(me));
     me.start         = &t0;
     me.length        = 8;
@@ -133,7 +133,8 @@ static uint64_t priority_case(nb_env_t *env, int n, uint64_t *buf)
     me.uid           = PTL_UID_ANY;
     me.options       = PTL_ME_OP_PUT | PTL_ME_EVENT_CT_COMM;
     me.match_id.rank = PTL_RANK_ANY;
-    NB_CALL(PtlMEAppend(env->ni, PT + 1, &me, PTL_PRIORITY_LIST, NULL, &th));
+    PTL_ENV_OK(PtlMEAppend(env->ni, PT + 1, &me, PTL_PRIORITY_LIST, NULL,
+                           &th));
     if (env->rank == 0) {
         memset(&me, 0, sizeof(me));
         me.length        = 8;
@@ -145,45 +146,45 @@ static uint64_t priority_case(nb_env_t *env, int n, uint64_t *buf)
         for (i = 0; i < n; i++) {
             me.start      = &buf[i];
             me.match_bits = (uint64_t)i;
-            NB_CALL(PtlMEAppend(env->ni, PT, &me, PTL_PRIORITY_LIST, NULL,
-                                &h));
+            PTL_ENV_OK(PtlMEAppend(env->ni, PT, &me, PTL_PRIORITY_LIST, NULL,
+                                   &h));
         }
     }
-    nb_barrier(env);
+    ptl_env_barrier(env);
     if (env->rank == 1) {
         /* the start is taken here: PE 0 may still be leaving the
          * barrier while the first messages are matched (both read the
          * same monotonic clock) */
-        t0 = nb_now();
+        t0 = bench_now_ns();
         for (i = n - 1; i >= 0; i--) {
-            NB_CALL(PtlPut(md, 0, 8, PTL_NO_ACK_REQ, nb_rank(0), PT,
-                           (uint64_t)i, 0, NULL, 0));
+            PTL_ENV_OK(PtlPut(md, 0, 8, PTL_NO_ACK_REQ, ptl_env_rank(0), PT,
+                              (uint64_t)i, 0, NULL, 0));
         }
     } else {
-        NB_CALL(PtlCTWait(ct, (ptl_size_t)n, &v));
-        t1 = nb_now();
+        PTL_ENV_OK(PtlCTWait(ct, (ptl_size_t)n, &v));
+        t1 = bench_now_ns();
     }
-    nb_barrier(env); /* every put has landed: the MD is idle */
+    ptl_env_barrier(env); /* every put has landed: the MD is idle */
     if (env->rank == 1) {
-        NB_CALL(PtlPut(tmd, 0, 8, PTL_NO_ACK_REQ, nb_rank(0), PT + 1, 0, 0,
-                       NULL, 0));
+        PTL_ENV_OK(PtlPut(tmd, 0, 8, PTL_NO_ACK_REQ, ptl_env_rank(0), PT + 1,
+                          0, 0, NULL, 0));
     } else {
-        NB_CALL(PtlCTWait(tct, 1, &v));
+        PTL_ENV_OK(PtlCTWait(tct, 1, &v));
     }
-    nb_barrier(env);
-    NB_CALL(PtlMEUnlink(th));
-    NB_CALL(PtlMDRelease(md));
-    NB_CALL(PtlMDRelease(tmd));
-    NB_CALL(PtlPTFree(env->ni, PT));
-    NB_CALL(PtlPTFree(env->ni, PT + 1));
-    NB_CALL(PtlCTFree(ct));
-    NB_CALL(PtlCTFree(tct));
+    ptl_env_barrier(env);
+    PTL_ENV_OK(PtlMEUnlink(th));
+    PTL_ENV_OK(PtlMDRelease(md));
+    PTL_ENV_OK(PtlMDRelease(tmd));
+    PTL_ENV_OK(PtlPTFree(env->ni, PT));
+    PTL_ENV_OK(PtlPTFree(env->ni, PT + 1));
+    PTL_ENV_OK(PtlCTFree(ct));
+    PTL_ENV_OK(PtlCTFree(tct));
     return (env->rank == 0) ? t1 - t0 : 0;
 }
 
 int main(int argc, char **argv)
 {
-    nb_env_t env;
+    ptl_env_t env;
     int max_n = 65536, min_n = 1, n, priority = 0, rep, reps, i;
     const char *hash = nb_env_str("XGAS_NIC_HASH", "1");
     uint64_t *buf;
@@ -222,7 +223,7 @@ int main(int argc, char **argv)
                                                  : unexpected_case(&env, n,
                                                                    buf));
             }
-            total = nb_median(samples, reps);
+            total = bench_median(samples, reps);
             if (env.rank != 0) {
                 continue;
             }

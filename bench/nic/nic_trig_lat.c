@@ -26,7 +26,7 @@ static uint64_t stamp[2];
 
 int main(int argc, char **argv)
 {
-    nb_env_t env;
+    ptl_env_t env;
     ptl_handle_me_t h;
     ptl_handle_md_t md;
     ptl_handle_ct_t trig, done;
@@ -54,9 +54,9 @@ int main(int argc, char **argv)
     peer = (env.npes > 1) ? 1 : 0;
     lat[0] = calloc((size_t)iters, sizeof(double));
     lat[1] = calloc((size_t)iters, sizeof(double));
-    NB_CALL(PtlCTAlloc(env.ni, &trig));
-    NB_CALL(PtlCTAlloc(env.ni, &done));
-    NB_CALL(PtlPTAlloc(env.ni, 0, PTL_EQ_NONE, PT, &(ptl_pt_index_t){0}));
+    PTL_ENV_OK(PtlCTAlloc(env.ni, &trig));
+    PTL_ENV_OK(PtlCTAlloc(env.ni, &done));
+    PTL_ENV_OK(PtlPTAlloc(env.ni, 0, PTL_EQ_NONE, PT, &(ptl_pt_index_t){0}));
     memset(&me, 0, sizeof(me));
     me.start         = (void *)landing;
     me.length        = sizeof(landing);
@@ -64,36 +64,37 @@ int main(int argc, char **argv)
     me.uid           = PTL_UID_ANY;
     me.options       = PTL_ME_OP_PUT | PTL_ME_EVENT_CT_COMM;
     me.match_id.rank = PTL_RANK_ANY;
-    NB_CALL(PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST, NULL, &h));
+    PTL_ENV_OK(PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST, NULL, &h));
     memset(&mdd, 0, sizeof(mdd));
     mdd.start     = stamp;
     mdd.length    = sizeof(stamp);
     mdd.eq_handle = PTL_EQ_NONE;
     mdd.ct_handle = PTL_CT_NONE;
-    NB_CALL(PtlMDBind(env.ni, &mdd, &md));
-    nb_barrier(&env);
+    PTL_ENV_OK(PtlMDBind(env.ni, &mdd, &md));
+    ptl_env_barrier(&env);
     for (kind = 0; kind < 2; kind++) {
         for (i = -iters / 10; i < iters; i++) {
             seq++;
             if (env.rank == 0) {
                 if (kind == 0) {
                     /* armed first, released by the increment */
-                    NB_CALL(PtlTriggeredPut(md, 0, sizeof(stamp),
-                                            PTL_NO_ACK_REQ, nb_rank(peer), PT,
-                                            0, 0, NULL, 0, trig, seq));
+                    PTL_ENV_OK(PtlTriggeredPut(md, 0, sizeof(stamp),
+                                               PTL_NO_ACK_REQ,
+                                               ptl_env_rank(peer), PT, 0, 0,
+                                               NULL, 0, trig, seq));
                 }
                 stamp[1] = seq;
-                stamp[0] = nb_now();
+                stamp[0] = bench_now_ns();
                 if (kind == 0) {
-                    NB_CALL(PtlCTInc(trig, one));
+                    PTL_ENV_OK(PtlCTInc(trig, one));
                 } else {
-                    NB_CALL(PtlPut(md, 0, sizeof(stamp), PTL_NO_ACK_REQ,
-                                   nb_rank(peer), PT, 0, 0, NULL, 0));
+                    PTL_ENV_OK(PtlPut(md, 0, sizeof(stamp), PTL_NO_ACK_REQ,
+                                      ptl_env_rank(peer), PT, 0, 0, NULL, 0));
                 }
             }
             if (env.rank == peer) {
                 if (ctwait) {
-                    NB_CALL(PtlCTWait(done, ++landed, &got));
+                    PTL_ENV_OK(PtlCTWait(done, ++landed, &got));
                 }
                 while (landing[1] != seq) {
                     /* plain memory polling: the NIC delivers on its own */
@@ -102,14 +103,14 @@ int main(int argc, char **argv)
                     }
                 }
                 if (i >= 0) {
-                    lat[kind][i] = (double)(nb_now() - landing[0]);
+                    lat[kind][i] = (double)(bench_now_ns() - landing[0]);
                 }
             }
             /* the next round starts once the data has landed */
-            nb_barrier(&env);
+            ptl_env_barrier(&env);
         }
         if (env.rank == peer) {
-            double med = nb_median(lat[kind], iters);
+            double med = bench_median(lat[kind], iters);
 
             printf("bench=nic_trig_lat kind=%s pes=%d target=%s "
                    "median_ns=%.0f min_ns=%.0f iters=%d\n",

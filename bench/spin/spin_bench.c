@@ -31,6 +31,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_core.h"
 #include "spin/handler.h"
 #include "spin/packets.h"
 #include "usecase.h"
@@ -40,14 +41,6 @@ static const char *dir = "build/examples/spin";
 static const char *gate_file;
 static unsigned size = 64, hpus = 1, reps = 5;
 static uint64_t npkts = 200000;
-
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 static void die(const char *what)
 {
@@ -307,19 +300,6 @@ static void host_case(const bcase_t *c, uint64_t n)
 
 /* ---- modes ---- */
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-    return (x > y) - (x < y);
-}
-
-static uint64_t median(uint64_t *v, unsigned n)
-{
-    qsort(v, n, sizeof(*v), cmp_u64);
-    return v[n / 2];
-}
-
 static void mode_stream(void)
 {
     const bcase_t *c = the_case;
@@ -332,19 +312,19 @@ static void mode_stream(void)
     feed(ctx, npkts / 10, &msg); /* warm: pages, caches, threads */
     xg_spin_ctx_quiet(ctx);
     for (r = 0; r < reps; r++) {
-        t0 = now_ns();
+        t0 = bench_now_ns();
         feed(ctx, npkts, &msg);
         xg_spin_ctx_quiet(ctx);
-        t[r] = now_ns() - t0;
-        t0 = now_ns();
+        t[r] = bench_now_ns() - t0;
+        t0 = bench_now_ns();
         host_case(c, npkts);
-        h[r] = now_ns() - t0;
+        h[r] = bench_now_ns() - t0;
     }
     if (xg_spin_ctx_desc(ctx)->errors != 0) {
         die("handlers faulted");
     }
-    ns  = (double)median(t, reps) / (double)npkts;
-    hns = (double)median(h, reps) / (double)npkts;
+    ns  = (double)bench_upper_median_u64(t, reps) / (double)npkts;
+    hns = (double)bench_upper_median_u64(h, reps) / (double)npkts;
     printf("bench=spin case=%s mode=stream size=%u hpus=%u packets=%llu "
            "ns_per_pkt=%.2f mpps=%.3f gbps=%.3f host_ns_per_pkt=%.2f "
            "host_mpps=%.3f ratio_host=%.3f\n", c->name, size, hpus,
@@ -361,7 +341,7 @@ static void mode_burst(void)
     handler_fn direct;
     handler_args_t args;
     task_t task;
-    uint64_t t[32], d[32], t0, i, n = npkts;
+    uint64_t t[32], d[32], t0, tm, dm, i, n = npkts;
     uint32_t msg = 0;
     unsigned r;
     void *dl;
@@ -378,10 +358,10 @@ static void mode_burst(void)
             }
         }
         msg++;
-        t0 = now_ns();
+        t0 = bench_now_ns();
         __atomic_store_n(gate, 1, __ATOMIC_RELEASE);
         xg_spin_ctx_quiet(ctx);
-        t[r] = now_ns() - t0;
+        t[r] = bench_now_ns() - t0;
     }
     /* the same handler, called directly on the same packets */
     dl = dlopen(gate_file, RTLD_NOW | RTLD_LOCAL);
@@ -393,24 +373,24 @@ static void mode_burst(void)
     memset(&args, 0, sizeof(args));
     args.task = &task;
     for (r = 0; r < reps; r++) {
-        t0 = now_ns();
+        t0 = bench_now_ns();
         for (i = 0; i < n; i++) {
             task.pkt_mem      = pool + (i % POOL) * size;
             task.pkt_mem_size = size;
             direct(&args);
         }
-        d[r] = now_ns() - t0;
+        d[r] = bench_now_ns() - t0;
     }
     dlclose(dl);
+    tm = bench_upper_median_u64(t, reps);
+    dm = bench_upper_median_u64(d, reps);
     printf("bench=spin case=empty mode=burst size=%u hpus=%u packets=%llu "
            "ns_per_pkt=%.2f mpps=%.3f mpps_per_hpu=%.3f gbps=%.3f "
            "direct_ns_per_pkt=%.2f overhead_ns=%.2f\n", size, hpus,
-           (unsigned long long)n, (double)median(t, reps) / (double)n,
-           (double)n * 1e3 / (double)median(t, reps),
-           (double)n * 1e3 / (double)median(t, reps) / hpus,
-           (double)n * size * 8 / (double)median(t, reps),
-           (double)median(d, reps) / (double)n,
-           (double)(median(t, reps) - median(d, reps)) / (double)n);
+           (unsigned long long)n, (double)tm / (double)n,
+           (double)n * 1e3 / (double)tm, (double)n * 1e3 / (double)tm / hpus,
+           (double)n * size * 8 / (double)tm, (double)dm / (double)n,
+           (double)(tm - dm) / (double)n);
     xg_spin_ctx_destroy(ctx);
 }
 
@@ -424,16 +404,16 @@ static void mode_latency(void)
 
     for (i = 0; i < n; i++) {
         done = d->messages;
-        t0 = now_ns();
+        t0 = bench_now_ns();
         if (xg_spin_ctx_inject(ctx, (uint32_t)i, pool + (i % POOL) * size,
                                size, 1) != XG_OK) {
             die("inject failed");
         }
         while (__atomic_load_n(&d->messages, __ATOMIC_ACQUIRE) == done) {
         }
-        lat[i] = now_ns() - t0;
+        lat[i] = bench_now_ns() - t0;
     }
-    qsort(lat, n, sizeof(lat[0]), cmp_u64);
+    qsort(lat, n, sizeof(lat[0]), bench_cmp_u64);
     printf("bench=spin case=%s mode=latency size=%u hpus=%u packets=%llu "
            "median_ns=%llu p90_ns=%llu min_ns=%llu\n", c->name, size, hpus,
            (unsigned long long)n, (unsigned long long)lat[n / 2],

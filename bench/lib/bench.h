@@ -1,10 +1,12 @@
 /*
- * Shared definitions of xgas-bench: the figure descriptor every kernel
- * receives, the job state (PE number, buffers, the raw shared mapping) and
- * the raw baseline kernels of bench_raw.c.
+ * The OpenSHMEM side of the benchmark library, shared by xgas-bench and
+ * xgas-coll-bench: the figure descriptor every kernel receives, the job
+ * state (PE number, buffers, the raw shared mapping), the collective
+ * helpers of bench_shmem.c, the figure driver of bench_figure.c and the
+ * raw baseline kernels of bench_raw.c.
  *
- * Everything here is plain OpenSHMEM, libc and POSIX, so the benchmark
- * builds unchanged with Open MPI's oshcc.  A kernel runs `warm` untimed and
+ * Everything here is plain OpenSHMEM, libc and POSIX, so the benchmarks
+ * build unchanged with Open MPI's oshcc.  A kernel runs `warm` untimed and
  * `iters` timed iterations between two barriers (the driver's), and returns
  * the nanoseconds its timed part took on PE 0 (0 on other PEs).  Control
  * words (flags, counters) sit BENCH_LINE bytes apart so that no two share a
@@ -17,12 +19,13 @@
 #include <sched.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <time.h>
+
+#include "bench_core.h"
 
 #define BENCH_LINE 128
 
 /* The operations measured; names are the OpenSHMEM routine without the
- * shmem_ prefix (bench_op_names in xgas_bench.c). */
+ * shmem_ prefix (op_names in bench/xgas_bench.c). */
 typedef enum bench_op {
     OP_PUTMEM,
     OP_GETMEM,
@@ -46,7 +49,7 @@ typedef enum bench_op {
     OP_COUNT
 } bench_op_t;
 
-/* How an operation is measured (bench_kind_names in xgas_bench.c). */
+/* How an operation is measured (kind_names in bench/xgas_bench.c). */
 typedef enum bench_kind {
     KIND_PINGPONG,        /* PE 0 <-> PE 1, half round trip, fence+flag */
     KIND_PINGPONG_QUIET,  /* the same with shmem_quiet before the flag */
@@ -73,6 +76,30 @@ struct bench_fig {
     const char    *base_name;
 };
 
+/* How the program measures its figures (bench_figure.c); set once before
+ * the first bench_measure. */
+typedef struct bench_plan {
+    const char        *lib;         /* value of lib= */
+    const char *const *op_names;    /* [OP_COUNT]: op= */
+    const char *const *kind_names;  /* [KIND_COUNT]: kind= */
+    double             budget_ns;   /* length of one timed run */
+    int                reps;        /* measurement runs per figure */
+    int                internode;   /* no raw mapping: no baselines */
+    void             (*reset)(void); /* zeroes this PE's control words */
+} bench_plan_t;
+
+extern bench_plan_t bench_plan;
+
+/* A figure's result (meaningful on PE 0). */
+typedef struct bench_result {
+    double value;      /* median of the measurement runs */
+    double best;       /* their minimum (latency) or maximum (rates) */
+    double base;       /* median of the baseline runs */
+    double ratio;      /* median of value / better adjacent baseline */
+    long   iters;
+    long   base_iters;
+} bench_result_t;
+
 /* The raw shared mapping (not from the library): control lines, one data
  * inbox per PE of the pair, and a GUPS table of npes * table_len words. */
 typedef struct bench_raw {
@@ -89,7 +116,7 @@ typedef struct bench_raw {
     size_t         len;
 } bench_raw_t;
 
-/* State of this PE, set up once by xgas_bench.c. */
+/* State of this PE, set up once by the program. */
 typedef struct bench_env {
     int            me;
     int            npes;
@@ -102,14 +129,6 @@ typedef struct bench_env {
 
 extern bench_env_t bench_env;
 extern volatile long bench_sink;  /* keeps loaded values alive */
-
-static inline uint64_t bench_now_ns(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /*
  * Called once per unsuccessful poll of a raw wait loop.  The pair kernels
@@ -172,12 +191,32 @@ static inline uint64_t bench_rand_seed(int pe)
         return bench_now_ns() - t0_;                                       \
     } while (0)
 
-/* Ends the job with a message naming this PE. */
+/* The program's name in bench_die's messages; set by main. */
+extern const char *bench_prog;
+
+/* Ends the job with a message naming the program and this PE. */
 void bench_die(const char *fmt, ...)
     __attribute__((noreturn, format(printf, 1, 2)));
 
 /* Value of PE 0's @value on every PE (collective). */
 long bench_bcast(long value);
+
+/* The most iterations of one timed run. */
+#define BENCH_ITERS_MAX (1L << 28)
+
+/* One timed run of @iters iterations (collective); PE 0's nanoseconds. */
+typedef uint64_t (*bench_once_fn)(void *ctx, long iters);
+
+/* Iterations of @once that take about @budget ns (collective; the same
+ * count on every PE). */
+long bench_calibrate(bench_once_fn once, void *ctx, double budget);
+
+/* Measures @fig interleaved with its baseline (collective). */
+void bench_measure(const bench_fig_t *fig, bench_result_t *res);
+
+/* Prints @fig's result line (PE 0); @extra is appended as is. */
+void bench_print_result(const bench_fig_t *fig, const bench_result_t *res,
+                        const char *extra);
 
 /* Creates the raw mapping (memfd of PE 0 opened by the others through
  * /proc/<pid>/fd/<fd>; nothing is left behind) and fills the GUPS table;
