@@ -2,9 +2,9 @@
 #
 # xgas_test_program(name SOURCES a.c [b.c] [INTERNAL])
 #   builds a test program against libxgas (INTERNAL: the static library plus
-#   private headers of src/: a unit test of a layer, in tests/unit/<layer>/
-#   or tests/<layer>/, sees that layer's and the lower layers' headers only,
-#   as the layer itself does; any other test sees every layer).
+#   private headers of src/: a unit test of a layer, in tests/unit/<layer>/,
+#   sees that layer's and the lower layers' headers only, as the layer
+#   itself does; any other test sees every layer).
 #
 # xgas_pe_test(name TARGET prog NP 1 2 4 8 [ARGS ...] [WILL_FAIL]
 #              [PASS_REGULAR_EXPRESSION re] [ENV VAR=VALUE ...])
