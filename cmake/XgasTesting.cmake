@@ -2,9 +2,9 @@
 #
 # xgas_test_program(name SOURCES a.c [b.c] [INTERNAL])
 #   builds a test program against libxgas (INTERNAL: the static library plus
-#   private headers of src/: a unit test of a layer, in tests/unit/<layer>/
-#   or tests/<layer>/, sees that layer's and the lower layers' headers only,
-#   as the layer itself does; any other test sees every layer).
+#   private headers of src/: a unit test of a layer, in tests/unit/<layer>/,
+#   sees that layer's and the lower layers' headers only, as the layer
+#   itself does; any other test sees every layer).
 #
 # xgas_pe_test(name TARGET prog NP 1 2 4 8 [ARGS ...] [WILL_FAIL]
 #              [PASS_REGULAR_EXPRESSION re] [ENV VAR=VALUE ...])
@@ -26,7 +26,7 @@
 # xgas_negative_tests(PREFIX p TARGET prog CASES "case|regex" ...)
 #   registers one test <p>_<case> per row: `xgasrun -n 2 prog case` must
 #   fail cleanly with a line of stderr matching the extended regular
-#   expression (tests/negative/expect_failure.sh); "ADDR" in a regex stands
+#   expression (tests/tools/expect_failure.sh); "ADDR" in a regex stands
 #   for a printed address.
 include_guard(GLOBAL)
 
@@ -142,7 +142,7 @@ function(xgas_negative_tests)
     string(SUBSTRING "${row}" ${start} -1 regex)
     string(REPLACE "ADDR" "0x[0-9a-f]+" regex "${regex}")
     add_test(NAME ${T_PREFIX}_${case}
-             COMMAND sh ${CMAKE_SOURCE_DIR}/tests/negative/expect_failure.sh
+             COMMAND sh ${CMAKE_SOURCE_DIR}/tests/tools/expect_failure.sh
                      "${regex}" $<TARGET_FILE:xgasrun> -n 2
                      $<TARGET_FILE:${T_TARGET}> ${case})
     set_tests_properties(${T_PREFIX}_${case} PROPERTIES TIMEOUT 60)

@@ -14,7 +14,7 @@
  *     xg_xport_pkt.h;
  *   - zero-copy RMA by the transport itself (CAP_RMA);
  *   - delivery in issue order per (sender, receiver) pair (CAP_ORDERED).
- * Every component passes the conformance suite in tests/xport/.
+ * Every component passes the conformance suite in tests/unit/xport/.
  */
 #ifndef XG_XPORT_H
 #define XG_XPORT_H

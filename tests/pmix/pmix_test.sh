@@ -47,7 +47,7 @@ run)
     regex=$2
     np=$3
     shift 3
-    sh "$here/../api/shmem_setup/expect_run.sh" "$status" "$regex" \
+    sh "$here/../tools/expect_run.sh" "$status" "$regex" \
         "$mpirun" --oversubscribe -n "$np" "$@" >"$dir/out" 2>&1
     got=$?
     cat "$dir/out"
@@ -96,7 +96,7 @@ nodes)
     np=$3
     shift 3
     half=$((np / 2))
-    sh "$here/../api/shmem_setup/expect_run.sh" "$status" "$regex" \
+    sh "$here/../tools/expect_run.sh" "$status" "$regex" \
         "$mpirun" --oversubscribe --mca plm_rsh_agent "$here/local_rsh.sh" \
         --host "$(hostname):$half,xgas-other-node:$((np - half))" -n "$np" \
         "$@" >"$dir/out" 2>&1

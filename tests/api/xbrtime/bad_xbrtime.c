@@ -1,7 +1,7 @@
 /*
  * Invalid xbrtime calls, one per case (argv[1]); each must end the job
  * with a message naming the routine, the bad value and the fix (checked
- * by CMakeLists.txt through tests/negative/expect_failure.sh).
+ * by CMakeLists.txt through tests/tools/expect_failure.sh).
  */
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /*
  * Invalid uses of teams and collectives, one per case (argv[1]), run on
  * 2 PEs; each must end the job with a message naming the routine and the
- * bad value (checked by tests/negative/expect_failure.sh).  Some cases make
+ * bad value (checked by tests/tools/expect_failure.sh).  Some cases make
  * the two PEs disagree -- a different count, root, routine or operation --
  * which the collective engine detects by comparing the descriptors the
  * members publish.
