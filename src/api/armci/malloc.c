@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "api/armci/armci_int.h"
-#include "gas/xg_coll.h"
+#include "gas/coll/xg_coll.h"
 
 /* The live allocations, to find the one a NULL pointer frees. */
 typedef struct armci_alloc {

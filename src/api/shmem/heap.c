@@ -11,7 +11,7 @@
 
 #include "api/shmem/shmem_int.h"
 #include "base/xg_log.h"
-#include "gas/xg_coll.h"
+#include "gas/coll/xg_coll.h"
 
 /* Heap offset of @ptr (what every PE must agree on), XG_COLL_HEAP_NULL for
  * NULL; a pointer outside the heap ends the job before the barrier. */

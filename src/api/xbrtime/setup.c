@@ -8,7 +8,7 @@
 
 #include "api/xbrtime/xbrtime_int.h"
 #include "base/xg_log.h"
-#include "gas/xg_coll.h"
+#include "gas/coll/xg_coll.h"
 #include "mem/xg_heap.h"
 #include "runtime/xg_runtime.h"
 

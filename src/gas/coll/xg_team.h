@@ -62,7 +62,7 @@ extern xg_team_t xg_team_shared;
 
 /* Not a team users see: the world-shaped owner of slot 2, whose signal
  * counters (indexed by world PE) and consumed counts carry the signals of
- * every active-set call (gas/xg_coll.h), so that no call writes into its
+ * every active-set call (gas/coll/xg_coll.h), so that no call writes into its
  * pSync array. */
 extern xg_team_t xg_team_aset;
 

@@ -18,7 +18,7 @@
 
 #include "base/xg_compiler.h"
 #include "base/xg_wait.h"
-#include "gas/xg_coll.h"
+#include "gas/coll/xg_coll.h"
 
 struct xg_coll_chan {
     /* Signals are operations that complete one at a time (through gas

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "gas/xg_gas_region.h"
+#include "gas/region/xg_gas_region.h"
 #include "portals4.h"
 
 /* Bytes after a region's data: the cache line of its accumulate lock. */

@@ -2,7 +2,7 @@
  * The collective engine (see xg_coll.h for the algorithms and the
  * signalling scheme).
  *
- * The algorithms talk only to the call's signal channel (gas/coll_chan.h):
+ * The algorithms talk only to the call's signal channel (gas/coll/coll_int.h):
  * signals, waits and reads of other members' data.  Invariants every
  * algorithm here keeps:
  *  - between two members, the signals one sends are exactly the ones the
@@ -19,8 +19,8 @@
  *    node waits for all its children in one wait), so one back-off and
  *    one hang-watch description serve them all.
  */
-#include "gas/xg_coll.h"
-#include "gas/coll_chan.h"
+#include "gas/coll/xg_coll.h"
+#include "gas/coll/coll_int.h"
 
 #include <sched.h>
 #include <stdarg.h>
@@ -33,9 +33,9 @@
 #include "base/xg_log.h"
 #include "base/xg_wait.h"
 #include "boot/xg_boot.h"
-#include "gas/region_int.h"
+#include "gas/region/region_int.h"
 #include "gas/xg_gas.h"
-#include "gas/xg_internal_area.h"
+#include "gas/coll/xg_internal_area.h"
 
 enum {
     COLL_SPIN        = 16,    /* polls before an oversubscribed wait yields */

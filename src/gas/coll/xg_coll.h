@@ -26,9 +26,9 @@
  *   (f)collect,
  *   alltoall(s)    barrier, direct copies of every block, barrier
  *
- * Signals and peer data go through a signal channel (gas/coll_chan.h),
+ * Signals and peer data go through a signal channel (gas/coll/coll_int.h),
  * chosen once per call: the team-slot channel (a team's slot counters in
- * the internal area, gas/xg_internal_area.h) or the pSync channel (the
+ * the internal area, gas/coll/xg_internal_area.h) or the pSync channel (the
  * deprecated active-set routines: the same counters in the reserved
  * active-set slot, indexed by world PE, so that no PE writes another's
  * pSync -- a late signal would land in an array its owner may already
@@ -55,7 +55,7 @@
 
 #include "base/xg_compiler.h"
 #include "base/xg_op.h"
-#include "gas/xg_team.h"
+#include "gas/coll/xg_team.h"
 
 typedef enum xg_coll_kind {
     XG_COLL_SYNC = 1,
@@ -86,7 +86,7 @@ typedef enum xg_coll_kind {
 #define XG_PSYNC_COUNT    37 /* collect: this PE's contribution, bytes */
 #define XG_PSYNC_WORDS    38
 
-/* The signal channel of a call (gas/coll_chan.h). */
+/* The signal channel of a call (gas/coll/coll_int.h). */
 typedef struct xg_coll_chan xg_coll_chan_t;
 
 /* One collective call: who takes part and where it synchronizes. */

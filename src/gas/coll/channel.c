@@ -1,17 +1,17 @@
 /*
- * The signal channels of the collective engine (gas/coll_chan.h): the
+ * The signal channels of the collective engine (gas/coll/coll_int.h): the
  * team-slot channel and the pSync channel, which reach other members'
  * memory by load/store through the PVAS region, and their remote forms,
  * which reach it through gas operations on each member's route.
  */
-#include "gas/coll_chan.h"
+#include "gas/coll/coll_int.h"
 
 #include <stdatomic.h>
 #include <string.h>
 
 #include "gas/xg_gas.h"
 #include "gas/xg_gas_ops.h"
-#include "gas/xg_internal_area.h"
+#include "gas/coll/xg_internal_area.h"
 
 /* ---- shared: members' memory -------------------------------------------- */
 
@@ -100,7 +100,7 @@ static void chan_read_strided(const xg_coll_t *coll, void *dst,
 
 /*
  * Each member's slot has one counter per member and direction
- * (gas/xg_internal_area.h): a signal from r to s adds 1 to s's chan[r],
+ * (gas/coll/xg_internal_area.h): a signal from r to s adds 1 to s's chan[r],
  * and s counts what it consumed from r in team->expected, so signals
  * between a pair match in order whatever algorithm sent them.  The
  * active-set calls signal the same way through slot 2 (xg_team_aset),

@@ -2,7 +2,7 @@
  * Regions (xg_gas_region.h): the table, agreed allocation, the direct
  * route, and the dispatch of every operation to its PE's route.
  */
-#include "gas/region_int.h"
+#include "gas/region/region_int.h"
 
 #include <inttypes.h>
 #include <pthread.h>

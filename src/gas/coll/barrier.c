@@ -7,9 +7,9 @@
  * (xg_coll.h).  One thread per PE may be in it at a time, as OpenSHMEM
  * requires of collectives on one team.
  */
-#include "gas/xg_coll.h"
+#include "gas/coll/xg_coll.h"
 #include "gas/xg_gas.h"
-#include "gas/xg_team.h"
+#include "gas/coll/xg_team.h"
 
 void xg_gas_barrier_named(const char *routine)
 {
