@@ -19,8 +19,8 @@
  *    node waits for all its children in one wait), so one back-off and
  *    one hang-watch description serve them all.
  */
-#include "gas/coll/xg_coll.h"
 #include "gas/coll/coll_int.h"
+#include "gas/coll/xg_coll.h"
 
 #include <sched.h>
 #include <stdarg.h>
@@ -33,9 +33,9 @@
 #include "base/xg_log.h"
 #include "base/xg_wait.h"
 #include "boot/xg_boot.h"
-#include "gas/region/region_int.h"
-#include "gas/xg_gas.h"
 #include "gas/coll/xg_internal_area.h"
+#include "gas/region/xg_gas_am.h"
+#include "gas/xg_gas.h"
 
 enum {
     COLL_SPIN        = 16,    /* polls before an oversubscribed wait yields */

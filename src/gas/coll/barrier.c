@@ -8,8 +8,8 @@
  * requires of collectives on one team.
  */
 #include "gas/coll/xg_coll.h"
-#include "gas/xg_gas.h"
 #include "gas/coll/xg_team.h"
+#include "gas/xg_gas.h"
 
 void xg_gas_barrier_named(const char *routine)
 {

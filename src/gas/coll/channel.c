@@ -9,9 +9,9 @@
 #include <stdatomic.h>
 #include <string.h>
 
+#include "gas/coll/xg_internal_area.h"
 #include "gas/xg_gas.h"
 #include "gas/xg_gas_ops.h"
-#include "gas/coll/xg_internal_area.h"
 
 /* ---- shared: members' memory -------------------------------------------- */
 

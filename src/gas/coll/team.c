@@ -37,8 +37,8 @@
 #include "base/xg_log.h"
 #include "boot/xg_boot.h"
 #include "gas/coll/xg_coll.h"
-#include "gas/xg_gas.h"
 #include "gas/coll/xg_internal_area.h"
+#include "gas/xg_gas.h"
 
 /* Public objects: SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED point here. */
 XG_EXPORT xg_team_t xg_team_world;

@@ -16,9 +16,9 @@
 #include <unistd.h>
 
 #include "gas/coll/xg_coll.h"
-#include "gas/xg_gas.h"
 #include "gas/coll/xg_internal_area.h"
 #include "gas/coll/xg_team.h"
+#include "gas/xg_gas.h"
 #include "xg_test.h"
 #include "xgas.h"
 

@@ -17,10 +17,10 @@
 #include <string.h>
 
 #include "base/xg_config.h"
-#include "gas/region/region_int.h"
 #include "gas/coll/xg_coll.h"
-#include "gas/xg_gas_nic.h"
 #include "gas/coll/xg_team.h"
+#include "gas/region/region_int.h"
+#include "gas/xg_gas_nic.h"
 #include "gas_test.h"
 
 static gas_test_ring_t ring;
