@@ -14,6 +14,7 @@
 #include "base/xg_config.h"
 #include "base/xg_log.h"
 #include "base/xg_wait.h"
+#include "gas/copy_int.h"
 #include "gas/xg_gas_nic.h"
 #include "mem/xg_mem.h"
 
@@ -556,27 +557,6 @@ static void region_rows_bases(region_rows_t *rows, void *dst,
                 ((rows->kind == XG_GAS_XFER_GET) ? delta : 0);
 }
 
-/* Copies @n rows of @row bytes, @tstep and @fstep bytes apart; a row of
- * a common small size is one fixed-size move. */
-static inline void region_copy_rows(char *to, const char *from, size_t tstep,
-                                    size_t fstep, size_t row, size_t n)
-{
-#define REGION_COPY(LEN)                                                   \
-    for (i = 0; i < n; i++) {                                              \
-        memcpy(to + i * tstep, from + i * fstep, LEN);                     \
-    }
-    size_t i;
-
-    switch (row) {
-    case 4:  REGION_COPY(4);   break;
-    case 8:  REGION_COPY(8);   break;
-    case 16: REGION_COPY(16);  break;
-    case 32: REGION_COPY(32);  break;
-    default: REGION_COPY(row); break;
-    }
-#undef REGION_COPY
-}
-
 /* The rows of strided shape @s between the remote block at @r (a pointer
  * the direct route reaches, translated once for the whole extent) and
  * local @l: the rows of level 0 in a tight loop, the levels above by an
@@ -604,10 +584,12 @@ static void region_direct_shape(xg_gas_xfer_t kind, const xg_gas_acc_t *acc,
         }
         switch (kind) {
         case XG_GAS_XFER_PUT:
-            region_copy_rows(rp, lp, rs0, ls0, row, n1);
+            xg_gas_copy_strided(rp, (ptrdiff_t)rs0, lp, (ptrdiff_t)ls0, row,
+                                n1);
             break;
         case XG_GAS_XFER_GET:
-            region_copy_rows(lp, rp, ls0, rs0, row, n1);
+            xg_gas_copy_strided(lp, (ptrdiff_t)ls0, rp, (ptrdiff_t)rs0, row,
+                                n1);
             break;
         default:
             for (j = 0; j < n1; j++) {
