@@ -266,17 +266,6 @@ static size_t region_need(size_t size)
     return xg_align_up(size, REGION_LOCK_LINE) + REGION_LOCK_LINE;
 }
 
-void xg_gas_region_room(xg_gas_room_t *room)
-{
-    room->heap         = xg_mem.symmetric_size;
-    room->largest_free = xg_heap_largest_free(&xg_mem.heap);
-    if (room->largest_free > room->heap) {
-        room->largest_free = room->heap; /* the extra is xgas's */
-    }
-    room->node_memory  = xg_mem.node_memory;
-    room->node_pes     = xg_mem.local_npes;
-}
-
 xg_status_t xg_gas_region_alloc(size_t size, xg_gas_agree_fn_t agree,
                                 void *arg, xg_gas_region_t **region_p)
 {
