@@ -9,7 +9,7 @@
  * The public handle shmem_team_t points to this structure.  The first
  * block of fields is the contract with the rest of the library (contexts
  * translate team-relative PE numbers with it); the fields after it belong
- * to the team and collective code (team.c, coll*.c).
+ * to the team and collective code (gas/coll/).
  */
 #ifndef XG_TEAM_H
 #define XG_TEAM_H
