@@ -7,7 +7,7 @@
  * the names that messages and hang reports use, and the failure that
  * ends the job.  The algorithms themselves are in algorithms.c.
  */
-#include "gas/coll/coll_int.h"
+#include "gas/coll/engine_int.h"
 
 #include <sched.h>
 #include <stdarg.h>

@@ -3,7 +3,7 @@
  * signalling scheme); setting a call up, naming it and checking that the
  * members agree on it are in agreement.c.
  *
- * The algorithms talk only to the call's signal channel (coll_int.h):
+ * The algorithms talk only to the call's signal channel (engine_int.h):
  * signals, waits and reads of other members' data.  Invariants every
  * algorithm here keeps:
  *  - between two members, the signals one sends are exactly the ones the
@@ -27,7 +27,7 @@
 #include <string.h>
 
 #include "base/xg_wait.h"
-#include "gas/coll/coll_int.h"
+#include "gas/coll/engine_int.h"
 #include "gas/region/xg_gas_am.h"
 #include "gas/xg_gas.h"
 

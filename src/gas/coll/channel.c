@@ -1,10 +1,10 @@
 /*
- * The signal channels of the collective engine (gas/coll/coll_int.h): the
+ * The signal channels of the collective engine (gas/coll/engine_int.h): the
  * team-slot channel and the pSync channel, which reach other members'
  * memory by load/store through the PVAS region, and their remote forms,
  * which reach it through gas operations on each member's route.
  */
-#include "gas/coll/coll_int.h"
+#include "gas/coll/engine_int.h"
 
 #include <stdatomic.h>
 #include <string.h>

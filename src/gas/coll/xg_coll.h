@@ -32,7 +32,7 @@
  *   (f)collect,
  *   alltoall(s)    barrier, direct copies of every block, barrier
  *
- * Signals and peer data go through a signal channel (gas/coll/coll_int.h),
+ * Signals and peer data go through a signal channel (gas/coll/engine_int.h),
  * chosen once per call: the team-slot channel (a team's slot counters in
  * the internal area, gas/coll/xg_internal_area.h) or the pSync channel (the
  * deprecated active-set routines: the same counters in the reserved
@@ -93,7 +93,7 @@ typedef enum xg_coll_kind {
 #define XG_PSYNC_COUNT    37 /* collect: this PE's contribution, bytes */
 #define XG_PSYNC_WORDS    38
 
-/* The signal channel of a call (gas/coll/coll_int.h). */
+/* The signal channel of a call (gas/coll/engine_int.h). */
 typedef struct xg_coll_chan xg_coll_chan_t;
 
 /* One collective call: who takes part and where it synchronizes. */

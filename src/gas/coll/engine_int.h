@@ -16,8 +16,8 @@
  * of it in order; what a member wrote before a signal is
  * visible to the receiver after the matching wait returns.
  */
-#ifndef XG_COLL_INT_H
-#define XG_COLL_INT_H
+#ifndef XG_COLL_ENGINE_INT_H
+#define XG_COLL_ENGINE_INT_H
 
 #include <stddef.h>
 #include <stdint.h>
