@@ -440,3 +440,17 @@ xg_status_t xg_gas_free(void *ptr)
     }
     return status;
 }
+
+void xg_gas_heap_diagnose(uint64_t size, xg_gas_heap_diag_t *diag)
+{
+    diag->heap         = xg_mem.heap_size;
+    diag->program      = xg_mem.symmetric_size;
+    diag->largest_free = xg_heap_largest_free(&xg_mem.heap);
+    diag->program_free = (diag->largest_free > diag->program)
+                             ? diag->program
+                             : diag->largest_free;
+    diag->max_align    = xg_mem.heap.max_align;
+    diag->node_memory  = xg_mem.node_memory;
+    diag->node_pes     = xg_mem.local_npes;
+    diag->too_large    = size > xg_mem.heap_size;
+}

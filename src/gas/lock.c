@@ -36,7 +36,7 @@
 #include <stdio.h>
 
 #include "base/xg_wait.h"
-#include "gas/region_int.h"
+#include "gas/region/xg_gas_am.h"
 
 #define LOCK_WAITING (1u << 31)
 #define LOCK_HELD    (1u << 30)

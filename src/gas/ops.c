@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/xg_wait.h"
+#include "gas/copy_int.h"
 #include "gas/xg_gas_nic.h"
 
 void xg_gas_ctx_init(xg_gas_ctx_t *ctx, int is_private)
@@ -221,22 +222,10 @@ xg_status_t xg_gas_area_get(void *dst, const void *src, size_t len, int pe)
     return XG_OK;
 }
 
-/* Copies @count blocks of @block bytes that start @dstep bytes apart in
- * @to and @sstep bytes apart in @from. */
-static inline void ops_copy_blocks(char *to, const char *from, size_t dstep,
-                                   size_t sstep, size_t block, size_t count)
-{
-    size_t i;
-
-    for (i = 0; i < count; i++) {
-        memcpy(to + i * dstep, from + i * sstep, block);
-    }
-}
-
 /*
  * The remote side's extent ((count - 1) * stride + elem bytes) is
- * translated once, so the loop only copies.  Elements of 1, 2, 4, 8 or 16
- * bytes are copied with a fixed-size move, longer ones with memcpy.
+ * translated once, so the loop only copies (xg_gas_copy_strided: elements
+ * of a common small size with a fixed-size move, others with memcpy).
  */
 static xg_status_t ops_strided(int put, void *dst, const void *src,
                                size_t elem, ptrdiff_t dst_stride,
@@ -270,20 +259,7 @@ static xg_status_t ops_strided(int put, void *dst, const void *src,
     }
     to   = put ? remote : dst;
     from = put ? src : remote;
-    /* a constant block size lets each copy be one move */
-    switch (elem) {
-    case 1:  ops_copy_blocks(to, from, dst_stride, src_stride, 1, count);
-             break;
-    case 2:  ops_copy_blocks(to, from, dst_stride, src_stride, 2, count);
-             break;
-    case 4:  ops_copy_blocks(to, from, dst_stride, src_stride, 4, count);
-             break;
-    case 8:  ops_copy_blocks(to, from, dst_stride, src_stride, 8, count);
-             break;
-    case 16: ops_copy_blocks(to, from, dst_stride, src_stride, 16, count);
-             break;
-    default: ops_copy_blocks(to, from, dst_stride, src_stride, elem, count);
-    }
+    xg_gas_copy_strided(to, dst_stride, from, src_stride, elem, count);
     return XG_OK;
 }
 

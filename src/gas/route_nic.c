@@ -10,7 +10,7 @@
 #include "base/xg_config.h"
 #include "base/xg_log.h"
 #include "boot/xg_boot.h"
-#include "gas/region_int.h"
+#include "gas/region/xg_gas_am.h"
 #include "nic/xg_nic.h"
 #include "xport/xg_xport.h"
 

@@ -233,6 +233,26 @@ void xg_gas_region_fini(void);
 void xg_gas_region_print_stats(void);
 xg_status_t xg_gas_free(void *ptr);
 
+/* Why the symmetric heap could not give a block: what the bindings'
+ * messages say after xg_gas_alloc (or xg_gas_region_alloc) returned
+ * XG_ERR_NO_MEMORY or could not align; each words it in its own terms. */
+typedef struct xg_gas_heap_diag {
+    uint64_t heap;         /* bytes of the whole heap, xgas's own included */
+    uint64_t program;      /* the program's bytes of it (SHMEM_SYMMETRIC_SIZE
+                            * or the node's share) */
+    uint64_t largest_free; /* the heap's largest free block */
+    uint64_t program_free; /* the same, at most program (the rest is
+                            * xgas's) */
+    uint64_t max_align;    /* the largest alignment the heap gives */
+    uint64_t node_memory;  /* the node's bytes when the heap was sized from
+                            * them (mem/xg_mem.h), else 0 */
+    int      node_pes;     /* PEs of this node */
+    int      too_large;    /* @size is more than the whole heap */
+} xg_gas_heap_diag_t;
+
+/* The diagnosis of this PE's heap for a request of @size bytes. */
+XG_EXPORT void xg_gas_heap_diagnose(uint64_t size, xg_gas_heap_diag_t *diag);
+
 /* Memory ordering of same-node access.  fence: puts and stores to one PE
  * become visible in order (a release fence; x86 keeps ordinary stores in
  * order, but not non-temporal ones -- a program's movnt through shmem_ptr

@@ -1,25 +1,39 @@
 /*
  * The NIC route of gas: operations on PEs whose namespace row says
- * XG_GAS_ROUTE_NIC go through the software NIC (nic/xg_nic.h), as they
- * will for PEs of other nodes once a wire transport sits under the NIC.
+ * XG_GAS_ROUTE_NIC -- the PEs of other nodes, and with XGAS_ROUTE=nic
+ * every PE, this one included -- go through the software NIC
+ * (nic/xg_nic.h), whose packets travel on the node's rings or, to other
+ * nodes, on the network (xport/xg_xport.h).
  *
- * At init (XGAS_ROUTE=nic) gas opens the physical, non-matching NI of the
- * NIC for itself and exposes this PE's whole partition -- symmetric heap,
- * globals' data window and the internal area whose team slots the remote
- * collective channel signals (xg_gas_area_amo) -- through one persistent
- * list entry on a well-known portal index, the same on every PE.  A remote
- * address is its partition offset there.  Initiator
- * side: one MD over the whole address space (an offset is an address)
- * whose counting event counts the ACKs of puts and the replies of gets and
- * atomics.
+ * At init, when the job spans nodes or XGAS_ROUTE=nic, gas opens the
+ * physical, non-matching NI of the NIC for itself and exposes this PE's
+ * whole partition -- symmetric heap, globals' data window and the internal
+ * area whose team slots the remote collective channel signals
+ * (xg_gas_area_amo) -- through one persistent list entry on the NI's last
+ * portal index, the same on every PE.  A remote address is its partition
+ * offset there.  Initiator side: one MD over the whole address space (an
+ * offset is an address) whose counting event counts the ACKs of puts and
+ * the replies of gets and atomics.  Regions (gas/region/) keep their own
+ * portal indexes, descriptors and counters on the same NI.
  *
- * Completion: gas counts the operations it issued; they are all complete
- * when the counter's successes and failures add up to that count (read in
- * that order: see route_nic.c).  Blocking operations wait for that, so
- * they are complete -- remotely visible -- when they return; non-blocking
- * ones count in their context's pending operations, which fence and quiet
- * complete.  The NIC does not keep a large put (rendezvous) in order with
- * later operations to the same PE, so fence waits for completion too.
+ * A contiguous put or get whose local buffer the network can reach
+ * (xg_xport_rma_reaches: a PE of another node) does not go through the
+ * NIC: it is one RMA operation of the network, which the NIC's operations
+ * never overtake (each is issued after the network's puts completed).
+ * Atomics, strided transfers and everything else take the NIC.
+ *
+ * Completion: gas counts the operations it issued on the NIC; they are all
+ * complete when the counter's successes and failures add up to that count
+ * (read in that order: see route_nic.c), and completing them completes
+ * the network's RMA too.  A blocking operation through the NIC is complete
+ * -- remotely visible -- when it returns; a blocking put by the network's
+ * RMA returns once its source buffer may be reused, and counts, like the
+ * non-blocking operations, in its context's pending operations, which
+ * quiet completes.  Fence (xg_gas_nic_fence): where the network keeps a
+ * process's puts in order with what follows them, it waits for the NIC's
+ * operations only (the NIC does not keep a large put, a rendezvous, in
+ * order with later operations to the same PE) and leaves the network's
+ * puts outstanding; elsewhere it completes everything, as quiet.
  */
 #ifndef XG_GAS_NIC_H
 #define XG_GAS_NIC_H
@@ -47,13 +61,17 @@ void xg_gas_nic_close(void);
 int xg_gas_nic_reaches(int pe);
 
 /* @len bytes between local @local and symmetric @remote on @pe (a put if
- * @put), checked by the caller.  @nbi: leaves the operation outstanding
- * in @ctx; else waits for it to complete. */
+ * @put), checked by the caller: by the network's RMA where it reaches,
+ * else through the NIC.  @nbi: leaves the operation outstanding in @ctx;
+ * else waits for it to complete (a put by the network's RMA: for its
+ * source buffer, the rest counted in @ctx). */
 xg_status_t xg_gas_nic_rma(xg_gas_ctx_t *ctx, int put, int nbi, void *local,
                            const void *remote, size_t len, int pe);
 
-/* A strided transfer (arguments checked, as in xg_gas_iput): contiguous
- * runs are one operation, other elements one each; waits for them all. */
+/* A strided transfer through the NIC (arguments checked, as in
+ * xg_gas_iput): contiguous runs are one operation, other elements one
+ * each, completed every 256 operations (NIC_STRIDED_BATCH: the NIC holds a
+ * bounded number in flight); waits for them all. */
 xg_status_t xg_gas_nic_strided(int put, void *dst, const void *src,
                                size_t elem, ptrdiff_t dst_stride,
                                ptrdiff_t src_stride, size_t count, int pe);
@@ -71,10 +89,11 @@ xg_status_t xg_gas_nic_amo_op(xg_op_t op, xg_op_type_t type, void *dst,
                               const void *src, const void *operand,
                               void *fetch, int pe);
 
-/* gas's NI and its limits, for regions and active messages (region_nic.c,
- * am.c), which keep their own portal indexes, descriptors and counters on
- * it.  The route's own portal index is the NI's last; active messages
- * take the two below it, regions' keys the ones below those. */
+/* gas's NI and its limits, for regions and active messages
+ * (region/region_nic.c, region/am.c), which keep their own portal indexes,
+ * descriptors and counters on it.  The route's own portal index is the
+ * NI's last; active messages take the two below it, regions' keys the
+ * ones below those. */
 int xg_gas_nic_is_open(void);
 ptl_handle_ni_t xg_gas_nic_ni(void);
 const ptl_ni_limits_t *xg_gas_nic_limits(void);

@@ -13,7 +13,8 @@
  * decision and costs nothing extra.  Everything else (NLB miss, globals,
  * other routes, bad arguments) goes to an out-of-line slow path that
  * returns a status.  A PE whose row says XG_GAS_ROUTE_NIC is reached
- * through the software NIC when gas opened it (XGAS_ROUTE=nic; see
+ * through the software NIC (or the network's RMA) when gas opened that
+ * route (a job over several nodes, or XGAS_ROUTE=nic; see
  * gas/xg_gas_nic.h); otherwise it gives XG_ERR_UNREACHABLE: nothing
  * succeeds silently.
  *
@@ -466,12 +467,13 @@ static XG_ALWAYS_INLINE xg_status_t xg_gas_put_signal(
 /* ---- gas's own words in the internal area ----------------------------- */
 
 /*
- * The runtime's words in a PE's internal area (mem/xg_mem.h: team slots,
- * which other layers lay out) reached through the PE's route, named by
+ * The runtime's words in a PE's internal area (the team slots,
+ * gas/coll/xg_internal_area.h) reached through the PE's route, named by
  * this PE's copy (@word, @src: the same partition offset in this PE's
  * area): an atomic on an aligned 64-bit word, a get of @len bytes.  Both
- * complete before they return.  For the collective channels (coll_chan.c),
- * which know the addresses are valid: nothing is checked.
+ * complete before they return.  For the collective channels
+ * (coll/channel.c), which know the addresses are valid: nothing is
+ * checked.
  */
 xg_gas_amo_result_t xg_gas_area_amo(xg_gas_amo_t op, void *word,
                                     uint64_t value, int pe);

@@ -85,7 +85,8 @@ void xg_mem_size_from_node(int on);
 /* Collective: lays out, maps the node region, moves the globals into the
  * data window and opens the heap.  @internal_size: the bytes of the
  * internal area at the top of each partition, which the layer above lays
- * out (gas's team slots, gas/xg_internal_area.h).  Requires xg_boot_init. */
+ * out (gas's team slots, gas/coll/xg_internal_area.h).  Requires
+ * xg_boot_init. */
 xg_status_t xg_mem_init(uint64_t internal_size);
 void xg_mem_fini(void);
 

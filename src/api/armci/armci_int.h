@@ -3,10 +3,11 @@
  * error policy, and the mapping of ARMCI's process ids to xgas PEs.
  *
  * Thin, like every API layer: arguments are checked here, then one call
- * into gas's regions (gas/xg_gas_region.h), which libxgas exports for this
- * library.  MPI carries only what ARMCI exposes of it: communicators of
- * groups, the message layer (message.h) and the agreements of collective
- * allocation; every one-sided operation goes through gas.
+ * into gas's regions (gas/region/xg_gas_region.h), which libxgas exports
+ * for this library.  MPI carries only what ARMCI exposes of it:
+ * communicators of groups, the message layer (message.h) and the
+ * agreements of collective allocation; every one-sided operation goes
+ * through gas.
  */
 #ifndef XG_ARMCI_INT_H
 #define XG_ARMCI_INT_H
@@ -18,7 +19,7 @@
 #include "armcix.h"
 #include "base/xg_compiler.h"
 #include "base/xg_log.h"
-#include "gas/xg_gas_region.h"
+#include "gas/region/xg_gas_region.h"
 
 /* Routines are exported under their published names; the ARMCI_* names of
  * the profiling interface are weak aliases of the PARMCI_* definitions. */

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "api/armci/armci_int.h"
-#include "gas/xg_coll.h"
+#include "gas/coll/xg_coll.h"
 
 /* The live allocations, to find the one a NULL pointer frees. */
 typedef struct armci_alloc {
@@ -115,13 +115,13 @@ static size_t alloc_find(const char *routine, void *ptr, MPI_Comm comm)
 
 void xg_armci_no_room(const char *routine, uint64_t bytes)
 {
-    xg_gas_room_t room;
+    xg_gas_heap_diag_t heap;
     uint64_t used, need_m;
 
-    xg_gas_region_room(&room);
-    used   = room.heap - room.largest_free;
+    xg_gas_heap_diagnose(bytes, &heap);
+    used   = heap.program - heap.program_free;
     need_m = (used + bytes + (1ULL << 20) - 1) >> 20;
-    if (room.node_memory != 0) {
+    if (heap.node_memory != 0) {
         xg_armci_fail(routine, "cannot allocate %llu bytes on every "
                       "process: the symmetric heap of each is %llu bytes "
                       "(SHMEM_SYMMETRIC_SIZE is not set, so libarmci sized "
@@ -132,9 +132,9 @@ void xg_armci_no_room(const char *routine, uint64_t bytes)
                       "SHMEM_SYMMETRIC_SIZE=%lluM to reserve more than the "
                       "node's share (memory is used only where touched)",
                       (unsigned long long)bytes,
-                      (unsigned long long)room.heap,
-                      (unsigned long long)room.node_memory, room.node_pes,
-                      (unsigned long long)room.largest_free,
+                      (unsigned long long)heap.program,
+                      (unsigned long long)heap.node_memory, heap.node_pes,
+                      (unsigned long long)heap.program_free,
                       (unsigned long long)need_m);
     }
     xg_armci_fail(routine, "cannot allocate %llu bytes on every process: "
@@ -143,8 +143,8 @@ void xg_armci_no_room(const char *routine, uint64_t bytes)
                   "%llu bytes -- set SHMEM_SYMMETRIC_SIZE=%lluM or more, or "
                   "unset it to let libarmci size the heap from the node's "
                   "memory", (unsigned long long)bytes,
-                  (unsigned long long)room.heap,
-                  (unsigned long long)room.largest_free,
+                  (unsigned long long)heap.program,
+                  (unsigned long long)heap.program_free,
                   (unsigned long long)need_m);
 }
 

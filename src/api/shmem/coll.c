@@ -3,8 +3,8 @@
  * broadcast, collect, fcollect, alltoall, alltoalls on teams, and the
  * deprecated active-set forms (shmem_barrier, shmem_sync, the 32- and
  * 64-bit forms).  Each routine checks its arguments and makes one call into
- * the collective engine (gas/xg_coll.h); the typed forms are generated from
- * the RMA type table.
+ * the collective engine (gas/coll/xg_coll.h); the typed forms are
+ * generated from the RMA type table.
  */
 #include <stdint.h>
 
@@ -27,7 +27,7 @@ void xg_shmem_coll_overlap(const char *routine, const void *dest,
 /*
  * A pSync array on entry: every word SHMEM_SYNC_VALUE (0).  No call writes
  * another PE's pSync (the signals go through the runtime's own slot,
- * gas/xg_coll.h) and each restores its own before it returns, so anything
+ * gas/coll/xg_coll.h) and each restores its own before it returns, so anything
  * else is an array that was not initialized, or one in use by another
  * call at the same time (a collect's count); without this check a collect
  * would copy the wrong lengths.

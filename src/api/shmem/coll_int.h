@@ -12,8 +12,8 @@
 #include <stdint.h>
 
 #include "api/shmem/shmem_int.h"
-#include "gas/xg_coll.h"
-#include "gas/xg_team.h"
+#include "gas/coll/xg_coll.h"
+#include "gas/coll/xg_team.h"
 
 _Static_assert(XG_PSYNC_WORDS <= SHMEM_SYNC_SIZE,
                "pSync arrays are too small for the engine");

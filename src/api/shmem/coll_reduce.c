@@ -3,7 +3,7 @@
  * 1.6 sum scans, and the deprecated shmem_TYPENAME_OP_to_all.  Each routine
  * names its (operation, type) of the typed-operation table (base/xg_op.h),
  * whose combining loops the collective engine runs in the tree or the
- * reduce-scatter algorithm (gas/xg_coll.h).  Signed integer sums and
+ * reduce-scatter algorithm (gas/coll/xg_coll.h).  Signed integer sums and
  * products wrap around like the hardware.
  */
 #include "api/shmem/coll_int.h"

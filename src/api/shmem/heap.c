@@ -11,7 +11,7 @@
 
 #include "api/shmem/shmem_int.h"
 #include "base/xg_log.h"
-#include "gas/xg_coll.h"
+#include "gas/coll/xg_coll.h"
 
 /* Heap offset of @ptr (what every PE must agree on), XG_COLL_HEAP_NULL for
  * NULL; a pointer outside the heap ends the job before the barrier. */
@@ -30,13 +30,12 @@ static uint64_t shmem_heap_offset(const char *routine, const void *ptr)
     return (uint64_t)(p - xg_mem.heap.base);
 }
 
-/* MiB to suggest for SHMEM_SYMMETRIC_SIZE when @size bytes did not fit:
- * twice the heap and the request, rounded up to a whole MiB (at least 1,
- * also for a heap of SHMEM_SYMMETRIC_SIZE=0). */
-static unsigned long long shmem_heap_advice(size_t size)
+/* MiB to suggest for SHMEM_SYMMETRIC_SIZE when @size bytes did not fit
+ * in a heap of @heap bytes: twice the heap and the request, rounded up to
+ * a whole MiB (at least 1, also for a heap of SHMEM_SYMMETRIC_SIZE=0). */
+static unsigned long long shmem_heap_advice(uint64_t heap, size_t size)
 {
-    unsigned long long want = 2 * ((unsigned long long)xg_mem.heap_size +
-                                   size);
+    unsigned long long want = 2 * ((unsigned long long)heap + size);
 
     return (want + (1ULL << 20) - 1) >> 20;
 }
@@ -46,28 +45,33 @@ static unsigned long long shmem_heap_advice(size_t size)
 static void *shmem_heap_result(const char *routine, xg_status_t status,
                                size_t size, void *ptr, int op, uint64_t extra)
 {
+    xg_gas_heap_diag_t heap = {0};
+
+    if ((status == XG_ERR_INVALID_PARAM) || (status == XG_ERR_NO_MEMORY)) {
+        xg_gas_heap_diagnose(size, &heap);
+    }
     if (status == XG_ERR_INVALID_PARAM) {
         xg_error("shmem", "%s: cannot align an object to more than %llu "
                  "bytes (the largest power of two not above the symmetric "
                  "heap size, or the alignment of XGAS_SYMMETRIC_BASE if "
                  "that is smaller); the call returns NULL; raise "
                  "SHMEM_SYMMETRIC_SIZE for larger alignments", routine,
-                 (unsigned long long)xg_mem.heap.max_align);
+                 (unsigned long long)heap.max_align);
         ptr = NULL;
-    } else if ((status == XG_ERR_NO_MEMORY) && (size > xg_mem.heap_size)) {
+    } else if ((status == XG_ERR_NO_MEMORY) && heap.too_large) {
         xg_error("shmem", "%s: cannot allocate %zu bytes: that is more than "
                  "the whole symmetric heap (%llu bytes); check the size "
                  "argument, or set SHMEM_SYMMETRIC_SIZE above %zu bytes",
-                 routine, size, (unsigned long long)xg_mem.heap_size, size);
+                 routine, size, (unsigned long long)heap.heap, size);
         ptr = NULL;
     } else if (status == XG_ERR_NO_MEMORY) {
         xg_error("shmem", "%s: cannot allocate %zu bytes: the symmetric heap "
                  "of %llu bytes is exhausted (largest free block %llu bytes); "
                  "set SHMEM_SYMMETRIC_SIZE to a larger size, e.g. "
                  "SHMEM_SYMMETRIC_SIZE=%lluM", routine, size,
-                 (unsigned long long)xg_mem.heap_size,
-                 (unsigned long long)xg_heap_largest_free(&xg_mem.heap),
-                 shmem_heap_advice(size));
+                 (unsigned long long)heap.heap,
+                 (unsigned long long)heap.largest_free,
+                 shmem_heap_advice(heap.heap, size));
         ptr = NULL;
     } else if (status != XG_OK) {
         ptr = NULL;

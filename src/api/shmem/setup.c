@@ -7,7 +7,7 @@
 #include "api/shmem/shmem_int.h"
 #include "base/xg_config.h"
 #include "boot/xg_boot.h"
-#include "gas/xg_coll.h"
+#include "gas/coll/xg_coll.h"
 #include "runtime/xg_runtime.h"
 #include "shmemx.h"
 #include "xgas_version.h"

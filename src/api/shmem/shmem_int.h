@@ -16,9 +16,9 @@
 
 #include "base/xg_compiler.h"
 #include "base/xg_log.h"
+#include "gas/coll/xg_team.h"
 #include "gas/xg_gas.h"
 #include "gas/xg_gas_ops.h"
-#include "gas/xg_team.h"
 #include "shmem.h"
 
 /*

@@ -1,7 +1,7 @@
 /*
  * OpenSHMEM team management: queries, translation, the strided and 2-D
  * splits, destruction and shmem_team_ptr.  The splits check their
- * arguments here and create the teams in gas/team.c; an invalid triplet
+ * arguments here and create the teams in gas/coll/team.c; an invalid triplet
  * is not an error that ends the job (the specification asks for a nonzero
  * return on every parent PE), so it still goes through the collective
  * agreement -- which also detects PEs that passed different triplets.

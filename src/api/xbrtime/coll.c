@@ -1,7 +1,7 @@
 /*
  * xbrtime collectives: broadcast, scatter, gather and alltoall over every
  * PE of the job, each one call into the collective engine
- * (gas/xg_coll.h) after the argument checks.  The engine reads the other
+ * (gas/coll/xg_coll.h) after the argument checks.  The engine reads the other
  * PEs' symmetric sources in place, so src must be symmetric (the same
  * object on every PE); a broadcast's dest too, as it may be staged.
  *

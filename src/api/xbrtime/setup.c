@@ -8,7 +8,7 @@
 
 #include "api/xbrtime/xbrtime_int.h"
 #include "base/xg_log.h"
-#include "gas/xg_coll.h"
+#include "gas/coll/xg_coll.h"
 #include "mem/xg_heap.h"
 #include "runtime/xg_runtime.h"
 
@@ -162,13 +162,15 @@ XG_XBRTIME_API void *xbrtime_malloc(size_t sz)
     }
     status = xg_gas_alloc(sz, XG_HEAP_MIN_ALIGN, &ptr);
     if (status == XG_ERR_NO_MEMORY) {
+        xg_gas_heap_diag_t heap;
+
+        xg_gas_heap_diagnose(sz, &heap);
         xg_error("xbrtime", "xbrtime_malloc: cannot allocate %zu bytes "
                  "(returns NULL): the symmetric heap of %llu bytes cannot "
                  "hold them (largest free block %llu bytes); check the "
                  "size, or set SHMEM_SYMMETRIC_SIZE above the total the "
-                 "program allocates", sz,
-                 (unsigned long long)xg_mem.heap_size,
-                 (unsigned long long)xg_heap_largest_free(&xg_mem.heap));
+                 "program allocates", sz, (unsigned long long)heap.heap,
+                 (unsigned long long)heap.largest_free);
         ptr = NULL;
     } else if (status != XG_OK) {
         xg_error("xbrtime", "xbrtime_malloc: cannot allocate %zu bytes "

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "gas/xg_coll.h"
+#include "gas/coll/xg_coll.h"
 
 /* The checks of a broadcast or reduction of @nelems elements of @elem
  * bytes at @stride: running, stride, root, and both arrays symmetric over

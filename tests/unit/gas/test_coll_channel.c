@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "gas/xg_coll.h"
+#include "gas/coll/xg_coll.h"
 #include "xg_test.h"
 #include "xgas.h"
 

@@ -4,7 +4,7 @@
  * and the job ends with gas's own words (checked by the test's regular
  * expression), not OpenSHMEM's.  Run on 2 PEs.
  */
-#include "gas/xg_coll.h"
+#include "gas/coll/xg_coll.h"
 #include "xg_test.h"
 #include "xgas.h"
 

@@ -15,10 +15,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gas/xg_coll.h"
+#include "gas/coll/xg_coll.h"
+#include "gas/coll/xg_internal_area.h"
+#include "gas/coll/xg_team.h"
 #include "gas/xg_gas.h"
-#include "gas/xg_internal_area.h"
-#include "gas/xg_team.h"
 #include "xg_test.h"
 #include "xgas.h"
 

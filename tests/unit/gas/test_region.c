@@ -1,5 +1,5 @@
 /*
- * Unit test of regions (gas/xg_gas_region.h), the operations under
+ * Unit test of regions (gas/region/xg_gas_region.h), the operations under
  * libarmci: agreed placement over heaps that differ, sizes that differ
  * per PE and all-zero allocations; contiguous put and get of odd sizes
  * (one byte to past the NIC's rendezvous limit); strided shapes of 1 to 8
@@ -17,10 +17,10 @@
 #include <string.h>
 
 #include "base/xg_config.h"
-#include "gas/region_int.h"
-#include "gas/xg_coll.h"
+#include "gas/coll/xg_coll.h"
+#include "gas/coll/xg_team.h"
+#include "gas/region/region_int.h"
 #include "gas/xg_gas_nic.h"
-#include "gas/xg_team.h"
 #include "gas_test.h"
 
 static gas_test_ring_t ring;

@@ -1,5 +1,5 @@
 /*
- * Teams in list form (gas/xg_team.h): a team whose members are not
+ * Teams in list form (gas/coll/xg_team.h): a team whose members are not
  * strided in the world -- world PE 0, the odd PEs from the highest down,
  * then the even PEs from 4 up ({0, 3, 1} at 4 PEs) -- created by
  * xg_team_create_list over the world team.  Its members check the
@@ -7,8 +7,8 @@
  * sum reductions over it, round after round; a list naming a PE twice is
  * refused on every PE.  Run on 1 to 8 PEs.
  */
-#include "gas/xg_coll.h"
-#include "gas/xg_team.h"
+#include "gas/coll/xg_coll.h"
+#include "gas/coll/xg_team.h"
 #include "xg_test.h"
 #include "xgas.h"
 

@@ -2,7 +2,7 @@
  * Regions (xg_gas_region.h): the table, agreed allocation, the direct
  * route, and the dispatch of every operation to its PE's route.
  */
-#include "gas/region_int.h"
+#include "gas/region/region_int.h"
 
 #include <inttypes.h>
 #include <pthread.h>
@@ -14,6 +14,7 @@
 #include "base/xg_config.h"
 #include "base/xg_log.h"
 #include "base/xg_wait.h"
+#include "gas/copy_int.h"
 #include "gas/xg_gas_nic.h"
 #include "mem/xg_mem.h"
 
@@ -263,17 +264,6 @@ static xg_status_t region_place(size_t need, uint64_t first_fit,
 static size_t region_need(size_t size)
 {
     return xg_align_up(size, REGION_LOCK_LINE) + REGION_LOCK_LINE;
-}
-
-void xg_gas_region_room(xg_gas_room_t *room)
-{
-    room->heap         = xg_mem.symmetric_size;
-    room->largest_free = xg_heap_largest_free(&xg_mem.heap);
-    if (room->largest_free > room->heap) {
-        room->largest_free = room->heap; /* the extra is xgas's */
-    }
-    room->node_memory  = xg_mem.node_memory;
-    room->node_pes     = xg_mem.local_npes;
 }
 
 xg_status_t xg_gas_region_alloc(size_t size, xg_gas_agree_fn_t agree,
@@ -556,27 +546,6 @@ static void region_rows_bases(region_rows_t *rows, void *dst,
                 ((rows->kind == XG_GAS_XFER_GET) ? delta : 0);
 }
 
-/* Copies @n rows of @row bytes, @tstep and @fstep bytes apart; a row of
- * a common small size is one fixed-size move. */
-static inline void region_copy_rows(char *to, const char *from, size_t tstep,
-                                    size_t fstep, size_t row, size_t n)
-{
-#define REGION_COPY(LEN)                                                   \
-    for (i = 0; i < n; i++) {                                              \
-        memcpy(to + i * tstep, from + i * fstep, LEN);                     \
-    }
-    size_t i;
-
-    switch (row) {
-    case 4:  REGION_COPY(4);   break;
-    case 8:  REGION_COPY(8);   break;
-    case 16: REGION_COPY(16);  break;
-    case 32: REGION_COPY(32);  break;
-    default: REGION_COPY(row); break;
-    }
-#undef REGION_COPY
-}
-
 /* The rows of strided shape @s between the remote block at @r (a pointer
  * the direct route reaches, translated once for the whole extent) and
  * local @l: the rows of level 0 in a tight loop, the levels above by an
@@ -604,10 +573,12 @@ static void region_direct_shape(xg_gas_xfer_t kind, const xg_gas_acc_t *acc,
         }
         switch (kind) {
         case XG_GAS_XFER_PUT:
-            region_copy_rows(rp, lp, rs0, ls0, row, n1);
+            xg_gas_copy_strided(rp, (ptrdiff_t)rs0, lp, (ptrdiff_t)ls0, row,
+                                n1);
             break;
         case XG_GAS_XFER_GET:
-            region_copy_rows(lp, rp, ls0, rs0, row, n1);
+            xg_gas_copy_strided(lp, (ptrdiff_t)ls0, rp, (ptrdiff_t)rs0, row,
+                                n1);
             break;
         default:
             for (j = 0; j < n1; j++) {

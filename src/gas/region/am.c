@@ -26,7 +26,7 @@
  * for the key cache.  Both handlers validate everything: a request comes
  * from another process.
  */
-#include "gas/region_int.h"
+#include "gas/region/region_int.h"
 
 #include <string.h>
 

@@ -98,23 +98,11 @@ typedef xg_status_t (*xg_gas_agree_fn_t)(uint64_t *values, size_t n,
  * registers it.  *@region_p is NULL when every member asked for 0 bytes.
  * XG_ERR_NO_MEMORY on every member when some member's heap has no room
  * (nothing is logged: the caller names its routine and the room,
- * xg_gas_region_room); XG_ERR_NOT_INITIALIZED before init.
+ * xg_gas_heap_diagnose); XG_ERR_NOT_INITIALIZED before init.
  */
 XG_EXPORT xg_status_t xg_gas_region_alloc(size_t size, xg_gas_agree_fn_t agree,
                                           void *arg,
                                           xg_gas_region_t **region_p);
-
-/* How much room this PE's symmetric heap has, for messages. */
-typedef struct xg_gas_room {
-    uint64_t heap;         /* bytes of heap for the program */
-    uint64_t largest_free; /* its largest free block */
-    uint64_t node_memory;  /* the node's bytes when the heap was sized from
-                            * them (mem/xg_mem.h), else 0: then
-                            * SHMEM_SYMMETRIC_SIZE (or its default) */
-    int      node_pes;     /* PEs of this node */
-} xg_gas_room_t;
-
-XG_EXPORT void xg_gas_region_room(xg_gas_room_t *room);
 
 /* Collective again: completes this PE's operations on the region and
  * frees it.  The caller synchronizes the members first (no member may

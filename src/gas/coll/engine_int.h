@@ -1,24 +1,31 @@
 /*
- * The signal channel the collective algorithms (coll.c) talk to: every
- * synchronization and every read of another member's data goes through
- * one of these tables, chosen once per call (xg_coll_team: the team-slot
- * channel; xg_coll_aset: the pSync channel), so the algorithms hold no
- * mode branches.  docs/collectives.md describes the contract and how a
- * remote implementation fits in.
+ * Internals of the collective engine, private to gas/coll/: the signal
+ * channel the algorithms (algorithms.c) talk to, implemented in
+ * channel.c, and what agreement.c shares with both (the agreed
+ * configuration, the mismatch check, waits named for hang reports, the
+ * failure that ends the job).
+ *
+ * Every synchronization and every read of another member's data goes
+ * through one of the channel tables, chosen once per call (xg_coll_team:
+ * the team-slot channel; xg_coll_aset: the pSync channel), so the
+ * algorithms hold no mode branches.  docs/collectives.md describes the
+ * contract and how a remote implementation fits in.
  *
  * A signal names a phase (XG_PSYNC_* or a dissemination round).  Between
  * two members, a receiver's waits for a phase match the sender's signals
  * of it in order; what a member wrote before a signal is
  * visible to the receiver after the matching wait returns.
  */
-#ifndef XG_COLL_CHAN_H
-#define XG_COLL_CHAN_H
+#ifndef XG_COLL_ENGINE_INT_H
+#define XG_COLL_ENGINE_INT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "base/xg_compiler.h"
 #include "base/xg_wait.h"
-#include "gas/xg_coll.h"
+#include "gas/coll/xg_coll.h"
+#include "xgas_status.h"
 
 struct xg_coll_chan {
     /* Signals are operations that complete one at a time (through gas
@@ -85,9 +92,10 @@ static inline int xg_coll_world(const xg_coll_t *coll, int rank)
     return coll->start + rank * coll->stride;
 }
 
-/* For the channels (coll.c): a wait of this call, named for hang reports
- * (on member @from, -1: any) and backing off as the configuration says;
- * the comparison of a peer's descriptor with this PE's call. */
+/* For the channels: a wait of this call, named for hang reports (on
+ * member @from, -1: any; agreement.c) and backing off as the
+ * configuration says (algorithms.c); the comparison of a peer's
+ * descriptor with this PE's call (agreement.c). */
 void xg_coll_wait_start(const xg_coll_t *coll, xg_wait_t *wait,
                         xg_wait_what_t *what, int from);
 void xg_coll_backoff(xg_wait_t *wait);
@@ -101,5 +109,36 @@ XG_NORETURN void xg_coll_chan_failed(const xg_coll_t *coll, int rank,
                                      xg_status_t status);
 
 enum { XG_COLL_CHECK_EVERY = 256 }; /* slow polls between descriptor checks */
+
+/* ---- the configuration (agreement.c) ------------------------------------ */
+
+/* Barrier algorithms (XGAS_COLL_BARRIER). */
+enum {
+    COLL_BAR_DISSEMINATION = 0,
+    COLL_BAR_TREE          = 1,
+    COLL_BAR_COUNTER       = 2,
+    COLL_BAR_COUNTER_MAX   = 64  /* larger teams use the tree instead */
+};
+
+/* Children per tree node at most (XGAS_COLL_RADIX). */
+enum { COLL_RADIX_MAX = 64 };
+
+/* Agreed by every PE at start-up (PE 0's values), except the fields
+ * marked local. */
+typedef struct xg_coll_cfg {
+    int      barrier;       /* COLL_BAR_* */
+    int      node_aware;    /* teams over nodes: the node barrier */
+    int      radix;         /* children per tree node */
+    uint64_t reduce_split;  /* bytes from which reductions split */
+    int      yield_early;   /* local: yield after a few polls */
+    int      remote;        /* local: the remote channels */
+} xg_coll_cfg_t;
+
+extern xg_coll_cfg_t xg_coll_cfg;
+
+/* Ends the job with the message @fmt about @coll, naming its routine,
+ * call number and team (the binding's fail, xg_coll_naming_t). */
+XG_NORETURN XG_PRINTF(2, 3) void xg_coll_fail(const xg_coll_t *coll,
+                                              const char *fmt, ...);
 
 #endif

@@ -1,15 +1,17 @@
 /*
- * Internals of regions (xg_gas_region.h), shared by region.c (the table,
- * agreed allocation, the direct route and the dispatch), region_nic.c
- * (the NIC route: registration, key cache, completion) and am.c (active
- * messages).
+ * Internals of regions (xg_gas_region.h), private to gas/region/: shared
+ * by regions.c (the table, agreed allocation, the direct route and the
+ * dispatch), region_nic.c (the NIC route: registration, key cache,
+ * completion) and am.c (active messages).  The rest of gas uses
+ * xg_gas_am.h.
  */
 #ifndef XG_GAS_REGION_INT_H
 #define XG_GAS_REGION_INT_H
 
 #include <stdint.h>
 
-#include "gas/xg_gas_region.h"
+#include "gas/region/xg_gas_am.h"
+#include "gas/region/xg_gas_region.h"
 #include "portals4.h"
 
 /* Bytes after a region's data: the cache line of its accumulate lock. */
@@ -124,10 +126,6 @@ typedef enum am_kind {
     AM_REPLY
 } am_kind_t;
 
-/* Opened by the NIC route of gas with it (collective like it). */
-xg_status_t xg_gas_am_open(void);
-void xg_gas_am_close(void);
-
 /* Largest active message (one packet at most): its stack buffer. */
 #define XG_GAS_AM_BUF 8192
 
@@ -158,17 +156,6 @@ xg_status_t xg_gas_am_get(xg_gas_region_t *region, int pe, uint64_t offset,
 xg_gas_amo_result_t xg_gas_am_rmw(xg_gas_region_t *region, int pe,
                                   uint64_t offset, xg_gas_amo_t op,
                                   size_t size, uint64_t value);
-
-/* For gas's waits (collectives, locks, regions): serves deferred
- * read-modify-writes; one load when there are none. */
-extern int xg_gas_am_deferred;
-static inline void xg_gas_am_idle(void)
-{
-    if (xg_unlikely(__atomic_load_n(&xg_gas_am_deferred, __ATOMIC_RELAXED)
-                    != 0)) {
-        xg_gas_am_serve();
-    }
-}
 
 /* Counters for XGAS_STATS. */
 typedef struct xg_gas_region_stats {

@@ -1,18 +1,24 @@
 /*
  * The collective engine: barriers, broadcast, reductions, scans, collect,
- * fcollect, alltoall(s) over a team or an active set of same-node PEs.
+ * fcollect, alltoall(s), scatter and gather over a team or an active set.
  *
- * Data never goes through intermediate buffers: every PE reads the other
- * members' symmetric objects directly (PVAS: a remote object is the same
- * offset in the owner's partition), so a broadcast is one copy per PE out
- * of the root's source and a large reduction reads each source once.
+ * On the direct channels data never goes through intermediate buffers:
+ * every PE reads the other members' symmetric objects directly (PVAS: a
+ * remote object is the same offset in the owner's partition), so a
+ * broadcast is one copy per PE out of the root's source and a large
+ * reduction reads each source once; the remote channels get a member's
+ * data a chunk at a time into a private buffer.
  * What the algorithms exchange are signals, and they are arranged in
  * trees or dissemination rounds so that no PE handles more than
  * O(radix x log PEs) of them per call:
  *
  *   barrier        dissemination (ceil(log2 n) rounds) or, when PEs
- *                  outnumber CPUs, a radix-k gather/release tree (each PE
- *                  waits at most twice, so it is scheduled fewer times)
+ *                  outnumber CPUs, the counter barrier (arrivals counted
+ *                  at member 0, one release word; teams above 64 members
+ *                  and the active sets take a radix-k gather/release
+ *                  tree instead: each PE waits at most twice, so it is
+ *                  scheduled fewer times); a team over several nodes
+ *                  meets per node, then among the nodes' leaders
  *   broadcast      radix-k tree rooted at the root: "ready" flows down,
  *                  every PE copies from the root's source, "done" flows up
  *   reduce         < XGAS_COLL_REDUCE_SPLIT bytes: radix-k tree, partial
@@ -26,9 +32,9 @@
  *   (f)collect,
  *   alltoall(s)    barrier, direct copies of every block, barrier
  *
- * Signals and peer data go through a signal channel (gas/coll_chan.h),
+ * Signals and peer data go through a signal channel (gas/coll/engine_int.h),
  * chosen once per call: the team-slot channel (a team's slot counters in
- * the internal area, gas/xg_internal_area.h) or the pSync channel (the
+ * the internal area, gas/coll/xg_internal_area.h) or the pSync channel (the
  * deprecated active-set routines: the same counters in the reserved
  * active-set slot, indexed by world PE, so that no PE writes another's
  * pSync -- a late signal would land in an array its owner may already
@@ -41,11 +47,12 @@
  * Waits back off with xg_wait_t and, when the node runs more PEs than it
  * has CPUs, yield after a few polls (XGAS_COLL_YIELD).
  *
- * Callers (src/api/shmem) have checked every user argument; the engine
- * checks, cheaply, that the members of a team called the same collective
- * with the same counts and root (each member publishes a descriptor; a
- * member compares the descriptors of the peers it synchronizes with) and
- * ends the job with a message naming the routine when they differ.
+ * Callers (the bindings under src/api) have checked every user argument;
+ * the engine checks, cheaply, that the members of a team called the same
+ * collective with the same counts and root (each member publishes a
+ * descriptor; a member compares the descriptors of the peers it
+ * synchronizes with) and ends the job with a message naming the routine
+ * when they differ.
  */
 #ifndef XG_COLL_H
 #define XG_COLL_H
@@ -55,7 +62,7 @@
 
 #include "base/xg_compiler.h"
 #include "base/xg_op.h"
-#include "gas/xg_team.h"
+#include "gas/coll/xg_team.h"
 
 typedef enum xg_coll_kind {
     XG_COLL_SYNC = 1,
@@ -86,7 +93,7 @@ typedef enum xg_coll_kind {
 #define XG_PSYNC_COUNT    37 /* collect: this PE's contribution, bytes */
 #define XG_PSYNC_WORDS    38
 
-/* The signal channel of a call (gas/coll_chan.h). */
+/* The signal channel of a call (gas/coll/engine_int.h). */
 typedef struct xg_coll_chan xg_coll_chan_t;
 
 /* One collective call: who takes part and where it synchronizes. */
@@ -248,7 +255,8 @@ static inline uint64_t xg_coll_seq(const xg_team_t *team)
     return team->seq;
 }
 
-/* Name of the barrier algorithm in use ("dissemination" or "tree"). */
+/* Name of the barrier algorithm in use ("dissemination", "tree" or
+ * "counter"). */
 const char *xg_coll_barrier_name(void);
 
 /* Which channels this PE's collectives use (XGAS_COLL_CHANNEL): "direct"

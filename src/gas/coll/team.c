@@ -3,7 +3,7 @@
  * destruction.
  *
  * Each team owns one synchronization slot of the internal area, at the
- * same index on every member (gas/xg_internal_area.h).  Slot 0 is
+ * same index on every member (gas/coll/xg_internal_area.h).  Slot 0 is
  * SHMEM_TEAM_WORLD's, slot 1 SHMEM_TEAM_SHARED's and slot 2 the
  * active-set routines' (xg_team_aset); this PE tracks the others it uses
  * in a bitmap.  Creating teams is collective over the parent:
@@ -25,7 +25,7 @@
  *
  * Failures are collective: every parent member returns the same status.
  */
-#include "gas/xg_team.h"
+#include "gas/coll/xg_team.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -36,9 +36,9 @@
 #include "base/xg_config.h"
 #include "base/xg_log.h"
 #include "boot/xg_boot.h"
-#include "gas/xg_coll.h"
+#include "gas/coll/xg_coll.h"
+#include "gas/coll/xg_internal_area.h"
 #include "gas/xg_gas.h"
-#include "gas/xg_internal_area.h"
 
 /* Public objects: SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED point here. */
 XG_EXPORT xg_team_t xg_team_world;

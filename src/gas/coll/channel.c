@@ -1,17 +1,18 @@
 /*
- * The signal channels of the collective engine (gas/coll_chan.h): the
+ * The signal channels of the collective engine (gas/coll/engine_int.h): the
  * team-slot channel and the pSync channel, which reach other members'
  * memory by load/store through the PVAS region, and their remote forms,
  * which reach it through gas operations on each member's route.
  */
-#include "gas/coll_chan.h"
+#include "gas/coll/engine_int.h"
 
 #include <stdatomic.h>
 #include <string.h>
 
+#include "gas/coll/xg_internal_area.h"
+#include "gas/copy_int.h"
 #include "gas/xg_gas.h"
 #include "gas/xg_gas_ops.h"
-#include "gas/xg_internal_area.h"
 
 /* ---- shared: members' memory -------------------------------------------- */
 
@@ -63,44 +64,21 @@ static void chan_combine(const xg_coll_t *coll, xg_op_kernel_t op,
     }
 }
 
-/* @n elements of @elem_size bytes, @sstep bytes apart in @src, to
- * @dstep bytes apart in @dst. */
-static void chan_copy_strided(char *dst, ptrdiff_t dstep, const char *src,
-                              ptrdiff_t sstep, size_t n, size_t elem_size)
-{
-    size_t i;
-
-    /* a constant size per case: each element is a move, not a call */
-#define CHAN_COPY_LOOP(SIZE)                                               \
-    for (i = 0; i < n; i++, dst += dstep, src += sstep) {                  \
-        memcpy(dst, src, SIZE);                                            \
-    }
-    switch (elem_size) {
-    case 1: CHAN_COPY_LOOP(1) break;
-    case 2: CHAN_COPY_LOOP(2) break;
-    case 4: CHAN_COPY_LOOP(4) break;
-    case 8: CHAN_COPY_LOOP(8) break;
-    case 16: CHAN_COPY_LOOP(16) break;
-    default: CHAN_COPY_LOOP(elem_size) break;
-    }
-#undef CHAN_COPY_LOOP
-}
-
 static void chan_read_strided(const xg_coll_t *coll, void *dst,
                               ptrdiff_t dst_stride, const void *ptr,
                               ptrdiff_t src_stride, int rank, size_t nelems,
                               size_t elem_size)
 {
-    chan_copy_strided(dst, dst_stride * (ptrdiff_t)elem_size,
-                      chan_peer(coll, ptr, rank),
-                      src_stride * (ptrdiff_t)elem_size, nelems, elem_size);
+    xg_gas_copy_strided(dst, dst_stride * (ptrdiff_t)elem_size,
+                        chan_peer(coll, ptr, rank),
+                        src_stride * (ptrdiff_t)elem_size, elem_size, nelems);
 }
 
 /* ---- the team-slot channel ---------------------------------------------- */
 
 /*
  * Each member's slot has one counter per member and direction
- * (gas/xg_internal_area.h): a signal from r to s adds 1 to s's chan[r],
+ * (gas/coll/xg_internal_area.h): a signal from r to s adds 1 to s's chan[r],
  * and s counts what it consumed from r in team->expected, so signals
  * between a pair match in order whatever algorithm sent them.  The
  * active-set calls signal the same way through slot 2 (xg_team_aset),
@@ -482,8 +460,8 @@ static void remote_read_strided(const xg_coll_t *coll, void *dst,
         m = (nelems - i < per) ? nelems - i : per;
         remote_read(coll, buf, (const char *)ptr + i * sstep, rank,
                     (m - 1) * sstep + elem_size);
-        chan_copy_strided((char *)dst + (ptrdiff_t)i * dstep, dstep, buf,
-                          (ptrdiff_t)sstep, m, elem_size);
+        xg_gas_copy_strided((char *)dst + (ptrdiff_t)i * dstep, dstep, buf,
+                            (ptrdiff_t)sstep, elem_size, m);
     }
 }
 

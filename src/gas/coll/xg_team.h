@@ -9,7 +9,7 @@
  * The public handle shmem_team_t points to this structure.  The first
  * block of fields is the contract with the rest of the library (contexts
  * translate team-relative PE numbers with it); the fields after it belong
- * to the team and collective code (team.c, coll*.c).
+ * to the team and collective code (gas/coll/).
  */
 #ifndef XG_TEAM_H
 #define XG_TEAM_H
@@ -62,7 +62,7 @@ extern xg_team_t xg_team_shared;
 
 /* Not a team users see: the world-shaped owner of slot 2, whose signal
  * counters (indexed by world PE) and consumed counts carry the signals of
- * every active-set call (gas/xg_coll.h), so that no call writes into its
+ * every active-set call (gas/coll/xg_coll.h), so that no call writes into its
  * pSync array. */
 extern xg_team_t xg_team_aset;
 

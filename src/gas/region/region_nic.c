@@ -11,7 +11,7 @@
  * complete.  Completion waits, as the route's own (route_nic.c), until at
  * one moment every operation issued on the counter is complete.
  */
-#include "gas/region_int.h"
+#include "gas/region/region_int.h"
 
 #include <stdlib.h>
 #include <string.h>
