@@ -8,7 +8,8 @@
  *   - a late packet of a reset message is dropped and counted, not taken
  *     for a new message; after its eom, the msgid starts a new message.
  * Nothing here depends on timing: the test waits for the resets however
- * long they take.
+ * long they take, and a reset message's one packet may or may not have
+ * run before its reset dropped it (a loaded machine runs late).
  */
 #include <string.h>
 
@@ -35,6 +36,7 @@ int main(int argc, char **argv)
     volatile int32_t *calls;
     xg_spin_event_t ev;
     uint64_t events = 0;
+    int32_t ran;
     xg_wait_t wait;
     uint32_t m;
 
@@ -67,30 +69,31 @@ int main(int argc, char **argv)
                  "event: %s", xg_spin_fault_str(ev.fault));
         events++;
     }
+    ran = *calls; /* the last message's packet, and those reset late */
     XG_CHECK(d->errors == OPEN && events >= 1 && events <= OPEN &&
-                 d->messages == 1 &&
-                 *calls == (int32_t)OPEN + 1 && d->dropped == 0,
+                 d->messages == 1 && ran >= 1 &&
+                 ran <= (int32_t)OPEN + 1 && d->dropped == 0,
              "after the resets: %llu errors, %llu events, %llu messages, "
-             "%d payload calls, %llu dropped (wanted %u, 1-%u, 1, %u, 0)",
+             "%d payload calls, %llu dropped (wanted %u, 1-%u, 1, 1-%u, 0)",
              (unsigned long long)d->errors, (unsigned long long)events,
-             (unsigned long long)d->messages, *calls,
+             (unsigned long long)d->messages, ran,
              (unsigned long long)d->dropped, OPEN, OPEN, OPEN + 1);
 
     /* late packets of reset message 0, its eom last: dropped */
     inject(ctx, 0, 0);
     inject(ctx, 0, 1);
     XG_CHECK(xg_spin_ctx_quiet(ctx) == XG_OK, "quiet");
-    XG_CHECK(d->dropped == 2 && d->messages == 1 &&
-                 *calls == (int32_t)OPEN + 1 && d->errors == OPEN,
+    XG_CHECK(d->dropped == 2 && d->messages == 1 && *calls == ran &&
+                 d->errors == OPEN,
              "late packets: %llu dropped, %llu messages, %d payload calls, "
-             "%llu errors (wanted 2 dropped, 1 message, %u calls)",
+             "%llu errors (wanted 2 dropped, 1 message, %d calls)",
              (unsigned long long)d->dropped,
              (unsigned long long)d->messages, *calls,
-             (unsigned long long)d->errors, OPEN + 1);
+             (unsigned long long)d->errors, ran);
     /* after its eom, msgid 0 is a new message */
     inject(ctx, 0, 1);
     XG_CHECK(xg_spin_ctx_quiet(ctx) == XG_OK, "quiet");
-    XG_CHECK(d->messages == 2 && *calls == (int32_t)OPEN + 2 &&
+    XG_CHECK(d->messages == 2 && *calls == ran + 1 &&
                  d->dropped == 2,
              "msgid 0 again: %llu messages, %d payload calls, %llu dropped",
              (unsigned long long)d->messages, *calls,
