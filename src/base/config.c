@@ -132,7 +132,6 @@ static const char *expected_form(xg_config_type_t type)
     case XG_CFG_LOGLEVEL: return "one of error, warn, info, debug";
     case XG_CFG_STRING:   return "a string";
     case XG_CFG_POW2:     return "a power of two";
-    case XG_CFG_CHOICE:
     case XG_CFG_ENUM:     return "one of the words listed";
     }
     return "?";
@@ -172,12 +171,6 @@ static int config_set(const xg_config_entry_t *entry, const char *text)
     case XG_CFG_ADDR:     return xg_config_parse_size(text, (uint64_t *)field);
     case XG_CFG_LOGLEVEL: return parse_log_level(text, (int *)field);
     case XG_CFG_STRING:   *(const char **)field = text; return 0;
-    case XG_CFG_CHOICE:
-        if (xg_config_parse_choice(entry->min, text) < 0) {
-            return -1;
-        }
-        *(const char **)field = text;
-        return 0;
     case XG_CFG_ENUM:
         *(int *)field = xg_config_parse_choice(entry->min, text);
         return (*(int *)field < 0) ? -1 : 0;
@@ -253,8 +246,7 @@ static int config_load_entry(const xg_config_entry_t *entry)
     if (text == NULL) {
         return 0;
     }
-    if (((entry->type == XG_CFG_CHOICE) || (entry->type == XG_CFG_ENUM)) &&
-        (config_set(entry, text) != 0)) {
+    if ((entry->type == XG_CFG_ENUM) && (config_set(entry, text) != 0)) {
         xg_error("config", "%s='%s' is not valid: expected one of %s "
                  "(default %s)", name, text, entry->min, entry->def);
     } else if (config_set(entry, text) != 0) {
@@ -349,7 +341,6 @@ static void format_value(const xg_config_entry_t *entry, char *buf,
                  xg_log_level_name((xg_log_level_t)*(const int *)field));
         break;
     case XG_CFG_STRING:
-    case XG_CFG_CHOICE:
         snprintf(buf, len, "%s", *(const char *const *)field);
         break;
     case XG_CFG_ENUM:
@@ -373,8 +364,7 @@ void xg_config_print(FILE *out, int with_launcher)
         fprintf(out, "%-22s = %-16s (default %s)\n    %s",
                 config_table[i].env, value, config_table[i].def,
                 config_table[i].help);
-        if ((config_table[i].type == XG_CFG_CHOICE) ||
-            (config_table[i].type == XG_CFG_ENUM)) {
+        if (config_table[i].type == XG_CFG_ENUM) {
             fprintf(out, " [%s]", config_table[i].min);
         } else if (config_table[i].min[0] != '\0') {
             fprintf(out, " [%s..%s]", config_table[i].min,

@@ -21,9 +21,7 @@
  * "block|cyclic", compared without case; "max" is ""), and its field is
  * the word's position in that list (an int: the layer's enum lists its
  * constants in the same order), so a misspelt value is refused at
- * start-up, by xgasrun too, and no layer compares strings.  XG_CFG_CHOICE
- * is the same check with the word itself as the field (a string), for the
- * rows not yet read as an enum.
+ * start-up, by xgasrun too, and no layer compares strings.
  * Other types leave both empty ("").  visibility is XG_CFG_USER for user
  * settings, XG_CFG_LAUNCHER for values that xgasrun passes to the PEs it
  * starts.  No other xgas code reads an XGAS_* or SHMEM_* variable.  A SHMEM_
@@ -46,7 +44,6 @@ typedef enum {
     XG_CFG_LOGLEVEL,
     XG_CFG_STRING,
     XG_CFG_POW2,
-    XG_CFG_CHOICE,
     XG_CFG_ENUM
 } xg_config_type_t;
 
@@ -62,7 +59,6 @@ typedef struct xg_config {
 #define XG_CONFIG_FIELD_XG_CFG_LOGLEVEL int
 #define XG_CONFIG_FIELD_XG_CFG_STRING   const char *
 #define XG_CONFIG_FIELD_XG_CFG_POW2     long
-#define XG_CONFIG_FIELD_XG_CFG_CHOICE   const char *
 #define XG_CONFIG_FIELD_XG_CFG_ENUM     int
 #include "xg_config_rows.h"
 #undef XG_CONFIG_VAR
@@ -82,7 +78,7 @@ int xg_config_given(const char *env);
 
 /* The position of @text among the '|'-separated words of @words (compared
  * without case), or -1 if it is none of them: the parser of XG_CFG_ENUM
- * and XG_CFG_CHOICE rows. */
+ * rows. */
 int xg_config_parse_choice(const char *words, const char *text);
 
 /* Parses "<number>[K|M|G|T][B|iB]" (or 0x hex) into bytes; 0 on success. */

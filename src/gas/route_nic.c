@@ -5,7 +5,6 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
 #include "base/xg_config.h"
 #include "base/xg_log.h"
@@ -41,33 +40,15 @@ static xg_status_t nic_open_failed(const char *what, int ret)
     return xg_nic_status(ret) == XG_OK ? XG_ERR_INTERNAL : xg_nic_status(ret);
 }
 
-/* XGAS_ROUTE=nic: every PE through the NIC (*all_p 1); else the PEs of
- * other nodes only. */
-static xg_status_t nic_route_all(int *all_p)
-{
-    const char *route = xg_config.route;
+/* XGAS_ROUTE's words, in the order of its row (xg_gas_config.h) */
+enum { ROUTE_SETTING_DIRECT, ROUTE_SETTING_NIC };
 
-    *all_p = 0;
-    if ((route == NULL) || (strcasecmp(route, "direct") == 0)) {
-        return XG_OK;
-    }
-    if (strcasecmp(route, "nic") != 0) {
-        xg_error("gas", "XGAS_ROUTE='%s' is not valid: expected direct or "
-                 "nic", route);
-        return XG_ERR_INVALID_PARAM;
-    }
-    *all_p = 1;
-    return XG_OK;
-}
-
-xg_status_t xg_gas_nic_wanted(int *wanted_p)
+int xg_gas_nic_wanted(void)
 {
     xg_boot_identity_t job;
-    xg_status_t status = nic_route_all(wanted_p);
 
     xg_boot_identity(&job);
-    *wanted_p = *wanted_p || (job.nnodes > 1);
-    return status;
+    return (xg_config.route == ROUTE_SETTING_NIC) || (job.nnodes > 1);
 }
 
 xg_status_t xg_gas_nic_open(void)
@@ -75,12 +56,14 @@ xg_status_t xg_gas_nic_open(void)
     ptl_ni_limits_t limits;
     xg_nic_entry_desc_t le;
     ptl_md_t md;
-    int ret, pe, wanted, all;
+    /* XGAS_ROUTE=nic: every PE through the NIC; else the PEs of other
+     * nodes only */
+    int all = xg_config.route == ROUTE_SETTING_NIC;
+    int ret, pe;
 
-    if ((xg_gas_nic_wanted(&wanted) != XG_OK) || !wanted) {
-        return XG_OK; /* the runtime checked XGAS_ROUTE before */
+    if (!xg_gas_nic_wanted()) {
+        return XG_OK;
     }
-    (void)nic_route_all(&all);
     if (!xg_nic_is_initialized()) {
         return nic_open_failed("finding the NIC started", PTL_NO_INIT);
     }

@@ -44,10 +44,10 @@
 #include "gas/xg_gas_ops.h"
 #include "portals4.h"
 
-/* Whether XGAS_ROUTE asks for the NIC route (in *wanted_p); a value that
- * is neither direct nor nic is refused with a message.  The runtime asks
- * before gas starts, and opens the NIC first when it is wanted. */
-xg_status_t xg_gas_nic_wanted(int *wanted_p);
+/* Whether this PE needs the NIC route: XGAS_ROUTE=nic, or a job over
+ * several nodes.  The runtime asks before gas starts, and opens the NIC
+ * first when it is wanted. */
+int xg_gas_nic_wanted(void);
 /* Opens the route on the NIC the runtime started and marks every PE's row
  * XG_GAS_ROUTE_NIC; called by xg_gas_init when XGAS_ROUTE says so. */
 xg_status_t xg_gas_nic_open(void);

@@ -155,12 +155,10 @@ static xg_status_t runtime_pgas_start(void)
     int route_nic;
 
     status = runtime_base_start();
-    if (status == XG_OK) {
-        status = xg_gas_nic_wanted(&route_nic);
-    }
     if (status != XG_OK) {
         return status;
     }
+    route_nic = xg_gas_nic_wanted();
     status = xg_mem_init(xg_gas_internal_size(xg_boot.npes,
                                               xg_config.teams_max));
     if (status != XG_OK) {

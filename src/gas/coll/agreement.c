@@ -41,23 +41,20 @@ static int coll_cpus(void)
     return (online > 0) ? (int)online : 1;
 }
 
+/* The words of XGAS_COLL_CHANNEL and XGAS_COLL_BARRIER, in the order of
+ * their rows (xg_gas_config.h). */
+enum { CHANNEL_AUTO, CHANNEL_DIRECT, CHANNEL_REMOTE };
+enum { BARRIER_AUTO, BARRIER_DISSEMINATION, BARRIER_COUNTER, BARRIER_TREE };
+
 /* XGAS_COLL_CHANNEL: the remote channels when asked for, or (auto) when
  * some PE is not on the direct route.  Each PE decides for itself: both
  * forms of a channel use the same words the same way. */
 static int coll_channel_remote(void)
 {
-    const char *chan = xg_config.coll_channel;
     int pe;
 
-    if ((chan != NULL) && (strcmp(chan, "remote") == 0)) {
-        return 1;
-    }
-    if ((chan != NULL) && (strcmp(chan, "direct") == 0)) {
-        return 0;
-    }
-    if ((chan != NULL) && (strcmp(chan, "auto") != 0)) {
-        xg_warn("coll", "XGAS_COLL_CHANNEL=%s is not direct, remote or auto; "
-                "using auto", chan);
+    if (xg_config.coll_channel != CHANNEL_AUTO) {
+        return xg_config.coll_channel == CHANNEL_REMOTE;
     }
     for (pe = 0; pe < xg_gas.npes; pe++) {
         if (xg_gas.table[pe + 1].route != XG_GAS_ROUTE_DIRECT) {
@@ -71,25 +68,21 @@ void xg_coll_setup_publish(void)
 {
     /* the PEs that share this node's CPUs */
     int oversubscribed = xg_mem.local_npes > coll_cpus();
-    const char *algo = xg_config.coll_barrier;
     long radix = xg_config.coll_radix;
     uint64_t mine[4];
     int barrier = oversubscribed ? COLL_BAR_COUNTER : COLL_BAR_DISSEMINATION;
-    int node_aware = (algo == NULL) || (strcmp(algo, "auto") == 0);
+    int node_aware = xg_config.coll_barrier == BARRIER_AUTO;
 
     xg_coll_cfg.remote = coll_channel_remote();
     xg_coll_cfg.yield_early = (xg_config.coll_yield < 0)
                                   ? oversubscribed
                                   : (xg_config.coll_yield != 0);
-    if ((algo != NULL) && (strcmp(algo, "tree") == 0)) {
+    if (xg_config.coll_barrier == BARRIER_TREE) {
         barrier = COLL_BAR_TREE;
-    } else if ((algo != NULL) && (strcmp(algo, "counter") == 0)) {
+    } else if (xg_config.coll_barrier == BARRIER_COUNTER) {
         barrier = COLL_BAR_COUNTER;
-    } else if ((algo != NULL) && (strcmp(algo, "dissemination") == 0)) {
+    } else if (xg_config.coll_barrier == BARRIER_DISSEMINATION) {
         barrier = COLL_BAR_DISSEMINATION;
-    } else if ((algo != NULL) && (strcmp(algo, "auto") != 0)) {
-        xg_warn("coll", "XGAS_COLL_BARRIER=%s is not dissemination, counter, "
-                "tree or auto; using auto", algo);
     }
     if (radix == 0) {
         /* each tree level costs a context switch when PEs share CPUs */

@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "base/xg_config.h"
 #include "base/xg_log.h"
@@ -218,14 +217,13 @@ void xg_gas_region_describe(const void *addr, int pe, char *buf,
 
 /* ---- agreed allocation --------------------------------------------------- */
 
-/* The design points (XGAS_ACC, XGAS_CONSISTENCY): the configuration table
- * admits only their two words (base/xg_config.h, XG_CFG_CHOICE), so a bad
- * value has already been refused, by xgasrun too. */
+/* The design points (XGAS_ACC, XGAS_CONSISTENCY): each row's second word
+ * (xg_gas_config.h), the configuration table having refused any other,
+ * by xgasrun too. */
 static void region_config(void)
 {
-    xg_gas_region_acc_source  = strcasecmp(xg_config.acc_mode, "source") == 0;
-    xg_gas_region_per_process =
-        strcasecmp(xg_config.consistency, "process") == 0;
+    xg_gas_region_acc_source  = xg_config.acc_mode == 1;    /* source */
+    xg_gas_region_per_process = xg_config.consistency == 1; /* process */
 }
 
 /* Every member's heap has @need bytes free at the offset returned in
