@@ -229,6 +229,17 @@ static void ct_run(xg_nic_ni_t *ni)
     ni->ct_running = 0;
 }
 
+xg_nic_trig_t *xg_nic_trig_new(xg_nic_ni_t *ni, const char *fn)
+{
+    xg_nic_trig_t *trig = xg_pool_alloc(&ni->trig_pool);
+
+    if (trig == NULL) {
+        xg_info("ptl", "%s: max_triggered_ops (%d) operations are pending",
+                fn, ni->limits.max_triggered_ops);
+    }
+    return trig;
+}
+
 int xg_nic_trig_add(xg_nic_ni_t *ni, xg_nic_ct_t *ct, xg_nic_trig_t *trig)
 {
     trig->seq = ni->seq++;

@@ -467,10 +467,8 @@ int xg_nic_issue(const char *fn, const xg_nic_op_t *op)
     if (ret != PTL_OK) {
         goto out_unlock;
     }
-    trig = xg_pool_alloc(&ni->trig_pool);
+    trig = xg_nic_trig_new(ni, fn);
     if (trig == NULL) {
-        xg_info("ptl", "%s: max_triggered_ops (%d) operations are pending",
-                fn, ni->limits.max_triggered_ops);
         ret = PTL_NO_SPACE;
         goto out_unlock;
     }

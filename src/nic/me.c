@@ -255,10 +255,8 @@ int xg_nic_entry_append(const char *fn, ptl_handle_ni_t ni_handle,
             ret = PTL_ARG_INVALID;
             goto out_unlock;
         }
-        trig = xg_pool_alloc(&ni->trig_pool);
+        trig = xg_nic_trig_new(ni, fn);
         if (trig == NULL) {
-            xg_info("ptl", "%s: max_triggered_ops (%d) operations are "
-                    "pending", fn, ni->limits.max_triggered_ops);
             ret = PTL_NO_SPACE;
             goto out_unlock;
         }
@@ -334,10 +332,8 @@ int xg_nic_entry_unlink(const char *fn, ptl_handle_any_t handle, int is_le,
         ret = PTL_ARG_INVALID;
         goto out_unlock;
     }
-    trig = xg_pool_alloc(&ni->trig_pool);
+    trig = xg_nic_trig_new(ni, fn);
     if (trig == NULL) {
-        xg_info("ptl", "%s: max_triggered_ops (%d) operations are pending",
-                fn, ni->limits.max_triggered_ops);
         ret = PTL_NO_SPACE;
         goto out_unlock;
     }

@@ -46,6 +46,9 @@ void xg_nic_ct_add(xg_nic_ni_t *ni, xg_nic_ct_t *ct, uint64_t success,
                    uint64_t failure);
 void xg_nic_ct_store(xg_nic_ni_t *ni, xg_nic_ct_t *ct, uint64_t success,
                      uint64_t failure);
+/* A trigger from the NI's pool, or NULL when max_triggered_ops are
+ * pending (said for @fn; the caller answers PTL_NO_SPACE). */
+xg_nic_trig_t *xg_nic_trig_new(xg_nic_ni_t *ni, const char *fn);
 /* Registers a trigger; fires now if the threshold is already reached. */
 int  xg_nic_trig_add(xg_nic_ni_t *ni, xg_nic_ct_t *ct, xg_nic_trig_t *trig);
 void xg_nic_ct_cancel_all(xg_nic_ni_t *ni, xg_nic_ct_t *ct);
