@@ -3,7 +3,9 @@
 #
 # `srun --mpi=pmix -n NP PROG ARGS` on a Slurm cluster of this one host,
 # made for the test: a private slurm.conf (no authentication: auth/none,
-# cred/none; ports and directories of its own), slurmctld and slurmd
+# cred/none; ports and directories of its own, its TmpFS too: the PMIx
+# plugin keeps a directory per step there, and one a killed step left in
+# /tmp fails every later job of the same step id), slurmctld and slurmd
 # started here and stopped at the end, whatever happens.  NP may exceed
 # the CPUs (srun --overcommit).  Passes when the job exits 0 and every PE
 # says it joined through pmix (XGAS_LOG=info) -- with --fails, when the
@@ -42,7 +44,7 @@ trap 'exit 1' INT TERM HUP
 port=$((20000 + $$ % 20000))
 host=$(hostname)
 cpus=$(nproc)
-mkdir -p "$dir/state" "$dir/spool"
+mkdir -p "$dir/state" "$dir/spool" "$dir/tmp"
 cat >"$dir/slurm.conf" <<CONF
 ClusterName=xgas$$
 SlurmctldHost=$host
@@ -52,6 +54,7 @@ SlurmctldPort=$port
 SlurmdPort=$((port + 1))
 StateSaveLocation=$dir/state
 SlurmdSpoolDir=$dir/spool
+TmpFS=$dir/tmp
 SlurmctldPidFile=$dir/ctld.pid
 SlurmdPidFile=$dir/d.pid
 SlurmctldLogFile=$dir/ctld.log
