@@ -11,8 +11,10 @@
 # provider picks the host's interface: it is the only one but loopback).
 #
 #   - host i: namespace xgas-h<i>-<pid>, interface eth0 with 10.<n>.0.<i>/24,
-#     host name xgas-node<i> (its own UTS namespace, and /etc/hosts through
-#     /etc/netns, which `ip netns exec` mounts over /etc);
+#     host name xgas<pid>-node<i> (its own UTS namespace, and /etc/hosts
+#     through /etc/netns, which `ip netns exec` mounts over /etc): unique,
+#     so that the shared-memory files Open MPI names after the host are
+#     this job's alone;
 #   - the switch: namespace xgas-sw-<pid> with bridge br0 and the veth ends;
 #   - everything is removed when the script ends, however it ends.
 #
@@ -38,6 +40,7 @@ command -v unshare >/dev/null 2>&1 || skip "unshare (util-linux) is not installe
 tag=$$
 net=$((10 + tag % 200)) # 10.<net>.0.0/24: unlikely to clash
 sw=xgas-sw-$tag
+host=xgas$tag-node # host i is $host$i
 dir=$(mktemp -d) || exit 1
 created=""
 cleanup() {
@@ -49,6 +52,8 @@ cleanup() {
         ip netns del "$ns" 2>/dev/null
         rm -rf "/etc/netns/$ns"
     done
+    # what Open MPI's shared memory left in /dev/shm if the job was killed
+    rm -f /dev/shm/vader_segment."$host"*
     rm -rf "$dir"
 }
 trap cleanup EXIT
@@ -74,7 +79,7 @@ while [ "$i" -le "$nodes" ]; do
     ip -n "$ns" addr add "10.$net.0.$i/24" dev eth0
     ip -n "$ns" link set eth0 up
     ip -n "$ns" link set lo up
-    hosts="$hosts xgas-node$i"
+    hosts="$hosts $host$i"
     i=$((i + 1))
 done
 # every host resolves every other's name
@@ -85,7 +90,7 @@ while [ "$i" -le "$nodes" ]; do
         echo "127.0.0.1 localhost"
         j=1
         while [ "$j" -le "$nodes" ]; do
-            echo "10.$net.0.$j xgas-node$j"
+            echo "10.$net.0.$j $host$j"
             j=$((j + 1))
         done
     } >"/etc/netns/xgas-h$i-$tag/hosts"
@@ -105,11 +110,11 @@ while [ \$# -gt 0 ]; do
     *) break ;;
     esac
 done
-host=\$1
+name=\$1
 shift
-n=\${host#xgas-node}
+n=\${name#$host}
 exec ip netns exec xgas-h\$n-$tag unshare --uts sh -c \
-    "hostname \$host && \$*"
+    "hostname \$name && \$*"
 AGENT
 chmod +x "$dir/agent"
 
@@ -119,7 +124,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 np=$((nodes * ppn))
 pass=$(env | sed -n 's/^\(\(XGAS\|SHMEM\)_[A-Z0-9_]*\)=.*/-x \1/p' | tr '\n' ' ')
 # shellcheck disable=SC2086  # $pass is a word list
-ip netns exec "xgas-h1-$tag" unshare --uts sh -c "hostname xgas-node1 &&
+ip netns exec "xgas-h1-$tag" unshare --uts sh -c "hostname ${host}1 &&
     exec \"\$@\"" sh "$mpirun" --hostfile "$dir/hostfile" -n "$np" \
     --map-by slot --oversubscribe --mca plm_rsh_agent "$dir/agent" \
     --mca oob_tcp_if_include eth0 $pass "$@" >"$dir/out" 2>&1
