@@ -99,11 +99,6 @@ static xg_status_t nic_configure(xg_nic_t *nic)
                  "triggered or get", mode);
         return XG_ERR_INVALID_PARAM;
     }
-    if ((nic->held_size < 4096) || (nic->held_size > (1ull << 36))) {
-        xg_error("nic", "XGAS_NIC_UNEXPECTED_SIZE=%llu is out of range "
-                 "(4K..64G)", (unsigned long long)nic->held_size);
-        return XG_ERR_INVALID_PARAM;
-    }
     return XG_OK;
 }
 
