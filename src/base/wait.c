@@ -17,7 +17,7 @@ xg_wait_hook_t xg_wait_hook;
 static unsigned wait_pause_rounds = 8;
 
 _Atomic unsigned long xg_wait_net_events;
-int (*xg_wait_net_sleep)(unsigned long ns);
+int (*_Atomic xg_wait_net_sleep)(unsigned long ns);
 /* set by waiting threads that poll the network, cleared by the claim */
 static _Atomic int wait_net_polled;
 
@@ -61,7 +61,7 @@ void xg_wait_backoff_slow(xg_wait_t *wait)
         sched_yield();
         return;
     }
-    net_sleep = __atomic_load_n(&xg_wait_net_sleep, __ATOMIC_ACQUIRE);
+    net_sleep = atomic_load_explicit(&xg_wait_net_sleep, memory_order_acquire);
     if (wait->net && (net_sleep != NULL) && net_sleep(WAIT_SLEEP_NS)) {
         wait_net_mark(); /* it is still the network's poller */
     } else {

@@ -123,7 +123,7 @@ void xg_wait_net_backoff(xg_wait_t *wait, unsigned handled);
  * network's only sleeper; returns 0 at once if it cannot (no network, or
  * another thread sleeps on it).  NULL: there is none.  Set and read with
  * __atomic builtins (a waiting thread may read it while the NIC starts). */
-extern int (*xg_wait_net_sleep)(unsigned long ns);
+extern int (*_Atomic xg_wait_net_sleep)(unsigned long ns);
 
 /* A thread was woken by the network's descriptor. */
 static inline void xg_wait_net_event(void)

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +26,7 @@ xg_boot_t xg_boot = {.rank = -1, .seg_fd = -1, .ctl_fd = -1};
 /* Serializes joining and appending: libxgas (shmem_init, PtlInit) and
  * libpmi (PMI_Init, PMI_KVS_Put) may do either from different threads. */
 static pthread_mutex_t boot_lock = PTHREAD_MUTEX_INITIALIZER;
-static int boot_joined;
+static _Atomic int boot_joined;
 static const xg_boot_backend_t *boot_backend; /* the one that joined */
 
 /* Preference order: a launcher that set up the job first, the singleton
@@ -104,14 +105,14 @@ XG_EXPORT xg_status_t xg_boot_init(void)
 
     /* acquire: pairs with the release below, so a caller that sees the
      * flag also sees the area, rank, npes and the rest of xg_boot */
-    if (__atomic_load_n(&boot_joined, __ATOMIC_ACQUIRE)) {
+    if (atomic_load_explicit(&boot_joined, memory_order_acquire)) {
         return XG_OK;
     }
     pthread_mutex_lock(&boot_lock);
-    if (!boot_joined) {
+    if (!atomic_load_explicit(&boot_joined, memory_order_relaxed)) {
         status = boot_join();
         if (status == XG_OK) {
-            __atomic_store_n(&boot_joined, 1, __ATOMIC_RELEASE);
+            atomic_store_explicit(&boot_joined, 1, memory_order_release);
         }
     }
     pthread_mutex_unlock(&boot_lock);

@@ -109,7 +109,7 @@ int xg_nic_eq_free(const char *fn, ptl_handle_eq_t eq_handle)
 uint64_t xg_nic_eq_room(xg_nic_eq_t *eq)
 {
     uint64_t used = atomic_load_explicit(&eq->tail, memory_order_relaxed) -
-                    __atomic_load_n(&eq->head, __ATOMIC_RELAXED);
+                    atomic_load_explicit(&eq->head, memory_order_relaxed);
 
     return (used >= eq->size) ? 0 : eq->size - used;
 }
@@ -125,9 +125,10 @@ static void eq_post(xg_nic_eq_t *eq, const ptl_event_t *ev, int reserved)
     }
     tail  = atomic_load_explicit(&eq->tail, memory_order_relaxed);
     limit = reserved ? eq->capacity : eq->size;
-    if (tail - eq->head >= limit) {
+    if (tail - atomic_load_explicit(&eq->head, memory_order_relaxed) >=
+        limit) {
         /* full: the oldest event is lost, the consumer is told */
-        __atomic_store_n(&eq->head, eq->head + 1, __ATOMIC_RELAXED);
+        atomic_fetch_add_explicit(&eq->head, 1, memory_order_relaxed);
         eq->dropped = 1;
     }
     eq->ring[tail % eq->capacity] = *ev;
@@ -146,6 +147,7 @@ void xg_nic_eq_post(xg_nic_eq_t *eq, const ptl_event_t *ev)
 static int eq_take(xg_nic_ni_t *ni, ptl_handle_eq_t handle, ptl_event_t *ev)
 {
     xg_nic_eq_t *eq = xg_pool_lookup(&ni->eq_pool, handle);
+    uint64_t head;
     int ret;
 
     if (eq == NULL) {
@@ -153,7 +155,7 @@ static int eq_take(xg_nic_ni_t *ni, ptl_handle_eq_t handle, ptl_event_t *ev)
     }
     /* acquire: pairs with eq_post's release of tail */
     if (atomic_load_explicit(&eq->tail, memory_order_acquire) ==
-        __atomic_load_n(&eq->head, __ATOMIC_RELAXED)) {
+        atomic_load_explicit(&eq->head, memory_order_relaxed)) {
         return PTL_EQ_EMPTY;
     }
     xg_spinlock_lock(&eq->lock);
@@ -161,12 +163,13 @@ static int eq_take(xg_nic_ni_t *ni, ptl_handle_eq_t handle, ptl_event_t *ev)
         ret = PTL_INTERRUPTED;
         goto out_unlock;
     }
-    if (atomic_load_explicit(&eq->tail, memory_order_relaxed) == eq->head) {
+    head = atomic_load_explicit(&eq->head, memory_order_relaxed);
+    if (atomic_load_explicit(&eq->tail, memory_order_relaxed) == head) {
         ret = PTL_EQ_EMPTY;
         goto out_unlock;
     }
-    *ev = eq->ring[eq->head % eq->capacity];
-    __atomic_store_n(&eq->head, eq->head + 1, __ATOMIC_RELAXED);
+    *ev = eq->ring[head % eq->capacity];
+    atomic_store_explicit(&eq->head, head + 1, memory_order_relaxed);
     ret = eq->dropped ? PTL_EQ_DROPPED : PTL_OK;
     eq->dropped = 0;
 out_unlock:

@@ -404,21 +404,31 @@ void xg_nic_hooks_fini(xg_nic_ni_t *ni)
 
 /* ---- what a provider may ask of the NIC --------------------------------- */
 
+/* The running NIC, or NULL before xg_nic_init and after xg_nic_fini. */
+static xg_nic_t *hook_nic(void)
+{
+    return atomic_load_explicit(&xg_nic_global, memory_order_acquire);
+}
+
 uint32_t xg_nic_hook_self_rank(void)
 {
-    return (xg_nic_global != NULL) ? (uint32_t)xg_nic_global->rank : 0;
+    xg_nic_t *nic = hook_nic();
+
+    return (nic != NULL) ? (uint32_t)nic->rank : 0;
 }
 
 uint32_t xg_nic_hook_source_rank(const xg_nic_hook_args_t *args)
 {
-    return xg_nic_global->ni[args->ticket.ni].logical
+    return hook_nic()->ni[args->ticket.ni].logical
                ? args->initiator.rank
                : (uint32_t)xg_nic_phys_rank(args->initiator);
 }
 
 size_t xg_nic_hook_max_payload(void)
 {
-    return (xg_nic_global != NULL) ? xg_nic_global->max_payload : 0;
+    xg_nic_t *nic = hook_nic();
+
+    return (nic != NULL) ? nic->max_payload : 0;
 }
 
 void xg_nic_hook_region_write(const struct xg_nic_region *region,
@@ -453,7 +463,7 @@ int xg_nic_hook_put(const char *fn, uint32_t ni_index, ptl_handle_md_t md,
     xg_nic_op_t op;
 
     xg_nic_op_init(&op, XG_NIC_OP_PUT, md, local_offset, length);
-    if (xg_nic_global->ni[ni_index].logical) {
+    if (hook_nic()->ni[ni_index].logical) {
         op.target.rank = dest;
     } else {
         op.target = xg_nic_phys_id((int)dest);

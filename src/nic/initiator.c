@@ -752,7 +752,7 @@ void xg_nic_init_rx_reply_fail(xg_nic_ni_t *ni, xg_nic_rx_t *rx)
 
 int xg_nic_atomic_sync(void)
 {
-    xg_nic_t *nic = xg_nic_global;
+    xg_nic_t *nic = atomic_load_explicit(&xg_nic_global, memory_order_acquire);
     int i;
 
     /* atomics run under their NI's lock: once we have held each lock,

@@ -47,7 +47,7 @@ enum {
 
 xg_nic_ni_t *xg_nic_ni_lookup(uint32_t handle)
 {
-    xg_nic_t *nic = xg_nic_global;
+    xg_nic_t *nic = atomic_load_explicit(&xg_nic_global, memory_order_acquire);
     unsigned index = xg_nic_handle_ni(handle);
 
     if ((nic == NULL) ||
@@ -197,7 +197,7 @@ int xg_nic_ni_init(const char *fn, ptl_interface_t iface, unsigned options,
                    ptl_pid_t pid, const ptl_ni_limits_t *desired,
                    ptl_ni_limits_t *actual, ptl_handle_ni_t *ni_handle)
 {
-    xg_nic_t *nic = xg_nic_global;
+    xg_nic_t *nic = atomic_load_explicit(&xg_nic_global, memory_order_acquire);
     unsigned index;
     xg_nic_ni_t *ni;
     int ret = PTL_OK;
@@ -219,7 +219,7 @@ int xg_nic_ni_init(const char *fn, ptl_interface_t iface, unsigned options,
     ni = &nic->ni[index];
     pthread_mutex_lock(&ni_open_lock);
     if (xg_nic_ni_is_open(ni)) {
-        __atomic_add_fetch(&ni->open, 1, __ATOMIC_ACQ_REL);
+        atomic_fetch_add_explicit(&ni->open, 1, memory_order_acq_rel);
         goto out;
     }
     pthread_mutex_lock(&ni->lock);
@@ -247,7 +247,7 @@ int xg_nic_ni_init(const char *fn, ptl_interface_t iface, unsigned options,
     atomic_store_explicit(&ni->sr[PTL_SR_OPERATION_VIOLATIONS], 0,
                           memory_order_relaxed);
     ni->incarnation++;
-    __atomic_store_n(&ni->open, 1, __ATOMIC_RELEASE);
+    atomic_store_explicit(&ni->open, 1, memory_order_release);
     pthread_mutex_unlock(&ni->lock);
     if (xg_nic_start_progress(nic) != XG_OK) {
         xg_nic_ni_teardown(ni);
@@ -317,7 +317,7 @@ void xg_nic_ni_teardown(xg_nic_ni_t *ni)
     unsigned i;
 
     pthread_mutex_lock(&ni->lock);
-    __atomic_store_n(&ni->open, 0, __ATOMIC_RELEASE);
+    atomic_store_explicit(&ni->open, 0, memory_order_release);
     xg_nic_tx_cancel_ni(ni->nic, ni->index);
     xg_pool_each(&ni->tgt_pool, teardown_tgt, ni);
     xg_pool_each(&ni->uh_pool, teardown_uh, ni);
@@ -364,10 +364,10 @@ int xg_nic_ni_fini(const char *fn, ptl_handle_ni_t ni_handle)
         xg_warn("ptl", "%s: %#x is not an open NI handle", fn, ni_handle);
         return PTL_ARG_INVALID;
     }
-    if (__atomic_load_n(&ni->open, __ATOMIC_ACQUIRE) == 1) {
+    if (atomic_load_explicit(&ni->open, memory_order_acquire) == 1) {
         last = 1;
     } else {
-        __atomic_sub_fetch(&ni->open, 1, __ATOMIC_ACQ_REL);
+        atomic_fetch_sub_explicit(&ni->open, 1, memory_order_acq_rel);
     }
     if (last) {
         xg_nic_ni_teardown(ni);

@@ -22,11 +22,11 @@
 #include "nic/xg_nic_tx_int.h"
 #include "nic/xg_nic_wire_int.h"
 
-xg_nic_t *xg_nic_global;
+xg_nic_t *_Atomic xg_nic_global;
 
 int xg_nic_is_initialized(void)
 {
-    return __atomic_load_n(&xg_nic_global, __ATOMIC_ACQUIRE) != NULL;
+    return atomic_load_explicit(&xg_nic_global, memory_order_acquire) != NULL;
 }
 
 void xg_nic_count_malformed(xg_nic_t *nic, xg_nic_wire_err_t why)
@@ -60,7 +60,7 @@ void xg_nic_wait_leave(xg_nic_t *nic)
 
 void xg_nic_abort(void)
 {
-    xg_nic_t *nic = __atomic_load_n(&xg_nic_global, __ATOMIC_ACQUIRE);
+    xg_nic_t *nic = atomic_load_explicit(&xg_nic_global, memory_order_acquire);
     xg_wait_t wait;
 
     if (nic == NULL) {
@@ -80,23 +80,27 @@ void xg_nic_abort(void)
  * Life cycle
  * --------------------------------------------------------------------- */
 
+/* XGAS_NIC_RNDV, in the order of its row's words */
+enum { NIC_RNDV_SETTING_GET, NIC_RNDV_SETTING_TRIGGERED };
+
+/* The settings, once the transport has said how large a packet is: the
+ * bytes a rendezvous header carries must fit in one packet, which only the
+ * transport knows (the configuration table cannot check it). */
 static xg_status_t nic_configure(xg_nic_t *nic)
 {
-    const char *mode = xg_config.nic_rndv;
-
-    nic->eager_limit = xg_config.nic_eager_limit;
-    nic->rndv_eager  = xg_config.nic_rndv_eager;
-    nic->hashing     = xg_config.nic_hash;
-    nic->held_size   = xg_config.nic_unexpected_size;
-    nic->spin_ns     = (xg_config.nic_spin_us > 0)
-                           ? (uint64_t)xg_config.nic_spin_us * 1000u : 0;
-    if ((mode == NULL) || (strcasecmp(mode, "triggered") == 0)) {
-        nic->rndv_triggered = 1;
-    } else if (strcasecmp(mode, "get") == 0) {
-        nic->rndv_triggered = 0;
-    } else {
-        xg_error("nic", "XGAS_NIC_RNDV='%s' is not valid: expected "
-                 "triggered or get", mode);
+    nic->eager_limit    = xg_config.nic_eager_limit;
+    nic->rndv_eager     = xg_config.nic_rndv_eager;
+    nic->rndv_triggered = (xg_config.nic_rndv == NIC_RNDV_SETTING_TRIGGERED);
+    nic->hashing        = xg_config.nic_hash;
+    nic->held_size      = xg_config.nic_unexpected_size;
+    nic->spin_ns        = (xg_config.nic_spin_us > 0)
+                              ? (uint64_t)xg_config.nic_spin_us * 1000u : 0;
+    if (nic->rndv_eager > nic->max_payload) {
+        xg_error("nic", "XGAS_NIC_RNDV_EAGER=%zu is more than one packet "
+                 "carries (%zu bytes with XGAS_NIC_SLOT_SIZE=%zu): set it "
+                 "to at most %zu, or raise XGAS_NIC_SLOT_SIZE",
+                 (size_t)nic->rndv_eager, nic->max_payload,
+                 (size_t)xg_config.nic_slot_size, nic->max_payload);
         return XG_ERR_INVALID_PARAM;
     }
     return XG_OK;
@@ -122,7 +126,7 @@ static void nic_close_endpoint(xg_nic_t *nic)
 
 void xg_nic_exit(void)
 {
-    xg_nic_t *nic = __atomic_load_n(&xg_nic_global, __ATOMIC_ACQUIRE);
+    xg_nic_t *nic = atomic_load_explicit(&xg_nic_global, memory_order_acquire);
 
     if (nic != NULL) {
         xg_nic_hooks_shutdown(); /* while progress still runs */
@@ -144,9 +148,13 @@ xg_status_t xg_nic_open(void)
         return XG_ERR_NO_MEMORY;
     }
     status = xg_pkt_open(&nic->xport);
-    if (status == XG_OK) {
-        status = nic_configure(nic);
+    if (status != XG_OK) {
+        free(nic);
+        return status;
     }
+    nic->mtu         = nic->xport.ops.mtu(nic->xport.ep);
+    nic->max_payload = nic->mtu - sizeof(xg_nic_wire_t);
+    status           = nic_configure(nic);
     if (status != XG_OK) {
         free(nic);
         return status;
@@ -155,8 +163,6 @@ xg_status_t xg_nic_open(void)
     nic->xport.ops.rx_open(nic->xport.ep);
     nic->rank        = nic->xport.rank;
     nic->npes        = nic->xport.npes;
-    nic->mtu         = nic->xport.ops.mtu(nic->xport.ep);
-    nic->max_payload = nic->mtu - sizeof(xg_nic_wire_t);
     nic->uid         = (ptl_uid_t)getuid();
     /* the job as boot names it: the same in every PE */
     xg_boot_identity(&job);
@@ -186,7 +192,7 @@ xg_status_t xg_nic_open(void)
         nic->ni[i].nic   = nic;
     }
     pthread_mutexattr_destroy(&attr);
-    __atomic_store_n(&xg_nic_global, nic, __ATOMIC_RELEASE);
+    atomic_store_explicit(&xg_nic_global, nic, memory_order_release);
     return XG_OK;
 }
 
@@ -209,7 +215,7 @@ static void nic_print_stats(const xg_nic_t *nic)
 
 void xg_nic_close(void)
 {
-    xg_nic_t *nic = xg_nic_global;
+    xg_nic_t *nic = atomic_load_explicit(&xg_nic_global, memory_order_acquire);
     xg_nic_txq_t *q;
     int i;
 
@@ -234,7 +240,7 @@ void xg_nic_close(void)
     if (xg_config.stats) {
         nic_print_stats(nic);
     }
-    __atomic_store_n(&xg_nic_global, NULL, __ATOMIC_RELEASE);
+    atomic_store_explicit(&xg_nic_global, NULL, memory_order_release);
     for (i = 0; i < XG_NIC_NUM_NI; i++) {
         xg_pool_fini(&nic->ni[i].eq_pool);
         xg_pool_fini(&nic->ni[i].ct_pool);

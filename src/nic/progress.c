@@ -359,11 +359,11 @@ static int nic_app_polls(xg_nic_t *nic)
  * doorbell, in the poller role, when nobody else does. */
 static int nic_wait_sleep(unsigned long ns)
 {
-    xg_nic_t *nic = __atomic_load_n(&xg_nic_global, __ATOMIC_ACQUIRE);
+    xg_nic_t *nic = atomic_load_explicit(&xg_nic_global, memory_order_acquire);
     int slept = 0;
 
     if ((nic == NULL) || !nic->networked ||
-        !__atomic_load_n(&nic->thread_running, __ATOMIC_ACQUIRE) ||
+        !atomic_load_explicit(&nic->thread_running, memory_order_acquire) ||
         !nic_bell_take(nic)) {
         return 0;
     }
@@ -440,18 +440,20 @@ xg_status_t xg_nic_start_progress(xg_nic_t *nic)
     xg_status_t status = XG_OK;
 
     pthread_mutex_lock(&progress_lock);
-    if (!nic->thread_running && !nic->manual_progress) {
+    if (!atomic_load_explicit(&nic->thread_running, memory_order_relaxed) &&
+        !nic->manual_progress) {
         atomic_store_explicit(&nic->stop, 0, memory_order_relaxed);
         if (pthread_create(&nic->thread, NULL, nic_progress_main, nic) !=
             0) {
             xg_error("nic", "cannot start the progress thread (%m)");
             status = XG_ERR_NO_RESOURCE;
         } else {
-            __atomic_store_n(&nic->thread_running, 1, __ATOMIC_RELEASE);
+            atomic_store_explicit(&nic->thread_running, 1,
+                                  memory_order_release);
             xg_boot_helper_threads(1);
             if (nic->networked) {
-                __atomic_store_n(&xg_wait_net_sleep, nic_wait_sleep,
-                                 __ATOMIC_RELEASE);
+                atomic_store_explicit(&xg_wait_net_sleep, nic_wait_sleep,
+                                      memory_order_release);
             }
         }
     }
@@ -462,13 +464,13 @@ xg_status_t xg_nic_start_progress(xg_nic_t *nic)
 void xg_nic_stop_progress(xg_nic_t *nic)
 {
     nic->manual_progress = 1;
-    if (!nic->thread_running) {
+    if (!atomic_load_explicit(&nic->thread_running, memory_order_relaxed)) {
         return;
     }
     atomic_store_explicit(&nic->stop, 1, memory_order_release);
     nic->xport.ops.rx_wake(nic->xport.ep);
     pthread_join(nic->thread, NULL);
-    __atomic_store_n(&nic->thread_running, 0, __ATOMIC_RELEASE);
+    atomic_store_explicit(&nic->thread_running, 0, memory_order_release);
     xg_boot_helper_threads(-1);
 }
 
@@ -484,7 +486,7 @@ void xg_nic_progress_close(xg_nic_t *nic)
 
 unsigned xg_nic_poll(void)
 {
-    xg_nic_t *nic = __atomic_load_n(&xg_nic_global, __ATOMIC_ACQUIRE);
+    xg_nic_t *nic = atomic_load_explicit(&xg_nic_global, memory_order_acquire);
 
     return (nic != NULL) ? xg_nic_progress_once(nic) : 0;
 }

@@ -189,7 +189,8 @@ xg_status_t xg_nic_tx(xg_nic_ni_t *ni, int peer, xg_nic_txmsg_t *msg)
     atomic_fetch_add_explicit(&nic->backlog, 1, memory_order_seq_cst);
     tx_mark_busy(nic, peer);
     xg_spinlock_unlock(&p->lock);
-    if (nic->thread_running && !xg_nic_engine_thread()) {
+    if (atomic_load_explicit(&nic->thread_running, memory_order_relaxed) &&
+        !xg_nic_engine_thread()) {
         nic->xport.ops.rx_wake(nic->xport.ep);
     }
     return XG_INPROGRESS;

@@ -13,8 +13,8 @@ XG_CONFIG_VAR(nic_eager_limit, "XGAS_NIC_EAGER_LIMIT", XG_CFG_SIZE, "16K",
 XG_CONFIG_VAR(nic_rndv_eager, "XGAS_NIC_RNDV_EAGER", XG_CFG_SIZE, "0",
               "0", "16M", XG_CFG_USER,
               "software NIC: payload bytes sent with a rendezvous header (at most one packet)")
-XG_CONFIG_VAR(nic_rndv, "XGAS_NIC_RNDV", XG_CFG_STRING, "triggered",
-              "", "", XG_CFG_USER,
+XG_CONFIG_VAR(nic_rndv, "XGAS_NIC_RNDV", XG_CFG_ENUM, "triggered",
+              "get|triggered", "", XG_CFG_USER,
               "software NIC: how the target pulls a rendezvous put: triggered or get")
 XG_CONFIG_VAR(nic_hash, "XGAS_NIC_HASH", XG_CFG_BOOL, "1",
               "", "", XG_CFG_USER,

@@ -5,6 +5,7 @@
 #ifndef XG_NIC_EQ_INT_H
 #define XG_NIC_EQ_INT_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "base/xg_pool.h"
@@ -18,7 +19,7 @@ struct xg_nic_eq {
     ptl_event_t     *ring;
     uint64_t         capacity;  /* slots: size + flow-control reserve */
     uint64_t         size;      /* events the user asked room for */
-    uint64_t         head;      /* consumer */
+    _Atomic uint64_t head;      /* consumer */
     _Atomic uint64_t tail;      /* producers (under the NI lock) */
     uint32_t         fc_ptes;   /* flow-controlled PTs attached */
     uint8_t          dropped;   /* an event was overwritten */

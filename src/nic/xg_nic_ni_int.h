@@ -64,7 +64,7 @@ struct xg_nic_peer {
 
 struct xg_nic_ni {
     pthread_mutex_t     lock;
-    int                 open;       /* references from PtlNIInit */
+    _Atomic int         open;       /* references from PtlNIInit */
     uint32_t            incarnation;/* bumped at each first PtlNIInit */
     unsigned            index;      /* 0..3 */
     unsigned            options;
@@ -132,7 +132,7 @@ struct xg_nic {
     xg_nic_txq_t       *txq_free;    /* recycled descriptors (busy_lock) */
     /* progress thread */
     pthread_t           thread;
-    int                 thread_running;
+    _Atomic int         thread_running;
     int                 manual_progress; /* thread stopped for good */
     _Atomic int         stop;
     pthread_t           thread_id;   /* for "am I the progress thread" */
@@ -152,11 +152,11 @@ struct xg_nic {
     _Atomic uint32_t    waiters;
 };
 
-extern xg_nic_t *xg_nic_global;
+extern xg_nic_t *_Atomic xg_nic_global;
 
 static inline int xg_nic_ni_is_open(const xg_nic_ni_t *ni)
 {
-    return __atomic_load_n(&ni->open, __ATOMIC_ACQUIRE) > 0;
+    return atomic_load_explicit(&ni->open, memory_order_acquire) > 0;
 }
 
 /* The live EQ / CT of a handle stored in an object, or NULL (none, or

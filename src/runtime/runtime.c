@@ -5,6 +5,7 @@
 #include "runtime/xg_runtime.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -23,14 +24,14 @@
  * without it. */
 static pthread_mutex_t runtime_lock = PTHREAD_MUTEX_INITIALIZER;
 static int runtime_refs[XG_RUNTIME_COMPONENTS];
-static xg_runtime_state_t runtime_states[XG_RUNTIME_COMPONENTS];
+static _Atomic xg_runtime_state_t runtime_states[XG_RUNTIME_COMPONENTS];
 static int runtime_nic_up;     /* the NIC is open */
 static int runtime_pgas_nic;   /* the running gas routes through it */
 static int runtime_exit_set;   /* runtime_at_exit is registered */
 
 xg_runtime_state_t xg_runtime_state(xg_runtime_component_t component)
 {
-    return __atomic_load_n(&runtime_states[component], __ATOMIC_ACQUIRE);
+    return atomic_load_explicit(&runtime_states[component], memory_order_acquire);
 }
 
 void xg_runtime_heap_from_node(void)
@@ -43,7 +44,8 @@ void xg_runtime_heap_from_node(void)
 static void runtime_set_state(xg_runtime_component_t component,
                               xg_runtime_state_t state)
 {
-    __atomic_store_n(&runtime_states[component], state, __ATOMIC_RELEASE);
+    atomic_store_explicit(&runtime_states[component], state,
+                          memory_order_release);
 }
 
 static void runtime_print_stats(void)

@@ -86,7 +86,7 @@ typedef struct am_deferred {
     int      pe;
 } am_deferred_t;
 
-int xg_gas_am_deferred;
+_Atomic int xg_gas_am_deferred;
 
 static struct {
     int             open;
@@ -364,7 +364,7 @@ static int am_defer(const am_hdr_t *hdr, int pe)
         d->hdr = *hdr;
         d->pe  = pe;
         am.defer_n++;
-        __atomic_add_fetch(&xg_gas_am_deferred, 1, __ATOMIC_RELEASE);
+        atomic_fetch_add_explicit(&xg_gas_am_deferred, 1, memory_order_release);
         queued = 1;
     }
     xg_spinlock_unlock(&am.defer_lock);
@@ -378,7 +378,7 @@ void xg_gas_am_serve(void)
 {
     am_deferred_t d;
 
-    while (__atomic_load_n(&xg_gas_am_deferred, __ATOMIC_ACQUIRE) != 0) {
+    while (atomic_load_explicit(&xg_gas_am_deferred, memory_order_acquire) != 0) {
         xg_spinlock_lock(&am.defer_lock);
         if (am.defer_n == 0) {
             xg_spinlock_unlock(&am.defer_lock);
@@ -387,7 +387,7 @@ void xg_gas_am_serve(void)
         d = am.defer[am.defer_head];
         am.defer_head = (am.defer_head + 1) % AM_DEFER_MAX;
         am.defer_n--;
-        __atomic_sub_fetch(&xg_gas_am_deferred, 1, __ATOMIC_RELEASE);
+        atomic_fetch_sub_explicit(&xg_gas_am_deferred, 1, memory_order_release);
         xg_spinlock_unlock(&am.defer_lock);
         am_rmw(&d.hdr, d.pe);
     }
@@ -657,7 +657,7 @@ xg_status_t xg_gas_am_open(void)
     am.pt_req = am.pt_rep = PTL_PT_ANY;
     xg_spinlock_init(&am.slot_lock);
     xg_spinlock_init(&am.defer_lock);
-    __atomic_store_n(&xg_gas_am_deferred, 0, __ATOMIC_RELAXED);
+    atomic_store_explicit(&xg_gas_am_deferred, 0, memory_order_relaxed);
     am.thread  = xg_config.am_thread;
     am.cache   = xg_config.region_cache > 0;
     am.max_msg = (limits->max_volatile_size < AM_BUF)

@@ -8,6 +8,8 @@
 #ifndef XG_GAS_AM_H
 #define XG_GAS_AM_H
 
+#include <stdatomic.h>
+
 #include "base/xg_compiler.h"
 #include "gas/region/xg_gas_region.h"
 #include "xgas_status.h"
@@ -18,11 +20,11 @@ void xg_gas_am_close(void);
 
 /* For gas's waits: serves deferred read-modify-writes; one load when
  * there are none. */
-extern int xg_gas_am_deferred;
+extern _Atomic int xg_gas_am_deferred;
 static inline void xg_gas_am_idle(void)
 {
-    if (xg_unlikely(__atomic_load_n(&xg_gas_am_deferred, __ATOMIC_RELAXED)
-                    != 0)) {
+    if (xg_unlikely(atomic_load_explicit(&xg_gas_am_deferred,
+                                         memory_order_relaxed) != 0)) {
         xg_gas_am_serve();
     }
 }
