@@ -441,6 +441,14 @@ xg_status_t xg_gas_free(void *ptr)
     return status;
 }
 
+int xg_gas_heap_offset(const void *ptr, uint64_t *offset_p)
+{
+    uintptr_t off = (uintptr_t)ptr - xg_gas.heap_lo;
+
+    *offset_p = off;
+    return off < xg_mem.heap_size;
+}
+
 void xg_gas_heap_diagnose(uint64_t size, xg_gas_heap_diag_t *diag)
 {
     diag->heap         = xg_mem.heap_size;

@@ -253,6 +253,10 @@ typedef struct xg_gas_heap_diag {
 /* The diagnosis of this PE's heap for a request of @size bytes. */
 XG_EXPORT void xg_gas_heap_diagnose(uint64_t size, xg_gas_heap_diag_t *diag);
 
+/* 1 with *@offset_p = @ptr's offset in this PE's symmetric heap (the same
+ * on every PE for one object), 0 if @ptr is not in the heap. */
+XG_EXPORT int xg_gas_heap_offset(const void *ptr, uint64_t *offset_p);
+
 /* Memory ordering of same-node access.  fence: puts and stores to one PE
  * become visible in order (a release fence; x86 keeps ordinary stores in
  * order, but not non-temporal ones -- a program's movnt through shmem_ptr

@@ -17,17 +17,17 @@
  * NULL; a pointer outside the heap ends the job before the barrier. */
 static uint64_t shmem_heap_offset(const char *routine, const void *ptr)
 {
-    uintptr_t p = (uintptr_t)ptr;
+    uint64_t offset;
 
     if (ptr == NULL) {
         return XG_COLL_HEAP_NULL;
     }
-    if ((p < xg_mem.heap.base) || (p - xg_mem.heap.base >= xg_mem.heap_size)) {
+    if (!xg_gas_heap_offset(ptr, &offset)) {
         xg_shmem_fail(routine, "%p is not an object of the symmetric heap: "
                       "pass a pointer returned by shmem_malloc and friends",
                       ptr);
     }
-    return (uint64_t)(p - xg_mem.heap.base);
+    return offset;
 }
 
 /* MiB to suggest for SHMEM_SYMMETRIC_SIZE when @size bytes did not fit

@@ -9,7 +9,6 @@
 #include "gas/xg_gas.h"
 #include "gas/xg_gas_gaddr.h"
 #include "mem/xg_heap.h"
-#include "mem/xg_mem.h"
 #include "runtime/xg_runtime.h"
 #include "xgas.h"
 
@@ -201,12 +200,14 @@ XG_EXPORT void xg_barrier(void)
 XG_EXPORT xg_status_t xg_malloc(size_t size, void **ptr_p)
 {
     xg_status_t status = xg_gas_alloc(size, XG_HEAP_MIN_ALIGN, ptr_p);
+    xg_gas_heap_diag_t heap;
 
     if (status == XG_ERR_NO_MEMORY) {
+        xg_gas_heap_diagnose(size, &heap);
         xg_error("gas", "xg_malloc(%zu): the symmetric heap is exhausted "
                  "(largest free block %llu bytes); raise "
                  "SHMEM_SYMMETRIC_SIZE", size,
-                 (unsigned long long)xg_heap_largest_free(&xg_mem.heap));
+                 (unsigned long long)heap.largest_free);
     }
     xg_gas_barrier();
     return status;
