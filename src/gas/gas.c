@@ -140,18 +140,14 @@ static void gas_publish_heap_top(void)
     }
 }
 
-xg_status_t xg_gas_init(void)
+xg_status_t xg_gas_table_open(void)
 {
     int pe;
+    /* the row keeps it in 1..64, XG_NLB_MAX_ENTRIES (xg_gas_config.h) */
     long nlb_size = xg_config.nlb_size;
     xg_status_t status;
     void *reserved;
 
-    if ((nlb_size < 1) || (nlb_size > XG_NLB_MAX_ENTRIES)) {
-        xg_warn("gas", "XGAS_NLB_SIZE=%ld is outside 1..%d; using %d",
-                nlb_size, XG_NLB_MAX_ENTRIES, 8);
-        nlb_size = 8;
-    }
     if (xg_gas.table == NULL) {
         xg_gas.table = calloc((size_t)xg_mem.npes + 1, sizeof(*xg_gas.table));
         if (xg_gas.table == NULL) {
@@ -193,12 +189,6 @@ xg_status_t xg_gas_init(void)
     xg_gas.data_lo   = xg_mem.data_lo;
     xg_gas.data_size = xg_mem.data_size;
     xg_gas.data_off  = xg_mem.data_off;
-    status = xg_gas_nic_open();
-    if (status != XG_OK) {
-        return status;
-    }
-    /* last: a non-zero npes is what makes translation succeed */
-    __atomic_store_n(&xg_gas.npes, xg_mem.npes, __ATOMIC_RELEASE);
     return XG_OK;
 }
 
@@ -214,14 +204,18 @@ static void gas_flush_nlbs(void)
     pthread_mutex_unlock(&nlb_registry_lock);
 }
 
+void xg_gas_table_publish(void)
+{
+    /* a non-zero npes is what makes translation succeed */
+    __atomic_store_n(&xg_gas.npes, xg_mem.npes, __ATOMIC_RELEASE);
+}
+
 /* The translation fast path relies on the NLB holding only namespaces of
  * a live job (see xg_gas_translate_fast). */
-void xg_gas_fini(void)
+void xg_gas_table_close(void)
 {
-    xg_gas_region_fini();
     __atomic_store_n(&xg_gas.npes, 0, __ATOMIC_RELEASE);
     gas_flush_nlbs();
-    xg_gas_nic_close();
 }
 
 /* The fast path relies on the NLB holding only direct rows. */

@@ -9,7 +9,6 @@
 #include "base/xg_config.h"
 #include "base/xg_log.h"
 #include "boot/xg_boot.h"
-#include "gas/region/xg_gas_am.h"
 #include "nic/xg_nic.h"
 #include "xport/xg_xport.h"
 
@@ -19,7 +18,6 @@
 #define NIC_STRIDED_BATCH 256
 
 static struct {
-    int              open;         /* 1: opening or closing, 2: ready */
     ptl_handle_ni_t  ni;
     ptl_handle_md_t  md;
     ptl_handle_ct_t  ct;
@@ -69,7 +67,7 @@ xg_status_t xg_gas_nic_open(void)
     }
     gas_nic.ni = gas_nic.md = gas_nic.ct = gas_nic.le = PTL_INVALID_HANDLE;
     gas_nic.pt = PTL_PT_ANY;
-    gas_nic.open = 1;
+    atomic_store_explicit(&xg_gas.nic_route, 1, memory_order_relaxed);
     ret = xg_nic_ni_init(NIC_FN, PTL_IFACE_DEFAULT,
                          PTL_NI_NO_MATCHING | PTL_NI_PHYSICAL, PTL_PID_ANY,
                          NULL, &limits, &gas_nic.ni);
@@ -114,23 +112,19 @@ xg_status_t xg_gas_nic_open(void)
         return nic_open_failed("binding a memory descriptor", ret);
     }
     gas_nic.limits = limits;
-    if (xg_gas_am_open() != XG_OK) {
-        return nic_open_failed("opening its active-message portals",
-                               PTL_NO_SPACE);
-    }
     for (pe = 0; pe < xg_mem.npes; pe++) {
         if (all || !xg_boot_same_node(pe)) {
             xg_gas_set_route(pe, XG_GAS_ROUTE_NIC);
         }
     }
     xg_gas.poll_remote = 1;
-    __atomic_store_n(&gas_nic.open, 2, __ATOMIC_RELEASE);
+    atomic_store_explicit(&xg_gas.nic_route, 2, memory_order_release);
     return XG_OK;
 }
 
 int xg_gas_nic_is_open(void)
 {
-    return __atomic_load_n(&gas_nic.open, __ATOMIC_ACQUIRE) == 2;
+    return atomic_load_explicit(&xg_gas.nic_route, memory_order_acquire) == 2;
 }
 
 ptl_handle_ni_t xg_gas_nic_ni(void)
@@ -145,19 +139,18 @@ const ptl_ni_limits_t *xg_gas_nic_limits(void)
 
 void xg_gas_nic_drain(void)
 {
-    if (__atomic_load_n(&gas_nic.open, __ATOMIC_ACQUIRE) == 2) {
+    if (atomic_load_explicit(&xg_gas.nic_route, memory_order_acquire) == 2) {
         (void)xg_gas_nic_complete();
     }
 }
 
 void xg_gas_nic_close(void)
 {
-    if (gas_nic.open == 0) {
+    if (atomic_load_explicit(&xg_gas.nic_route, memory_order_relaxed) == 0) {
         return;
     }
     xg_gas.poll_remote = 0;
-    __atomic_store_n(&gas_nic.open, 1, __ATOMIC_RELEASE);
-    xg_gas_am_close();
+    atomic_store_explicit(&xg_gas.nic_route, 1, memory_order_release);
     if (gas_nic.md != PTL_INVALID_HANDLE) {
         xg_nic_md_release(NIC_FN, gas_nic.md);
     }
@@ -174,17 +167,12 @@ void xg_gas_nic_close(void)
         xg_nic_ni_fini(NIC_FN, gas_nic.ni);
     }
     memset(&gas_nic, 0, sizeof(gas_nic));
+    atomic_store_explicit(&xg_gas.nic_route, 0, memory_order_release);
 }
 
 unsigned xg_gas_poll_remote(void)
 {
     return xg_nic_poll();
-}
-
-int xg_gas_nic_reaches(int pe)
-{
-    return (__atomic_load_n(&gas_nic.open, __ATOMIC_ACQUIRE) == 2) &&
-           (xg_gas.table[pe + 1].route == XG_GAS_ROUTE_NIC);
 }
 
 /* The partition offset of symmetric @remote (heap, globals, or gas's own
@@ -330,7 +318,7 @@ int xg_gas_nic_fence(void)
     if (!xg_xport_rma_ordered()) {
         return 0;
     }
-    if (__atomic_load_n(&gas_nic.open, __ATOMIC_ACQUIRE) == 2) {
+    if (atomic_load_explicit(&xg_gas.nic_route, memory_order_acquire) == 2) {
         /* a failure is logged there; the fence has no status */
         (void)nic_wait_counter(gas_nic.ct, &gas_nic.issued,
                                &gas_nic.failed_seen,

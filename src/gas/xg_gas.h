@@ -77,6 +77,8 @@ typedef struct xg_gas {
     uint64_t       data_size;
     uint64_t       data_off;
     xg_ns_entry_t *table;         /* indexed by namespace, npes + 1 rows */
+    _Atomic int    nic_route;     /* the NIC route (route_nic.c): 0 down,
+                                   * 1 opening or closing, 2 carrying */
 } xg_gas_t;
 
 extern xg_gas_t xg_gas;
@@ -92,8 +94,19 @@ extern xg_gas_t xg_gas;
  */
 extern __thread xg_nlb_t *xg_nlb_tls __attribute__((tls_model("initial-exec")));
 
+/* The layer's life (setup.c): the namespace table, then the NIC route when
+ * the job needs it, then translation is switched on; fini in reverse, the
+ * regions first. */
 xg_status_t xg_gas_init(void);
 void xg_gas_fini(void);
+
+/* The steps of the namespace table (gas.c) that xg_gas_init and
+ * xg_gas_fini take around the routes: open fills the rows and reserves
+ * gas's bytes of the heap, publish switches translation on (last),
+ * close switches it off and empties every thread's NLB. */
+xg_status_t xg_gas_table_open(void);
+void xg_gas_table_publish(void);
+void xg_gas_table_close(void);
 
 /* Where this process reaches the start of PE @pe's partition: a PE on the
  * direct route (of this node). */

@@ -58,7 +58,12 @@ void xg_gas_nic_drain(void);
 void xg_gas_nic_close(void);
 
 /* 1 if @pe (valid) is reached through the NIC. */
-int xg_gas_nic_reaches(int pe);
+static inline int xg_gas_nic_reaches(int pe)
+{
+    return (atomic_load_explicit(&xg_gas.nic_route, memory_order_acquire) ==
+            2) &&
+           (xg_gas.table[pe + 1].route == XG_GAS_ROUTE_NIC);
+}
 
 /* @len bytes between local @local and symmetric @remote on @pe (a put if
  * @put), checked by the caller: by the network's RMA where it reaches,

@@ -15,13 +15,11 @@
  * NI's work list, which one loop drains, so chains of any length run
  * without recursion.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/xg_log.h"
 #include "base/xg_pool.h"
-#include "base/xg_wait.h"
 #include "nic/xg_nic.h"
 #include "nic/xg_nic_ct_int.h"
 #include "nic/xg_nic_initiator_int.h"
@@ -29,7 +27,6 @@
 #include "nic/xg_nic_me_int.h"
 #include "nic/xg_nic_ni_int.h"
 #include "nic/xg_nic_obj_int.h"
-#include "nic/xg_nic_progress_int.h"
 #include "nic/xg_nic_tgt_int.h"
 
 void xg_nic_ct_init_internal(xg_nic_ct_t *ct)
@@ -315,14 +312,14 @@ void xg_nic_ct_destroy(xg_nic_ni_t *ni, xg_nic_ct_t *ct)
 
 /* -------------------------------------------------------- API routines */
 
-static xg_nic_ni_t *ct_ni(ptl_handle_ct_t handle)
+xg_nic_ni_t *xg_nic_ct_ni(ptl_handle_ct_t handle)
 {
     return xg_nic_ni_lookup(xg_nic_handle_make(XG_NIC_OBJ_NI,
                                                xg_nic_handle_ni(handle), 0,
                                                0));
 }
 
-static xg_nic_ct_t *ct_lookup(const char *fn, xg_nic_ni_t *ni,
+xg_nic_ct_t *xg_nic_ct_lookup(const char *fn, xg_nic_ni_t *ni,
                               ptl_handle_ct_t handle)
 {
     xg_nic_ct_t *ct = NULL;
@@ -362,14 +359,14 @@ int xg_nic_ct_alloc(const char *fn, ptl_handle_ni_t ni_handle,
 
 int xg_nic_ct_free(const char *fn, ptl_handle_ct_t ct_handle)
 {
-    xg_nic_ni_t *ni = ct_ni(ct_handle);
+    xg_nic_ni_t *ni = xg_nic_ct_ni(ct_handle);
     xg_nic_ct_t *ct;
 
     if (ni == NULL) {
-        return (ct_lookup(fn, NULL, ct_handle), PTL_ARG_INVALID);
+        return (xg_nic_ct_lookup(fn, NULL, ct_handle), PTL_ARG_INVALID);
     }
     pthread_mutex_lock(&ni->lock);
-    ct = ct_lookup(fn, ni, ct_handle);
+    ct = xg_nic_ct_lookup(fn, ni, ct_handle);
     if (ct != NULL) {
         xg_nic_ct_destroy(ni, ct);
     }
@@ -379,14 +376,14 @@ int xg_nic_ct_free(const char *fn, ptl_handle_ct_t ct_handle)
 
 int xg_nic_ct_cancel(const char *fn, ptl_handle_ct_t ct_handle)
 {
-    xg_nic_ni_t *ni = ct_ni(ct_handle);
+    xg_nic_ni_t *ni = xg_nic_ct_ni(ct_handle);
     xg_nic_ct_t *ct;
 
     if (ni == NULL) {
-        return (ct_lookup(fn, NULL, ct_handle), PTL_ARG_INVALID);
+        return (xg_nic_ct_lookup(fn, NULL, ct_handle), PTL_ARG_INVALID);
     }
     pthread_mutex_lock(&ni->lock);
-    ct = ct_lookup(fn, ni, ct_handle);
+    ct = xg_nic_ct_lookup(fn, ni, ct_handle);
     if (ct != NULL) {
         xg_nic_ct_cancel_all(ni, ct);
     }
@@ -397,7 +394,7 @@ int xg_nic_ct_cancel(const char *fn, ptl_handle_ct_t ct_handle)
 int xg_nic_ct_get(const char *fn, ptl_handle_ct_t ct_handle,
                   ptl_ct_event_t *event)
 {
-    xg_nic_ct_t *ct = ct_lookup(fn, ct_ni(ct_handle), ct_handle);
+    xg_nic_ct_t *ct = xg_nic_ct_lookup(fn, xg_nic_ct_ni(ct_handle), ct_handle);
 
     if (ct == NULL) {
         return PTL_ARG_INVALID;
@@ -409,108 +406,17 @@ int xg_nic_ct_get(const char *fn, ptl_handle_ct_t ct_handle,
     return PTL_OK;
 }
 
-/* What a poll looks at: the set, and where the answer goes (also what a
- * wait without a timeout is for, for hang reports). */
-typedef struct ct_wait_arg {
-    xg_nic_ni_t           *ni;
-    const ptl_handle_ct_t *cts;
-    const ptl_size_t      *tests;
-    unsigned               size;
-    ptl_ct_event_t        *event; /* the value of the counter that reached */
-} ct_wait_arg_t;
-
-static void ct_describe(const xg_wait_what_t *what, char *buf, size_t len)
-{
-    const ct_wait_arg_t *arg = what->arg;
-    xg_nic_ct_t *ct = xg_pool_lookup(&arg->ni->ct_pool, arg->cts[0]);
-    unsigned long long s = 0, f = 0;
-
-    if (ct != NULL) {
-        s = atomic_load_explicit(&ct->success, memory_order_relaxed);
-        f = atomic_load_explicit(&ct->failure, memory_order_relaxed);
-    }
-    snprintf(buf, len, "waiting until counter %#x%s reaches %llu (now %llu "
-             "success + %llu failure)", arg->cts[0],
-             (arg->size > 1) ? " (or another of the set)" : "",
-             (unsigned long long)arg->tests[0], s, f);
-}
-
-/* One counter of a PtlCTPoll set: PTL_OK with its value once it reached
- * its test. */
-static int ct_try(void *p, unsigned i)
-{
-    ct_wait_arg_t *arg = p;
-    xg_nic_ct_t *ct = xg_pool_lookup(&arg->ni->ct_pool, arg->cts[i]);
-    uint64_t s, f;
-
-    if (ct == NULL) {
-        return PTL_INTERRUPTED; /* freed while we waited */
-    }
-    s = atomic_load_explicit(&ct->success, memory_order_acquire);
-    f = atomic_load_explicit(&ct->failure, memory_order_acquire);
-    if (s + f < arg->tests[i]) {
-        return XG_NIC_POLL_AGAIN;
-    }
-    arg->event->success = s;
-    arg->event->failure = f;
-    return PTL_OK;
-}
-
-static int ct_poll_loop(const char *fn, xg_nic_ni_t *ni,
-                        const ptl_handle_ct_t *cts, const ptl_size_t *tests,
-                        unsigned size, uint64_t timeout_ms,
-                        ptl_ct_event_t *event, unsigned *which)
-{
-    ct_wait_arg_t arg = {.ni = ni, .cts = cts, .tests = tests, .size = size,
-                         .event = event};
-    xg_wait_what_t what = {.routine = fn, .peer = -1,
-                           .describe = ct_describe, .arg = &arg};
-    unsigned i = 0;
-    int ret;
-
-    ret = xg_nic_poll_until(ni, size, timeout_ms, PTL_CT_NONE_REACHED, &what,
-                            ct_try, &arg, &i);
-    if ((ret == PTL_OK) && (which != NULL)) {
-        *which = i;
-    }
-    return ret;
-}
-
-int xg_nic_ct_poll(const char *fn, const ptl_handle_ct_t *cts,
-                   const ptl_size_t *tests, unsigned size,
-                   uint64_t timeout_ms, ptl_ct_event_t *event,
-                   unsigned *which)
-{
-    xg_nic_ni_t *ni = ct_ni(cts[0]);
-    unsigned i;
-    int ret;
-
-    for (i = 0; i < size; i++) {
-        if ((xg_nic_handle_ni(cts[i]) != xg_nic_handle_ni(cts[0])) ||
-            (ct_lookup(fn, ni, cts[i]) == NULL)) {
-            return PTL_ARG_INVALID;
-        }
-    }
-    ret = xg_nic_wait_enter(ni->nic);
-    if (ret != PTL_OK) {
-        return ret;
-    }
-    ret = ct_poll_loop(fn, ni, cts, tests, size, timeout_ms, event, which);
-    xg_nic_wait_leave(ni->nic);
-    return ret;
-}
-
 int xg_nic_ct_update(const char *fn, ptl_handle_ct_t ct_handle,
                      ptl_ct_event_t value, int set)
 {
-    xg_nic_ni_t *ni = ct_ni(ct_handle);
+    xg_nic_ni_t *ni = xg_nic_ct_ni(ct_handle);
     xg_nic_ct_t *ct;
 
     if (ni == NULL) {
-        return (ct_lookup(fn, NULL, ct_handle), PTL_ARG_INVALID);
+        return (xg_nic_ct_lookup(fn, NULL, ct_handle), PTL_ARG_INVALID);
     }
     pthread_mutex_lock(&ni->lock);
-    ct = ct_lookup(fn, ni, ct_handle);
+    ct = xg_nic_ct_lookup(fn, ni, ct_handle);
     if (ct != NULL) {
         if (set) {
             xg_nic_ct_store(ni, ct, value.success, value.failure);

@@ -7,24 +7,21 @@
  * xg_nic_eq_room() first and disable themselves instead (each of them has a
  * reserved extra slot for its PTL_EVENT_PT_DISABLED).
  *
- * Waiting (PtlEQWait/PtlEQPoll) polls with xg_wait backoff and re-checks
+ * Waiting (PtlEQWait/PtlEQPoll, blocking.c) polls with xg_wait backoff and re-checks
  * the handles each round: a queue freed meanwhile ends the wait with
  * PTL_INTERRUPTED.  Slots of freed queues are never unmapped before PtlFini,
  * so a waiter never touches freed memory.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/xg_log.h"
 #include "base/xg_pool.h"
 #include "base/xg_spinlock.h"
-#include "base/xg_wait.h"
 #include "nic/xg_nic.h"
 #include "nic/xg_nic_eq_int.h"
 #include "nic/xg_nic_ni_int.h"
 #include "nic/xg_nic_obj_int.h"
-#include "nic/xg_nic_progress_int.h"
 
 int xg_nic_eq_alloc(const char *fn, ptl_handle_ni_t ni_handle,
                     ptl_size_t count, ptl_handle_eq_t *eq_handle)
@@ -142,9 +139,7 @@ void xg_nic_eq_post(xg_nic_eq_t *eq, const ptl_event_t *ev)
     eq_post(eq, ev, ev->type == PTL_EVENT_PT_DISABLED);
 }
 
-/* PTL_OK / PTL_EQ_DROPPED with an event, PTL_EQ_EMPTY, or PTL_INTERRUPTED
- * when the handle died. */
-static int eq_take(xg_nic_ni_t *ni, ptl_handle_eq_t handle, ptl_event_t *ev)
+int xg_nic_eq_take(xg_nic_ni_t *ni, ptl_handle_eq_t handle, ptl_event_t *ev)
 {
     xg_nic_eq_t *eq = xg_pool_lookup(&ni->eq_pool, handle);
     uint64_t head;
@@ -174,103 +169,5 @@ static int eq_take(xg_nic_ni_t *ni, ptl_handle_eq_t handle, ptl_event_t *ev)
     eq->dropped = 0;
 out_unlock:
     xg_spinlock_unlock(&eq->lock);
-    return ret;
-}
-
-/* What a poll looks at: the set, and where the answer goes (also what a
- * wait without a timeout is for, for hang reports). */
-typedef struct eq_wait_arg {
-    xg_nic_ni_t           *ni;
-    const ptl_handle_eq_t *eqs;
-    unsigned               size;
-    ptl_event_t           *event; /* where the event taken goes */
-} eq_wait_arg_t;
-
-static void eq_describe(const xg_wait_what_t *what, char *buf, size_t len)
-{
-    const eq_wait_arg_t *arg = what->arg;
-
-    if (arg->size == 1) {
-        snprintf(buf, len, "waiting for an event on event queue %#x",
-                 arg->eqs[0]);
-    } else {
-        snprintf(buf, len, "waiting for an event on one of %u event queues "
-                 "(the first %#x)", arg->size, arg->eqs[0]);
-    }
-}
-
-/* One queue of a PtlEQPoll set: its next event, if any. */
-static int eq_try(void *p, unsigned i)
-{
-    eq_wait_arg_t *arg = p;
-    int ret = eq_take(arg->ni, arg->eqs[i], arg->event);
-
-    return (ret == PTL_EQ_EMPTY) ? XG_NIC_POLL_AGAIN : ret;
-}
-
-static int eq_poll_loop(const char *fn, xg_nic_ni_t *ni,
-                        const ptl_handle_eq_t *eqs, unsigned size,
-                        uint64_t timeout_ms, ptl_event_t *event,
-                        unsigned *which)
-{
-    eq_wait_arg_t arg = {.ni = ni, .eqs = eqs, .size = size, .event = event};
-    xg_wait_what_t what = {.routine = fn, .peer = -1,
-                           .describe = eq_describe, .arg = &arg};
-    unsigned i = 0;
-    int ret;
-
-    ret = xg_nic_poll_until(ni, size, timeout_ms, PTL_EQ_EMPTY, &what,
-                            eq_try, &arg, &i);
-    if (((ret == PTL_OK) || (ret == PTL_EQ_DROPPED)) && (which != NULL)) {
-        *which = i;
-    }
-    return ret;
-}
-
-/* The NI of @eqs, all live queues of one NI; NULL after logging. */
-static xg_nic_ni_t *eq_check(const char *fn, const ptl_handle_eq_t *eqs,
-                             unsigned size)
-{
-    xg_nic_ni_t *ni;
-    unsigned i;
-
-    ni = xg_nic_ni_lookup(xg_nic_handle_make(XG_NIC_OBJ_NI,
-                                             xg_nic_handle_ni(eqs[0]), 0, 0));
-    for (i = 0; i < size; i++) {
-        if ((ni == NULL) ||
-            (xg_nic_handle_ni(eqs[i]) != xg_nic_handle_ni(eqs[0])) ||
-            (xg_pool_lookup(&ni->eq_pool, eqs[i]) == NULL)) {
-            xg_warn("ptl", "%s: handle %#x (element %u) is not an event "
-                    "queue of the same NI as element 0", fn, eqs[i], i);
-            return NULL;
-        }
-    }
-    return ni;
-}
-
-int xg_nic_eq_get(const char *fn, ptl_handle_eq_t eq, ptl_event_t *event)
-{
-    xg_nic_ni_t *ni = eq_check(fn, &eq, 1);
-
-    /* not a wait: PtlAbort does not concern it */
-    return (ni == NULL) ? PTL_ARG_INVALID
-                        : eq_poll_loop(fn, ni, &eq, 1, 0, event, NULL);
-}
-
-int xg_nic_eq_poll(const char *fn, const ptl_handle_eq_t *eqs, unsigned size,
-                   uint64_t timeout_ms, ptl_event_t *event, unsigned *which)
-{
-    xg_nic_ni_t *ni = eq_check(fn, eqs, size);
-    int ret;
-
-    if (ni == NULL) {
-        return PTL_ARG_INVALID;
-    }
-    ret = xg_nic_wait_enter(ni->nic);
-    if (ret != PTL_OK) {
-        return ret;
-    }
-    ret = eq_poll_loop(fn, ni, eqs, size, timeout_ms, event, which);
-    xg_nic_wait_leave(ni->nic);
     return ret;
 }

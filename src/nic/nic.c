@@ -22,41 +22,9 @@
 #include "nic/xg_nic_tx_int.h"
 #include "nic/xg_nic_wire_int.h"
 
-xg_nic_t *_Atomic xg_nic_global;
-
-int xg_nic_is_initialized(void)
-{
-    return atomic_load_explicit(&xg_nic_global, memory_order_acquire) != NULL;
-}
-
-void xg_nic_count_malformed(xg_nic_t *nic, xg_nic_wire_err_t why)
-{
-    atomic_fetch_add_explicit(&nic->malformed[why], 1, memory_order_relaxed);
-}
-
 /* ------------------------------------------------------------------------
- * PtlAbort (Portals 4.3)
- *
- * A waiter counts itself in before it looks at the flag, PtlAbort sets
- * the flag before it looks at the count (both sequentially consistent):
- * either the waiter sees the flag, or PtlAbort sees the waiter and waits
- * for it to leave.  Waiters look at the flag on every turn of their loop.
+ * PtlAbort (Portals 4.3); how the waiters meet it is blocking.c
  * --------------------------------------------------------------------- */
-
-int xg_nic_wait_enter(xg_nic_t *nic)
-{
-    atomic_fetch_add_explicit(&nic->waiters, 1, memory_order_seq_cst);
-    if (atomic_load_explicit(&nic->aborted, memory_order_seq_cst) != 0) {
-        atomic_fetch_sub_explicit(&nic->waiters, 1, memory_order_release);
-        return PTL_ABORTED;
-    }
-    return PTL_OK;
-}
-
-void xg_nic_wait_leave(xg_nic_t *nic)
-{
-    atomic_fetch_sub_explicit(&nic->waiters, 1, memory_order_release);
-}
 
 void xg_nic_abort(void)
 {

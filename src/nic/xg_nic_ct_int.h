@@ -54,5 +54,10 @@ int  xg_nic_trig_add(xg_nic_ni_t *ni, xg_nic_ct_t *ct, xg_nic_trig_t *trig);
 void xg_nic_ct_cancel_all(xg_nic_ni_t *ni, xg_nic_ct_t *ct);
 void xg_nic_ct_destroy(xg_nic_ni_t *ni, xg_nic_ct_t *ct);
 void xg_nic_ct_init_internal(xg_nic_ct_t *ct);
+/* The open NI of counter handle @handle, or NULL. */
+xg_nic_ni_t *xg_nic_ct_ni(ptl_handle_ct_t handle);
+/* @handle's live counter on @ni, or NULL after saying so for @fn. */
+xg_nic_ct_t *xg_nic_ct_lookup(const char *fn, xg_nic_ni_t *ni,
+                              ptl_handle_ct_t handle);
 
 #endif

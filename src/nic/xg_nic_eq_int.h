@@ -30,5 +30,9 @@ void xg_nic_eq_post(xg_nic_eq_t *eq, const ptl_event_t *ev);
 /* Free slots for flow-controlled posting (the reserve not counted). */
 uint64_t xg_nic_eq_room(xg_nic_eq_t *eq);
 void xg_nic_eq_destroy(xg_nic_ni_t *ni, xg_nic_eq_t *eq);
+/* Takes the next event of queue @handle of @ni into *@ev: PTL_OK or
+ * PTL_EQ_DROPPED with an event, PTL_EQ_EMPTY, or PTL_INTERRUPTED when the
+ * handle died. */
+int xg_nic_eq_take(xg_nic_ni_t *ni, ptl_handle_eq_t handle, ptl_event_t *ev);
 
 #endif

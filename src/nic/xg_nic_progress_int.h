@@ -16,22 +16,6 @@
 
 /* (xg_nic_engine_thread, in xg_nic.h, tells a thread that runs the
  * engine's code as the NIC: it must not wait for the NIC's progress.) */
-/*
- * The wait of PtlCTPoll/PtlCTWait and PtlEQPoll/PtlEQWait: asks
- * @try_one(@arg, i) for each i < @size, round robin from a start that
- * moves on after each empty round, until one answers something else than
- * XG_NIC_POLL_AGAIN, and returns that answer with i in *index_p.  Between
- * rounds it serves the NIC and backs off.  It ends with @none_rc once
- * @timeout_ms passed (0: after one round; XG_NIC_FOREVER: never, and the
- * wait is published as @what for the hang watch), PTL_INTERRUPTED when
- * @ni closes, PTL_ABORTED after PtlAbort.
- */
-#define XG_NIC_POLL_AGAIN (-1)
-int xg_nic_poll_until(xg_nic_ni_t *ni, unsigned size, uint64_t timeout_ms,
-                      int none_rc, const xg_wait_what_t *what,
-                      int (*try_one)(void *arg, unsigned i), void *arg,
-                      unsigned *index_p);
-
 /* Starts the progress thread if it is not running (first NI). */
 xg_status_t xg_nic_start_progress(xg_nic_t *nic);
 /* Stops it (PtlFini; tests and the fuzzer then drive progress by hand

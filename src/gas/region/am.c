@@ -693,8 +693,10 @@ xg_status_t xg_gas_am_open(void)
         ret = xg_nic_md_bind(AM_FN, ni, &md, &am.md_reply);
     }
     if (ret != PTL_OK) {
-        xg_error("gas", "cannot open the active-message portals on the NIC "
-                 "(Portals code %d)", ret);
+        xg_error("gas", "the NIC route (XGAS_ROUTE=nic, or PEs on other "
+                 "nodes): cannot open its active-message portals (Portals "
+                 "code %d); the software NIC cannot carry the operations of "
+                 "gas", ret);
         xg_gas_am_close();
         return XG_ERR_NO_RESOURCE;
     }

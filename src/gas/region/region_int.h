@@ -1,9 +1,10 @@
 /*
  * Internals of regions (xg_gas_region.h), private to gas/region/: shared
- * by regions.c (the table, agreed allocation, the direct route and the
- * dispatch), region_nic.c (the NIC route: registration, key cache,
- * completion) and am.c (active messages).  The rest of gas uses
- * xg_gas_am.h.
+ * by table.c (the table of regions, lock words, the accumulate kernel),
+ * keys.c (the cache of other PEs' keys), am.c (active messages),
+ * region_nic.c (the NIC route: registration, completion) and regions.c
+ * (agreed allocation, the direct route and the dispatch), each calling
+ * only the ones before it.  The rest of gas uses xg_gas_am.h.
  */
 #ifndef XG_GAS_REGION_INT_H
 #define XG_GAS_REGION_INT_H
@@ -42,6 +43,16 @@ struct xg_gas_region {
 extern int xg_gas_region_acc_source;     /* 1: source-driven accumulate */
 extern int xg_gas_region_per_process;    /* 1: consistency per process */
 
+/* ---- the table (table.c) ------------------------------------------------- */
+
+/* Adds @region (allocated, its base and size set) to the table;
+ * XG_ERR_NO_MEMORY when the table cannot grow. */
+xg_status_t xg_gas_region_insert(xg_gas_region_t *region);
+/* Takes @region out of the table (the caller frees it). */
+void xg_gas_region_remove(xg_gas_region_t *region);
+/* Empties the table at fini: @fn on every region, which is then freed. */
+void xg_gas_region_table_clear(void (*fn)(xg_gas_region_t *region));
+
 /* The region holding @addr (this PE's address of it), or NULL. */
 xg_gas_region_t *xg_gas_region_lookup(const void *addr);
 
@@ -54,8 +65,12 @@ xg_gas_region_t *xg_gas_region_by_id(uint64_t id);
 void xg_gas_region_each(void (*fn)(xg_gas_region_t *region, void *arg),
                         void *arg);
 
+/* A region's accumulate lock word @word (this PE's or, on the direct
+ * route, a node peer's): a spin of CPU atomics with backoff; released by
+ * storing 0 with release order. */
+void xg_gas_region_lock_word(uint64_t *word);
 /* The accumulate lock of @region on this PE, taken by the target's side
- * of an active message (a spin of CPU atomics on its own word). */
+ * of an active message. */
 void xg_gas_region_lock_local(xg_gas_region_t *region);
 void xg_gas_region_unlock_local(xg_gas_region_t *region);
 
@@ -111,7 +126,13 @@ void xg_gas_region_nic_fini(void);
 xg_status_t xg_gas_region_nic_complete(xg_gas_region_t *region);
 int xg_gas_region_nic_idle(xg_gas_region_t *region);
 
-/* Key cache: what PE @pe registered region @id under (-1: not cached). */
+/* ---- the key cache (keys.c) --------------------------------------------- */
+
+/* Opened with the first region on the NIC route (later calls: XG_OK),
+ * closed at fini; XGAS_REGION_CACHE=0 keeps it empty. */
+xg_status_t xg_gas_key_cache_open(void);
+void xg_gas_key_cache_close(void);
+/* What PE @pe registered region @id under (-1: not cached). */
 int  xg_gas_key_lookup(int pe, uint64_t id);
 void xg_gas_key_insert(int pe, uint64_t id, int key);
 void xg_gas_key_drop(uint64_t id);
