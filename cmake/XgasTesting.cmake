@@ -34,6 +34,7 @@ set(XGAS_NODE_TESTS_4X1
     shmem_put_get shmem_p_g shmem_strided shmem_fence shmem_amo
     shmem_signal shmem_sync_wait_until shmem_sync_chain shmem_lock
     shmem_ctx shmem_team_basic shmem_coll_reduce shmem_setup_reinit
+    shmem_amo_updating
     api_native api_xbrtime_amo portals_put_get portals_atomic
     portals_triggered)
 set(XGAS_NODE_TESTS_SKIP

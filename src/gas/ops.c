@@ -185,6 +185,29 @@ xg_gas_amo_result_t xg_gas_amo_slow(xg_gas_ctx_t *ctx, xg_gas_amo_t op,
     return result;
 }
 
+xg_status_t xg_gas_amo_nbi_slow(xg_gas_ctx_t *ctx, xg_gas_amo_t op,
+                                void *dst, size_t size, uint64_t value,
+                                int pe)
+{
+    xg_status_t status = XG_ERR_MISALIGNED;
+    void *ptr;
+
+    if (((uintptr_t)dst & (size - 1)) != 0) {
+        return status;
+    }
+    switch (ops_target(dst, size, pe, &ptr, &status)) {
+    case OPS_DIRECT:
+        (void)xg_gas_amo_apply(op, ptr, size, value, 0);
+        break;
+    case OPS_NIC:
+        status = xg_gas_nic_amo_nbi(ctx, op, dst, size, value, pe);
+        break;
+    case OPS_NONE:
+        break;
+    }
+    return status;
+}
+
 /* Where this PE reaches the counterpart of its internal-area @addr on
  * @pe, or NULL when @pe is reached through the NIC. */
 static void *ops_area(const void *addr, int pe)

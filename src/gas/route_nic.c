@@ -20,6 +20,8 @@
 static struct {
     ptl_handle_ni_t  ni;
     ptl_handle_md_t  md;
+    ptl_handle_md_t  md_copy;      /* md whose data the NIC copies at issue:
+                                    * operands of non-blocking atomics */
     ptl_handle_ct_t  ct;
     ptl_handle_le_t  le;
     ptl_pt_index_t   pt;
@@ -65,7 +67,8 @@ xg_status_t xg_gas_nic_open(void)
     if (!xg_nic_is_initialized()) {
         return nic_open_failed("finding the NIC started", PTL_NO_INIT);
     }
-    gas_nic.ni = gas_nic.md = gas_nic.ct = gas_nic.le = PTL_INVALID_HANDLE;
+    gas_nic.ni = gas_nic.md = gas_nic.md_copy = PTL_INVALID_HANDLE;
+    gas_nic.ct = gas_nic.le = PTL_INVALID_HANDLE;
     gas_nic.pt = PTL_PT_ANY;
     atomic_store_explicit(&xg_gas.nic_route, 1, memory_order_relaxed);
     ret = xg_nic_ni_init(NIC_FN, PTL_IFACE_DEFAULT,
@@ -108,6 +111,10 @@ xg_status_t xg_gas_nic_open(void)
     md.eq_handle = PTL_EQ_NONE;
     md.ct_handle = gas_nic.ct;
     ret = xg_nic_md_bind(NIC_FN, gas_nic.ni, &md, &gas_nic.md);
+    if (ret == PTL_OK) {
+        md.options |= PTL_MD_VOLATILE;
+        ret = xg_nic_md_bind(NIC_FN, gas_nic.ni, &md, &gas_nic.md_copy);
+    }
     if (ret != PTL_OK) {
         return nic_open_failed("binding a memory descriptor", ret);
     }
@@ -153,6 +160,9 @@ void xg_gas_nic_close(void)
     atomic_store_explicit(&xg_gas.nic_route, 1, memory_order_release);
     if (gas_nic.md != PTL_INVALID_HANDLE) {
         xg_nic_md_release(NIC_FN, gas_nic.md);
+    }
+    if (gas_nic.md_copy != PTL_INVALID_HANDLE) {
+        xg_nic_md_release(NIC_FN, gas_nic.md_copy);
     }
     if (gas_nic.ct != PTL_INVALID_HANDLE) {
         xg_nic_ct_free(NIC_FN, gas_nic.ct);
@@ -417,6 +427,40 @@ xg_gas_amo_result_t xg_gas_nic_amo(xg_gas_amo_t op, void *dst, size_t size,
         result.old = (size == 4) ? out.u32 : out.u64;
     }
     return result;
+}
+
+xg_status_t xg_gas_nic_amo_nbi(xg_gas_ctx_t *ctx, xg_gas_amo_t op,
+                               void *dst, size_t size, uint64_t value,
+                               int pe)
+{
+    static const ptl_op_t ptl_ops[] = {
+        [XG_GAS_AMO_ADD] = PTL_SUM, [XG_GAS_AMO_AND] = PTL_BAND,
+        [XG_GAS_AMO_OR] = PTL_BOR,  [XG_GAS_AMO_XOR] = PTL_BXOR};
+    union { uint32_t u32; uint64_t u64; } in;
+    xg_status_t status;
+    xg_nic_op_t nop;
+
+    if ((op != XG_GAS_AMO_ADD) && (op != XG_GAS_AMO_AND) &&
+        (op != XG_GAS_AMO_OR) && (op != XG_GAS_AMO_XOR)) {
+        /* Portals has no atomic without a result for a swap */
+        return xg_gas_nic_amo(op, dst, size, value, 0, pe).status;
+    }
+    if (size == 4) {
+        in.u32 = (uint32_t)value;
+    } else {
+        in.u64 = value;
+    }
+    nic_op_init(&nop, XG_NIC_OP_ATOMIC, dst, size, pe);
+    /* the NIC copies the operand when it takes the operation */
+    nop.md           = gas_nic.md_copy;
+    nop.local_offset = (ptl_size_t)(uintptr_t)&in;
+    nop.atomic_op    = ptl_ops[op];
+    nop.atomic_type  = (size == 4) ? PTL_UINT32_T : PTL_UINT64_T;
+    status = nic_issue(&nop);
+    if (status == XG_OK) {
+        xg_gas_ctx_nic_op(ctx); /* complete at the context's quiet */
+    }
+    return status;
 }
 
 xg_status_t xg_gas_nic_amo_op(xg_op_t op, xg_op_type_t type, void *dst,

@@ -85,6 +85,14 @@ xg_status_t xg_gas_nic_strided(int put, void *dst, const void *src,
 xg_gas_amo_result_t xg_gas_nic_amo(xg_gas_amo_t op, void *dst, size_t size,
                                    uint64_t value, uint64_t cond, int pe);
 
+/* An atomic whose result nobody wants (checked): add, and, or and xor are
+ * issued and left outstanding in @ctx, complete at its quiet and ordered
+ * by its fence like puts; a set waits as xg_gas_nic_amo does (Portals has
+ * no swap without a result). */
+xg_status_t xg_gas_nic_amo_nbi(xg_gas_ctx_t *ctx, xg_gas_amo_t op,
+                               void *dst, size_t size, uint64_t value,
+                               int pe);
+
 /* An operation of the typed-operation table on one element of at most 8
  * bytes (checked: valid pair, aligned, in bounds), with @operand (compare
  * value or mask; NULL: zero, as xg_op_atomic takes it); @fetch (NULL: not

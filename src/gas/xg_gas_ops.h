@@ -416,6 +416,18 @@ static XG_ALWAYS_INLINE xg_gas_amo_result_t xg_gas_amo(xg_gas_ctx_t *ctx,
 }
 
 /*
+ * xg_gas_amo without a result (a non-fetching atomic: add, and, or, xor,
+ * set): on the direct route the same CPU atomic; through the NIC it may
+ * stay outstanding in @ctx until its quiet (xg_gas_nic_amo_nbi), so a
+ * stream of them is pipelined instead of one round trip each.  Statuses
+ * as xg_gas_amo.
+ */
+XG_NOINLINE xg_status_t xg_gas_amo_nbi_slow(xg_gas_ctx_t *ctx,
+                                            xg_gas_amo_t op, void *dst,
+                                            size_t size, uint64_t value,
+                                            int pe);
+
+/*
  * Any atomic operation of the typed-operation table (base/xg_op.h) on the
  * element of @type at symmetric @dst on @pe: @src is its operand, the
  * prior value goes to @fetch (NULL: not wanted).  Statuses as xg_gas_amo,

@@ -22,6 +22,10 @@
  *
  * The non-blocking fetching forms (_nbi) complete before they return, which
  * the specification allows: it only requires completion at shmem_quiet.
+ * The routines without a result (add, inc, set, and, or, xor) to a PE
+ * reached through the NIC are issued and complete at the context's quiet
+ * (gas's xg_gas_amo_nbi_slow), so a stream of them is pipelined; on this
+ * node they are the same CPU atomic as the rest.
  */
 #include "api/shmem/shmem_int.h"
 #include "api/shmem/shmem_types.h"
@@ -31,6 +35,7 @@ typedef struct amo_site {
     const char  *routine;
     xg_gas_amo_t op;
     size_t       size;
+    int          updating; /* no result wanted: may complete at quiet */
 } amo_site_t;
 
 /* The whole gas operation (NLB miss, globals, errors): a status ends the
@@ -41,9 +46,15 @@ static XG_NOINLINE uint64_t amo_slow(const void *dest, uint64_t value,
                                      xg_gas_ctx_t *gctx,
                                      const amo_site_t *site)
 {
-    xg_gas_amo_result_t result = xg_gas_amo(gctx, site->op, (void *)dest,
-                                            site->size, value, cond, pe);
+    xg_gas_amo_result_t result = {0, XG_OK};
 
+    if (site->updating) {
+        result.status = xg_gas_amo_nbi_slow(gctx, site->op, (void *)dest,
+                                            site->size, value, pe);
+    } else {
+        result = xg_gas_amo(gctx, site->op, (void *)dest, site->size, value,
+                            cond, pe);
+    }
     if (xg_unlikely(result.status != XG_OK)) {
         xg_shmem_status_fail(site->routine, result.status, dest, site->size,
                              pe);
@@ -73,7 +84,12 @@ static XG_ALWAYS_INLINE uint64_t amo_do(xg_gas_ctx_t *gctx,
 /* The description of the routine being defined, for amo_do. */
 #define XG_AMO_SITE(OP, TYPE)                                              \
     static const amo_site_t site = {__func__, XG_GAS_AMO_##OP,             \
-                                    sizeof(TYPE)};
+                                    sizeof(TYPE), 0};
+/* ... of a routine without a result (shmem_atomic_add, _inc, _set, _and,
+ * _or, _xor), which OpenSHMEM completes at the next quiet. */
+#define XG_AMO_SITE_UPDATING(OP, TYPE)                                     \
+    static const amo_site_t site = {__func__, XG_GAS_AMO_##OP,             \
+                                    sizeof(TYPE), 1};
 
 /* A TYPE value as the bits gas operates on, and back (float and double
  * keep their representation; integers their two's complement). */
@@ -129,7 +145,7 @@ XG_SHMEM_AMO_EXTENDED_TYPES(XG_AMO_DEFINE_BITS)
 #define XG_AMO_UPDATING(TYPE, TYPENAME, NAME, OP, PARAMS, VALUE)           \
     XG_SHMEM_DEFINE(void, TYPENAME##_atomic_##NAME,                        \
                     (TYPE *dest PARAMS int pe),                            \
-                    XG_AMO_SITE(OP, TYPE)                                  \
+                    XG_AMO_SITE_UPDATING(OP, TYPE)                         \
                     (void)XG_AMO_CALL(TYPE, TYPENAME, dest, VALUE,         \
                                       (TYPE)0);)
 
