@@ -233,6 +233,19 @@ xg_gas_amo_result_t xg_gas_area_amo(xg_gas_amo_t op, void *word,
     return result;
 }
 
+xg_status_t xg_gas_area_amo_nbi(xg_gas_ctx_t *ctx, xg_gas_amo_t op,
+                                void *word, uint64_t value, int pe)
+{
+    void *ptr = ops_area(word, pe);
+
+    if (ptr == NULL) {
+        return xg_gas_nic_amo_nbi(ctx, op, word, sizeof(uint64_t), value,
+                                  pe);
+    }
+    (void)xg_gas_amo_apply(op, ptr, sizeof(uint64_t), value, 0);
+    return XG_OK;
+}
+
 xg_status_t xg_gas_area_get(void *dst, const void *src, size_t len, int pe)
 {
     const void *ptr = ops_area(src, pe);

@@ -490,6 +490,12 @@ static XG_ALWAYS_INLINE xg_status_t xg_gas_put_signal(
 xg_gas_amo_result_t xg_gas_area_amo(xg_gas_amo_t op, void *word,
                                     uint64_t value, int pe);
 xg_status_t xg_gas_area_get(void *dst, const void *src, size_t len, int pe);
+/* An update of such a word that nobody waits for at the sender (a
+ * collective's signal): through the NIC it stays outstanding in @ctx
+ * (xg_gas_nic_amo_nbi), so the sender goes on at once and the signal
+ * costs the network one way, not a round trip. */
+xg_status_t xg_gas_area_amo_nbi(xg_gas_ctx_t *ctx, xg_gas_amo_t op,
+                                void *word, uint64_t value, int pe);
 
 /* ---- waiting on local memory ------------------------------------------ */
 

@@ -368,13 +368,18 @@ const xg_coll_chan_t xg_coll_chan_psync = {
  * slots), and every wait is a local load of this PE's own words, which the
  * senders' atomics update.  The words are the direct channels' (a member
  * on either channel reads and writes the same ones the same way), and each
- * operation completes before it returns, so what a member writes before a
- * signal is in place when the signal arrives.
+ * operation but a signal completes before it returns, so what a member
+ * writes before a signal is in place when the signal arrives.  A signal
+ * is sent and not waited for (signal_ctx): nothing at the sender depends
+ * on its arrival, and a round of a barrier then costs the network one way
+ * instead of a round trip.  Any later operation through the NIC, a quiet
+ * included, completes it.
  */
 
 enum { REMOTE_CHUNK = 4096 }; /* bytes fetched at a time for a combine */
 
 static xg_gas_ctx_t remote_ctx = XG_GAS_CTX_INIT_SHARED;
+static xg_gas_ctx_t signal_ctx = XG_GAS_CTX_INIT_SHARED;
 
 static void remote_ok(const xg_coll_t *coll, xg_status_t status, int rank)
 {
@@ -509,10 +514,12 @@ static void remote_team_check(const xg_coll_t *coll, int peer)
 
 static void remote_team_signal(const xg_coll_t *coll, int to, int phase)
 {
-    (void)remote_slot_amo(coll, XG_GAS_AMO_ADD,
-                          xg_slot_chan(coll->slot, team_dir(phase),
-                                       sig_index(coll, coll->rank)),
-                          1, to);
+    remote_ok(coll,
+              xg_gas_area_amo_nbi(&signal_ctx, XG_GAS_AMO_ADD,
+                                  xg_slot_chan(coll->slot, team_dir(phase),
+                                               sig_index(coll, coll->rank)),
+                                  1, xg_coll_world(coll, to)),
+              to);
 }
 
 static size_t remote_team_count_get(const xg_coll_t *coll, int rank)
