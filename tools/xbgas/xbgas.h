@@ -6,6 +6,10 @@
  * is symmetric, so &object names the object on every PE).
  * Each access is two instructions: eaddie (set the address register's
  * extended register) and the access.  Encodings: docs/xbgas.md.
+ * The machine sets e10..e13 at start (xbgas_mype ...), but every access
+ * here writes the e-register of the register holding its address, which
+ * may be a0..a3: read them once, first (a constructor), as xbrtime_init
+ * does.
  */
 #ifndef XBGAS_H
 #define XBGAS_H
