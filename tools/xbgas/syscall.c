@@ -8,7 +8,7 @@
  * job with its number, the PE and the pc.  Memory calls stay inside guest
  * memory: brk grows up from the end of the program, anonymous mmap takes
  * pages from the top of the brk area downwards (munmap keeps them).
- * Served beyond the start-up set: ioctl (-ENOTTY: no terminal), sched_yield
+ * Served beyond the start-up set: nanosleep, clock_nanosleep, ioctl (-ENOTTY: no terminal), sched_yield
  * (guest waits back off through it), getpid/gettid, rt_sigaction and
  * rt_sigprocmask (no signals are delivered), kill/tgkill (the guest's
  * abort: ends the job), uname.
@@ -206,6 +206,19 @@ static int64_t sys_clock(hart_t *h)
     return 0;
 }
 
+/* nanosleep (101) and clock_nanosleep (115); timespec layouts agree. */
+static int64_t sys_sleep(hart_t *h, int clock)
+{
+    const struct timespec *req = gbuf(h, A(clock ? 2 : 0), 16);
+    uint64_t rem_a = A(clock ? 3 : 1);
+    struct timespec *rem = rem_a ? gbuf(h, rem_a, 16) : NULL;
+    if (!req || (rem_a && !rem))
+        return -EFAULT;
+    if (!clock)
+        return ret(nanosleep(req, rem));
+    return -clock_nanosleep((clockid_t)A(0), (int)A(1), req, rem);
+}
+
 static int64_t sys_uname(hart_t *h)
 {
     static const char *f[6] = {"Linux", "xgas-xbgas", "6.1.0", "#1",
@@ -257,6 +270,8 @@ static int64_t sys_process(hart_t *h, const insn_t *d, uint64_t nr)
     case 93: case 94: guest_exit(h, (int)A(0)); return 0;
     case 96:  return getpid();
     case 99:  return 0;
+    case 101: return sys_sleep(h, 0);
+    case 115: return sys_sleep(h, 1);
     case 113: return sys_clock(h);
     case 124: sched_yield(); return 0;
     case 129: case 131:
