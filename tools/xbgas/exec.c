@@ -2,7 +2,8 @@
  * The interpreter loop: fetch the decoded instruction for pc from the
  * decode cache (decoding on a miss), count it, run it.
  *
- * Integer instructions and local loads/stores run inline in one switch;
+ * Integer instructions, local loads/stores and the direct (same-node)
+ * case of the xBGAS loads/stores run inline in one switch;
  * FP, CSR, AMO, xBGAS and ecall cases call out of line (fp.c, atomic.c,
  * xbgas.c, syscall.c) with h->pc set, so a fault there names the pc.
  * Invariant: h->st.total is exact whenever an out-of-line case runs (the
@@ -160,6 +161,31 @@ static uint64_t exec_other(hart_t *h, const insn_t *d)
     return next;
 }
 
+/*
+ * The fast path of an xBGAS load/store: a PE whose memory is directly
+ * reachable (its row filled by an earlier access), in bounds and aligned;
+ * NULL sends everything else (namespace 0 too) to xbgas.c, which checks.
+ */
+static inline uint8_t *xfast(const hart_t *h, uint64_t ns, uint64_t off,
+                             uint64_t n)
+{
+    uint64_t pe = ns - 1;
+    if (pe >= (uint64_t)h->npes || off - h->lo > h->span - n ||
+        (off & (n - 1)))
+        return NULL;
+    uint8_t *b = h->ns_ptr[pe];
+    return b ? b + off : NULL;
+}
+
+static inline uint64_t xload(const uint8_t *p, int f3)
+{
+    int n = 1 << (f3 & 3), sh = 64 - 8 * n;
+    uint64_t v = ld_u(p, n);
+    if (f3 & 4 || n == 8)
+        return v;
+    return (uint64_t)((int64_t)(v << sh) >> sh);
+}
+
 #define NEXT() (pc += d->len)
 #define LOAD(n, cast)                                                     \
     {                                                                     \
@@ -255,7 +281,35 @@ int mach_run(hart_t *h)
         case OP_MULW: case OP_DIVW: case OP_DIVUW: case OP_REMW:
         case OP_REMUW:
             ALU(exec_mul(h, d));
+        case OP_ELOAD: {
+            uint8_t *p = xfast(h, h->e[d->rs1], a + (uint64_t)imm,
+                               1u << (d->f3 & 3));
+            if (mach_unlikely(!p))
+                goto other;
+            X(d->rd) = xload(p, d->f3);
+            h->st.xmem++;
+            h->st.xremote++;
+            NEXT();
+            break;
+        }
+        case OP_ESTORE: {
+            uint8_t *p = xfast(h, h->e[d->rs1], a + (uint64_t)imm,
+                               1u << d->f3);
+            if (mach_unlikely(!p))
+                goto other;
+            st_u(p, X(d->rs2), 1 << d->f3);
+            h->st.xmem++;
+            h->st.xremote++;
+            NEXT();
+            break;
+        }
+        case OP_EADDIE:
+            h->e[d->rd] = a + (uint64_t)imm;
+            h->st.xaddr++;
+            NEXT();
+            break;
         default:
+        other:
             h->st.total = n;
             pc = exec_other(h, d);
             n = h->st.total;
