@@ -3,7 +3,8 @@
  * built for the host and for the machine and the outputs must be equal.
  * It prints the results of integer, M, A, F and D operations on inputs
  * the compiler cannot fold (volatile), and uses glibc (qsort, setjmp,
- * strings, malloc, snprintf of floats).  No undefined behaviour.
+ * strings, malloc, snprintf of floats, file I/O).  No undefined
+ * behaviour.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -12,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static volatile int64_t vi[] = {0, 1, -1, 7, -7, 123456789, -987654321,
                                 INT64_MAX, INT64_MIN + 1, 0x7fffffff,
@@ -121,10 +124,35 @@ static void lib(void)
     free(big);
 }
 
+/* File I/O through the machine's system calls: openat, write, lseek,
+ * read, fstat, close, unlinkat. */
+static void files(void)
+{
+    char path[64], line[64];
+    snprintf(path, sizeof path, "/tmp/xbgas_isa_%d.txt", (int)getpid());
+    FILE *f = fopen(path, "w+");
+    if (!f) {
+        printf("fopen failed\n");
+        return;
+    }
+    for (int i = 0; i < 3; i++)
+        fprintf(f, "line %d %g\n", i, i * 0.5);
+    fflush(f);
+    struct stat st;
+    fstat(fileno(f), &st);
+    printf("size %lld\n", (long long)st.st_size);
+    rewind(f);
+    while (fgets(line, sizeof line, f))
+        printf("read: %s", line);
+    fclose(f);
+    printf("remove %d\n", remove(path));
+}
+
 int main(void)
 {
     ints();
     floats();
     lib();
+    files();
     return 0;
 }

@@ -159,6 +159,14 @@ static int64_t sys_openat(hart_t *h)
     return ret(openat((int)A(0), p, (int)A(2), (mode_t)A(3)));
 }
 
+static int64_t sys_unlinkat(hart_t *h)
+{
+    const char *p = gstr(h, A(1));
+    if (!p)
+        return -EFAULT;
+    return ret(unlinkat((int)A(0), p, (int)A(2)));
+}
+
 static int64_t sys_readlinkat(hart_t *h)
 {
     const char *p = gstr(h, A(1));
@@ -249,6 +257,7 @@ static void guest_exit(hart_t *h, int code)
 static int64_t sys_files(hart_t *h, uint64_t nr)
 {
     switch (nr) {
+    case 35: return sys_unlinkat(h);
     case 56: return sys_openat(h);
     case 57: return (int)A(0) <= 2 ? 0 : ret(close((int)A(0)));
     case 62: return ret(lseek((int)A(0), (off_t)A(1), (int)A(2)));
