@@ -2,7 +2,8 @@
  * speed.c: the machine's benchmark kernels (run with --stats; numbers
  * only, nothing timed is checked):
  *   loop N   a load/store-heavy loop over a 32 KiB array
- *   remote N N 8-byte xBGAS loads (eld) from the next PE, timed
+ *   remote N N 8-byte xBGAS loads (eld) from the next PE, timed (wall
+ *            and the process's CPU time)
  */
 #include <string.h>
 #include <time.h>
@@ -12,12 +13,14 @@
 static uint64_t arr[4096];
 static uint64_t cell;
 
-static double now(void)
+static double now_on(clockid_t clock)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(clock, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
+
+static double now(void) { return now_on(CLOCK_MONOTONIC); }
 
 static uint64_t loop(long iters)
 {
@@ -36,13 +39,24 @@ static void remote(long iters)
     uint64_t ns = xbgas_ns((guest_me + 1) % guest_npes), sum = 0;
     cell = 1;
     guest_barrier();
-    double t0 = now();
+    double t0 = now(), c0 = now_on(CLOCK_PROCESS_CPUTIME_ID);
     for (long i = 0; i < iters; i++)
         sum += xbgas_eld(ns, &cell);
-    double t = now() - t0;
+    double t = now() - t0, c = now_on(CLOCK_PROCESS_CPUTIME_ID) - c0;
     CHECK_EQ(sum, (uint64_t)iters);
-    printf("PE %d: remote eld: %.1f ns per load (%ld loads)\n", guest_me,
-           t / (double)iters * 1e9, iters);
+    printf("PE %d: remote eld: %.1f ns per load, %.1f ns of CPU (%ld "
+           "loads)\n", guest_me, t / (double)iters * 1e9,
+           c / (double)iters * 1e9, iters);
+    /* two loads per iteration: the difference is one eaddie + eld + add */
+    c0 = now_on(CLOCK_PROCESS_CPUTIME_ID);
+    for (long i = 0; i < iters; i++) {
+        sum += xbgas_eld(ns, &cell);
+        sum += xbgas_eld(ns, &cell + 0 * i);
+    }
+    double c2 = now_on(CLOCK_PROCESS_CPUTIME_ID) - c0;
+    CHECK_EQ(sum, 3 * (uint64_t)iters);
+    printf("PE %d: one more remote eld: %.1f ns of CPU\n", guest_me,
+           (c2 - c) / (double)iters * 1e9);
     guest_barrier();
 }
 

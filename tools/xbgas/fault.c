@@ -73,16 +73,18 @@ void mach_die(const char *fmt, ...)
     exit(1);
 }
 
-void mach_print_stats(const hart_t *h, double seconds)
+void mach_print_stats(const hart_t *h, double seconds, double cpu)
 {
     const mach_stats_t *s = &h->st;
     uint64_t other = s->total - s->loads - s->stores - s->xmem - s->xaddr;
     fprintf(stderr, "xgas-xbgas: PE %d: %llu instructions: %llu xBGAS "
             "memory (%llu remote), %llu xBGAS address, %llu loads, %llu "
-            "stores, %llu other; %.3f s, %.1f M instructions/s\n", h->pe,
+            "stores, %llu other; %.3f s (%.3f s CPU), %.1f M "
+            "instructions/s, %.1f M per CPU second\n", h->pe,
             (unsigned long long)s->total, (unsigned long long)s->xmem,
             (unsigned long long)s->xremote, (unsigned long long)s->xaddr,
             (unsigned long long)s->loads, (unsigned long long)s->stores,
-            (unsigned long long)other, seconds,
-            seconds > 0 ? (double)s->total / seconds / 1e6 : 0.0);
+            (unsigned long long)other, seconds, cpu,
+            seconds > 0 ? (double)s->total / seconds / 1e6 : 0.0,
+            cpu > 0 ? (double)s->total / cpu / 1e6 : 0.0);
 }

@@ -160,8 +160,11 @@ void mach_fault(const hart_t *h, const insn_t *d, uint64_t addr,
 /** @brief A fatal error of the machine itself (set-up). */
 __attribute__((noreturn, format(printf, 1, 2)))
 void mach_die(const char *fmt, ...);
-/** @brief Prints the counters of @p h to stderr. */
-void mach_print_stats(const hart_t *h, double seconds);
+/**
+ * @brief Prints the counters of @p h to stderr, with the run's @p seconds
+ * of wall time and @p cpu seconds of this process's CPU time.
+ */
+void mach_print_stats(const hart_t *h, double seconds, double cpu);
 
 /** @brief Faults unless guest [@p a, @p a + @p n) is guest memory. */
 static inline uint8_t *mach_mem(const hart_t *h, const insn_t *d,
