@@ -23,9 +23,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$build/tools/xbgas/xgas-xbgas-cc" -O0 -I"$here/tests/xbgas" \
     "$here/tests/xbgas/speed.c" -o "$tmp/speed_O0.rv64"
+num='\([0-9.]*\)'
 rate() {  # wall and CPU rates of a --stats line
-    sed -n 's/.* \([0-9.]*\) M instructions\/s, \([0-9.]*\) M per CPU second$/wall=\1 cpu=\2/p' |
-        head -1
+    re="$num M instructions\/s, $num M per CPU second\$"
+    sed -n "s/.* $re/wall=\1 cpu=\2/p" | head -1
 }
 for v in O2 O0; do
     p=$g/speed.rv64
@@ -34,7 +35,8 @@ for v in O2 O0; do
     echo "xbgas op=loadstore_loop build=$v $r unit=M_instr/s"
 done
 ns=$("$run" -n 2 "$m" "$g/speed.rv64" remote 2000000 |
-     sed -n 's/^PE 0: remote eld: \([0-9.]*\) ns per load, \([0-9.]*\) ns of CPU.*/wall=\1 cpu=\2/p')
+     sed -n "s/^PE 0: remote eld: $num ns per load, $num ns of CPU.*/\
+wall=\1 cpu=\2/p")
 echo "xbgas op=remote_eld_loop $ns unit=ns/iteration" \
      "instructions=5 (eaddie eld add addi bne)"
 "$run" -n 2 "$build/bench/xgas-bench" --op long_g --kind issue --reps 3 |

@@ -1,5 +1,6 @@
-/* encodings_asm.S: every xBGAS mnemonic through xbgas-insn.h, in the xbgas-runtime's
- * style (namespace in e10 from a2, address a0, operand a1). */
+/* encodings_asm.S: every xBGAS mnemonic through xbgas-insn.h, in the
+ * xbgas-runtime's style (namespace in e10 from a2, address a0, operand
+ * a1); encodings.c checks the words. */
     .text
     .globl enc_code
     .globl enc_code_end

@@ -8,8 +8,9 @@
  * job with its number, the PE and the pc.  Memory calls stay inside guest
  * memory: brk grows up from the end of the program, anonymous mmap takes
  * pages from the top of the brk area downwards (munmap keeps them).
- * Served beyond the start-up set: nanosleep, clock_nanosleep, ioctl (-ENOTTY: no terminal), sched_yield
- * (guest waits back off through it), getpid/gettid, rt_sigaction and
+ * Served beyond the start-up set: nanosleep, clock_nanosleep, unlinkat,
+ * ioctl (-ENOTTY: no terminal), sched_yield (guest waits back off through
+ * it), getpid/gettid, rt_sigaction and
  * rt_sigprocmask (no signals are delivered), kill/tgkill (the guest's
  * abort: ends the job), uname.
  */
