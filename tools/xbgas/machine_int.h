@@ -1,0 +1,180 @@
+/*
+ * The xBGAS machine's private header: one RV64GC hart with the xBGAS
+ * extension, per PE.  Shared by the files of tools/xbgas/ only.
+ *
+ * Invariants:
+ * - Guest address g is host address base + g; the guest may touch
+ *   [lo, lo + span) only (lo is the first mapped guest page).  Every local
+ *   access is checked against it; nothing outside is ever dereferenced.
+ * - x[32] is a write sink: the decoder turns a destination x0 into 32, so
+ *   x[0] stays 0 without a store per instruction; e[32] is the same for e0.
+ *   A field that names a register that is only read is used as rd & 31.
+ * - A decoded instruction (insn_t) is cached by pc; fence.i empties the
+ *   cache.  A cache entry is only made for a pc inside guest memory.
+ * - Single-threaded: a hart is run by one thread of its process.
+ */
+#ifndef XG_XBGAS_MACHINE_INT_H
+#define XG_XBGAS_MACHINE_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "xgas.h"
+
+#define mach_likely(x)   __builtin_expect(!!(x), 1)
+#define mach_unlikely(x) __builtin_expect(!!(x), 0)
+
+/* Every operation of the decoded form, with its mnemonic. */
+#define MACH_OPS(X)                                                        \
+    X(ILLEGAL, "illegal") X(LUI, "lui") X(AUIPC, "auipc") X(JAL, "jal")     \
+    X(JALR, "jalr") X(BEQ, "beq") X(BNE, "bne") X(BLT, "blt")               \
+    X(BGE, "bge") X(BLTU, "bltu") X(BGEU, "bgeu") X(LB, "lb") X(LH, "lh")   \
+    X(LW, "lw") X(LD, "ld") X(LBU, "lbu") X(LHU, "lhu") X(LWU, "lwu")       \
+    X(SB, "sb") X(SH, "sh") X(SW, "sw") X(SD, "sd") X(ADDI, "addi")         \
+    X(SLTI, "slti") X(SLTIU, "sltiu") X(XORI, "xori") X(ORI, "ori")         \
+    X(ANDI, "andi") X(SLLI, "slli") X(SRLI, "srli") X(SRAI, "srai")         \
+    X(ADD, "add") X(SUB, "sub") X(SLL, "sll") X(SLT, "slt")                 \
+    X(SLTU, "sltu") X(XOR, "xor") X(SRL, "srl") X(SRA, "sra") X(OR, "or")   \
+    X(AND, "and") X(ADDIW, "addiw") X(SLLIW, "slliw") X(SRLIW, "srliw")     \
+    X(SRAIW, "sraiw") X(ADDW, "addw") X(SUBW, "subw") X(SLLW, "sllw")       \
+    X(SRLW, "srlw") X(SRAW, "sraw") X(MUL, "mul") X(MULH, "mulh")           \
+    X(MULHSU, "mulhsu") X(MULHU, "mulhu") X(DIV, "div") X(DIVU, "divu")     \
+    X(REM, "rem") X(REMU, "remu") X(MULW, "mulw") X(DIVW, "divw")           \
+    X(DIVUW, "divuw") X(REMW, "remw") X(REMUW, "remuw")                     \
+    X(FENCE, "fence") X(FENCE_I, "fence.i") X(ECALL, "ecall")               \
+    X(EBREAK, "ebreak") X(CSR, "csr") X(LR, "lr") X(SC, "sc")               \
+    X(AMO, "amo") X(FLW, "flw") X(FLD, "fld") X(FSW, "fsw") X(FSD, "fsd")   \
+    X(FP, "fp") X(FMA, "fmadd")                                             \
+    X(ELOAD, "eld") X(ESTORE, "esd") X(ERLOAD, "erld") X(ERSTORE, "ersd")   \
+    X(ELE, "ele") X(ESE, "ese") X(ERLE, "erle") X(ERSE, "erse")             \
+    X(EADDI, "eaddi") X(EADDIE, "eaddie") X(EADDIX, "eaddix")               \
+    X(EAMO, "eamo") X(EAMOCAS, "eamocas")
+
+#define MACH_OP_ENUM(name, str) OP_##name,
+typedef enum { MACH_OPS(MACH_OP_ENUM) OP_COUNT } mach_op_t;
+
+/*
+ * One decoded instruction.  For loads and stores f3 is the RISC-V funct3
+ * (size and sign); AMO/EAMO keep funct5 in f7 and the width in f3; FP
+ * keeps funct7 in f7, rm in f3, and FMA the operation (0..3) in f7 and
+ * the format in rs3's top bit.
+ */
+typedef struct insn {
+    uint64_t pc;     /* the tag: the pc this entry decodes */
+    int64_t  imm;
+    uint32_t raw;    /* the instruction bits (16 or 32) */
+    uint16_t op;
+    uint8_t  rd, rs1, rs2, rs3, f3, f7, len;
+} insn_t;
+
+#define MACH_ICACHE_BITS 14
+#define MACH_ICACHE_SIZE (1u << MACH_ICACHE_BITS)
+
+/* Counters of retired instructions (printed by --stats). */
+typedef struct mach_stats {
+    uint64_t total;    /* every retired instruction */
+    uint64_t loads;    /* local loads (integer, FP, lr) */
+    uint64_t stores;   /* local stores (integer, FP, sc, amo) */
+    uint64_t xmem;     /* xBGAS memory instructions (e* loads/stores/amos) */
+    uint64_t xremote;  /* ... of them with a namespace other than 0 */
+    uint64_t xaddr;    /* eaddi / eaddie / eaddix */
+} mach_stats_t;
+
+typedef struct hart {
+    uint64_t  x[33];
+    uint64_t  f[32];
+    uint64_t  e[33];
+    uint64_t  pc;
+    uint8_t  *base;       /* host address of guest address 0 */
+    uint64_t  lo, span;   /* guest memory is [lo, lo + span) */
+    uint64_t  size;       /* guest memory is [0, size) in the heap */
+    uint32_t  fcsr;
+    uint64_t  resv_addr;  /* lr/sc reservation, or UINT64_MAX */
+    uint64_t  resv_val;   /* the value lr read */
+    int       pe, npes;
+    uint8_t **ns_ptr;     /* per PE: direct host base, or NULL (ops) */
+    uint8_t  *ns_known;   /* per PE: ns_ptr[] filled */
+    xg_gaddr_t *ns_gaddr; /* per PE: its guest address 0, for the ops */
+    mach_stats_t st;
+    /* brk and mmap areas, the stack, the shared region (e12/e13) */
+    uint64_t  brk, brk_lo, mmap_top, mmap_lo;
+    uint64_t  shared_lo, shared_size, stack_lo, stack_top;
+    const char *prog;
+    int       exited, exit_code;
+    insn_t   *icache;
+} hart_t;
+
+/* decode.c */
+/** @brief Decodes the instruction at @p pc into @p d (faults if bad). */
+void mach_decode(hart_t *h, insn_t *d, uint64_t pc);
+/** @brief Empties the decode cache (fence.i, start). */
+void mach_icache_flush(hart_t *h);
+
+/* exec.c */
+/** @brief Runs @p h until the guest exits; returns its exit code. */
+int mach_run(hart_t *h);
+
+/* fp.c */
+/** @brief Executes an OP-FP or fused multiply-add instruction @p d. */
+void mach_exec_fp(hart_t *h, const insn_t *d);
+/** @brief Executes a Zicsr instruction @p d. */
+void mach_exec_csr(hart_t *h, const insn_t *d);
+
+/* atomic.c */
+/** @brief Executes lr, sc or an amo on local guest memory. */
+void mach_exec_amo(hart_t *h, const insn_t *d);
+
+/**
+ * @brief The amo of funct5 @p f5 on host memory @p p (8 bytes if @p wide,
+ * else 4, the old value sign-extended); returns the old value.
+ */
+uint64_t mach_amo_host(void *p, int f5, uint64_t v, int wide);
+
+/* xbgas.c */
+/** @brief Executes an xBGAS instruction @p d. */
+void mach_exec_xbgas(hart_t *h, const insn_t *d);
+/** @brief Sets the e-registers of the runtime's conventions. */
+void mach_xbgas_reset(hart_t *h);
+
+/* syscall.c */
+/** @brief Serves the ecall at @p d (a7 = number); may end the guest. */
+void mach_syscall(hart_t *h, const insn_t *d);
+
+/* elf.c */
+/**
+ * @brief Loads static RV64 ELF @p path into @p h's guest memory and builds
+ * the stack (argc, argv, envp, auxv); sets pc and sp.  Fatal on error.
+ */
+void mach_load(hart_t *h, const char *path, int argc, char **argv);
+
+/* fault.c */
+/** @return the mnemonic of @p d. */
+const char *mach_mnemonic(const insn_t *d);
+/**
+ * @brief Ends the job: "PE n: pc 0x..: <mnemonic>: <why>, address 0x..".
+ * @p d may be NULL (no instruction).
+ */
+__attribute__((noreturn, format(printf, 4, 5)))
+void mach_fault(const hart_t *h, const insn_t *d, uint64_t addr,
+                const char *fmt, ...);
+/** @brief A fatal error of the machine itself (set-up). */
+__attribute__((noreturn, format(printf, 1, 2)))
+void mach_die(const char *fmt, ...);
+/**
+ * @brief Prints the counters of @p h to stderr, with the run's @p seconds
+ * of wall time and @p cpu seconds of this process's CPU time.
+ */
+void mach_print_stats(const hart_t *h, double seconds, double cpu);
+
+/** @brief Faults unless guest [@p a, @p a + @p n) is guest memory. */
+static inline uint8_t *mach_mem(const hart_t *h, const insn_t *d,
+                                uint64_t a, uint64_t n)
+{
+    if (mach_unlikely(a - h->lo > h->span - n))
+        mach_fault(h, d, a, "guest segfault: outside guest memory "
+                   "[0x%llx, 0x%llx)", (unsigned long long)h->lo,
+                   (unsigned long long)(h->lo + h->span));
+    return h->base + a;
+}
+
+#endif
