@@ -141,9 +141,10 @@ static void run(const char *variant, void (*const *k)(void))
         shmem_quiet();
         double t = now() - t0;
         shmem_barrier_all();
-        if (me == 0)
+        if (me == 0) {
             printf("kernel=%s variant=%s pe0_ms=%.3f\n", names[i], variant,
                    t * 1e3);
+}
     }
 }
 
@@ -164,8 +165,9 @@ int main(int argc, char **argv)
     run("xbrtime", kernels_xbrtime);
     xbrtime_close();
 #endif
-    if (me == 0)
+    if (me == 0) {
         printf("pid=%d\n", (int)getpid());
+}
     shmem_finalize();
     return 0;
 }

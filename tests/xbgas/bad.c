@@ -16,28 +16,31 @@ int main(int argc, char **argv)
     const char *c = argc > 1 ? argv[1] : "";
     int peer = (guest_me + 1) % guest_npes;
     guest_barrier();
-    if (guest_me != 0)   /* PE 0 faults; the others wait to be ended */
-        for (;;)
+    if (guest_me != 0) {   /* PE 0 faults; the others wait to be ended */
+        for (;;) {
             sched_yield();
-    if (strcmp(c, "namespace") == 0)
+}
+}
+    if (strcmp(c, "namespace") == 0) {
         (void)xbgas_eld(99, &cell[0]);
-    else if (strcmp(c, "bounds") == 0)
+    } else if (strcmp(c, "bounds") == 0) {
         (void)xbgas_eld(xbgas_ns(peer), (void *)(uintptr_t)0x100);
-    else if (strcmp(c, "bounds_high") == 0)
+    } else if (strcmp(c, "bounds_high") == 0) {
         xbgas_esd(xbgas_ns(peer), (void *)(uintptr_t)(1ull << 40), 1);
-    else if (strcmp(c, "misaligned") == 0)
+    } else if (strcmp(c, "misaligned") == 0) {
         (void)xbgas_eld(xbgas_ns(peer), (char *)&cell[0] + 3);
-    else if (strcmp(c, "misaligned_amo") == 0)
+    } else if (strcmp(c, "misaligned_amo") == 0) {
         (void)xbgas_eamoadd_w(xbgas_ns(peer), (char *)&cell[0] + 2, 1);
-    else if (strcmp(c, "illegal") == 0)
+    } else if (strcmp(c, "illegal") == 0) {
         __asm__ volatile(".4byte 0xffffffff");
-    else if (strcmp(c, "segfault") == 0)
+    } else if (strcmp(c, "segfault") == 0) {
         (void)*(volatile uint64_t *)low;
-    else if (strcmp(c, "syscall") == 0)
+    } else if (strcmp(c, "syscall") == 0) {
         __asm__ volatile("li a7, 999\n\tecall" ::: "a7", "a0");
-    else if (strcmp(c, "abort") == 0)
+    } else if (strcmp(c, "abort") == 0) {
         abort();
-    else if (strcmp(c, "exit3") == 0)
+    } else if (strcmp(c, "exit3") == 0) {
         exit(3);
+}
     return 0;
 }

@@ -65,13 +65,15 @@ int main(void)
     size_t n = (size_t)(enc_code_end - enc_code);
     CHECK_EQ(n, sizeof(want) / sizeof(want[0]));
     for (size_t i = 0; i < n; i++) {
-        if (enc_code[i] != want[i])
+        if (enc_code[i] != want[i]) {
             fprintf(stderr, "instruction %zu: 0x%08x, expected 0x%08x\n", i,
                     enc_code[i], want[i]);
+}
         CHECK_EQ(enc_code[i], want[i]);
     }
-    for (int pe = 0; pe < guest_npes; pe++)
+    for (int pe = 0; pe < guest_npes; pe++) {
         enc_remote_add(&cell, 1 + (uint64_t)guest_me, pe);
+}
     guest_barrier();
     uint64_t n64 = (uint64_t)guest_npes;
     CHECK_EQ(cell, n64 * (n64 + 1) / 2);

@@ -37,8 +37,9 @@ int main(int argc, char **argv)
     long updates = argc > 2 ? atol(argv[2]) : 20000;
     CHECK(logn >= 1 && logn <= MAX_LOG && updates > 0);
     uint64_t n = 1ull << logn, npes = (uint64_t)guest_npes;
-    for (uint64_t i = 0; i < n; i++)
+    for (uint64_t i = 0; i < n; i++) {
         table[i] = expect[i] = i + ((uint64_t)guest_me << 32);
+}
     guest_barrier();
     double t0 = now();
     uint64_t s = seed_of(guest_me);
@@ -52,17 +53,20 @@ int main(int argc, char **argv)
         uint64_t ps = seed_of(pe);
         for (long u = 0; u < updates; u++) {
             uint64_t r = next_rand(&ps), word = (r >> 8) % (n * npes);
-            if (word / n == (uint64_t)guest_me)
+            if (word / n == (uint64_t)guest_me) {
                 expect[word % n] ^= r;
+}
         }
     }
-    for (uint64_t i = 0; i < n; i++)
+    for (uint64_t i = 0; i < n; i++) {
         CHECK_EQ(table[i], expect[i]);
+}
     guest_barrier();
-    if (guest_me == 0)
+    if (guest_me == 0) {
         printf("gups: %d PEs, %llu words, %ld updates per PE: verified; "
                "%.3f s, %.2f M updates/s\n", guest_npes,
                (unsigned long long)(n * npes), updates, t,
                (double)updates * (double)npes / t / 1e6);
+}
     return 0;
 }

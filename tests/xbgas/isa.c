@@ -29,7 +29,7 @@ static void mix(uint64_t v) { h = (h ^ v) * 1099511628211ull; }
 
 static void ints(void)
 {
-    for (unsigned i = 0; i < NI; i++)
+    for (unsigned i = 0; i < NI; i++) {
         for (unsigned j = 0; j < NI; j++) {
             int64_t a = vi[i], b = vi[j];
             uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
@@ -55,6 +55,7 @@ static void ints(void)
                 mix((uint32_t)a % (uint32_t)b);
             }
         }
+}
     printf("ints %016" PRIx64 "\n", h);
 }
 
@@ -63,7 +64,7 @@ static double c(double x) { return isnan(x) ? fabs(x) : x + 0.0; }
 
 static void floats(void)
 {
-    for (unsigned i = 0; i < ND; i++)
+    for (unsigned i = 0; i < ND; i++) {
         for (unsigned j = 0; j < ND; j++) {
             double a = vd[i], b = vd[j];
             float fa = (float)a, fb = (float)b;
@@ -73,6 +74,7 @@ static void floats(void)
                    c(fa + fb), c(fa * fb), c(fb != 0 ? fa / fb : 0.0f),
                    c(fmaf(fa, fb, 1.0f)), c(fma(a, b, -1.0)), fa == fb);
         }
+}
     for (unsigned i = 0; i < ND; i++) {
         double a = vd[i];
         printf("%g %g %.17g %ld %lu %d %u %g %g %g\n", sqrt(fabs(a)),
@@ -83,9 +85,10 @@ static void floats(void)
                a >= 0 && a < 4e9 ? (unsigned)a : 0u, floor(a), ceil(a),
                round(a));
     }
-    for (unsigned i = 0; i < NI; i++)
+    for (unsigned i = 0; i < NI; i++) {
         printf("%.17g %.9g %.17g\n", (double)vi[i], (float)vi[i],
                (double)(uint64_t)vi[i]);
+}
 }
 
 static int cmp(const void *a, const void *b)
@@ -97,11 +100,13 @@ static int cmp(const void *a, const void *b)
 static void lib(void)
 {
     int64_t v[NI];
-    for (unsigned i = 0; i < NI; i++)
+    for (unsigned i = 0; i < NI; i++) {
         v[i] = vi[i];
+}
     qsort(v, NI, sizeof(v[0]), cmp);
-    for (unsigned i = 0; i < NI; i++)
+    for (unsigned i = 0; i < NI; i++) {
         printf("%" PRId64 " ", v[i]);
+}
     printf("\n");
     jmp_buf jb;
     volatile int n = 0;
@@ -135,15 +140,17 @@ static void files(void)
         printf("fopen failed\n");
         return;
     }
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 3; i++) {
         fprintf(f, "line %d %g\n", i, i * 0.5);
+}
     fflush(f);
     struct stat st;
     fstat(fileno(f), &st);
     printf("size %lld\n", (long long)st.st_size);
     rewind(f);
-    while (fgets(line, sizeof line, f))
+    while (fgets(line, sizeof line, f)) {
         printf("read: %s", line);
+}
     fclose(f);
     printf("remove %d\n", remove(path));
 }

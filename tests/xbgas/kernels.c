@@ -46,20 +46,24 @@ static void soft_init(void)
     S.npes = guest_npes;
     S.sym_lo = (uintptr_t)&sym;
     S.sym_hi = (uintptr_t)(&sym + 1);
-    for (int pe = 0; pe < S.npes; pe++)
+    for (int pe = 0; pe < S.npes; pe++) {
         S.base[pe] = S.sym_lo;   /* symmetric: the same on every PE */
+}
     S.init = 1;
 }
 
 static inline uintptr_t soft_translate(const void *a, size_t n, int pe)
 {
     uintptr_t p = (uintptr_t)a;
-    if (!S.init)
+    if (!S.init) {
         soft_fail("not initialized");
-    if ((unsigned)pe >= (unsigned)S.npes)
+}
+    if ((unsigned)pe >= (unsigned)S.npes) {
         soft_fail("PE out of range");
-    if (p < S.sym_lo || p + n > S.sym_hi || (p & 7))
+}
+    if (p < S.sym_lo || p + n > S.sym_hi || (p & 7)) {
         soft_fail("not a symmetric address");
+}
     return S.base[pe] + (p - S.sym_lo);
 }
 
@@ -87,8 +91,9 @@ __attribute__((noinline)) static void soft_putmem(uint64_t *d,
 {
     uint64_t *r = (uint64_t *)soft_translate(d, n * 8, pe);
     uint64_t ns = xbgas_ns(pe);
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         xbgas_esd(ns, &r[i], s[i]);
+}
 }
 
 __attribute__((noinline)) static void soft_getmem(uint64_t *d,
@@ -97,8 +102,9 @@ __attribute__((noinline)) static void soft_getmem(uint64_t *d,
 {
     const uint64_t *r = (const uint64_t *)soft_translate(s, n * 8, pe);
     uint64_t ns = xbgas_ns(pe);
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         d[i] = xbgas_eld(ns, &r[i]);
+}
 }
 
 /* ---- kernels ------------------------------------------------------- */
@@ -116,36 +122,43 @@ static void gups(int soft, size_t n, long u)
     for (long i = 0; i < u; i++) {
         uint64_t r = rnd(&s), w = (r >> 8) % (n * (size_t)guest_npes);
         int pe = (int)(w / n);
-        if (soft)
+        if (soft) {
             soft_atomic_xor(&table[w % n], r, pe);
-        else
+        } else {
             xbgas_eamoxor_d(xbgas_ns(pe), &table[w % n], r);
+}
     }
 }
 
 static void scatter(int soft, size_t n)  /* PE 0 -> dst of every PE */
 {
-    if (guest_me != 0)
+    if (guest_me != 0) {
         return;
-    for (int pe = 0; pe < guest_npes; pe++)
+}
+    for (int pe = 0; pe < guest_npes; pe++) {
         for (size_t i = 0; i < n; i++) {
-            if (soft)
+            if (soft) {
                 soft_long_p(&dst[i], src[i] + (uint64_t)pe, pe);
-            else
+            } else {
                 xbgas_esd(xbgas_ns(pe), &dst[i], src[i] + (uint64_t)pe);
+}
         }
+}
 }
 
 static void gather(int soft, size_t n)   /* every PE's src -> PE 0 */
 {
-    if (guest_me != 0)
+    if (guest_me != 0) {
         return;
+}
     size_t per = n / (size_t)guest_npes;
-    for (int pe = 0; pe < guest_npes; pe++)
-        for (size_t i = 0; i < per; i++)
+    for (int pe = 0; pe < guest_npes; pe++) {
+        for (size_t i = 0; i < per; i++) {
             tmp[(size_t)pe * per + i] =
                 soft ? soft_long_g(&src[i], pe)
                      : xbgas_eld(xbgas_ns(pe), &src[i]);
+}
+}
 }
 
 static void randput(int soft, size_t n, long u)
@@ -155,43 +168,49 @@ static void randput(int soft, size_t n, long u)
         uint64_t r = rnd(&s);
         int pe = (int)(r % (uint64_t)guest_npes);
         size_t at = (size_t)((r >> 20) % n);
-        if (soft)
+        if (soft) {
             soft_long_p(&tmp[at], r, pe);
-        else
+        } else {
             xbgas_esd(xbgas_ns(pe), &tmp[at], r);
+}
     }
 }
 
 static void bcast(int soft, size_t n)    /* PE 0's src -> dst of all */
 {
-    if (guest_me != 0)
+    if (guest_me != 0) {
         return;
+}
     for (int pe = 0; pe < guest_npes; pe++) {
         if (soft) {
             soft_putmem(dst, src, n, pe);
             continue;
         }
         uint64_t ns = xbgas_ns(pe);
-        for (size_t i = 0; i < n; i++)
+        for (size_t i = 0; i < n; i++) {
             xbgas_esd(ns, &dst[i], src[i]);
+}
     }
 }
 
 static void reduce(int soft, size_t n)   /* sum of every PE's src -> PE 0 */
 {
-    if (guest_me != 0)
+    if (guest_me != 0) {
         return;
+}
     memset(dst, 0, n * 8);
     for (int pe = 0; pe < guest_npes; pe++) {
         if (soft) {
             soft_getmem(tmp, src, n, pe);
-            for (size_t i = 0; i < n; i++)
+            for (size_t i = 0; i < n; i++) {
                 dst[i] += tmp[i];
+}
             continue;
         }
         uint64_t ns = xbgas_ns(pe);
-        for (size_t i = 0; i < n; i++)
+        for (size_t i = 0; i < n; i++) {
             dst[i] += xbgas_eld(ns, &src[i]);
+}
     }
 }
 
@@ -225,22 +244,28 @@ static void verify(int k, size_t n)
     uint64_t np = (uint64_t)guest_npes;
     switch (k) {
     case 1:
-        for (size_t i = 0; i < n; i++)
+        for (size_t i = 0; i < n; i++) {
             CHECK_EQ(dst[i], (uint64_t)i + (uint64_t)guest_me);
+}
         break;
     case 2:
-        if (guest_me == 0)
-            for (size_t i = 0; i < n / np * np; i++)
+        if (guest_me == 0) {
+            for (size_t i = 0; i < n / np * np; i++) {
                 CHECK_EQ(tmp[i], (i / (n / np)) * 1000 + i % (n / np));
+}
+}
         break;
     case 4:
-        for (size_t i = 0; i < n; i++)
+        for (size_t i = 0; i < n; i++) {
             CHECK_EQ(dst[i], (uint64_t)i);   /* PE 0's src */
+}
         break;
     case 5:
-        if (guest_me == 0)
-            for (size_t i = 0; i < n; i++)
+        if (guest_me == 0) {
+            for (size_t i = 0; i < n; i++) {
                 CHECK_EQ(dst[i], 1000 * np * (np - 1) / 2 + np * i);
+}
+}
         break;
     default:   /* gups: checked by xor of both variants; randput: ran */
         break;
@@ -250,8 +275,9 @@ static void verify(int k, size_t n)
 static uint64_t table_xor(size_t n)
 {
     uint64_t x = 0;
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         x ^= table[i] * (i + 1);
+}
     return x;
 }
 
@@ -284,19 +310,22 @@ int main(int argc, char **argv)
             t[soft] = now() - t0;
             guest_barrier();
             verify(k, n);
-            if (k == 0)
+            if (k == 0) {
                 gups_sum[soft] = table_xor(n);
+}
         }
-        if (guest_me == 0)
+        if (guest_me == 0) {
             printf("kernel %-9s PE 0: xbgas %8llu instructions %8.3f ms | "
                    "soft %8llu instructions %8.3f ms | ratio %.2f\n",
                    names[k], (unsigned long long)ins[0], t[0] * 1e3,
                    (unsigned long long)ins[1], t[1] * 1e3,
                    (double)ins[0] / (double)ins[1]);
+}
     }
     CHECK_EQ(gups_sum[0], gups_sum[1]);
     guest_barrier();
-    if (guest_me == 0)
+    if (guest_me == 0) {
         printf("kernels: verified\n");
+}
     return 0;
 }

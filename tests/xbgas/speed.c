@@ -25,12 +25,13 @@ static double now(void) { return now_on(CLOCK_MONOTONIC); }
 static uint64_t loop(long iters)
 {
     uint64_t sum = 0;
-    for (long it = 0; it < iters; it++)
+    for (long it = 0; it < iters; it++) {
         for (unsigned i = 1; i < 4096; i++) {
             uint64_t v = arr[i] + arr[i - 1];
             arr[i] = v ^ (uint64_t)it;
             sum += v;
         }
+}
     return sum;
 }
 
@@ -40,8 +41,9 @@ static void remote(long iters)
     cell = 1;
     guest_barrier();
     double t0 = now(), c0 = now_on(CLOCK_PROCESS_CPUTIME_ID);
-    for (long i = 0; i < iters; i++)
+    for (long i = 0; i < iters; i++) {
         sum += xbgas_eld(ns, &cell);
+}
     double t = now() - t0, c = now_on(CLOCK_PROCESS_CPUTIME_ID) - c0;
     CHECK_EQ(sum, (uint64_t)iters);
     printf("PE %d: remote eld: %.1f ns per load, %.1f ns of CPU (%ld "

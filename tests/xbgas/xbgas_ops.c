@@ -114,18 +114,21 @@ static void amos(int me, int npes)
     /* eamocas: only the PE that finds 5 + me succeeds; in turn */
     for (;;) {
         uint64_t old = xbgas_eamocas_d(n0, &amo_d[9], 5 + m, 6 + m);
-        if (old == 5 + m)
+        if (old == 5 + m) {
             break;
+}
         CHECK(old < 5 + m);
         sched_yield();
     }
     uint32_t w = 5;  /* a CAS loop: an add made of eamocas.w */
     for (uint32_t seen; (seen = xbgas_eamocas_w(n0, &amo_w[9], w, w + 1))
-                        != w;)
+                        != w;) {
         w = seen;
+}
     guest_barrier();
-    if (me != 0)
+    if (me != 0) {
         return;
+}
     uint64_t n = (uint64_t)npes, bits_d = 0, bits_w = 0;
     for (uint64_t i = 0; i < n; i++) {
         bits_d |= 1ull << i;

@@ -62,8 +62,9 @@ static uint32_t amo32(uint32_t *p, int f5, uint32_t v)
 
 uint64_t mach_amo_host(void *p, int f5, uint64_t v, int wide)
 {
-    if (wide)
+    if (wide) {
         return amo64(p, f5, v);
+}
     return (uint64_t)(int64_t)(int32_t)amo32(p, f5, (uint32_t)v);
 }
 
@@ -106,8 +107,9 @@ void mach_exec_amo(hart_t *h, const insn_t *d)
     int wide = d->f3 == 3, n = wide ? 8 : 4;
     uint64_t a = h->x[d->rs1];
     uint8_t *p = mach_mem(h, d, a, (uint64_t)n);
-    if (a & (uint64_t)(n - 1))
+    if (a & (uint64_t)(n - 1)) {
         mach_fault(h, d, a, "misaligned atomic access (%d bytes)", n);
+}
     if (d->op == OP_LR) {
         exec_lr(h, d, p, wide);
     } else if (d->op == OP_SC) {

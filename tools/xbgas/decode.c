@@ -78,10 +78,11 @@ static void dec_opimm(insn_t *d, uint32_t in, int rd, int rs1, int f3)
     if (f3 == 1 || f3 == 5) {
         uint32_t hi = bits(in, 31, 26);
         imm = bits(in, 25, 20);
-        if (f3 == 5 && hi == 0x10)
+        if (f3 == 5 && hi == 0x10) {
             op = OP_SRAI;
-        else if (hi != 0)
+        } else if (hi != 0) {
             op = OP_ILLEGAL;
+}
     }
     set(d, op, rd, rs1, 0, imm);
 }
@@ -109,22 +110,24 @@ static void dec_op(insn_t *d, uint32_t in, int rd, int rs1, int rs2, int f3)
 {
     uint32_t f7 = bits(in, 31, 25);
     mach_op_t op = OP_ILLEGAL;
-    if (f7 == 0)
+    if (f7 == 0) {
         op = op_ops[f3];
-    else if (f7 == 1)
+    } else if (f7 == 1) {
         op = mul_ops[f3];
-    else if (f7 == 0x20 && f3 == 0)
+    } else if (f7 == 0x20 && f3 == 0) {
         op = OP_SUB;
-    else if (f7 == 0x20 && f3 == 5)
+    } else if (f7 == 0x20 && f3 == 5) {
         op = OP_SRA;
-    else if (f7 == 0x55)
+    } else if (f7 == 0x55) {
         op = f3 == 7 ? OP_ERLE : (f3 == 6 ? OP_ILLEGAL : OP_ERLOAD);
-    else if (f7 == 0x22)
+    } else if (f7 == 0x22) {
         op = f3 == 7 ? OP_ERSE : (f3 > 3 ? OP_ILLEGAL : OP_ERSTORE);
+}
     set(d, op, rd, rs1, rs2, 0);
     d->f3 = (uint8_t)f3;
-    if (op == OP_ERSTORE || op == OP_ERSE)
+    if (op == OP_ERSTORE || op == OP_ERSE) {
         d->rd = (uint8_t)rd;  /* the namespace register: read, not written */
+}
 }
 
 static void dec_op32(insn_t *d, uint32_t in, int rd, int rs1, int rs2,
@@ -132,18 +135,19 @@ static void dec_op32(insn_t *d, uint32_t in, int rd, int rs1, int rs2,
 {
     uint32_t f7 = bits(in, 31, 25);
     mach_op_t op = OP_ILLEGAL;
-    if (f7 == 1)
+    if (f7 == 1) {
         op = mulw_ops[f3];
-    else if (f7 == 0 && f3 == 0)
+    } else if (f7 == 0 && f3 == 0) {
         op = OP_ADDW;
-    else if (f7 == 0x20 && f3 == 0)
+    } else if (f7 == 0x20 && f3 == 0) {
         op = OP_SUBW;
-    else if (f7 == 0 && f3 == 1)
+    } else if (f7 == 0 && f3 == 1) {
         op = OP_SLLW;
-    else if (f7 == 0 && f3 == 5)
+    } else if (f7 == 0 && f3 == 5) {
         op = OP_SRLW;
-    else if (f7 == 0x20 && f3 == 5)
+    } else if (f7 == 0x20 && f3 == 5) {
         op = OP_SRAW;
+}
     set(d, op, rd, rs1, rs2, 0);
 }
 
@@ -153,15 +157,16 @@ static void dec_amo(insn_t *d, uint32_t in, int rd, int rs1, int rs2,
 {
     uint32_t f5 = bits(in, 31, 27);
     mach_op_t op = OP_AMO;
-    if (f3 != 2 && f3 != 3)
+    if (f3 != 2 && f3 != 3) {
         op = OP_ILLEGAL;
-    else if (f5 == 2)
+    } else if (f5 == 2) {
         op = rs2 == 0 ? OP_LR : OP_ILLEGAL;
-    else if (f5 == 3)
+    } else if (f5 == 3) {
         op = OP_SC;
-    else if (f5 != 0 && f5 != 1 && f5 != 4 && f5 != 8 && f5 != 12 &&
-             f5 != 16 && f5 != 20 && f5 != 24 && f5 != 28)
+    } else if (f5 != 0 && f5 != 1 && f5 != 4 && f5 != 8 && f5 != 12 &&
+             f5 != 16 && f5 != 20 && f5 != 24 && f5 != 28) {
         op = OP_ILLEGAL;
+}
     set(d, op, rd, rs1, rs2, 0);
     d->f3 = (uint8_t)f3;
     d->f7 = (uint8_t)f5;
@@ -173,11 +178,12 @@ static void dec_eamo(insn_t *d, uint32_t in, int rd, int rs1, int rs2,
 {
     uint32_t f7 = bits(in, 31, 25);
     mach_op_t op = f7 == 5 ? OP_EAMOCAS : OP_EAMO;
-    if (f3 != 2 && f3 != 3)
+    if (f3 != 2 && f3 != 3) {
         op = OP_ILLEGAL;
-    else if (f7 != 5 && f7 != 0 && f7 != 1 && f7 != 4 && f7 != 8 &&
-             f7 != 12 && f7 != 16 && f7 != 20 && f7 != 24 && f7 != 28)
+    } else if (f7 != 5 && f7 != 0 && f7 != 1 && f7 != 4 && f7 != 8 &&
+             f7 != 12 && f7 != 16 && f7 != 20 && f7 != 24 && f7 != 28) {
         op = OP_ILLEGAL;
+}
     set(d, op, rd, rs1, rs2, 0);
     d->f3 = (uint8_t)f3;
     d->f7 = (uint8_t)f7;
@@ -187,10 +193,11 @@ static void dec_system(insn_t *d, uint32_t in, int rd, int rs1, int f3)
 {
     if (f3 == 0) {
         mach_op_t op = OP_ILLEGAL;
-        if (in == 0x00000073)
+        if (in == 0x00000073) {
             op = OP_ECALL;
-        else if (in == 0x00100073)
+        } else if (in == 0x00100073) {
             op = OP_EBREAK;
+}
         set(d, op, 0, 0, 0, 0);
         return;
     }
@@ -250,20 +257,22 @@ static void dec_fload(insn_t *d, uint32_t in, int rd, int rs1, int rs2,
                       int f3, int store)
 {
     mach_op_t op = OP_ILLEGAL;
-    if (f3 == 2)
+    if (f3 == 2) {
         op = store ? OP_FSW : OP_FLW;
-    else if (f3 == 3)
+    } else if (f3 == 3) {
         op = store ? OP_FSD : OP_FLD;
+}
     set(d, op, rd, rs1, rs2, store ? imm_s(in) : imm_i(in));
 }
 
 static void dec_misc_mem(insn_t *d, int f3)
 {
     mach_op_t op = OP_ILLEGAL;
-    if (f3 == 0)
+    if (f3 == 0) {
         op = OP_FENCE;
-    else if (f3 == 1)
+    } else if (f3 == 1) {
         op = OP_FENCE_I;
+}
     set(d, op, 0, 0, 0, 0);
 }
 
@@ -393,10 +402,11 @@ static void decode_c1(insn_t *d, uint32_t c)
 static void decode_c2_jr(insn_t *d, uint32_t c, int rd, int rs2)
 {
     if (!bits(c, 12, 12)) {
-        if (rs2 == 0)
+        if (rs2 == 0) {
             set(d, rd ? OP_JALR : OP_ILLEGAL, 0, rd, 0, 0);
-        else
+        } else {
             set(d, OP_ADD, rd, 0, rs2, 0);
+}
     } else if (rd == 0 && rs2 == 0) {
         set(d, OP_EBREAK, 0, 0, 0, 0);
     } else if (rs2 == 0) {
@@ -454,6 +464,7 @@ void mach_decode(hart_t *h, insn_t *d, uint64_t pc)
 
 void mach_icache_flush(hart_t *h)
 {
-    for (uint32_t i = 0; i < MACH_ICACHE_SIZE; i++)
+    for (uint32_t i = 0; i < MACH_ICACHE_SIZE; i++) {
         h->icache[i].pc = 1;  /* odd: never a pc */
+}
 }

@@ -45,37 +45,45 @@ static uint64_t mulh_u(uint64_t a, uint64_t b)
 
 static uint64_t div_s(int64_t a, int64_t b)
 {
-    if (b == 0)
+    if (b == 0) {
         return UINT64_MAX;
-    if (a == INT64_MIN && b == -1)
+}
+    if (a == INT64_MIN && b == -1) {
         return (uint64_t)a;
+}
     return (uint64_t)(a / b);
 }
 
 static uint64_t rem_s(int64_t a, int64_t b)
 {
-    if (b == 0)
+    if (b == 0) {
         return (uint64_t)a;
-    if (a == INT64_MIN && b == -1)
+}
+    if (a == INT64_MIN && b == -1) {
         return 0;
+}
     return (uint64_t)(a % b);
 }
 
 static uint64_t divw_s(int32_t a, int32_t b)
 {
-    if (b == 0)
+    if (b == 0) {
         return UINT64_MAX;
-    if (a == INT32_MIN && b == -1)
+}
+    if (a == INT32_MIN && b == -1) {
         return (uint64_t)(int64_t)a;
+}
     return (uint64_t)(int64_t)(a / b);
 }
 
 static uint64_t remw_s(int32_t a, int32_t b)
 {
-    if (b == 0)
+    if (b == 0) {
         return (uint64_t)(int64_t)a;
-    if (a == INT32_MIN && b == -1)
+}
+    if (a == INT32_MIN && b == -1) {
         return 0;
+}
     return (uint64_t)(int64_t)(a % b);
 }
 
@@ -171,8 +179,9 @@ static inline uint8_t *xfast(const hart_t *h, uint64_t ns, uint64_t off,
 {
     uint64_t pe = ns - 1;
     if (pe >= (uint64_t)h->npes || off - h->lo > h->span - n ||
-        (off & (n - 1)))
+        (off & (n - 1))) {
         return NULL;
+}
     uint8_t *b = h->ns_ptr[pe];
     return b ? b + off : NULL;
 }
@@ -181,8 +190,9 @@ static inline uint64_t xload(const uint8_t *p, int f3)
 {
     int n = 1 << (f3 & 3), sh = 64 - 8 * n;
     uint64_t v = ld_u(p, n);
-    if (f3 & 4 || n == 8)
+    if (f3 & 4 || n == 8) {
         return v;
+}
     return (uint64_t)((int64_t)(v << sh) >> sh);
 }
 
@@ -231,10 +241,11 @@ int mach_run(hart_t *h)
         }
         case OP_BEQ: case OP_BNE: case OP_BLT: case OP_BGE: case OP_BLTU:
         case OP_BGEU:
-            if (take_branch(h, d))
+            if (take_branch(h, d)) {
                 pc += (uint64_t)imm;
-            else
+            } else {
                 NEXT();
+}
             break;
         case OP_LB:  LOAD(1, int8_t);
         case OP_LH:  LOAD(2, int16_t);
@@ -284,8 +295,9 @@ int mach_run(hart_t *h)
         case OP_ELOAD: {
             uint8_t *p = xfast(h, h->e[d->rs1], a + (uint64_t)imm,
                                1u << (d->f3 & 3));
-            if (mach_unlikely(!p))
+            if (mach_unlikely(!p)) {
                 goto other;
+}
             X(d->rd) = xload(p, d->f3);
             h->st.xmem++;
             h->st.xremote++;
@@ -295,8 +307,9 @@ int mach_run(hart_t *h)
         case OP_ESTORE: {
             uint8_t *p = xfast(h, h->e[d->rs1], a + (uint64_t)imm,
                                1u << d->f3);
-            if (mach_unlikely(!p))
+            if (mach_unlikely(!p)) {
                 goto other;
+}
             st_u(p, X(d->rs2), 1 << d->f3);
             h->st.xmem++;
             h->st.xremote++;

@@ -38,8 +38,9 @@ static void set_s(hart_t *h, int r, float f)
 {
     uint32_t v;
     memcpy(&v, &f, 4);
-    if (isnan(f))
+    if (isnan(f)) {
         v = CANON_S;
+}
     h->f[r] = 0xffffffff00000000ull | v;
 }
 
@@ -47,8 +48,9 @@ static void set_d(hart_t *h, int r, double f)
 {
     uint64_t v;
     memcpy(&v, &f, 8);
-    if (isnan(f))
+    if (isnan(f)) {
         v = CANON_D;
+}
     h->f[r] = v;
 }
 
@@ -71,28 +73,31 @@ static double round_rm(double v, int rm)
 /* fcvt to an integer of @p bits, signed or not, saturating like RISC-V. */
 static uint64_t cvt_to_int(double v, int rm, int is_signed, int bits)
 {
-    if (isnan(v))
+    if (isnan(v)) {
         v = INFINITY;
+}
     v = round_rm(v, rm);
     if (is_signed) {
         double lim = ldexp(1.0, bits - 1);
         int64_t r;
-        if (v >= lim)
+        if (v >= lim) {
             r = bits == 64 ? INT64_MAX : INT32_MAX;
-        else if (v < -lim)
+        } else if (v < -lim) {
             r = bits == 64 ? INT64_MIN : INT32_MIN;
-        else
+        } else {
             r = (int64_t)v;
+}
         return (uint64_t)r;
     }
     double lim = ldexp(1.0, bits);
     uint64_t r;
-    if (v >= lim)
+    if (v >= lim) {
         r = bits == 64 ? UINT64_MAX : UINT32_MAX;
-    else if (v <= -1.0 || v < 0)
+    } else if (v <= -1.0 || v < 0) {
         r = 0;
-    else
+    } else {
         r = (uint64_t)v;
+}
     return bits == 32 ? (uint64_t)(int64_t)(int32_t)(uint32_t)r : r;
 }
 
@@ -119,21 +124,28 @@ static float cvt_from_int_s(uint64_t x, int kind)
 static uint64_t fclass(double v, int neg)
 {
     int c = fpclassify(v);
-    if (c == FP_INFINITE)  return neg ? 1u << 0 : 1u << 7;
-    if (c == FP_NORMAL)    return neg ? 1u << 1 : 1u << 6;
-    if (c == FP_SUBNORMAL) return neg ? 1u << 2 : 1u << 5;
-    if (c == FP_ZERO)      return neg ? 1u << 3 : 1u << 4;
+    if (c == FP_INFINITE) {  return neg ? 1u << 0 : 1u << 7;
+}
+    if (c == FP_NORMAL) {    return neg ? 1u << 1 : 1u << 6;
+}
+    if (c == FP_SUBNORMAL) { return neg ? 1u << 2 : 1u << 5;
+}
+    if (c == FP_ZERO) {      return neg ? 1u << 3 : 1u << 4;
+}
     return 1u << 9;  /* canonical quiet NaN; signalling ones not told */
 }
 
 static double fminmax(double a, double b, int max)
 {
-    if (isnan(a))
+    if (isnan(a)) {
         return b;
-    if (isnan(b))
+}
+    if (isnan(b)) {
         return a;
-    if (a == b && a == 0)
+}
+    if (a == b && a == 0) {
         return (signbit(a) != 0) == !max ? a : b;
+}
     return max ? (a > b ? a : b) : (a < b ? a : b);
 }
 
@@ -155,10 +167,11 @@ static void fp_arith(hart_t *h, const insn_t *d, int dbl, double a,
     case 0x03: r = a / b; break;
     default:   r = sqrt(a); break;  /* 0x0b */
     }
-    if (dbl)
+    if (dbl) {
         set_d(h, d->rd & 31, r);
-    else
+    } else {
         set_s(h, d->rd & 31, (float)r);
+}
 }
 
 /* Single arithmetic in float, so results round as the guest expects. */
@@ -180,20 +193,23 @@ static void fp_sign_minmax(hart_t *h, const insn_t *d, int dbl, double a,
 {
     int rd = d->rd & 31;
     if ((d->f7 >> 2) == 0x04) {
-        if (d->f3 > 2)
+        if (d->f3 > 2) {
             mach_fault(h, d, d->pc, "illegal instruction 0x%08x", d->raw);
+}
         uint64_t sign = dbl ? 1ull << 63 : 1ull << 31;
         uint64_t v = sgnj(h->f[d->rs1], h->f[d->rs2], d->f3, sign);
         h->f[rd] = dbl ? v : (0xffffffff00000000ull | (uint32_t)v);
         return;
     }
-    if (d->f3 > 1)
+    if (d->f3 > 1) {
         mach_fault(h, d, d->pc, "illegal instruction 0x%08x", d->raw);
+}
     double r = fminmax(a, b, d->f3);
-    if (dbl)
+    if (dbl) {
         set_d(h, rd, r);
-    else
+    } else {
         set_s(h, rd, (float)r);
+}
 }
 
 static uint64_t fp_compare(const hart_t *h, const insn_t *d, double a,
@@ -211,23 +227,26 @@ static uint64_t fp_compare(const hart_t *h, const insn_t *d, double a,
 static void fp_convert(hart_t *h, const insn_t *d, int dbl, double a)
 {
     int rm = frm_of(h, d->f3), k = d->rs2;
-    if (k > 3)
+    if (k > 3) {
         mach_fault(h, d, d->pc, "illegal instruction 0x%08x", d->raw);
+}
     switch (d->f7 >> 2) {
     case 0x18:
         h->x[d->rd] = cvt_to_int(a, rm, !(k & 1), k & 2 ? 64 : 32);
         break;
     case 0x1a:
-        if (dbl)
+        if (dbl) {
             set_d(h, d->rd & 31, cvt_from_int(h->x[d->rs1], k));
-        else
+        } else {
             set_s(h, d->rd & 31, cvt_from_int_s(h->x[d->rs1], k));
+}
         break;
     default:  /* 0x08: between formats */
-        if (dbl)
+        if (dbl) {
             set_d(h, d->rd & 31, (double)get_s(h, d->rs1));
-        else
+        } else {
             set_s(h, d->rd & 31, (float)get_d(h, d->rs1));
+}
         break;
     }
 }
@@ -254,14 +273,17 @@ static void exec_fma(hart_t *h, const insn_t *d)
     double a = dbl ? get_d(h, d->rs1) : get_s(h, d->rs1);
     double b = dbl ? get_d(h, d->rs2) : get_s(h, d->rs2);
     double c = dbl ? get_d(h, d->rs3) : get_s(h, d->rs3);
-    if (op == 1 || op == 3)
+    if (op == 1 || op == 3) {
         c = -c;
-    if (op >= 2)
+}
+    if (op >= 2) {
         a = -a;
-    if (dbl)
+}
+    if (dbl) {
         set_d(h, d->rd & 31, fma(a, b, c));
-    else
+    } else {
         set_s(h, d->rd & 31, fmaf((float)a, (float)b, (float)c));
+}
 }
 
 void mach_exec_fp(hart_t *h, const insn_t *d)
@@ -275,10 +297,11 @@ void mach_exec_fp(hart_t *h, const insn_t *d)
     double b = dbl ? get_d(h, d->rs2) : get_s(h, d->rs2);
     switch (d->f7 >> 2) {
     case 0x00: case 0x01: case 0x02: case 0x03: case 0x0b:
-        if (dbl)
+        if (dbl) {
             fp_arith(h, d, 1, a, b);
-        else
+        } else {
             fp_arith_s(h, d, (float)a, (float)b);
+}
         break;
     case 0x04: case 0x05: fp_sign_minmax(h, d, dbl, a, b); break;
     case 0x14: h->x[d->rd] = fp_compare(h, d, a, b); break;
@@ -335,7 +358,8 @@ void mach_exec_csr(hart_t *h, const insn_t *d)
     default: val = old & ~src; break;
     }
     /* csrrs/csrrc with x0 (or uimm 0) only read */
-    if ((d->f3 & 3) == 1 || d->rs1 != 0)
+    if ((d->f3 & 3) == 1 || d->rs1 != 0) {
         csr_write(h, d, csr, val);
+}
     h->x[d->rd] = old;
 }

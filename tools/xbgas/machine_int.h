@@ -170,10 +170,11 @@ void mach_print_stats(const hart_t *h, double seconds, double cpu);
 static inline uint8_t *mach_mem(const hart_t *h, const insn_t *d,
                                 uint64_t a, uint64_t n)
 {
-    if (mach_unlikely(a - h->lo > h->span - n))
+    if (mach_unlikely(a - h->lo > h->span - n)) {
         mach_fault(h, d, a, "guest segfault: outside guest memory "
                    "[0x%llx, 0x%llx)", (unsigned long long)h->lo,
                    (unsigned long long)(h->lo + h->span));
+}
     return h->base + a;
 }
 

@@ -47,8 +47,9 @@ static uint64_t parse_size(const char *s)
     case 'g': case 'G': v <<= 30; end++; break;
     default: break;
     }
-    if (*end || v < (4ull << 20) || v > (64ull << 30))
+    if (*end || v < (4ull << 20) || v > (64ull << 30)) {
         mach_die("--mem %s: expected a size between 4M and 64G", s);
+}
     return (v + 0xffff) & ~0xffffull;
 }
 
@@ -57,15 +58,17 @@ static opts_t parse_opts(int argc, char **argv)
     opts_t o = {0, 64ull << 20, 0};
     int i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
-        if (strcmp(argv[i], "--stats") == 0)
+        if (strcmp(argv[i], "--stats") == 0) {
             o.stats = 1;
-        else if (strcmp(argv[i], "--mem") == 0 && i + 1 < argc)
+        } else if (strcmp(argv[i], "--mem") == 0 && i + 1 < argc) {
             o.mem = parse_size(argv[++i]);
-        else
+        } else {
             usage();
+}
     }
-    if (i >= argc)
+    if (i >= argc) {
         usage();
+}
     o.argi = i;
     return o;
 }
@@ -87,23 +90,26 @@ static hart_t *hart_create(uint64_t size)
 {
     hart_t *h = calloc(1, sizeof(*h));
     void *mem;
-    if (!h)
+    if (!h) {
         mach_die("out of memory");
+}
     h->pe = xg_rank();
     h->npes = xg_size();
     xg_status_t s = xg_malloc(size, &mem);
-    if (s != XG_OK)
+    if (s != XG_OK) {
         mach_die("PE %d: cannot allocate %llu MiB of guest memory in the "
                  "symmetric heap (%s): raise SHMEM_SYMMETRIC_SIZE or lower "
                  "--mem", h->pe, (unsigned long long)(size >> 20),
                  xg_status_str(s));
+}
     h->base = mem;
     h->icache = malloc(MACH_ICACHE_SIZE * sizeof(insn_t));
     h->ns_ptr = calloc((size_t)h->npes, sizeof(*h->ns_ptr));
     h->ns_known = calloc((size_t)h->npes, 1);
     h->ns_gaddr = calloc((size_t)h->npes, sizeof(*h->ns_gaddr));
-    if (!h->icache || !h->ns_ptr || !h->ns_known || !h->ns_gaddr)
+    if (!h->icache || !h->ns_ptr || !h->ns_known || !h->ns_gaddr) {
         mach_die("out of memory");
+}
     layout(h, size);
     mach_icache_flush(h);
     return h;
@@ -119,12 +125,14 @@ static double now_s(clockid_t clock)
 int main(int argc, char **argv)
 {
     opts_t o = parse_opts(argc, argv);
-    if (xg_init() != XG_OK)
+    if (xg_init() != XG_OK) {
         mach_die("xg_init failed");
+}
     hart_t *h = hart_create(o.mem);
     h->prog = realpath(argv[o.argi], NULL);  /* /proc/self/exe */
-    if (!h->prog)
+    if (!h->prog) {
         mach_die("cannot open guest program '%s'", argv[o.argi]);
+}
     mach_load(h, argv[o.argi], argc - o.argi, argv + o.argi);
     mach_xbgas_reset(h);
     xg_barrier();  /* every PE's memory is loaded before any hart runs */
@@ -133,10 +141,12 @@ int main(int argc, char **argv)
     double t1 = now_s(CLOCK_MONOTONIC), c1 = now_s(CLOCK_PROCESS_CPUTIME_ID);
     xg_quiet();
     fflush(stdout);
-    if (o.stats)
+    if (o.stats) {
         mach_print_stats(h, t1 - t0, c1 - c0);
-    if (code != 0)
+}
+    if (code != 0) {
         exit(code);  /* xgasrun ends the other PEs */
+}
     xg_fini();
     return 0;
 }

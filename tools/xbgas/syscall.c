@@ -46,8 +46,9 @@ typedef struct rv_stat {
 /* A host pointer to guest [a, a + n), or NULL. */
 static void *gbuf(const hart_t *h, uint64_t a, uint64_t n)
 {
-    if (n > h->span || a - h->lo > h->span - n)
+    if (n > h->span || a - h->lo > h->span - n) {
         return NULL;
+}
     return h->base + a;
 }
 
@@ -55,8 +56,9 @@ static void *gbuf(const hart_t *h, uint64_t a, uint64_t n)
 static const char *gstr(const hart_t *h, uint64_t a)
 {
     const char *s = gbuf(h, a, 1);
-    if (!s)
+    if (!s) {
         return NULL;
+}
     uint64_t room = h->lo + h->span - a;
     return memchr(s, 0, room) ? s : NULL;
 }
@@ -66,8 +68,9 @@ static int64_t ret(int64_t r) { return r < 0 ? -errno : r; }
 static int64_t sys_brk(hart_t *h, uint64_t want)
 {
     if (want >= h->brk_lo && want <= h->mmap_lo) {
-        if (want > h->brk)
+        if (want > h->brk) {
             memset(h->base + h->brk, 0, want - h->brk);
+}
         h->brk = want;
     }
     return (int64_t)h->brk;
@@ -76,12 +79,15 @@ static int64_t sys_brk(hart_t *h, uint64_t want)
 static int64_t sys_mmap(hart_t *h)
 {
     uint64_t len = (A(1) + 4095) & ~4095ull;
-    if (!(A(3) & 0x20) || len == 0)  /* MAP_ANONYMOUS only */
+    if (!(A(3) & 0x20) || len == 0) {  /* MAP_ANONYMOUS only */
         return -ENODEV;
-    if (A(0) != 0 && (A(3) & 0x10))  /* MAP_FIXED: not here */
+}
+    if (A(0) != 0 && (A(3) & 0x10)) {  /* MAP_FIXED: not here */
         return -EINVAL;
-    if (h->mmap_lo < h->brk + len)
+}
+    if (h->mmap_lo < h->brk + len) {
         return -ENOMEM;
+}
     h->mmap_lo -= len;
     memset(h->base + h->mmap_lo, 0, len);
     return (int64_t)h->mmap_lo;
@@ -114,10 +120,12 @@ static int64_t sys_fstatat(hart_t *h, int dirfd, uint64_t path, uint64_t buf,
     struct stat st;
     rv_stat_t *rv = gbuf(h, buf, sizeof(*rv));
     const char *p = path ? gstr(h, path) : "";
-    if (!rv || !p)
+    if (!rv || !p) {
         return -EFAULT;
-    if (fstatat(dirfd, p, &st, flags) < 0)
+}
+    if (fstatat(dirfd, p, &st, flags) < 0) {
         return -errno;
+}
     stat_to_rv(&st, rv);
     return 0;
 }
@@ -125,10 +133,12 @@ static int64_t sys_fstatat(hart_t *h, int dirfd, uint64_t path, uint64_t buf,
 static int64_t sys_rw(hart_t *h, int write_it)
 {
     void *b = gbuf(h, A(1), A(2));
-    if (!b)
+    if (!b) {
         return -EFAULT;
-    if (write_it)
+}
+    if (write_it) {
         return ret(write((int)A(0), b, A(2)));
+}
     return ret(read((int)A(0), b, A(2)));
 }
 
@@ -137,34 +147,40 @@ static int64_t sys_rwv(hart_t *h, int write_it)
     int cnt = (int)A(2);
     struct iovec iov[64];
     const uint64_t *g = gbuf(h, A(1), (uint64_t)cnt * 16);
-    if (cnt < 0 || cnt > 64)
+    if (cnt < 0 || cnt > 64) {
         return -EINVAL;
-    if (!g)
+}
+    if (!g) {
         return -EFAULT;
+}
     for (int i = 0; i < cnt; i++) {
         iov[i].iov_base = gbuf(h, g[2 * i], g[2 * i + 1]);
         iov[i].iov_len = g[2 * i + 1];
-        if (!iov[i].iov_base && iov[i].iov_len)
+        if (!iov[i].iov_base && iov[i].iov_len) {
             return -EFAULT;
+}
     }
-    if (write_it)
+    if (write_it) {
         return ret(writev((int)A(0), iov, cnt));
+}
     return ret(readv((int)A(0), iov, cnt));
 }
 
 static int64_t sys_openat(hart_t *h)
 {
     const char *p = gstr(h, A(1));
-    if (!p)
+    if (!p) {
         return -EFAULT;
+}
     return ret(openat((int)A(0), p, (int)A(2), (mode_t)A(3)));
 }
 
 static int64_t sys_unlinkat(hart_t *h)
 {
     const char *p = gstr(h, A(1));
-    if (!p)
+    if (!p) {
         return -EFAULT;
+}
     return ret(unlinkat((int)A(0), p, (int)A(2)));
 }
 
@@ -172,8 +188,9 @@ static int64_t sys_readlinkat(hart_t *h)
 {
     const char *p = gstr(h, A(1));
     char *b = gbuf(h, A(2), A(3));
-    if (!p || !b)
+    if (!p || !b) {
         return -EFAULT;
+}
     if (strcmp(p, "/proc/self/exe") == 0) {
         size_t n = strlen(h->prog);
         n = n < A(3) ? n : A(3);
@@ -186,13 +203,16 @@ static int64_t sys_readlinkat(hart_t *h)
 static int64_t sys_prlimit(hart_t *h)
 {
     struct rlimit rl;
-    if (A(3) == 0)
+    if (A(3) == 0) {
         return 0;
+}
     uint64_t *old = gbuf(h, A(3), 16);
-    if (!old)
+    if (!old) {
         return -EFAULT;
-    if (getrlimit((int)A(1), &rl) < 0)
+}
+    if (getrlimit((int)A(1), &rl) < 0) {
         return -errno;
+}
     old[0] = rl.rlim_cur;
     old[1] = rl.rlim_max;
     if (A(1) == RLIMIT_STACK) {
@@ -206,10 +226,12 @@ static int64_t sys_clock(hart_t *h)
 {
     struct timespec ts;
     int64_t *g = gbuf(h, A(1), 16);
-    if (!g)
+    if (!g) {
         return -EFAULT;
-    if (clock_gettime((clockid_t)A(0), &ts) < 0)
+}
+    if (clock_gettime((clockid_t)A(0), &ts) < 0) {
         return -errno;
+}
     g[0] = ts.tv_sec;
     g[1] = ts.tv_nsec;
     return 0;
@@ -221,10 +243,12 @@ static int64_t sys_sleep(hart_t *h, int clock)
     const struct timespec *req = gbuf(h, A(clock ? 2 : 0), 16);
     uint64_t rem_a = A(clock ? 3 : 1);
     struct timespec *rem = rem_a ? gbuf(h, rem_a, 16) : NULL;
-    if (!req || (rem_a && !rem))
+    if (!req || (rem_a && !rem)) {
         return -EFAULT;
-    if (!clock)
+}
+    if (!clock) {
         return ret(nanosleep(req, rem));
+}
     return -clock_nanosleep((clockid_t)A(0), (int)A(1), req, rem);
 }
 
@@ -233,19 +257,22 @@ static int64_t sys_uname(hart_t *h)
     static const char *f[6] = {"Linux", "xgas-xbgas", "6.1.0", "#1",
                                "riscv64", "(none)"};
     char *b = gbuf(h, A(0), 6 * 65);
-    if (!b)
+    if (!b) {
         return -EFAULT;
+}
     memset(b, 0, 6 * 65);
-    for (int i = 0; i < 6; i++)
+    for (int i = 0; i < 6; i++) {
         memcpy(b + 65 * i, f[i], strlen(f[i]));
+}
     return 0;
 }
 
 static int64_t sys_random(hart_t *h)
 {
     void *b = gbuf(h, A(0), A(1));
-    if (!b)
+    if (!b) {
         return -EFAULT;
+}
     return ret(getrandom(b, A(1), (unsigned)A(2)));
 }
 
@@ -304,10 +331,12 @@ void mach_syscall(hart_t *h, const insn_t *d)
 {
     uint64_t nr = h->x[17];
     int64_t r = sys_process(h, d, nr);
-    if (r == -ENOSYS - 1000)
+    if (r == -ENOSYS - 1000) {
         mach_fault(h, d, d->pc, "unknown system call %llu (a7): the "
                    "machine serves the calls of docs/xbgas.md",
                    (unsigned long long)nr);
-    if (!h->exited)
+}
+    if (!h->exited) {
         h->x[10] = (uint64_t)r;
+}
 }

@@ -26,9 +26,10 @@ static void ns_fill(hart_t *h, int pe)
 {
     xg_gaddr_t ga;
     xg_status_t s = xg_gaddr(h->base, pe, &ga);
-    if (s != XG_OK)
+    if (s != XG_OK) {
         mach_die("PE %d: the guest memory of PE %d has no global address: "
                  "%s", h->pe, pe, xg_status_str(s));
+}
     h->ns_gaddr[pe] = ga;
     h->ns_ptr[pe] = xg_gaddr_ptr(ga);
     h->ns_known[pe] = 1;
@@ -45,34 +46,40 @@ static eref_t resolve(hart_t *h, const insn_t *d, uint64_t ns, uint64_t off,
         return r;
     }
     h->st.xremote++;
-    if (ns > (uint64_t)h->npes)
+    if (ns > (uint64_t)h->npes) {
         mach_fault(h, d, off, "unknown namespace %llu: this job has %d PEs "
                    "(namespace 0 is local, 1..%d name PEs 0..%d)",
                    (unsigned long long)ns, h->npes, h->npes, h->npes - 1);
+}
     int pe = (int)(ns - 1);
-    if (off - h->lo > h->span - n)
+    if (off - h->lo > h->span - n) {
         mach_fault(h, d, off, "remote access out of bounds of PE %d's "
                    "guest memory [0x%llx, 0x%llx)", pe,
                    (unsigned long long)h->lo,
                    (unsigned long long)(h->lo + h->span));
-    if (off & (n - 1))
+}
+    if (off & (n - 1)) {
         mach_fault(h, d, off, "misaligned remote access (%llu bytes) to "
                    "PE %d", (unsigned long long)n, pe);
-    if (mach_unlikely(!h->ns_known[pe]))
+}
+    if (mach_unlikely(!h->ns_known[pe])) {
         ns_fill(h, pe);
-    if (h->ns_ptr[pe])
+}
+    if (h->ns_ptr[pe]) {
         r.p = h->ns_ptr[pe] + off;
-    else
+    } else {
         r.ga = xg_gaddr_add(h->ns_gaddr[pe], (int64_t)off);
+}
     return r;
 }
 
 static void check(const hart_t *h, const insn_t *d, uint64_t off,
                   xg_status_t s)
 {
-    if (s != XG_OK)
+    if (s != XG_OK) {
         mach_fault(h, d, off, "xgas operation failed: %s",
                    xg_status_str(s));
+}
 }
 
 static uint64_t op_get(const hart_t *h, const insn_t *d, xg_gaddr_t ga,
@@ -107,12 +114,14 @@ static uint64_t eload(hart_t *h, const insn_t *d, uint64_t ns, uint64_t off,
 {
     uint64_t n = 1ull << (f3 & 3), v = 0;
     eref_t r = resolve(h, d, ns, off, n);
-    if (r.p)
+    if (r.p) {
         memcpy(&v, r.p, n);
-    else
+    } else {
         v = op_get(h, d, r.ga, n);
-    if (f3 & 4 || n == 8)
+}
+    if (f3 & 4 || n == 8) {
         return v;
+}
     int sh = 64 - 8 * (int)n;
     return (uint64_t)((int64_t)(v << sh) >> sh);
 }
@@ -121,10 +130,11 @@ static void estore(hart_t *h, const insn_t *d, uint64_t ns, uint64_t off,
                    uint64_t n, uint64_t v)
 {
     eref_t r = resolve(h, d, ns, off, n);
-    if (r.p)
+    if (r.p) {
         memcpy(r.p, &v, n);
-    else
+    } else {
         op_put(h, d, r.ga, n, v);
+}
 }
 
 static int xg_op_of(int f5, xg_amo_op_t *op)
@@ -184,8 +194,9 @@ static uint64_t amo_op(const hart_t *h, const insn_t *d, xg_gaddr_t ga,
     }
     uint64_t old = op_get(h, d, ga, wide ? 8 : 4), seen;
     while ((seen = cas_op(h, d, ga, wide, old,
-                          minmax(f5, old, v, wide))) != old)
+                          minmax(f5, old, v, wide))) != old) {
         old = seen;
+}
     return old;
 }
 
@@ -199,9 +210,10 @@ static void exec_eamo(hart_t *h, const insn_t *d)
     int wide = d->f3 == 3;
     uint64_t n = wide ? 8 : 4, v = h->x[d->rs2], old;
     eref_t r = resolve(h, d, h->e[d->rs1], h->x[d->rs1], n);
-    if (r.p && ((uintptr_t)r.p & (n - 1)))
+    if (r.p && ((uintptr_t)r.p & (n - 1))) {
         mach_fault(h, d, h->x[d->rs1], "misaligned atomic access (%llu "
                    "bytes)", (unsigned long long)n);
+}
     if (d->op == OP_EAMOCAS) {
         uint64_t exp = h->x[d->rd & 31];
         if (r.p && wide) {
