@@ -101,8 +101,14 @@ typedef struct hart {
     uint64_t  shared_lo, shared_size, stack_lo, stack_top;
     const char *prog;
     int       exited, exit_code;
+    int       start_gate; /* --start-gate: the first remote access waits */
+    int       gate_done;  /* ... for every hart's (or its exit), once */
     insn_t   *icache;
 } hart_t;
+
+/** @brief --start-gate: the one xg_barrier of every hart, at its first
+ * remote access or at its exit, whichever comes first. */
+void mach_start_gate(hart_t *h);
 
 /* decode.c */
 /** @brief Decodes the instruction at @p pc into @p d (faults if bad). */

@@ -22,8 +22,18 @@ typedef struct eref {
     xg_gaddr_t ga;  /* otherwise: the xgas global address */
 } eref_t;
 
+void mach_start_gate(hart_t *h)
+{
+    if (h->start_gate && !h->gate_done) {
+        h->gate_done = 1;
+        xg_barrier();
+    }
+}
+
+/* (the first access to each PE comes here: the start gate waits here) */
 static void ns_fill(hart_t *h, int pe)
 {
+    mach_start_gate(h);
     xg_gaddr_t ga;
     xg_status_t s = xg_gaddr(h->base, pe, &ga);
     if (s != XG_OK) {
