@@ -24,7 +24,7 @@
 #define PVAS_ALIGN        (2 * PVAS_MB) /* parts of a segment start so */
 #define PVAS_STACK_SIZE   (8 * PVAS_MB)
 #define PVAS_TRAMP_SIZE   (64u << 10)   /* bottom of the stack: clone's */
-#define PVAS_VA_LIMIT     (1ull << 47)
+#define PVAS_VA_LIMIT     ((1ull << 47) - 4096) /* x86-64 TASK_SIZE */
 /* mappings a copy adds beyond its own loads: stack, the reservation's
  * pieces, and (dynamic) the libraries ld.so maps outside the segment
  * and the runtime's own: a estimate for vm.max_map_count */
