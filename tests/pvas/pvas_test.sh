@@ -97,7 +97,7 @@ nonpie)
 big)
     XGAS_PVAS_SEGMENT_SIZE=16M run big
     expect_status 1
-    expect_err "more than XGAS_PVAS_SEGMENT_SIZE=16 MiB: raise"
+    expect_err "more than the upper half of XGAS_PVAS_SEGMENT_SIZE=16 MiB: raise"
     ;;
 range_taken)
     # where Linux puts a PIE (xgasrun, whose fork is the root) and its

@@ -37,6 +37,7 @@ typedef struct pvas_root {
     xg_pvas_image_t prog;
     xg_pvas_image_t interp;
     int             dynamic;
+    uint64_t        image_off;
     uint64_t        interp_off;
     uint64_t        room_lo;
     uint64_t        room_hi;
@@ -100,26 +101,29 @@ static int pvas_open(pvas_root_t *r)
     return 0;
 }
 
-/* Places the parts of a segment and checks that they fit. */
+/* Places the parts of a segment and checks that they fit: the lower
+ * half is the runtime's room, the upper one holds the program, its
+ * interpreter and the stack. */
 static int pvas_layout(pvas_root_t *r)
 {
     uint64_t seg = r->spec->seg_size, end;
 
-    r->interp_off = pvas_align(r->prog.span, PVAS_ALIGN) + PVAS_ALIGN;
-    end = r->dynamic ? r->interp_off + r->interp.span : r->prog.span;
-    r->room_lo = pvas_align(end, PVAS_ALIGN) + PVAS_ALIGN;
-    r->room_hi = (seg > PVAS_STACK_SIZE + PVAS_ALIGN)
-                     ? seg - PVAS_STACK_SIZE - PVAS_ALIGN
-                     : 0;
-    if (r->room_hi <= r->room_lo) {
+    r->image_off = seg / 2;
+    r->interp_off = r->image_off + pvas_align(r->prog.span, PVAS_ALIGN) +
+                    PVAS_ALIGN;
+    end = r->dynamic ? r->interp_off + r->interp.span
+                     : r->image_off + r->prog.span;
+    end = pvas_align(end, PVAS_ALIGN) + PVAS_ALIGN;
+    r->room_lo = 0;
+    r->room_hi = r->image_off - PVAS_ALIGN;
+    if (end + PVAS_STACK_SIZE > seg) {
         pvas_say("--pvas: '%s' needs %llu MiB of its segment for the program"
-                 "%s and %llu MiB for its stack, more than "
+                 "%s and its stack, more than the upper half of "
                  "XGAS_PVAS_SEGMENT_SIZE=%llu MiB: raise "
                  "XGAS_PVAS_SEGMENT_SIZE (a power of two)", r->spec->path,
-                 (unsigned long long)(r->room_lo / PVAS_MB),
-                 r->dynamic ? " and its interpreter" : "",
-                 (unsigned long long)((PVAS_STACK_SIZE + PVAS_ALIGN) /
+                 (unsigned long long)((end - r->image_off + PVAS_STACK_SIZE) /
                                       PVAS_MB),
+                 r->dynamic ? ", its interpreter" : "",
                  (unsigned long long)(seg / PVAS_MB));
         return -1;
     }
@@ -295,13 +299,13 @@ static size_t pvas_auxv(const pvas_root_t *r, uintptr_t seg, uintptr_t random,
     size_t n = 0, i;
     unsigned long value;
 
-    pvas_aux(aux, &n, AT_PHDR, seg + r->prog.phdr_vaddr);
+    pvas_aux(aux, &n, AT_PHDR, seg + r->image_off + r->prog.phdr_vaddr);
     pvas_aux(aux, &n, AT_PHENT, sizeof(Elf64_Phdr));
     pvas_aux(aux, &n, AT_PHNUM, r->prog.ehdr.e_phnum);
     pvas_aux(aux, &n, AT_PAGESZ, (uint64_t)sysconf(_SC_PAGESIZE));
     pvas_aux(aux, &n, AT_BASE, r->dynamic ? seg + r->interp_off : 0);
     pvas_aux(aux, &n, AT_FLAGS, 0);
-    pvas_aux(aux, &n, AT_ENTRY, seg + r->prog.ehdr.e_entry);
+    pvas_aux(aux, &n, AT_ENTRY, seg + r->image_off + r->prog.ehdr.e_entry);
     pvas_aux(aux, &n, AT_UID, getuid());
     pvas_aux(aux, &n, AT_EUID, geteuid());
     pvas_aux(aux, &n, AT_GID, getgid());
@@ -492,7 +496,7 @@ static int pvas_start(pvas_root_t *r, int rank)
     char byte;
     pid_t pid;
 
-    if ((xg_pvas_image_map(&r->prog, seg) != 0) ||
+    if ((xg_pvas_image_map(&r->prog, seg + r->image_off) != 0) ||
         (r->dynamic &&
          (xg_pvas_image_map(&r->interp, seg + r->interp_off) != 0)) ||
         (mmap((void *)stack, PVAS_STACK_SIZE, PROT_READ | PROT_WRITE,
@@ -512,7 +516,7 @@ static int pvas_start(pvas_root_t *r, int rank)
     st->spec = r->spec;
     st->rank = rank;
     st->entry = r->dynamic ? seg + r->interp_off + r->interp.ehdr.e_entry
-                           : seg + r->prog.ehdr.e_entry;
+                           : seg + r->image_off + r->prog.ehdr.e_entry;
     st->sp = pvas_build_stack(r, seg, r->spec->env(r->spec->arg, rank));
     pvas_name(r->spec->path, rank, st->name);
     if (st->sp == 0) {

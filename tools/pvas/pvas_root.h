@@ -8,11 +8,12 @@
  *
  * Segment i (base + i * seg_size), by offset:
  *
- *   0            the program (text, data, bss: its globals)
+ *   0            room_hi: the runtime's room, the partition of PE i
+ *                (symmetric heap, internal area; XGAS_PVAS_ROOM_LO/HI tell
+ *                the runtime where), left inaccessible here
+ *   seg_size/2   the program (text, data, bss: its globals)
  *   interp_off   its interpreter (ld.so), for a dynamic PIE
- *   room_lo      room_hi: left for the runtime (symmetric heap, internal
- *                area; XGAS_PVAS_ROOM_LO/HI tell it where)
- *   room_hi      the initial stack, up to the segment's end
+ *   ...          the initial stack, up to the segment's end
  *
  * Invariants:
  *  - The root writes nothing outside the range it reserved but its own
