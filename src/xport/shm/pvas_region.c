@@ -48,16 +48,14 @@ xg_status_t xg_shm_pvas_open(xg_xport_region_t *region, int nparts,
     size_t len;
     void *map;
 
+    /* @base is XGAS_SYMMETRIC_BASE, as mem passes it and xgasrun read it */
     if ((part_size != xg_config.pvas_segment_size) ||
-        (base != xg_config.symmetric_base) ||
         (xg_config.pvas_room_hi > part_size)) {
         xg_error("shm", "a PVAS node region of %zu-byte partitions at %#lx "
                  "does not match the segments xgasrun made "
-                 "(XGAS_PVAS_SEGMENT_SIZE=%llu at XGAS_SYMMETRIC_BASE=%#llx): "
-                 "start every PE with the same settings",
-                 part_size, (unsigned long)base,
-                 (unsigned long long)xg_config.pvas_segment_size,
-                 (unsigned long long)xg_config.symmetric_base);
+                 "(XGAS_PVAS_SEGMENT_SIZE=%llu): start every PE with the "
+                 "same settings", part_size, (unsigned long)base,
+                 (unsigned long long)xg_config.pvas_segment_size);
         return XG_ERR_MISMATCH;
     }
     xg_boot_identity(&me);
