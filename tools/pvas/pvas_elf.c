@@ -113,6 +113,63 @@ static int pvas_scan_phdrs(xg_pvas_image_t *img, const char *path, char *why,
     return 0;
 }
 
+/* The file offset of virtual address @vaddr, or 0 if no load holds it. */
+static uint64_t pvas_file_offset(const xg_pvas_image_t *img, uint64_t vaddr)
+{
+    const Elf64_Phdr *ph;
+    int i;
+
+    for (i = 0; i < img->ehdr.e_phnum; i++) {
+        ph = &img->phdr[i];
+        if ((ph->p_type == PT_LOAD) && (vaddr >= ph->p_vaddr) &&
+            (vaddr < ph->p_vaddr + ph->p_filesz)) {
+            return ph->p_offset + (vaddr - ph->p_vaddr);
+        }
+    }
+    return 0;
+}
+
+/* Counts the libraries the program names (DT_NEEDED), for the estimate
+ * of its mappings; leaves the counts at 0 where the file does not say. */
+static void pvas_count_needed(xg_pvas_image_t *img)
+{
+    Elf64_Dyn dyn[512];
+    uint64_t strtab = 0, name_off;
+    char name[64];
+    size_t i, n = 0;
+    int k;
+
+    for (k = 0; k < img->ehdr.e_phnum; k++) {
+        if (img->phdr[k].p_type == PT_DYNAMIC) {
+            n = img->phdr[k].p_filesz / sizeof(Elf64_Dyn);
+            n = (n > 512) ? 512 : n;
+            if (pvas_read_at(img->fd, dyn, n * sizeof(Elf64_Dyn),
+                             (off_t)img->phdr[k].p_offset) != 0) {
+                return;
+            }
+            break;
+        }
+    }
+    for (i = 0; (i < n) && (dyn[i].d_tag != DT_NULL); i++) {
+        if (dyn[i].d_tag == DT_STRTAB) {
+            strtab = pvas_file_offset(img, dyn[i].d_un.d_ptr);
+        }
+    }
+    for (i = 0; (i < n) && (dyn[i].d_tag != DT_NULL); i++) {
+        if (dyn[i].d_tag != DT_NEEDED) {
+            continue;
+        }
+        img->nneeded++;
+        name_off = strtab + dyn[i].d_un.d_val;
+        memset(name, 0, sizeof(name));
+        if ((strtab != 0) &&
+            (pread(img->fd, name, sizeof(name) - 1, (off_t)name_off) > 0) &&
+            (strncmp(name, "libxgas", 7) == 0)) {
+            img->needs_xgas = 1;
+        }
+    }
+}
+
 int xg_pvas_image_open(xg_pvas_image_t *img, const char *path, char *why,
                        size_t len)
 {
@@ -143,6 +200,7 @@ int xg_pvas_image_open(xg_pvas_image_t *img, const char *path, char *why,
     if (pvas_scan_phdrs(img, path, why, len) != 0) {
         goto err_close;
     }
+    pvas_count_needed(img);
     return 0;
 
 err_close:

@@ -25,6 +25,8 @@ typedef struct xg_pvas_image {
     uint64_t     span;            /* bytes from 0 to the end of the loads */
     uint64_t     phdr_vaddr;      /* where the headers are once loaded */
     int          nloads;
+    int          nneeded;         /* DT_NEEDED entries */
+    int          needs_xgas;      /* one of them is libxgas */
     char         interp[PATH_MAX]; /* PT_INTERP, "" for a static PIE */
 } xg_pvas_image_t;
 

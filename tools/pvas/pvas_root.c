@@ -25,11 +25,14 @@
 #define PVAS_STACK_SIZE   (8 * PVAS_MB)
 #define PVAS_TRAMP_SIZE   (64u << 10)   /* bottom of the stack: clone's */
 #define PVAS_VA_LIMIT     ((1ull << 47) - 4096) /* x86-64 TASK_SIZE */
-/* mappings a copy adds beyond its own loads: stack, the reservation's
- * pieces, and (dynamic) the libraries ld.so maps outside the segment
- * and the runtime's own: a estimate for vm.max_map_count */
-#define PVAS_MAPS_STATIC  24
-#define PVAS_MAPS_DYNAMIC 96
+/* An estimate for vm.max_map_count of the mappings a copy adds beyond
+ * its own loads: stack, the reservation's pieces, its threads; per
+ * library it names, about 5 (text, data, relro, bss); and the libraries
+ * libxgas brings and the runtime's own areas (measured: 133 mappings per
+ * PE of a dynamic xgas program on Debian 12). */
+#define PVAS_MAPS_BASE    24
+#define PVAS_MAPS_LIBRARY 6
+#define PVAS_MAPS_XGAS    100
 #define PVAS_AUXV_MAX     32
 
 typedef struct pvas_root {
@@ -146,9 +149,11 @@ static int pvas_check_map_count(const pvas_root_t *r)
         }
         fclose(f);
     }
-    each = 2L * r->prog.nloads +
-           (r->dynamic ? 2L * r->interp.nloads + PVAS_MAPS_DYNAMIC
-                       : PVAS_MAPS_STATIC);
+    each = 2L * r->prog.nloads + PVAS_MAPS_BASE +
+           (r->dynamic ? 2L * r->interp.nloads +
+                             PVAS_MAPS_LIBRARY * r->prog.nneeded
+                       : 0) +
+           (r->prog.needs_xgas ? PVAS_MAPS_XGAS : 0);
     need = each * r->spec->npes + 256;
     if ((max > 0) && (need > max)) {
         pvas_say("--pvas: %d PEs of '%s' in one address space need about %ld "
