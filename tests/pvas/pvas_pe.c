@@ -13,6 +13,9 @@
  *   wait    writes its pid to $PVAS_TEST_DIR/pe.R.pid and waits forever
  *   big     touches a 32 MiB array in its bss (too large for a 16 MiB
  *           segment)
+ *   fork    forks a child that writes a global and exits (the parent's
+ *           copy is unchanged: fork copies the address space), then runs
+ *           a command through system(); prints "pvas pe R of N ok"
  */
 #include <pthread.h>
 #include <signal.h>
@@ -20,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static int initialized_global = 7;
@@ -139,6 +143,31 @@ static int wait_forever(int rank)
     }
 }
 
+static int fork_and_system(int rank, int npes)
+{
+    int status = -1;
+    pid_t pid = fork();
+
+    if (pid == 0) {
+        initialized_global = 99;
+        _exit((initialized_global == 99) ? 0 : 1);
+    }
+    if ((pid < 0) || (waitpid(pid, &status, 0) != pid) ||
+        !WIFEXITED(status) || (WEXITSTATUS(status) != 0) ||
+        (initialized_global != 7)) {
+        fprintf(stderr, "pe %d: fork: child status %#x, global %d\n", rank,
+                status, initialized_global);
+        return 1;
+    }
+    status = system("exit 5");
+    if (!WIFEXITED(status) || (WEXITSTATUS(status) != 5)) {
+        fprintf(stderr, "pe %d: system: status %#x\n", rank, status);
+        return 1;
+    }
+    printf("pvas pe %d of %d ok\n", rank, npes);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     int rank = (int)env_number("XGAS_RANK", 0);
@@ -161,6 +190,9 @@ int main(int argc, char **argv)
     }
     if (strcmp(mode, "wait") == 0) {
         return wait_forever(rank);
+    }
+    if (strcmp(mode, "fork") == 0) {
+        return fork_and_system(rank, npes);
     }
     if (strcmp(mode, "big") == 0) {
         memset(big, 1, sizeof(big));

@@ -79,6 +79,41 @@ hello)
     count=$(grep -c "^pvas pe [0-9]* of $NP ok$" "$TMP/out")
     [ "$count" -eq "$NP" ] || fail "$count of $NP PEs said ok"
     ;;
+fork)
+    run fork
+    expect_status 0
+    count=$(grep -c "^pvas pe [0-9]* of $NP ok$" "$TMP/out")
+    [ "$count" -eq "$NP" ] || fail "$count of $NP PEs said ok"
+    ;;
+tag_output)
+    "$XGASRUN" --pvas --tag-output -n "$NP" "$PE" hello >"$TMP/out" \
+        2>"$TMP/err"
+    STATUS=$?
+    expect_status 0
+    rank=0
+    while [ "$rank" -lt "$NP" ]; do
+        grep -q "^\[$rank\] pvas pe $rank of $NP ok$" "$TMP/out" ||
+            fail "no tagged line of PE $rank"
+        rank=$((rank + 1))
+    done
+    ;;
+sigterm)
+    # xgasrun ends the job on SIGTERM: every PE gone, status 128 + 15
+    "$XGASRUN" --pvas -n "$NP" "$PE" wait >"$TMP/out" 2>"$TMP/err" &
+    RUN_PID=$!
+    while [ "$(ls "$TMP" | grep -c '^pe\..*\.pid$')" -lt "$NP" ]; do
+        alive "$RUN_PID" || fail "xgasrun exited before its PEs started"
+        backoff
+    done
+    kill -TERM "$RUN_PID"
+    wait "$RUN_PID"
+    STATUS=$?
+    expect_status 143
+    expect_err "received signal 15 \(Terminated\); ending the job"
+    for file in "$TMP"/pe.*.pid; do
+        alive "$(cat "$file")" && fail "PE $(cat "$file") is still running"
+    done
+    ;;
 exit)
     run exit
     expect_status 3
