@@ -54,6 +54,7 @@ typedef struct pvas_start {
     int       rank;
     uintptr_t entry;
     uintptr_t sp;
+    int       sync_fd; /* its end of the start pipe: closed last */
     char      name[16];
 } pvas_start_t;
 
@@ -401,10 +402,10 @@ static uintptr_t pvas_build_stack(const pvas_root_t *r, uintptr_t seg,
 
 /* ---- starting a copy -------------------------------------------------- */
 
-/* Closes every descriptor marked close-on-exec, as the exec a PE does not
- * do would: the root's, xgasrun's and the other PEs'.  No allocation:
- * getdents64 into the stack. */
-static void pvas_close_on_exec(void)
+/* Closes every descriptor marked close-on-exec but @keep, as the exec a
+ * PE does not do would: the root's, xgasrun's and the other PEs'.  No
+ * allocation: getdents64 into the stack. */
+static void pvas_close_on_exec(int keep)
 {
     char buf[2048];
     long n, off;
@@ -426,7 +427,8 @@ static void pvas_close_on_exec(void)
 
             fd = atoi(d->name);
             flags = (d->name[0] >= '0') ? fcntl(fd, F_GETFD) : -1;
-            if ((fd != dir) && (flags >= 0) && (flags & FD_CLOEXEC)) {
+            if ((fd != dir) && (fd != keep) && (flags >= 0) &&
+                (flags & FD_CLOEXEC)) {
                 close(fd);
             }
             off += d->reclen;
@@ -465,13 +467,16 @@ static int pvas_child(void *arg)
 {
     const pvas_start_t *st = arg;
     uintptr_t entry = st->entry, sp = st->sp;
+    int sync_fd = st->sync_fd;
 
     prctl(PR_SET_NAME, st->name);
     if (st->spec->enter(st->spec->arg, st->rank) != 0) {
         _exit(1);
     }
-    /* closes the start pipe too: the root goes on */
-    pvas_close_on_exec();
+    pvas_close_on_exec(sync_fd);
+    /* last: the root goes on once this is closed, and from here the PE
+     * uses nothing of the root's but this one system call */
+    syscall(SYS_close, sync_fd);
     pvas_jump(entry, sp);
 }
 
@@ -535,6 +540,7 @@ static int pvas_start(pvas_root_t *r, int rank)
                  strerror(errno));
         return -1;
     }
+    st->sync_fd = sync[1];
     /* CLONE_PARENT: the PE is xgasrun's child, which supervises it */
     pid = clone(pvas_child, (void *)(stack + PVAS_TRAMP_SIZE),
                 CLONE_VM | CLONE_PARENT | SIGCHLD, st);
