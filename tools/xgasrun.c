@@ -971,12 +971,7 @@ static int xg_run_pvas_check(const xg_run_job_t *job)
                    (unsigned long long)seg);
         return -1;
     }
-    if (job->nodes > 1) {
-        xg_run_say("--pvas with XGAS_VIRTUAL_NODES=%d: one address space per "
-                   "virtual node is not supported yet; run with "
-                   "XGAS_VIRTUAL_NODES=1 or without --pvas", job->nodes);
-        return -1;
-    }
+    (void)job;
     return 0;
 }
 
@@ -1008,11 +1003,26 @@ static int xg_run_pvas_pipes(xg_run_job_t *job)
     return 0;
 }
 
-/* The root process: loads and starts the PEs, then exits. */
-static XG_NORETURN void xg_run_pvas_root(xg_run_job_t *job, int report_fd)
+/* The root process of (virtual) node @node: loads and starts its PEs,
+ * then exits. */
+static XG_NORETURN void xg_run_pvas_root(xg_run_job_t *job, int node,
+                                         int report_fd)
 {
+    int *ranks = malloc((size_t)job->npes * sizeof(*ranks));
+    int rank, count = 0;
+
+    if (ranks == NULL) {
+        xg_run_say("--pvas: out of memory for the ranks of node %d", node);
+        _exit(1);
+    }
+    for (rank = 0; rank < job->npes; rank++) {
+        if (xg_run_node_of(job, rank) == node) {
+            ranks[count++] = rank;
+        }
+    }
     xg_pvas_spec_t spec = {
-        .npes      = job->npes,
+        .npes      = count,
+        .ranks     = ranks,
         .base      = xg_config.symmetric_base,
         .seg_size  = xg_config.pvas_segment_size,
         .path      = job->path,
@@ -1048,12 +1058,13 @@ static void xg_run_pvas_started(xg_run_job_t *job, int rank, pid_t pid)
     }
 }
 
-/* Collects the PEs the root reports, then its exit status. */
-static int xg_run_pvas_collect(xg_run_job_t *job, pid_t root, int report_fd)
+/* Collects the PEs the roots report, then their exit statuses. */
+static int xg_run_pvas_collect(xg_run_job_t *job, const pid_t *root,
+                               int report_fd)
 {
     xg_pvas_started_t rec;
     ssize_t n;
-    int wstatus, rank, which;
+    int wstatus, rank, which, node, failed = 0;
 
     while (((n = read(report_fd, &rec, sizeof(rec))) ==
             (ssize_t)sizeof(rec)) ||
@@ -1068,49 +1079,57 @@ static int xg_run_pvas_collect(xg_run_job_t *job, pid_t root, int report_fd)
             xg_run_close(&job->pvas_pipes[rank][which][1]);
         }
     }
-    while ((waitpid(root, &wstatus, 0) < 0) && (errno == EINTR)) {
+    for (node = 0; node < job->nodes; node++) {
+        if (root[node] <= 0) {
+            failed = 1;
+            continue;
+        }
+        while ((waitpid(root[node], &wstatus, 0) < 0) && (errno == EINTR)) {
+        }
+        if (WIFSIGNALED(wstatus)) {
+            xg_run_say("--pvas: the root process of node %d (pid %d) was "
+                       "killed by signal %d (%s) while starting the PEs",
+                       node, (int)root[node], WTERMSIG(wstatus),
+                       strsignal(WTERMSIG(wstatus)));
+        }
+        failed |= !WIFEXITED(wstatus) || (WEXITSTATUS(wstatus) != 0);
     }
-    if (WIFSIGNALED(wstatus)) {
-        xg_run_say("--pvas: the root process (pid %d) was killed by signal "
-                   "%d (%s) while starting the PEs", (int)root,
-                   WTERMSIG(wstatus), strsignal(WTERMSIG(wstatus)));
-        return -1;
-    }
-    return (WEXITSTATUS(wstatus) == 0) ? 0 : -1;
+    return failed ? -1 : 0;
 }
 
-/* Starts the PEs through the root process. */
+/* Starts the PEs through one root process per (virtual) node, each
+ * with an address space of its own; they report on one pipe. */
 static int xg_run_start_pvas(xg_run_job_t *job)
 {
-    int report[2];
-    pid_t root;
+    int report[2], node, status;
+    pid_t *root;
 
     if ((xg_run_pvas_check(job) != 0) || (xg_run_pvas_pipes(job) != 0)) {
         return -1;
     }
-    if (pipe2(report, O_CLOEXEC) != 0) {
+    root = calloc((size_t)job->nodes, sizeof(*root));
+    if ((root == NULL) || (pipe2(report, O_CLOEXEC) != 0)) {
         xg_run_say("--pvas: cannot create a pipe (%m)");
+        free(root);
         return -1;
     }
-    root = fork();
-    if (root < 0) {
-        xg_run_say("--pvas: cannot start the root process: fork failed "
-                   "(%m)");
-        xg_run_close(&report[0]);
-        xg_run_close(&report[1]);
-        return -1;
-    }
-    if (root == 0) {
-        close(report[0]);
-        xg_run_pvas_root(job, report[1]);
+    for (node = 0; node < job->nodes; node++) {
+        root[node] = fork();
+        if (root[node] < 0) {
+            xg_run_say("--pvas: cannot start the root process of node %d: "
+                       "fork failed (%m)", node);
+            break;
+        }
+        if (root[node] == 0) {
+            close(report[0]);
+            xg_run_pvas_root(job, node, report[1]);
+        }
     }
     xg_run_close(&report[1]);
-    if (xg_run_pvas_collect(job, root, report[0]) != 0) {
-        xg_run_close(&report[0]);
-        return -1;
-    }
+    status = xg_run_pvas_collect(job, root, report[0]);
     xg_run_close(&report[0]);
-    return 0;
+    free(root);
+    return status;
 }
 
 static void xg_run_start(xg_run_job_t *job)

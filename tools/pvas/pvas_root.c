@@ -81,9 +81,9 @@ static uint64_t pvas_align(uint64_t x, uint64_t a)
     return (x + a - 1) & ~(a - 1);
 }
 
-static uintptr_t pvas_seg(const pvas_root_t *r, int rank)
+static uintptr_t pvas_seg(const pvas_root_t *r, int local)
 {
-    return (uintptr_t)(r->spec->base + (uint64_t)rank * r->spec->seg_size);
+    return (uintptr_t)(r->spec->base + (uint64_t)local * r->spec->seg_size);
 }
 
 /* Opens the program and its interpreter. */
@@ -495,10 +495,11 @@ static void pvas_name(const char *path, int rank, char name[16])
     memcpy(name + len, num, strlen(num) + 1);
 }
 
-/* Maps copy @rank and starts it; reports its pid. */
-static int pvas_start(pvas_root_t *r, int rank)
+/* Maps the copy of segment @local and starts it; reports its pid. */
+static int pvas_start(pvas_root_t *r, int local)
 {
-    uintptr_t seg = pvas_seg(r, rank);
+    int rank = (r->spec->ranks != NULL) ? r->spec->ranks[local] : local;
+    uintptr_t seg = pvas_seg(r, local);
     uintptr_t stack = seg + r->spec->seg_size - PVAS_STACK_SIZE;
     xg_pvas_started_t rec = {.rank = rank};
     pvas_start_t *st;
@@ -569,15 +570,15 @@ int xg_pvas_root(const xg_pvas_spec_t *spec)
 {
     pvas_root_t r = {.spec = spec, .prog = {.fd = -1},
                      .interp = {.fd = -1}};
-    int rank, status = 1;
+    int local, status = 1;
 
     if ((pvas_open(&r) != 0) || (pvas_layout(&r) != 0) ||
         (pvas_check_map_count(&r) != 0) || (pvas_reserve(&r) != 0) ||
         (pvas_block_brk() != 0)) {
         goto out;
     }
-    for (rank = 0; rank < spec->npes; rank++) {
-        if (pvas_start(&r, rank) != 0) {
+    for (local = 0; local < spec->npes; local++) {
+        if (pvas_start(&r, local) != 0) {
             goto out;
         }
     }

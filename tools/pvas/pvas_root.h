@@ -39,7 +39,10 @@ typedef struct xg_pvas_started {
 } xg_pvas_started_t;
 
 typedef struct xg_pvas_spec {
-    int          npes;
+    int          npes;      /* PEs of this node: segments */
+    /* the job rank of segment i's PE, in rank order (the node-local
+     * rank is the segment's index); NULL: rank i */
+    const int   *ranks;
     uint64_t     base;      /* start of segment 0 */
     uint64_t     seg_size;  /* a power of two */
     const char  *path;      /* the program, as found by xgasrun */
