@@ -79,6 +79,10 @@ function(xgas_pe_test name)
      AND NOT T_ENV MATCHES "XGAS_(ROUTE|VIRTUAL_NODES)" AND
      "4" IN_LIST T_NP AND NOT name IN_LIST XGAS_NODE_TESTS_SKIP)
     list(APPEND runs "2x2|2|4")
+    # and a few of them with each virtual node in PVAS mode
+    if(name IN_LIST XGAS_PVAS_NODE_TESTS)
+      list(APPEND runs "pvas_2x2|2|4")
+    endif()
     if(name IN_LIST XGAS_NODE_TESTS_4X1)
       list(APPEND runs "4x1|4|4")
     endif()
@@ -119,10 +123,10 @@ function(xgas_pe_test name)
     set_tests_properties(${test_name} PROPERTIES SKIP_RETURN_CODE 77
                          TIMEOUT ${T_TIMEOUT})
     if(mode)
-      set_tests_properties(${test_name} PROPERTIES LABELS pvas)
+      set_property(TEST ${test_name} APPEND PROPERTY LABELS pvas)
     endif()
     if(nodes GREATER 1)
-      set_tests_properties(${test_name} PROPERTIES LABELS multinode)
+      set_property(TEST ${test_name} APPEND PROPERTY LABELS multinode)
       list(APPEND T_ENV_RUN ${T_ENV} XGAS_VIRTUAL_NODES=${nodes})
       # the other nodes' PEs are on the NIC route: under TSan, its
       # suppressions (tests/unit/gas/nic_route_tsan.supp)
