@@ -129,6 +129,11 @@ nonpie)
     expect_status 1
     expect_err "not a position-independent executable.*-fPIE -pie"
     ;;
+sanitizer)
+    run hello
+    expect_status 1
+    expect_err "is built with a sanitizer \(it needs libasan[^)]*\).*run it without --pvas"
+    ;;
 big)
     XGAS_PVAS_SEGMENT_SIZE=16M run big
     expect_status 1

@@ -167,6 +167,11 @@ static void pvas_count_needed(xg_pvas_image_t *img)
             (strncmp(name, "libxgas", 7) == 0)) {
             img->needs_xgas = 1;
         }
+        if ((strncmp(name, "libasan", 7) == 0) ||
+            (strncmp(name, "libtsan", 7) == 0) ||
+            (strncmp(name, "libhwasan", 9) == 0)) {
+            snprintf(img->sanitizer, sizeof(img->sanitizer), "%.31s", name);
+        }
     }
 }
 

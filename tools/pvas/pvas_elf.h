@@ -27,6 +27,7 @@ typedef struct xg_pvas_image {
     int          nloads;
     int          nneeded;         /* DT_NEEDED entries */
     int          needs_xgas;      /* one of them is libxgas */
+    char         sanitizer[32];   /* a sanitizer runtime it needs, or "" */
     char         interp[PATH_MAX]; /* PT_INTERP, "" for a static PIE */
 } xg_pvas_image_t;
 

@@ -95,6 +95,14 @@ static int pvas_open(pvas_root_t *r)
         pvas_say("--pvas: %s", why);
         return -1;
     }
+    if (r->prog.sanitizer[0] != '\0') {
+        /* each copy's runtime would map its shadow memory at the same
+         * fixed addresses of the one address space */
+        pvas_say("--pvas: '%s' is built with a sanitizer (it needs %s), "
+                 "whose shadow memory is one per address space: run it "
+                 "without --pvas", r->spec->path, r->prog.sanitizer);
+        return -1;
+    }
     r->dynamic = (r->prog.interp[0] != '\0');
     if (r->dynamic &&
         (xg_pvas_image_open(&r->interp, r->prog.interp, why,
