@@ -18,6 +18,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "base/xg_log.h"
 #include "pvas/pvas_elf.h"
 
 #define PVAS_MB           (1ull << 20)
@@ -567,6 +568,10 @@ static int pvas_start(pvas_root_t *r, int local)
         close(sync[0]);
         return -1;
     }
+    xg_debug("run", "PE %d (pid %d): segment %#lx, program at %#lx (gdb: "
+             "add-symbol-file %s -o %#lx)", rank, (int)pid,
+             (unsigned long)seg, (unsigned long)(seg + r->image_off),
+             r->spec->path, (unsigned long)(seg + r->image_off));
     /* EOF once the PE has let go of us (or died) */
     while ((read(sync[0], &byte, 1) < 0) && (errno == EINTR)) {
     }
