@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -23,7 +24,7 @@
 
 #define PVAS_MB           (1ull << 20)
 #define PVAS_ALIGN        (2 * PVAS_MB) /* parts of a segment start so */
-#define PVAS_STACK_SIZE   (8 * PVAS_MB)
+#define PVAS_STACK_MIN    (8 * PVAS_MB) /* and without a stack limit */
 #define PVAS_TRAMP_SIZE   (64u << 10)   /* bottom of the stack: clone's */
 #define PVAS_VA_LIMIT     ((1ull << 47) - 4096) /* x86-64 TASK_SIZE */
 /* An estimate for vm.max_map_count of the mappings a copy adds beyond
@@ -45,6 +46,7 @@ typedef struct pvas_root {
     uint64_t        interp_off;
     uint64_t        room_lo;
     uint64_t        room_hi;
+    uint64_t        stack_size;     /* the stack limit, as exec gives it */
     char            room_env[2][64]; /* XGAS_PVAS_ROOM_LO=, _HI= */
 } pvas_root_t;
 
@@ -121,6 +123,20 @@ static int pvas_layout(pvas_root_t *r)
 {
     uint64_t seg = r->spec->seg_size, end;
 
+    struct rlimit limit;
+
+    /* a conventional PE's stack grows up to RLIMIT_STACK: this one is
+     * mapped at that size (sparse), at least 8 MiB, at most an eighth of
+     * the segment */
+    r->stack_size = PVAS_STACK_MIN;
+    if ((getrlimit(RLIMIT_STACK, &limit) == 0) &&
+        (limit.rlim_cur != RLIM_INFINITY) &&
+        (limit.rlim_cur > r->stack_size)) {
+        r->stack_size = pvas_align(limit.rlim_cur, PVAS_ALIGN);
+    }
+    if (r->stack_size > seg / 8) {
+        r->stack_size = (seg / 8 > PVAS_STACK_MIN) ? seg / 8 : PVAS_STACK_MIN;
+    }
     r->image_off = seg / 2;
     r->interp_off = r->image_off + pvas_align(r->prog.span, PVAS_ALIGN) +
                     PVAS_ALIGN;
@@ -129,12 +145,12 @@ static int pvas_layout(pvas_root_t *r)
     end = pvas_align(end, PVAS_ALIGN) + PVAS_ALIGN;
     r->room_lo = 0;
     r->room_hi = r->image_off - PVAS_ALIGN;
-    if (end + PVAS_STACK_SIZE > seg) {
+    if (end + r->stack_size > seg) {
         pvas_say("--pvas: '%s' needs %llu MiB of its segment for the program"
                  "%s and its stack, more than the upper half of "
                  "XGAS_PVAS_SEGMENT_SIZE=%llu MiB: raise "
                  "XGAS_PVAS_SEGMENT_SIZE (a power of two)", r->spec->path,
-                 (unsigned long long)((end - r->image_off + PVAS_STACK_SIZE) /
+                 (unsigned long long)((end - r->image_off + r->stack_size) /
                                       PVAS_MB),
                  r->dynamic ? ", its interpreter" : "",
                  (unsigned long long)(seg / PVAS_MB));
@@ -363,7 +379,7 @@ static int pvas_push_vec(pvas_stack_t *s, char *const *v, size_t n,
 static uintptr_t pvas_build_stack(const pvas_root_t *r, uintptr_t seg,
                                   char *const *envp)
 {
-    pvas_stack_t s = {.lo = seg + r->spec->seg_size - PVAS_STACK_SIZE +
+    pvas_stack_t s = {.lo = seg + r->spec->seg_size - r->stack_size +
                             PVAS_TRAMP_SIZE,
                       .top = seg + r->spec->seg_size};
     size_t argc = pvas_count(r->spec->argv), envc = pvas_count(envp), naux;
@@ -509,7 +525,7 @@ static int pvas_start(pvas_root_t *r, int local)
 {
     int rank = (r->spec->ranks != NULL) ? r->spec->ranks[local] : local;
     uintptr_t seg = pvas_seg(r, local);
-    uintptr_t stack = seg + r->spec->seg_size - PVAS_STACK_SIZE;
+    uintptr_t stack = seg + r->spec->seg_size - r->stack_size;
     xg_pvas_started_t rec = {.rank = rank};
     pvas_start_t *st;
     int sync[2];
@@ -519,7 +535,7 @@ static int pvas_start(pvas_root_t *r, int local)
     if ((xg_pvas_image_map(&r->prog, seg + r->image_off) != 0) ||
         (r->dynamic &&
          (xg_pvas_image_map(&r->interp, seg + r->interp_off) != 0)) ||
-        (mmap((void *)stack, PVAS_STACK_SIZE, PROT_READ | PROT_WRITE,
+        (mmap((void *)stack, r->stack_size, PROT_READ | PROT_WRITE,
               MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE |
                   MAP_STACK,
               -1, 0) == MAP_FAILED)) {
@@ -542,7 +558,7 @@ static int pvas_start(pvas_root_t *r, int local)
     if (st->sp == 0) {
         pvas_say("--pvas: the arguments and environment of PE %d do not "
                  "fit its %llu MiB stack", rank,
-                 (unsigned long long)(PVAS_STACK_SIZE / PVAS_MB));
+                 (unsigned long long)(r->stack_size / PVAS_MB));
         return -1;
     }
     if (pipe2(sync, O_CLOEXEC) != 0) {
