@@ -1008,21 +1008,8 @@ static int xg_run_pvas_pipes(xg_run_job_t *job)
 static XG_NORETURN void xg_run_pvas_root(xg_run_job_t *job, int node,
                                          int report_fd)
 {
-    int *ranks = malloc((size_t)job->npes * sizeof(*ranks));
-    int rank, count = 0;
-
-    if (ranks == NULL) {
-        xg_run_say("--pvas: out of memory for the ranks of node %d", node);
-        _exit(1);
-    }
-    for (rank = 0; rank < job->npes; rank++) {
-        if (xg_run_node_of(job, rank) == node) {
-            ranks[count++] = rank;
-        }
-    }
     xg_pvas_spec_t spec = {
-        .npes      = count,
-        .ranks     = ranks,
+        .ranks     = malloc((size_t)job->npes * sizeof(int)),
         .base      = xg_config.symmetric_base,
         .seg_size  = xg_config.pvas_segment_size,
         .path      = job->path,
@@ -1032,12 +1019,24 @@ static XG_NORETURN void xg_run_pvas_root(xg_run_job_t *job, int node,
         .enter     = xg_run_pvas_enter,
         .arg       = job,
     };
+    int *ranks = (int *)spec.ranks;
+    int rank;
 
     if ((prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) ||
         (getppid() != job->launcher)) {
         _exit(1);
     }
     prctl(PR_SET_NAME, "xgasrun-root");
+    if (ranks == NULL) {
+        xg_run_say("--pvas: out of memory for the ranks of node %d", node);
+        _exit(1);
+    }
+    /* node-local rank order: the segments' (boot/topo.c numbers alike) */
+    for (rank = 0; rank < job->npes; rank++) {
+        if (xg_run_node_of(job, rank) == node) {
+            ranks[spec.npes++] = rank;
+        }
+    }
     _exit(xg_pvas_root(&spec));
 }
 
