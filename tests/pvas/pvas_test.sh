@@ -129,6 +129,15 @@ nonpie)
     expect_status 1
     expect_err "not a position-independent executable.*-fPIE -pie"
     ;;
+script)
+    # a script runs conventionally only: there is no ELF image to load
+    printf '#!/bin/sh\nexit 0\n' >"$TMP/prog.sh"
+    chmod +x "$TMP/prog.sh"
+    PE=$TMP/prog.sh
+    run
+    expect_status 1
+    expect_err "prog.sh' is not an ELF executable: --pvas runs compiled programs only"
+    ;;
 sanitizer)
     run hello
     expect_status 1

@@ -179,6 +179,7 @@ int xg_pvas_image_open(xg_pvas_image_t *img, const char *path, char *why,
                        size_t len)
 {
     size_t bytes;
+    ssize_t got;
 
     memset(img, 0, sizeof(*img));
     img->fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -186,7 +187,10 @@ int xg_pvas_image_open(xg_pvas_image_t *img, const char *path, char *why,
         snprintf(why, len, "cannot open '%s' (%s)", path, strerror(errno));
         return -1;
     }
-    if (pvas_read_at(img->fd, &img->ehdr, sizeof(img->ehdr), 0) != 0) {
+    /* a short file is judged by its first bytes: a script is not ELF */
+    got = pread(img->fd, &img->ehdr, sizeof(img->ehdr), 0);
+    if ((got >= (ssize_t)SELFMAG) && (got < (ssize_t)sizeof(img->ehdr)) &&
+        (memcmp(img->ehdr.e_ident, ELFMAG, SELFMAG) == 0)) {
         snprintf(why, len, "'%s' is too short to be an ELF executable", path);
         goto err_close;
     }
