@@ -46,6 +46,7 @@ typedef struct pvas_root {
     uint64_t        interp_off;
     uint64_t        room_lo;
     uint64_t        room_hi;
+    uint64_t        stack_off;
     uint64_t        stack_size;     /* the stack limit, as exec gives it */
     char            room_env[2][64]; /* XGAS_PVAS_ROOM_LO=, _HI= */
 } pvas_root_t;
@@ -118,11 +119,10 @@ static int pvas_open(pvas_root_t *r)
 
 /* Places the parts of a segment and checks that they fit: the lower
  * half is the runtime's room, the upper one holds the program, its
- * interpreter and the stack. */
+ * interpreter and the stack, each 2 MiB aligned after a 2 MiB gap. */
 static int pvas_layout(pvas_root_t *r)
 {
     uint64_t seg = r->spec->seg_size, end;
-
     struct rlimit limit;
 
     /* a conventional PE's stack grows up to RLIMIT_STACK: this one is
@@ -145,6 +145,8 @@ static int pvas_layout(pvas_root_t *r)
     end = pvas_align(end, PVAS_ALIGN) + PVAS_ALIGN;
     r->room_lo = 0;
     r->room_hi = r->image_off - PVAS_ALIGN;
+    /* the stack right above: the upper parts share page-table pages */
+    r->stack_off = end;
     if (end + r->stack_size > seg) {
         pvas_say("--pvas: '%s' needs %llu MiB of its segment for the program"
                  "%s and its stack, more than the upper half of "
@@ -379,9 +381,8 @@ static int pvas_push_vec(pvas_stack_t *s, char *const *v, size_t n,
 static uintptr_t pvas_build_stack(const pvas_root_t *r, uintptr_t seg,
                                   char *const *envp)
 {
-    pvas_stack_t s = {.lo = seg + r->spec->seg_size - r->stack_size +
-                            PVAS_TRAMP_SIZE,
-                      .top = seg + r->spec->seg_size};
+    pvas_stack_t s = {.lo = seg + r->stack_off + PVAS_TRAMP_SIZE,
+                      .top = seg + r->stack_off + r->stack_size};
     size_t argc = pvas_count(r->spec->argv), envc = pvas_count(envp), naux;
     const char *plat = (const char *)getauxval(AT_PLATFORM);
     uintptr_t random, platform = 0, execfn, *vec, *p;
@@ -525,7 +526,7 @@ static int pvas_start(pvas_root_t *r, int local)
 {
     int rank = (r->spec->ranks != NULL) ? r->spec->ranks[local] : local;
     uintptr_t seg = pvas_seg(r, local);
-    uintptr_t stack = seg + r->spec->seg_size - r->stack_size;
+    uintptr_t stack = seg + r->stack_off;
     xg_pvas_started_t rec = {.rank = rank};
     pvas_start_t *st;
     int sync[2];

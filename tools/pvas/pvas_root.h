@@ -13,8 +13,8 @@
  *                the runtime where), left inaccessible here
  *   seg_size/2   the program (text, data, bss: its globals)
  *   interp_off   its interpreter (ld.so), for a dynamic PIE
- *   ...          the initial stack (RLIMIT_STACK, 8 MiB at least), up to
- *                the segment's end
+ *   stack_off    the initial stack (RLIMIT_STACK, 8 MiB at least), 2 MiB
+ *                above the interpreter; the rest is unused
  *
  * Invariants:
  *  - The root writes nothing outside the range it reserved but its own
