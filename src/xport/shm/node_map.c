@@ -158,6 +158,7 @@ xg_status_t xg_shm_region_open(xg_xport_region_t *region, int nparts,
             region->part_size = part_size;
             region->nparts    = nparts;
             region->fd        = fd;
+            xg_shm_huge_advise(map, size, 0);
             xg_debug("shm", "node region of %zu bytes at %#lx", size,
                      (unsigned long)addr);
             return XG_OK;

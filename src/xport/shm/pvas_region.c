@@ -68,6 +68,9 @@ xg_status_t xg_shm_pvas_open(xg_xport_region_t *region, int nparts,
     map = mmap((void *)lo, len, PROT_READ | PROT_WRITE,
                MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1,
                0);
+    if (map != MAP_FAILED) {
+        xg_shm_huge_advise(map, len, 1);
+    }
     if (!xg_boot_fence_all(map != MAP_FAILED)) {
         if (map == MAP_FAILED) {
             xg_error("shm", "cannot map the %zu-byte room of this PE's PVAS "

@@ -33,6 +33,13 @@ xg_status_t xg_shm_pvas_open(xg_xport_region_t *region, int nparts,
                              size_t part_size, uintptr_t base);
 void xg_shm_pvas_close(xg_xport_region_t *region);
 
+/* XGAS_HUGE_PAGES (huge.c): advises [@addr, @addr + @len) of the node
+ * region MADV_HUGEPAGE where the system's transparent huge page setting
+ * for that memory (@anonymous: a PVAS room; else the memfd) takes the
+ * advice; else the node's first PE says in one line that it uses 4 KiB
+ * pages.  Never fails. */
+void xg_shm_huge_advise(void *addr, size_t len, int anonymous);
+
 /* Packet op (xg_xport_ops_t). */
 xg_status_t xg_shm_pkt_open(xg_pkt_xport_t *xport);
 
