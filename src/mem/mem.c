@@ -650,10 +650,15 @@ xg_status_t xg_mem_init(uint64_t internal_size)
     if (mem_pvas() && ((data.lo < mem_pvas_segment()) ||
                        (data.hi - mem_pvas_segment() >
                         xg_config.pvas_segment_size))) {
+        /* the PE of a PVAS node exec'd this program: exec leaves the
+         * node's address space, the variables stay */
         xg_error("mem", "this PE's globals (%#lx-%#lx) are not in its PVAS "
-                 "segment at %#lx: start the program with xgasrun --pvas, "
-                 "or unset XGAS_PVAS_ROOM_LO/HI", (unsigned long)data.lo,
-                 (unsigned long)data.hi, (unsigned long)mem_pvas_segment());
+                 "segment at %#lx: the program was started by exec from a "
+                 "PE of a PVAS node (a wrapper script's exec, say), which "
+                 "leaves the node's address space -- start the program "
+                 "itself with xgasrun --pvas, or run without --pvas",
+                 (unsigned long)data.lo, (unsigned long)data.hi,
+                 (unsigned long)mem_pvas_segment());
         return XG_ERR_INVALID_PARAM;
     }
     status = mem_size(data.hi - data.lo);
