@@ -521,22 +521,15 @@ static void pvas_name(const char *path, int rank, char name[16])
     memcpy(name + len, num, strlen(num) + 1);
 }
 
-/* Maps the copy of segment @local and starts it; reports its pid. */
-static int pvas_start(pvas_root_t *r, int local)
+/* Maps the program, its interpreter and the stack into segment @seg of
+ * PE @rank. */
+static int pvas_map_copy(const pvas_root_t *r, int rank, uintptr_t seg)
 {
-    int rank = (r->spec->ranks != NULL) ? r->spec->ranks[local] : local;
-    uintptr_t seg = pvas_seg(r, local);
-    uintptr_t stack = seg + r->stack_off;
-    xg_pvas_started_t rec = {.rank = rank};
-    pvas_start_t *st;
-    int sync[2];
-    char byte;
-    pid_t pid;
-
     if ((xg_pvas_image_map(&r->prog, seg + r->image_off) != 0) ||
         (r->dynamic &&
          (xg_pvas_image_map(&r->interp, seg + r->interp_off) != 0)) ||
-        (mmap((void *)stack, r->stack_size, PROT_READ | PROT_WRITE,
+        (mmap((void *)(seg + r->stack_off), r->stack_size,
+              PROT_READ | PROT_WRITE,
               MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE |
                   MAP_STACK,
               -1, 0) == MAP_FAILED)) {
@@ -547,9 +540,16 @@ static int pvas_start(pvas_root_t *r, int local)
                                      "-v`; run fewer PEs per node" : "");
         return -1;
     }
-    /* the trampoline's arguments live at its stack's bottom, in the
-     * copy's own segment */
-    st = (pvas_start_t *)stack;
+    return 0;
+}
+
+/* What the new PE of segment @seg needs, at the bottom of its stack (in
+ * its own segment): NULL if its stack cannot hold its arguments. */
+static pvas_start_t *pvas_prepare(const pvas_root_t *r, int rank,
+                                  uintptr_t seg)
+{
+    pvas_start_t *st = (pvas_start_t *)(seg + r->stack_off);
+
     st->spec = r->spec;
     st->rank = rank;
     st->entry = r->dynamic ? seg + r->interp_off + r->interp.ehdr.e_entry
@@ -560,39 +560,62 @@ static int pvas_start(pvas_root_t *r, int local)
         pvas_say("--pvas: the arguments and environment of PE %d do not "
                  "fit its %llu MiB stack", rank,
                  (unsigned long long)(r->stack_size / PVAS_MB));
-        return -1;
+        return NULL;
     }
+    return st;
+}
+
+/* Starts the PE @st describes as a child of xgasrun (CLONE_PARENT: the
+ * supervisor), reports its pid and waits until it has let go of the
+ * root.  Returns 0 or -1. */
+static int pvas_clone(const pvas_root_t *r, pvas_start_t *st)
+{
+    xg_pvas_started_t rec = {.rank = st->rank};
+    int sync[2];
+    char byte;
+
     if (pipe2(sync, O_CLOEXEC) != 0) {
-        pvas_say("--pvas: cannot start PE %d: pipe (%s)", rank,
+        pvas_say("--pvas: cannot start PE %d: pipe (%s)", st->rank,
                  strerror(errno));
         return -1;
     }
     st->sync_fd = sync[1];
-    /* CLONE_PARENT: the PE is xgasrun's child, which supervises it */
-    pid = clone(pvas_child, (void *)(stack + PVAS_TRAMP_SIZE),
-                CLONE_VM | CLONE_PARENT | SIGCHLD, st);
+    rec.pid = clone(pvas_child, (char *)st + PVAS_TRAMP_SIZE,
+                    CLONE_VM | CLONE_PARENT | SIGCHLD, st);
     close(sync[1]);
-    if (pid < 0) {
-        close(sync[0]);
-        pvas_say("--pvas: cannot start PE %d: clone (%s)", rank,
+    if (rec.pid < 0) {
+        pvas_say("--pvas: cannot start PE %d: clone (%s)", st->rank,
                  strerror(errno));
-        return -1;
-    }
-    rec.pid = (int32_t)pid;
-    if (write(r->spec->report_fd, &rec, sizeof(rec)) != (ssize_t)sizeof(rec)) {
-        pvas_say("--pvas: cannot tell xgasrun about PE %d (%s)", rank,
+    } else if (write(r->spec->report_fd, &rec, sizeof(rec)) !=
+               (ssize_t)sizeof(rec)) {
+        pvas_say("--pvas: cannot tell xgasrun about PE %d (%s)", st->rank,
                  strerror(errno));
-        close(sync[0]);
-        return -1;
-    }
-    xg_debug("run", "PE %d (pid %d): segment %#lx, program at %#lx (gdb: "
-             "add-symbol-file %s -o %#lx)", rank, (int)pid,
-             (unsigned long)seg, (unsigned long)(seg + r->image_off),
-             r->spec->path, (unsigned long)(seg + r->image_off));
-    /* EOF once the PE has let go of us (or died) */
-    while ((read(sync[0], &byte, 1) < 0) && (errno == EINTR)) {
+        rec.pid = -1;
+    } else {
+        /* EOF once the PE has let go of us (or died) */
+        while ((read(sync[0], &byte, 1) < 0) && (errno == EINTR)) {
+        }
     }
     close(sync[0]);
+    return (rec.pid < 0) ? -1 : 0;
+}
+
+/* Maps the copy of segment @local and starts it. */
+static int pvas_start(pvas_root_t *r, int local)
+{
+    int rank = (r->spec->ranks != NULL) ? r->spec->ranks[local] : local;
+    uintptr_t seg = pvas_seg(r, local);
+    pvas_start_t *st;
+
+    if ((pvas_map_copy(r, rank, seg) != 0) ||
+        ((st = pvas_prepare(r, rank, seg)) == NULL) ||
+        (pvas_clone(r, st) != 0)) {
+        return -1;
+    }
+    xg_debug("run", "PE %d: segment %#lx, program at %#lx (gdb: "
+             "add-symbol-file %s -o %#lx)", rank, (unsigned long)seg,
+             (unsigned long)(seg + r->image_off), r->spec->path,
+             (unsigned long)(seg + r->image_off));
     return 0;
 }
 
