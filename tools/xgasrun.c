@@ -3,7 +3,14 @@
  * supervises them until the last one has exited.
  *
  *     xgasrun -n N [--tag-output] [--bind-to core|numa|none]
- *             [--report-bindings] [--] program [args...]
+ *             [--report-bindings] [--pvas] [--] program [args...]
+ *
+ * Under --pvas (XGAS_PVAS=1) the PEs are not forked and exec'd: a root
+ * process forked per (virtual) node loads them into one address space
+ * (tools/pvas/pvas_root.h) and starts them as our children
+ * (CLONE_PARENT), so everything below supervises them unchanged; the
+ * root reports their pids on a pipe and exits, and xgasrun itself never
+ * shares their address space.
  *
  * The PEs find the job through XGAS_RANK, XGAS_NPES, XGAS_CTL_FD and
  * XGAS_SEG_FD (read by boot/).  The two descriptors are memfds created here
