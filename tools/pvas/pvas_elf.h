@@ -42,4 +42,10 @@ int xg_pvas_image_map(const xg_pvas_image_t *img, uintptr_t bias);
 
 void xg_pvas_image_close(xg_pvas_image_t *img);
 
+/* The number of distinct shared libraries the program at @path loads
+ * (its DT_NEEDED closure, found through RPATH, LD_LIBRARY_PATH, RUNPATH
+ * and the default directories, as ld.so does; pvas_libs.c).  Libraries
+ * it cannot find are not counted; 0 for a static program. */
+int xg_pvas_count_libraries(const char *path);
+
 #endif

@@ -27,14 +27,17 @@
 #define PVAS_STACK_MIN    (8 * PVAS_MB) /* and without a stack limit */
 #define PVAS_TRAMP_SIZE   (64u << 10)   /* bottom of the stack: clone's */
 #define PVAS_VA_LIMIT     ((1ull << 47) - 4096) /* x86-64 TASK_SIZE */
-/* An estimate for vm.max_map_count of the mappings a copy adds beyond
- * its own loads: stack, the reservation's pieces, its threads; per
- * library it names, about 5 (text, data, relro, bss); and the libraries
- * libxgas brings and the runtime's own areas (measured: 133 mappings per
- * PE of a dynamic xgas program on Debian 12). */
-#define PVAS_MAPS_BASE    24
-#define PVAS_MAPS_LIBRARY 6
-#define PVAS_MAPS_XGAS    100
+/* An estimate for vm.max_map_count of a copy's mappings: one per load
+ * and one more for its bss, for the program and ld.so; about 5 per
+ * shared library it loads (xg_pvas_count_libraries: text, rodata, data,
+ * relro, bss); the stack, its threads and the reservation's pieces; and
+ * the runtime's own areas (node room, rings, control area) for an xgas
+ * program.  Measured on Debian 12: 133 mappings per PE of a dynamic
+ * xgas program with libfabric and libpmix (21 libraries), estimated
+ * 136; 31 for one without them (2 libraries), estimated 41. */
+#define PVAS_MAPS_BASE    8
+#define PVAS_MAPS_LIBRARY 5
+#define PVAS_MAPS_XGAS    8
 #define PVAS_AUXV_MAX     32
 
 typedef struct pvas_root {
@@ -177,9 +180,10 @@ static int pvas_check_map_count(const pvas_root_t *r)
         }
         fclose(f);
     }
-    each = 2L * r->prog.nloads + PVAS_MAPS_BASE +
-           (r->dynamic ? 2L * r->interp.nloads +
-                             PVAS_MAPS_LIBRARY * r->prog.nneeded
+    each = r->prog.nloads + 1 + PVAS_MAPS_BASE +
+           (r->dynamic ? r->interp.nloads + 1 +
+                             PVAS_MAPS_LIBRARY *
+                                 (long)xg_pvas_count_libraries(r->spec->path)
                        : 0) +
            (r->prog.needs_xgas ? PVAS_MAPS_XGAS : 0);
     need = each * r->spec->npes + 256;
