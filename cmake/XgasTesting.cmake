@@ -80,9 +80,20 @@ function(xgas_pe_test name)
      AND NOT T_ENV MATCHES "XGAS_(ROUTE|VIRTUAL_NODES)" AND
      "4" IN_LIST T_NP AND NOT name IN_LIST XGAS_NODE_TESTS_SKIP)
     list(APPEND runs "2x2|2|4")
+    # and a few of them with each virtual node in PVAS mode
+    if(name IN_LIST XGAS_PVAS_NODE_TESTS)
+      list(APPEND runs "pvas_2x2|2|4")
+    endif()
     if(name IN_LIST XGAS_NODE_TESTS_4X1)
       list(APPEND runs "4x1|4|4")
     endif()
+  endif()
+  # PVAS mode (docs/pvas.md): the same-node API tests run once more with
+  # xgasrun --pvas, the PEs in one address space (ctest -L pvas)
+  if(dir MATCHES "${XGAS_PVAS_TEST_DIRS}" AND NOT T_ENV MATCHES
+     "XGAS_(ROUTE|VIRTUAL_NODES)" AND "4" IN_LIST T_NP AND NOT name IN_LIST
+     XGAS_PVAS_TESTS_SKIP AND NOT T_WILL_FAIL)
+    list(APPEND runs "pvas_np4|1|4")
   endif()
   if(NOT XGAS_HAVE_OFI)
     set(T_NODES) # no network between the nodes in this build
@@ -104,12 +115,19 @@ function(xgas_pe_test name)
     list(GET run 1 nodes)
     list(GET run 2 np)
     set(test_name ${name}_${suffix})
+    set(mode)
+    if(suffix MATCHES "^pvas_")
+      set(mode --pvas)
+    endif()
     add_test(NAME ${test_name}
-             COMMAND $<TARGET_FILE:xgasrun> -n ${np} $<TARGET_FILE:${T_TARGET}> ${T_ARGS})
+             COMMAND $<TARGET_FILE:xgasrun> ${mode} -n ${np} $<TARGET_FILE:${T_TARGET}> ${T_ARGS})
     set_tests_properties(${test_name} PROPERTIES SKIP_RETURN_CODE 77
                          TIMEOUT ${T_TIMEOUT})
+    if(mode)
+      set_property(TEST ${test_name} APPEND PROPERTY LABELS pvas)
+    endif()
     if(nodes GREATER 1)
-      set_tests_properties(${test_name} PROPERTIES LABELS multinode)
+      set_property(TEST ${test_name} APPEND PROPERTY LABELS multinode)
       list(APPEND T_ENV_RUN ${T_ENV} XGAS_VIRTUAL_NODES=${nodes})
       # the other nodes' PEs are on the NIC route: under TSan, its
       # suppressions (tests/unit/gas/nic_route_tsan.supp)

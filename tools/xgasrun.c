@@ -3,7 +3,14 @@
  * supervises them until the last one has exited.
  *
  *     xgasrun -n N [--tag-output] [--bind-to core|numa|none]
- *             [--report-bindings] [--] program [args...]
+ *             [--report-bindings] [--pvas] [--] program [args...]
+ *
+ * Under --pvas (XGAS_PVAS=1) the PEs are not forked and exec'd: a root
+ * process forked per (virtual) node loads them into one address space
+ * (tools/pvas/pvas_root.h) and starts them as our children
+ * (CLONE_PARENT), so everything below supervises them unchanged; the
+ * root reports their pids on a pipe and exits, and xgasrun itself never
+ * shares their address space.
  *
  * The PEs find the job through XGAS_RANK, XGAS_NPES, XGAS_CTL_FD and
  * XGAS_SEG_FD (read by boot/).  The two descriptors are memfds created here
@@ -46,6 +53,7 @@
 #include "xgas_version.h"
 #include "xgasrun_bind.h"
 #include "boot/xg_ctl_watch.h"
+#include "pvas/pvas_root.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -107,6 +115,8 @@ typedef struct xg_run_job {
     int               npes;
     int               tag_output;
     int               report_bindings;
+    int               pvas;           /* --pvas or XGAS_PVAS=1 */
+    int             (*pvas_pipes)[XG_RUN_NSTREAMS][2]; /* per PE */
     xg_bind_policy_t  bind_policy;
     char            **argv;           /* program and its arguments */
     char              path[PATH_MAX]; /* the program, found like execvp */
@@ -189,7 +199,8 @@ static void xg_run_usage(FILE *out)
 {
     fprintf(out,
         "usage: xgasrun -n N [--tag-output] [--bind-to core|numa|none]\n"
-        "               [--report-bindings] [--] program [args...]\n"
+        "               [--report-bindings] [--pvas] [--] program "
+        "[args...]\n"
         "\n"
         "Starts N processing elements (PEs) running program on this host\n"
         "and supervises them.  The job ends when every PE has exited, or\n"
@@ -205,6 +216,9 @@ static void xg_run_usage(FILE *out)
         "                 cores, else none (oversubscribed)\n"
         "  --report-bindings\n"
         "                 print each PE's node and CPUs to stderr\n"
+        "  --pvas         run the PEs as copies of program in one address\n"
+        "                 space, one segment each (XGAS_PVAS=1 too;\n"
+        "                 program must be a PIE; docs/pvas.md)\n"
         "  -h, --help     print this help\n"
         "  --version      print the xgas version\n"
         "\n"
@@ -269,6 +283,8 @@ static int xg_run_parse_args(xg_run_job_t *job, int argc, char **argv)
             }
         } else if (strcmp(argv[i], "--report-bindings") == 0) {
             job->report_bindings = 1;
+        } else if (strcmp(argv[i], "--pvas") == 0) {
+            job->pvas = 1;
         } else if ((strcmp(argv[i], "-h") == 0) ||
                    (strcmp(argv[i], "--help") == 0)) {
             xg_run_usage(stdout);
@@ -508,7 +524,9 @@ static int xg_run_node_of(const xg_run_job_t *job, int rank)
 static int xg_run_is_launcher_var(const char *entry)
 {
     static const char *const names[] = {"XGAS_RANK=", "XGAS_NPES=",
-                                        "XGAS_CTL_FD=", "XGAS_SEG_FD="};
+                                        "XGAS_CTL_FD=", "XGAS_SEG_FD=",
+                                        "XGAS_PVAS_ROOM_LO=",
+                                        "XGAS_PVAS_ROOM_HI="};
     size_t i;
 
     for (i = 0; i < XG_ARRAY_SIZE(names); i++) {
@@ -787,10 +805,11 @@ static int xg_run_setup(xg_run_job_t *job)
     return 0;
 }
 
-/* In the child: becomes PE @rank.  Its output goes to @pipes under
- * --tag-output. */
-static XG_NORETURN void xg_run_child(xg_run_job_t *job, int rank,
-                                     int pipes[XG_RUN_NSTREAMS][2])
+/* In PE @rank's process, before it runs the program: what fork leaves
+ * of the launcher is undone.  Its output goes to @pipes under
+ * --tag-output.  0, or -1 after saying why. */
+static int xg_run_child_setup(xg_run_job_t *job, int rank,
+                              int pipes[XG_RUN_NSTREAMS][2])
 {
     size_t i;
     int which, node;
@@ -799,11 +818,11 @@ static XG_NORETURN void xg_run_child(xg_run_job_t *job, int rank,
      * would ever come, and the parent is no longer the launcher. */
     if ((prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) ||
         (getppid() != job->launcher)) {
-        _exit(1);
+        return -1;
     }
     for (which = 0; job->tag_output && (which < XG_RUN_NSTREAMS); which++) {
         if (dup2(pipes[which][1], STDOUT_FILENO + which) < 0) {
-            _exit(1);
+            return -1;
         }
     }
     /* a virtual node reaches no other node's memory */
@@ -821,10 +840,20 @@ static XG_NORETURN void xg_run_child(xg_run_job_t *job, int rank,
     if (xg_bind_apply(&job->bind, rank) != 0) {
         xg_run_say("PE %d: cannot bind it to its CPUs (%m): run with "
                    "--bind-to none", rank);
-        _exit(1);
+        return -1;
     }
     /* last: a SIGTERM that is already pending now ends the child */
     sigprocmask(SIG_SETMASK, &job->caller_mask, NULL);
+    return 0;
+}
+
+/* In the child: becomes PE @rank. */
+static XG_NORETURN void xg_run_child(xg_run_job_t *job, int rank,
+                                     int pipes[XG_RUN_NSTREAMS][2])
+{
+    if (xg_run_child_setup(job, rank, pipes) != 0) {
+        _exit(1);
+    }
     execvpe(job->path, job->argv, job->envp);
     xg_run_say("PE %d: cannot run '%s' (%m)", rank, job->path);
     _exit((errno == ENOENT) ? XG_RUN_EXIT_NOTFOUND : XG_RUN_EXIT_NOEXEC);
@@ -910,11 +939,216 @@ static void xg_run_report_bindings(const xg_run_job_t *job)
     }
 }
 
+/* ---- PVAS mode (tools/pvas/pvas_root.h) --------------------------------- */
+
+/* The root's view of PE @rank's environment (xg_pvas_spec_t.env). */
+static char **xg_run_pvas_env(void *arg, int rank)
+{
+    xg_run_job_t *job = arg;
+
+    snprintf(job->env_rank, sizeof(job->env_rank), "XGAS_RANK=%d", rank);
+    snprintf(job->env_seg_fd, sizeof(job->env_seg_fd), "XGAS_SEG_FD=%d",
+             job->seg_fd[xg_run_node_of(job, rank)]);
+    return job->envp;
+}
+
+/* In PE @rank's process (xg_pvas_spec_t.enter). */
+static int xg_run_pvas_enter(void *arg, int rank)
+{
+    xg_run_job_t *job = arg;
+
+    return xg_run_child_setup(job, rank, job->pvas_pipes[rank]);
+}
+
+/* The checks of the settings --pvas depends on. */
+static int xg_run_pvas_check(const xg_run_job_t *job)
+{
+    uint64_t seg = xg_config.pvas_segment_size;
+
+    if ((seg & (seg - 1)) != 0) {
+        xg_run_say("--pvas: XGAS_PVAS_SEGMENT_SIZE=%llu is not a power of "
+                   "two: choose one, such as 64G", (unsigned long long)seg);
+        return -1;
+    }
+    if ((xg_config.symmetric_base % seg) != 0) {
+        xg_run_say("--pvas: XGAS_SYMMETRIC_BASE=%#llx is not a multiple of "
+                   "XGAS_PVAS_SEGMENT_SIZE=%llu: align it, or choose a "
+                   "smaller segment",
+                   (unsigned long long)xg_config.symmetric_base,
+                   (unsigned long long)seg);
+        return -1;
+    }
+    (void)job;
+    return 0;
+}
+
+/* Under --tag-output the pipes of every PE exist before the root starts
+ * them (it is a fork of ours); all close on exec, which the PEs
+ * emulate. */
+static int xg_run_pvas_pipes(xg_run_job_t *job)
+{
+    int rank, which;
+
+    job->pvas_pipes = calloc((size_t)job->npes, sizeof(*job->pvas_pipes));
+    if (job->pvas_pipes == NULL) {
+        xg_run_say("out of memory for the output pipes of %d PEs",
+                   job->npes);
+        return -1;
+    }
+    for (rank = 0; rank < job->npes; rank++) {
+        for (which = 0; which < XG_RUN_NSTREAMS; which++) {
+            job->pvas_pipes[rank][which][0] = -1;
+            job->pvas_pipes[rank][which][1] = -1;
+            if (job->tag_output &&
+                (pipe2(job->pvas_pipes[rank][which], O_CLOEXEC) != 0)) {
+                xg_run_say("cannot create the output pipes of PE %d (%m)",
+                           rank);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* The root process of (virtual) node @node: loads and starts its PEs,
+ * then exits. */
+static XG_NORETURN void xg_run_pvas_root(xg_run_job_t *job, int node,
+                                         int report_fd)
+{
+    xg_pvas_spec_t spec = {
+        .ranks     = malloc((size_t)job->npes * sizeof(int)),
+        .base      = xg_config.symmetric_base,
+        .seg_size  = xg_config.pvas_segment_size,
+        .path      = job->path,
+        .argv      = job->argv,
+        .report_fd = report_fd,
+        .env       = xg_run_pvas_env,
+        .enter     = xg_run_pvas_enter,
+        .arg       = job,
+    };
+    int *ranks = (int *)spec.ranks;
+    int rank;
+
+    if ((prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) ||
+        (getppid() != job->launcher)) {
+        _exit(1);
+    }
+    prctl(PR_SET_NAME, "xgasrun-root");
+    if (ranks == NULL) {
+        xg_run_say("--pvas: out of memory for the ranks of node %d", node);
+        _exit(1);
+    }
+    /* node-local rank order: the segments' (boot/topo.c numbers alike) */
+    for (rank = 0; rank < job->npes; rank++) {
+        if (xg_run_node_of(job, rank) == node) {
+            ranks[spec.npes++] = rank;
+        }
+    }
+    _exit(xg_pvas_root(&spec));
+}
+
+/* PE @rank was started with @pid: supervise it as a forked one. */
+static void xg_run_pvas_started(xg_run_job_t *job, int rank, pid_t pid)
+{
+    xg_run_stream_t *s;
+    int which;
+
+    job->pe[rank].pid = pid;
+    job->running++;
+    xg_ctl_watch_started(&job->watch, rank, pid);
+    for (which = 0; job->tag_output && (which < XG_RUN_NSTREAMS); which++) {
+        s = &job->pe[rank].stream[which];
+        s->fd = job->pvas_pipes[rank][which][0];
+        job->pvas_pipes[rank][which][0] = -1;
+        fcntl(s->fd, F_SETFL, fcntl(s->fd, F_GETFL) | O_NONBLOCK);
+    }
+}
+
+/* Collects the PEs the roots report, then their exit statuses. */
+static int xg_run_pvas_collect(xg_run_job_t *job, const pid_t *root,
+                               int report_fd)
+{
+    xg_pvas_started_t rec;
+    ssize_t n;
+    int wstatus, rank, which, node, failed = 0;
+
+    while (((n = read(report_fd, &rec, sizeof(rec))) ==
+            (ssize_t)sizeof(rec)) ||
+           ((n < 0) && (errno == EINTR))) {
+        if ((n > 0) && (rec.rank >= 0) && (rec.rank < job->npes)) {
+            xg_run_pvas_started(job, rec.rank, (pid_t)rec.pid);
+        }
+    }
+    for (rank = 0; rank < job->npes; rank++) {
+        for (which = 0; which < XG_RUN_NSTREAMS; which++) {
+            xg_run_close(&job->pvas_pipes[rank][which][0]);
+            xg_run_close(&job->pvas_pipes[rank][which][1]);
+        }
+    }
+    for (node = 0; node < job->nodes; node++) {
+        if (root[node] <= 0) {
+            failed = 1;
+            continue;
+        }
+        while ((waitpid(root[node], &wstatus, 0) < 0) && (errno == EINTR)) {
+        }
+        if (WIFSIGNALED(wstatus)) {
+            xg_run_say("--pvas: the root process of node %d (pid %d) was "
+                       "killed by signal %d (%s) while starting the PEs",
+                       node, (int)root[node], WTERMSIG(wstatus),
+                       strsignal(WTERMSIG(wstatus)));
+        }
+        failed |= !WIFEXITED(wstatus) || (WEXITSTATUS(wstatus) != 0);
+    }
+    return failed ? -1 : 0;
+}
+
+/* Starts the PEs through one root process per (virtual) node, each
+ * with an address space of its own; they report on one pipe. */
+static int xg_run_start_pvas(xg_run_job_t *job)
+{
+    int report[2], node, status;
+    pid_t *root;
+
+    if ((xg_run_pvas_check(job) != 0) || (xg_run_pvas_pipes(job) != 0)) {
+        return -1;
+    }
+    root = calloc((size_t)job->nodes, sizeof(*root));
+    if ((root == NULL) || (pipe2(report, O_CLOEXEC) != 0)) {
+        xg_run_say("--pvas: cannot create a pipe (%m)");
+        free(root);
+        return -1;
+    }
+    for (node = 0; node < job->nodes; node++) {
+        root[node] = fork();
+        if (root[node] < 0) {
+            xg_run_say("--pvas: cannot start the root process of node %d: "
+                       "fork failed (%m)", node);
+            break;
+        }
+        if (root[node] == 0) {
+            close(report[0]);
+            xg_run_pvas_root(job, node, report[1]);
+        }
+    }
+    xg_run_close(&report[1]);
+    status = xg_run_pvas_collect(job, root, report[0]);
+    xg_run_close(&report[0]);
+    free(root);
+    return status;
+}
+
 static void xg_run_start(xg_run_job_t *job)
 {
     int rank;
 
     xg_run_report_bindings(job);
+    if (job->pvas) {
+        if (xg_run_start_pvas(job) != 0) {
+            xg_run_end(job, 1);
+        }
+        return;
+    }
     for (rank = 0; rank < job->npes; rank++) {
         if (xg_run_start_pe(job, rank) != 0) {
             xg_run_end(job, 1);
@@ -1328,6 +1562,7 @@ static void xg_run_cleanup(xg_run_job_t *job)
     free(job->pfd);
     free(job->pfd_stream);
     free(job->envp);
+    free(job->pvas_pipes);
     free(job->foreign);
     xg_ctl_watch_fini(&job->watch);
     xg_bind_fini(&job->bind);
@@ -1357,6 +1592,7 @@ int main(int argc, char **argv)
         return 1;
     }
     xg_log_set_prefix("xgasrun");
+    job.pvas |= xg_config.pvas;
     status = xg_run_find_program(&job);
     if (status != 0) {
         return status;

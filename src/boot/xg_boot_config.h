@@ -27,6 +27,18 @@ XG_CONFIG_VAR(virtual_nodes, "XGAS_VIRTUAL_NODES", XG_CFG_INT, "1",
 XG_CONFIG_VAR(virtual_map, "XGAS_VIRTUAL_MAP", XG_CFG_ENUM, "block",
               "block|cyclic", "", XG_CFG_USER,
               "xgasrun: how ranks go to virtual nodes: block (consecutive ranks, as mpirun maps by slot) or cyclic (round robin, as mpirun --map-by node)")
+XG_CONFIG_VAR(pvas, "XGAS_PVAS", XG_CFG_BOOL, "0",
+              "", "", XG_CFG_USER,
+              "xgasrun: run the PEs of the node as copies of the program in one address space, one PVAS segment each (as --pvas; docs/pvas.md)")
+XG_CONFIG_VAR(pvas_segment_size, "XGAS_PVAS_SEGMENT_SIZE", XG_CFG_SIZE, "64G",
+              "16M", "4T", XG_CFG_USER,
+              "xgasrun --pvas: bytes of address space per PE (a power of two): its program, interpreter, symmetric heap, internal area and stack")
+XG_CONFIG_VAR(pvas_room_lo, "XGAS_PVAS_ROOM_LO", XG_CFG_SIZE, "0",
+              "0", "4T", XG_CFG_LAUNCHER,
+              "offset in this PE's PVAS segment where the runtime's room (symmetric heap, internal area) starts; 0: not a PVAS job (set by xgasrun --pvas)")
+XG_CONFIG_VAR(pvas_room_hi, "XGAS_PVAS_ROOM_HI", XG_CFG_SIZE, "0",
+              "0", "4T", XG_CFG_LAUNCHER,
+              "offset in this PE's PVAS segment where the runtime's room ends (set by xgasrun --pvas)")
 XG_CONFIG_VAR(pmix_namespace, "PMIX_NAMESPACE", XG_CFG_STRING, "",
               "", "", XG_CFG_LAUNCHER,
               "PMIx namespace of the job (set by a PMIx launcher such as mpirun)")

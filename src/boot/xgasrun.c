@@ -86,7 +86,9 @@ static xg_status_t xgasrun_claim_rank(xg_ctl_t *ctl, int rank)
 static void xgasrun_forget_vars(void)
 {
     static const char *const names[] = {"XGAS_RANK", "XGAS_NPES",
-                                        "XGAS_CTL_FD", "XGAS_SEG_FD"};
+                                        "XGAS_CTL_FD", "XGAS_SEG_FD",
+                                        "XGAS_PVAS_ROOM_LO",
+                                        "XGAS_PVAS_ROOM_HI"};
     size_t i;
 
     for (i = 0; i < XG_ARRAY_SIZE(names); i++) {

@@ -1,6 +1,9 @@
 /*
  * Layout of the partition, the move of the program's globals into the data
- * window, and agreement checks between PEs (see xg_mem.h).
+ * window, and agreement checks between PEs (see xg_mem.h).  In a PVAS node
+ * (xgasrun --pvas, docs/pvas.md) the partition is the PE's segment, which
+ * already holds the program: its globals stay where they are, at the
+ * same offset in every segment, and nothing moves.
  */
 #include "mem/xg_mem.h"
 
@@ -28,6 +31,20 @@
 xg_mem_t xg_mem = {.region = {.fd = -1}};
 
 static int mem_from_node; /* xg_mem_size_from_node */
+
+/* 1 in a PVAS node: the node region is the PEs' segments. */
+static int mem_pvas(void)
+{
+    return xg_config.pvas_room_hi != 0;
+}
+
+/* This PE's segment in a PVAS node. */
+static uintptr_t mem_pvas_segment(void)
+{
+    return (uintptr_t)(xg_config.symmetric_base +
+                       (uint64_t)xg_mem.local_me *
+                           xg_config.pvas_segment_size);
+}
 
 /* Heaps sized from the node are multiples of this. */
 #define MEM_NODE_GRAIN (64ULL << 20)
@@ -103,6 +120,20 @@ static void mem_layout(uint64_t symmetric_size, uint64_t data_size)
     xg_mem.part_size    = xg_align_up(xg_mem.internal_off +
                                       xg_mem.internal_size,
                                       xg_mem.part_align);
+    if (mem_pvas()) {
+        /* heap | internal area | ... | the program's globals, in place */
+        xg_mem.internal_off = xg_align_up(xg_mem.heap_size, 1u << 16);
+        xg_mem.data_off     = xg_mem.data_lo - mem_pvas_segment();
+        xg_mem.part_size    = xg_config.pvas_segment_size;
+    }
+}
+
+/* In a PVAS node: 1 if heap and internal area fit the room xgasrun left
+ * below the program in each segment. */
+static int mem_pvas_room_fits(void)
+{
+    return xg_mem.internal_off + xg_mem.internal_size <=
+           xg_config.pvas_room_hi;
 }
 
 /* Address space between XGAS_SYMMETRIC_BASE and the top of the user
@@ -121,7 +152,7 @@ static int mem_region_fits(uint64_t room)
 
     return !__builtin_mul_overflow(xg_mem.part_size,
                                    (uint64_t)xg_mem.local_npes, &region) &&
-           (region <= room);
+           (region <= room) && (!mem_pvas() || mem_pvas_room_fits());
 }
 
 /* The node's memory: physical, or the cgroup v2 limit where lower. */
@@ -262,10 +293,35 @@ static xg_status_t mem_check_fits(void)
     if (mem_region_fits(room)) {
         return XG_OK;
     }
+    if (mem_pvas() && mem_pvas_room_fits()) {
+        /* xgasrun reserved the segments: the range fits */
+        return XG_OK;
+    }
     if (xg_mem.local_me != 0) {
         /* the node's first PE says why and exits, which ends the job:
          * wait for that instead of repeating the message at every PE */
         xg_boot_fence();
+        return XG_ERR_INVALID_PARAM;
+    }
+    if (mem_pvas()) {
+        overhead = xg_mem.internal_off - xg_mem.symmetric_size;
+        xg_error("mem", "SHMEM_SYMMETRIC_SIZE=%llu does not fit this PE's "
+                 "PVAS segment: its heap and the internal area need %llu "
+                 "bytes, the room below the program in a segment of "
+                 "XGAS_PVAS_SEGMENT_SIZE=%llu is %llu: lower "
+                 "SHMEM_SYMMETRIC_SIZE to at most %llu bytes or raise "
+                 "XGAS_PVAS_SEGMENT_SIZE",
+                 (unsigned long long)xg_mem.symmetric_size,
+                 (unsigned long long)(xg_mem.internal_off +
+                                      xg_mem.internal_size),
+                 (unsigned long long)xg_config.pvas_segment_size,
+                 (unsigned long long)xg_config.pvas_room_hi,
+                 (unsigned long long)((xg_config.pvas_room_hi >
+                                       overhead + xg_mem.internal_size)
+                                          ? xg_config.pvas_room_hi -
+                                                overhead -
+                                                xg_mem.internal_size
+                                          : 0));
         return XG_ERR_INVALID_PARAM;
     }
     fit = (room / npes > overhead) ? room / npes - overhead : 0;
@@ -422,8 +478,8 @@ static xg_status_t mem_share_data(void)
     struct sigaction sa, old;
     xg_status_t status;
 
-    if (xg_mem.data_size == 0) {
-        return XG_OK;
+    if ((xg_mem.data_size == 0) || mem_pvas()) {
+        return XG_OK; /* in a PVAS node the globals are in place */
     }
     __atomic_store_n(&mem_move.lo, xg_mem.data_lo, __ATOMIC_RELEASE);
     __atomic_store_n(&mem_move.hi, xg_mem.data_lo + xg_mem.data_size,
@@ -591,6 +647,20 @@ xg_status_t xg_mem_init(uint64_t internal_size)
     xg_mem.local_npes = job.local_npes;
     dl_iterate_phdr(mem_find_data, &data);
     xg_mem.data_lo = data.lo;
+    if (mem_pvas() && ((data.lo < mem_pvas_segment()) ||
+                       (data.hi - mem_pvas_segment() >
+                        xg_config.pvas_segment_size))) {
+        /* the PE of a PVAS node exec'd this program: exec leaves the
+         * node's address space, the variables stay */
+        xg_error("mem", "this PE's globals (%#lx-%#lx) are not in its PVAS "
+                 "segment at %#lx: the program was started by exec from a "
+                 "PE of a PVAS node (a wrapper script's exec, say), which "
+                 "leaves the node's address space -- start the program "
+                 "itself with xgasrun --pvas, or run without --pvas",
+                 (unsigned long)data.lo, (unsigned long)data.hi,
+                 (unsigned long)mem_pvas_segment());
+        return XG_ERR_INVALID_PARAM;
+    }
     status = mem_size(data.hi - data.lo);
     if (status != XG_OK) {
         return status;

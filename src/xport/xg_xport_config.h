@@ -8,6 +8,9 @@
  * these fields (tests/layers checks it).
  */
 #ifdef XG_CONFIG_VAR
+XG_CONFIG_VAR(huge_pages, "XGAS_HUGE_PAGES", XG_CFG_BOOL, "0",
+              "", "", XG_CFG_USER,
+              "back the node region with 2 MiB transparent huge pages where the system allows them (docs/memory.md, \"Huge pages\"); else a one-line notice and 4 KiB pages")
 XG_CONFIG_VAR(nic_ring_slots, "XGAS_NIC_RING_SLOTS", XG_CFG_POW2, "256",
               "2", "1048576", XG_CFG_USER,
               "software NIC: packet slots of each process's inbound ring (power of two)")

@@ -10,6 +10,12 @@ trap 'rm -rf "$work"' EXIT
 "$xgascc" -O2 -c -o "$work/hello.o" "$source"
 "$xgascc" -o "$work/hello2" "$work/hello.o"
 "$xgascc" -showme -o x x.c | grep -q -- '-lxgas'
+# a PIE, as xgasrun --pvas needs (docs/pvas.md), unless asked otherwise
+"$xgascc" -showme -o x x.c | grep -q -- '-fPIE -pie'
+"$xgascc" -showme -c x.c | grep -- '-fPIE' | grep -vq -- '-pie'
+! "$xgascc" -showme -no-pie -o x x.c | grep -q -- '-fPIE'
+od -An -tx1 -j16 -N1 "$work/hello2" | grep -q 03
+"$xgasrun" --pvas -n 2 "$work/hello" | grep -q 'hello from 2 PEs: total 3'
 "$xgasrun" -n 3 "$work/hello" | grep -q 'hello from 3 PEs: total 6'
 "$xgasrun" -n 2 "$work/hello2" | grep -q 'hello from 2 PEs: total 3'
 echo "xgascc: passed"

@@ -115,6 +115,9 @@ xg_status_t xg_shm_region_open(xg_xport_region_t *region, int nparts,
     void *map;
     int attempt, limit = 0;
 
+    if (xg_shm_pvas()) {
+        return xg_shm_pvas_open(region, nparts, part_size, base_hint);
+    }
     if (__builtin_mul_overflow((size_t)nparts, part_size, &size)) {
         xg_error("shm", "a node region of %d partitions of %zu bytes "
                  "overflows: lower SHMEM_SYMMETRIC_SIZE", nparts, part_size);
@@ -155,6 +158,7 @@ xg_status_t xg_shm_region_open(xg_xport_region_t *region, int nparts,
             region->part_size = part_size;
             region->nparts    = nparts;
             region->fd        = fd;
+            xg_shm_huge_advise(map, size, 0);
             xg_debug("shm", "node region of %zu bytes at %#lx", size,
                      (unsigned long)addr);
             return XG_OK;
@@ -183,6 +187,10 @@ xg_status_t xg_shm_region_open(xg_xport_region_t *region, int nparts,
 
 void xg_shm_region_close(xg_xport_region_t *region)
 {
+    if (xg_shm_pvas()) {
+        xg_shm_pvas_close(region);
+        return;
+    }
     if (region->size != 0) {
         munmap((void *)region->base, region->size);
     }

@@ -1,0 +1,100 @@
+/*
+ * xgas-pvas-pte: the page-table memory of a node, conventional against
+ * PVAS mode (docs/pvas.md).  Each PE allocates a 2 MiB symmetric object
+ * and touches its pages; then every PE reads one byte per page of the
+ * object on every other PE of the node, through shmem_ptr.  VmPTE (in
+ * /proc/self/status) is read right after shmem_init ("runtime only") and
+ * after the reads.  In conventional mode each PE has page tables of its
+ * own and the node's are the sum; in PVAS mode the PEs share one address
+ * space and every PE reports the same VmPTE, the node's.  PE 0 prints
+ * one line:
+ *
+ *     mode=M npes=N init_ms_max=T node_vmpte_kb_init=K
+ *     node_vmpte_kb_touched=K per_pe_kb_touched=K
+ *
+ * Usage: xgasrun [--pvas] -n N xgas-pvas-pte conventional|pvas
+ * (the word only labels the line and says how to add up VmPTE).  Small
+ * heaps keep high PE counts in the address space:
+ *     SHMEM_SYMMETRIC_SIZE=4M xgasrun --pvas -n 128 xgas-pvas-pte pvas
+ */
+#include <shmem.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "bench_core.h"
+
+#define OBJECT_BYTES (2u << 20)
+#define PAGE 4096u
+
+static long vmpte_kb(void)
+{
+    char line[256];
+    long kb = -1;
+    FILE *f = fopen("/proc/self/status", "r");
+
+    if (f == NULL) {
+        return -1;
+    }
+    while (fgets(line, sizeof(line), f) != NULL) {
+        if (strncmp(line, "VmPTE:", 6) == 0) {
+            sscanf(line + 6, "%ld", &kb);
+            break;
+        }
+    }
+    fclose(f);
+    return kb;
+}
+
+static long in[3], out_max[3], out_sum[3];
+
+/* The node's page tables for the values in[i]: the sum over PEs, or in
+ * PVAS mode the one address space's (every PE's value is it). */
+static long node_kb(int pvas, int i)
+{
+    return pvas ? out_max[i] : out_sum[i];
+}
+
+int main(int argc, char **argv)
+{
+    int pvas = (argc > 1) && (strcmp(argv[1], "pvas") == 0);
+    uint64_t start = bench_now_ns();
+    volatile unsigned char sink = 0;
+    unsigned char *object, *peer;
+    size_t off;
+    int me, npes, pe;
+
+    shmem_init();
+    in[0] = (long)(bench_now_ns() - start) / 1000; /* microseconds */
+    in[1] = vmpte_kb();
+    me = shmem_my_pe();
+    npes = shmem_n_pes();
+    object = shmem_malloc(OBJECT_BYTES);
+    if (object == NULL) {
+        fprintf(stderr, "shmem_malloc of 2 MiB failed\n");
+        shmem_global_exit(1);
+    }
+    memset(object, me, OBJECT_BYTES);
+    shmem_barrier_all();
+    for (pe = 0; pe < npes; pe++) {
+        peer = shmem_ptr(object, pe);
+        for (off = 0; (pe != me) && (peer != NULL) && (off < OBJECT_BYTES);
+             off += PAGE) {
+            sink += peer[off];
+        }
+    }
+    shmem_barrier_all();
+    in[2] = vmpte_kb();
+    shmem_long_max_reduce(SHMEM_TEAM_WORLD, out_max, in, 3);
+    shmem_long_sum_reduce(SHMEM_TEAM_WORLD, out_sum, in, 3);
+    if (me == 0) {
+        printf("mode=%s npes=%d init_ms_max=%.1f node_vmpte_kb_init=%ld "
+               "node_vmpte_kb_touched=%ld per_pe_kb_touched=%.1f\n",
+               pvas ? "pvas" : "conventional", npes,
+               (double)out_max[0] / 1e3, node_kb(pvas, 1), node_kb(pvas, 2),
+               (double)node_kb(pvas, 2) / npes);
+    }
+    shmem_free(object);
+    shmem_finalize();
+    return (int)(sink & 0);
+}
