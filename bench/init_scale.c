@@ -43,7 +43,7 @@ int main(void)
     double ms;
 
     shmem_init();
-    ms = (double)(bench_now_ns() - start) / 1e6;
+    ms       = (double)(bench_now_ns() - start) / 1e6;
     in_ms[0] = (long)(ms * 1000.0); /* microseconds */
     in_kb[0] = init_vmpte_kb();
     in_kb[1] = in_kb[0];
@@ -52,8 +52,9 @@ int main(void)
     shmem_long_sum_reduce(SHMEM_TEAM_WORLD, &out_sum, &in_kb[1], 1);
     if (shmem_my_pe() == 0) {
         printf("npes=%d init_ms_max=%.1f init_ms_pe0=%.1f vmpte_kb_max=%ld "
-               "vmpte_kb_sum=%ld\n", shmem_n_pes(), (double)out_max[0] / 1e3,
-               ms, out_max[1], out_sum);
+               "vmpte_kb_sum=%ld\n",
+               shmem_n_pes(), (double)out_max[0] / 1e3, ms, out_max[1],
+               out_sum);
     }
     shmem_finalize();
     return 0;

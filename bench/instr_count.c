@@ -25,19 +25,19 @@
 #include <shmem.h>
 
 static const char *const ic_ops[] = {
-    "long_p", "long_p_quiet", "long_g", "long_atomic_fetch_add",
-    "putmem8", "putmem8_quiet", "raw_store", "raw_fetch_add",
-    "putmem4k", "getmem4k", "raw_memcpy4k",
+    "long_p",   "long_p_quiet",  "long_g",       "long_atomic_fetch_add",
+    "putmem8",  "putmem8_quiet", "raw_store",    "raw_fetch_add",
+    "putmem4k", "getmem4k",      "raw_memcpy4k",
 };
-#define IC_BULK 4096 /* bytes of the bulk operations */
-#define IC_FIRST_BULK 8 /* they are the last ones; heap targets only */
-#define IC_NOPS ((int)(sizeof(ic_ops) / sizeof(ic_ops[0])))
+#define IC_BULK       4096 /* bytes of the bulk operations */
+#define IC_FIRST_BULK 8    /* they are the last ones; heap targets only */
+#define IC_NOPS       ((int)(sizeof(ic_ops) / sizeof(ic_ops[0])))
 
-static long ic_global;      /* symmetric global target */
-static long ic_local;       /* private: the raw_* operations' word */
+static long ic_global;        /* symmetric global target */
+static long ic_local;         /* private: the raw_* operations' word */
 static char ic_buf[IC_BULK];  /* private: source or destination of bulk ones */
 static char ic_buf2[IC_BULK]; /* private: raw_memcpy4k's destination */
-volatile long ic_sink;      /* keeps fetched values alive */
+volatile long ic_sink;        /* keeps fetched values alive */
 volatile size_t ic_bulk_len = IC_BULK;
 
 /* @n operations number @op on @target of PE @pe; the only function
@@ -119,7 +119,7 @@ static char ic_byte(int pe, size_t i)
 static int ic_bulk_ok(int op, const long *heap)
 {
     const char *got = (op == IC_FIRST_BULK) ? ic_buf2 : ic_buf;
-    int pe = (op == IC_FIRST_BULK + 1) ? 1 : -1;
+    int pe          = (op == IC_FIRST_BULK + 1) ? 1 : -1;
     size_t i;
 
     if (op == IC_FIRST_BULK) {
@@ -146,7 +146,7 @@ int main(int argc, char **argv)
          (strcmp(argv[3], "global") != 0))) {
         if (shmem_my_pe() == 0) {
             fprintf(stderr, "usage: instr_count OP N [heap|global] (2 PEs); "
-                    "OP one of:");
+                            "OP one of:");
             for (op = 0; op < IC_NOPS; op++) {
                 fprintf(stderr, " %s", ic_ops[op]);
             }
@@ -155,22 +155,23 @@ int main(int argc, char **argv)
         shmem_finalize();
         return 2;
     }
-    for (op = 0; (op < IC_NOPS) && (strcmp(argv[1], ic_ops[op]) != 0);
-         op++) {
+    for (op = 0; (op < IC_NOPS) && (strcmp(argv[1], ic_ops[op]) != 0); op++) {
     }
     if ((op == IC_NOPS) || (shmem_n_pes() < 2) ||
         ((op >= IC_FIRST_BULK) && (argc == 4) &&
          (strcmp(argv[3], "global") == 0))) {
-        fprintf(stderr, "instr_count: unknown operation '%s', fewer "
-                "than 2 PEs, or a bulk operation on a global\n", argv[1]);
+        fprintf(stderr,
+                "instr_count: unknown operation '%s', fewer "
+                "than 2 PEs, or a bulk operation on a global\n",
+                argv[1]);
         shmem_global_exit(2);
         return 2;
     }
-    target = ((argc == 4) && (strcmp(argv[3], "global") == 0)) ? &ic_global
-                                                                : heap;
+    target =
+        ((argc == 4) && (strcmp(argv[3], "global") == 0)) ? &ic_global : heap;
     for (i = 0; i < IC_BULK; i++) {
         ((char *)heap)[i] = ic_byte(shmem_my_pe(), i);
-        ic_buf[i] = ic_byte(-1, i);
+        ic_buf[i]         = ic_byte(-1, i);
     }
     shmem_barrier_all();
     if (shmem_my_pe() == 0) {
@@ -180,10 +181,10 @@ int main(int argc, char **argv)
             status = 1;
         }
         printf("instr_count pe=0 pid=%ld op=%s n=%ld object=%s%s\n",
-               (long)getpid(), argv[1], n,
-               (target == heap) ? "heap" : "global",
-               (op < IC_FIRST_BULK) ? "" : status ? " verify=FAILED"
-                                                  : " verify=ok");
+               (long)getpid(), argv[1], n, (target == heap) ? "heap" : "global",
+               (op < IC_FIRST_BULK) ? ""
+               : status             ? " verify=FAILED"
+                                    : " verify=ok");
         fflush(stdout);
     }
     shmem_barrier_all();

@@ -51,17 +51,17 @@
 
 #include "bench_core.h"
 
-#define RAW_BUF    (8u << 20)
-#define RAW_WINDOW 64
+#define RAW_BUF       (8u << 20)
+#define RAW_WINDOW    64
 #define RAW_LAT_ITERS 2000
-#define RAW_REPS_MAX 63
+#define RAW_REPS_MAX  63
 
 static struct {
     const char *provider;
     const char *domain;
-    int         reps;
-    size_t      max_bw;
-    size_t      step;
+    int reps;
+    size_t max_bw;
+    size_t step;
 } opt = {"tcp", NULL, 7, 4u << 20, 2};
 
 static pmix_proc_t me;
@@ -72,16 +72,16 @@ static struct fid_cq *cq;
 static struct fid_av *av;
 static struct fid_ep *ep;
 static struct fid_mr *mr;
-static uint8_t *buf;        /* registered: [0] flag, [64..] data */
+static uint8_t *buf; /* registered: [0] flag, [64..] data */
 static fi_addr_t peer;
 static uint64_t peer_base, peer_key;
-static uint64_t ctrl_in;    /* receive buffer of control messages */
-static int inflight;        /* completions rank 0 waits for */
+static uint64_t ctrl_in; /* receive buffer of control messages */
+static int inflight;     /* completions rank 0 waits for */
 
 static void die(const char *what, int ret)
 {
-    fprintf(stderr, "xgas-ofi-raw: rank %u: %s failed (%s)\n", me.rank,
-            what, fi_strerror(-ret));
+    fprintf(stderr, "xgas-ofi-raw: rank %u: %s failed (%s)\n", me.rank, what,
+            fi_strerror(-ret));
     PMIx_Abort(1, what, NULL, 0);
     exit(1);
 }
@@ -171,13 +171,17 @@ static void drain(void)
 static void rma(int write, void *local, size_t len, uint64_t off,
                 uint64_t flags)
 {
-    struct iovec iov = {.iov_base = local, .iov_len = len};
-    struct fi_rma_iov riov = {.addr = peer_base + off, .len = len,
-                              .key = peer_key};
-    void *desc = fi_mr_desc(mr);
-    struct fi_msg_rma msg = {.msg_iov = &iov, .desc = &desc, .iov_count = 1,
-                             .addr = peer, .rma_iov = &riov,
-                             .rma_iov_count = 1, .context = &inflight};
+    struct iovec iov       = {.iov_base = local, .iov_len = len};
+    struct fi_rma_iov riov = {
+        .addr = peer_base + off, .len = len, .key = peer_key};
+    void *desc            = fi_mr_desc(mr);
+    struct fi_msg_rma msg = {.msg_iov       = &iov,
+                             .desc          = &desc,
+                             .iov_count     = 1,
+                             .addr          = peer,
+                             .rma_iov       = &riov,
+                             .rma_iov_count = 1,
+                             .context       = &inflight};
     ssize_t ret;
 
     inflight++;
@@ -257,8 +261,8 @@ static double write_read(long iters)
         if (i == 1) {
             t0 = bench_now_ns();
         }
-        while (fi_inject_write(ep, &value, sizeof(value), peer,
-                               peer_base + 64, peer_key) == -FI_EAGAIN) {
+        while (fi_inject_write(ep, &value, sizeof(value), peer, peer_base + 64,
+                               peer_key) == -FI_EAGAIN) {
             progress(NULL);
         }
         rma(0, buf + 128, 8, 0, 0);
@@ -298,8 +302,15 @@ static double bandwidth(int write, size_t size, long iters)
     return (double)size * (double)iters / (double)(bench_now_ns() - t0);
 }
 
-enum { FIG_WRITE_PP, FIG_MSG_PP, FIG_WRITE_ISSUE, FIG_WRITE_READ,
-       FIG_READ_ISSUE, FIG_WRITE_BW, FIG_READ_BW };
+enum {
+    FIG_WRITE_PP,
+    FIG_MSG_PP,
+    FIG_WRITE_ISSUE,
+    FIG_WRITE_READ,
+    FIG_READ_ISSUE,
+    FIG_WRITE_BW,
+    FIG_READ_BW
+};
 
 /* Runs figure @fig @reps times (rank 1 takes part or serves) and prints
  * its median and best. */
@@ -323,29 +334,25 @@ static void figure(int fig, size_t size)
         *flag() = 0;
         PMIx_Fence(NULL, 0, NULL, 0);
         switch (fig) {
-        case FIG_WRITE_PP:
-            v[r] = write_pingpong(iters);
-            break;
-        case FIG_MSG_PP:
-            v[r] = msg_pingpong(iters);
-            break;
+        case FIG_WRITE_PP: v[r] = write_pingpong(iters); break;
+        case FIG_MSG_PP: v[r] = msg_pingpong(iters); break;
         default:
             if (me.rank == 1) {
                 (void)serve();
                 continue;
             }
-            v[r] = (fig == FIG_WRITE_ISSUE)   ? issue(1, iters)
+            v[r] = (fig == FIG_WRITE_ISSUE)  ? issue(1, iters)
                    : (fig == FIG_WRITE_READ) ? write_read(iters)
-                   : (fig == FIG_READ_ISSUE) ? issue(0, iters)
-                                             : bandwidth(fig == FIG_WRITE_BW,
-                                                         size, iters);
+                   : (fig == FIG_READ_ISSUE)
+                       ? issue(0, iters)
+                       : bandwidth(fig == FIG_WRITE_BW, size, iters);
             send_ctrl(0); /* rank 1 may stop serving */
         }
     }
     if (me.rank != 0) {
         return;
     }
-    med = bench_median(v, opt.reps);  /* sorts v */
+    med = bench_median(v, opt.reps); /* sorts v */
     bench_line_start(&l, "xgas-bench");
     bench_line_add(&l, "lib", "%s", "ofi-raw");
     bench_line_add(&l, "npes", "%d", 2);
@@ -353,8 +360,7 @@ static void figure(int fig, size_t size)
     bench_line_add(&l, "kind", "%s", names[fig][1]);
     bench_line_add(&l, "size", "%zu", size);
     bench_line_add(&l, "value", "%.*f", bw ? 3 : 1, med);
-    bench_line_add(&l, "best", "%.*f", bw ? 3 : 1,
-                   bw ? v[opt.reps - 1] : v[0]);
+    bench_line_add(&l, "best", "%.*f", bw ? 3 : 1, bw ? v[opt.reps - 1] : v[0]);
     bench_line_add(&l, "unit", "%s", bw ? "GB/s" : "ns");
     bench_line_raw(&l, " baseline=none baseline_value=0 ratio=0");
     bench_line_add(&l, "iters", "%ld", iters);
@@ -388,16 +394,16 @@ static size_t next_size(size_t size)
 
 static void open_fabric(void)
 {
-    struct fi_info *hints = fi_allocinfo();
+    struct fi_info *hints     = fi_allocinfo();
     struct fi_cq_attr cq_attr = {.format = FI_CQ_FORMAT_CONTEXT};
     struct fi_av_attr av_attr = {.type = FI_AV_TABLE};
     int ret;
 
     hints->ep_attr->type = FI_EP_RDM;
-    hints->caps = FI_MSG | FI_RMA | FI_READ | FI_WRITE | FI_REMOTE_READ |
-                  FI_REMOTE_WRITE;
-    hints->domain_attr->mr_mode = FI_MR_LOCAL | FI_MR_VIRT_ADDR |
-                                  FI_MR_ALLOCATED | FI_MR_PROV_KEY;
+    hints->caps =
+        FI_MSG | FI_RMA | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE;
+    hints->domain_attr->mr_mode =
+        FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY;
     hints->fabric_attr->prov_name = strdup(opt.provider);
     if (opt.domain != NULL) {
         hints->domain_attr->name = strdup(opt.domain);
@@ -432,22 +438,26 @@ static void open_fabric(void)
 /* Addresses and keys through PMIx. */
 static void exchange(void)
 {
-    struct { uint8_t addr[128]; uint64_t len, base, key; } mine, theirs;
+    struct {
+        uint8_t addr[128];
+        uint64_t len, base, key;
+    } mine, theirs;
     pmix_value_t value, *got = NULL;
     pmix_proc_t proc;
     size_t len = sizeof(mine.addr);
-    int ret = fi_getname(&ep->fid, mine.addr, &len);
+    int ret    = fi_getname(&ep->fid, mine.addr, &len);
 
     if (ret != 0) {
         die("fi_getname", ret);
     }
-    mine.len  = len;
-    mine.base = (info->domain_attr->mr_mode & FI_MR_VIRT_ADDR)
-                    ? (uint64_t)(uintptr_t)buf : 0;
-    mine.key  = fi_mr_key(mr);
-    value.type = PMIX_BYTE_OBJECT;
+    mine.len            = len;
+    mine.base           = (info->domain_attr->mr_mode & FI_MR_VIRT_ADDR)
+                              ? (uint64_t)(uintptr_t)buf
+                              : 0;
+    mine.key            = fi_mr_key(mr);
+    value.type          = PMIX_BYTE_OBJECT;
     value.data.bo.bytes = (char *)&mine;
-    value.data.bo.size = sizeof(mine);
+    value.data.bo.size  = sizeof(mine);
     PMIx_Put(PMIX_GLOBAL, "raw.ep", &value);
     PMIx_Commit();
     PMIx_Fence(NULL, 0, NULL, 0);
@@ -487,18 +497,20 @@ int main(int argc, char **argv)
         case 'm': opt.max_bw = strtoull(optarg, NULL, 0); break;
         case 's': opt.step = strtoull(optarg, NULL, 0); break;
         default:
-            fprintf(stderr, "usage: mpirun -n 2 xgas-ofi-raw [--provider P] "
+            fprintf(stderr,
+                    "usage: mpirun -n 2 xgas-ofi-raw [--provider P] "
                     "[--domain D] [--reps N] [--max-bw-size B] [--step N]\n");
             return 2;
         }
     }
-    opt.reps = (opt.reps < 1) ? 1 : (opt.reps > RAW_REPS_MAX)
-                                        ? RAW_REPS_MAX : opt.reps;
-    opt.step = (opt.step < 2) ? 2 : opt.step;
+    opt.reps   = (opt.reps < 1)              ? 1
+                 : (opt.reps > RAW_REPS_MAX) ? RAW_REPS_MAX
+                                             : opt.reps;
+    opt.step   = (opt.step < 2) ? 2 : opt.step;
     opt.max_bw = (opt.max_bw > RAW_BUF - 4096) ? RAW_BUF - 4096 : opt.max_bw;
     if (PMIx_Init(&me, NULL, 0) != PMIX_SUCCESS) {
         fprintf(stderr, "xgas-ofi-raw: start it with a PMIx launcher "
-                "(mpirun -n 2)\n");
+                        "(mpirun -n 2)\n");
         return 2;
     }
     PMIX_LOAD_PROCID(&wild, me.nspace, PMIX_RANK_WILDCARD);
@@ -513,8 +525,7 @@ int main(int argc, char **argv)
     post_ctrl();
     if (me.rank == 0) {
         printf("# xgas-ofi-raw provider=%s domain=%s reps=%d\n",
-               info->fabric_attr->prov_name, info->domain_attr->name,
-               opt.reps);
+               info->fabric_attr->prov_name, info->domain_attr->name, opt.reps);
     }
     figure(FIG_WRITE_PP, 8);
     figure(FIG_MSG_PP, 8);

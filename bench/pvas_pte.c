@@ -25,7 +25,7 @@
 #include "bench_core.h"
 
 #define OBJECT_BYTES (2u << 20)
-#define PAGE 4096u
+#define PAGE         4096u
 
 static long vmpte_kb(void)
 {
@@ -57,18 +57,18 @@ static long node_kb(int pvas, int i)
 
 int main(int argc, char **argv)
 {
-    int pvas = (argc > 1) && (strcmp(argv[1], "pvas") == 0);
-    uint64_t start = bench_now_ns();
+    int pvas                    = (argc > 1) && (strcmp(argv[1], "pvas") == 0);
+    uint64_t start              = bench_now_ns();
     volatile unsigned char sink = 0;
     unsigned char *object, *peer;
     size_t off;
     int me, npes, pe;
 
     shmem_init();
-    in[0] = (long)(bench_now_ns() - start) / 1000; /* microseconds */
-    in[1] = vmpte_kb();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
+    in[0]  = (long)(bench_now_ns() - start) / 1000; /* microseconds */
+    in[1]  = vmpte_kb();
+    me     = shmem_my_pe();
+    npes   = shmem_n_pes();
     object = shmem_malloc(OBJECT_BYTES);
     if (object == NULL) {
         fprintf(stderr, "shmem_malloc of 2 MiB failed\n");
@@ -90,8 +90,8 @@ int main(int argc, char **argv)
     if (me == 0) {
         printf("mode=%s npes=%d init_ms_max=%.1f node_vmpte_kb_init=%ld "
                "node_vmpte_kb_touched=%ld per_pe_kb_touched=%.1f\n",
-               pvas ? "pvas" : "conventional", npes,
-               (double)out_max[0] / 1e3, node_kb(pvas, 1), node_kb(pvas, 2),
+               pvas ? "pvas" : "conventional", npes, (double)out_max[0] / 1e3,
+               node_kb(pvas, 1), node_kb(pvas, 2),
                (double)node_kb(pvas, 2) / npes);
     }
     shmem_free(object);

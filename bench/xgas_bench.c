@@ -36,68 +36,65 @@
 
 /* Symmetric control words, each on lines of its own. */
 typedef struct bench_ctl {
-    long flag __attribute__((aligned(BENCH_LINE)));  /* ping-pong inbox */
-    long req __attribute__((aligned(BENCH_LINE)));   /* get: request */
-    long ans __attribute__((aligned(BENCH_LINE)));   /* get: answer */
-    long ctr __attribute__((aligned(BENCH_LINE)));   /* atomic counter */
-    long sink __attribute__((aligned(BENCH_LINE)));  /* issue target */
-    long errs __attribute__((aligned(BENCH_LINE)));  /* GUPS errors sum */
+    long flag __attribute__((aligned(BENCH_LINE)));    /* ping-pong inbox */
+    long req __attribute__((aligned(BENCH_LINE)));     /* get: request */
+    long ans __attribute__((aligned(BENCH_LINE)));     /* get: answer */
+    long ctr __attribute__((aligned(BENCH_LINE)));     /* atomic counter */
+    long sink __attribute__((aligned(BENCH_LINE)));    /* issue target */
+    long errs __attribute__((aligned(BENCH_LINE)));    /* GUPS errors sum */
     uint64_t sig __attribute__((aligned(BENCH_LINE))); /* signal inbox */
-    long lock __attribute__((aligned(BENCH_LINE)));  /* shmem_set_lock */
+    long lock __attribute__((aligned(BENCH_LINE)));    /* shmem_set_lock */
 } bench_ctl_t;
 
 static bench_ctl_t *ctl;
-static char *sym_data;              /* symmetric data, data_len bytes */
-static unsigned long *sym_table;    /* symmetric GUPS table */
-static unsigned long gups_errors;   /* wrong words of sym_table seen */
+static char *sym_data;            /* symmetric data, data_len bytes */
+static unsigned long *sym_table;  /* symmetric GUPS table */
+static unsigned long gups_errors; /* wrong words of sym_table seen */
 
 static const char *const op_names[OP_COUNT] = {
-    [OP_PUTMEM] = "putmem",
-    [OP_GETMEM] = "getmem",
-    [OP_LONG_P] = "long_p",
-    [OP_LONG_G] = "long_g",
-    [OP_FETCH] = "long_atomic_fetch",
-    [OP_SET] = "long_atomic_set",
-    [OP_SWAP] = "long_atomic_swap",
-    [OP_COMPARE_SWAP] = "long_atomic_compare_swap",
-    [OP_FETCH_INC] = "long_atomic_fetch_inc",
-    [OP_INC] = "long_atomic_inc",
-    [OP_FETCH_ADD] = "long_atomic_fetch_add",
-    [OP_ADD] = "long_atomic_add",
-    [OP_FETCH_AND] = "ulong_atomic_fetch_and",
-    [OP_FETCH_OR] = "ulong_atomic_fetch_or",
-    [OP_FETCH_XOR] = "ulong_atomic_fetch_xor",
-    [OP_GUPS] = "gups",
-    [OP_BARRIER_ALL] = "barrier_all",
+    [OP_PUTMEM]        = "putmem",
+    [OP_GETMEM]        = "getmem",
+    [OP_LONG_P]        = "long_p",
+    [OP_LONG_G]        = "long_g",
+    [OP_FETCH]         = "long_atomic_fetch",
+    [OP_SET]           = "long_atomic_set",
+    [OP_SWAP]          = "long_atomic_swap",
+    [OP_COMPARE_SWAP]  = "long_atomic_compare_swap",
+    [OP_FETCH_INC]     = "long_atomic_fetch_inc",
+    [OP_INC]           = "long_atomic_inc",
+    [OP_FETCH_ADD]     = "long_atomic_fetch_add",
+    [OP_ADD]           = "long_atomic_add",
+    [OP_FETCH_AND]     = "ulong_atomic_fetch_and",
+    [OP_FETCH_OR]      = "ulong_atomic_fetch_or",
+    [OP_FETCH_XOR]     = "ulong_atomic_fetch_xor",
+    [OP_GUPS]          = "gups",
+    [OP_BARRIER_ALL]   = "barrier_all",
     [OP_PUTMEM_SIGNAL] = "putmem_signal",
-    [OP_LOCK] = "lock",
+    [OP_LOCK]          = "lock",
 };
 
 static const char *const kind_names[KIND_COUNT] = {
-    [KIND_PINGPONG] = "pingpong",
-    [KIND_PINGPONG_QUIET] = "pingpong_quiet",
-    [KIND_ISSUE] = "issue",
-    [KIND_BW] = "bw",
-    [KIND_RATE] = "rate",
-    [KIND_LATENCY] = "latency",
+    [KIND_PINGPONG] = "pingpong", [KIND_PINGPONG_QUIET] = "pingpong_quiet",
+    [KIND_ISSUE] = "issue",       [KIND_BW] = "bw",
+    [KIND_RATE] = "rate",         [KIND_LATENCY] = "latency",
 };
 
 /* Options (bench_usage). */
 static struct {
-    int    quick;
-    int    list;
-    int    no_bind;
-    int    internode; /* PE 0 and PE 1 on two nodes: no raw mapping */
+    int quick;
+    int list;
+    int no_bind;
+    int internode; /* PE 0 and PE 1 on two nodes: no raw mapping */
     size_t min_size;
     size_t max_size;
     size_t max_bw_size;
     size_t step;
     double budget_ns;
-    int    reps;
+    int reps;
     size_t gups_words;
-    char   lib[SHMEM_MAX_NAME_LEN];
-    int    op_on[OP_COUNT];
-    int    kind_on[KIND_COUNT];
+    char lib[SHMEM_MAX_NAME_LEN];
+    int op_on[OP_COUNT];
+    int kind_on[KIND_COUNT];
 } opt;
 
 /* ---- OpenSHMEM kernels ------------------------------------------------ */
@@ -143,8 +140,7 @@ static void pingpong_send(const bench_fig_t *fig, long seq, int peer)
     shmem_long_p(&ctl->flag, seq, peer);
 }
 
-static uint64_t sh_put_pingpong(const bench_fig_t *fig, long warm,
-                                long iters)
+static uint64_t sh_put_pingpong(const bench_fig_t *fig, long warm, long iters)
 {
     int me = bench_env.me, peer = 1 - me;
     uint64_t t0 = 0;
@@ -175,11 +171,10 @@ static uint64_t sh_put_pingpong(const bench_fig_t *fig, long warm,
  * plain store; PE 0 polls the answer with shmem_long_g (shmem_long_atomic_
  * fetch for that figure) and then reads the data with shmem_getmem.
  */
-static uint64_t sh_get_pingpong(const bench_fig_t *fig, long warm,
-                                long iters)
+static uint64_t sh_get_pingpong(const bench_fig_t *fig, long warm, long iters)
 {
     size_t size = (fig->op == OP_GETMEM) ? fig->size : 0;
-    int fetch = (fig->op == OP_FETCH);
+    int fetch   = (fig->op == OP_FETCH);
     uint64_t t0 = 0;
     unsigned polls;
     long seq;
@@ -228,12 +223,9 @@ static uint64_t sh_get_pingpong(const bench_fig_t *fig, long warm,
 static long amo_turn_value(bench_op_t op, int pe, long i)
 {
     switch (op) {
-    case OP_FETCH_OR:
-        return pe;
-    case OP_FETCH_AND:
-        return 1 - pe;
-    default:
-        return 2 * i + pe;
+    case OP_FETCH_OR: return pe;
+    case OP_FETCH_AND: return 1 - pe;
+    default: return 2 * i + pe;
     }
 }
 
@@ -247,31 +239,21 @@ static long amo_turn_next(bench_op_t op, long v)
  * becomes the next turn's value. */
 static void amo_step(bench_op_t op, long v, int pe)
 {
-    long *ctr = &ctl->ctr;
+    long *ctr           = &ctl->ctr;
     unsigned long *uctr = (unsigned long *)ctr;
 
     switch (op) {
-    case OP_SET:
-        shmem_long_atomic_set(ctr, v + 1, pe);
-        break;
-    case OP_SWAP:
-        bench_sink = shmem_long_atomic_swap(ctr, v + 1, pe);
-        break;
+    case OP_SET: shmem_long_atomic_set(ctr, v + 1, pe); break;
+    case OP_SWAP: bench_sink = shmem_long_atomic_swap(ctr, v + 1, pe); break;
     case OP_COMPARE_SWAP:
         bench_sink = shmem_long_atomic_compare_swap(ctr, v, v + 1, pe);
         break;
-    case OP_FETCH_INC:
-        bench_sink = shmem_long_atomic_fetch_inc(ctr, pe);
-        break;
-    case OP_INC:
-        shmem_long_atomic_inc(ctr, pe);
-        break;
+    case OP_FETCH_INC: bench_sink = shmem_long_atomic_fetch_inc(ctr, pe); break;
+    case OP_INC: shmem_long_atomic_inc(ctr, pe); break;
     case OP_FETCH_ADD:
         bench_sink = shmem_long_atomic_fetch_add(ctr, 1, pe);
         break;
-    case OP_ADD:
-        shmem_long_atomic_add(ctr, 1, pe);
-        break;
+    case OP_ADD: shmem_long_atomic_add(ctr, 1, pe); break;
     case OP_FETCH_XOR:
         bench_sink = (long)shmem_ulong_atomic_fetch_xor(
             uctr, (unsigned long)(v ^ (v + 1)), pe);
@@ -284,8 +266,7 @@ static void amo_step(bench_op_t op, long v, int pe)
             bench_sink = (long)shmem_ulong_atomic_fetch_and(uctr, ~1ul, pe);
         }
         break;
-    default:
-        bench_die("%s is not an atomic ping-pong", op_names[op]);
+    default: bench_die("%s is not an atomic ping-pong", op_names[op]);
     }
 }
 
@@ -299,7 +280,7 @@ static void amo_step(bench_op_t op, long v, int pe)
 static int amo_works(bench_op_t op, long *want_p, long *got_p)
 {
     long v, got = 0;
-    int pe, ok = 1;
+    int pe, ok  = 1;
 
     for (pe = 0; pe < 2; pe++) {
         v = amo_turn_value(op, pe, 0);
@@ -315,9 +296,9 @@ static int amo_works(bench_op_t op, long *want_p, long *got_p)
         if (bench_env.me == 0) {
             got = shmem_long_g(&ctl->ctr, 1);
             if (ok && (got != amo_turn_next(op, v))) {
-                ok = 0;
+                ok      = 0;
                 *want_p = amo_turn_next(op, v);
-                *got_p = got;
+                *got_p  = got;
             }
         }
     }
@@ -330,10 +311,9 @@ static int amo_works(bench_op_t op, long *want_p, long *got_p)
  * shmem_long_atomic_fetch, PE 1 with shmem_long_wait_until on its own
  * counter): every operation hits a line dirty in the other core.
  */
-static uint64_t sh_amo_pingpong(const bench_fig_t *fig, long warm,
-                                long iters)
+static uint64_t sh_amo_pingpong(const bench_fig_t *fig, long warm, long iters)
 {
-    int me = bench_env.me;
+    int me      = bench_env.me;
     uint64_t t0 = 0;
     unsigned polls;
     long i, v;
@@ -368,79 +348,98 @@ static uint64_t sh_issue(const bench_fig_t *fig, long warm, long iters)
 {
     long *ctr = &ctl->ctr, *word = &ctl->sink, prev = 0;
     unsigned long *uctr = (unsigned long *)ctr;
-    size_t size = fig->size;
+    size_t size         = fig->size;
 
     switch (fig->op) {
     case OP_PUTMEM:
-        BENCH_PE0_LOOP(warm, iters, {
-            shmem_putmem(sym_data, bench_env.src, size, 1);
-            shmem_quiet();
-        }, (void)0);
+        BENCH_PE0_LOOP(
+            warm, iters,
+            {
+                shmem_putmem(sym_data, bench_env.src, size, 1);
+                shmem_quiet();
+            },
+            (void)0);
     case OP_GETMEM:
-        BENCH_PE0_LOOP(warm, iters, {
-            shmem_getmem(bench_env.dst, sym_data, size, 1);
-        }, (void)0);
+        BENCH_PE0_LOOP(
+            warm, iters, { shmem_getmem(bench_env.dst, sym_data, size, 1); },
+            (void)0);
     case OP_LONG_P:
-        BENCH_PE0_LOOP(warm, iters, {
-            shmem_long_p(word, i, 1);
-            shmem_quiet();
-        }, (void)0);
+        BENCH_PE0_LOOP(
+            warm, iters,
+            {
+                shmem_long_p(word, i, 1);
+                shmem_quiet();
+            },
+            (void)0);
     case OP_LONG_G:
-        BENCH_PE0_LOOP(warm, iters, {
-            bench_sink = shmem_long_g(word, 1);
-        }, (void)0);
+        BENCH_PE0_LOOP(
+            warm, iters, { bench_sink = shmem_long_g(word, 1); }, (void)0);
     case OP_FETCH:
-        BENCH_PE0_LOOP(warm, iters, {
-            bench_sink = shmem_long_atomic_fetch(ctr, 1);
-        }, (void)0);
+        BENCH_PE0_LOOP(
+            warm, iters, { bench_sink = shmem_long_atomic_fetch(ctr, 1); },
+            (void)0);
     case OP_SET:
-        BENCH_PE0_LOOP(warm, iters, {
-            shmem_long_atomic_set(ctr, i, 1);
-            shmem_quiet();
-        }, (void)0);
+        BENCH_PE0_LOOP(
+            warm, iters,
+            {
+                shmem_long_atomic_set(ctr, i, 1);
+                shmem_quiet();
+            },
+            (void)0);
     case OP_SWAP:
-        BENCH_PE0_LOOP(warm, iters, {
-            bench_sink = shmem_long_atomic_swap(ctr, i, 1);
-        }, (void)0);
+        BENCH_PE0_LOOP(
+            warm, iters, { bench_sink = shmem_long_atomic_swap(ctr, i, 1); },
+            (void)0);
     case OP_COMPARE_SWAP:
         /* succeeds every time: the counter always holds prev */
-        BENCH_PE0_LOOP(warm, iters, {
-            bench_sink = shmem_long_atomic_compare_swap(ctr, prev, prev + 1,
-                                                        1);
-            prev++;
-        }, (void)0);
+        BENCH_PE0_LOOP(
+            warm, iters,
+            {
+                bench_sink =
+                    shmem_long_atomic_compare_swap(ctr, prev, prev + 1, 1);
+                prev++;
+            },
+            (void)0);
     case OP_FETCH_INC:
-        BENCH_PE0_LOOP(warm, iters, {
-            bench_sink = shmem_long_atomic_fetch_inc(ctr, 1);
-        }, (void)0);
+        BENCH_PE0_LOOP(
+            warm, iters, { bench_sink = shmem_long_atomic_fetch_inc(ctr, 1); },
+            (void)0);
     case OP_INC:
-        BENCH_PE0_LOOP(warm, iters, {
-            shmem_long_atomic_inc(ctr, 1);
-            shmem_quiet();
-        }, (void)0);
+        BENCH_PE0_LOOP(
+            warm, iters,
+            {
+                shmem_long_atomic_inc(ctr, 1);
+                shmem_quiet();
+            },
+            (void)0);
     case OP_FETCH_ADD:
-        BENCH_PE0_LOOP(warm, iters, {
-            bench_sink = shmem_long_atomic_fetch_add(ctr, 1, 1);
-        }, (void)0);
+        BENCH_PE0_LOOP(
+            warm, iters,
+            { bench_sink = shmem_long_atomic_fetch_add(ctr, 1, 1); }, (void)0);
     case OP_ADD:
-        BENCH_PE0_LOOP(warm, iters, {
-            shmem_long_atomic_add(ctr, 1, 1);
-            shmem_quiet();
-        }, (void)0);
+        BENCH_PE0_LOOP(
+            warm, iters,
+            {
+                shmem_long_atomic_add(ctr, 1, 1);
+                shmem_quiet();
+            },
+            (void)0);
     case OP_FETCH_AND:
-        BENCH_PE0_LOOP(warm, iters, {
-            bench_sink = (long)shmem_ulong_atomic_fetch_and(uctr, ~1ul, 1);
-        }, (void)0);
+        BENCH_PE0_LOOP(
+            warm, iters,
+            { bench_sink = (long)shmem_ulong_atomic_fetch_and(uctr, ~1ul, 1); },
+            (void)0);
     case OP_FETCH_OR:
-        BENCH_PE0_LOOP(warm, iters, {
-            bench_sink = (long)shmem_ulong_atomic_fetch_or(uctr, 1, 1);
-        }, (void)0);
+        BENCH_PE0_LOOP(
+            warm, iters,
+            { bench_sink = (long)shmem_ulong_atomic_fetch_or(uctr, 1, 1); },
+            (void)0);
     case OP_FETCH_XOR:
-        BENCH_PE0_LOOP(warm, iters, {
-            bench_sink = (long)shmem_ulong_atomic_fetch_xor(uctr, 1, 1);
-        }, (void)0);
-    default:
-        bench_die("%s has no issue kernel", op_names[fig->op]);
+        BENCH_PE0_LOOP(
+            warm, iters,
+            { bench_sink = (long)shmem_ulong_atomic_fetch_xor(uctr, 1, 1); },
+            (void)0);
+    default: bench_die("%s has no issue kernel", op_names[fig->op]);
     }
 }
 
@@ -449,9 +448,9 @@ static uint64_t sh_put_bw(const bench_fig_t *fig, long warm, long iters)
 {
     size_t size = fig->size;
 
-    BENCH_PE0_LOOP(warm, iters, {
-        shmem_putmem(sym_data, bench_env.src, size, 1);
-    }, shmem_quiet());
+    BENCH_PE0_LOOP(
+        warm, iters, { shmem_putmem(sym_data, bench_env.src, size, 1); },
+        shmem_quiet());
 }
 
 /* A stream of shmem_getmem by PE 0 from PE 1. */
@@ -459,9 +458,9 @@ static uint64_t sh_get_bw(const bench_fig_t *fig, long warm, long iters)
 {
     size_t size = fig->size;
 
-    BENCH_PE0_LOOP(warm, iters, {
-        shmem_getmem(bench_env.dst, sym_data, size, 1);
-    }, (void)0);
+    BENCH_PE0_LOOP(
+        warm, iters, { shmem_getmem(bench_env.dst, sym_data, size, 1); },
+        (void)0);
 }
 
 /*
@@ -484,8 +483,7 @@ static uint64_t sh_gups(const bench_fig_t *fig, long warm, long iters)
         state = bench_rand_seed(me);
         for (u = 0; u < iters; u++) {
             r = bench_rand_next(&state);
-            shmem_ulong_atomic_xor(&sym_table[r & (len - 1)],
-                                   (unsigned long)r,
+            shmem_ulong_atomic_xor(&sym_table[r & (len - 1)], (unsigned long)r,
                                    (int)((r >> 40) % (uint64_t)npes));
         }
     }
@@ -539,27 +537,30 @@ static uint64_t sh_lock(const bench_fig_t *fig, long warm, long iters)
 /* ---- figures ---------------------------------------------------------- */
 
 typedef enum {
-    SIZES_LAT,    /* min_size .. max_size */
-    SIZES_BW,     /* min_size .. max_bw_size */
-    SIZE_WORD,    /* 8 */
-    SIZE_TABLE,   /* GUPS table bytes per PE */
+    SIZES_LAT,  /* min_size .. max_size */
+    SIZES_BW,   /* min_size .. max_bw_size */
+    SIZE_WORD,  /* 8 */
+    SIZE_TABLE, /* GUPS table bytes per PE */
     SIZE_NONE
 } bench_sizes_t;
 
 typedef struct bench_spec {
-    bench_op_t     op;
-    bench_kind_t   kind;
-    bench_sizes_t  sizes;
+    bench_op_t op;
+    bench_kind_t kind;
+    bench_sizes_t sizes;
     bench_kernel_t run;
     bench_kernel_t base;
-    const char    *base_name;
+    const char *base_name;
 } bench_spec_t;
 
-#define SPEC(op, kind, sizes, run, base) {op, kind, sizes, run, base, #base}
-#define SPEC_AMO(op)                                                       \
-    SPEC(op, KIND_PINGPONG, SIZE_WORD, sh_amo_pingpong,                    \
-         raw_fetch_add_pingpong),                                          \
-    SPEC(op, KIND_ISSUE, SIZE_WORD, sh_issue, raw_fetch_add)
+#define SPEC(op, kind, sizes, run, base)  \
+    {                                     \
+        op, kind, sizes, run, base, #base \
+    }
+#define SPEC_AMO(op)                                    \
+    SPEC(op, KIND_PINGPONG, SIZE_WORD, sh_amo_pingpong, \
+         raw_fetch_add_pingpong),                       \
+        SPEC(op, KIND_ISSUE, SIZE_WORD, sh_issue, raw_fetch_add)
 
 /* Every figure, in output order; pair figures are those with PE-0-and-1
  * kinds (pingpong, pingpong_quiet, issue, bw). */
@@ -617,11 +618,11 @@ static int is_pair_kind(bench_kind_t kind)
 static void reset_controls(void)
 {
     ctl->flag = 0;
-    ctl->req = 0;
-    ctl->ans = 0;
-    ctl->ctr = 0;
+    ctl->req  = 0;
+    ctl->ans  = 0;
+    ctl->ctr  = 0;
     ctl->sink = 0;
-    ctl->sig = 0;
+    ctl->sig  = 0;
     if (!opt.internode) {
         bench_raw_reset();
     }
@@ -646,17 +647,10 @@ static int size_list(bench_sizes_t sizes, size_t *out, int cap)
     int n = 0, k, step_log = 0;
 
     switch (sizes) {
-    case SIZE_WORD:
-        out[0] = sizeof(long);
-        return 1;
-    case SIZE_TABLE:
-        out[0] = bench_env.table_len * sizeof(long);
-        return 1;
-    case SIZE_NONE:
-        out[0] = 0;
-        return 1;
-    default:
-        break;
+    case SIZE_WORD: out[0] = sizeof(long); return 1;
+    case SIZE_TABLE: out[0] = bench_env.table_len * sizeof(long); return 1;
+    case SIZE_NONE: out[0] = 0; return 1;
+    default: break;
     }
     while (((size_t)1 << step_log) < opt.step) {
         step_log++;
@@ -664,8 +658,7 @@ static int size_list(bench_sizes_t sizes, size_t *out, int cap)
     out[n++] = opt.min_size;
     for (k = 0; (k < 63) && (n < cap - 1); k++) {
         s = (size_t)1 << k;
-        if ((s > opt.min_size) && (s < max) &&
-            ((20 - k) % step_log == 0)) {
+        if ((s > opt.min_size) && (s < max) && ((20 - k) % step_log == 0)) {
             out[n++] = s;
         }
     }
@@ -701,11 +694,11 @@ static int run_figures(void)
         }
         n = size_list(spec->sizes, sizes, 72);
         for (k = 0; k < n; k++) {
-            fig.op = spec->op;
-            fig.kind = spec->kind;
-            fig.size = sizes[k];
-            fig.run = spec->run;
-            fig.base = spec->base;
+            fig.op        = spec->op;
+            fig.kind      = spec->kind;
+            fig.size      = sizes[k];
+            fig.run       = spec->run;
+            fig.base      = spec->base;
             fig.base_name = spec->base_name;
             if (opt.list) {
                 if (bench_env.me == 0) {
@@ -745,7 +738,8 @@ static int run_figures(void)
 
 static void bench_usage(FILE *out)
 {
-    fprintf(out,
+    fprintf(
+        out,
         "usage: xgas-bench [options]   (run under xgasrun or oshrun)\n"
         "\n"
         "Latency, bandwidth, GUPS and barrier of the OpenSHMEM library it is\n"
@@ -800,8 +794,8 @@ static size_t parse_size(const char *arg, const char *name)
 }
 
 /* Sets the entries of @on named in the comma-separated @list. */
-static void parse_names(const char *list, const char *const *names,
-                        int count, int *on, const char *option)
+static void parse_names(const char *list, const char *const *names, int count,
+                        int *on, const char *option)
 {
     char bad[128];
 
@@ -833,8 +827,20 @@ static void default_lib_name(void)
 
 static void parse_options(int argc, char **argv)
 {
-    enum { O_OP = 256, O_KIND, O_MIN, O_MAX, O_MAXBW, O_STEP, O_BUDGET,
-           O_REPS, O_GUPS, O_LIB, O_NO_BIND, O_INTERNODE };
+    enum {
+        O_OP = 256,
+        O_KIND,
+        O_MIN,
+        O_MAX,
+        O_MAXBW,
+        O_STEP,
+        O_BUDGET,
+        O_REPS,
+        O_GUPS,
+        O_LIB,
+        O_NO_BIND,
+        O_INTERNODE
+    };
     static const struct option longopts[] = {
         {"quick", no_argument, NULL, 'q'},
         {"list", no_argument, NULL, 'l'},
@@ -857,8 +863,8 @@ static void parse_options(int argc, char **argv)
     size_t step = 0, gups = 0;
     int c, i, reps = 0;
 
-    opt.min_size = 8;
-    opt.max_size = 1u << 20;
+    opt.min_size    = 8;
+    opt.max_size    = 1u << 20;
     opt.max_bw_size = 4u << 20;
     for (i = 0; i < OP_COUNT; i++) {
         opt.op_on[i] = 1;
@@ -869,12 +875,8 @@ static void parse_options(int argc, char **argv)
     default_lib_name();
     while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
         switch (c) {
-        case 'q':
-            opt.quick = 1;
-            break;
-        case 'l':
-            opt.list = 1;
-            break;
+        case 'q': opt.quick = 1; break;
+        case 'l': opt.list = 1; break;
         case 'h':
             if (bench_env.me == 0) {
                 bench_usage(stdout);
@@ -885,39 +887,20 @@ static void parse_options(int argc, char **argv)
             parse_names(optarg, op_names, OP_COUNT, opt.op_on, "--op");
             break;
         case O_KIND:
-            parse_names(optarg, kind_names, KIND_COUNT, opt.kind_on,
-                        "--kind");
+            parse_names(optarg, kind_names, KIND_COUNT, opt.kind_on, "--kind");
             break;
-        case O_MIN:
-            opt.min_size = parse_size(optarg, "--min-size");
-            break;
-        case O_MAX:
-            opt.max_size = parse_size(optarg, "--max-size");
-            break;
+        case O_MIN: opt.min_size = parse_size(optarg, "--min-size"); break;
+        case O_MAX: opt.max_size = parse_size(optarg, "--max-size"); break;
         case O_MAXBW:
             opt.max_bw_size = parse_size(optarg, "--max-bw-size");
             break;
-        case O_STEP:
-            step = parse_size(optarg, "--step");
-            break;
-        case O_BUDGET:
-            budget_ms = atof(optarg);
-            break;
-        case O_REPS:
-            reps = atoi(optarg);
-            break;
-        case O_GUPS:
-            gups = parse_size(optarg, "--gups-words");
-            break;
-        case O_LIB:
-            snprintf(opt.lib, sizeof(opt.lib), "%s", optarg);
-            break;
-        case O_NO_BIND:
-            opt.no_bind = 1;
-            break;
-        case O_INTERNODE:
-            opt.internode = 1;
-            break;
+        case O_STEP: step = parse_size(optarg, "--step"); break;
+        case O_BUDGET: budget_ms = atof(optarg); break;
+        case O_REPS: reps = atoi(optarg); break;
+        case O_GUPS: gups = parse_size(optarg, "--gups-words"); break;
+        case O_LIB: snprintf(opt.lib, sizeof(opt.lib), "%s", optarg); break;
+        case O_NO_BIND: opt.no_bind = 1; break;
+        case O_INTERNODE: opt.internode = 1; break;
         default:
             if (bench_env.me == 0) {
                 bench_usage(stderr);
@@ -930,14 +913,12 @@ static void parse_options(int argc, char **argv)
         bench_die("unexpected argument '%s' (see --help)", argv[optind]);
     }
     opt.step = (step != 0) ? step : (opt.quick ? 64 : 2);
-    opt.budget_ns = 1e6 * ((budget_ms > 0) ? budget_ms
-                                           : (opt.quick ? 1.0 : 10.0));
-    opt.reps = (reps != 0) ? reps : (opt.quick ? 3 : 7);
-    bench_env.table_len = (gups != 0) ? gups
-                                      : (opt.quick ? 16384u : 262144u);
+    opt.budget_ns =
+        1e6 * ((budget_ms > 0) ? budget_ms : (opt.quick ? 1.0 : 10.0));
+    opt.reps            = (reps != 0) ? reps : (opt.quick ? 3 : 7);
+    bench_env.table_len = (gups != 0) ? gups : (opt.quick ? 16384u : 262144u);
     if ((opt.step < 2) || ((opt.step & (opt.step - 1)) != 0)) {
-        bench_die("--step %zu: expected a power of two, at least 2",
-                  opt.step);
+        bench_die("--step %zu: expected a power of two, at least 2", opt.step);
     }
     if ((opt.reps < 1) || (opt.reps > BENCH_REPS_MAX)) {
         bench_die("--reps %d: expected 1..%d", opt.reps, BENCH_REPS_MAX);
@@ -947,8 +928,7 @@ static void parse_options(int argc, char **argv)
                   bench_env.table_len);
     }
     if ((opt.min_size > opt.max_size) || (opt.min_size > opt.max_bw_size)) {
-        bench_die("--min-size %zu is larger than a maximum size",
-                  opt.min_size);
+        bench_die("--min-size %zu is larger than a maximum size", opt.min_size);
     }
 }
 
@@ -956,21 +936,22 @@ static void parse_options(int argc, char **argv)
  * mapping (collective). */
 static void setup(void)
 {
-    size_t len = (opt.max_size > opt.max_bw_size) ? opt.max_size
-                                                   : opt.max_bw_size;
+    size_t len =
+        (opt.max_size > opt.max_bw_size) ? opt.max_size : opt.max_bw_size;
     size_t j;
 
     bench_env.data_len = len;
-    ctl = shmem_align(BENCH_LINE, sizeof(*ctl));
-    sym_data = shmem_align(4096, len);
-    sym_table = shmem_malloc(bench_env.table_len * sizeof(*sym_table));
-    bench_env.src = aligned_alloc(4096, len);
-    bench_env.dst = aligned_alloc(4096, len);
+    ctl                = shmem_align(BENCH_LINE, sizeof(*ctl));
+    sym_data           = shmem_align(4096, len);
+    sym_table          = shmem_malloc(bench_env.table_len * sizeof(*sym_table));
+    bench_env.src      = aligned_alloc(4096, len);
+    bench_env.dst      = aligned_alloc(4096, len);
     if ((ctl == NULL) || (sym_data == NULL) || (sym_table == NULL) ||
         (bench_env.src == NULL) || (bench_env.dst == NULL)) {
         bench_die("out of memory for %zu-byte buffers and a %zu-word GUPS "
                   "table: lower --max-size/--max-bw-size/--gups-words or "
-                  "raise SHMEM_SYMMETRIC_SIZE", len, bench_env.table_len);
+                  "raise SHMEM_SYMMETRIC_SIZE",
+                  len, bench_env.table_len);
     }
     memset(ctl, 0, sizeof(*ctl));
     memset(sym_data, 0, len);
@@ -990,16 +971,16 @@ int main(int argc, char **argv)
     int status, cpu = -1;
 
     shmem_init();
-    bench_env.me = shmem_my_pe();
+    bench_env.me   = shmem_my_pe();
     bench_env.npes = shmem_n_pes();
     parse_options(argc, argv);
-    bench_plan.lib = opt.lib;
-    bench_plan.op_names = op_names;
+    bench_plan.lib        = opt.lib;
+    bench_plan.op_names   = op_names;
     bench_plan.kind_names = kind_names;
-    bench_plan.budget_ns = opt.budget_ns;
-    bench_plan.reps = opt.reps;
-    bench_plan.internode = opt.internode;
-    bench_plan.reset = reset_controls;
+    bench_plan.budget_ns  = opt.budget_ns;
+    bench_plan.reps       = opt.reps;
+    bench_plan.internode  = opt.internode;
+    bench_plan.reset      = reset_controls;
     if (!opt.list) {
         /* PE i on the (i mod n)-th CPU it may use; a PE the launcher
          * bound to one CPU (oshrun does) stays there */

@@ -53,32 +53,40 @@
 #define COLL_HAVE_TEAMS 0
 #endif
 
-#define ASET_SLOTS   16
-#define MAX_REPS     31
-#define DEFAULT_MAX  (1u << 20)
+#define ASET_SLOTS  16
+#define MAX_REPS    31
+#define DEFAULT_MAX (1u << 20)
 
 static long psync[ASET_SLOTS][SHMEM_REDUCE_SYNC_SIZE];
-static long *pwrk;                               /* ASET_SLOTS arrays */
-static size_t pwrk_len;                          /* longs per array */
-static char *sym_src, *sym_dst;                  /* symmetric buffers */
-static char *priv;                               /* private buffer */
-static long *acc;                                /* private sum array */
+static long *pwrk;              /* ASET_SLOTS arrays */
+static size_t pwrk_len;         /* longs per array */
+static char *sym_src, *sym_dst; /* symmetric buffers */
+static char *priv;              /* private buffer */
+static long *acc;               /* private sum array */
 
-typedef enum { OPC_BARRIER_ALL, OPC_SYNC_ALL, OPC_TEAM_SYNC, OPC_BROADCAST,
-               OPC_REDUCE, OPC_COLLECT, OPC_FCOLLECT, OPC_ALLTOALL,
-               OPC_COUNT } coll_op_t;
+typedef enum {
+    OPC_BARRIER_ALL,
+    OPC_SYNC_ALL,
+    OPC_TEAM_SYNC,
+    OPC_BROADCAST,
+    OPC_REDUCE,
+    OPC_COLLECT,
+    OPC_FCOLLECT,
+    OPC_ALLTOALL,
+    OPC_COUNT
+} coll_op_t;
 
 static const char *const op_names[OPC_COUNT] = {
-    "barrier_all", "sync_all", "team_sync", "broadcast", "reduce",
-    "collect", "fcollect", "alltoall"};
+    "barrier_all", "sync_all", "team_sync", "broadcast",
+    "reduce",      "collect",  "fcollect",  "alltoall"};
 
 static struct {
-    int    team_api;
+    int team_api;
     double budget_ns;
-    int    reps;
+    int reps;
     size_t max_size;
-    int    op_on[OPC_COUNT];
-    char   lib[SHMEM_MAX_NAME_LEN];
+    int op_on[OPC_COUNT];
+    char lib[SHMEM_MAX_NAME_LEN];
 } opt;
 
 /* ---- the library's collectives ------------------------------------------ */
@@ -86,8 +94,7 @@ static struct {
 /* Bytes each PE receives: the whole payload for collect-like ops. */
 static size_t received(coll_op_t op, size_t size)
 {
-    return ((op == OPC_COLLECT) || (op == OPC_FCOLLECT) ||
-            (op == OPC_ALLTOALL))
+    return ((op == OPC_COLLECT) || (op == OPC_FCOLLECT) || (op == OPC_ALLTOALL))
                ? size * (size_t)bench_env.npes
                : size;
 }
@@ -103,9 +110,7 @@ static void coll_call(coll_op_t op, size_t size, long i)
     if (opt.team_api) {
 #if COLL_HAVE_TEAMS
         switch (op) {
-        case OPC_TEAM_SYNC:
-            shmem_team_sync(SHMEM_TEAM_WORLD);
-            break;
+        case OPC_TEAM_SYNC: shmem_team_sync(SHMEM_TEAM_WORLD); break;
         case OPC_BROADCAST:
             shmem_broadcastmem(SHMEM_TEAM_WORLD, sym_dst, sym_src, size, 0);
             break;
@@ -122,8 +127,7 @@ static void coll_call(coll_op_t op, size_t size, long i)
         case OPC_ALLTOALL:
             shmem_alltoallmem(SHMEM_TEAM_WORLD, sym_dst, sym_src, size);
             break;
-        default:
-            break;
+        default: break;
         }
 #endif
         return;
@@ -149,8 +153,7 @@ static void coll_call(coll_op_t op, size_t size, long i)
     case OPC_ALLTOALL:
         shmem_alltoall64(sym_dst, sym_src, words, 0, 0, n, ps);
         break;
-    default:
-        return;
+    default: return;
     }
     if (slot == ASET_SLOTS - 1) {
         shmem_barrier_all(); /* every pSync may be reused */
@@ -166,15 +169,9 @@ static uint64_t run_coll(coll_op_t op, size_t size, long iters)
 
     for (i = 0; i < iters; i++) {
         switch (op) {
-        case OPC_BARRIER_ALL:
-            shmem_barrier_all();
-            break;
-        case OPC_SYNC_ALL:
-            shmem_sync_all();
-            break;
-        default:
-            coll_call(op, size, i);
-            break;
+        case OPC_BARRIER_ALL: shmem_barrier_all(); break;
+        case OPC_SYNC_ALL: shmem_sync_all(); break;
+        default: coll_call(op, size, i); break;
         }
     }
     /* until every PE is done (a root that does not wait for its receivers
@@ -187,8 +184,8 @@ static uint64_t run_coll(coll_op_t op, size_t size, long iters)
 
 /* ---- raw baselines ------------------------------------------------------ */
 
-static long raw_local_sense;   /* this PE's sense of raw_barrier_once */
-static unsigned raw_spin;      /* polls before yielding (as lib/bench_raw.c) */
+static long raw_local_sense; /* this PE's sense of raw_barrier_once */
+static unsigned raw_spin;    /* polls before yielding (as lib/bench_raw.c) */
 
 /*
  * bench/lib/bench_raw.c's centralized sense-reversing barrier, on raw
@@ -199,11 +196,10 @@ static unsigned raw_spin;      /* polls before yielding (as lib/bench_raw.c) */
 static void raw_barrier_once(void)
 {
     bench_raw_t *raw = &bench_env.raw;
-    unsigned polls = 0;
+    unsigned polls   = 0;
 
     raw_local_sense ^= 1;
-    if (__atomic_add_fetch(raw->req, 1, __ATOMIC_ACQ_REL) ==
-        bench_env.npes) {
+    if (__atomic_add_fetch(raw->req, 1, __ATOMIC_ACQ_REL) == bench_env.npes) {
         __atomic_store_n(raw->req, 0, __ATOMIC_RELAXED);
         __atomic_store_n(raw->ans, raw_local_sense, __ATOMIC_RELEASE);
         return;
@@ -283,16 +279,16 @@ static long calibrate(runner_t run, coll_op_t op, size_t size)
         }
         iters *= 4;
     }
-    return bench_bcast((long)((double)iters * opt.budget_ns /
-                              (ns > 0 ? ns : 1.0)) + 1);
+    return bench_bcast(
+        (long)((double)iters * opt.budget_ns / (ns > 0 ? ns : 1.0)) + 1);
 }
 
 /* A figure's operation, size and iteration counts (bench_series_run). */
 typedef struct coll_fig {
     coll_op_t op;
-    size_t    size;
-    long      iters;
-    long      base_iters;
+    size_t size;
+    long iters;
+    long base_iters;
 } coll_fig_t;
 
 /* One run of the collective (@baseline 0) or of its raw baseline: ns per
@@ -300,7 +296,7 @@ typedef struct coll_fig {
 static double series_run(void *ctx, int baseline)
 {
     const coll_fig_t *f = ctx;
-    long iters = baseline ? f->base_iters : f->iters;
+    long iters          = baseline ? f->base_iters : f->iters;
 
     return (double)run_once(baseline ? run_raw : run_coll, f->op, f->size,
                             iters) /
@@ -315,7 +311,7 @@ static void measure(coll_op_t op, size_t size)
     double best;
     int r;
 
-    f.iters = calibrate(run_coll, op, size);
+    f.iters      = calibrate(run_coll, op, size);
     f.base_iters = calibrate(run_raw, op, size);
     bench_series_run(&s, opt.reps, 0, series_run, &f);
     if (bench_env.me != 0) {
@@ -347,7 +343,8 @@ static void measure(coll_op_t op, size_t size)
 
 static void usage(FILE *out)
 {
-    fprintf(out,
+    fprintf(
+        out,
         "usage: xgas-coll-bench [options]   (run under xgasrun or oshrun)\n"
         "Latency of OpenSHMEM collectives over every PE, with raw\n"
         "shared-memory baselines from the same run.\n"
@@ -379,10 +376,10 @@ static void parse_options(int argc, char **argv)
     char bad[128];
     int c, i, on[OPC_COUNT], any_op = 0;
 
-    opt.team_api = COLL_HAVE_TEAMS;
+    opt.team_api  = COLL_HAVE_TEAMS;
     opt.budget_ns = 10e6;
-    opt.reps = 5;
-    opt.max_size = DEFAULT_MAX;
+    opt.reps      = 5;
+    opt.max_size  = DEFAULT_MAX;
     while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
         switch (c) {
         case 'o':
@@ -391,7 +388,7 @@ static void parse_options(int argc, char **argv)
                 bench_die("unknown op %s (see --help)", bad);
             }
             for (i = 0; i < OPC_COUNT; i++) {
-                opt.op_on[i] |= on[i];  /* several --op add up */
+                opt.op_on[i] |= on[i]; /* several --op add up */
             }
             any_op = 1;
             break;
@@ -401,38 +398,28 @@ static void parse_options(int argc, char **argv)
             } else if (strcmp(optarg, "team") == 0) {
                 if (!COLL_HAVE_TEAMS) {
                     bench_die("--api team: this library is OpenSHMEM %d.%d, "
-                              "teams came with 1.5", SHMEM_MAJOR_VERSION,
-                              SHMEM_MINOR_VERSION);
+                              "teams came with 1.5",
+                              SHMEM_MAJOR_VERSION, SHMEM_MINOR_VERSION);
                 }
                 opt.team_api = 1;
             } else {
                 bench_die("--api %s: use team or aset", optarg);
             }
             break;
-        case 'm':
-            opt.max_size = (size_t)strtoull(optarg, NULL, 0);
-            break;
-        case 'b':
-            opt.budget_ns = 1e6 * atof(optarg);
-            break;
-        case 'r':
-            opt.reps = atoi(optarg);
-            break;
+        case 'm': opt.max_size = (size_t)strtoull(optarg, NULL, 0); break;
+        case 'b': opt.budget_ns = 1e6 * atof(optarg); break;
+        case 'r': opt.reps = atoi(optarg); break;
         case 'q':
             opt.budget_ns = 1e6;
-            opt.reps = 3;
-            opt.max_size = 64u << 10;
+            opt.reps      = 3;
+            opt.max_size  = 64u << 10;
             break;
-        case 'l':
-            snprintf(opt.lib, sizeof(opt.lib), "%s", optarg);
-            break;
+        case 'l': snprintf(opt.lib, sizeof(opt.lib), "%s", optarg); break;
         case 'h':
             usage(stdout);
             shmem_finalize();
             exit(0);
-        default:
-            usage(stderr);
-            bench_die("bad option");
+        default: usage(stderr); bench_die("bad option");
         }
     }
     if ((opt.reps < 1) || (opt.reps > MAX_REPS) || (opt.budget_ns <= 0)) {
@@ -459,9 +446,9 @@ static void setup(void)
     }
     sym_src = shmem_malloc(most);
     sym_dst = shmem_malloc(most);
-    pwrk = shmem_malloc(ASET_SLOTS * pwrk_len * sizeof(long));
-    priv = malloc(most);
-    acc = calloc(opt.max_size / 8 + 1, sizeof(long));
+    pwrk    = shmem_malloc(ASET_SLOTS * pwrk_len * sizeof(long));
+    priv    = malloc(most);
+    acc     = calloc(opt.max_size / 8 + 1, sizeof(long));
     if ((sym_src == NULL) || (sym_dst == NULL) || (pwrk == NULL) ||
         (priv == NULL) || (acc == NULL)) {
         bench_die("cannot allocate buffers for %zu-byte payloads on %d PEs "
@@ -479,28 +466,27 @@ static void setup(void)
     bench_raw_open(&bench_env.raw, most, 1);
     *bench_env.raw.req = 0;
     *bench_env.raw.ans = 0;
-    raw_spin = (bench_env.npes > sysconf(_SC_NPROCESSORS_ONLN)) ? 16u
-                                                                : 65536u;
+    raw_spin = (bench_env.npes > sysconf(_SC_NPROCESSORS_ONLN)) ? 16u : 65536u;
     shmem_barrier_all();
 }
 
 int main(int argc, char **argv)
 {
-    static const size_t data_sizes[] = {8, 64u << 10, 1u << 20};
+    static const size_t data_sizes[]  = {8, 64u << 10, 1u << 20};
     static const size_t block_sizes[] = {8, 64u << 10};
     int op;
     unsigned s;
 
     shmem_init();
-    bench_prog = "xgas-coll-bench";
-    bench_env.me = shmem_my_pe();
+    bench_prog     = "xgas-coll-bench";
+    bench_env.me   = shmem_my_pe();
     bench_env.npes = shmem_n_pes();
     parse_options(argc, argv);
     setup();
     if (bench_env.me == 0) {
         printf("# xgas-coll-bench lib=%s npes=%d api=%s spec=%d.%d "
-               "budget_ms=%.1f reps=%d aset_slots=%d\n", opt.lib,
-               bench_env.npes, opt.team_api ? "team" : "aset",
+               "budget_ms=%.1f reps=%d aset_slots=%d\n",
+               opt.lib, bench_env.npes, opt.team_api ? "team" : "aset",
                SHMEM_MAJOR_VERSION, SHMEM_MINOR_VERSION, opt.budget_ns / 1e6,
                opt.reps, ASET_SLOTS);
         fflush(stdout);

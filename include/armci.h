@@ -48,13 +48,13 @@ typedef long armci_size_t;
 
 /* ---- set-up ------------------------------------------------------------- */
 
-int  ARMCI_Init(void);
-int  ARMCI_Init_args(int *argc, char ***argv);
-int  ARMCI_Init_thread(int armci_requested);
-int  ARMCI_Init_thread_comm(int armci_requested, MPI_Comm comm);
-int  ARMCI_Init_mpi_comm(MPI_Comm comm);
-int  ARMCI_Initialized(void);
-int  ARMCI_Finalize(void);
+int ARMCI_Init(void);
+int ARMCI_Init_args(int *argc, char ***argv);
+int ARMCI_Init_thread(int armci_requested);
+int ARMCI_Init_thread_comm(int armci_requested, MPI_Comm comm);
+int ARMCI_Init_mpi_comm(MPI_Comm comm);
+int ARMCI_Initialized(void);
+int ARMCI_Finalize(void);
 void ARMCI_Cleanup(void);
 void ARMCI_Error(const char *msg, int code);
 
@@ -62,10 +62,10 @@ void ARMCI_Error(const char *msg, int code);
 
 /* Collective: each process passes its size (0 allowed); base_ptrs[p] is
  * process p's address of its part (NULL where p asked for 0 bytes). */
-int   ARMCI_Malloc(void **base_ptrs, armci_size_t size);
-int   ARMCI_Free(void *ptr);
+int ARMCI_Malloc(void **base_ptrs, armci_size_t size);
+int ARMCI_Free(void *ptr);
 void *ARMCI_Malloc_local(armci_size_t size);
-int   ARMCI_Free_local(void *ptr);
+int ARMCI_Free_local(void *ptr);
 
 void ARMCI_Access_begin(void *ptr);
 void ARMCI_Access_end(void *ptr);
@@ -86,14 +86,12 @@ int ARMCI_Acc(int datatype, void *scale, void *src, void *dst, int bytes,
               int proc);
 
 int ARMCI_PutS(void *src_ptr, int src_stride_ar[], void *dst_ptr,
-               int dst_stride_ar[], int count[], int stride_levels,
-               int proc);
+               int dst_stride_ar[], int count[], int stride_levels, int proc);
 int ARMCI_GetS(void *src_ptr, int src_stride_ar[], void *dst_ptr,
-               int dst_stride_ar[], int count[], int stride_levels,
-               int proc);
-int ARMCI_AccS(int datatype, void *scale, void *src_ptr,
-               int src_stride_ar[], void *dst_ptr, int dst_stride_ar[],
-               int count[], int stride_levels, int proc);
+               int dst_stride_ar[], int count[], int stride_levels, int proc);
+int ARMCI_AccS(int datatype, void *scale, void *src_ptr, int src_stride_ar[],
+               void *dst_ptr, int dst_stride_ar[], int count[],
+               int stride_levels, int proc);
 
 int ARMCI_Put_flag(void *src, void *dst, int size, int *flag, int value,
                    int proc);
@@ -107,20 +105,18 @@ int ARMCI_PutS_flag(void *src_ptr, int src_stride_ar[], void *dst_ptr,
  * business.  Initialize it before use; an aggregate handle collects
  * several operations for one wait. */
 typedef struct armci_hdl_s {
-    int   aggregate;
-    int   active;
+    int aggregate;
+    int active;
     void *pending;
-    long  reserved[2];
+    long reserved[2];
 } armci_hdl_t;
 
 void ARMCI_INIT_HANDLE(armci_hdl_t *hdl);
 void ARMCI_SET_AGGREGATE_HANDLE(armci_hdl_t *handle);
 void ARMCI_UNSET_AGGREGATE_HANDLE(armci_hdl_t *handle);
 
-int ARMCI_NbPut(void *src, void *dst, int bytes, int proc,
-                armci_hdl_t *hdl);
-int ARMCI_NbGet(void *src, void *dst, int bytes, int proc,
-                armci_hdl_t *hdl);
+int ARMCI_NbPut(void *src, void *dst, int bytes, int proc, armci_hdl_t *hdl);
+int ARMCI_NbGet(void *src, void *dst, int bytes, int proc, armci_hdl_t *hdl);
 int ARMCI_NbAcc(int datatype, void *scale, void *src, void *dst, int bytes,
                 int proc, armci_hdl_t *hdl);
 
@@ -131,15 +127,14 @@ int ARMCI_WaitProc(int proc);
 int ARMCI_WaitAll(void);
 
 int ARMCI_NbPutS(void *src_ptr, int src_stride_ar[], void *dst_ptr,
-                 int dst_stride_ar[], int count[], int stride_levels,
-                 int proc, armci_hdl_t *hdl);
-int ARMCI_NbGetS(void *src_ptr, int src_stride_ar[], void *dst_ptr,
-                 int dst_stride_ar[], int count[], int stride_levels,
-                 int proc, armci_hdl_t *hdl);
-int ARMCI_NbAccS(int datatype, void *scale, void *src_ptr,
-                 int src_stride_ar[], void *dst_ptr, int dst_stride_ar[],
-                 int count[], int stride_levels, int proc,
+                 int dst_stride_ar[], int count[], int stride_levels, int proc,
                  armci_hdl_t *hdl);
+int ARMCI_NbGetS(void *src_ptr, int src_stride_ar[], void *dst_ptr,
+                 int dst_stride_ar[], int count[], int stride_levels, int proc,
+                 armci_hdl_t *hdl);
+int ARMCI_NbAccS(int datatype, void *scale, void *src_ptr, int src_stride_ar[],
+                 void *dst_ptr, int dst_stride_ar[], int count[],
+                 int stride_levels, int proc, armci_hdl_t *hdl);
 
 /* Local strided copies between a patch at ptr and a packed buffer. */
 void armci_write_strided(void *ptr, int stride_levels, int stride_arr[],
@@ -152,18 +147,16 @@ void armci_read_strided(void *ptr, int stride_levels, int stride_arr[],
 typedef struct {
     void **src_ptr_array; /* where each segment comes from */
     void **dst_ptr_array; /* where each segment goes */
-    int    bytes;         /* bytes of every segment */
-    int    ptr_array_len; /* segments */
+    int bytes;            /* bytes of every segment */
+    int ptr_array_len;    /* segments */
 } armci_giov_t;
 
 int ARMCI_PutV(armci_giov_t *iov, int iov_len, int proc);
 int ARMCI_GetV(armci_giov_t *iov, int iov_len, int proc);
 int ARMCI_AccV(int datatype, void *scale, armci_giov_t *iov, int iov_len,
                int proc);
-int ARMCI_NbPutV(armci_giov_t *iov, int iov_len, int proc,
-                 armci_hdl_t *handle);
-int ARMCI_NbGetV(armci_giov_t *iov, int iov_len, int proc,
-                 armci_hdl_t *handle);
+int ARMCI_NbPutV(armci_giov_t *iov, int iov_len, int proc, armci_hdl_t *handle);
+int ARMCI_NbGetV(armci_giov_t *iov, int iov_len, int proc, armci_hdl_t *handle);
 int ARMCI_NbAccV(int datatype, void *scale, armci_giov_t *iov, int iov_len,
                  int proc, armci_hdl_t *handle);
 
@@ -176,17 +169,16 @@ int ARMCI_PutValueDouble(double src, void *dst, int proc);
 int ARMCI_NbPutValueInt(int src, void *dst, int proc, armci_hdl_t *hdl);
 int ARMCI_NbPutValueLong(long src, void *dst, int proc, armci_hdl_t *hdl);
 int ARMCI_NbPutValueFloat(float src, void *dst, int proc, armci_hdl_t *hdl);
-int ARMCI_NbPutValueDouble(double src, void *dst, int proc,
-                           armci_hdl_t *hdl);
-int    ARMCI_GetValueInt(void *src, int proc);
-long   ARMCI_GetValueLong(void *src, int proc);
-float  ARMCI_GetValueFloat(void *src, int proc);
+int ARMCI_NbPutValueDouble(double src, void *dst, int proc, armci_hdl_t *hdl);
+int ARMCI_GetValueInt(void *src, int proc);
+long ARMCI_GetValueLong(void *src, int proc);
+float ARMCI_GetValueFloat(void *src, int proc);
 double ARMCI_GetValueDouble(void *src, int proc);
 
 /* ---- mutexes and read-modify-write -------------------------------------- */
 
-int  ARMCI_Create_mutexes(int count);
-int  ARMCI_Destroy_mutexes(void);
+int ARMCI_Create_mutexes(int count);
+int ARMCI_Destroy_mutexes(void);
 void ARMCI_Lock(int mutex, int proc);
 void ARMCI_Unlock(int mutex, int proc);
 
@@ -207,9 +199,9 @@ int ARMCI_Rmw(int op, void *ploc, void *prem, int value, int proc);
  * process that is not a member). */
 typedef struct {
     MPI_Comm comm;
-    int      rank;  /* this process's rank in the group, -1: none */
-    int      size;
-    int     *abs;   /* group rank -> absolute process id */
+    int rank; /* this process's rank in the group, -1: none */
+    int size;
+    int *abs; /* group rank -> absolute process id */
 } ARMCI_Group;
 
 void ARMCI_Group_create(int grp_size, int *pid_list, ARMCI_Group *group_out);
@@ -217,15 +209,14 @@ void ARMCI_Group_create_child(int grp_size, int *pid_list,
                               ARMCI_Group *group_out,
                               ARMCI_Group *group_parent);
 void ARMCI_Group_free(ARMCI_Group *group);
-int  ARMCI_Group_rank(ARMCI_Group *group, int *rank);
+int ARMCI_Group_rank(ARMCI_Group *group, int *rank);
 void ARMCI_Group_size(ARMCI_Group *group, int *size);
 void ARMCI_Group_set_default(ARMCI_Group *group);
 void ARMCI_Group_get_default(ARMCI_Group *group_out);
 void ARMCI_Group_get_world(ARMCI_Group *group_out);
-int  ARMCI_Absolute_id(ARMCI_Group *group, int group_rank);
-int  ARMCI_Malloc_group(void **ptr_arr, armci_size_t bytes,
-                        ARMCI_Group *group);
-int  ARMCI_Free_group(void *ptr, ARMCI_Group *group);
+int ARMCI_Absolute_id(ARMCI_Group *group, int group_rank);
+int ARMCI_Malloc_group(void **ptr_arr, armci_size_t bytes, ARMCI_Group *group);
+int ARMCI_Free_group(void *ptr, ARMCI_Group *group);
 
 /* The group's communicator (Global Arrays asks for it). */
 MPI_Comm armci_group_comm(ARMCI_Group *group);
@@ -238,13 +229,14 @@ MPI_Comm armci_group_comm(ARMCI_Group *group);
 
 /* Domains: the processes whose memory this one reaches by load and store
  * (one node; every process alone when XGAS_ROUTE=nic). */
-enum armci_domain_e { ARMCI_DOMAIN_SMP };
+enum armci_domain_e {
+    ARMCI_DOMAIN_SMP
+};
 typedef int armci_domain_t;
 
 int armci_domain_nprocs(armci_domain_t domain, int id);
 int armci_domain_id(armci_domain_t domain, int glob_proc_id);
-int armci_domain_glob_proc_id(armci_domain_t domain, int id,
-                              int loc_proc_id);
+int armci_domain_glob_proc_id(armci_domain_t domain, int id, int loc_proc_id);
 int armci_domain_my_id(armci_domain_t domain);
 int armci_domain_count(armci_domain_t domain);
 int armci_domain_same_id(armci_domain_t domain, int proc);
@@ -253,109 +245,100 @@ int ARMCI_Same_node(int proc);
 
 /* Whether processes of this node share memory (they do, through the PVAS
  * region); the limit is a hint: the symmetric heap bounds the memory. */
-int  ARMCI_Uses_shm(void);
+int ARMCI_Uses_shm(void);
 void ARMCI_Set_shm_limit(unsigned long shmemlimit);
-int  ARMCI_Uses_shm_grp(ARMCI_Group *group);
+int ARMCI_Uses_shm_grp(ARMCI_Group *group);
 
 /* Memory on a named device: xgas has one kind of memory, every device
  * name gets it. */
-int ARMCI_Malloc_memdev(void **ptr_arr, armci_size_t bytes,
-                        const char *device);
+int ARMCI_Malloc_memdev(void **ptr_arr, armci_size_t bytes, const char *device);
 int ARMCI_Malloc_group_memdev(void **ptr_arr, armci_size_t bytes,
                               ARMCI_Group *group, const char *device);
 int ARMCI_Free_memdev(void *ptr);
 
 /* ---- PARMCI: the profiling interface ------------------------------------- */
 
-int    PARMCI_Init(void);
-int    PARMCI_Init_args(int *argc, char ***argv);
-int    PARMCI_Init_thread(int armci_requested);
-int    PARMCI_Init_thread_comm(int armci_requested, MPI_Comm comm);
-int    PARMCI_Init_mpi_comm(MPI_Comm comm);
-int    PARMCI_Initialized(void);
-int    PARMCI_Finalize(void);
-int    PARMCI_Malloc(void **base_ptrs, armci_size_t size);
-int    PARMCI_Free(void *ptr);
-void  *PARMCI_Malloc_local(armci_size_t size);
-int    PARMCI_Free_local(void *ptr);
-void   PARMCI_Barrier(void);
-void   PARMCI_Fence(int proc);
-void   PARMCI_AllFence(void);
-void   PARMCI_Access_begin(void *ptr);
-void   PARMCI_Access_end(void *ptr);
-int    PARMCI_Get(void *src, void *dst, int size, int target);
-int    PARMCI_Put(void *src, void *dst, int size, int target);
-int    PARMCI_Acc(int datatype, void *scale, void *src, void *dst,
-                  int bytes, int proc);
-int    PARMCI_PutS(void *src_ptr, int src_stride_ar[], void *dst_ptr,
-                   int dst_stride_ar[], int count[], int stride_levels,
-                   int proc);
-int    PARMCI_GetS(void *src_ptr, int src_stride_ar[], void *dst_ptr,
-                   int dst_stride_ar[], int count[], int stride_levels,
-                   int proc);
-int    PARMCI_AccS(int datatype, void *scale, void *src_ptr,
-                   int src_stride_ar[], void *dst_ptr, int dst_stride_ar[],
-                   int count[], int stride_levels, int proc);
-int    PARMCI_Put_flag(void *src, void *dst, int size, int *flag, int value,
-                       int proc);
-int    PARMCI_PutS_flag(void *src_ptr, int src_stride_ar[], void *dst_ptr,
-                        int dst_stride_ar[], int count[], int stride_levels,
-                        int *flag, int value, int proc);
-int    PARMCI_PutV(armci_giov_t *iov, int iov_len, int proc);
-int    PARMCI_GetV(armci_giov_t *iov, int iov_len, int proc);
-int    PARMCI_AccV(int datatype, void *scale, armci_giov_t *iov,
-                   int iov_len, int proc);
-int    PARMCI_Wait(armci_hdl_t *hdl);
-int    PARMCI_Test(armci_hdl_t *hdl);
-int    PARMCI_WaitProc(int proc);
-int    PARMCI_WaitAll(void);
-int    PARMCI_NbPut(void *src, void *dst, int bytes, int proc,
-                    armci_hdl_t *hdl);
-int    PARMCI_NbGet(void *src, void *dst, int bytes, int proc,
-                    armci_hdl_t *hdl);
-int    PARMCI_NbAcc(int datatype, void *scale, void *src, void *dst,
-                    int bytes, int proc, armci_hdl_t *hdl);
-int    PARMCI_NbPutS(void *src_ptr, int src_stride_ar[], void *dst_ptr,
+int PARMCI_Init(void);
+int PARMCI_Init_args(int *argc, char ***argv);
+int PARMCI_Init_thread(int armci_requested);
+int PARMCI_Init_thread_comm(int armci_requested, MPI_Comm comm);
+int PARMCI_Init_mpi_comm(MPI_Comm comm);
+int PARMCI_Initialized(void);
+int PARMCI_Finalize(void);
+int PARMCI_Malloc(void **base_ptrs, armci_size_t size);
+int PARMCI_Free(void *ptr);
+void *PARMCI_Malloc_local(armci_size_t size);
+int PARMCI_Free_local(void *ptr);
+void PARMCI_Barrier(void);
+void PARMCI_Fence(int proc);
+void PARMCI_AllFence(void);
+void PARMCI_Access_begin(void *ptr);
+void PARMCI_Access_end(void *ptr);
+int PARMCI_Get(void *src, void *dst, int size, int target);
+int PARMCI_Put(void *src, void *dst, int size, int target);
+int PARMCI_Acc(int datatype, void *scale, void *src, void *dst, int bytes,
+               int proc);
+int PARMCI_PutS(void *src_ptr, int src_stride_ar[], void *dst_ptr,
+                int dst_stride_ar[], int count[], int stride_levels, int proc);
+int PARMCI_GetS(void *src_ptr, int src_stride_ar[], void *dst_ptr,
+                int dst_stride_ar[], int count[], int stride_levels, int proc);
+int PARMCI_AccS(int datatype, void *scale, void *src_ptr, int src_stride_ar[],
+                void *dst_ptr, int dst_stride_ar[], int count[],
+                int stride_levels, int proc);
+int PARMCI_Put_flag(void *src, void *dst, int size, int *flag, int value,
+                    int proc);
+int PARMCI_PutS_flag(void *src_ptr, int src_stride_ar[], void *dst_ptr,
                      int dst_stride_ar[], int count[], int stride_levels,
-                     int proc, armci_hdl_t *hdl);
-int    PARMCI_NbGetS(void *src_ptr, int src_stride_ar[], void *dst_ptr,
-                     int dst_stride_ar[], int count[], int stride_levels,
-                     int proc, armci_hdl_t *hdl);
-int    PARMCI_NbAccS(int datatype, void *scale, void *src_ptr,
-                     int src_stride_ar[], void *dst_ptr,
-                     int dst_stride_ar[], int count[], int stride_levels,
-                     int proc, armci_hdl_t *hdl);
-int    PARMCI_NbPutV(armci_giov_t *iov, int iov_len, int proc,
-                     armci_hdl_t *handle);
-int    PARMCI_NbGetV(armci_giov_t *iov, int iov_len, int proc,
-                     armci_hdl_t *handle);
-int    PARMCI_NbAccV(int datatype, void *scale, armci_giov_t *iov,
-                     int iov_len, int proc, armci_hdl_t *handle);
-int    PARMCI_PutValueInt(int src, void *dst, int proc);
-int    PARMCI_PutValueLong(long src, void *dst, int proc);
-int    PARMCI_PutValueFloat(float src, void *dst, int proc);
-int    PARMCI_PutValueDouble(double src, void *dst, int proc);
-int    PARMCI_NbPutValueInt(int src, void *dst, int proc, armci_hdl_t *hdl);
-int    PARMCI_NbPutValueLong(long src, void *dst, int proc,
-                             armci_hdl_t *hdl);
-int    PARMCI_NbPutValueFloat(float src, void *dst, int proc,
-                              armci_hdl_t *hdl);
-int    PARMCI_NbPutValueDouble(double src, void *dst, int proc,
-                               armci_hdl_t *hdl);
-int    PARMCI_GetValueInt(void *src, int proc);
-long   PARMCI_GetValueLong(void *src, int proc);
-float  PARMCI_GetValueFloat(void *src, int proc);
+                     int *flag, int value, int proc);
+int PARMCI_PutV(armci_giov_t *iov, int iov_len, int proc);
+int PARMCI_GetV(armci_giov_t *iov, int iov_len, int proc);
+int PARMCI_AccV(int datatype, void *scale, armci_giov_t *iov, int iov_len,
+                int proc);
+int PARMCI_Wait(armci_hdl_t *hdl);
+int PARMCI_Test(armci_hdl_t *hdl);
+int PARMCI_WaitProc(int proc);
+int PARMCI_WaitAll(void);
+int PARMCI_NbPut(void *src, void *dst, int bytes, int proc, armci_hdl_t *hdl);
+int PARMCI_NbGet(void *src, void *dst, int bytes, int proc, armci_hdl_t *hdl);
+int PARMCI_NbAcc(int datatype, void *scale, void *src, void *dst, int bytes,
+                 int proc, armci_hdl_t *hdl);
+int PARMCI_NbPutS(void *src_ptr, int src_stride_ar[], void *dst_ptr,
+                  int dst_stride_ar[], int count[], int stride_levels, int proc,
+                  armci_hdl_t *hdl);
+int PARMCI_NbGetS(void *src_ptr, int src_stride_ar[], void *dst_ptr,
+                  int dst_stride_ar[], int count[], int stride_levels, int proc,
+                  armci_hdl_t *hdl);
+int PARMCI_NbAccS(int datatype, void *scale, void *src_ptr, int src_stride_ar[],
+                  void *dst_ptr, int dst_stride_ar[], int count[],
+                  int stride_levels, int proc, armci_hdl_t *hdl);
+int PARMCI_NbPutV(armci_giov_t *iov, int iov_len, int proc,
+                  armci_hdl_t *handle);
+int PARMCI_NbGetV(armci_giov_t *iov, int iov_len, int proc,
+                  armci_hdl_t *handle);
+int PARMCI_NbAccV(int datatype, void *scale, armci_giov_t *iov, int iov_len,
+                  int proc, armci_hdl_t *handle);
+int PARMCI_PutValueInt(int src, void *dst, int proc);
+int PARMCI_PutValueLong(long src, void *dst, int proc);
+int PARMCI_PutValueFloat(float src, void *dst, int proc);
+int PARMCI_PutValueDouble(double src, void *dst, int proc);
+int PARMCI_NbPutValueInt(int src, void *dst, int proc, armci_hdl_t *hdl);
+int PARMCI_NbPutValueLong(long src, void *dst, int proc, armci_hdl_t *hdl);
+int PARMCI_NbPutValueFloat(float src, void *dst, int proc, armci_hdl_t *hdl);
+int PARMCI_NbPutValueDouble(double src, void *dst, int proc, armci_hdl_t *hdl);
+int PARMCI_GetValueInt(void *src, int proc);
+long PARMCI_GetValueLong(void *src, int proc);
+float PARMCI_GetValueFloat(void *src, int proc);
 double PARMCI_GetValueDouble(void *src, int proc);
-int    PARMCI_Create_mutexes(int count);
-int    PARMCI_Destroy_mutexes(void);
-void   PARMCI_Lock(int mutex, int proc);
-void   PARMCI_Unlock(int mutex, int proc);
-int    PARMCI_Rmw(int op, void *ploc, void *prem, int value, int proc);
-int    PARMCI_Malloc_memdev(void **ptr_arr, armci_size_t bytes,
-                            const char *device);
-int    PARMCI_Malloc_group_memdev(void **ptr_arr, armci_size_t bytes,
-                                  ARMCI_Group *group, const char *device);
-int    PARMCI_Free_memdev(void *ptr);
+int PARMCI_Create_mutexes(int count);
+int PARMCI_Destroy_mutexes(void);
+void PARMCI_Lock(int mutex, int proc);
+void PARMCI_Unlock(int mutex, int proc);
+int PARMCI_Rmw(int op, void *ploc, void *prem, int value, int proc);
+int PARMCI_Malloc_memdev(void **ptr_arr, armci_size_t bytes,
+                         const char *device);
+int PARMCI_Malloc_group_memdev(void **ptr_arr, armci_size_t bytes,
+                               ARMCI_Group *group, const char *device);
+int PARMCI_Free_memdev(void *ptr);
 
 void parmci_msg_barrier(void);
 void parmci_msg_group_barrier(ARMCI_Group *group);

@@ -24,9 +24,9 @@ int ARMCIX_Group_dup(ARMCI_Group *parent, ARMCI_Group *new_group);
 typedef struct armcix_mutex_hdl_s *armcix_mutex_hdl_t;
 
 armcix_mutex_hdl_t ARMCIX_Create_mutexes_hdl(int count, ARMCI_Group *pgroup);
-int  ARMCIX_Destroy_mutexes_hdl(armcix_mutex_hdl_t hdl);
+int ARMCIX_Destroy_mutexes_hdl(armcix_mutex_hdl_t hdl);
 void ARMCIX_Lock_hdl(armcix_mutex_hdl_t hdl, int mutex, int proc);
-int  ARMCIX_Trylock_hdl(armcix_mutex_hdl_t hdl, int mutex, int proc);
+int ARMCIX_Trylock_hdl(armcix_mutex_hdl_t hdl, int mutex, int proc);
 void ARMCIX_Unlock_hdl(armcix_mutex_hdl_t hdl, int mutex, int proc);
 
 /* Serves what other processes' operations wait for from this process's

@@ -16,17 +16,17 @@ extern "C" {
 #endif
 
 /* Return codes */
-#define PMI_SUCCESS                 0
+#define PMI_SUCCESS                0
 #define PMI_FAIL                   -1
-#define PMI_ERR_INIT                1
-#define PMI_ERR_NOMEM               2
-#define PMI_ERR_INVALID_ARG         3
-#define PMI_ERR_INVALID_KEY         4
-#define PMI_ERR_INVALID_KEY_LENGTH  5
-#define PMI_ERR_INVALID_VAL         6
-#define PMI_ERR_INVALID_VAL_LENGTH  7
-#define PMI_ERR_INVALID_LENGTH      8
-#define PMI_ERR_INVALID_NUM_ARGS    9
+#define PMI_ERR_INIT               1
+#define PMI_ERR_NOMEM              2
+#define PMI_ERR_INVALID_ARG        3
+#define PMI_ERR_INVALID_KEY        4
+#define PMI_ERR_INVALID_KEY_LENGTH 5
+#define PMI_ERR_INVALID_VAL        6
+#define PMI_ERR_INVALID_VAL_LENGTH 7
+#define PMI_ERR_INVALID_LENGTH     8
+#define PMI_ERR_INVALID_NUM_ARGS   9
 #define PMI_ERR_INVALID_ARGS       10
 #define PMI_ERR_INVALID_NUM_PARSED 11
 #define PMI_ERR_INVALID_KEYVALP    12
@@ -81,8 +81,7 @@ int PMI_Spawn_multiple(int count, const char *cmds[], const char **argvs[],
                        const int maxprocs[], const int info_keyval_sizesp[],
                        const PMI_keyval_t *info_keyval_vectors[],
                        int preput_keyval_size,
-                       const PMI_keyval_t preput_keyval_vector[],
-                       int errors[]);
+                       const PMI_keyval_t preput_keyval_vector[], int errors[]);
 
 #ifdef __cplusplus
 }

@@ -36,41 +36,41 @@ extern "C" {
 /** @name Return codes of every routine */
 /**@{*/
 enum ptl_retvals {
-    PTL_OK = 0,           /**< success */
-    PTL_ARG_INVALID,      /**< an argument is not valid */
-    PTL_CT_NONE_REACHED,  /**< PtlCTPoll timed out */
-    PTL_EQ_DROPPED,       /**< an event was returned; earlier ones were lost */
-    PTL_EQ_EMPTY,         /**< no event (or PtlEQPoll timed out) */
-    PTL_FAIL,             /**< unspecified failure */
-    PTL_IGNORED,          /**< the request had no effect */
-    PTL_IN_USE,           /**< the object still has operations or entries */
-    PTL_INTERRUPTED,      /**< the awaited object was freed meanwhile */
-    PTL_LIST_TOO_LONG,    /**< a list would exceed max_list_size */
-    PTL_NO_INIT,          /**< PtlInit was not called (or PtlFini was) */
-    PTL_NO_SPACE,         /**< an object limit or memory is exhausted */
-    PTL_PID_IN_USE,       /**< the requested pid is taken */
-    PTL_PT_FULL,          /**< no free portal table entry */
-    PTL_PT_EQ_NEEDED,     /**< flow control requested without an EQ */
-    PTL_PT_IN_USE,        /**< the requested portal index is allocated */
-    PTL_ABORTED           /**< a wait or poll ended by PtlAbort (4.3) */
+    PTL_OK = 0,          /**< success */
+    PTL_ARG_INVALID,     /**< an argument is not valid */
+    PTL_CT_NONE_REACHED, /**< PtlCTPoll timed out */
+    PTL_EQ_DROPPED,      /**< an event was returned; earlier ones were lost */
+    PTL_EQ_EMPTY,        /**< no event (or PtlEQPoll timed out) */
+    PTL_FAIL,            /**< unspecified failure */
+    PTL_IGNORED,         /**< the request had no effect */
+    PTL_IN_USE,          /**< the object still has operations or entries */
+    PTL_INTERRUPTED,     /**< the awaited object was freed meanwhile */
+    PTL_LIST_TOO_LONG,   /**< a list would exceed max_list_size */
+    PTL_NO_INIT,         /**< PtlInit was not called (or PtlFini was) */
+    PTL_NO_SPACE,        /**< an object limit or memory is exhausted */
+    PTL_PID_IN_USE,      /**< the requested pid is taken */
+    PTL_PT_FULL,         /**< no free portal table entry */
+    PTL_PT_EQ_NEEDED,    /**< flow control requested without an EQ */
+    PTL_PT_IN_USE,       /**< the requested portal index is allocated */
+    PTL_ABORTED          /**< a wait or poll ended by PtlAbort (4.3) */
 };
 /**@}*/
 
 /** @name Scalar types */
 /**@{*/
-typedef uint64_t     ptl_size_t;       /**< sizes, offsets, counts */
-typedef uint32_t     ptl_pt_index_t;   /**< portal table index */
-typedef uint64_t     ptl_match_bits_t; /**< match and ignore bits */
-typedef uint64_t     ptl_hdr_data_t;   /**< 64 bits of user header data */
-typedef unsigned int ptl_time_t;       /**< timeout in milliseconds */
-typedef unsigned int ptl_interface_t;  /**< network interface number */
-typedef uint32_t     ptl_nid_t;        /**< node identifier */
-typedef uint32_t     ptl_pid_t;        /**< process identifier on a node */
-typedef uint32_t     ptl_rank_t;       /**< logical process identifier */
-typedef uint32_t     ptl_uid_t;        /**< user identifier */
-typedef uint32_t     ptl_jid_t;        /**< job identifier (4.0 extension) */
-typedef int64_t      ptl_sr_value_t;   /**< value of a status register */
-typedef unsigned int ptl_sr_index_t;   /**< status register number */
+typedef uint64_t ptl_size_t;          /**< sizes, offsets, counts */
+typedef uint32_t ptl_pt_index_t;      /**< portal table index */
+typedef uint64_t ptl_match_bits_t;    /**< match and ignore bits */
+typedef uint64_t ptl_hdr_data_t;      /**< 64 bits of user header data */
+typedef unsigned int ptl_time_t;      /**< timeout in milliseconds */
+typedef unsigned int ptl_interface_t; /**< network interface number */
+typedef uint32_t ptl_nid_t;           /**< node identifier */
+typedef uint32_t ptl_pid_t;           /**< process identifier on a node */
+typedef uint32_t ptl_rank_t;          /**< logical process identifier */
+typedef uint32_t ptl_uid_t;           /**< user identifier */
+typedef uint32_t ptl_jid_t;           /**< job identifier (4.0 extension) */
+typedef int64_t ptl_sr_value_t;       /**< value of a status register */
+typedef unsigned int ptl_sr_index_t;  /**< status register number */
 /**@}*/
 
 /** @name Handles
@@ -78,7 +78,7 @@ typedef unsigned int ptl_sr_index_t;   /**< status register number */
  * freed objects are never valid again until their slot is reused many
  * generations later. */
 /**@{*/
-typedef uint32_t         ptl_handle_any_t;
+typedef uint32_t ptl_handle_any_t;
 typedef ptl_handle_any_t ptl_handle_ni_t;
 typedef ptl_handle_any_t ptl_handle_eq_t;
 typedef ptl_handle_any_t ptl_handle_ct_t;
@@ -88,7 +88,7 @@ typedef ptl_handle_any_t ptl_handle_me_t;
 
 #define PTL_INVALID_HANDLE ((ptl_handle_any_t)0xffffffffu) /**< no object */
 #define PTL_EQ_NONE        ((ptl_handle_eq_t)0xfffffffeu) /**< no event queue */
-#define PTL_CT_NONE        ((ptl_handle_ct_t)0xfffffffdu)  /**< no counter */
+#define PTL_CT_NONE        ((ptl_handle_ct_t)0xfffffffdu) /**< no counter */
 /**@}*/
 
 /** @name Wildcards and special values */
@@ -116,7 +116,7 @@ typedef union {
 
 /** One element of a scatter/gather list (option PTL_IOVEC). */
 typedef struct {
-    void      *iov_base;
+    void *iov_base;
     ptl_size_t iov_len;
 } ptl_iovec_t;
 
@@ -171,7 +171,7 @@ void PtlAbort(void);
 #define PTL_NI_LOGICAL     (1u << 2) /**< processes named by rank */
 #define PTL_NI_PHYSICAL    (1u << 3) /**< processes named by nid/pid */
 /** Every PtlNIInit option (4.3 name). */
-#define PTL_NI_INIT_OPTIONS_MASK                                          \
+#define PTL_NI_INIT_OPTIONS_MASK \
     (PTL_NI_MATCHING | PTL_NI_NO_MATCHING | PTL_NI_LOGICAL | PTL_NI_PHYSICAL)
 /**@}*/
 
@@ -195,22 +195,22 @@ typedef unsigned char ptl_ni_fail_t;
 
 /** The limits of an NI (desired ones are lowered to what is supported). */
 typedef struct {
-    int          max_entries;            /**< MEs/LEs allocated at once */
-    int          max_unexpected_headers; /**< headers queued at once */
-    int          max_mds;
-    int          max_cts;
-    int          max_eqs;
-    int          max_pt_index;           /**< largest valid portal index */
-    int          max_iovecs;             /**< elements of one PTL_IOVEC list */
-    int          max_list_size;          /**< entries on one portal index */
-    int          max_triggered_ops;      /**< pending triggered operations */
-    ptl_size_t   max_msg_size;
-    ptl_size_t   max_atomic_size;        /**< PtlAtomic length */
-    ptl_size_t   max_fetch_atomic_size;  /**< PtlFetchAtomic/PtlSwap length */
-    ptl_size_t   max_waw_ordered_size;   /**< write-after-write ordered size */
-    ptl_size_t   max_war_ordered_size;   /**< write-after-read ordered size */
-    ptl_size_t   max_volatile_size;      /**< PTL_MD_VOLATILE length */
-    unsigned int features;               /**< PTL_TARGET_BIND_INACCESSIBLE... */
+    int max_entries;            /**< MEs/LEs allocated at once */
+    int max_unexpected_headers; /**< headers queued at once */
+    int max_mds;
+    int max_cts;
+    int max_eqs;
+    int max_pt_index;      /**< largest valid portal index */
+    int max_iovecs;        /**< elements of one PTL_IOVEC list */
+    int max_list_size;     /**< entries on one portal index */
+    int max_triggered_ops; /**< pending triggered operations */
+    ptl_size_t max_msg_size;
+    ptl_size_t max_atomic_size;       /**< PtlAtomic length */
+    ptl_size_t max_fetch_atomic_size; /**< PtlFetchAtomic/PtlSwap length */
+    ptl_size_t max_waw_ordered_size;  /**< write-after-write ordered size */
+    ptl_size_t max_war_ordered_size;  /**< write-after-read ordered size */
+    ptl_size_t max_volatile_size;     /**< PTL_MD_VOLATILE length */
+    unsigned int features;            /**< PTL_TARGET_BIND_INACCESSIBLE... */
 } ptl_ni_limits_t;
 
 /**
@@ -280,12 +280,13 @@ int PtlGetJid(ptl_handle_ni_t ni_handle, ptl_jid_t *jid);
 #define PTL_PT_ONLY_USE_ONCE (1u << 0) /**< hint: every entry is use-once */
 #define PTL_PT_FLOWCTRL      (1u << 1) /**< disable instead of dropping */
 #define PTL_PT_ONLY_TRUNCATE (1u << 2) /**< hint: no PTL_ME_NO_TRUNCATE */
-#define PTL_PT_MATCH_UNORDERED (1u << 3) /**< hint (4.3): matching need not
+#define PTL_PT_MATCH_UNORDERED \
+    (1u << 3) /**< hint (4.3): matching need not
                                               follow list order; ignored,
                                               lists are always ordered */
 /** Every PtlPTAlloc option (4.3 name). */
-#define PTL_PT_ALLOC_OPTIONS_MASK                                         \
-    (PTL_PT_ONLY_USE_ONCE | PTL_PT_FLOWCTRL | PTL_PT_ONLY_TRUNCATE |       \
+#define PTL_PT_ALLOC_OPTIONS_MASK                                    \
+    (PTL_PT_ONLY_USE_ONCE | PTL_PT_FLOWCTRL | PTL_PT_ONLY_TRUNCATE | \
      PTL_PT_MATCH_UNORDERED)
 /**@}*/
 
@@ -320,31 +321,32 @@ int PtlPTEnable(ptl_handle_ni_t ni_handle, ptl_pt_index_t pt_index);
 
 /** @name MD options (or'ed with PTL_IOVEC) */
 /**@{*/
-#define PTL_MD_EVENT_SUCCESS_DISABLE   (1u << 1) /**< no successful events */
-#define PTL_MD_EVENT_SEND_DISABLE      (1u << 2) /**< no PTL_EVENT_SEND */
-#define PTL_MD_EVENT_CT_SEND           (1u << 3) /**< count SEND events */
-#define PTL_MD_EVENT_CT_REPLY          (1u << 4) /**< count REPLY events */
-#define PTL_MD_EVENT_CT_ACK            (1u << 5) /**< count ACK events */
-#define PTL_MD_EVENT_CT_BYTES          (1u << 6) /**< count bytes, not events */
-#define PTL_MD_UNORDERED               (1u << 7) /**< hint: may be reordered */
-#define PTL_MD_VOLATILE                (1u << 8) /**< reusable on return */
-#define PTL_MD_REMOTE_FAILURE_DISABLE  (1u << 9) /**< no failure ACK events
+#define PTL_MD_EVENT_SUCCESS_DISABLE (1u << 1) /**< no successful events */
+#define PTL_MD_EVENT_SEND_DISABLE    (1u << 2) /**< no PTL_EVENT_SEND */
+#define PTL_MD_EVENT_CT_SEND         (1u << 3) /**< count SEND events */
+#define PTL_MD_EVENT_CT_REPLY        (1u << 4) /**< count REPLY events */
+#define PTL_MD_EVENT_CT_ACK          (1u << 5) /**< count ACK events */
+#define PTL_MD_EVENT_CT_BYTES        (1u << 6) /**< count bytes, not events */
+#define PTL_MD_UNORDERED             (1u << 7) /**< hint: may be reordered */
+#define PTL_MD_VOLATILE              (1u << 8) /**< reusable on return */
+#define PTL_MD_REMOTE_FAILURE_DISABLE \
+    (1u << 9) /**< no failure ACK events
                                                       for PTL_NO_ACK_REQ */
 /** Every PtlMDBind option (4.3 name). */
-#define PTL_MD_OPTIONS_MASK                                               \
+#define PTL_MD_OPTIONS_MASK                                                 \
     (PTL_IOVEC | PTL_MD_EVENT_SUCCESS_DISABLE | PTL_MD_EVENT_SEND_DISABLE | \
      PTL_MD_EVENT_CT_SEND | PTL_MD_EVENT_CT_REPLY | PTL_MD_EVENT_CT_ACK |   \
-     PTL_MD_EVENT_CT_BYTES | PTL_MD_UNORDERED | PTL_MD_VOLATILE |          \
+     PTL_MD_EVENT_CT_BYTES | PTL_MD_UNORDERED | PTL_MD_VOLATILE |           \
      PTL_MD_REMOTE_FAILURE_DISABLE)
 /**@}*/
 
 /** An initiator's memory region and where its completions go. */
 typedef struct {
-    void            *start;     /**< region, or ptl_iovec_t array */
-    ptl_size_t       length;    /**< bytes, or number of ptl_iovec_t */
-    unsigned int     options;   /**< PTL_MD_* */
-    ptl_handle_eq_t  eq_handle; /**< SEND/ACK/REPLY events, or PTL_EQ_NONE */
-    ptl_handle_ct_t  ct_handle; /**< counts them, or PTL_CT_NONE */
+    void *start;               /**< region, or ptl_iovec_t array */
+    ptl_size_t length;         /**< bytes, or number of ptl_iovec_t */
+    unsigned int options;      /**< PTL_MD_* */
+    ptl_handle_eq_t eq_handle; /**< SEND/ACK/REPLY events, or PTL_EQ_NONE */
+    ptl_handle_ct_t ct_handle; /**< counts them, or PTL_CT_NONE */
 } ptl_md_t;
 
 /** Creates a memory descriptor.
@@ -368,72 +370,72 @@ typedef enum {
 
 /** What PtlMESearch / PtlLESearch do with the headers they find. */
 typedef enum {
-    PTL_SEARCH_ONLY = 0,   /**< report the first match (PTL_EVENT_SEARCH) */
+    PTL_SEARCH_ONLY   = 0, /**< report the first match (PTL_EVENT_SEARCH) */
     PTL_SEARCH_DELETE = 1  /**< consume matches (overflow events) */
 } ptl_search_op_t;
 
 /** @name ME options (LE options are the same bits, PTL_LE_*) */
 /**@{*/
-#define PTL_ME_OP_PUT                  (1u << 1)  /**< accept puts/atomics */
-#define PTL_ME_OP_GET                  (1u << 2)  /**< accept gets/fetches */
-#define PTL_ME_USE_ONCE                (1u << 3)  /**< unlink after one match */
-#define PTL_ME_ACK_DISABLE             (1u << 4)  /**< never acknowledge */
-#define PTL_ME_UNEXPECTED_HDR_DISABLE  (1u << 5)  /**< overflow: no header */
-#define PTL_ME_IS_ACCESSIBLE           (1u << 6)  /**< hint: memory is mapped */
-#define PTL_ME_EVENT_LINK_DISABLE      (1u << 7)
-#define PTL_ME_EVENT_COMM_DISABLE      (1u << 8)
-#define PTL_ME_EVENT_FLOWCTRL_DISABLE  (1u << 9)
-#define PTL_ME_EVENT_SUCCESS_DISABLE   (1u << 10)
-#define PTL_ME_EVENT_OVER_DISABLE      (1u << 11)
-#define PTL_ME_EVENT_UNLINK_DISABLE    (1u << 12)
-#define PTL_ME_EVENT_CT_COMM           (1u << 13) /**< count comm events */
-#define PTL_ME_EVENT_CT_OVERFLOW       (1u << 14) /**< count overflow events */
-#define PTL_ME_EVENT_CT_BYTES          (1u << 15) /**< count bytes */
-#define PTL_ME_AUTH_USE_JID            (1u << 16) /**< check jid, not uid */
-#define PTL_ME_MANAGE_LOCAL            (1u << 17) /**< offsets kept locally */
-#define PTL_ME_NO_TRUNCATE             (1u << 18) /**< no match if too short */
-#define PTL_ME_MAY_ALIGN               (1u << 19) /**< hint (MANAGE_LOCAL) */
-#define PTL_ME_LOCAL_INC_UH_RLENGTH    (1u << 20) /**< advance by rlength */
+#define PTL_ME_OP_PUT                 (1u << 1) /**< accept puts/atomics */
+#define PTL_ME_OP_GET                 (1u << 2) /**< accept gets/fetches */
+#define PTL_ME_USE_ONCE               (1u << 3) /**< unlink after one match */
+#define PTL_ME_ACK_DISABLE            (1u << 4) /**< never acknowledge */
+#define PTL_ME_UNEXPECTED_HDR_DISABLE (1u << 5) /**< overflow: no header */
+#define PTL_ME_IS_ACCESSIBLE          (1u << 6) /**< hint: memory is mapped */
+#define PTL_ME_EVENT_LINK_DISABLE     (1u << 7)
+#define PTL_ME_EVENT_COMM_DISABLE     (1u << 8)
+#define PTL_ME_EVENT_FLOWCTRL_DISABLE (1u << 9)
+#define PTL_ME_EVENT_SUCCESS_DISABLE  (1u << 10)
+#define PTL_ME_EVENT_OVER_DISABLE     (1u << 11)
+#define PTL_ME_EVENT_UNLINK_DISABLE   (1u << 12)
+#define PTL_ME_EVENT_CT_COMM          (1u << 13) /**< count comm events */
+#define PTL_ME_EVENT_CT_OVERFLOW      (1u << 14) /**< count overflow events */
+#define PTL_ME_EVENT_CT_BYTES         (1u << 15) /**< count bytes */
+#define PTL_ME_AUTH_USE_JID           (1u << 16) /**< check jid, not uid */
+#define PTL_ME_MANAGE_LOCAL           (1u << 17) /**< offsets kept locally */
+#define PTL_ME_NO_TRUNCATE            (1u << 18) /**< no match if too short */
+#define PTL_ME_MAY_ALIGN              (1u << 19) /**< hint (MANAGE_LOCAL) */
+#define PTL_ME_LOCAL_INC_UH_RLENGTH   (1u << 20) /**< advance by rlength */
 
-#define PTL_LE_OP_PUT                  PTL_ME_OP_PUT
-#define PTL_LE_OP_GET                  PTL_ME_OP_GET
-#define PTL_LE_USE_ONCE                PTL_ME_USE_ONCE
-#define PTL_LE_ACK_DISABLE             PTL_ME_ACK_DISABLE
-#define PTL_LE_UNEXPECTED_HDR_DISABLE  PTL_ME_UNEXPECTED_HDR_DISABLE
-#define PTL_LE_IS_ACCESSIBLE           PTL_ME_IS_ACCESSIBLE
-#define PTL_LE_EVENT_LINK_DISABLE      PTL_ME_EVENT_LINK_DISABLE
-#define PTL_LE_EVENT_COMM_DISABLE      PTL_ME_EVENT_COMM_DISABLE
-#define PTL_LE_EVENT_FLOWCTRL_DISABLE  PTL_ME_EVENT_FLOWCTRL_DISABLE
-#define PTL_LE_EVENT_SUCCESS_DISABLE   PTL_ME_EVENT_SUCCESS_DISABLE
-#define PTL_LE_EVENT_OVER_DISABLE      PTL_ME_EVENT_OVER_DISABLE
-#define PTL_LE_EVENT_UNLINK_DISABLE    PTL_ME_EVENT_UNLINK_DISABLE
-#define PTL_LE_EVENT_CT_COMM           PTL_ME_EVENT_CT_COMM
-#define PTL_LE_EVENT_CT_OVERFLOW       PTL_ME_EVENT_CT_OVERFLOW
-#define PTL_LE_EVENT_CT_BYTES          PTL_ME_EVENT_CT_BYTES
-#define PTL_LE_AUTH_USE_JID            PTL_ME_AUTH_USE_JID
+#define PTL_LE_OP_PUT                 PTL_ME_OP_PUT
+#define PTL_LE_OP_GET                 PTL_ME_OP_GET
+#define PTL_LE_USE_ONCE               PTL_ME_USE_ONCE
+#define PTL_LE_ACK_DISABLE            PTL_ME_ACK_DISABLE
+#define PTL_LE_UNEXPECTED_HDR_DISABLE PTL_ME_UNEXPECTED_HDR_DISABLE
+#define PTL_LE_IS_ACCESSIBLE          PTL_ME_IS_ACCESSIBLE
+#define PTL_LE_EVENT_LINK_DISABLE     PTL_ME_EVENT_LINK_DISABLE
+#define PTL_LE_EVENT_COMM_DISABLE     PTL_ME_EVENT_COMM_DISABLE
+#define PTL_LE_EVENT_FLOWCTRL_DISABLE PTL_ME_EVENT_FLOWCTRL_DISABLE
+#define PTL_LE_EVENT_SUCCESS_DISABLE  PTL_ME_EVENT_SUCCESS_DISABLE
+#define PTL_LE_EVENT_OVER_DISABLE     PTL_ME_EVENT_OVER_DISABLE
+#define PTL_LE_EVENT_UNLINK_DISABLE   PTL_ME_EVENT_UNLINK_DISABLE
+#define PTL_LE_EVENT_CT_COMM          PTL_ME_EVENT_CT_COMM
+#define PTL_LE_EVENT_CT_OVERFLOW      PTL_ME_EVENT_CT_OVERFLOW
+#define PTL_LE_EVENT_CT_BYTES         PTL_ME_EVENT_CT_BYTES
+#define PTL_LE_AUTH_USE_JID           PTL_ME_AUTH_USE_JID
 /** Every option PtlLEAppend takes (4.3 name). */
-#define PTL_LE_APPEND_OPTIONS_MASK                                        \
-    (PTL_IOVEC | PTL_LE_OP_PUT | PTL_LE_OP_GET | PTL_LE_USE_ONCE |         \
-     PTL_LE_ACK_DISABLE | PTL_LE_UNEXPECTED_HDR_DISABLE |                  \
-     PTL_LE_IS_ACCESSIBLE | PTL_LE_EVENT_LINK_DISABLE |                    \
-     PTL_LE_EVENT_COMM_DISABLE | PTL_LE_EVENT_FLOWCTRL_DISABLE |           \
-     PTL_LE_EVENT_SUCCESS_DISABLE | PTL_LE_EVENT_OVER_DISABLE |            \
-     PTL_LE_EVENT_UNLINK_DISABLE | PTL_LE_EVENT_CT_COMM |                  \
+#define PTL_LE_APPEND_OPTIONS_MASK                                 \
+    (PTL_IOVEC | PTL_LE_OP_PUT | PTL_LE_OP_GET | PTL_LE_USE_ONCE | \
+     PTL_LE_ACK_DISABLE | PTL_LE_UNEXPECTED_HDR_DISABLE |          \
+     PTL_LE_IS_ACCESSIBLE | PTL_LE_EVENT_LINK_DISABLE |            \
+     PTL_LE_EVENT_COMM_DISABLE | PTL_LE_EVENT_FLOWCTRL_DISABLE |   \
+     PTL_LE_EVENT_SUCCESS_DISABLE | PTL_LE_EVENT_OVER_DISABLE |    \
+     PTL_LE_EVENT_UNLINK_DISABLE | PTL_LE_EVENT_CT_COMM |          \
      PTL_LE_EVENT_CT_OVERFLOW | PTL_LE_EVENT_CT_BYTES | PTL_LE_AUTH_USE_JID)
 /** Every option PtlMEAppend takes (4.3 name). */
-#define PTL_ME_APPEND_OPTIONS_MASK                                        \
+#define PTL_ME_APPEND_OPTIONS_MASK                                           \
     (PTL_LE_APPEND_OPTIONS_MASK | PTL_ME_MANAGE_LOCAL | PTL_ME_NO_TRUNCATE | \
      PTL_ME_MAY_ALIGN | PTL_ME_LOCAL_INC_UH_RLENGTH)
 /**@}*/
 
 /** A list entry of a non-matching NI: every message matches the first. */
 typedef struct {
-    void            *start;     /**< region, or ptl_iovec_t array */
-    ptl_size_t       length;
-    ptl_handle_ct_t  ct_handle; /**< or PTL_CT_NONE */
-    ptl_uid_t        uid;       /**< allowed initiator user, or PTL_UID_ANY */
-    unsigned int     options;   /**< PTL_LE_* */
-    ptl_jid_t        jid;       /**< with PTL_LE_AUTH_USE_JID (4.0) */
+    void *start; /**< region, or ptl_iovec_t array */
+    ptl_size_t length;
+    ptl_handle_ct_t ct_handle; /**< or PTL_CT_NONE */
+    ptl_uid_t uid;             /**< allowed initiator user, or PTL_UID_ANY */
+    unsigned int options;      /**< PTL_LE_* */
+    ptl_jid_t jid;             /**< with PTL_LE_AUTH_USE_JID (4.0) */
 } ptl_le_t;
 
 /**
@@ -442,16 +444,16 @@ typedef struct {
  * @c match_id (wildcards allowed).
  */
 typedef struct {
-    void            *start;       /**< region, or ptl_iovec_t array */
-    ptl_size_t       length;
-    ptl_handle_ct_t  ct_handle;   /**< or PTL_CT_NONE */
-    ptl_uid_t        uid;         /**< allowed initiator user, PTL_UID_ANY */
-    unsigned int     options;     /**< PTL_ME_* */
-    ptl_process_t    match_id;    /**< allowed initiator (wildcards) */
+    void *start; /**< region, or ptl_iovec_t array */
+    ptl_size_t length;
+    ptl_handle_ct_t ct_handle; /**< or PTL_CT_NONE */
+    ptl_uid_t uid;             /**< allowed initiator user, PTL_UID_ANY */
+    unsigned int options;      /**< PTL_ME_* */
+    ptl_process_t match_id;    /**< allowed initiator (wildcards) */
     ptl_match_bits_t match_bits;
     ptl_match_bits_t ignore_bits;
-    ptl_size_t       min_free;    /**< MANAGE_LOCAL: unlink below this */
-    ptl_jid_t        jid;         /**< with PTL_ME_AUTH_USE_JID (4.0) */
+    ptl_size_t min_free; /**< MANAGE_LOCAL: unlink below this */
+    ptl_jid_t jid;       /**< with PTL_ME_AUTH_USE_JID (4.0) */
 } ptl_me_t;
 
 /**
@@ -549,7 +551,8 @@ typedef unsigned char ptl_ack_req_t;
 #define PTL_NO_ACK_REQ ((ptl_ack_req_t)0) /**< none (failures still reported) */
 #define PTL_ACK_REQ    ((ptl_ack_req_t)1) /**< full PTL_EVENT_ACK */
 #define PTL_CT_ACK_REQ ((ptl_ack_req_t)2) /**< counting acknowledgement */
-#define PTL_OC_ACK_REQ ((ptl_ack_req_t)3) /**< operation completed (counts
+#define PTL_OC_ACK_REQ \
+    ((ptl_ack_req_t)3) /**< operation completed (counts
                                                even dropped messages) */
 
 /**
@@ -565,9 +568,9 @@ int PtlPut(ptl_handle_md_t md_handle, ptl_size_t local_offset,
 /** Reads @p length bytes from the target into the MD (PTL_EVENT_REPLY).
  *  @return PTL_OK, PTL_NO_INIT, PTL_ARG_INVALID. */
 int PtlGet(ptl_handle_md_t md_handle, ptl_size_t local_offset,
-           ptl_size_t length, ptl_process_t target_id,
-           ptl_pt_index_t pt_index, ptl_match_bits_t match_bits,
-           ptl_size_t remote_offset, void *user_ptr);
+           ptl_size_t length, ptl_process_t target_id, ptl_pt_index_t pt_index,
+           ptl_match_bits_t match_bits, ptl_size_t remote_offset,
+           void *user_ptr);
 
 /** Atomic operations. */
 typedef unsigned char ptl_op_t;
@@ -616,11 +619,10 @@ typedef unsigned char ptl_datatype_t;
  * @return PTL_OK, PTL_NO_INIT, PTL_ARG_INVALID.
  */
 int PtlAtomic(ptl_handle_md_t md_handle, ptl_size_t local_offset,
-              ptl_size_t length, ptl_ack_req_t ack_req,
-              ptl_process_t target_id, ptl_pt_index_t pt_index,
-              ptl_match_bits_t match_bits, ptl_size_t remote_offset,
-              void *user_ptr, ptl_hdr_data_t hdr_data, ptl_op_t operation,
-              ptl_datatype_t datatype);
+              ptl_size_t length, ptl_ack_req_t ack_req, ptl_process_t target_id,
+              ptl_pt_index_t pt_index, ptl_match_bits_t match_bits,
+              ptl_size_t remote_offset, void *user_ptr, ptl_hdr_data_t hdr_data,
+              ptl_op_t operation, ptl_datatype_t datatype);
 
 /** As PtlAtomic, returning the target's prior values into @p get_md_handle
  *  (PTL_EVENT_REPLY).  @return PTL_OK, PTL_NO_INIT, PTL_ARG_INVALID. */
@@ -637,10 +639,10 @@ int PtlFetchAtomic(ptl_handle_md_t get_md_handle, ptl_size_t local_get_offset,
  *  @return PTL_OK, PTL_NO_INIT, PTL_ARG_INVALID. */
 int PtlSwap(ptl_handle_md_t get_md_handle, ptl_size_t local_get_offset,
             ptl_handle_md_t put_md_handle, ptl_size_t local_put_offset,
-            ptl_size_t length, ptl_process_t target_id,
-            ptl_pt_index_t pt_index, ptl_match_bits_t match_bits,
-            ptl_size_t remote_offset, void *user_ptr, ptl_hdr_data_t hdr_data,
-            const void *operand, ptl_op_t operation, ptl_datatype_t datatype);
+            ptl_size_t length, ptl_process_t target_id, ptl_pt_index_t pt_index,
+            ptl_match_bits_t match_bits, ptl_size_t remote_offset,
+            void *user_ptr, ptl_hdr_data_t hdr_data, const void *operand,
+            ptl_op_t operation, ptl_datatype_t datatype);
 
 /** Returns once the host may modify data touched by atomic operations that
  *  have completed here.  @return PTL_OK, PTL_NO_INIT. */
@@ -672,23 +674,23 @@ typedef enum {
 
 /** A full event (docs/portals.md lists which fields each kind fills). */
 typedef struct {
-    void            *start;        /**< where the data is (target) */
-    void            *user_ptr;     /**< of the entry (target) or call */
-    ptl_hdr_data_t   hdr_data;
+    void *start;    /**< where the data is (target) */
+    void *user_ptr; /**< of the entry (target) or call */
+    ptl_hdr_data_t hdr_data;
     ptl_match_bits_t match_bits;
-    ptl_size_t       rlength;      /**< length requested */
-    ptl_size_t       mlength;      /**< length manipulated */
-    ptl_size_t       remote_offset;/**< offset requested (target) or used
+    ptl_size_t rlength;       /**< length requested */
+    ptl_size_t mlength;       /**< length manipulated */
+    ptl_size_t remote_offset; /**< offset requested (target) or used
                                         at the target (initiator) */
-    ptl_uid_t        uid;          /**< initiator's user */
-    ptl_jid_t        jid;          /**< initiator's job (4.0 extension) */
-    ptl_process_t    initiator;    /**< the other process */
+    ptl_uid_t uid;            /**< initiator's user */
+    ptl_jid_t jid;            /**< initiator's job (4.0 extension) */
+    ptl_process_t initiator;  /**< the other process */
     ptl_event_kind_t type;
-    ptl_list_t       ptl_list;     /**< list the entry was on */
-    ptl_pt_index_t   pt_index;
-    ptl_ni_fail_t    ni_fail_type;
-    ptl_op_t         atomic_operation;
-    ptl_datatype_t   atomic_type;
+    ptl_list_t ptl_list; /**< list the entry was on */
+    ptl_pt_index_t pt_index;
+    ptl_ni_fail_t ni_fail_type;
+    ptl_op_t atomic_operation;
+    ptl_datatype_t atomic_type;
 } ptl_event_t;
 
 /** Allocates an event queue of at least @p count events.
@@ -741,28 +743,22 @@ int PtlTriggeredAtomic(ptl_handle_md_t md_handle, ptl_size_t local_offset,
                        ptl_op_t operation, ptl_datatype_t datatype,
                        ptl_handle_ct_t trig_ct_handle, ptl_size_t threshold);
 
-int PtlTriggeredFetchAtomic(ptl_handle_md_t get_md_handle,
-                            ptl_size_t local_get_offset,
-                            ptl_handle_md_t put_md_handle,
-                            ptl_size_t local_put_offset, ptl_size_t length,
-                            ptl_process_t target_id, ptl_pt_index_t pt_index,
-                            ptl_match_bits_t match_bits,
-                            ptl_size_t remote_offset, void *user_ptr,
-                            ptl_hdr_data_t hdr_data, ptl_op_t operation,
-                            ptl_datatype_t datatype,
-                            ptl_handle_ct_t trig_ct_handle,
-                            ptl_size_t threshold);
+int PtlTriggeredFetchAtomic(
+    ptl_handle_md_t get_md_handle, ptl_size_t local_get_offset,
+    ptl_handle_md_t put_md_handle, ptl_size_t local_put_offset,
+    ptl_size_t length, ptl_process_t target_id, ptl_pt_index_t pt_index,
+    ptl_match_bits_t match_bits, ptl_size_t remote_offset, void *user_ptr,
+    ptl_hdr_data_t hdr_data, ptl_op_t operation, ptl_datatype_t datatype,
+    ptl_handle_ct_t trig_ct_handle, ptl_size_t threshold);
 
-int PtlTriggeredSwap(ptl_handle_md_t get_md_handle,
-                     ptl_size_t local_get_offset,
-                     ptl_handle_md_t put_md_handle,
-                     ptl_size_t local_put_offset, ptl_size_t length,
-                     ptl_process_t target_id, ptl_pt_index_t pt_index,
-                     ptl_match_bits_t match_bits, ptl_size_t remote_offset,
-                     void *user_ptr, ptl_hdr_data_t hdr_data,
-                     const void *operand, ptl_op_t operation,
-                     ptl_datatype_t datatype, ptl_handle_ct_t trig_ct_handle,
-                     ptl_size_t threshold);
+int PtlTriggeredSwap(ptl_handle_md_t get_md_handle, ptl_size_t local_get_offset,
+                     ptl_handle_md_t put_md_handle, ptl_size_t local_put_offset,
+                     ptl_size_t length, ptl_process_t target_id,
+                     ptl_pt_index_t pt_index, ptl_match_bits_t match_bits,
+                     ptl_size_t remote_offset, void *user_ptr,
+                     ptl_hdr_data_t hdr_data, const void *operand,
+                     ptl_op_t operation, ptl_datatype_t datatype,
+                     ptl_handle_ct_t trig_ct_handle, ptl_size_t threshold);
 
 /** Adds @p increment to @p ct_handle when the trigger fires (chains). */
 int PtlTriggeredCTInc(ptl_handle_ct_t ct_handle, ptl_ct_event_t increment,
@@ -784,8 +780,7 @@ int PtlTriggeredCTSet(ptl_handle_ct_t ct_handle, ptl_ct_event_t new_ct,
 int PtlTriggeredMEAppend(ptl_handle_ni_t ni_handle, ptl_pt_index_t pt_index,
                          const ptl_me_t *me, ptl_list_t ptl_list,
                          void *user_ptr, ptl_handle_me_t *me_handle,
-                         ptl_handle_ct_t trig_ct_handle,
-                         ptl_size_t threshold);
+                         ptl_handle_ct_t trig_ct_handle, ptl_size_t threshold);
 
 /**
  * Extension (as PtlTriggeredMEAppend): unlinks @p me_handle as PtlMEUnlink
@@ -794,8 +789,7 @@ int PtlTriggeredMEAppend(ptl_handle_ni_t ni_handle, ptl_pt_index_t pt_index,
  * @return PTL_OK, PTL_NO_INIT, PTL_ARG_INVALID, PTL_NO_SPACE.
  */
 int PtlTriggeredMEUnlink(ptl_handle_me_t me_handle,
-                         ptl_handle_ct_t trig_ct_handle,
-                         ptl_size_t threshold);
+                         ptl_handle_ct_t trig_ct_handle, ptl_size_t threshold);
 
 /* ------------------------------------------------------------------------
  * Bundles and handles

@@ -19,13 +19,13 @@ extern "C" {
 
 /* ---- library constants ------------------------------------------------ */
 
-#define SHMEM_MAJOR_VERSION 1
-#define SHMEM_MINOR_VERSION 6
+#define SHMEM_MAJOR_VERSION  1
+#define SHMEM_MINOR_VERSION  6
 #define _SHMEM_MAJOR_VERSION SHMEM_MAJOR_VERSION
 #define _SHMEM_MINOR_VERSION SHMEM_MINOR_VERSION
-#define SHMEM_MAX_NAME_LEN 256
-#define _SHMEM_MAX_NAME_LEN SHMEM_MAX_NAME_LEN
-#define SHMEM_VENDOR_STRING "xgas"
+#define SHMEM_MAX_NAME_LEN   256
+#define _SHMEM_MAX_NAME_LEN  SHMEM_MAX_NAME_LEN
+#define SHMEM_VENDOR_STRING  "xgas"
 #define _SHMEM_VENDOR_STRING SHMEM_VENDOR_STRING
 
 /* thread levels */
@@ -35,12 +35,12 @@ extern "C" {
 #define SHMEM_THREAD_MULTIPLE   3
 
 /* comparison operators of the point-to-point synchronization routines */
-#define SHMEM_CMP_EQ 0
-#define SHMEM_CMP_NE 1
-#define SHMEM_CMP_GT 2
-#define SHMEM_CMP_GE 3
-#define SHMEM_CMP_LT 4
-#define SHMEM_CMP_LE 5
+#define SHMEM_CMP_EQ  0
+#define SHMEM_CMP_NE  1
+#define SHMEM_CMP_GT  2
+#define SHMEM_CMP_GE  3
+#define SHMEM_CMP_LT  4
+#define SHMEM_CMP_LE  5
 #define _SHMEM_CMP_EQ SHMEM_CMP_EQ
 #define _SHMEM_CMP_NE SHMEM_CMP_NE
 #define _SHMEM_CMP_GT SHMEM_CMP_GT
@@ -88,13 +88,14 @@ int shmem_init_thread(int requested, int *provided);
 void shmem_query_thread(int *provided);
 void shmem_query_initialized(int *initialized);
 void shmem_finalize(void);
-#if defined(__STDC_VERSION__) && (__STDC_VERSION__ >= 201112L) &&          \
+#if defined(__STDC_VERSION__) && (__STDC_VERSION__ >= 201112L) && \
     !defined(__cplusplus)
 _Noreturn
 #elif defined(__cplusplus) && (__cplusplus >= 201103L)
 [[noreturn]]
 #endif
-void shmem_global_exit(int status);
+    void
+    shmem_global_exit(int status);
 int shmem_my_pe(void);
 int shmem_n_pes(void);
 int shmem_pe_accessible(int pe);
@@ -191,8 +192,8 @@ void shmem_ctx_session_stop(shmem_ctx_t ctx);
  * XG_SHMEM_DECLARE_WITH_CTX(RET, NAME, (PARAMS)) declares both.
  */
 #define XG_SHMEM_CTX_PARAMS(...) (shmem_ctx_t ctx, __VA_ARGS__)
-#define XG_SHMEM_DECLARE_WITH_CTX(RET, NAME, PARAMS)                       \
-    RET shmem_##NAME PARAMS;                                               \
+#define XG_SHMEM_DECLARE_WITH_CTX(RET, NAME, PARAMS) \
+    RET shmem_##NAME PARAMS;                         \
     RET shmem_ctx_##NAME XG_SHMEM_CTX_PARAMS PARAMS;
 
 /*
@@ -204,6 +205,7 @@ void shmem_ctx_session_stop(shmem_ctx_t ctx);
  */
 
 /* Standard RMA types (put, get, p, g, iput, iget, ibput, ibget, _nbi). */
+/* clang-format off */
 #define XG_SHMEM_RMA_TYPES(X)                                              \
     X(float, float)                                                        \
     X(double, double)                                                      \
@@ -229,11 +231,13 @@ void shmem_ctx_session_stop(shmem_ctx_t ctx);
     X(uint64_t, uint64)                                                    \
     X(size_t, size)                                                        \
     X(ptrdiff_t, ptrdiff)
+/* clang-format on */
 
 /* Element sizes in bits of the sized routines (shmem_put64, ...). */
 #define XG_SHMEM_RMA_SIZES(X) X(8) X(16) X(32) X(64) X(128)
 
 /* Standard AMO types: compare_swap, fetch_inc, inc, fetch_add, add. */
+/* clang-format off */
 #define XG_SHMEM_AMO_STANDARD_TYPES(X)                                     \
     X(int, int)                                                            \
     X(long, long)                                                          \
@@ -247,14 +251,18 @@ void shmem_ctx_session_stop(shmem_ctx_t ctx);
     X(uint64_t, uint64)                                                    \
     X(size_t, size)                                                        \
     X(ptrdiff_t, ptrdiff)
+/* clang-format on */
 
 /* Extended AMO types: fetch, set, swap. */
+/* clang-format off */
 #define XG_SHMEM_AMO_EXTENDED_TYPES(X)                                     \
     X(float, float)                                                        \
     X(double, double)                                                      \
     XG_SHMEM_AMO_STANDARD_TYPES(X)
+/* clang-format on */
 
 /* Bitwise AMO types: and, or, xor and their fetching forms. */
+/* clang-format off */
 #define XG_SHMEM_AMO_BITWISE_TYPES(X)                                      \
     X(unsigned int, uint)                                                  \
     X(unsigned long, ulong)                                                \
@@ -263,21 +271,27 @@ void shmem_ctx_session_stop(shmem_ctx_t ctx);
     X(int64_t, int64)                                                      \
     X(uint32_t, uint32)                                                    \
     X(uint64_t, uint64)
+/* clang-format on */
 
 /* Types of the deprecated (OpenSHMEM 1.3) atomics: cswap, fadd, finc, add,
  * inc; and, with float and double, fetch, set and swap. */
+/* clang-format off */
 #define XG_SHMEM_AMO_DEPRECATED_TYPES(X)                                   \
     X(int, int)                                                            \
     X(long, long)                                                          \
     X(long long, longlong)
+/* clang-format on */
 
+/* clang-format off */
 #define XG_SHMEM_AMO_DEPRECATED_EXTENDED_TYPES(X)                          \
     X(float, float)                                                        \
     X(double, double)                                                      \
     XG_SHMEM_AMO_DEPRECATED_TYPES(X)
+/* clang-format on */
 
 /* Point-to-point synchronization types: wait_until, test and their
  * _all/_any/_some (and _vector) forms. */
+/* clang-format off */
 #define XG_SHMEM_SYNC_TYPES(X)                                             \
     X(int, int)                                                            \
     X(long, long)                                                          \
@@ -291,11 +305,14 @@ void shmem_ctx_session_stop(shmem_ctx_t ctx);
     X(uint64_t, uint64)                                                    \
     X(size_t, size)                                                        \
     X(ptrdiff_t, ptrdiff)
+/* clang-format on */
 
 /* Deprecated point-to-point synchronization types (wait_until only). */
+/* clang-format off */
 #define XG_SHMEM_SYNC_DEPRECATED_TYPES(X)                                  \
     X(short, short)                                                        \
     X(unsigned short, ushort)
+/* clang-format on */
 
 /**
  * @brief Remote memory access, for every standard RMA type TYPE/TYPENAME:
@@ -337,66 +354,82 @@ void shmem_ctx_session_stop(shmem_ctx_t ctx);
  *         node they complete before returning).  Invalid arguments end the
  *         job with a message.
  */
-#define XG_SHMEM_DECLARE_RMA(TYPE, TYPENAME)                               \
-    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_put,                        \
-        (TYPE *dest, const TYPE *source, size_t nelems, int pe))           \
-    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_get,                        \
-        (TYPE *dest, const TYPE *source, size_t nelems, int pe))           \
-    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_p,                          \
-        (TYPE *dest, TYPE value, int pe))                                  \
-    XG_SHMEM_DECLARE_WITH_CTX(TYPE, TYPENAME##_g,                          \
-        (const TYPE *source, int pe))                                      \
-    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_iput,                       \
-        (TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst,     \
-         size_t nelems, int pe))                                           \
-    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_iget,                       \
-        (TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst,     \
-         size_t nelems, int pe))                                           \
-    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_ibput,                      \
-        (TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst,     \
-         size_t bsize, size_t nblocks, int pe))                            \
-    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_ibget,                      \
-        (TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst,     \
-         size_t bsize, size_t nblocks, int pe))                            \
-    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_put_nbi,                    \
-        (TYPE *dest, const TYPE *source, size_t nelems, int pe))           \
-    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_get_nbi,                    \
-        (TYPE *dest, const TYPE *source, size_t nelems, int pe))
+#define XG_SHMEM_DECLARE_RMA(TYPE, TYPENAME)                                   \
+    XG_SHMEM_DECLARE_WITH_CTX(                                                 \
+        void, TYPENAME##_put,                                                  \
+        (TYPE * dest, const TYPE *source, size_t nelems, int pe))              \
+    XG_SHMEM_DECLARE_WITH_CTX(                                                 \
+        void, TYPENAME##_get,                                                  \
+        (TYPE * dest, const TYPE *source, size_t nelems, int pe))              \
+    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_p,                              \
+                              (TYPE * dest, TYPE value, int pe))               \
+    XG_SHMEM_DECLARE_WITH_CTX(TYPE, TYPENAME##_g,                              \
+                              (const TYPE *source, int pe))                    \
+    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_iput,                           \
+                              (TYPE * dest, const TYPE *source, ptrdiff_t dst, \
+                               ptrdiff_t sst, size_t nelems, int pe))          \
+    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_iget,                           \
+                              (TYPE * dest, const TYPE *source, ptrdiff_t dst, \
+                               ptrdiff_t sst, size_t nelems, int pe))          \
+    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_ibput,                          \
+                              (TYPE * dest, const TYPE *source, ptrdiff_t dst, \
+                               ptrdiff_t sst, size_t bsize, size_t nblocks,    \
+                               int pe))                                        \
+    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_ibget,                          \
+                              (TYPE * dest, const TYPE *source, ptrdiff_t dst, \
+                               ptrdiff_t sst, size_t bsize, size_t nblocks,    \
+                               int pe))                                        \
+    XG_SHMEM_DECLARE_WITH_CTX(                                                 \
+        void, TYPENAME##_put_nbi,                                              \
+        (TYPE * dest, const TYPE *source, size_t nelems, int pe))              \
+    XG_SHMEM_DECLARE_WITH_CTX(                                                 \
+        void, TYPENAME##_get_nbi,                                              \
+        (TYPE * dest, const TYPE *source, size_t nelems, int pe))
 XG_SHMEM_RMA_TYPES(XG_SHMEM_DECLARE_RMA)
 #undef XG_SHMEM_DECLARE_RMA
 
-#define XG_SHMEM_DECLARE_RMA_SIZED(SIZE)                                   \
-    XG_SHMEM_DECLARE_WITH_CTX(void, put##SIZE,                             \
-        (void *dest, const void *source, size_t nelems, int pe))           \
-    XG_SHMEM_DECLARE_WITH_CTX(void, get##SIZE,                             \
-        (void *dest, const void *source, size_t nelems, int pe))           \
-    XG_SHMEM_DECLARE_WITH_CTX(void, iput##SIZE,                            \
-        (void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,     \
-         size_t nelems, int pe))                                           \
-    XG_SHMEM_DECLARE_WITH_CTX(void, iget##SIZE,                            \
-        (void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,     \
-         size_t nelems, int pe))                                           \
-    XG_SHMEM_DECLARE_WITH_CTX(void, ibput##SIZE,                           \
-        (void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,     \
-         size_t bsize, size_t nblocks, int pe))                            \
-    XG_SHMEM_DECLARE_WITH_CTX(void, ibget##SIZE,                           \
-        (void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,     \
-         size_t bsize, size_t nblocks, int pe))                            \
-    XG_SHMEM_DECLARE_WITH_CTX(void, put##SIZE##_nbi,                       \
-        (void *dest, const void *source, size_t nelems, int pe))           \
-    XG_SHMEM_DECLARE_WITH_CTX(void, get##SIZE##_nbi,                       \
+#define XG_SHMEM_DECLARE_RMA_SIZED(SIZE)                                      \
+    XG_SHMEM_DECLARE_WITH_CTX(                                                \
+        void, put##SIZE,                                                      \
+        (void *dest, const void *source, size_t nelems, int pe))              \
+    XG_SHMEM_DECLARE_WITH_CTX(                                                \
+        void, get##SIZE,                                                      \
+        (void *dest, const void *source, size_t nelems, int pe))              \
+    XG_SHMEM_DECLARE_WITH_CTX(void, iput##SIZE,                               \
+                              (void *dest, const void *source, ptrdiff_t dst, \
+                               ptrdiff_t sst, size_t nelems, int pe))         \
+    XG_SHMEM_DECLARE_WITH_CTX(void, iget##SIZE,                               \
+                              (void *dest, const void *source, ptrdiff_t dst, \
+                               ptrdiff_t sst, size_t nelems, int pe))         \
+    XG_SHMEM_DECLARE_WITH_CTX(void, ibput##SIZE,                              \
+                              (void *dest, const void *source, ptrdiff_t dst, \
+                               ptrdiff_t sst, size_t bsize, size_t nblocks,   \
+                               int pe))                                       \
+    XG_SHMEM_DECLARE_WITH_CTX(void, ibget##SIZE,                              \
+                              (void *dest, const void *source, ptrdiff_t dst, \
+                               ptrdiff_t sst, size_t bsize, size_t nblocks,   \
+                               int pe))                                       \
+    XG_SHMEM_DECLARE_WITH_CTX(                                                \
+        void, put##SIZE##_nbi,                                                \
+        (void *dest, const void *source, size_t nelems, int pe))              \
+    XG_SHMEM_DECLARE_WITH_CTX(                                                \
+        void, get##SIZE##_nbi,                                                \
         (void *dest, const void *source, size_t nelems, int pe))
 XG_SHMEM_RMA_SIZES(XG_SHMEM_DECLARE_RMA_SIZED)
 #undef XG_SHMEM_DECLARE_RMA_SIZED
 
 XG_SHMEM_DECLARE_WITH_CTX(void, putmem,
-    (void *dest, const void *source, size_t nelems, int pe))
+                          (void *dest, const void *source, size_t nelems,
+                           int pe))
 XG_SHMEM_DECLARE_WITH_CTX(void, getmem,
-    (void *dest, const void *source, size_t nelems, int pe))
+                          (void *dest, const void *source, size_t nelems,
+                           int pe))
 XG_SHMEM_DECLARE_WITH_CTX(void, putmem_nbi,
-    (void *dest, const void *source, size_t nelems, int pe))
+                          (void *dest, const void *source, size_t nelems,
+                           int pe))
 XG_SHMEM_DECLARE_WITH_CTX(void, getmem_nbi,
-    (void *dest, const void *source, size_t nelems, int pe))
+                          (void *dest, const void *source, size_t nelems,
+                           int pe))
 
 /**
  * @brief Put-with-signal: copies @p nelems elements to @p dest on @p pe,
@@ -417,32 +450,31 @@ XG_SHMEM_DECLARE_WITH_CTX(void, getmem_nbi,
 #define SHMEM_SIGNAL_SET 0
 #define SHMEM_SIGNAL_ADD 1
 
-#define XG_SHMEM_SIGNAL_PARAMS(TYPE)                                       \
-    (TYPE *dest, const TYPE *source, size_t nelems, uint64_t *sig_addr,    \
+#define XG_SHMEM_SIGNAL_PARAMS(TYPE)                                     \
+    (TYPE * dest, const TYPE *source, size_t nelems, uint64_t *sig_addr, \
      uint64_t signal, int sig_op, int pe)
-#define XG_SHMEM_DECLARE_PUT_SIGNAL(TYPE, TYPENAME)                        \
-    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_put_signal,                 \
-                              XG_SHMEM_SIGNAL_PARAMS(TYPE))                \
-    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_put_signal_nbi,             \
+#define XG_SHMEM_DECLARE_PUT_SIGNAL(TYPE, TYPENAME)            \
+    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_put_signal,     \
+                              XG_SHMEM_SIGNAL_PARAMS(TYPE))    \
+    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_put_signal_nbi, \
                               XG_SHMEM_SIGNAL_PARAMS(TYPE))
 XG_SHMEM_RMA_TYPES(XG_SHMEM_DECLARE_PUT_SIGNAL)
 #undef XG_SHMEM_DECLARE_PUT_SIGNAL
 
-#define XG_SHMEM_DECLARE_PUT_SIGNAL_SIZED(SIZE)                            \
-    XG_SHMEM_DECLARE_WITH_CTX(void, put##SIZE##_signal,                    \
-                              XG_SHMEM_SIGNAL_PARAMS(void))                \
-    XG_SHMEM_DECLARE_WITH_CTX(void, put##SIZE##_signal_nbi,                \
+#define XG_SHMEM_DECLARE_PUT_SIGNAL_SIZED(SIZE)             \
+    XG_SHMEM_DECLARE_WITH_CTX(void, put##SIZE##_signal,     \
+                              XG_SHMEM_SIGNAL_PARAMS(void)) \
+    XG_SHMEM_DECLARE_WITH_CTX(void, put##SIZE##_signal_nbi, \
                               XG_SHMEM_SIGNAL_PARAMS(void))
 XG_SHMEM_RMA_SIZES(XG_SHMEM_DECLARE_PUT_SIGNAL_SIZED)
 #undef XG_SHMEM_DECLARE_PUT_SIGNAL_SIZED
 
 XG_SHMEM_DECLARE_WITH_CTX(void, putmem_signal, XG_SHMEM_SIGNAL_PARAMS(void))
-XG_SHMEM_DECLARE_WITH_CTX(void, putmem_signal_nbi,
-                          XG_SHMEM_SIGNAL_PARAMS(void))
+XG_SHMEM_DECLARE_WITH_CTX(void, putmem_signal_nbi, XG_SHMEM_SIGNAL_PARAMS(void))
 XG_SHMEM_DECLARE_WITH_CTX(void, signal_add,
-                          (uint64_t *sig_addr, uint64_t signal, int pe))
+                          (uint64_t * sig_addr, uint64_t signal, int pe))
 XG_SHMEM_DECLARE_WITH_CTX(void, signal_set,
-                          (uint64_t *sig_addr, uint64_t signal, int pe))
+                          (uint64_t * sig_addr, uint64_t signal, int pe))
 uint64_t shmem_signal_fetch(const uint64_t *sig_addr);
 
 /* ==== end RMA ========================================================== */
@@ -488,51 +520,54 @@ uint64_t shmem_signal_fetch(const uint64_t *sig_addr);
  * same object by any PE.  Invalid arguments (PE, address not symmetric or
  * not aligned) end the job with a message.
  */
-#define XG_SHMEM_DECLARE_AMO_STANDARD(TYPE, TYPENAME)                      \
-    XG_SHMEM_DECLARE_WITH_CTX(TYPE, TYPENAME##_atomic_compare_swap,        \
-        (TYPE *dest, TYPE cond, TYPE value, int pe))                       \
-    XG_SHMEM_DECLARE_WITH_CTX(TYPE, TYPENAME##_atomic_fetch_inc,           \
-        (TYPE *dest, int pe))                                              \
-    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_atomic_inc,                 \
-        (TYPE *dest, int pe))                                              \
-    XG_SHMEM_DECLARE_WITH_CTX(TYPE, TYPENAME##_atomic_fetch_add,           \
-        (TYPE *dest, TYPE value, int pe))                                  \
-    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_atomic_add,                 \
-        (TYPE *dest, TYPE value, int pe))                                  \
-    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_atomic_compare_swap_nbi,    \
-        (TYPE *fetch, TYPE *dest, TYPE cond, TYPE value, int pe))          \
-    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_atomic_fetch_inc_nbi,       \
-        (TYPE *fetch, TYPE *dest, int pe))                                 \
-    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_atomic_fetch_add_nbi,       \
-        (TYPE *fetch, TYPE *dest, TYPE value, int pe))
+#define XG_SHMEM_DECLARE_AMO_STANDARD(TYPE, TYPENAME)                       \
+    XG_SHMEM_DECLARE_WITH_CTX(TYPE, TYPENAME##_atomic_compare_swap,         \
+                              (TYPE * dest, TYPE cond, TYPE value, int pe)) \
+    XG_SHMEM_DECLARE_WITH_CTX(TYPE, TYPENAME##_atomic_fetch_inc,            \
+                              (TYPE * dest, int pe))                        \
+    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_atomic_inc,                  \
+                              (TYPE * dest, int pe))                        \
+    XG_SHMEM_DECLARE_WITH_CTX(TYPE, TYPENAME##_atomic_fetch_add,            \
+                              (TYPE * dest, TYPE value, int pe))            \
+    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_atomic_add,                  \
+                              (TYPE * dest, TYPE value, int pe))            \
+    XG_SHMEM_DECLARE_WITH_CTX(                                              \
+        void, TYPENAME##_atomic_compare_swap_nbi,                           \
+        (TYPE * fetch, TYPE * dest, TYPE cond, TYPE value, int pe))         \
+    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_atomic_fetch_inc_nbi,        \
+                              (TYPE * fetch, TYPE * dest, int pe))          \
+    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_atomic_fetch_add_nbi,        \
+                              (TYPE * fetch, TYPE * dest, TYPE value, int pe))
 XG_SHMEM_AMO_STANDARD_TYPES(XG_SHMEM_DECLARE_AMO_STANDARD)
 #undef XG_SHMEM_DECLARE_AMO_STANDARD
 
-#define XG_SHMEM_DECLARE_AMO_EXTENDED(TYPE, TYPENAME)                      \
-    XG_SHMEM_DECLARE_WITH_CTX(TYPE, TYPENAME##_atomic_fetch,               \
-        (const TYPE *source, int pe))                                      \
-    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_atomic_set,                 \
-        (TYPE *dest, TYPE value, int pe))                                  \
-    XG_SHMEM_DECLARE_WITH_CTX(TYPE, TYPENAME##_atomic_swap,                \
-        (TYPE *dest, TYPE value, int pe))                                  \
-    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_atomic_fetch_nbi,           \
-        (TYPE *fetch, const TYPE *source, int pe))                         \
-    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_atomic_swap_nbi,            \
-        (TYPE *fetch, TYPE *dest, TYPE value, int pe))
+#define XG_SHMEM_DECLARE_AMO_EXTENDED(TYPE, TYPENAME)                     \
+    XG_SHMEM_DECLARE_WITH_CTX(TYPE, TYPENAME##_atomic_fetch,              \
+                              (const TYPE *source, int pe))               \
+    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_atomic_set,                \
+                              (TYPE * dest, TYPE value, int pe))          \
+    XG_SHMEM_DECLARE_WITH_CTX(TYPE, TYPENAME##_atomic_swap,               \
+                              (TYPE * dest, TYPE value, int pe))          \
+    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_atomic_fetch_nbi,          \
+                              (TYPE * fetch, const TYPE *source, int pe)) \
+    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_atomic_swap_nbi,           \
+                              (TYPE * fetch, TYPE * dest, TYPE value, int pe))
 XG_SHMEM_AMO_EXTENDED_TYPES(XG_SHMEM_DECLARE_AMO_EXTENDED)
 #undef XG_SHMEM_DECLARE_AMO_EXTENDED
 
-#define XG_SHMEM_DECLARE_AMO_BITWISE_OP(TYPE, TYPENAME, OP)                \
-    XG_SHMEM_DECLARE_WITH_CTX(TYPE, TYPENAME##_atomic_fetch_##OP,          \
-        (TYPE *dest, TYPE value, int pe))                                  \
-    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_atomic_##OP,                \
-        (TYPE *dest, TYPE value, int pe))                                  \
-    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_atomic_fetch_##OP##_nbi,    \
-        (TYPE *fetch, TYPE *dest, TYPE value, int pe))
+#define XG_SHMEM_DECLARE_AMO_BITWISE_OP(TYPE, TYPENAME, OP)             \
+    XG_SHMEM_DECLARE_WITH_CTX(TYPE, TYPENAME##_atomic_fetch_##OP,       \
+                              (TYPE * dest, TYPE value, int pe))        \
+    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_atomic_##OP,             \
+                              (TYPE * dest, TYPE value, int pe))        \
+    XG_SHMEM_DECLARE_WITH_CTX(void, TYPENAME##_atomic_fetch_##OP##_nbi, \
+                              (TYPE * fetch, TYPE * dest, TYPE value, int pe))
+/* clang-format off */
 #define XG_SHMEM_DECLARE_AMO_BITWISE(TYPE, TYPENAME)                       \
     XG_SHMEM_DECLARE_AMO_BITWISE_OP(TYPE, TYPENAME, and)                   \
     XG_SHMEM_DECLARE_AMO_BITWISE_OP(TYPE, TYPENAME, or)                    \
     XG_SHMEM_DECLARE_AMO_BITWISE_OP(TYPE, TYPENAME, xor)
+/* clang-format on */
 XG_SHMEM_AMO_BITWISE_TYPES(XG_SHMEM_DECLARE_AMO_BITWISE)
 #undef XG_SHMEM_DECLARE_AMO_BITWISE
 #undef XG_SHMEM_DECLARE_AMO_BITWISE_OP
@@ -545,22 +580,20 @@ XG_SHMEM_AMO_BITWISE_TYPES(XG_SHMEM_DECLARE_AMO_BITWISE)
  * long and long long; shmem_TYPENAME_fetch [atomic_fetch], _set
  * [atomic_set], _swap [atomic_swap] for those and float and double.
  */
-#define XG_SHMEM_DECLARE_AMO_DEPRECATED(TYPE, TYPENAME)                    \
-    TYPE shmem_##TYPENAME##_cswap(TYPE *dest, TYPE cond, TYPE value,       \
-                                  int pe);                                 \
-    TYPE shmem_##TYPENAME##_fadd(TYPE *dest, TYPE value, int pe);          \
-    TYPE shmem_##TYPENAME##_finc(TYPE *dest, int pe);                      \
-    void shmem_##TYPENAME##_add(TYPE *dest, TYPE value, int pe);           \
+#define XG_SHMEM_DECLARE_AMO_DEPRECATED(TYPE, TYPENAME)                       \
+    TYPE shmem_##TYPENAME##_cswap(TYPE *dest, TYPE cond, TYPE value, int pe); \
+    TYPE shmem_##TYPENAME##_fadd(TYPE *dest, TYPE value, int pe);             \
+    TYPE shmem_##TYPENAME##_finc(TYPE *dest, int pe);                         \
+    void shmem_##TYPENAME##_add(TYPE *dest, TYPE value, int pe);              \
     void shmem_##TYPENAME##_inc(TYPE *dest, int pe);
 XG_SHMEM_AMO_DEPRECATED_TYPES(XG_SHMEM_DECLARE_AMO_DEPRECATED)
 #undef XG_SHMEM_DECLARE_AMO_DEPRECATED
 
-#define XG_SHMEM_DECLARE_AMO_DEPRECATED_EXTENDED(TYPE, TYPENAME)           \
-    TYPE shmem_##TYPENAME##_fetch(const TYPE *source, int pe);             \
-    void shmem_##TYPENAME##_set(TYPE *dest, TYPE value, int pe);           \
+#define XG_SHMEM_DECLARE_AMO_DEPRECATED_EXTENDED(TYPE, TYPENAME) \
+    TYPE shmem_##TYPENAME##_fetch(const TYPE *source, int pe);   \
+    void shmem_##TYPENAME##_set(TYPE *dest, TYPE value, int pe); \
     TYPE shmem_##TYPENAME##_swap(TYPE *dest, TYPE value, int pe);
-XG_SHMEM_AMO_DEPRECATED_EXTENDED_TYPES(
-    XG_SHMEM_DECLARE_AMO_DEPRECATED_EXTENDED)
+XG_SHMEM_AMO_DEPRECATED_EXTENDED_TYPES(XG_SHMEM_DECLARE_AMO_DEPRECATED_EXTENDED)
 #undef XG_SHMEM_DECLARE_AMO_DEPRECATED_EXTENDED
 
 /* ==== end atomic memory operations ===================================== */
@@ -617,57 +650,45 @@ XG_SHMEM_AMO_DEPRECATED_EXTENDED_TYPES(
  *         aligned, or a call outside shmem_init..shmem_finalize ends the job
  *         with a message.
  */
-#define XG_SHMEM_DECLARE_SYNC(TYPE, TYPENAME)                              \
-    void shmem_##TYPENAME##_wait_until(TYPE *ivar, int cmp,                \
-                                       TYPE cmp_value);                    \
-    void shmem_##TYPENAME##_wait_until_all(TYPE *ivars, size_t nelems,     \
-                                           const int *status, int cmp,     \
-                                           TYPE cmp_value);                \
-    size_t shmem_##TYPENAME##_wait_until_any(TYPE *ivars, size_t nelems,   \
-                                             const int *status, int cmp,   \
-                                             TYPE cmp_value);              \
-    size_t shmem_##TYPENAME##_wait_until_some(TYPE *ivars, size_t nelems,  \
-                                              size_t *indices,             \
-                                              const int *status, int cmp,  \
-                                              TYPE cmp_value);             \
-    void shmem_##TYPENAME##_wait_until_all_vector(TYPE *ivars,             \
-                                                  size_t nelems,           \
-                                                  const int *status,       \
-                                                  int cmp,                 \
-                                                  const TYPE *cmp_values); \
-    size_t shmem_##TYPENAME##_wait_until_any_vector(TYPE *ivars,           \
-                                                    size_t nelems,         \
-                                                    const int *status,     \
-                                                    int cmp,               \
-                                                    const TYPE *cmp_values); \
-    size_t shmem_##TYPENAME##_wait_until_some_vector(TYPE *ivars,          \
-                                                     size_t nelems,        \
-                                                     size_t *indices,      \
-                                                     const int *status,    \
-                                                     int cmp,              \
-                                                     const TYPE *cmp_values); \
-    int shmem_##TYPENAME##_test(TYPE *ivar, int cmp, TYPE cmp_value);      \
-    int shmem_##TYPENAME##_test_all(TYPE *ivars, size_t nelems,            \
-                                    const int *status, int cmp,            \
-                                    TYPE cmp_value);                       \
-    size_t shmem_##TYPENAME##_test_any(TYPE *ivars, size_t nelems,         \
-                                       const int *status, int cmp,         \
-                                       TYPE cmp_value);                    \
-    size_t shmem_##TYPENAME##_test_some(TYPE *ivars, size_t nelems,        \
-                                        size_t *indices,                   \
-                                        const int *status, int cmp,        \
-                                        TYPE cmp_value);                   \
-    int shmem_##TYPENAME##_test_all_vector(TYPE *ivars, size_t nelems,     \
-                                           const int *status, int cmp,     \
-                                           const TYPE *cmp_values);        \
-    size_t shmem_##TYPENAME##_test_any_vector(TYPE *ivars, size_t nelems,  \
-                                              const int *status, int cmp,  \
-                                              const TYPE *cmp_values);     \
-    size_t shmem_##TYPENAME##_test_some_vector(TYPE *ivars,                \
-                                               size_t nelems,              \
-                                               size_t *indices,            \
-                                               const int *status, int cmp, \
-                                               const TYPE *cmp_values);
+#define XG_SHMEM_DECLARE_SYNC(TYPE, TYPENAME)                                 \
+    void shmem_##TYPENAME##_wait_until(TYPE *ivar, int cmp, TYPE cmp_value);  \
+    void shmem_##TYPENAME##_wait_until_all(TYPE *ivars, size_t nelems,        \
+                                           const int *status, int cmp,        \
+                                           TYPE cmp_value);                   \
+    size_t shmem_##TYPENAME##_wait_until_any(TYPE *ivars, size_t nelems,      \
+                                             const int *status, int cmp,      \
+                                             TYPE cmp_value);                 \
+    size_t shmem_##TYPENAME##_wait_until_some(                                \
+        TYPE *ivars, size_t nelems, size_t *indices, const int *status,       \
+        int cmp, TYPE cmp_value);                                             \
+    void shmem_##TYPENAME##_wait_until_all_vector(TYPE *ivars, size_t nelems, \
+                                                  const int *status, int cmp, \
+                                                  const TYPE *cmp_values);    \
+    size_t shmem_##TYPENAME##_wait_until_any_vector(                          \
+        TYPE *ivars, size_t nelems, const int *status, int cmp,               \
+        const TYPE *cmp_values);                                              \
+    size_t shmem_##TYPENAME##_wait_until_some_vector(                         \
+        TYPE *ivars, size_t nelems, size_t *indices, const int *status,       \
+        int cmp, const TYPE *cmp_values);                                     \
+    int shmem_##TYPENAME##_test(TYPE *ivar, int cmp, TYPE cmp_value);         \
+    int shmem_##TYPENAME##_test_all(TYPE *ivars, size_t nelems,               \
+                                    const int *status, int cmp,               \
+                                    TYPE cmp_value);                          \
+    size_t shmem_##TYPENAME##_test_any(TYPE *ivars, size_t nelems,            \
+                                       const int *status, int cmp,            \
+                                       TYPE cmp_value);                       \
+    size_t shmem_##TYPENAME##_test_some(TYPE *ivars, size_t nelems,           \
+                                        size_t *indices, const int *status,   \
+                                        int cmp, TYPE cmp_value);             \
+    int shmem_##TYPENAME##_test_all_vector(TYPE *ivars, size_t nelems,        \
+                                           const int *status, int cmp,        \
+                                           const TYPE *cmp_values);           \
+    size_t shmem_##TYPENAME##_test_any_vector(TYPE *ivars, size_t nelems,     \
+                                              const int *status, int cmp,     \
+                                              const TYPE *cmp_values);        \
+    size_t shmem_##TYPENAME##_test_some_vector(                               \
+        TYPE *ivars, size_t nelems, size_t *indices, const int *status,       \
+        int cmp, const TYPE *cmp_values);
 XG_SHMEM_SYNC_TYPES(XG_SHMEM_DECLARE_SYNC)
 XG_SHMEM_SYNC_DEPRECATED_TYPES(XG_SHMEM_DECLARE_SYNC)
 #undef XG_SHMEM_DECLARE_SYNC
@@ -685,11 +706,13 @@ uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp,
                                  uint64_t cmp_value);
 
 /* Types of the deprecated shmem_TYPENAME_wait (OpenSHMEM 1.4). */
+/* clang-format off */
 #define XG_SHMEM_SYNC_WAIT_DEPRECATED_TYPES(X)                             \
     X(short, short)                                                        \
     X(int, int)                                                            \
     X(long, long)                                                          \
     X(long long, longlong)
+/* clang-format on */
 
 /**
  * @brief Deprecated names (OpenSHMEM 1.4), kept so that older programs
@@ -698,7 +721,7 @@ uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp,
  * @p ivar differs from @p cmp_value [shmem_TYPENAME_wait_until with
  * SHMEM_CMP_NE]; shmem_wait_until is shmem_long_wait_until.
  */
-#define XG_SHMEM_DECLARE_SYNC_WAIT(TYPE, TYPENAME)                         \
+#define XG_SHMEM_DECLARE_SYNC_WAIT(TYPE, TYPENAME) \
     void shmem_##TYPENAME##_wait(TYPE *ivar, TYPE cmp_value);
 XG_SHMEM_SYNC_WAIT_DEPRECATED_TYPES(XG_SHMEM_DECLARE_SYNC_WAIT)
 #undef XG_SHMEM_DECLARE_SYNC_WAIT
@@ -720,16 +743,17 @@ void shmem_wait_until(long *ivar, int cmp, long cmp_value);
  * selects xg_shmem_generic_type_error, whose call then fails to compile.
  * Not available in C++ or before C11, nor inside the library itself.
  */
-#if defined(__STDC_VERSION__) && (__STDC_VERSION__ >= 201112L) &&          \
+#if defined(__STDC_VERSION__) && (__STDC_VERSION__ >= 201112L) && \
     !defined(__cplusplus) && !defined(XGAS_INTERNAL_BUILD)
 
 void xg_shmem_generic_type_error(void);
 
-#define XG_G_ARG1(a, ...) a
+#define XG_G_ARG1(a, ...)    a
 #define XG_G_ARG2(a, b, ...) b
 
 /* Association lists: TABLE(ASSOC, OP) expands ASSOC(TYPE, TYPENAME, OP)
  * for each type. */
+/* clang-format off */
 #define XG_G_RMA_TYPES(A, OP)                                              \
     A(float, float, OP) A(double, double, OP)                              \
     A(long double, longdouble, OP) A(char, char, OP)                       \
@@ -738,46 +762,53 @@ void xg_shmem_generic_type_error(void);
     A(unsigned char, uchar, OP) A(unsigned short, ushort, OP)              \
     A(unsigned int, uint, OP) A(unsigned long, ulong, OP)                  \
     A(unsigned long long, ulonglong, OP)
+/* clang-format on */
+/* clang-format off */
 #define XG_G_AMO_STD_TYPES(A, OP)                                          \
     A(int, int, OP) A(long, long, OP) A(long long, longlong, OP)           \
     A(unsigned int, uint, OP) A(unsigned long, ulong, OP)                  \
     A(unsigned long long, ulonglong, OP)
-#define XG_G_AMO_EXT_TYPES(A, OP)                                          \
+/* clang-format on */
+#define XG_G_AMO_EXT_TYPES(A, OP) \
     A(float, float, OP) A(double, double, OP) XG_G_AMO_STD_TYPES(A, OP)
+/* clang-format off */
 #define XG_G_AMO_BIT_TYPES(A, OP)                                          \
     A(unsigned int, uint, OP) A(unsigned long, ulong, OP)                  \
     A(unsigned long long, ulonglong, OP) A(int, int32, OP)                 \
     A(long, int64, OP)
+/* clang-format on */
+/* clang-format off */
 #define XG_G_SYNC_TYPES(A, OP)                                             \
     A(short, short, OP) A(unsigned short, ushort, OP)                      \
     XG_G_AMO_STD_TYPES(A, OP)
+/* clang-format on */
 
-#define XG_G_FN(TYPE, TYPENAME, OP) TYPE *: shmem_##TYPENAME##_##OP,
-#define XG_G_CTX_FN(TYPE, TYPENAME, OP) TYPE *: shmem_ctx_##TYPENAME##_##OP,
+#define XG_G_FN(TYPE, TYPENAME, OP)     TYPE * : shmem_##TYPENAME##_##OP,
+#define XG_G_CTX_FN(TYPE, TYPENAME, OP) TYPE * : shmem_ctx_##TYPENAME##_##OP,
 /* for routines whose data argument is a source (const or not) */
-#define XG_G_FN_C(TYPE, TYPENAME, OP)                                      \
-    TYPE *: shmem_##TYPENAME##_##OP, const TYPE *: shmem_##TYPENAME##_##OP,
-#define XG_G_CTX_FN_C(TYPE, TYPENAME, OP)                                  \
-    TYPE *: shmem_ctx_##TYPENAME##_##OP,                                   \
-    const TYPE *: shmem_ctx_##TYPENAME##_##OP,
+#define XG_G_FN_C(TYPE, TYPENAME, OP) \
+    TYPE * : shmem_##TYPENAME##_##OP, const TYPE * : shmem_##TYPENAME##_##OP,
+#define XG_G_CTX_FN_C(TYPE, TYPENAME, OP) \
+    TYPE * : shmem_ctx_##TYPENAME##_##OP, \
+             const TYPE * : shmem_ctx_##TYPENAME##_##OP,
 
-#define XG_G_SELECT(X, TABLE, ASSOC, OP)                                   \
-    _Generic((X), TABLE(ASSOC, OP) default: xg_shmem_generic_type_error)
+#define XG_G_SELECT(X, TABLE, ASSOC, OP) \
+    _Generic((X), TABLE(ASSOC, OP) default : xg_shmem_generic_type_error)
 
 /* The routine for OP: plain, or the context form when the first argument
  * is a context (the data argument is then the second). */
-#define XG_G_DISPATCH(TABLE, FN, CTX_FN, OP, ...)                          \
-    _Generic((XG_G_ARG1(__VA_ARGS__, 0)),                                  \
-        shmem_ctx_t: XG_G_SELECT(XG_G_ARG2(__VA_ARGS__, 0, 0), TABLE,      \
-                                 CTX_FN, OP),                              \
-        default: XG_G_SELECT(XG_G_ARG1(__VA_ARGS__, 0), TABLE, FN, OP))
+#define XG_G_DISPATCH(TABLE, FN, CTX_FN, OP, ...)                            \
+    _Generic((XG_G_ARG1(__VA_ARGS__, 0)), shmem_ctx_t                        \
+             : XG_G_SELECT(XG_G_ARG2(__VA_ARGS__, 0, 0), TABLE, CTX_FN, OP), \
+               default                                                       \
+             : XG_G_SELECT(XG_G_ARG1(__VA_ARGS__, 0), TABLE, FN, OP))
 
-#define XG_G_RMA(OP, ...)                                                  \
-    XG_G_DISPATCH(XG_G_RMA_TYPES, XG_G_FN, XG_G_CTX_FN, OP,               \
-                  __VA_ARGS__)(__VA_ARGS__)
-#define XG_G_RMA_SOURCE(OP, ...)                                           \
-    XG_G_DISPATCH(XG_G_RMA_TYPES, XG_G_FN_C, XG_G_CTX_FN_C, OP,           \
-                  __VA_ARGS__)(__VA_ARGS__)
+#define XG_G_RMA(OP, ...)                                                \
+    XG_G_DISPATCH(XG_G_RMA_TYPES, XG_G_FN, XG_G_CTX_FN, OP, __VA_ARGS__) \
+    (__VA_ARGS__)
+#define XG_G_RMA_SOURCE(OP, ...)                                             \
+    XG_G_DISPATCH(XG_G_RMA_TYPES, XG_G_FN_C, XG_G_CTX_FN_C, OP, __VA_ARGS__) \
+    (__VA_ARGS__)
 
 #define shmem_put(...)            XG_G_RMA(put, __VA_ARGS__)
 #define shmem_get(...)            XG_G_RMA(get, __VA_ARGS__)
@@ -792,54 +823,54 @@ void xg_shmem_generic_type_error(void);
 #define shmem_put_signal(...)     XG_G_RMA(put_signal, __VA_ARGS__)
 #define shmem_put_signal_nbi(...) XG_G_RMA(put_signal_nbi, __VA_ARGS__)
 
-#define XG_G_AMO(TABLE, OP, ...)                                           \
-    XG_G_DISPATCH(TABLE, XG_G_FN, XG_G_CTX_FN, OP,                         \
-                  __VA_ARGS__)(__VA_ARGS__)
+#define XG_G_AMO(TABLE, OP, ...) \
+    XG_G_DISPATCH(TABLE, XG_G_FN, XG_G_CTX_FN, OP, __VA_ARGS__)(__VA_ARGS__)
 
-#define shmem_atomic_fetch(...)                                            \
-    XG_G_DISPATCH(XG_G_AMO_EXT_TYPES, XG_G_FN_C, XG_G_CTX_FN_C,            \
-                  atomic_fetch, __VA_ARGS__)(__VA_ARGS__)
-#define shmem_atomic_fetch_nbi(...)                                        \
+#define shmem_atomic_fetch(...)                                               \
+    XG_G_DISPATCH(XG_G_AMO_EXT_TYPES, XG_G_FN_C, XG_G_CTX_FN_C, atomic_fetch, \
+                  __VA_ARGS__)                                                \
+    (__VA_ARGS__)
+#define shmem_atomic_fetch_nbi(...) \
     XG_G_AMO(XG_G_AMO_EXT_TYPES, atomic_fetch_nbi, __VA_ARGS__)
-#define shmem_atomic_set(...)                                              \
+#define shmem_atomic_set(...) \
     XG_G_AMO(XG_G_AMO_EXT_TYPES, atomic_set, __VA_ARGS__)
-#define shmem_atomic_swap(...)                                             \
+#define shmem_atomic_swap(...) \
     XG_G_AMO(XG_G_AMO_EXT_TYPES, atomic_swap, __VA_ARGS__)
-#define shmem_atomic_swap_nbi(...)                                         \
+#define shmem_atomic_swap_nbi(...) \
     XG_G_AMO(XG_G_AMO_EXT_TYPES, atomic_swap_nbi, __VA_ARGS__)
-#define shmem_atomic_compare_swap(...)                                     \
+#define shmem_atomic_compare_swap(...) \
     XG_G_AMO(XG_G_AMO_STD_TYPES, atomic_compare_swap, __VA_ARGS__)
-#define shmem_atomic_compare_swap_nbi(...)                                 \
+#define shmem_atomic_compare_swap_nbi(...) \
     XG_G_AMO(XG_G_AMO_STD_TYPES, atomic_compare_swap_nbi, __VA_ARGS__)
-#define shmem_atomic_fetch_inc(...)                                        \
+#define shmem_atomic_fetch_inc(...) \
     XG_G_AMO(XG_G_AMO_STD_TYPES, atomic_fetch_inc, __VA_ARGS__)
-#define shmem_atomic_fetch_inc_nbi(...)                                    \
+#define shmem_atomic_fetch_inc_nbi(...) \
     XG_G_AMO(XG_G_AMO_STD_TYPES, atomic_fetch_inc_nbi, __VA_ARGS__)
-#define shmem_atomic_inc(...)                                              \
+#define shmem_atomic_inc(...) \
     XG_G_AMO(XG_G_AMO_STD_TYPES, atomic_inc, __VA_ARGS__)
-#define shmem_atomic_fetch_add(...)                                        \
+#define shmem_atomic_fetch_add(...) \
     XG_G_AMO(XG_G_AMO_STD_TYPES, atomic_fetch_add, __VA_ARGS__)
-#define shmem_atomic_fetch_add_nbi(...)                                    \
+#define shmem_atomic_fetch_add_nbi(...) \
     XG_G_AMO(XG_G_AMO_STD_TYPES, atomic_fetch_add_nbi, __VA_ARGS__)
-#define shmem_atomic_add(...)                                              \
+#define shmem_atomic_add(...) \
     XG_G_AMO(XG_G_AMO_STD_TYPES, atomic_add, __VA_ARGS__)
-#define shmem_atomic_fetch_and(...)                                        \
+#define shmem_atomic_fetch_and(...) \
     XG_G_AMO(XG_G_AMO_BIT_TYPES, atomic_fetch_and, __VA_ARGS__)
-#define shmem_atomic_fetch_and_nbi(...)                                    \
+#define shmem_atomic_fetch_and_nbi(...) \
     XG_G_AMO(XG_G_AMO_BIT_TYPES, atomic_fetch_and_nbi, __VA_ARGS__)
-#define shmem_atomic_and(...)                                              \
+#define shmem_atomic_and(...) \
     XG_G_AMO(XG_G_AMO_BIT_TYPES, atomic_and, __VA_ARGS__)
-#define shmem_atomic_fetch_or(...)                                         \
+#define shmem_atomic_fetch_or(...) \
     XG_G_AMO(XG_G_AMO_BIT_TYPES, atomic_fetch_or, __VA_ARGS__)
-#define shmem_atomic_fetch_or_nbi(...)                                     \
+#define shmem_atomic_fetch_or_nbi(...) \
     XG_G_AMO(XG_G_AMO_BIT_TYPES, atomic_fetch_or_nbi, __VA_ARGS__)
-#define shmem_atomic_or(...)                                               \
+#define shmem_atomic_or(...) \
     XG_G_AMO(XG_G_AMO_BIT_TYPES, atomic_or, __VA_ARGS__)
-#define shmem_atomic_fetch_xor(...)                                        \
+#define shmem_atomic_fetch_xor(...) \
     XG_G_AMO(XG_G_AMO_BIT_TYPES, atomic_fetch_xor, __VA_ARGS__)
-#define shmem_atomic_fetch_xor_nbi(...)                                    \
+#define shmem_atomic_fetch_xor_nbi(...) \
     XG_G_AMO(XG_G_AMO_BIT_TYPES, atomic_fetch_xor_nbi, __VA_ARGS__)
-#define shmem_atomic_xor(...)                                              \
+#define shmem_atomic_xor(...) \
     XG_G_AMO(XG_G_AMO_BIT_TYPES, atomic_xor, __VA_ARGS__)
 
 /* Deprecated C11 names (OpenSHMEM 1.4), still part of 1.6: each is the
@@ -854,41 +885,38 @@ void xg_shmem_generic_type_error(void);
 #define shmem_add(...)   shmem_atomic_add(__VA_ARGS__)
 
 /* Point-to-point synchronization: no context forms. */
-#define XG_G_SYNC(OP, IVARS, ...)                                          \
+#define XG_G_SYNC(OP, IVARS, ...) \
     XG_G_SELECT(IVARS, XG_G_SYNC_TYPES, XG_G_FN, OP)(IVARS, __VA_ARGS__)
 
-#define shmem_wait_until(ivar, ...)                                        \
-    XG_G_SYNC(wait_until, ivar, __VA_ARGS__)
-#define shmem_wait_until_all(ivars, ...)                                   \
+#define shmem_wait_until(ivar, ...) XG_G_SYNC(wait_until, ivar, __VA_ARGS__)
+#define shmem_wait_until_all(ivars, ...) \
     XG_G_SYNC(wait_until_all, ivars, __VA_ARGS__)
-#define shmem_wait_until_any(ivars, ...)                                   \
+#define shmem_wait_until_any(ivars, ...) \
     XG_G_SYNC(wait_until_any, ivars, __VA_ARGS__)
-#define shmem_wait_until_some(ivars, ...)                                  \
+#define shmem_wait_until_some(ivars, ...) \
     XG_G_SYNC(wait_until_some, ivars, __VA_ARGS__)
-#define shmem_wait_until_all_vector(ivars, ...)                            \
+#define shmem_wait_until_all_vector(ivars, ...) \
     XG_G_SYNC(wait_until_all_vector, ivars, __VA_ARGS__)
-#define shmem_wait_until_any_vector(ivars, ...)                            \
+#define shmem_wait_until_any_vector(ivars, ...) \
     XG_G_SYNC(wait_until_any_vector, ivars, __VA_ARGS__)
-#define shmem_wait_until_some_vector(ivars, ...)                           \
+#define shmem_wait_until_some_vector(ivars, ...) \
     XG_G_SYNC(wait_until_some_vector, ivars, __VA_ARGS__)
-#define shmem_test(ivar, ...)            XG_G_SYNC(test, ivar, __VA_ARGS__)
-#define shmem_test_all(ivars, ...)                                         \
-    XG_G_SYNC(test_all, ivars, __VA_ARGS__)
-#define shmem_test_any(ivars, ...)                                         \
-    XG_G_SYNC(test_any, ivars, __VA_ARGS__)
-#define shmem_test_some(ivars, ...)                                        \
-    XG_G_SYNC(test_some, ivars, __VA_ARGS__)
-#define shmem_test_all_vector(ivars, ...)                                  \
+#define shmem_test(ivar, ...)       XG_G_SYNC(test, ivar, __VA_ARGS__)
+#define shmem_test_all(ivars, ...)  XG_G_SYNC(test_all, ivars, __VA_ARGS__)
+#define shmem_test_any(ivars, ...)  XG_G_SYNC(test_any, ivars, __VA_ARGS__)
+#define shmem_test_some(ivars, ...) XG_G_SYNC(test_some, ivars, __VA_ARGS__)
+#define shmem_test_all_vector(ivars, ...) \
     XG_G_SYNC(test_all_vector, ivars, __VA_ARGS__)
-#define shmem_test_any_vector(ivars, ...)                                  \
+#define shmem_test_any_vector(ivars, ...) \
     XG_G_SYNC(test_any_vector, ivars, __VA_ARGS__)
-#define shmem_test_some_vector(ivars, ...)                                 \
+#define shmem_test_some_vector(ivars, ...) \
     XG_G_SYNC(test_some_vector, ivars, __VA_ARGS__)
 
 /* Signal updates: the C11 name takes an optional context first. */
-#define XG_G_SIGNAL(OP, ...)                                               \
-    _Generic((XG_G_ARG1(__VA_ARGS__, 0)),                                  \
-        shmem_ctx_t: shmem_ctx_##OP, default: shmem_##OP)(__VA_ARGS__)
+#define XG_G_SIGNAL(OP, ...)                          \
+    _Generic((XG_G_ARG1(__VA_ARGS__, 0)), shmem_ctx_t \
+             : shmem_ctx_##OP, default                \
+             : shmem_##OP)(__VA_ARGS__)
 #define shmem_signal_add(...) XG_G_SIGNAL(signal_add, __VA_ARGS__)
 #define shmem_signal_set(...) XG_G_SIGNAL(signal_set, __VA_ARGS__)
 

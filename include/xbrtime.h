@@ -34,31 +34,31 @@ extern "C" {
  * compare_swap) and the unsigned atomics (min, max).  put/get and their
  * _nb forms exist for every row.
  */
-#define XBRTIME_TYPE_TABLE(X)                                              \
-    X(float,              float,      1, 0, 0, 0)                          \
-    X(double,             double,     1, 0, 0, 0)                          \
-    X(long double,        longdouble, 0, 0, 0, 0)                          \
-    X(signed char,        schar,      1, 1, 0, 0)                          \
-    X(char,               char,       1, 1, 0, 0)                          \
-    X(short,              short,      1, 1, 0, 0)                          \
-    X(int,                int,        1, 1, 1, 0)                          \
-    X(long,               long,       1, 1, 1, 0)                          \
-    X(long long,          longlong,   1, 1, 1, 0)                          \
-    X(unsigned char,      uchar,      1, 1, 0, 0)                          \
-    X(unsigned short,     ushort,     1, 1, 0, 0)                          \
-    X(unsigned int,       uint,       1, 1, 1, 1)                          \
-    X(unsigned long,      ulong,      1, 1, 1, 1)                          \
-    X(unsigned long long, ulonglong,  1, 1, 1, 1)                          \
-    X(int8_t,             int8,       1, 1, 0, 0)                          \
-    X(int16_t,            int16,      1, 1, 0, 0)                          \
-    X(int32_t,            int32,      1, 1, 1, 0)                          \
-    X(int64_t,            int64,      1, 1, 1, 0)                          \
-    X(uint8_t,            uint8,      1, 1, 0, 0)                          \
-    X(uint16_t,           uint16,     1, 1, 0, 0)                          \
-    X(uint32_t,           uint32,     1, 1, 1, 1)                          \
-    X(uint64_t,           uint64,     1, 1, 1, 1)                          \
-    X(size_t,             size,       1, 1, 0, 0)                          \
-    X(ptrdiff_t,          ptrdiff,    1, 1, 0, 0)
+#define XBRTIME_TYPE_TABLE(X)                    \
+    X(float, float, 1, 0, 0, 0)                  \
+    X(double, double, 1, 0, 0, 0)                \
+    X(long double, longdouble, 0, 0, 0, 0)       \
+    X(signed char, schar, 1, 1, 0, 0)            \
+    X(char, char, 1, 1, 0, 0)                    \
+    X(short, short, 1, 1, 0, 0)                  \
+    X(int, int, 1, 1, 1, 0)                      \
+    X(long, long, 1, 1, 1, 0)                    \
+    X(long long, longlong, 1, 1, 1, 0)           \
+    X(unsigned char, uchar, 1, 1, 0, 0)          \
+    X(unsigned short, ushort, 1, 1, 0, 0)        \
+    X(unsigned int, uint, 1, 1, 1, 1)            \
+    X(unsigned long, ulong, 1, 1, 1, 1)          \
+    X(unsigned long long, ulonglong, 1, 1, 1, 1) \
+    X(int8_t, int8, 1, 1, 0, 0)                  \
+    X(int16_t, int16, 1, 1, 0, 0)                \
+    X(int32_t, int32, 1, 1, 1, 0)                \
+    X(int64_t, int64, 1, 1, 1, 0)                \
+    X(uint8_t, uint8, 1, 1, 0, 0)                \
+    X(uint16_t, uint16, 1, 1, 0, 0)              \
+    X(uint32_t, uint32, 1, 1, 1, 1)              \
+    X(uint64_t, uint64, 1, 1, 1, 1)              \
+    X(size_t, size, 1, 1, 0, 0)                  \
+    X(ptrdiff_t, ptrdiff, 1, 1, 0, 0)
 
 /** XBRTIME_IF_<flag>(code): the code when the table's flag is 1. */
 #define XBRTIME_IF_0(...)
@@ -110,15 +110,15 @@ void xbrtime_barrier(void);
  * runtime.  get moves dest[i * stride] <- src[i * stride] on PE pe.  The
  * blocking forms have completed (a put is visible at the target) when
  * they return; the _nb forms complete at the next xbrtime_barrier. */
-#define XBRTIME_DECL_RMA(TYPE, NAME, COLL, BITS, AMO, UAMO)                \
-    void xbrtime_##NAME##_put(TYPE *dest, const TYPE *src, size_t nelems,  \
-                              int stride, int pe);                         \
-    void xbrtime_##NAME##_put_nb(TYPE *dest, const TYPE *src,              \
-                                 size_t nelems, int stride, int pe);       \
-    void xbrtime_##NAME##_get(TYPE *dest, const TYPE *src, size_t nelems,  \
-                              int stride, int pe);                         \
-    void xbrtime_##NAME##_get_nb(TYPE *dest, const TYPE *src,              \
-                                 size_t nelems, int stride, int pe);
+#define XBRTIME_DECL_RMA(TYPE, NAME, COLL, BITS, AMO, UAMO)                  \
+    void xbrtime_##NAME##_put(TYPE *dest, const TYPE *src, size_t nelems,    \
+                              int stride, int pe);                           \
+    void xbrtime_##NAME##_put_nb(TYPE *dest, const TYPE *src, size_t nelems, \
+                                 int stride, int pe);                        \
+    void xbrtime_##NAME##_get(TYPE *dest, const TYPE *src, size_t nelems,    \
+                              int stride, int pe);                           \
+    void xbrtime_##NAME##_get_nb(TYPE *dest, const TYPE *src, size_t nelems, \
+                                 int stride, int pe);
 XBRTIME_TYPE_TABLE(XBRTIME_DECL_RMA)
 #undef XBRTIME_DECL_RMA
 
@@ -132,19 +132,18 @@ XBRTIME_TYPE_TABLE(XBRTIME_DECL_RMA)
  * published, without a swap operand and without a result; xgas defines
  * it as "claim": if dest on PE pe holds 0, it becomes comp_val, otherwise
  * it is unchanged (read dest to learn the outcome). */
-#define XBRTIME_DECL_AMO(TYPE, NAME, COLL, BITS, AMO, UAMO)                \
-    XBRTIME_IF_##AMO(                                                      \
-        void xbrtime_##NAME##_atomic_add(TYPE *dest, TYPE op_val, int pe); \
-        void xbrtime_##NAME##_atomic_land(TYPE *dest, TYPE op_val,         \
-                                          int pe);                         \
-        void xbrtime_##NAME##_atomic_lor(TYPE *dest, TYPE op_val, int pe); \
-        void xbrtime_##NAME##_atomic_lxor(TYPE *dest, TYPE op_val,         \
-                                          int pe);                         \
-        void xbrtime_##NAME##_atomic_compare_swap(TYPE *dest,              \
-                                                  TYPE comp_val, int pe);) \
-    XBRTIME_IF_##UAMO(                                                     \
-        void xbrtime_##NAME##_atomic_min(TYPE *dest, TYPE op_val, int pe); \
-        void xbrtime_##NAME##_atomic_max(TYPE *dest, TYPE op_val, int pe);)
+#define XBRTIME_DECL_AMO(TYPE, NAME, COLL, BITS, AMO, UAMO)                    \
+    XBRTIME_IF_##AMO(                                                          \
+        void xbrtime_##NAME##_atomic_add(TYPE *dest, TYPE op_val, int pe);     \
+        void xbrtime_##NAME##_atomic_land(TYPE *dest, TYPE op_val, int pe);    \
+        void xbrtime_##NAME##_atomic_lor(TYPE *dest, TYPE op_val, int pe);     \
+        void xbrtime_##NAME##_atomic_lxor(TYPE *dest, TYPE op_val, int pe);    \
+        void xbrtime_##NAME##_atomic_compare_swap(TYPE *dest, TYPE comp_val,   \
+                                                  int pe);)                    \
+        XBRTIME_IF_##UAMO(                                                     \
+            void xbrtime_##NAME##_atomic_min(TYPE *dest, TYPE op_val, int pe); \
+            void xbrtime_##NAME##_atomic_max(TYPE *dest, TYPE op_val,          \
+                                             int pe);)
 XBRTIME_TYPE_TABLE(XBRTIME_DECL_AMO)
 #undef XBRTIME_DECL_AMO
 
@@ -163,42 +162,37 @@ XBRTIME_TYPE_TABLE(XBRTIME_DECL_AMO)
  *   alltoall: element k of block p (of nelems elements) of dest on PE q,
  *     dest[(p * nelems + k) * dest_stride], is src[(q * nelems + k) *
  *     src_stride] on PE p. */
-#define XBRTIME_DECL_COLL(TYPE, NAME, COLL, BITS, AMO, UAMO)               \
-    XBRTIME_IF_##COLL(                                                     \
-        void xbrtime_##NAME##_broadcast(TYPE *dest, const TYPE *src,       \
-                                        size_t nelems, int stride,         \
-                                        int root);                         \
-        void xbrtime_##NAME##_reduce_sum(TYPE *dest, const TYPE *src,      \
-                                         size_t nelems, int stride,        \
-                                         int root);                        \
-        void xbrtime_##NAME##_reduce_product(TYPE *dest, const TYPE *src,  \
-                                             size_t nelems, int stride,    \
-                                             int root);                    \
-        void xbrtime_##NAME##_reduce_min(TYPE *dest, const TYPE *src,      \
-                                         size_t nelems, int stride,        \
-                                         int root);                        \
-        void xbrtime_##NAME##_reduce_max(TYPE *dest, const TYPE *src,      \
-                                         size_t nelems, int stride,        \
-                                         int root);                        \
-        void xbrtime_##NAME##_scatter(TYPE *dest, const TYPE *src,         \
-                                      int *pe_msg_sz, int *pe_disp,        \
-                                      size_t nelems, int root);            \
-        void xbrtime_##NAME##_gather(TYPE *dest, const TYPE *src,          \
-                                     int *pe_msg_sz, int *pe_disp,         \
-                                     size_t nelems, int root);             \
-        void xbrtime_##NAME##_alltoall(TYPE *dest, const TYPE *src,        \
-                                       int src_stride, int dest_stride,    \
-                                       size_t nelems);)                    \
-    XBRTIME_IF_##BITS(                                                     \
-        void xbrtime_##NAME##_reduce_and(TYPE *dest, const TYPE *src,      \
-                                         size_t nelems, int stride,        \
-                                         int root);                        \
-        void xbrtime_##NAME##_reduce_or(TYPE *dest, const TYPE *src,       \
-                                        size_t nelems, int stride,         \
-                                        int root);                         \
-        void xbrtime_##NAME##_reduce_xor(TYPE *dest, const TYPE *src,      \
-                                         size_t nelems, int stride,        \
-                                         int root);)
+#define XBRTIME_DECL_COLL(TYPE, NAME, COLL, BITS, AMO, UAMO)                   \
+    XBRTIME_IF_##COLL(                                                         \
+        void xbrtime_##NAME##_broadcast(TYPE *dest, const TYPE *src,           \
+                                        size_t nelems, int stride, int root);  \
+        void xbrtime_##NAME##_reduce_sum(TYPE *dest, const TYPE *src,          \
+                                         size_t nelems, int stride, int root); \
+        void xbrtime_##NAME##_reduce_product(                                  \
+            TYPE *dest, const TYPE *src, size_t nelems, int stride, int root); \
+        void xbrtime_##NAME##_reduce_min(TYPE *dest, const TYPE *src,          \
+                                         size_t nelems, int stride, int root); \
+        void xbrtime_##NAME##_reduce_max(TYPE *dest, const TYPE *src,          \
+                                         size_t nelems, int stride, int root); \
+        void xbrtime_##NAME##_scatter(TYPE *dest, const TYPE *src,             \
+                                      int *pe_msg_sz, int *pe_disp,            \
+                                      size_t nelems, int root);                \
+        void xbrtime_##NAME##_gather(TYPE *dest, const TYPE *src,              \
+                                     int *pe_msg_sz, int *pe_disp,             \
+                                     size_t nelems, int root);                 \
+        void xbrtime_##NAME##_alltoall(TYPE *dest, const TYPE *src,            \
+                                       int src_stride, int dest_stride,        \
+                                       size_t nelems);)                        \
+        XBRTIME_IF_##BITS(                                                     \
+            void xbrtime_##NAME##_reduce_and(TYPE *dest, const TYPE *src,      \
+                                             size_t nelems, int stride,        \
+                                             int root);                        \
+            void xbrtime_##NAME##_reduce_or(TYPE *dest, const TYPE *src,       \
+                                            size_t nelems, int stride,         \
+                                            int root);                         \
+            void xbrtime_##NAME##_reduce_xor(TYPE *dest, const TYPE *src,      \
+                                             size_t nelems, int stride,        \
+                                             int root);)
 XBRTIME_TYPE_TABLE(XBRTIME_DECL_COLL)
 #undef XBRTIME_DECL_COLL
 

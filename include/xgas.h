@@ -31,7 +31,7 @@ extern "C" {
 
 /** A 128-bit global address. */
 typedef struct xg_gaddr {
-    uint64_t ns;  /**< namespace: 0 = local, pe + 1 = PE pe's symmetric memory */
+    uint64_t ns; /**< namespace: 0 = local, pe + 1 = PE pe's symmetric memory */
     uint64_t off; /**< offset inside the namespace (a pointer when ns == 0) */
 } xg_gaddr_t;
 
@@ -39,11 +39,11 @@ typedef struct xg_gaddr {
 
 /** Atomic operations of xg_atomic_fetch_op32/64(). */
 typedef enum xg_amo_op {
-    XG_AMO_ADD,  /**< *addr += operand */
-    XG_AMO_AND,  /**< *addr &= operand */
-    XG_AMO_OR,   /**< *addr |= operand */
-    XG_AMO_XOR,  /**< *addr ^= operand */
-    XG_AMO_SWAP  /**< *addr  = operand */
+    XG_AMO_ADD, /**< *addr += operand */
+    XG_AMO_AND, /**< *addr &= operand */
+    XG_AMO_OR,  /**< *addr |= operand */
+    XG_AMO_XOR, /**< *addr ^= operand */
+    XG_AMO_SWAP /**< *addr  = operand */
 } xg_amo_op_t;
 
 /**

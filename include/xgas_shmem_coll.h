@@ -35,12 +35,12 @@ extern "C" {
 
 /** Longs of a pSync array for each active-set collective; every size is
  *  SHMEM_SYNC_SIZE, so one array serves any of them. */
-#define SHMEM_SYNC_SIZE          40
-#define SHMEM_BARRIER_SYNC_SIZE  SHMEM_SYNC_SIZE
-#define SHMEM_BCAST_SYNC_SIZE    SHMEM_SYNC_SIZE
-#define SHMEM_COLLECT_SYNC_SIZE  SHMEM_SYNC_SIZE
-#define SHMEM_REDUCE_SYNC_SIZE   SHMEM_SYNC_SIZE
-#define SHMEM_ALLTOALL_SYNC_SIZE SHMEM_SYNC_SIZE
+#define SHMEM_SYNC_SIZE           40
+#define SHMEM_BARRIER_SYNC_SIZE   SHMEM_SYNC_SIZE
+#define SHMEM_BCAST_SYNC_SIZE     SHMEM_SYNC_SIZE
+#define SHMEM_COLLECT_SYNC_SIZE   SHMEM_SYNC_SIZE
+#define SHMEM_REDUCE_SYNC_SIZE    SHMEM_SYNC_SIZE
+#define SHMEM_ALLTOALL_SYNC_SIZE  SHMEM_SYNC_SIZE
 #define SHMEM_ALLTOALLS_SYNC_SIZE SHMEM_SYNC_SIZE
 
 /** Minimum elements of a pWrk array (xgas reads the sources directly and
@@ -190,18 +190,18 @@ void shmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSync);
  *
  * @return 0 on local completion (dest complete, source reusable).
  */
-#define XG_SHMEM_DECLARE_COLL_DATA(TYPE, TYPENAME)                         \
-    int shmem_##TYPENAME##_broadcast(shmem_team_t team, TYPE *dest,        \
-                                     const TYPE *source, size_t nelems,    \
-                                     int PE_root);                         \
-    int shmem_##TYPENAME##_collect(shmem_team_t team, TYPE *dest,          \
-                                   const TYPE *source, size_t nelems);     \
-    int shmem_##TYPENAME##_fcollect(shmem_team_t team, TYPE *dest,         \
-                                    const TYPE *source, size_t nelems);    \
-    int shmem_##TYPENAME##_alltoall(shmem_team_t team, TYPE *dest,         \
-                                    const TYPE *source, size_t nelems);    \
-    int shmem_##TYPENAME##_alltoalls(shmem_team_t team, TYPE *dest,        \
-                                     const TYPE *source, ptrdiff_t dst,    \
+#define XG_SHMEM_DECLARE_COLL_DATA(TYPE, TYPENAME)                      \
+    int shmem_##TYPENAME##_broadcast(shmem_team_t team, TYPE *dest,     \
+                                     const TYPE *source, size_t nelems, \
+                                     int PE_root);                      \
+    int shmem_##TYPENAME##_collect(shmem_team_t team, TYPE *dest,       \
+                                   const TYPE *source, size_t nelems);  \
+    int shmem_##TYPENAME##_fcollect(shmem_team_t team, TYPE *dest,      \
+                                    const TYPE *source, size_t nelems); \
+    int shmem_##TYPENAME##_alltoall(shmem_team_t team, TYPE *dest,      \
+                                    const TYPE *source, size_t nelems); \
+    int shmem_##TYPENAME##_alltoalls(shmem_team_t team, TYPE *dest,     \
+                                     const TYPE *source, ptrdiff_t dst, \
                                      ptrdiff_t sst, size_t nelems);
 XG_SHMEM_RMA_TYPES(XG_SHMEM_DECLARE_COLL_DATA)
 #undef XG_SHMEM_DECLARE_COLL_DATA
@@ -224,25 +224,22 @@ int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source,
  * SHMEM_SYNC_VALUE before the call and again after it).  PE_root is
  * numbered in the active set; the root's dest is not written.
  */
-#define XG_SHMEM_DECLARE_COLL_SIZED(SIZE)                                  \
-    void shmem_broadcast##SIZE(void *dest, const void *source,             \
-                               size_t nelems, int PE_root, int PE_start,   \
-                               int logPE_stride, int PE_size,              \
-                               long *pSync);                               \
-    void shmem_collect##SIZE(void *dest, const void *source,               \
-                             size_t nelems, int PE_start,                  \
-                             int logPE_stride, int PE_size, long *pSync);  \
-    void shmem_fcollect##SIZE(void *dest, const void *source,              \
-                              size_t nelems, int PE_start,                 \
-                              int logPE_stride, int PE_size, long *pSync); \
-    void shmem_alltoall##SIZE(void *dest, const void *source,              \
-                              size_t nelems, int PE_start,                 \
-                              int logPE_stride, int PE_size, long *pSync); \
-    void shmem_alltoalls##SIZE(void *dest, const void *source,             \
-                               ptrdiff_t dst, ptrdiff_t sst,               \
-                               size_t nelems, int PE_start,                \
-                               int logPE_stride, int PE_size,              \
-                               long *pSync);
+#define XG_SHMEM_DECLARE_COLL_SIZED(SIZE)                                     \
+    void shmem_broadcast##SIZE(void *dest, const void *source, size_t nelems, \
+                               int PE_root, int PE_start, int logPE_stride,   \
+                               int PE_size, long *pSync);                     \
+    void shmem_collect##SIZE(void *dest, const void *source, size_t nelems,   \
+                             int PE_start, int logPE_stride, int PE_size,     \
+                             long *pSync);                                    \
+    void shmem_fcollect##SIZE(void *dest, const void *source, size_t nelems,  \
+                              int PE_start, int logPE_stride, int PE_size,    \
+                              long *pSync);                                   \
+    void shmem_alltoall##SIZE(void *dest, const void *source, size_t nelems,  \
+                              int PE_start, int logPE_stride, int PE_size,    \
+                              long *pSync);                                   \
+    void shmem_alltoalls##SIZE(void *dest, const void *source, ptrdiff_t dst, \
+                               ptrdiff_t sst, size_t nelems, int PE_start,    \
+                               int logPE_stride, int PE_size, long *pSync);
 XG_SHMEM_DECLARE_COLL_SIZED(32)
 XG_SHMEM_DECLARE_COLL_SIZED(64)
 #undef XG_SHMEM_DECLARE_COLL_SIZED
@@ -260,33 +257,33 @@ XG_SHMEM_DECLARE_COLL_SIZED(64)
  *   XG_SHMEM_TOALL_*                the same for the deprecated _to_all
  *                                   routines
  */
-#define XG_SHMEM_REDUCE_BITWISE_TYPES(X)                                   \
-    X(unsigned char, uchar)                                                \
-    X(unsigned short, ushort)                                              \
-    X(unsigned int, uint)                                                  \
-    X(unsigned long, ulong)                                                \
-    X(unsigned long long, ulonglong)                                       \
-    X(int8_t, int8)                                                        \
-    X(int16_t, int16)                                                      \
-    X(int32_t, int32)                                                      \
-    X(int64_t, int64)                                                      \
-    X(uint8_t, uint8)                                                      \
-    X(uint16_t, uint16)                                                    \
-    X(uint32_t, uint32)                                                    \
-    X(uint64_t, uint64)                                                    \
+#define XG_SHMEM_REDUCE_BITWISE_TYPES(X) \
+    X(unsigned char, uchar)              \
+    X(unsigned short, ushort)            \
+    X(unsigned int, uint)                \
+    X(unsigned long, ulong)              \
+    X(unsigned long long, ulonglong)     \
+    X(int8_t, int8)                      \
+    X(int16_t, int16)                    \
+    X(int32_t, int32)                    \
+    X(int64_t, int64)                    \
+    X(uint8_t, uint8)                    \
+    X(uint16_t, uint16)                  \
+    X(uint32_t, uint32)                  \
+    X(uint64_t, uint64)                  \
     X(size_t, size)
 
-#define XG_SHMEM_REDUCE_MINMAX_TYPES(X)                                    \
-    X(char, char)                                                          \
-    X(signed char, schar)                                                  \
-    X(short, short)                                                        \
-    X(int, int)                                                            \
-    X(long, long)                                                          \
-    X(long long, longlong)                                                 \
-    X(ptrdiff_t, ptrdiff)                                                  \
-    XG_SHMEM_REDUCE_BITWISE_TYPES(X)                                       \
-    X(float, float)                                                        \
-    X(double, double)                                                      \
+#define XG_SHMEM_REDUCE_MINMAX_TYPES(X) \
+    X(char, char)                       \
+    X(signed char, schar)               \
+    X(short, short)                     \
+    X(int, int)                         \
+    X(long, long)                       \
+    X(long long, longlong)              \
+    X(ptrdiff_t, ptrdiff)               \
+    XG_SHMEM_REDUCE_BITWISE_TYPES(X)    \
+    X(float, float)                     \
+    X(double, double)                   \
     X(long double, longdouble)
 
 /* The complex types: C's _Complex; in C++ (which has no _Complex) the
@@ -294,35 +291,35 @@ XG_SHMEM_DECLARE_COLL_SIZED(64)
  * (C++ programs may also pass std::complex arrays: see the end of this
  * file). */
 #if !defined(__cplusplus) && !defined(__STDC_NO_COMPLEX__)
-#define XG_SHMEM_REDUCE_COMPLEX_TYPES(X)                                   \
-    X(double _Complex, complexd)                                           \
+#define XG_SHMEM_REDUCE_COMPLEX_TYPES(X) \
+    X(double _Complex, complexd)         \
     X(float _Complex, complexf)
 #elif defined(__cplusplus) && defined(__GNUC__)
-#define XG_SHMEM_REDUCE_COMPLEX_TYPES(X)                                   \
-    X(__complex__ double, complexd)                                        \
+#define XG_SHMEM_REDUCE_COMPLEX_TYPES(X) \
+    X(__complex__ double, complexd)      \
     X(__complex__ float, complexf)
 #else
 #define XG_SHMEM_REDUCE_COMPLEX_TYPES(X)
 #endif
 
-#define XG_SHMEM_REDUCE_ARITH_TYPES(X)                                     \
-    XG_SHMEM_REDUCE_MINMAX_TYPES(X)                                        \
+#define XG_SHMEM_REDUCE_ARITH_TYPES(X) \
+    XG_SHMEM_REDUCE_MINMAX_TYPES(X)    \
     XG_SHMEM_REDUCE_COMPLEX_TYPES(X)
 
-#define XG_SHMEM_TOALL_BITWISE_TYPES(X)                                    \
-    X(short, short)                                                        \
-    X(int, int)                                                            \
-    X(long, long)                                                          \
+#define XG_SHMEM_TOALL_BITWISE_TYPES(X) \
+    X(short, short)                     \
+    X(int, int)                         \
+    X(long, long)                       \
     X(long long, longlong)
 
-#define XG_SHMEM_TOALL_MINMAX_TYPES(X)                                     \
-    XG_SHMEM_TOALL_BITWISE_TYPES(X)                                        \
-    X(float, float)                                                        \
-    X(double, double)                                                      \
+#define XG_SHMEM_TOALL_MINMAX_TYPES(X) \
+    XG_SHMEM_TOALL_BITWISE_TYPES(X)    \
+    X(float, float)                    \
+    X(double, double)                  \
     X(long double, longdouble)
 
-#define XG_SHMEM_TOALL_ARITH_TYPES(X)                                      \
-    XG_SHMEM_TOALL_MINMAX_TYPES(X)                                         \
+#define XG_SHMEM_TOALL_ARITH_TYPES(X) \
+    XG_SHMEM_TOALL_MINMAX_TYPES(X)    \
     XG_SHMEM_REDUCE_COMPLEX_TYPES(X)
 
 /**
@@ -349,16 +346,15 @@ XG_SHMEM_DECLARE_COLL_SIZED(64)
  *
  * @return 0 on local completion.
  */
-#define XG_SHMEM_DECLARE_REDUCE(TYPE, TYPENAME, OP)                        \
-    int shmem_##TYPENAME##_##OP##_reduce(shmem_team_t team, TYPE *dest,    \
-                                         const TYPE *source,               \
-                                         size_t nreduce);
-#define XG_SHMEM_DECLARE_REDUCE_BITWISE(TYPE, TYPENAME)                    \
-    XG_SHMEM_DECLARE_REDUCE(TYPE, TYPENAME, and)                           \
-    XG_SHMEM_DECLARE_REDUCE(TYPE, TYPENAME, or)                            \
+#define XG_SHMEM_DECLARE_REDUCE(TYPE, TYPENAME, OP)                     \
+    int shmem_##TYPENAME##_##OP##_reduce(shmem_team_t team, TYPE *dest, \
+                                         const TYPE *source, size_t nreduce);
+#define XG_SHMEM_DECLARE_REDUCE_BITWISE(TYPE, TYPENAME) \
+    XG_SHMEM_DECLARE_REDUCE(TYPE, TYPENAME, and)        \
+    XG_SHMEM_DECLARE_REDUCE(TYPE, TYPENAME, or)         \
     XG_SHMEM_DECLARE_REDUCE(TYPE, TYPENAME, xor)
-#define XG_SHMEM_DECLARE_REDUCE_MINMAX(TYPE, TYPENAME)                     \
-    XG_SHMEM_DECLARE_REDUCE(TYPE, TYPENAME, max)                           \
+#define XG_SHMEM_DECLARE_REDUCE_MINMAX(TYPE, TYPENAME) \
+    XG_SHMEM_DECLARE_REDUCE(TYPE, TYPENAME, max)       \
     XG_SHMEM_DECLARE_REDUCE(TYPE, TYPENAME, min)
 #define XG_SHMEM_DECLARE_REDUCE_ARITH(TYPE, TYPENAME)                      \
     XG_SHMEM_DECLARE_REDUCE(TYPE, TYPENAME, sum)                           \
@@ -386,20 +382,19 @@ XG_SHMEM_REDUCE_ARITH_TYPES(XG_SHMEM_DECLARE_REDUCE_ARITH)
  * @p pSync: SHMEM_REDUCE_SYNC_SIZE longs of SHMEM_SYNC_VALUE; @p pWrk is
  * accepted and not used.
  */
-#define XG_SHMEM_DECLARE_TOALL(TYPE, TYPENAME, OP)                         \
-    void shmem_##TYPENAME##_##OP##_to_all(TYPE *dest, const TYPE *source,  \
-                                          int nreduce, int PE_start,       \
-                                          int logPE_stride, int PE_size,   \
-                                          TYPE *pWrk, long *pSync);
-#define XG_SHMEM_DECLARE_TOALL_BITWISE(TYPE, TYPENAME)                     \
-    XG_SHMEM_DECLARE_TOALL(TYPE, TYPENAME, and)                            \
-    XG_SHMEM_DECLARE_TOALL(TYPE, TYPENAME, or)                             \
+#define XG_SHMEM_DECLARE_TOALL(TYPE, TYPENAME, OP)                 \
+    void shmem_##TYPENAME##_##OP##_to_all(                         \
+        TYPE *dest, const TYPE *source, int nreduce, int PE_start, \
+        int logPE_stride, int PE_size, TYPE *pWrk, long *pSync);
+#define XG_SHMEM_DECLARE_TOALL_BITWISE(TYPE, TYPENAME) \
+    XG_SHMEM_DECLARE_TOALL(TYPE, TYPENAME, and)        \
+    XG_SHMEM_DECLARE_TOALL(TYPE, TYPENAME, or)         \
     XG_SHMEM_DECLARE_TOALL(TYPE, TYPENAME, xor)
-#define XG_SHMEM_DECLARE_TOALL_MINMAX(TYPE, TYPENAME)                      \
-    XG_SHMEM_DECLARE_TOALL(TYPE, TYPENAME, max)                            \
+#define XG_SHMEM_DECLARE_TOALL_MINMAX(TYPE, TYPENAME) \
+    XG_SHMEM_DECLARE_TOALL(TYPE, TYPENAME, max)       \
     XG_SHMEM_DECLARE_TOALL(TYPE, TYPENAME, min)
-#define XG_SHMEM_DECLARE_TOALL_ARITH(TYPE, TYPENAME)                       \
-    XG_SHMEM_DECLARE_TOALL(TYPE, TYPENAME, sum)                            \
+#define XG_SHMEM_DECLARE_TOALL_ARITH(TYPE, TYPENAME) \
+    XG_SHMEM_DECLARE_TOALL(TYPE, TYPENAME, sum)      \
     XG_SHMEM_DECLARE_TOALL(TYPE, TYPENAME, prod)
 XG_SHMEM_TOALL_BITWISE_TYPES(XG_SHMEM_DECLARE_TOALL_BITWISE)
 XG_SHMEM_TOALL_MINMAX_TYPES(XG_SHMEM_DECLARE_TOALL_MINMAX)
@@ -424,34 +419,33 @@ XG_SHMEM_TOALL_ARITH_TYPES(XG_SHMEM_DECLARE_TOALL_ARITH)
 extern "C++" {
 #include <complex>
 
-#define XG_SHMEM_CXX_COMPLEX_TEAM(T, TYPENAME, NAME)                       \
-    inline int shmem_##TYPENAME##_##NAME(shmem_team_t team,                \
-                                         std::complex<T> *dest,            \
-                                         const std::complex<T> *source,    \
-                                         size_t nreduce)                   \
-    {                                                                      \
-        return shmem_##TYPENAME##_##NAME(                                  \
-            team, reinterpret_cast<__complex__ T *>(dest),                 \
-            reinterpret_cast<const __complex__ T *>(source), nreduce);     \
+#define XG_SHMEM_CXX_COMPLEX_TEAM(T, TYPENAME, NAME)                   \
+    inline int shmem_##TYPENAME##_##NAME(                              \
+        shmem_team_t team, std::complex<T> *dest,                      \
+        const std::complex<T> *source, size_t nreduce)                 \
+    {                                                                  \
+        return shmem_##TYPENAME##_##NAME(                              \
+            team, reinterpret_cast<__complex__ T *>(dest),             \
+            reinterpret_cast<const __complex__ T *>(source), nreduce); \
     }
-#define XG_SHMEM_CXX_COMPLEX_TOALL(T, TYPENAME, OP)                        \
-    inline void shmem_##TYPENAME##_##OP##_to_all(                          \
-        std::complex<T> *dest, const std::complex<T> *source, int nreduce, \
-        int PE_start, int logPE_stride, int PE_size,                       \
-        std::complex<T> *pWrk, long *pSync)                                \
-    {                                                                      \
-        shmem_##TYPENAME##_##OP##_to_all(                                  \
-            reinterpret_cast<__complex__ T *>(dest),                       \
-            reinterpret_cast<const __complex__ T *>(source), nreduce,      \
-            PE_start, logPE_stride, PE_size,                               \
-            reinterpret_cast<__complex__ T *>(pWrk), pSync);               \
+#define XG_SHMEM_CXX_COMPLEX_TOALL(T, TYPENAME, OP)                         \
+    inline void shmem_##TYPENAME##_##OP##_to_all(                           \
+        std::complex<T> *dest, const std::complex<T> *source, int nreduce,  \
+        int PE_start, int logPE_stride, int PE_size, std::complex<T> *pWrk, \
+        long *pSync)                                                        \
+    {                                                                       \
+        shmem_##TYPENAME##_##OP##_to_all(                                   \
+            reinterpret_cast<__complex__ T *>(dest),                        \
+            reinterpret_cast<const __complex__ T *>(source), nreduce,       \
+            PE_start, logPE_stride, PE_size,                                \
+            reinterpret_cast<__complex__ T *>(pWrk), pSync);                \
     }
-#define XG_SHMEM_CXX_COMPLEX(T, TYPENAME)                                  \
-    XG_SHMEM_CXX_COMPLEX_TEAM(T, TYPENAME, sum_reduce)                     \
-    XG_SHMEM_CXX_COMPLEX_TEAM(T, TYPENAME, prod_reduce)                    \
-    XG_SHMEM_CXX_COMPLEX_TEAM(T, TYPENAME, sum_inscan)                     \
-    XG_SHMEM_CXX_COMPLEX_TEAM(T, TYPENAME, sum_exscan)                     \
-    XG_SHMEM_CXX_COMPLEX_TOALL(T, TYPENAME, sum)                           \
+#define XG_SHMEM_CXX_COMPLEX(T, TYPENAME)               \
+    XG_SHMEM_CXX_COMPLEX_TEAM(T, TYPENAME, sum_reduce)  \
+    XG_SHMEM_CXX_COMPLEX_TEAM(T, TYPENAME, prod_reduce) \
+    XG_SHMEM_CXX_COMPLEX_TEAM(T, TYPENAME, sum_inscan)  \
+    XG_SHMEM_CXX_COMPLEX_TEAM(T, TYPENAME, sum_exscan)  \
+    XG_SHMEM_CXX_COMPLEX_TOALL(T, TYPENAME, sum)        \
     XG_SHMEM_CXX_COMPLEX_TOALL(T, TYPENAME, prod)
 XG_SHMEM_CXX_COMPLEX(double, complexd)
 XG_SHMEM_CXX_COMPLEX(float, complexf)
@@ -463,60 +457,80 @@ XG_SHMEM_CXX_COMPLEX(float, complexf)
 
 /* ==== C11 type-generic forms =========================================== */
 
-#if defined(__STDC_VERSION__) && (__STDC_VERSION__ >= 201112L) &&          \
+#if defined(__STDC_VERSION__) && (__STDC_VERSION__ >= 201112L) && \
     !defined(__cplusplus) && !defined(XGAS_INTERNAL_BUILD)
 
 /* One association per distinct C type: the fixed-width and size types are
  * typedefs of these, so they select the routine of their underlying
  * type. */
-#define XG_SHMEM_C11_STD(NAME)                                             \
-    float *: shmem_float_##NAME,                                           \
-    double *: shmem_double_##NAME,                                         \
-    long double *: shmem_longdouble_##NAME,                                \
-    char *: shmem_char_##NAME,                                             \
-    signed char *: shmem_schar_##NAME,                                     \
-    short *: shmem_short_##NAME,                                           \
-    int *: shmem_int_##NAME,                                               \
-    long *: shmem_long_##NAME,                                             \
-    long long *: shmem_longlong_##NAME,                                    \
-    unsigned char *: shmem_uchar_##NAME,                                   \
-    unsigned short *: shmem_ushort_##NAME,                                 \
-    unsigned int *: shmem_uint_##NAME,                                     \
-    unsigned long *: shmem_ulong_##NAME,                                   \
-    unsigned long long *: shmem_ulonglong_##NAME
+#define XG_SHMEM_C11_STD(NAME)                                                                                                  \
+    float                                                                                                                       \
+        * : shmem_float_##NAME,                                                                                                 \
+            double                                                                                                              \
+                * : shmem_double_##NAME,                                                                                        \
+                    long double                                                                                                 \
+                        * : shmem_longdouble_##NAME,                                                                            \
+                            char                                                                                                \
+                                * : shmem_char_##NAME,                                                                          \
+                                    signed char                                                                                 \
+                                        * : shmem_schar_##NAME,                                                                 \
+                                            short                                                                               \
+                                                * : shmem_short_##NAME,                                                         \
+                                                    int * : shmem_int_##NAME,                                                   \
+                                                            long                                                                \
+                                                                * : shmem_long_##NAME,                                          \
+                                                                    long long                                                   \
+                                                                        * : shmem_longlong_##NAME,                              \
+                                                                            unsigned char                                       \
+                                                                                * : shmem_uchar_##NAME,                         \
+                                                                                    unsigned short                              \
+                                                                                        * : shmem_ushort_##NAME,                \
+                                                                                            unsigned int                        \
+                                                                                                * : shmem_uint_##NAME,          \
+                                                                                                    unsigned long               \
+                                                                                                        * : shmem_ulong_##NAME, \
+                                                                                                            unsigned long long  \
+                                                                                                                * : shmem_ulonglong_##NAME
 
 /* and/or/xor: the unsigned types and the signed fixed-width ones */
-#define XG_SHMEM_C11_BITWISE(NAME)                                         \
-    unsigned char *: shmem_uchar_##NAME,                                   \
-    unsigned short *: shmem_ushort_##NAME,                                 \
-    unsigned int *: shmem_uint_##NAME,                                     \
-    unsigned long *: shmem_ulong_##NAME,                                   \
-    unsigned long long *: shmem_ulonglong_##NAME,                          \
-    int8_t *: shmem_int8_##NAME,                                           \
-    int16_t *: shmem_int16_##NAME,                                         \
-    int32_t *: shmem_int32_##NAME,                                         \
-    int64_t *: shmem_int64_##NAME
+#define XG_SHMEM_C11_BITWISE(NAME)                                                      \
+    unsigned char                                                                       \
+        * : shmem_uchar_##NAME,                                                         \
+            unsigned short                                                              \
+                * : shmem_ushort_##NAME,                                                \
+                    unsigned int                                                        \
+                        * : shmem_uint_##NAME,                                          \
+                            unsigned long                                               \
+                                * : shmem_ulong_##NAME,                                 \
+                                    unsigned long long                                  \
+                                        * : shmem_ulonglong_##NAME,                     \
+                                            int8_t                                      \
+                                                * : shmem_int8_##NAME,                  \
+                                                    int16_t                             \
+                                                        * : shmem_int16_##NAME,         \
+                                                            int32_t                     \
+                                                                * : shmem_int32_##NAME, \
+                                                                    int64_t             \
+                                                                        * : shmem_int64_##NAME
 
 #if !defined(__STDC_NO_COMPLEX__)
-#define XG_SHMEM_C11_ARITH(NAME)                                           \
-    XG_SHMEM_C11_STD(NAME),                                                \
-    double _Complex *: shmem_complexd_##NAME,                              \
-    float _Complex *: shmem_complexf_##NAME
+#define XG_SHMEM_C11_ARITH(NAME)                   \
+    XG_SHMEM_C11_STD(NAME),                        \
+        double _Complex * : shmem_complexd_##NAME, \
+                            float _Complex * : shmem_complexf_##NAME
 #else
 #define XG_SHMEM_C11_ARITH(NAME) XG_SHMEM_C11_STD(NAME)
 #endif
 
-#define shmem_broadcast(team, dest, source, nelems, root)                  \
-    _Generic((dest), XG_SHMEM_C11_STD(broadcast))(team, dest, source,      \
-                                                  nelems, root)
-#define shmem_collect(team, dest, source, nelems)                          \
+#define shmem_broadcast(team, dest, source, nelems, root)                     \
+    _Generic((dest), XG_SHMEM_C11_STD(broadcast))(team, dest, source, nelems, \
+                                                  root)
+#define shmem_collect(team, dest, source, nelems) \
     _Generic((dest), XG_SHMEM_C11_STD(collect))(team, dest, source, nelems)
-#define shmem_fcollect(team, dest, source, nelems)                         \
-    _Generic((dest), XG_SHMEM_C11_STD(fcollect))(team, dest, source,       \
-                                                 nelems)
-#define shmem_alltoall(team, dest, source, nelems)                         \
-    _Generic((dest), XG_SHMEM_C11_STD(alltoall))(team, dest, source,       \
-                                                 nelems)
+#define shmem_fcollect(team, dest, source, nelems) \
+    _Generic((dest), XG_SHMEM_C11_STD(fcollect))(team, dest, source, nelems)
+#define shmem_alltoall(team, dest, source, nelems) \
+    _Generic((dest), XG_SHMEM_C11_STD(alltoall))(team, dest, source, nelems)
 #define shmem_alltoalls(team, dest, source, dst, sst, nelems)              \
     _Generic((dest), XG_SHMEM_C11_STD(alltoalls))(team, dest, source, dst, \
                                                   sst, nelems)
@@ -524,39 +538,37 @@ XG_SHMEM_CXX_COMPLEX(float, complexf)
 #define shmem_and_reduce(team, dest, source, nreduce)                      \
     _Generic((dest), XG_SHMEM_C11_BITWISE(and_reduce))(team, dest, source, \
                                                        nreduce)
-#define shmem_or_reduce(team, dest, source, nreduce)                       \
-    _Generic((dest), XG_SHMEM_C11_BITWISE(or_reduce))(team, dest, source,  \
+#define shmem_or_reduce(team, dest, source, nreduce)                      \
+    _Generic((dest), XG_SHMEM_C11_BITWISE(or_reduce))(team, dest, source, \
                                                       nreduce)
 #define shmem_xor_reduce(team, dest, source, nreduce)                      \
     _Generic((dest), XG_SHMEM_C11_BITWISE(xor_reduce))(team, dest, source, \
                                                        nreduce)
-#define shmem_max_reduce(team, dest, source, nreduce)                      \
-    _Generic((dest), XG_SHMEM_C11_STD(max_reduce))(team, dest, source,     \
-                                                   nreduce)
-#define shmem_min_reduce(team, dest, source, nreduce)                      \
-    _Generic((dest), XG_SHMEM_C11_STD(min_reduce))(team, dest, source,     \
-                                                   nreduce)
-#define shmem_sum_reduce(team, dest, source, nreduce)                      \
-    _Generic((dest), XG_SHMEM_C11_ARITH(sum_reduce))(team, dest, source,   \
+#define shmem_max_reduce(team, dest, source, nreduce) \
+    _Generic((dest), XG_SHMEM_C11_STD(max_reduce))(team, dest, source, nreduce)
+#define shmem_min_reduce(team, dest, source, nreduce) \
+    _Generic((dest), XG_SHMEM_C11_STD(min_reduce))(team, dest, source, nreduce)
+#define shmem_sum_reduce(team, dest, source, nreduce)                    \
+    _Generic((dest), XG_SHMEM_C11_ARITH(sum_reduce))(team, dest, source, \
                                                      nreduce)
-#define shmem_prod_reduce(team, dest, source, nreduce)                     \
-    _Generic((dest), XG_SHMEM_C11_ARITH(prod_reduce))(team, dest, source,  \
+#define shmem_prod_reduce(team, dest, source, nreduce)                    \
+    _Generic((dest), XG_SHMEM_C11_ARITH(prod_reduce))(team, dest, source, \
                                                       nreduce)
-#define shmem_sum_inscan(team, dest, source, nreduce)                      \
-    _Generic((dest), XG_SHMEM_C11_ARITH(sum_inscan))(team, dest, source,   \
+#define shmem_sum_inscan(team, dest, source, nreduce)                    \
+    _Generic((dest), XG_SHMEM_C11_ARITH(sum_inscan))(team, dest, source, \
                                                      nreduce)
-#define shmem_sum_exscan(team, dest, source, nreduce)                      \
-    _Generic((dest), XG_SHMEM_C11_ARITH(sum_exscan))(team, dest, source,   \
+#define shmem_sum_exscan(team, dest, source, nreduce)                    \
+    _Generic((dest), XG_SHMEM_C11_ARITH(sum_exscan))(team, dest, source, \
                                                      nreduce)
 
 /* shmem_sync(team) is shmem_team_sync; the deprecated four-argument
  * shmem_sync(PE_start, logPE_stride, PE_size, pSync) keeps working (other
  * argument counts name an undeclared function: a compile error). */
 #define XG_SHMEM_SYNC_PICK(_1, _2, _3, _4, NAME, ...) NAME
-#define shmem_sync(...)                                                    \
-    XG_SHMEM_SYNC_PICK(__VA_ARGS__, shmem_sync, shmem_sync_takes_1_or_4,   \
-                       shmem_sync_takes_1_or_4, shmem_team_sync,           \
-                       )(__VA_ARGS__)
+#define shmem_sync(...)                                                  \
+    XG_SHMEM_SYNC_PICK(__VA_ARGS__, shmem_sync, shmem_sync_takes_1_or_4, \
+                       shmem_sync_takes_1_or_4, shmem_team_sync, )       \
+    (__VA_ARGS__)
 
 #endif /* C11 */
 

@@ -81,7 +81,7 @@ typedef struct xg_spin_ec_desc {
     volatile uint32_t last_handler; /**< XG_SPIN_HANDLER_* */
     volatile uint64_t last_msg;     /**< message id (task_t.flow_id) */
     volatile uint64_t last_addr;    /**< faulting address, if any */
-    volatile int32_t  last_signal;  /**< the signal, or 0 */
+    volatile int32_t last_signal;   /**< the signal, or 0 */
     volatile uint32_t last_hpu;     /**< hpu_gid of the failed handler */
     volatile uint64_t messages;     /**< messages completed */
     volatile uint64_t dropped;      /**< late packets of reset messages,
@@ -90,27 +90,27 @@ typedef struct xg_spin_ec_desc {
 
 /** A fault or stall, as xg_spin_event_get reports it. */
 typedef struct xg_spin_event {
-    xg_spin_ctx_t  *ctx;
+    xg_spin_ctx_t *ctx;
     xg_spin_fault_t fault;
-    uint32_t        handler;  /**< XG_SPIN_HANDLER_* */
-    uint64_t        msg;      /**< message id (task_t.flow_id) */
-    uint64_t        addr;     /**< faulting address, if any */
-    int             signal;   /**< the signal, or 0 */
-    uint32_t        hpu;      /**< hpu_gid, or UINT32_MAX for a stall */
+    uint32_t handler; /**< XG_SPIN_HANDLER_* */
+    uint64_t msg;     /**< message id (task_t.flow_id) */
+    uint64_t addr;    /**< faulting address, if any */
+    int signal;       /**< the signal, or 0 */
+    uint32_t hpu;     /**< hpu_gid, or UINT32_MAX for a stall */
 } xg_spin_event_t;
 
 /** xg_spin_ctx_params_t.field_mask bits: which optional fields are set. */
 enum {
-    XG_SPIN_CTX_FIELD_HANDLERS        = 1u << 0, /**< the three names */
-    XG_SPIN_CTX_FIELD_HANDLER_MEM     = 1u << 1, /**< size and image */
-    XG_SPIN_CTX_FIELD_SCRATCHPAD      = 1u << 2,
-    XG_SPIN_CTX_FIELD_MSG_SCRATCHPAD  = 1u << 3,
-    XG_SPIN_CTX_FIELD_HOST_MEM        = 1u << 4,
-    XG_SPIN_CTX_FIELD_WATCHDOG        = 1u << 5,
-    XG_SPIN_CTX_FIELD_STALL           = 1u << 6,
-    XG_SPIN_CTX_FIELD_FLAGS           = 1u << 7,
-    XG_SPIN_CTX_FIELD_SEND            = 1u << 8, /**< send portal */
-    XG_SPIN_CTX_FIELD_DESC            = 1u << 9
+    XG_SPIN_CTX_FIELD_HANDLERS       = 1u << 0, /**< the three names */
+    XG_SPIN_CTX_FIELD_HANDLER_MEM    = 1u << 1, /**< size and image */
+    XG_SPIN_CTX_FIELD_SCRATCHPAD     = 1u << 2,
+    XG_SPIN_CTX_FIELD_MSG_SCRATCHPAD = 1u << 3,
+    XG_SPIN_CTX_FIELD_HOST_MEM       = 1u << 4,
+    XG_SPIN_CTX_FIELD_WATCHDOG       = 1u << 5,
+    XG_SPIN_CTX_FIELD_STALL          = 1u << 6,
+    XG_SPIN_CTX_FIELD_FLAGS          = 1u << 7,
+    XG_SPIN_CTX_FIELD_SEND           = 1u << 8, /**< send portal */
+    XG_SPIN_CTX_FIELD_DESC           = 1u << 9
 };
 
 /** xg_spin_ctx_params_t.flags */
@@ -123,7 +123,7 @@ enum {
 
 /** What xg_spin_ctx_create needs; fields not in field_mask are ignored. */
 typedef struct xg_spin_ctx_params {
-    uint64_t    field_mask;
+    uint64_t field_mask;
     /** the handler file: a shared object (required) */
     const char *handler_file;
     /** handler symbols; NULL: none.  Without FIELD_HANDLERS: the three
@@ -133,26 +133,26 @@ typedef struct xg_spin_ctx_params {
     const char *completion_handler;
     /** bytes of L2 handler memory (shared by the context's messages) and
      *  its initial image (copied to its start; may be NULL) */
-    size_t      handler_mem_size;
+    size_t handler_mem_size;
     const void *handler_mem_image;
-    size_t      handler_mem_image_size;
+    size_t handler_mem_image_size;
     /** bytes of scratchpad in each cluster (task_t.scratchpad[c]) */
-    size_t      scratchpad_size;
+    size_t scratchpad_size;
     /** bytes of scratchpad per message, zeroed when the message starts
      *  (task_t.xg_msg_scratchpad) */
-    size_t      msg_scratchpad_size;
+    size_t msg_scratchpad_size;
     /** the host window: handlers may DMA and write here only */
-    void       *host_mem;
-    size_t      host_mem_size;
+    void *host_mem;
+    size_t host_mem_size;
     /** a handler running longer is stopped (0: XGAS_SPIN_WATCHDOG_US) */
-    uint64_t    watchdog_ns;
+    uint64_t watchdog_ns;
     /** a message whose next packet takes longer is reset
      *  (0: XGAS_SPIN_STALL_MS) */
-    uint64_t    stall_ns;
-    unsigned    flags;             /**< XG_SPIN_CTX_* */
+    uint64_t stall_ns;
+    unsigned flags; /**< XG_SPIN_CTX_* */
     /** where spin_send_packet and spin_rdma_put send: this portal index
      *  and match bits at the destination PE */
-    ptl_pt_index_t   send_pt_index;
+    ptl_pt_index_t send_pt_index;
     ptl_match_bits_t send_match_bits;
     /** the descriptor to keep up to date; NULL: the context's own
      *  (xg_spin_ctx_desc) */

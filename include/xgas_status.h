@@ -14,31 +14,31 @@ extern "C" {
 #endif
 
 typedef enum xg_status {
-    XG_OK                   = 0,
-    XG_INPROGRESS           = 1,
+    XG_OK         = 0,
+    XG_INPROGRESS = 1,
 
     /* caller errors */
-    XG_ERR_INVALID_PARAM    = -1,
-    XG_ERR_NOT_INITIALIZED  = -2,
-    XG_ERR_PE_RANGE         = -3,
-    XG_ERR_NOT_SYMMETRIC    = -4,
-    XG_ERR_OUT_OF_BOUNDS    = -5,
-    XG_ERR_MISALIGNED       = -6,
-    XG_ERR_UNSUPPORTED      = -7,
+    XG_ERR_INVALID_PARAM   = -1,
+    XG_ERR_NOT_INITIALIZED = -2,
+    XG_ERR_PE_RANGE        = -3,
+    XG_ERR_NOT_SYMMETRIC   = -4,
+    XG_ERR_OUT_OF_BOUNDS   = -5,
+    XG_ERR_MISALIGNED      = -6,
+    XG_ERR_UNSUPPORTED     = -7,
 
     /* resources */
-    XG_ERR_NO_MEMORY        = -20,
-    XG_ERR_NO_RESOURCE      = -21,
-    XG_ERR_ADDRESS_IN_USE   = -22,
+    XG_ERR_NO_MEMORY      = -20,
+    XG_ERR_NO_RESOURCE    = -21,
+    XG_ERR_ADDRESS_IN_USE = -22,
 
     /* job and peers */
-    XG_ERR_BOOT             = -40,
-    XG_ERR_UNREACHABLE      = -41,
-    XG_ERR_MISMATCH         = -42,
+    XG_ERR_BOOT        = -40,
+    XG_ERR_UNREACHABLE = -41,
+    XG_ERR_MISMATCH    = -42,
 
     /* system */
-    XG_ERR_IO               = -60,
-    XG_ERR_INTERNAL         = -61
+    XG_ERR_IO       = -60,
+    XG_ERR_INTERNAL = -61
 } xg_status_t;
 
 /** @return a static, lower-case description of @p status (never NULL). */

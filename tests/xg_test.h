@@ -15,22 +15,22 @@
 
 /* In an OpenSHMEM test: 1 if PE @pe shares this PE's node (a job may span
  * nodes, XGAS_VIRTUAL_NODES): only then does shmem_ptr reach it. */
-#define XG_TEST_SAME_NODE(pe)                                              \
+#define XG_TEST_SAME_NODE(pe) \
     (shmem_team_translate_pe(SHMEM_TEAM_WORLD, (pe), SHMEM_TEAM_SHARED) >= 0)
 
 /* Set by the test to its PE number once known, for messages. */
 static int xg_test_pe = -1;
 
-#define XG_CHECK(cond, ...)                                                \
-    do {                                                                   \
-        if (!(cond)) {                                                     \
-            fprintf(stderr, "FAIL [pe %d] %s:%d: %s: ", xg_test_pe,        \
-                    __FILE__, __LINE__, #cond);                            \
-            fprintf(stderr, __VA_ARGS__);                                  \
-            fprintf(stderr, "\n");                                         \
-            fflush(stderr);                                                \
-            exit(XG_TEST_FAIL);                                            \
-        }                                                                  \
+#define XG_CHECK(cond, ...)                                                   \
+    do {                                                                      \
+        if (!(cond)) {                                                        \
+            fprintf(stderr, "FAIL [pe %d] %s:%d: %s: ", xg_test_pe, __FILE__, \
+                    __LINE__, #cond);                                         \
+            fprintf(stderr, __VA_ARGS__);                                     \
+            fprintf(stderr, "\n");                                            \
+            fflush(stderr);                                                   \
+            exit(XG_TEST_FAIL);                                               \
+        }                                                                     \
     } while (0)
 
 #endif

@@ -45,8 +45,7 @@ static void print_build(void)
         printf("    %s\n", built_transports[i]);
     }
     printf("boot backends (tried in this order):\n");
-    for (i = 0; i < sizeof(built_backends) / sizeof(built_backends[0]);
-         i++) {
+    for (i = 0; i < sizeof(built_backends) / sizeof(built_backends[0]); i++) {
         printf("    %s\n", built_backends[i]);
     }
 }
@@ -69,11 +68,12 @@ static void print_boot(void)
 
 static int usage(FILE *out, int status)
 {
-    fprintf(out, "usage: xgas-info [-c | -a | -h]\n"
-                 "  (none)  print the version and the transports of this build\n"
-                 "  -c      print every environment variable with its value,\n"
-                 "          default and help\n"
-                 "  -a      print both, including launcher-set variables\n");
+    fprintf(out,
+            "usage: xgas-info [-c | -a | -h]\n"
+            "  (none)  print the version and the transports of this build\n"
+            "  -c      print every environment variable with its value,\n"
+            "          default and help\n"
+            "  -a      print both, including launcher-set variables\n");
     return status;
 }
 

@@ -78,12 +78,16 @@
 #define XG_RUN_EXIT_USAGE    2
 #define XG_RUN_EXIT_NOEXEC   126 /* the program exists but cannot run */
 #define XG_RUN_EXIT_NOTFOUND 127
-#define XG_RUN_EXIT_SIGNAL   128 /* plus the signal number */
-#define XG_RUN_EXIT_HANG     1   /* the hang watch found a deadlock */
+#define XG_RUN_EXIT_SIGNAL   128   /* plus the signal number */
+#define XG_RUN_EXIT_HANG     1     /* the hang watch found a deadlock */
 #define XG_RUN_LINE_MAX      16384 /* longer output lines are split */
 #define XG_RUN_DEFAULT_PATH  "/bin:/usr/bin" /* execvp's, when PATH is unset */
 
-enum { XG_RUN_STDOUT = 0, XG_RUN_STDERR = 1, XG_RUN_NSTREAMS = 2 };
+enum {
+    XG_RUN_STDOUT   = 0,
+    XG_RUN_STDERR   = 1,
+    XG_RUN_NSTREAMS = 2
+};
 
 /* Dispositions xgasrun sets for itself; PEs get the caller's back.  SIGCHLD
  * must not be ignored (children would not be waitable), and a closed
@@ -98,71 +102,71 @@ static const int xg_run_stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
 
 /* One output stream of a PE under --tag-output. */
 typedef struct xg_run_stream {
-    int    fd;     /* read end of the PE's pipe; -1 when not open */
-    int    out_fd; /* where its lines go: our stdout or stderr */
-    int    rank;
-    size_t len;    /* bytes of an unfinished line at the start of buf */
-    char  *buf;    /* XG_RUN_LINE_MAX bytes */
+    int fd;     /* read end of the PE's pipe; -1 when not open */
+    int out_fd; /* where its lines go: our stdout or stderr */
+    int rank;
+    size_t len; /* bytes of an unfinished line at the start of buf */
+    char *buf;  /* XG_RUN_LINE_MAX bytes */
 } xg_run_stream_t;
 
 typedef struct xg_run_pe {
-    pid_t           pid; /* 0 before the fork and after the PE is reaped */
+    pid_t pid; /* 0 before the fork and after the PE is reaped */
     xg_run_stream_t stream[XG_RUN_NSTREAMS];
 } xg_run_pe_t;
 
 typedef struct xg_run_job {
     /* from the command line */
-    int               npes;
-    int               tag_output;
-    int               report_bindings;
-    int               pvas;           /* --pvas or XGAS_PVAS=1 */
-    int             (*pvas_pipes)[XG_RUN_NSTREAMS][2]; /* per PE */
-    xg_bind_policy_t  bind_policy;
-    char            **argv;           /* program and its arguments */
-    char              path[PATH_MAX]; /* the program, found like execvp */
+    int npes;
+    int tag_output;
+    int report_bindings;
+    int pvas;                              /* --pvas or XGAS_PVAS=1 */
+    int (*pvas_pipes)[XG_RUN_NSTREAMS][2]; /* per PE */
+    xg_bind_policy_t bind_policy;
+    char **argv;         /* program and its arguments */
+    char path[PATH_MAX]; /* the program, found like execvp */
 
     /* shared with the PEs */
-    xg_ctl_t         *ctl;
-    size_t            ctl_size;
-    int               ctl_fd;
-    int               nodes;          /* virtual nodes (XGAS_VIRTUAL_NODES) */
-    uint32_t          node_map;       /* XG_CTL_MAP_* */
-    int              *seg_fd;         /* the node region of each node */
-    char            **envp;           /* environment of every PE */
-    char              env_rank[32];   /* "XGAS_RANK=<rank>", set per fork */
-    char              env_npes[32];
-    char              env_ctl_fd[32];
-    char              env_seg_fd[32];
+    xg_ctl_t *ctl;
+    size_t ctl_size;
+    int ctl_fd;
+    int nodes;         /* virtual nodes (XGAS_VIRTUAL_NODES) */
+    uint32_t node_map; /* XG_CTL_MAP_* */
+    int *seg_fd;       /* the node region of each node */
+    char **envp;       /* environment of every PE */
+    char env_rank[32]; /* "XGAS_RANK=<rank>", set per fork */
+    char env_npes[32];
+    char env_ctl_fd[32];
+    char env_seg_fd[32];
 
     /* the caller's process state, restored in each PE */
-    pid_t             launcher;
-    sigset_t          caller_mask;
-    struct sigaction  caller_action[XG_ARRAY_SIZE(xg_run_own_actions)];
-    struct rlimit     caller_nofile;
-    int               nofile_raised;
+    pid_t launcher;
+    sigset_t caller_mask;
+    struct sigaction caller_action[XG_ARRAY_SIZE(xg_run_own_actions)];
+    struct rlimit caller_nofile;
+    int nofile_raised;
 
     /* supervision */
-    int               sig_fd;
-    struct pollfd    *pfd;            /* the signalfd, then open streams */
-    xg_run_stream_t **pfd_stream;     /* stream of pfd[i] for i > 0 */
-    xg_run_pe_t      *pe;
-    int               running;        /* PEs forked and not yet reaped */
-    int               ending;         /* SIGTERM sent to every PE */
-    int               killed;         /* SIGKILL sent to every PE */
-    uint64_t          kill_at_ns;     /* when ending turns into SIGKILL */
-    int               status;         /* exit status of the job */
+    int sig_fd;
+    struct pollfd *pfd;           /* the signalfd, then open streams */
+    xg_run_stream_t **pfd_stream; /* stream of pfd[i] for i > 0 */
+    xg_run_pe_t *pe;
+    int running;         /* PEs forked and not yet reaped */
+    int ending;          /* SIGTERM sent to every PE */
+    int killed;          /* SIGKILL sent to every PE */
+    uint64_t kill_at_ns; /* when ending turns into SIGKILL */
+    int status;          /* exit status of the job */
     /* the first failure, held back while the peer it names as its cause
      * (xg_ctl.h) is not reaped: blamed_rank, or -1 */
-    int               blamed_rank;
-    int               held_rank;
-    int               held_status;
-    char              held_message[192];
+    int blamed_rank;
+    int held_rank;
+    int held_status;
+    char held_message[192];
 
     /* processes the PEs started (see xg_run_end_orphans) */
-    pid_t            *foreign;        /* our children from before the job */
-    size_t            nforeign;
-    xg_ctl_watch_t    watch;          /* hang reports (boot/xg_ctl_watch.h) */
-    xg_bind_t         bind;           /* the PEs' CPUs (xgasrun_bind.h) */
+    pid_t *foreign; /* our children from before the job */
+    size_t nforeign;
+    xg_ctl_watch_t watch; /* hang reports (boot/xg_ctl_watch.h) */
+    xg_bind_t bind;       /* the PEs' CPUs (xgasrun_bind.h) */
 } xg_run_job_t;
 
 /* Prints "xgasrun: <message>" to stderr in one write, keeping errno for
@@ -179,7 +183,7 @@ static XG_PRINTF(1, 2) void xg_run_say(const char *fmt, ...)
     errno = saved_errno;
     vsnprintf(line + len, sizeof(line) - len - 1, fmt, ap);
     va_end(ap);
-    len = strlen(line);
+    len         = strlen(line);
     line[len++] = '\n';
     if (write(STDERR_FILENO, line, len) < 0) {
         /* nowhere left to report to */
@@ -197,7 +201,8 @@ static XG_NORETURN void xg_run_fatal(const char *what)
 
 static void xg_run_usage(FILE *out)
 {
-    fprintf(out,
+    fprintf(
+        out,
         "usage: xgasrun -n N [--tag-output] [--bind-to core|numa|none]\n"
         "               [--report-bindings] [--pvas] [--] program "
         "[args...]\n"
@@ -266,20 +271,22 @@ static int xg_run_parse_args(xg_run_job_t *job, int argc, char **argv)
                    (strcmp(argv[i], "-np") == 0)) {
             if (i + 1 >= argc) {
                 return xg_run_usage_error("option '%s' needs a number of "
-                                          "PEs", argv[i]);
+                                          "PEs",
+                                          argv[i]);
             }
             npes = argv[++i];
         } else if (strcmp(argv[i], "--tag-output") == 0) {
             job->tag_output = 1;
         } else if (strcmp(argv[i], "--bind-to") == 0) {
             if (i + 1 >= argc) {
-                return xg_run_usage_error("option '--bind-to' needs a value: "
-                                          XG_BIND_VALUES);
+                return xg_run_usage_error(
+                    "option '--bind-to' needs a value: " XG_BIND_VALUES);
             }
             if (xg_bind_parse(argv[++i], &job->bind_policy) != 0) {
-                return xg_run_usage_error("invalid value '%s' of option "
-                                          "'--bind-to': expected "
-                                          XG_BIND_VALUES, argv[i]);
+                return xg_run_usage_error(
+                    "invalid value '%s' of option "
+                    "'--bind-to': expected " XG_BIND_VALUES,
+                    argv[i]);
             }
         } else if (strcmp(argv[i], "--report-bindings") == 0) {
             job->report_bindings = 1;
@@ -305,8 +312,8 @@ static int xg_run_parse_args(xg_run_job_t *job, int argc, char **argv)
     if ((errno != 0) || (end == npes) || (*end != '\0') || (value < 1) ||
         (value > XG_CTL_MAX_PES)) {
         return xg_run_usage_error("invalid number of PEs '%s': expected an "
-                                  "integer from 1 to %d", npes,
-                                  XG_CTL_MAX_PES);
+                                  "integer from 1 to %d",
+                                  npes, XG_CTL_MAX_PES);
     }
     if (i >= argc) {
         return xg_run_usage_error("no program to run");
@@ -342,11 +349,10 @@ static int xg_run_find_program(xg_run_job_t *job)
 
     if (strchr(name, '/') != NULL) {
         err = (strlen(name) < sizeof(job->path)) ? xg_run_check_exec(name)
-                                                  : ENAMETOOLONG;
+                                                 : ENAMETOOLONG;
         if (err != 0) {
             xg_run_say("cannot run '%s': %s", name, strerror(err));
-            return (err == ENOENT) ? XG_RUN_EXIT_NOTFOUND
-                                   : XG_RUN_EXIT_NOEXEC;
+            return (err == ENOENT) ? XG_RUN_EXIT_NOTFOUND : XG_RUN_EXIT_NOEXEC;
         }
         strcpy(job->path, name);
         return 0;
@@ -358,10 +364,10 @@ static int xg_run_find_program(xg_run_job_t *job)
     }
     for (; name[0] != '\0'; dir = sep + 1) {
         sep = strchrnul(dir, ':');
-        len = (sep == dir) ? snprintf(job->path, sizeof(job->path), "./%s",
-                                      name)
-                           : snprintf(job->path, sizeof(job->path), "%.*s/%s",
-                                      (int)(sep - dir), dir, name);
+        len = (sep == dir)
+                  ? snprintf(job->path, sizeof(job->path), "./%s", name)
+                  : snprintf(job->path, sizeof(job->path), "%.*s/%s",
+                             (int)(sep - dir), dir, name);
         if ((size_t)len < sizeof(job->path)) {
             err = xg_run_check_exec(job->path);
             if (err == 0) {
@@ -423,8 +429,7 @@ static int xg_run_setup_signals(xg_run_job_t *job)
     for (i = 0; i < XG_ARRAY_SIZE(xg_run_own_actions); i++) {
         memset(&action, 0, sizeof(action));
         action.sa_handler = xg_run_own_actions[i].handler;
-        sigaction(xg_run_own_actions[i].signo, &action,
-                  &job->caller_action[i]);
+        sigaction(xg_run_own_actions[i].signo, &action, &job->caller_action[i]);
     }
     sigprocmask(SIG_BLOCK, &set, &job->caller_mask);
     job->sig_fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
@@ -444,7 +449,8 @@ static int xg_run_virtual_nodes(xg_run_job_t *job)
     if (job->nodes > job->npes) {
         xg_run_say("XGAS_VIRTUAL_NODES=%d is more than the %d PEs of the "
                    "job: every virtual node needs a PE -- lower it or start "
-                   "more PEs", job->nodes, job->npes);
+                   "more PEs",
+                   job->nodes, job->npes);
         return -1;
     }
     /* the row lists its words in the order of XG_CTL_MAP_* */
@@ -476,7 +482,7 @@ static int xg_run_create_areas(xg_run_job_t *job)
     int node;
 
     job->ctl_size = xg_ctl_size((uint32_t)job->npes);
-    job->ctl_fd = memfd_create("xgas-ctl", MFD_ALLOW_SEALING);
+    job->ctl_fd   = memfd_create("xgas-ctl", MFD_ALLOW_SEALING);
     if ((job->ctl_fd < 0) ||
         (ftruncate(job->ctl_fd, (off_t)job->ctl_size) != 0) ||
         (fcntl(job->ctl_fd, F_ADD_SEALS,
@@ -496,7 +502,7 @@ static int xg_run_create_areas(xg_run_job_t *job)
     job->ctl->nodes    = (uint32_t)job->nodes;
     job->ctl->node_map = job->node_map;
     job->ctl->job_key  = xg_run_job_key();
-    job->seg_fd = malloc((size_t)job->nodes * sizeof(*job->seg_fd));
+    job->seg_fd        = malloc((size_t)job->nodes * sizeof(*job->seg_fd));
     if (job->seg_fd == NULL) {
         xg_run_say("out of memory for %d node regions", job->nodes);
         return -1;
@@ -523,10 +529,9 @@ static int xg_run_node_of(const xg_run_job_t *job, int rank)
 
 static int xg_run_is_launcher_var(const char *entry)
 {
-    static const char *const names[] = {"XGAS_RANK=", "XGAS_NPES=",
-                                        "XGAS_CTL_FD=", "XGAS_SEG_FD=",
-                                        "XGAS_PVAS_ROOM_LO=",
-                                        "XGAS_PVAS_ROOM_HI="};
+    static const char *const names[] = {
+        "XGAS_RANK=",   "XGAS_NPES=",         "XGAS_CTL_FD=",
+        "XGAS_SEG_FD=", "XGAS_PVAS_ROOM_LO=", "XGAS_PVAS_ROOM_HI="};
     size_t i;
 
     for (i = 0; i < XG_ARRAY_SIZE(names); i++) {
@@ -562,8 +567,7 @@ static int xg_run_make_env(xg_run_job_t *job)
             job->envp[n++] = environ[i];
         }
     }
-    snprintf(job->env_npes, sizeof(job->env_npes), "XGAS_NPES=%d",
-             job->npes);
+    snprintf(job->env_npes, sizeof(job->env_npes), "XGAS_NPES=%d", job->npes);
     snprintf(job->env_ctl_fd, sizeof(job->env_ctl_fd), "XGAS_CTL_FD=%d",
              job->ctl_fd);
     if (getenv("IPATH_NO_BACKTRACE") == NULL) {
@@ -573,7 +577,7 @@ static int xg_run_make_env(xg_run_job_t *job)
     job->envp[n++] = job->env_npes;
     job->envp[n++] = job->env_ctl_fd;
     job->envp[n++] = job->env_seg_fd;
-    job->envp[n] = NULL;
+    job->envp[n]   = NULL;
     return 0;
 }
 
@@ -589,21 +593,20 @@ static int xg_run_setup_pes(xg_run_job_t *job)
     int rank, which;
 
     job->pe = calloc((size_t)job->npes, sizeof(*job->pe));
-    job->pfd = calloc(1 + XG_RUN_NSTREAMS * (size_t)job->npes,
-                      sizeof(*job->pfd));
+    job->pfd =
+        calloc(1 + XG_RUN_NSTREAMS * (size_t)job->npes, sizeof(*job->pfd));
     job->pfd_stream = calloc(1 + XG_RUN_NSTREAMS * (size_t)job->npes,
                              sizeof(*job->pfd_stream));
-    if ((job->pe == NULL) || (job->pfd == NULL) ||
-        (job->pfd_stream == NULL)) {
+    if ((job->pe == NULL) || (job->pfd == NULL) || (job->pfd_stream == NULL)) {
         xg_run_say("out of memory for a job of %d PEs", job->npes);
         return -1;
     }
     for (rank = 0; rank < job->npes; rank++) {
         for (which = 0; which < XG_RUN_NSTREAMS; which++) {
-            s = &job->pe[rank].stream[which];
+            s     = &job->pe[rank].stream[which];
             s->fd = -1;
-            s->out_fd = (which == XG_RUN_STDOUT) ? STDOUT_FILENO
-                                                 : STDERR_FILENO;
+            s->out_fd =
+                (which == XG_RUN_STDOUT) ? STDOUT_FILENO : STDERR_FILENO;
             s->rank = rank;
             if (job->tag_output) {
                 s->buf = malloc(XG_RUN_LINE_MAX);
@@ -619,14 +622,14 @@ static int xg_run_setup_pes(xg_run_job_t *job)
     if (!job->tag_output || (job->caller_nofile.rlim_cur >= need)) {
         return 0;
     }
-    raised = job->caller_nofile;
+    raised          = job->caller_nofile;
     raised.rlim_cur = need;
     if (((raised.rlim_max != RLIM_INFINITY) && (raised.rlim_max < need)) ||
         (setrlimit(RLIMIT_NOFILE, &raised) != 0)) {
         xg_run_say("--tag-output with %d PEs needs %llu open descriptors, "
                    "more than the limit of %llu: raise it (ulimit -n) or "
-                   "run without --tag-output", job->npes,
-                   (unsigned long long)need,
+                   "run without --tag-output",
+                   job->npes, (unsigned long long)need,
                    (unsigned long long)job->caller_nofile.rlim_max);
         return -1;
     }
@@ -655,7 +658,7 @@ static size_t xg_run_children(const xg_run_job_t *job, pid_t **pids_p)
 {
     char path[64], stat[512], *after;
     struct dirent *entry;
-    pid_t *pids = NULL, *grown, pid, parent;
+    pid_t *pids  = NULL, *grown, pid, parent;
     size_t count = 0, cap = 0, i;
     ssize_t len;
     DIR *dir = opendir("/proc");
@@ -681,8 +684,7 @@ static size_t xg_run_children(const xg_run_job_t *job, pid_t **pids_p)
         /* "pid (comm) state ppid ...": comm may hold anything but ')' is
          * last before the state */
         after = strrchr(stat, ')');
-        if ((after == NULL) ||
-            (sscanf(after + 1, " %*c %d", &parent) != 1) ||
+        if ((after == NULL) || (sscanf(after + 1, " %*c %d", &parent) != 1) ||
             (parent != job->launcher)) {
             continue;
         }
@@ -692,7 +694,7 @@ static size_t xg_run_children(const xg_run_job_t *job, pid_t **pids_p)
             continue;
         }
         if (count == cap) {
-            cap = cap ? 2 * cap : 16;
+            cap   = cap ? 2 * cap : 16;
             grown = realloc(pids, cap * sizeof(*pids));
             if (grown == NULL) {
                 break;
@@ -772,8 +774,10 @@ static void xg_run_end_orphans(xg_run_job_t *job)
         free(pids);
     }
     if (total > 0) {
-        xg_info("run", "ended %zu processes the PEs had started and left "
-                "running", total);
+        xg_info("run",
+                "ended %zu processes the PEs had started and left "
+                "running",
+                total);
     }
 }
 
@@ -793,10 +797,10 @@ static int xg_run_setup_reaper(xg_run_job_t *job)
 static int xg_run_setup(xg_run_job_t *job)
 {
     job->launcher = getpid();
-    if ((xg_run_virtual_nodes(job) != 0) ||
-        (xg_run_setup_signals(job) != 0) || (xg_run_create_areas(job) != 0) ||
-        (xg_run_make_env(job) != 0) || (xg_run_setup_pes(job) != 0) ||
-        (xg_run_setup_reaper(job) != 0) || (xg_bind_init(&job->bind) != 0) ||
+    if ((xg_run_virtual_nodes(job) != 0) || (xg_run_setup_signals(job) != 0) ||
+        (xg_run_create_areas(job) != 0) || (xg_run_make_env(job) != 0) ||
+        (xg_run_setup_pes(job) != 0) || (xg_run_setup_reaper(job) != 0) ||
+        (xg_bind_init(&job->bind) != 0) ||
         (xg_bind_plan(&job->bind, job->bind_policy, job->npes) != 0) ||
         (xg_ctl_watch_init(&job->watch, job->ctl, job->npes,
                            xg_config.hang_timeout, "xgasrun", 1) != 0)) {
@@ -839,7 +843,8 @@ static int xg_run_child_setup(xg_run_job_t *job, int rank,
     }
     if (xg_bind_apply(&job->bind, rank) != 0) {
         xg_run_say("PE %d: cannot bind it to its CPUs (%m): run with "
-                   "--bind-to none", rank);
+                   "--bind-to none",
+                   rank);
         return -1;
     }
     /* last: a SIGTERM that is already pending now ends the child */
@@ -889,7 +894,7 @@ static int xg_run_start_pe(xg_run_job_t *job, int rank)
     xg_ctl_watch_started(&job->watch, rank, pid);
     for (which = 0; job->tag_output && (which < XG_RUN_NSTREAMS); which++) {
         xg_run_close(&pipes[which][1]);
-        s = &job->pe[rank].stream[which];
+        s     = &job->pe[rank].stream[which];
         s->fd = pipes[which][0];
         fcntl(s->fd, F_SETFL, fcntl(s->fd, F_GETFL) | O_NONBLOCK);
     }
@@ -920,8 +925,8 @@ static void xg_run_end(xg_run_job_t *job, int status)
 {
     long grace_ms = (xg_config.run_grace_ms > 0) ? xg_config.run_grace_ms : 0;
 
-    job->ending = 1;
-    job->status = status;
+    job->ending     = 1;
+    job->status     = status;
     job->kill_at_ns = xg_time_ns() + (uint64_t)grace_ms * 1000000u;
     xg_run_signal_all(job, SIGTERM);
 }
@@ -967,7 +972,8 @@ static int xg_run_pvas_check(const xg_run_job_t *job)
 
     if ((seg & (seg - 1)) != 0) {
         xg_run_say("--pvas: XGAS_PVAS_SEGMENT_SIZE=%llu is not a power of "
-                   "two: choose one, such as 64G", (unsigned long long)seg);
+                   "two: choose one, such as 64G",
+                   (unsigned long long)seg);
         return -1;
     }
     if ((xg_config.symmetric_base % seg) != 0) {
@@ -991,8 +997,7 @@ static int xg_run_pvas_pipes(xg_run_job_t *job)
 
     job->pvas_pipes = calloc((size_t)job->npes, sizeof(*job->pvas_pipes));
     if (job->pvas_pipes == NULL) {
-        xg_run_say("out of memory for the output pipes of %d PEs",
-                   job->npes);
+        xg_run_say("out of memory for the output pipes of %d PEs", job->npes);
         return -1;
     }
     for (rank = 0; rank < job->npes; rank++) {
@@ -1057,8 +1062,8 @@ static void xg_run_pvas_started(xg_run_job_t *job, int rank, pid_t pid)
     job->running++;
     xg_ctl_watch_started(&job->watch, rank, pid);
     for (which = 0; job->tag_output && (which < XG_RUN_NSTREAMS); which++) {
-        s = &job->pe[rank].stream[which];
-        s->fd = job->pvas_pipes[rank][which][0];
+        s                               = &job->pe[rank].stream[which];
+        s->fd                           = job->pvas_pipes[rank][which][0];
         job->pvas_pipes[rank][which][0] = -1;
         fcntl(s->fd, F_SETFL, fcntl(s->fd, F_GETFL) | O_NONBLOCK);
     }
@@ -1072,8 +1077,7 @@ static int xg_run_pvas_collect(xg_run_job_t *job, const pid_t *root,
     ssize_t n;
     int wstatus, rank, which, node, failed = 0;
 
-    while (((n = read(report_fd, &rec, sizeof(rec))) ==
-            (ssize_t)sizeof(rec)) ||
+    while (((n = read(report_fd, &rec, sizeof(rec))) == (ssize_t)sizeof(rec)) ||
            ((n < 0) && (errno == EINTR))) {
         if ((n > 0) && (rec.rank >= 0) && (rec.rank < job->npes)) {
             xg_run_pvas_started(job, rec.rank, (pid_t)rec.pid);
@@ -1123,7 +1127,8 @@ static int xg_run_start_pvas(xg_run_job_t *job)
         root[node] = fork();
         if (root[node] < 0) {
             xg_run_say("--pvas: cannot start the root process of node %d: "
-                       "fork failed (%m)", node);
+                       "fork failed (%m)",
+                       node);
             break;
         }
         if (root[node] == 0) {
@@ -1164,7 +1169,7 @@ static void xg_run_hang_exit_report(xg_run_job_t *job)
 {
     if (job->running > 0) {
         xg_ctl_watch_report_if_blocked(&job->watch, "where the other PEs "
-                                       "are:");
+                                                    "are:");
     }
 }
 
@@ -1173,7 +1178,7 @@ static void xg_run_hang_signal(xg_run_job_t *job)
 {
     if (!job->ending) {
         xg_ctl_watch_report(&job->watch, "SIGUSR1: state of the PEs at the "
-                            "last look:");
+                                         "last look:");
     }
 }
 
@@ -1199,12 +1204,11 @@ static int xg_run_failure(const xg_run_job_t *job, int rank, int wstatus,
         return XG_RUN_EXIT_SIGNAL + sig;
     }
     if (WEXITSTATUS(wstatus) != 0) {
-        snprintf(why, why_len, "exited with status %d",
-                 WEXITSTATUS(wstatus));
+        snprintf(why, why_len, "exited with status %d", WEXITSTATUS(wstatus));
         return WEXITSTATUS(wstatus);
     }
-    if (atomic_load_explicit(&job->ctl->pe[rank].state,
-                             memory_order_acquire) == XG_PE_INITIALIZED) {
+    if (atomic_load_explicit(&job->ctl->pe[rank].state, memory_order_acquire) ==
+        XG_PE_INITIALIZED) {
         snprintf(why, why_len, "exited without calling shmem_finalize");
         return 1;
     }
@@ -1230,13 +1234,13 @@ static void xg_run_blamed_exited(xg_run_job_t *job, int rank, pid_t pid,
     int status, sig;
 
     status = xg_run_failure(job, rank, wstatus, why, sizeof(why));
-    sig = WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : 0;
+    sig    = WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : 0;
     if ((status == 0) || (sig == SIGTERM) || (sig == SIGKILL && job->killed)) {
         xg_run_say_held(job);
         return;
     }
     job->blamed_rank = -1;
-    job->status = status;
+    job->status      = status;
     xg_run_say("PE %d (pid %d) %s; ending the job", rank, (int)pid, why);
 }
 
@@ -1255,8 +1259,9 @@ static void xg_run_pe_exited(xg_run_job_t *job, int rank, pid_t pid,
         return;
     }
     /* acquire: pairs with the requester's store, which precedes its exit */
-    requester = atomic_load_explicit(&job->ctl->exit_requested,
-                                     memory_order_acquire) - 1;
+    requester =
+        atomic_load_explicit(&job->ctl->exit_requested, memory_order_acquire) -
+        1;
     if ((requester >= 0) && (requester < job->npes)) {
         /* shmem_global_exit: the requester's own exit, not a peer's, ends
          * the job (peers may be dying of the same cause meanwhile); the
@@ -1264,8 +1269,10 @@ static void xg_run_pe_exited(xg_run_job_t *job, int rank, pid_t pid,
         if (requester == rank) {
             status = xg_ctl_exit_code(atomic_load_explicit(
                 &job->ctl->exit_status, memory_order_acquire));
-            xg_debug("run", "PE %d called shmem_global_exit(%d): ending the "
-                     "job", rank, status);
+            xg_debug("run",
+                     "PE %d called shmem_global_exit(%d): ending the "
+                     "job",
+                     rank, status);
             xg_run_end(job, status);
         }
         return;
@@ -1275,8 +1282,9 @@ static void xg_run_pe_exited(xg_run_job_t *job, int rank, pid_t pid,
         return;
     }
     /* acquire: the PE wrote its cause before it exited */
-    cause = atomic_load_explicit(&job->ctl->pe[rank].cause,
-                                 memory_order_acquire) - 1;
+    cause =
+        atomic_load_explicit(&job->ctl->pe[rank].cause, memory_order_acquire) -
+        1;
     if ((cause >= 0) && (cause < job->npes) && (cause != rank) &&
         (job->pe[cause].pid > 0)) {
         /* it noticed that @cause stopped answering, and @cause is not
@@ -1417,11 +1425,11 @@ static int xg_run_emit(xg_run_job_t *job, xg_run_stream_t *s, char *line,
     struct iovec iov[3];
 
     iov[0].iov_base = tag;
-    iov[0].iov_len = (size_t)snprintf(tag, sizeof(tag), "[%d] ", s->rank);
+    iov[0].iov_len  = (size_t)snprintf(tag, sizeof(tag), "[%d] ", s->rank);
     iov[1].iov_base = line;
-    iov[1].iov_len = len;
+    iov[1].iov_len  = len;
     iov[2].iov_base = newline;
-    iov[2].iov_len = 1;
+    iov[2].iov_len  = 1;
     if (xg_run_write(s->out_fd, iov, add_newline ? 3 : 2) == 0) {
         return 0;
     }
@@ -1433,15 +1441,13 @@ static int xg_run_emit(xg_run_job_t *job, xg_run_stream_t *s, char *line,
  * tagged; a line longer than XG_RUN_LINE_MAX is split.  At the end of the
  * stream (for @draining: of what it holds now) a last unterminated line is
  * passed on with a newline, and the stream is closed. */
-static void xg_run_forward(xg_run_job_t *job, xg_run_stream_t *s,
-                           int draining)
+static void xg_run_forward(xg_run_job_t *job, xg_run_stream_t *s, int draining)
 {
-    ssize_t n = read(s->fd, s->buf + s->len, XG_RUN_LINE_MAX - s->len);
+    ssize_t n  = read(s->fd, s->buf + s->len, XG_RUN_LINE_MAX - s->len);
     char *line = s->buf, *end, *newline;
     int at_end;
 
-    if ((n < 0) &&
-        ((errno == EINTR) || ((errno == EAGAIN) && !draining))) {
+    if ((n < 0) && ((errno == EINTR) || ((errno == EAGAIN) && !draining))) {
         return;
     }
     at_end = (n <= 0);
@@ -1478,8 +1484,8 @@ static int xg_run_poll_fill(xg_run_job_t *job)
         for (which = 0; which < XG_RUN_NSTREAMS; which++) {
             s = &job->pe[rank].stream[which];
             if (s->fd >= 0) {
-                job->pfd[count] = (struct pollfd){.fd = s->fd,
-                                                  .events = POLLIN};
+                job->pfd[count] =
+                    (struct pollfd){.fd = s->fd, .events = POLLIN};
                 job->pfd_stream[count++] = s;
             }
         }

@@ -54,9 +54,11 @@ int xg_bind_init(xg_bind_t *b)
     memset(b, 0, sizeof(*b));
     b->applied = XG_BIND_NONE;
     if (bind_load(&b->topo, &b->allowed) != 0) {
-        fprintf(stderr, "xgasrun: hwloc cannot read this host's topology or "
-                        "this process's CPU binding (%s); run with "
-                        "--bind-to none\n", strerror(errno));
+        fprintf(stderr,
+                "xgasrun: hwloc cannot read this host's topology or "
+                "this process's CPU binding (%s); run with "
+                "--bind-to none\n",
+                strerror(errno));
         return -1;
     }
     return 0;
@@ -91,8 +93,8 @@ static int bind_objects(const xg_bind_t *b, hwloc_obj_type_t type,
         (hwloc_get_nbobjs_by_type(b->topo, HWLOC_OBJ_CORE) <= 0)) {
         type = HWLOC_OBJ_PU;
     }
-    total = hwloc_get_nbobjs_by_type(b->topo, type);
-    objs = malloc(((total > 0) ? (size_t)total : 1) * sizeof(*objs));
+    total   = hwloc_get_nbobjs_by_type(b->topo, type);
+    objs    = malloc(((total > 0) ? (size_t)total : 1) * sizeof(*objs));
     *objs_p = objs;
     if (objs == NULL) {
         return 0;
@@ -114,8 +116,7 @@ static int bind_numa_of(const xg_bind_t *b, hwloc_const_bitmap_t set)
     hwloc_obj_t node;
 
     for (i = 0; i < total; i++) {
-        node = hwloc_get_obj_by_type(b->topo, HWLOC_OBJ_NUMANODE,
-                                     (unsigned)i);
+        node = hwloc_get_obj_by_type(b->topo, HWLOC_OBJ_NUMANODE, (unsigned)i);
         if ((node != NULL) && (node->cpuset != NULL) &&
             hwloc_bitmap_isincluded(set, node->cpuset)) {
             return (int)node->os_index;
@@ -126,12 +127,12 @@ static int bind_numa_of(const xg_bind_t *b, hwloc_const_bitmap_t set)
 
 int xg_bind_plan(xg_bind_t *b, xg_bind_policy_t policy, int npes)
 {
-    hwloc_obj_type_t type = (policy == XG_BIND_NUMA) ? HWLOC_OBJ_NUMANODE
-                                                      : HWLOC_OBJ_CORE;
+    hwloc_obj_type_t type =
+        (policy == XG_BIND_NUMA) ? HWLOC_OBJ_NUMANODE : HWLOC_OBJ_CORE;
     hwloc_obj_t *objs = NULL;
     int count = 0, rank, which, cpus = hwloc_bitmap_weight(b->allowed);
 
-    b->npes = npes;
+    b->npes    = npes;
     b->pe_numa = malloc((size_t)npes * sizeof(*b->pe_numa));
     if (b->pe_numa == NULL) {
         fprintf(stderr, "xgasrun: out of memory for the binding of %d PEs\n",
@@ -153,17 +154,21 @@ int xg_bind_plan(xg_bind_t *b, xg_bind_policy_t policy, int npes)
         return 0;
     }
     if ((policy == XG_BIND_DEFAULT) && (count < npes)) {
-        snprintf(b->why, sizeof(b->why), "unbound: %d PEs on %d core%s of "
-                 "the %d CPU%s xgasrun may use -- oversubscribed", npes,
-                 count, (count == 1) ? "" : "s", cpus, (cpus == 1) ? "" : "s");
+        snprintf(b->why, sizeof(b->why),
+                 "unbound: %d PEs on %d core%s of "
+                 "the %d CPU%s xgasrun may use -- oversubscribed",
+                 npes, count, (count == 1) ? "" : "s", cpus,
+                 (cpus == 1) ? "" : "s");
         free(objs);
         return 0;
     }
     if ((policy == XG_BIND_CORE) && (count < npes)) {
-        fprintf(stderr, "xgasrun: --bind-to core needs a core per PE, but "
-                        "%d PEs and only %d core%s among the CPUs xgasrun may "
-                        "use: run fewer PEs, or bind with --bind-to numa or "
-                        "none\n", npes, count, (count == 1) ? "" : "s");
+        fprintf(stderr,
+                "xgasrun: --bind-to core needs a core per PE, but "
+                "%d PEs and only %d core%s among the CPUs xgasrun may "
+                "use: run fewer PEs, or bind with --bind-to numa or "
+                "none\n",
+                npes, count, (count == 1) ? "" : "s");
         free(objs);
         return -1;
     }
@@ -176,12 +181,14 @@ int xg_bind_plan(xg_bind_t *b, xg_bind_policy_t policy, int npes)
     }
     for (rank = 0; rank < npes; rank++) {
         /* core: one each, in order; numa: consecutive ranks together */
-        which = (policy == XG_BIND_NUMA)
-                    ? (int)(((long)rank * count) / npes) : rank;
+        which = (policy == XG_BIND_NUMA) ? (int)(((long)rank * count) / npes)
+                                         : rank;
         b->pe_set[rank] = hwloc_bitmap_dup(objs[which]->cpuset);
         if (b->pe_set[rank] == NULL) {
-            fprintf(stderr, "xgasrun: out of memory for the binding of %d "
-                            "PEs\n", npes);
+            fprintf(stderr,
+                    "xgasrun: out of memory for the binding of %d "
+                    "PEs\n",
+                    npes);
             free(objs);
             return -1;
         }
@@ -219,9 +226,9 @@ void xg_bind_describe_pe(const xg_bind_t *b, int rank, int node, char *buf,
     snprintf(buf, len, "PE %d on node %d: cpus %s (bound to %s%s%s)", rank,
              node, cpus, (b->applied == XG_BIND_NUMA) ? "" : "a core",
              ((b->applied != XG_BIND_NUMA) && (numa[0] != '\0')) ? ", " : "",
-             (numa[0] != '\0') ? numa
-                                : ((b->applied == XG_BIND_NUMA) ? "a NUMA node"
-                                                                : ""));
+             (numa[0] != '\0')
+                 ? numa
+                 : ((b->applied == XG_BIND_NUMA) ? "a NUMA node" : ""));
 }
 
 void xg_bind_describe_self(char *buf, size_t len)
@@ -239,12 +246,11 @@ void xg_bind_describe_self(char *buf, size_t len)
         return;
     }
     hwloc_bitmap_list_snprintf(cpus, sizeof(cpus), allowed);
-    all = hwloc_topology_get_topology_cpuset(topo);
+    all    = hwloc_topology_get_topology_cpuset(topo);
     ncores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
     for (i = 0; i < ncores; i++) {
         obj = hwloc_get_obj_by_type(topo, HWLOC_OBJ_CORE, (unsigned)i);
-        cores += (obj != NULL) && hwloc_bitmap_intersects(obj->cpuset,
-                                                          allowed);
+        cores += (obj != NULL) && hwloc_bitmap_intersects(obj->cpuset, allowed);
     }
     numa = -1;
     for (i = 0; i < hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE); i++) {
@@ -254,14 +260,20 @@ void xg_bind_describe_self(char *buf, size_t len)
         }
     }
     if (hwloc_bitmap_isequal(allowed, all)) {
-        snprintf(buf, len, "cpus %s: unbound (every CPU of this host, %d "
-                 "core%s)", cpus, ncores, (ncores == 1) ? "" : "s");
+        snprintf(buf, len,
+                 "cpus %s: unbound (every CPU of this host, %d "
+                 "core%s)",
+                 cpus, ncores, (ncores == 1) ? "" : "s");
     } else if (numa >= 0) {
-        snprintf(buf, len, "cpus %s: bound to %d of the %d cores, NUMA "
-                 "node %d", cpus, cores, ncores, numa);
+        snprintf(buf, len,
+                 "cpus %s: bound to %d of the %d cores, NUMA "
+                 "node %d",
+                 cpus, cores, ncores, numa);
     } else {
-        snprintf(buf, len, "cpus %s: bound to %d of the %d cores, across "
-                 "NUMA nodes", cpus, cores, ncores);
+        snprintf(buf, len,
+                 "cpus %s: bound to %d of the %d cores, across "
+                 "NUMA nodes",
+                 cpus, cores, ncores);
     }
     hwloc_bitmap_free(allowed);
     hwloc_topology_destroy(topo);

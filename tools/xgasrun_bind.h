@@ -33,12 +33,12 @@ typedef enum xg_bind_policy {
 
 typedef struct xg_bind {
     hwloc_topology_t topo;
-    hwloc_bitmap_t   allowed;   /* the CPUs xgasrun may run on */
-    hwloc_bitmap_t  *pe_set;    /* per PE; NULL while unbound */
-    int             *pe_numa;   /* per PE: its NUMA node's OS index, or -1 */
-    int              npes;
-    xg_bind_policy_t applied;   /* what the plan did: CORE, NUMA or NONE */
-    char             why[192];  /* under NONE: why the PEs are unbound */
+    hwloc_bitmap_t allowed; /* the CPUs xgasrun may run on */
+    hwloc_bitmap_t *pe_set; /* per PE; NULL while unbound */
+    int *pe_numa;           /* per PE: its NUMA node's OS index, or -1 */
+    int npes;
+    xg_bind_policy_t applied; /* what the plan did: CORE, NUMA or NONE */
+    char why[192];            /* under NONE: why the PEs are unbound */
 } xg_bind_t;
 
 /* Parses the value of --bind-to; -1 if it is not one of XG_BIND_VALUES. */

@@ -48,19 +48,19 @@
 
 #include "bench_core.h"
 
-#define MIB (1024L * 1024L)
+#define MIB      (1024L * 1024L)
 #define MAX_REPS 31
 
 static int me, np;
-static const char *lib = "xgas";
+static const char *lib   = "xgas";
 static const char *route = "direct";
-static int reps = 5;
-static double budget = 0.02;  /* seconds per run */
-static long max_size = MIB;
-static long compute_us = 1000;
+static int reps          = 5;
+static double budget     = 0.02; /* seconds per run */
+static long max_size     = MIB;
+static long compute_us   = 1000;
 static int quick;
 static char *priv_a, *priv_b; /* private buffers */
-static void **buf;             /* ARMCI memory: 2 MiB + 1 MiB per process */
+static void **buf;            /* ARMCI memory: 2 MiB + 1 MiB per process */
 
 /* ---- timing ------------------------------------------------------------ */
 
@@ -101,13 +101,13 @@ static double per_op(kernel_t k, long size, long iters)
  */
 typedef struct fig_result {
     double med, best, base_med, ratio;
-    long   iters;
+    long iters;
 } fig_result_t;
 
 /* A figure and its baseline with their sizes and iteration counts. */
 typedef struct fig_run {
     kernel_t k, b;
-    long     size, bsize, iters, biters;
+    long size, bsize, iters, biters;
 } fig_run_t;
 
 static double series_run(void *ctx, int baseline)
@@ -124,7 +124,7 @@ static fig_result_t measure(kernel_t k, long size, kernel_t b, long bsize)
     bench_series_t s;
     fig_result_t res;
 
-    f.iters = calibrate(k, size);
+    f.iters  = calibrate(k, size);
     f.biters = calibrate(b, bsize);
     bench_series_run(&s, reps, 0, series_run, &f);
     qsort(s.m, (size_t)reps, sizeof(double), bench_cmp_double);
@@ -139,10 +139,10 @@ static fig_result_t measure(kernel_t k, long size, kernel_t b, long bsize)
 }
 
 /* One result line; @extra (pairs with their spaces) goes at its end. */
-static void emit_line(const char *op, const char *kind, long size,
-                      double value, double best, const char *unit,
-                      const char *base, double base_value, double ratio,
-                      long iters, const char *extra)
+static void emit_line(const char *op, const char *kind, long size, double value,
+                      double best, const char *unit, const char *base,
+                      double base_value, double ratio, long iters,
+                      const char *extra)
 {
     bench_line_t l;
 
@@ -172,8 +172,8 @@ static void emit(const char *op, const char *kind, long size, double value,
     if (me != 0) {
         return;
     }
-    emit_line(op, kind, size, value, best, unit, base, base_value, ratio,
-              iters, "");
+    emit_line(op, kind, size, value, best, unit, base, base_value, ratio, iters,
+              "");
 }
 
 /* A bandwidth figure: @bytes per operation of @r, the baseline moving
@@ -230,25 +230,16 @@ static double k_run(long size, long iters, kop_t op)
                 ARMCI_Put(priv_a, buf[1], (int)size, 1);
                 ARMCI_Fence(1);
                 break;
-            case K_GET:
-                ARMCI_Get(buf[1], priv_a, (int)size, 1);
-                break;
-            case K_PUT_STREAM:
-                ARMCI_Put(priv_a, buf[1], (int)size, 1);
-                break;
+            case K_GET: ARMCI_Get(buf[1], priv_a, (int)size, 1); break;
+            case K_PUT_STREAM: ARMCI_Put(priv_a, buf[1], (int)size, 1); break;
             case K_ACC_STREAM:
-                ARMCI_Acc(ARMCI_ACC_DBL, &scale, priv_a, buf[1], (int)size,
-                          1);
+                ARMCI_Acc(ARMCI_ACC_DBL, &scale, priv_a, buf[1], (int)size, 1);
                 break;
-            case K_PUTS:
-                ARMCI_PutS(priv_a, ls, buf[1], rs, count, 1, 1);
-                break;
-            case K_GETS:
-                ARMCI_GetS(buf[1], rs, priv_a, ls, count, 1, 1);
-                break;
+            case K_PUTS: ARMCI_PutS(priv_a, ls, buf[1], rs, count, 1, 1); break;
+            case K_GETS: ARMCI_GetS(buf[1], rs, priv_a, ls, count, 1, 1); break;
             default:
-                ARMCI_AccS(ARMCI_ACC_DBL, &scale, priv_a, ls, buf[1], rs,
-                           count, 1, 1);
+                ARMCI_AccS(ARMCI_ACC_DBL, &scale, priv_a, ls, buf[1], rs, count,
+                           1, 1);
             }
         }
         if ((op != K_PUT_FENCE) && (op != K_GET)) {
@@ -260,14 +251,38 @@ static double k_run(long size, long iters, kop_t op)
     return t0;
 }
 
-static double k_put_latency(long s, long n) { return k_run(s, n, K_PUT_FENCE); }
-static double k_get_latency(long s, long n) { return k_run(s, n, K_GET); }
-static double k_put_bw(long s, long n) { return k_run(s, n, K_PUT_STREAM); }
-static double k_get_bw(long s, long n) { return k_run(s, n, K_GET); }
-static double k_acc_contig(long s, long n) { return k_run(s, n, K_ACC_STREAM); }
-static double k_puts(long s, long n) { return k_run(s, n, K_PUTS); }
-static double k_gets(long s, long n) { return k_run(s, n, K_GETS); }
-static double k_accs(long s, long n) { return k_run(s, n, K_ACCS); }
+static double k_put_latency(long s, long n)
+{
+    return k_run(s, n, K_PUT_FENCE);
+}
+static double k_get_latency(long s, long n)
+{
+    return k_run(s, n, K_GET);
+}
+static double k_put_bw(long s, long n)
+{
+    return k_run(s, n, K_PUT_STREAM);
+}
+static double k_get_bw(long s, long n)
+{
+    return k_run(s, n, K_GET);
+}
+static double k_acc_contig(long s, long n)
+{
+    return k_run(s, n, K_ACC_STREAM);
+}
+static double k_puts(long s, long n)
+{
+    return k_run(s, n, K_PUTS);
+}
+static double k_gets(long s, long n)
+{
+    return k_run(s, n, K_GETS);
+}
+static double k_accs(long s, long n)
+{
+    return k_run(s, n, K_ACCS);
+}
 
 /* Where the remote rows of a patch sit: the patch of a 2-D array whose
  * rows are an eighth (at least 8 bytes) wider than the patch's (dense),
@@ -283,8 +298,8 @@ static long patch_stride(long row)
  * patch_stride() apart. */
 static void patch(long row, int *count, int *lstride, int *rstride)
 {
-    count[0] = (int)row;
-    count[1] = (int)(MIB / row);
+    count[0]   = (int)row;
+    count[1]   = (int)(MIB / row);
     lstride[0] = (int)row;
     rstride[0] = (int)patch_stride(row);
 }
@@ -321,14 +336,14 @@ static void spin_for(double seconds)
 static double counter_run(int p, long per)
 {
     long *counter = (long *)buf[0], v;
-    int *done = (int *)((char *)buf[0] + 64);
+    int *done     = (int *)((char *)buf[0] + 64);
     double t0, mine = 0, sum = 0;
     int one = 1, old;
     long i;
 
     if (me == 0) {
         *counter = 0;
-        *done = 0;
+        *done    = 0;
     }
     ARMCI_Barrier();
     if ((me > 0) && (me < p)) {
@@ -368,8 +383,8 @@ static void fig_counter(void)
                      compute_us ? "owner_computes" : "owner_waits");
             snprintf(extra, sizeof(extra), " compute_us=%ld procs=%d",
                      compute_us, p);
-            emit_line(op, "counter", 8, t[reps / 2], t[0], "us", "none", 0,
-                      1, per, extra);
+            emit_line(op, "counter", 8, t[reps / 2], t[0], "us", "none", 0, 1,
+                      per, extra);
         }
     }
 }
@@ -396,7 +411,8 @@ static int wanted(const char *list, const char *name)
 static void usage(void)
 {
     if (me == 0) {
-        fprintf(stderr, "usage: armci-bench [--quick] [--lib NAME] "
+        fprintf(stderr,
+                "usage: armci-bench [--quick] [--lib NAME] "
                 "[--route NAME] [--figures latency,bw,strided,acc,counter] "
                 "[--reps N] [--budget-ms MS] [--max-size BYTES] "
                 "[--compute-us US]\n");
@@ -417,9 +433,9 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     for (i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--quick") == 0) {
-            quick = 1;
-            reps = 3;
-            budget = 0.002;
+            quick    = 1;
+            reps     = 3;
+            budget   = 0.002;
             max_size = 64 * 1024;
         } else if ((strcmp(argv[i], "--lib") == 0) && (i + 1 < argc)) {
             lib = argv[++i];
@@ -442,8 +458,10 @@ int main(int argc, char **argv)
     if ((reps < 1) || (reps > MAX_REPS) || (np < 2) || (max_size < 8) ||
         (max_size > MIB)) {
         if (me == 0) {
-            fprintf(stderr, "armci-bench: needs 2 or more processes, reps "
-                    "1..%d, max-size 8..1M\n", MAX_REPS);
+            fprintf(stderr,
+                    "armci-bench: needs 2 or more processes, reps "
+                    "1..%d, max-size 8..1M\n",
+                    MAX_REPS);
         }
         usage();
     }
@@ -488,9 +506,8 @@ int main(int argc, char **argv)
                 emit_bw(sparse ? "puts_sparse" : "puts", size, MIB, &r,
                         "contiguous_put", MIB);
                 r = measure(k_raw_strided, size, k_memcpy, MIB);
-                emit_bw(sparse ? "raw_strided_copy_sparse"
-                               : "raw_strided_copy", size, MIB, &r,
-                        "memcpy", MIB);
+                emit_bw(sparse ? "raw_strided_copy_sparse" : "raw_strided_copy",
+                        size, MIB, &r, "memcpy", MIB);
             }
         }
         sparse = 0;

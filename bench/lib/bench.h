@@ -44,19 +44,19 @@ typedef enum bench_op {
     OP_FETCH_XOR,
     OP_GUPS,
     OP_BARRIER_ALL,
-    OP_PUTMEM_SIGNAL,   /* OpenSHMEM 1.5: left out where the library lacks it */
+    OP_PUTMEM_SIGNAL, /* OpenSHMEM 1.5: left out where the library lacks it */
     OP_LOCK,
     OP_COUNT
 } bench_op_t;
 
 /* How an operation is measured (kind_names in bench/xgas_bench.c). */
 typedef enum bench_kind {
-    KIND_PINGPONG,        /* PE 0 <-> PE 1, half round trip, fence+flag */
-    KIND_PINGPONG_QUIET,  /* the same with shmem_quiet before the flag */
-    KIND_ISSUE,           /* back-to-back on PE 0 (+quiet), per operation */
-    KIND_BW,              /* stream of puts/gets on PE 0, one quiet */
-    KIND_RATE,            /* GUPS over all PEs */
-    KIND_LATENCY,         /* barrier over all PEs */
+    KIND_PINGPONG,       /* PE 0 <-> PE 1, half round trip, fence+flag */
+    KIND_PINGPONG_QUIET, /* the same with shmem_quiet before the flag */
+    KIND_ISSUE,          /* back-to-back on PE 0 (+quiet), per operation */
+    KIND_BW,             /* stream of puts/gets on PE 0, one quiet */
+    KIND_RATE,           /* GUPS over all PEs */
+    KIND_LATENCY,        /* barrier over all PEs */
     KIND_COUNT
 } bench_kind_t;
 
@@ -68,67 +68,67 @@ typedef uint64_t (*bench_kernel_t)(const bench_fig_t *fig, long warm,
                                    long iters);
 
 struct bench_fig {
-    bench_op_t     op;
-    bench_kind_t   kind;
-    size_t         size;       /* bytes per operation (GUPS: table/PE) */
-    bench_kernel_t run;        /* the OpenSHMEM kernel */
-    bench_kernel_t base;       /* its raw baseline */
-    const char    *base_name;
+    bench_op_t op;
+    bench_kind_t kind;
+    size_t size;         /* bytes per operation (GUPS: table/PE) */
+    bench_kernel_t run;  /* the OpenSHMEM kernel */
+    bench_kernel_t base; /* its raw baseline */
+    const char *base_name;
 };
 
 /* How the program measures its figures (bench_figure.c); set once before
  * the first bench_measure. */
 typedef struct bench_plan {
-    const char        *lib;         /* value of lib= */
-    const char *const *op_names;    /* [OP_COUNT]: op= */
-    const char *const *kind_names;  /* [KIND_COUNT]: kind= */
-    double             budget_ns;   /* length of one timed run */
-    int                reps;        /* measurement runs per figure */
-    int                internode;   /* no raw mapping: no baselines */
-    void             (*reset)(void); /* zeroes this PE's control words */
+    const char *lib;               /* value of lib= */
+    const char *const *op_names;   /* [OP_COUNT]: op= */
+    const char *const *kind_names; /* [KIND_COUNT]: kind= */
+    double budget_ns;              /* length of one timed run */
+    int reps;                      /* measurement runs per figure */
+    int internode;                 /* no raw mapping: no baselines */
+    void (*reset)(void);           /* zeroes this PE's control words */
 } bench_plan_t;
 
 extern bench_plan_t bench_plan;
 
 /* A figure's result (meaningful on PE 0). */
 typedef struct bench_result {
-    double value;      /* median of the measurement runs */
-    double best;       /* their minimum (latency) or maximum (rates) */
-    double base;       /* median of the baseline runs */
-    double ratio;      /* median of value / better adjacent baseline */
-    long   iters;
-    long   base_iters;
+    double value; /* median of the measurement runs */
+    double best;  /* their minimum (latency) or maximum (rates) */
+    double base;  /* median of the baseline runs */
+    double ratio; /* median of value / better adjacent baseline */
+    long iters;
+    long base_iters;
 } bench_result_t;
 
 /* The raw shared mapping (not from the library): control lines, one data
  * inbox per PE of the pair, and a GUPS table of npes * table_len words. */
 typedef struct bench_raw {
-    long          *flag[2];    /* inbox flag of PE 0 and of PE 1 */
-    long          *req;        /* request word of the get ping-pong */
-    long          *ans;        /* answer word of the get ping-pong */
-    long          *ctr;        /* counter of the atomic ping-pong */
-    long          *bar_count;  /* centralized barrier: arrivals */
-    long          *bar_sense;  /* centralized barrier: release sense */
-    long          *lock;       /* test-and-test-and-set spin lock */
-    char          *data[2];    /* data inbox of PE 0 and of PE 1 */
-    unsigned long *table;      /* GUPS table, PE p owns [p * len, +len) */
-    void          *base;
-    size_t         len;
+    long *flag[2];        /* inbox flag of PE 0 and of PE 1 */
+    long *req;            /* request word of the get ping-pong */
+    long *ans;            /* answer word of the get ping-pong */
+    long *ctr;            /* counter of the atomic ping-pong */
+    long *bar_count;      /* centralized barrier: arrivals */
+    long *bar_sense;      /* centralized barrier: release sense */
+    long *lock;           /* test-and-test-and-set spin lock */
+    char *data[2];        /* data inbox of PE 0 and of PE 1 */
+    unsigned long *table; /* GUPS table, PE p owns [p * len, +len) */
+    void *base;
+    size_t len;
 } bench_raw_t;
 
 /* State of this PE, set up once by the program. */
 typedef struct bench_env {
-    int            me;
-    int            npes;
-    char          *src;        /* private source buffer, data_len bytes */
-    char          *dst;        /* private destination buffer */
-    size_t         data_len;   /* largest transfer */
-    size_t         table_len;  /* GUPS words per PE (power of two) */
-    bench_raw_t    raw;
+    int me;
+    int npes;
+    char *src;        /* private source buffer, data_len bytes */
+    char *dst;        /* private destination buffer */
+    size_t data_len;  /* largest transfer */
+    size_t table_len; /* GUPS words per PE (power of two) */
+    bench_raw_t raw;
 } bench_env_t;
 
 extern bench_env_t bench_env;
-extern volatile long bench_sink;  /* keeps loaded values alive */
+extern volatile long bench_sink; /* keeps loaded values alive */
 
 /*
  * Called once per unsuccessful poll of a raw wait loop.  The pair kernels
@@ -172,23 +172,23 @@ static inline uint64_t bench_rand_seed(int pe)
  * `i`.  A macro rather than a function taking a callback, so each loop is
  * as tight as hand-written code.
  */
-#define BENCH_PE0_LOOP(warm, iters, BODY, END)                              \
-    do {                                                                   \
-        uint64_t t0_;                                                      \
-        long i;                                                            \
-        if (bench_env.me != 0) {                                           \
-            return 0;                                                      \
-        }                                                                  \
-        for (i = 0; i < (warm); i++) {                                     \
-            BODY;                                                          \
-        }                                                                  \
-        END;                                                               \
-        t0_ = bench_now_ns();                                              \
-        for (i = 0; i < (iters); i++) {                                    \
-            BODY;                                                          \
-        }                                                                  \
-        END;                                                               \
-        return bench_now_ns() - t0_;                                       \
+#define BENCH_PE0_LOOP(warm, iters, BODY, END) \
+    do {                                       \
+        uint64_t t0_;                          \
+        long i;                                \
+        if (bench_env.me != 0) {               \
+            return 0;                          \
+        }                                      \
+        for (i = 0; i < (warm); i++) {         \
+            BODY;                              \
+        }                                      \
+        END;                                   \
+        t0_ = bench_now_ns();                  \
+        for (i = 0; i < (iters); i++) {        \
+            BODY;                              \
+        }                                      \
+        END;                                   \
+        return bench_now_ns() - t0_;           \
     } while (0)
 
 /* The program's name in bench_die's messages; set by main. */
@@ -229,19 +229,15 @@ void bench_raw_reset(void);
 
 /* Raw baseline kernels (bench_kernel_t). */
 uint64_t raw_store_pingpong(const bench_fig_t *fig, long warm, long iters);
-uint64_t raw_copy_flag_pingpong(const bench_fig_t *fig, long warm,
-                                long iters);
+uint64_t raw_copy_flag_pingpong(const bench_fig_t *fig, long warm, long iters);
 uint64_t raw_load_after_write(const bench_fig_t *fig, long warm, long iters);
-uint64_t raw_fetch_add_pingpong(const bench_fig_t *fig, long warm,
-                                long iters);
+uint64_t raw_fetch_add_pingpong(const bench_fig_t *fig, long warm, long iters);
 uint64_t raw_store_fence(const bench_fig_t *fig, long warm, long iters);
 uint64_t raw_copy_fence(const bench_fig_t *fig, long warm, long iters);
 uint64_t raw_load(const bench_fig_t *fig, long warm, long iters);
 uint64_t raw_fetch_add(const bench_fig_t *fig, long warm, long iters);
-uint64_t raw_memcpy_to_shared(const bench_fig_t *fig, long warm,
-                              long iters);
-uint64_t raw_memcpy_from_shared(const bench_fig_t *fig, long warm,
-                                long iters);
+uint64_t raw_memcpy_to_shared(const bench_fig_t *fig, long warm, long iters);
+uint64_t raw_memcpy_from_shared(const bench_fig_t *fig, long warm, long iters);
 uint64_t raw_atomic_xor(const bench_fig_t *fig, long warm, long iters);
 uint64_t raw_counter_barrier(const bench_fig_t *fig, long warm, long iters);
 uint64_t raw_spin_lock(const bench_fig_t *fig, long warm, long iters);

@@ -50,10 +50,10 @@ void bench_series_run(bench_series_t *s, int reps, int higher_is_better,
     s->reps = reps;
     s->b[0] = run(ctx, 1);
     for (k = 0; k < reps; k++) {
-        s->m[k] = run(ctx, 0);
+        s->m[k]     = run(ctx, 0);
         s->b[k + 1] = run(ctx, 1);
-        s->r[k] = s->m[k] / bench_better(higher_is_better, s->b[k],
-                                         s->b[k + 1]);
+        s->r[k] =
+            s->m[k] / bench_better(higher_is_better, s->b[k], s->b[k + 1]);
     }
 }
 
@@ -80,15 +80,14 @@ void bench_line_add(bench_line_t *l, const char *key, const char *fmt, ...)
     line_clamp(l, snprintf(l->buf + l->len, sizeof(l->buf) - l->len,
                            "%s%s=", (l->len > 0) ? " " : "", key));
     va_start(ap, fmt);
-    line_clamp(l, vsnprintf(l->buf + l->len, sizeof(l->buf) - l->len, fmt,
-                            ap));
+    line_clamp(l, vsnprintf(l->buf + l->len, sizeof(l->buf) - l->len, fmt, ap));
     va_end(ap);
 }
 
 void bench_line_raw(bench_line_t *l, const char *text)
 {
-    line_clamp(l, snprintf(l->buf + l->len, sizeof(l->buf) - l->len, "%s",
-                           text));
+    line_clamp(l,
+               snprintf(l->buf + l->len, sizeof(l->buf) - l->len, "%s", text));
 }
 
 void bench_line_print(const bench_line_t *l)
@@ -115,8 +114,7 @@ size_t bench_parse_size(const char *arg)
         v <<= 30;
         end++;
         break;
-    default:
-        break;
+    default: break;
     }
     if ((end == arg) || (*end != '\0')) {
         return 0;

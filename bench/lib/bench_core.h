@@ -54,7 +54,7 @@ static inline double bench_better(int higher_is_better, double a, double b)
  * ..., m[reps-1], b[reps]; r[k] = m[k] / better(b[k], b[k+1]).
  */
 typedef struct bench_series {
-    int    reps;
+    int reps;
     double m[BENCH_REPS_MAX];
     double b[BENCH_REPS_MAX + 1];
     double r[BENCH_REPS_MAX];
@@ -75,7 +75,7 @@ void bench_series_run(bench_series_t *s, int reps, int higher_is_better,
  * the buffer are cut, never overflow.
  */
 typedef struct bench_line {
-    char   buf[1024];
+    char buf[1024];
     size_t len;
 } bench_line_t;
 

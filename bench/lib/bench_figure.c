@@ -7,7 +7,7 @@
  * Plain OpenSHMEM: builds with oshcc too.
  */
 #ifndef _GNU_SOURCE
-#define _GNU_SOURCE  /* clock_gettime under oshcc -std=c11 */
+#define _GNU_SOURCE /* clock_gettime under oshcc -std=c11 */
 #endif
 
 #include <stdio.h>
@@ -23,12 +23,9 @@ bench_plan_t bench_plan;
 static const char *fig_unit(const bench_fig_t *fig)
 {
     switch (fig->kind) {
-    case KIND_BW:
-        return "GB/s";
-    case KIND_RATE:
-        return "GUP/s";
-    default:
-        return "ns";
+    case KIND_BW: return "GB/s";
+    case KIND_RATE: return "GUP/s";
+    default: return "ns";
     }
 }
 
@@ -44,10 +41,8 @@ static double ops_per_iter(const bench_fig_t *fig)
 {
     switch (fig->kind) {
     case KIND_PINGPONG:
-    case KIND_PINGPONG_QUIET:
-        return 2.0;
-    case KIND_RATE:
-        return 2.0 * bench_env.npes;
+    case KIND_PINGPONG_QUIET: return 2.0;
+    case KIND_RATE: return 2.0 * bench_env.npes;
     default:
         /* a lock figure is per acquisition, and every PE acquires */
         return (fig->op == OP_LOCK) ? (double)bench_env.npes : 1.0;
@@ -57,16 +52,13 @@ static double ops_per_iter(const bench_fig_t *fig)
 /* The figure's value for a run of @iters iterations that took @ns. */
 static double fig_value(const bench_fig_t *fig, uint64_t ns, long iters)
 {
-    double per_op = (double)(ns > 0 ? ns : 1) /
-                    ((double)iters * ops_per_iter(fig));
+    double per_op =
+        (double)(ns > 0 ? ns : 1) / ((double)iters * ops_per_iter(fig));
 
     switch (fig->kind) {
-    case KIND_BW:
-        return (double)fig->size / per_op;   /* bytes per ns = GB/s */
-    case KIND_RATE:
-        return 1.0 / per_op;                 /* updates per ns = GUP/s */
-    default:
-        return per_op;
+    case KIND_BW: return (double)fig->size / per_op; /* bytes per ns = GB/s */
+    case KIND_RATE: return 1.0 / per_op; /* updates per ns = GUP/s */
+    default: return per_op;
     }
 }
 
@@ -96,9 +88,9 @@ static double fig_budget(const bench_fig_t *fig)
  * bench_calibrate and bench_series_run. */
 typedef struct fig_run {
     const bench_fig_t *fig;
-    bench_kernel_t     kernel;  /* calibration: the kernel being counted */
-    long               iters;
-    long               base_iters;
+    bench_kernel_t kernel; /* calibration: the kernel being counted */
+    long iters;
+    long base_iters;
 } fig_run_t;
 
 static uint64_t calibrate_once(void *ctx, long iters)
@@ -120,12 +112,12 @@ static long calibrate(const bench_fig_t *fig, bench_kernel_t kernel)
 static double series_run(void *ctx, int baseline)
 {
     const fig_run_t *fr = ctx;
-    long iters = baseline ? fr->base_iters : fr->iters;
+    long iters          = baseline ? fr->base_iters : fr->iters;
 
-    return fig_value(fr->fig,
-                     run_once(fr->fig, baseline ? fr->fig->base : fr->fig->run,
-                              iters),
-                     iters);
+    return fig_value(
+        fr->fig,
+        run_once(fr->fig, baseline ? fr->fig->base : fr->fig->run, iters),
+        iters);
 }
 
 void bench_measure(const bench_fig_t *fig, bench_result_t *res)
@@ -140,17 +132,17 @@ void bench_measure(const bench_fig_t *fig, bench_result_t *res)
         for (k = 0; k < reps; k++) {
             s.m[k] = series_run(&fr, 0);
         }
-        res->ratio = 0;
-        res->base = 0;
+        res->ratio      = 0;
+        res->base       = 0;
         res->base_iters = 0;
     } else {
         res->base_iters = fr.base_iters = calibrate(fig, fig->base);
         bench_series_run(&s, reps, higher, series_run, &fr);
         res->ratio = bench_median(s.r, reps);
-        res->base = bench_median(s.b, reps + 1);
+        res->base  = bench_median(s.b, reps + 1);
     }
-    res->value = bench_median(s.m, reps);  /* sorts m: m[0] min */
-    res->best = higher ? s.m[reps - 1] : s.m[0];
+    res->value = bench_median(s.m, reps); /* sorts m: m[0] min */
+    res->best  = higher ? s.m[reps - 1] : s.m[0];
 }
 
 /* Appends @key=@v with the precision of @unit. */
@@ -159,13 +151,13 @@ static void add_number(bench_line_t *l, const char *key, double v,
 {
     const char *fmt = (strcmp(unit, "ns") == 0)     ? "%.1f"
                       : (strcmp(unit, "GB/s") == 0) ? "%.3f"
-                                                     : "%.5f";
+                                                    : "%.5f";
 
     bench_line_add(l, key, fmt, v);
 }
 
 void bench_print_result(const bench_fig_t *fig, const bench_result_t *res,
-                         const char *extra)
+                        const char *extra)
 {
     const char *unit = fig_unit(fig);
     bench_line_t l;
@@ -189,4 +181,3 @@ void bench_print_result(const bench_fig_t *fig, const bench_result_t *res,
     bench_line_raw(&l, extra);
     bench_line_print(&l);
 }
-

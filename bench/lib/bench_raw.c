@@ -28,7 +28,7 @@
 
 #define RAW_PAGE 4096u
 
-static long raw_sense;  /* this PE's sense of the centralized barrier */
+static long raw_sense; /* this PE's sense of the centralized barrier */
 
 static size_t raw_round_page(size_t len)
 {
@@ -37,9 +37,9 @@ static size_t raw_round_page(size_t len)
 
 void bench_raw_open(bench_raw_t *raw, size_t data_len, size_t table_len)
 {
-    size_t data = raw_round_page(data_len);
+    size_t data  = raw_round_page(data_len);
     size_t table = (size_t)bench_env.npes * table_len * sizeof(long);
-    size_t len = RAW_PAGE + 2 * data + raw_round_page(table);
+    size_t len   = RAW_PAGE + 2 * data + raw_round_page(table);
     char path[64];
     long pid, fd = -1;
     char *base;
@@ -52,7 +52,7 @@ void bench_raw_open(bench_raw_t *raw, size_t data_len, size_t table_len)
         }
     }
     pid = bench_bcast((long)getpid());
-    fd = bench_bcast(fd);
+    fd  = bench_bcast(fd);
     if (bench_env.me != 0) {
         snprintf(path, sizeof(path), "/proc/%ld/fd/%ld", pid, fd);
         fd = open(path, O_RDWR | O_CLOEXEC);
@@ -68,19 +68,19 @@ void bench_raw_open(bench_raw_t *raw, size_t data_len, size_t table_len)
     shmem_barrier_all();
     close((int)fd);
 
-    raw->base = base;
-    raw->len = len;
-    raw->flag[0] = (long *)(base + 0 * BENCH_LINE);
-    raw->flag[1] = (long *)(base + 1 * BENCH_LINE);
-    raw->req = (long *)(base + 2 * BENCH_LINE);
-    raw->ans = (long *)(base + 3 * BENCH_LINE);
-    raw->ctr = (long *)(base + 4 * BENCH_LINE);
+    raw->base      = base;
+    raw->len       = len;
+    raw->flag[0]   = (long *)(base + 0 * BENCH_LINE);
+    raw->flag[1]   = (long *)(base + 1 * BENCH_LINE);
+    raw->req       = (long *)(base + 2 * BENCH_LINE);
+    raw->ans       = (long *)(base + 3 * BENCH_LINE);
+    raw->ctr       = (long *)(base + 4 * BENCH_LINE);
     raw->bar_count = (long *)(base + 5 * BENCH_LINE);
     raw->bar_sense = (long *)(base + 6 * BENCH_LINE);
-    raw->lock = (long *)(base + 7 * BENCH_LINE);
-    raw->data[0] = base + RAW_PAGE;
-    raw->data[1] = base + RAW_PAGE + data;
-    raw->table = (unsigned long *)(base + RAW_PAGE + 2 * data);
+    raw->lock      = (long *)(base + 7 * BENCH_LINE);
+    raw->data[0]   = base + RAW_PAGE;
+    raw->data[1]   = base + RAW_PAGE + data;
+    raw->table     = (unsigned long *)(base + RAW_PAGE + 2 * data);
 
     if (bench_env.me < 2) {
         memset(raw->data[bench_env.me], 0, data);
@@ -105,9 +105,9 @@ void bench_raw_reset(void)
         *raw->flag[0] = 0;
     } else if (bench_env.me == 1) {
         *raw->flag[1] = 0;
-        *raw->req = 0;
-        *raw->ans = 0;
-        *raw->ctr = 0;
+        *raw->req     = 0;
+        *raw->ans     = 0;
+        *raw->ctr     = 0;
     }
 }
 
@@ -163,8 +163,7 @@ uint64_t raw_store_pingpong(const bench_fig_t *fig, long warm, long iters)
 }
 
 /* memcpy of the figure's size into the peer's inbox, then the flag. */
-uint64_t raw_copy_flag_pingpong(const bench_fig_t *fig, long warm,
-                                long iters)
+uint64_t raw_copy_flag_pingpong(const bench_fig_t *fig, long warm, long iters)
 {
     return raw_pingpong(fig->size, warm, iters);
 }
@@ -178,8 +177,8 @@ uint64_t raw_copy_flag_pingpong(const bench_fig_t *fig, long warm,
 uint64_t raw_load_after_write(const bench_fig_t *fig, long warm, long iters)
 {
     bench_raw_t *raw = &bench_env.raw;
-    size_t size = (fig->op == OP_GETMEM) ? fig->size : 0;
-    uint64_t t0 = 0;
+    size_t size      = (fig->op == OP_GETMEM) ? fig->size : 0;
+    uint64_t t0      = 0;
     unsigned polls;
     long seq;
 
@@ -213,12 +212,11 @@ uint64_t raw_load_after_write(const bench_fig_t *fig, long warm, long iters)
 /* PE 0 and PE 1 take turns incrementing one counter with a CPU atomic,
  * each waiting (loads) for the other's increment: every fetch-add hits a
  * line dirty in the other core. */
-uint64_t raw_fetch_add_pingpong(const bench_fig_t *fig, long warm,
-                                long iters)
+uint64_t raw_fetch_add_pingpong(const bench_fig_t *fig, long warm, long iters)
 {
     bench_raw_t *raw = &bench_env.raw;
-    int me = bench_env.me;
-    uint64_t t0 = 0;
+    int me           = bench_env.me;
+    uint64_t t0      = 0;
     long i;
 
     (void)fig;
@@ -241,22 +239,28 @@ uint64_t raw_store_fence(const bench_fig_t *fig, long warm, long iters)
     long *word = bench_env.raw.ans;
 
     (void)fig;
-    BENCH_PE0_LOOP(warm, iters, {
-        __atomic_store_n(word, i, __ATOMIC_RELAXED);
-        __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    }, (void)0);
+    BENCH_PE0_LOOP(
+        warm, iters,
+        {
+            __atomic_store_n(word, i, __ATOMIC_RELAXED);
+            __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        },
+        (void)0);
 }
 
 /* memcpy into PE 1's inbox, then a full fence (putmem + quiet). */
 uint64_t raw_copy_fence(const bench_fig_t *fig, long warm, long iters)
 {
-    char *to = bench_env.raw.data[1];
+    char *to    = bench_env.raw.data[1];
     size_t size = fig->size;
 
-    BENCH_PE0_LOOP(warm, iters, {
-        memcpy(to, bench_env.src, size);
-        __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    }, (void)0);
+    BENCH_PE0_LOOP(
+        warm, iters,
+        {
+            memcpy(to, bench_env.src, size);
+            __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        },
+        (void)0);
 }
 
 /* Single-thread memcpy, shared mapping (PE 1's inbox) -> private buffer
@@ -264,12 +268,15 @@ uint64_t raw_copy_fence(const bench_fig_t *fig, long warm, long iters)
 uint64_t raw_memcpy_from_shared(const bench_fig_t *fig, long warm, long iters)
 {
     const char *from = bench_env.raw.data[1];
-    size_t size = fig->size;
+    size_t size      = fig->size;
 
-    BENCH_PE0_LOOP(warm, iters, {
-        memcpy(bench_env.dst, from, size);
-        __asm__ __volatile__("" ::: "memory");
-    }, (void)0);
+    BENCH_PE0_LOOP(
+        warm, iters,
+        {
+            memcpy(bench_env.dst, from, size);
+            __asm__ __volatile__("" ::: "memory");
+        },
+        (void)0);
 }
 
 /* A load of PE 1's word (g). */
@@ -278,9 +285,9 @@ uint64_t raw_load(const bench_fig_t *fig, long warm, long iters)
     long *word = bench_env.raw.ans;
 
     (void)fig;
-    BENCH_PE0_LOOP(warm, iters, {
-        bench_sink = __atomic_load_n(word, __ATOMIC_RELAXED);
-    }, (void)0);
+    BENCH_PE0_LOOP(
+        warm, iters, { bench_sink = __atomic_load_n(word, __ATOMIC_RELAXED); },
+        (void)0);
 }
 
 /* A CPU fetch-add on PE 1's counter (a locked instruction is already a
@@ -290,21 +297,25 @@ uint64_t raw_fetch_add(const bench_fig_t *fig, long warm, long iters)
     long *word = bench_env.raw.ctr;
 
     (void)fig;
-    BENCH_PE0_LOOP(warm, iters, {
-        bench_sink = __atomic_fetch_add(word, 1, __ATOMIC_SEQ_CST);
-    }, (void)0);
+    BENCH_PE0_LOOP(
+        warm, iters,
+        { bench_sink = __atomic_fetch_add(word, 1, __ATOMIC_SEQ_CST); },
+        (void)0);
 }
 
 /* Single-thread memcpy bandwidth, private buffer -> shared mapping. */
 uint64_t raw_memcpy_to_shared(const bench_fig_t *fig, long warm, long iters)
 {
-    char *to = bench_env.raw.data[1];
+    char *to    = bench_env.raw.data[1];
     size_t size = fig->size;
 
-    BENCH_PE0_LOOP(warm, iters, {
-        memcpy(to, bench_env.src, size);
-        __asm__ __volatile__("" ::: "memory");
-    }, (void)0);
+    BENCH_PE0_LOOP(
+        warm, iters,
+        {
+            memcpy(to, bench_env.src, size);
+            __asm__ __volatile__("" ::: "memory");
+        },
+        (void)0);
 }
 
 /*
@@ -317,7 +328,7 @@ uint64_t raw_memcpy_to_shared(const bench_fig_t *fig, long warm, long iters)
 uint64_t raw_atomic_xor(const bench_fig_t *fig, long warm, long iters)
 {
     unsigned long *table = bench_env.raw.table;
-    size_t len = bench_env.table_len, j;
+    size_t len           = bench_env.table_len, j;
     int me = bench_env.me, npes = bench_env.npes, pass;
     uint64_t t0 = bench_now_ns(), t, r, state;
     long u;
@@ -346,11 +357,10 @@ uint64_t raw_atomic_xor(const bench_fig_t *fig, long warm, long iters)
  */
 uint64_t raw_counter_barrier(const bench_fig_t *fig, long warm, long iters)
 {
-    bench_raw_t *raw = &bench_env.raw;
-    long npes = bench_env.npes, i;
-    unsigned spin_polls =
-        (npes > sysconf(_SC_NPROCESSORS_ONLN)) ? 16u : 65536u;
-    uint64_t t0 = 0;
+    bench_raw_t *raw    = &bench_env.raw;
+    long npes           = bench_env.npes, i;
+    unsigned spin_polls = (npes > sysconf(_SC_NPROCESSORS_ONLN)) ? 16u : 65536u;
+    uint64_t t0         = 0;
     unsigned polls;
 
     (void)fig;
@@ -365,8 +375,7 @@ uint64_t raw_counter_barrier(const bench_fig_t *fig, long warm, long iters)
             continue;
         }
         polls = 0;
-        while (__atomic_load_n(raw->bar_sense, __ATOMIC_ACQUIRE) !=
-               raw_sense) {
+        while (__atomic_load_n(raw->bar_sense, __ATOMIC_ACQUIRE) != raw_sense) {
             if (++polls >= spin_polls) {
                 sched_yield();
             }
@@ -383,7 +392,7 @@ uint64_t raw_counter_barrier(const bench_fig_t *fig, long warm, long iters)
  */
 uint64_t raw_spin_lock(const bench_fig_t *fig, long warm, long iters)
 {
-    long *lock = bench_env.raw.lock, i;
+    long *lock  = bench_env.raw.lock, i;
     uint64_t t0 = 0;
     unsigned polls;
 

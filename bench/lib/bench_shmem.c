@@ -4,7 +4,7 @@
  * every kernel reads.  Plain OpenSHMEM: builds with oshcc too.
  */
 #ifndef _GNU_SOURCE
-#define _GNU_SOURCE  /* clock_gettime under oshcc -std=c11 */
+#define _GNU_SOURCE /* clock_gettime under oshcc -std=c11 */
 #endif
 
 #include <stdarg.h>
@@ -19,14 +19,14 @@ bench_env_t bench_env;
 volatile long bench_sink;
 const char *bench_prog = "xgas-bench";
 
-static long bench_bcast_word;  /* a global: symmetric in every library */
+static long bench_bcast_word; /* a global: symmetric in every library */
 
 void bench_die(const char *fmt, ...)
 {
     char msg[512];
     va_list ap;
 
-    va_start(ap, fmt);  /* %m still sees the caller's errno */
+    va_start(ap, fmt); /* %m still sees the caller's errno */
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
     /* one write, so that the PEs' messages do not interleave */
@@ -68,7 +68,7 @@ long bench_calibrate(bench_once_fn once, void *ctx, double budget)
         ns = once(ctx, iters);
         if (bench_bcast((double)ns * 8.0 >= budget)) {
             again = once(ctx, iters);
-            ns = (again < ns) ? again : ns;
+            ns    = (again < ns) ? again : ns;
         }
         next = 0;
         if (bench_env.me == 0) {
@@ -81,15 +81,16 @@ long bench_calibrate(bench_once_fn once, void *ctx, double budget)
                 scaled = (double)iters * budget / (double)(ns > 0 ? ns : 1);
                 scaled = (scaled < 1.0) ? 1.0 : scaled;
                 scaled = (scaled > (double)BENCH_ITERS_MAX)
-                             ? (double)BENCH_ITERS_MAX : scaled;
-                next = -(long)scaled;
+                             ? (double)BENCH_ITERS_MAX
+                             : scaled;
+                next   = -(long)scaled;
             }
         }
         next = bench_bcast(next);
         if (next < 0) {
             return -next;
         }
-        prev = ns;
+        prev  = ns;
         iters = next;
     }
 }

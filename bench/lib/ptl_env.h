@@ -22,52 +22,68 @@
 #include <portals4.h>
 
 #ifndef PTL_ENV_CHECK
-#define PTL_ENV_CHECK(cond, ...)                                           \
-    do {                                                                   \
-        if (!(cond)) {                                                     \
-            fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                \
-            fprintf(stderr, __VA_ARGS__);                                  \
-            fputc('\n', stderr);                                           \
-            exit(1);                                                       \
-        }                                                                  \
+#define PTL_ENV_CHECK(cond, ...)                            \
+    do {                                                    \
+        if (!(cond)) {                                      \
+            fprintf(stderr, "%s:%d: ", __FILE__, __LINE__); \
+            fprintf(stderr, __VA_ARGS__);                   \
+            fputc('\n', stderr);                            \
+            exit(1);                                        \
+        }                                                   \
     } while (0)
 #endif
 
-#define PTL_ENV_BARRIER_PT 63  /* portal index reserved for the barrier */
+#define PTL_ENV_BARRIER_PT 63 /* portal index reserved for the barrier */
 
 typedef struct ptl_env {
-    ptl_handle_ni_t ni;        /* matching, logical */
-    int             rank;
-    int             npes;
+    ptl_handle_ni_t ni; /* matching, logical */
+    int rank;
+    int npes;
     ptl_handle_ct_t bar_ct;
     ptl_handle_eq_t bar_eq;
     ptl_handle_md_t bar_md;
     ptl_handle_me_t bar_me;
-    uint64_t        bar_round;
-    uint64_t        bar_bits;  /* one value per ptl_env_init of a run */
-    char            bar_byte;
+    uint64_t bar_round;
+    uint64_t bar_bits; /* one value per ptl_env_init of a run */
+    char bar_byte;
 } ptl_env_t;
 
 static int ptl_env_lives; /* ptl_env_init calls so far */
 
-static const char *const ptl_env_rc_names[] = {
-    "PTL_OK", "PTL_ARG_INVALID", "PTL_CT_NONE_REACHED", "PTL_EQ_DROPPED",
-    "PTL_EQ_EMPTY", "PTL_FAIL", "PTL_IGNORED", "PTL_IN_USE",
-    "PTL_INTERRUPTED", "PTL_LIST_TOO_LONG", "PTL_NO_INIT", "PTL_NO_SPACE",
-    "PTL_PID_IN_USE", "PTL_PT_FULL", "PTL_PT_EQ_NEEDED", "PTL_PT_IN_USE"};
+static const char *const ptl_env_rc_names[] = {"PTL_OK",
+                                               "PTL_ARG_INVALID",
+                                               "PTL_CT_NONE_REACHED",
+                                               "PTL_EQ_DROPPED",
+                                               "PTL_EQ_EMPTY",
+                                               "PTL_FAIL",
+                                               "PTL_IGNORED",
+                                               "PTL_IN_USE",
+                                               "PTL_INTERRUPTED",
+                                               "PTL_LIST_TOO_LONG",
+                                               "PTL_NO_INIT",
+                                               "PTL_NO_SPACE",
+                                               "PTL_PID_IN_USE",
+                                               "PTL_PT_FULL",
+                                               "PTL_PT_EQ_NEEDED",
+                                               "PTL_PT_IN_USE"};
 
 static inline const char *ptl_env_rc(int rc)
 {
     return ((rc >= 0) && (rc < (int)(sizeof(ptl_env_rc_names) /
                                      sizeof(ptl_env_rc_names[0]))))
-               ? ptl_env_rc_names[rc] : "?";
+               ? ptl_env_rc_names[rc]
+               : "?";
 }
 
 static const char *const ptl_env_ev_names[] = {
-    "GET", "GET_OVERFLOW", "PUT", "PUT_OVERFLOW", "ATOMIC",
-    "ATOMIC_OVERFLOW", "FETCH_ATOMIC", "FETCH_ATOMIC_OVERFLOW", "REPLY",
-    "SEND", "ACK", "PT_DISABLED", "LINK", "AUTO_UNLINK", "AUTO_FREE",
-    "SEARCH"};
+    "GET",          "GET_OVERFLOW",
+    "PUT",          "PUT_OVERFLOW",
+    "ATOMIC",       "ATOMIC_OVERFLOW",
+    "FETCH_ATOMIC", "FETCH_ATOMIC_OVERFLOW",
+    "REPLY",        "SEND",
+    "ACK",          "PT_DISABLED",
+    "LINK",         "AUTO_UNLINK",
+    "AUTO_FREE",    "SEARCH"};
 
 static inline const char *ptl_env_ev(int type)
 {
@@ -75,11 +91,11 @@ static inline const char *ptl_env_ev(int type)
 }
 
 /* Checks that a Portals call returns @want. */
-#define PTL_ENV_EXPECT(want, call)                                         \
-    do {                                                                   \
-        int ptl_rc_ = (call);                                              \
-        PTL_ENV_CHECK(ptl_rc_ == (want), "%s returned %s, expected %s",    \
-                      #call, ptl_env_rc(ptl_rc_), ptl_env_rc(want));       \
+#define PTL_ENV_EXPECT(want, call)                                             \
+    do {                                                                       \
+        int ptl_rc_ = (call);                                                  \
+        PTL_ENV_CHECK(ptl_rc_ == (want), "%s returned %s, expected %s", #call, \
+                      ptl_env_rc(ptl_rc_), ptl_env_rc(want));                  \
     } while (0)
 
 #define PTL_ENV_OK(call) PTL_ENV_EXPECT(PTL_OK, call)
@@ -105,9 +121,9 @@ static inline void ptl_env_barrier(ptl_env_t *env)
     env->bar_round++;
     for (pe = 0; pe < env->npes; pe++) {
         if (pe != env->rank) {
-            PTL_ENV_OK(PtlPut(env->bar_md, 0, 0, PTL_ACK_REQ,
-                              ptl_env_rank(pe), PTL_ENV_BARRIER_PT,
-                              env->bar_bits, 0, (void *)(intptr_t)pe, 0));
+            PTL_ENV_OK(PtlPut(env->bar_md, 0, 0, PTL_ACK_REQ, ptl_env_rank(pe),
+                              PTL_ENV_BARRIER_PT, env->bar_bits, 0,
+                              (void *)(intptr_t)pe, 0));
         }
     }
     while (pending > 0) {
@@ -159,14 +175,14 @@ static inline void ptl_env_init(ptl_env_t *env, ptl_size_t eq_size)
     PTL_ENV_OK(PtlEQAlloc(env->ni, eq_size, &env->bar_eq));
     PTL_ENV_OK(PtlPTAlloc(env->ni, 0, PTL_EQ_NONE, PTL_ENV_BARRIER_PT, &pt));
     memset(&me, 0, sizeof(me));
-    me.ct_handle     = env->bar_ct;
-    me.uid           = PTL_UID_ANY;
-    me.options       = PTL_ME_OP_PUT | PTL_ME_EVENT_CT_COMM |
-                       PTL_ME_EVENT_LINK_DISABLE | PTL_ME_EVENT_COMM_DISABLE;
+    me.ct_handle = env->bar_ct;
+    me.uid       = PTL_UID_ANY;
+    me.options   = PTL_ME_OP_PUT | PTL_ME_EVENT_CT_COMM |
+                 PTL_ME_EVENT_LINK_DISABLE | PTL_ME_EVENT_COMM_DISABLE;
     me.match_id.rank = PTL_RANK_ANY;
     me.match_bits    = env->bar_bits;
-    PTL_ENV_OK(PtlMEAppend(env->ni, pt, &me, PTL_PRIORITY_LIST, NULL,
-                           &env->bar_me));
+    PTL_ENV_OK(
+        PtlMEAppend(env->ni, pt, &me, PTL_PRIORITY_LIST, NULL, &env->bar_me));
     memset(&md, 0, sizeof(md));
     md.start     = &env->bar_byte;
     md.length    = 1;

@@ -18,9 +18,9 @@
  */
 #include "nic_bench.h"
 
-#define PT    9
-#define SIZE  8192
-#define REPS  50
+#define PT   9
+#define SIZE 8192
+#define REPS 50
 
 int main(int argc, char **argv)
 {
@@ -52,7 +52,7 @@ int main(int argc, char **argv)
     if ((limit[0] == '0') && (limit[1] == '\0')) {
         snprintf(protocol, sizeof(protocol), "%s%s",
                  (strcmp(mode, "get") == 0) ? "rendezvous"
-                                             : "triggered_rendezvous",
+                                            : "triggered_rendezvous",
                  (strcmp(eager, "0") != 0) ? "_eager4k" : "");
     } else {
         snprintf(protocol, sizeof(protocol), "eager");
@@ -75,32 +75,30 @@ int main(int argc, char **argv)
     for (rep = 0; rep < reps; rep++) {
         /* a fresh overflow buffer each time (late receives use it) */
         memset(&me, 0, sizeof(me));
-        me.start         = obuf;
-        me.length        = (size_t)env.npes * SIZE * 2;
-        me.ct_handle     = PTL_CT_NONE;
-        me.uid           = PTL_UID_ANY;
-        me.options       = PTL_ME_OP_PUT | PTL_ME_MANAGE_LOCAL |
-                           PTL_ME_EVENT_COMM_DISABLE |
-                           PTL_ME_EVENT_LINK_DISABLE;
+        me.start     = obuf;
+        me.length    = (size_t)env.npes * SIZE * 2;
+        me.ct_handle = PTL_CT_NONE;
+        me.uid       = PTL_UID_ANY;
+        me.options   = PTL_ME_OP_PUT | PTL_ME_MANAGE_LOCAL |
+                     PTL_ME_EVENT_COMM_DISABLE | PTL_ME_EVENT_LINK_DISABLE;
         me.match_id.rank = PTL_RANK_ANY;
         me.ignore_bits   = ~0ull;
         PTL_ENV_OK(PtlMEAppend(env.ni, PT, &me, PTL_OVERFLOW_LIST, NULL, &oh));
         memset(&me, 0, sizeof(me));
-        me.length      = SIZE;
-        me.ct_handle   = PTL_CT_NONE;
-        me.uid         = PTL_UID_ANY;
-        me.options     = PTL_ME_OP_PUT | PTL_ME_USE_ONCE |
-                         PTL_ME_EVENT_LINK_DISABLE |
-                         PTL_ME_EVENT_UNLINK_DISABLE;
-        me.match_bits  = (uint64_t)rep;
+        me.length    = SIZE;
+        me.ct_handle = PTL_CT_NONE;
+        me.uid       = PTL_UID_ANY;
+        me.options   = PTL_ME_OP_PUT | PTL_ME_USE_ONCE |
+                     PTL_ME_EVENT_LINK_DISABLE | PTL_ME_EVENT_UNLINK_DISABLE;
+        me.match_bits = (uint64_t)rep;
         ptl_env_barrier(&env);
         t0 = bench_now_ns();
         if (!late) {
             for (pe = 0; pe < env.npes; pe++) {
                 me.start         = rbuf + (size_t)pe * SIZE;
                 me.match_id.rank = (ptl_rank_t)pe;
-                PTL_ENV_OK(PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST,
-                                       NULL, &h));
+                PTL_ENV_OK(
+                    PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST, NULL, &h));
             }
             ptl_env_barrier(&env);
             t0 = bench_now_ns();
@@ -108,23 +106,21 @@ int main(int argc, char **argv)
         for (i = 1; i <= env.npes; i++) {
             pe = (env.rank + i) % env.npes;
             PTL_ENV_OK(PtlPut(md, (size_t)pe * SIZE, SIZE, PTL_CT_ACK_REQ,
-                              ptl_env_rank(pe), PT, (uint64_t)rep, 0, NULL,
-                              0));
+                              ptl_env_rank(pe), PT, (uint64_t)rep, 0, NULL, 0));
         }
         if (late) {
             for (pe = 0; pe < env.npes; pe++) {
                 me.start         = rbuf + (size_t)pe * SIZE;
                 me.match_id.rank = (ptl_rank_t)pe;
-                PTL_ENV_OK(PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST,
-                                       NULL, &h));
+                PTL_ENV_OK(
+                    PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST, NULL, &h));
             }
         }
         for (got = 0; got < env.npes;) {
             PTL_ENV_OK(PtlEQWait(eq, &ev));
             if (ev.type == PTL_EVENT_PUT_OVERFLOW) {
                 /* it arrived first: copy it where it belongs */
-                memcpy(rbuf + (size_t)ev.initiator.rank * SIZE, ev.start,
-                       SIZE);
+                memcpy(rbuf + (size_t)ev.initiator.rank * SIZE, ev.start, SIZE);
                 got++;
             } else if (ev.type == PTL_EVENT_PUT) {
                 got += (ev.ptl_list == PTL_PRIORITY_LIST);
@@ -147,8 +143,9 @@ int main(int argc, char **argv)
         double med = bench_median(t, reps);
 
         printf("bench=nic_alltoall protocol=%s arrival=%s pes=%d size=%d "
-               "median_us=%.1f min_us=%.1f reps=%d\n", protocol,
-               late ? "late" : "posted", env.npes, SIZE, med, t[0], reps);
+               "median_us=%.1f min_us=%.1f reps=%d\n",
+               protocol, late ? "late" : "posted", env.npes, SIZE, med, t[0],
+               reps);
     }
     nb_fini(&env);
     return 0;

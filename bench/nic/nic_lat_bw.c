@@ -30,10 +30,10 @@
 
 #include "nic_bench.h"
 
-#define PT      5
-#define MAXSZ   (4u << 20)
-#define REPS    5
-#define WINDOW  32
+#define PT     5
+#define MAXSZ  (4u << 20)
+#define REPS   5
+#define WINDOW 32
 
 static ptl_env_t env;
 static uint8_t *nic_buf, *nic_src;
@@ -66,7 +66,7 @@ static void nic_wait(ptl_handle_ct_t ct, uint64_t *count, uint64_t add)
 
 static double nic_pingpong(size_t size, int iters)
 {
-    int peer = 1 - env.rank, i;
+    int peer   = 1 - env.rank, i;
     uint64_t t = bench_now_ns();
 
     for (i = -iters / 10; i < iters; i++) {
@@ -86,9 +86,9 @@ static double nic_pingpong(size_t size, int iters)
 
 static double direct_pingpong(size_t size, int iters)
 {
-    int peer = 1 - env.rank, i;
+    int peer   = 1 - env.rank, i;
     uint64_t t = bench_now_ns();
-    long turn = 0;
+    long turn  = 0;
 
     for (i = -iters / 10; i < iters; i++) {
         turn++;
@@ -175,8 +175,7 @@ static double nic_bw(size_t size, int iters)
             nic_wait(ct_md, &md_count, 1);
         }
     }
-    nic_wait(ct_md, &md_count, (uint64_t)((iters < WINDOW) ? iters
-                                                           : WINDOW));
+    nic_wait(ct_md, &md_count, (uint64_t)((iters < WINDOW) ? iters : WINDOW));
     return (double)size * iters / (double)(bench_now_ns() - t0);
 }
 
@@ -200,8 +199,8 @@ static double nic_rate(int iters)
 
     if (env.rank == 0) {
         for (i = 0; i < iters; i++) {
-            PTL_ENV_OK(PtlPut(md_src, 0, 8, PTL_NO_ACK_REQ, ptl_env_rank(1),
-                              PT, 1, 0, NULL, 0));
+            PTL_ENV_OK(PtlPut(md_src, 0, 8, PTL_NO_ACK_REQ, ptl_env_rank(1), PT,
+                              1, 0, NULL, 0));
         }
         nic_wait(ct_rx, &rx_count, 1);
     } else {
@@ -226,8 +225,8 @@ static double direct_rate(int iters)
 
 typedef double (*figure_func_t)(size_t, int);
 
-static void report(const char *op, const char *kind, size_t size,
-                   double *nic, double *direct, int higher_better)
+static void report(const char *op, const char *kind, size_t size, double *nic,
+                   double *direct, int higher_better)
 {
     double n = bench_median(nic, REPS), d = bench_median(direct, REPS);
 
@@ -236,11 +235,12 @@ static void report(const char *op, const char *kind, size_t size,
     }
     if (higher_better) {
         printf("bench=nic_lat_bw op=%s kind=%s size=%zu nic_gbs=%.3f "
-               "direct_gbs=%.3f\n", op, kind, size, n, d);
+               "direct_gbs=%.3f\n",
+               op, kind, size, n, d);
     } else {
         printf("bench=nic_lat_bw op=%s kind=%s size=%zu nic_ns=%.1f "
-               "direct_ns=%.1f overhead_ns=%.1f\n", op, kind, size, n, d,
-               n - d);
+               "direct_ns=%.1f overhead_ns=%.1f\n",
+               op, kind, size, n, d, n - d);
     }
     fflush(stdout);
 }
@@ -313,17 +313,16 @@ int main(int argc, char **argv)
             ptl_env_barrier(&env);
             nic[r] = nic_pingpong(size, size > 65536 ? iters / 20 : iters);
             shmem_barrier_all();
-            direct[r] = direct_pingpong(size, size > 65536 ? iters / 20
-                                                           : iters);
+            direct[r] =
+                direct_pingpong(size, size > 65536 ? iters / 20 : iters);
         }
         report("put", "pingpong", size, nic, direct, 0);
         for (r = 0; r < REPS; r++) {
             ptl_env_barrier(&env);
             nic[r] = direct[r] = 0;
             if (env.rank == 0) {
-                nic[r] = nic_get(size, size > 65536 ? iters / 20 : iters);
-                direct[r] = direct_get(size, size > 65536 ? iters / 20
-                                                          : iters);
+                nic[r]    = nic_get(size, size > 65536 ? iters / 20 : iters);
+                direct[r] = direct_get(size, size > 65536 ? iters / 20 : iters);
             }
         }
         report("get", "latency", size, nic, direct, 0);

@@ -36,13 +36,12 @@ static uint64_t unexpected_case(ptl_env_t *env, int n, uint64_t *buf)
     PTL_ENV_OK(PtlEQAlloc(env->ni, (ptl_size_t)n + 64, &eq));
     PTL_ENV_OK(PtlPTAlloc(env->ni, 0, eq, PT, &(ptl_pt_index_t){0}));
     memset(&me, 0, sizeof(me));
-    me.start         = buf;
-    me.length        = (ptl_size_t)n * 8;
-    me.ct_handle     = ct;
-    me.uid           = PTL_UID_ANY;
-    me.options       = PTL_ME_OP_PUT | PTL_ME_MANAGE_LOCAL |
-                       PTL_ME_EVENT_CT_COMM | PTL_ME_EVENT_COMM_DISABLE |
-                       PTL_ME_EVENT_LINK_DISABLE;
+    me.start     = buf;
+    me.length    = (ptl_size_t)n * 8;
+    me.ct_handle = ct;
+    me.uid       = PTL_UID_ANY;
+    me.options   = PTL_ME_OP_PUT | PTL_ME_MANAGE_LOCAL | PTL_ME_EVENT_CT_COMM |
+                 PTL_ME_EVENT_COMM_DISABLE | PTL_ME_EVENT_LINK_DISABLE;
     me.match_id.rank = PTL_RANK_ANY;
     me.ignore_bits   = ~0ull;
     PTL_ENV_OK(PtlMEAppend(env->ni, PT, &me, PTL_OVERFLOW_LIST, NULL, &oh));
@@ -53,27 +52,26 @@ static uint64_t unexpected_case(ptl_env_t *env, int n, uint64_t *buf)
     mdd.ct_handle = PTL_CT_NONE;
     PTL_ENV_OK(PtlMDBind(env->ni, &mdd, &md));
     for (i = 0; i < n; i++) {
-        PTL_ENV_OK(PtlPut(md, 0, 8, PTL_NO_ACK_REQ, ptl_env_rank(env->rank),
-                          PT, (uint64_t)i, 0, NULL, 0));
+        PTL_ENV_OK(PtlPut(md, 0, 8, PTL_NO_ACK_REQ, ptl_env_rank(env->rank), PT,
+                          (uint64_t)i, 0, NULL, 0));
     }
     PTL_ENV_OK(PtlCTWait(ct, (ptl_size_t)n, &v));
     memset(&me, 0, sizeof(me));
-    me.start         = buf;
-    me.length        = 8;
-    me.ct_handle     = PTL_CT_NONE;
-    me.uid           = PTL_UID_ANY;
-    me.options       = PTL_ME_OP_PUT | PTL_ME_USE_ONCE |
-                       PTL_ME_EVENT_UNLINK_DISABLE;
+    me.start     = buf;
+    me.length    = 8;
+    me.ct_handle = PTL_CT_NONE;
+    me.uid       = PTL_UID_ANY;
+    me.options = PTL_ME_OP_PUT | PTL_ME_USE_ONCE | PTL_ME_EVENT_UNLINK_DISABLE;
     me.match_id.rank = (ptl_rank_t)env->rank;
     /* warm the code and the receive path with an append that matches
      * nothing (then unlinked): the timing then shows the search, not the
      * first touch of the set-up's memory */
     me.match_bits = (uint64_t)n + 1;
-    me.options   &= ~(unsigned)PTL_ME_USE_ONCE;
+    me.options &= ~(unsigned)PTL_ME_USE_ONCE;
     PTL_ENV_OK(PtlMEAppend(env->ni, PT, &me, PTL_PRIORITY_LIST, NULL, &h));
     PTL_ENV_OK(PtlEQWait(eq, &ev));
     PTL_ENV_OK(PtlMEUnlink(h));
-    me.options   |= PTL_ME_USE_ONCE | PTL_ME_EVENT_LINK_DISABLE;
+    me.options |= PTL_ME_USE_ONCE | PTL_ME_EVENT_LINK_DISABLE;
     t0 = bench_now_ns();
     for (i = n - 1; i >= 0; i--) {
         me.match_bits = (uint64_t)i;
@@ -116,8 +114,8 @@ static uint64_t priority_case(ptl_env_t *env, int n, uint64_t *buf)
     PTL_ENV_OK(PtlCTAlloc(env->ni, &ct));
     PTL_ENV_OK(PtlCTAlloc(env->ni, &tct));
     PTL_ENV_OK(PtlPTAlloc(env->ni, 0, PTL_EQ_NONE, PT, &(ptl_pt_index_t){0}));
-    PTL_ENV_OK(PtlPTAlloc(env->ni, 0, PTL_EQ_NONE, PT + 1,
-                          &(ptl_pt_index_t){0}));
+    PTL_ENV_OK(
+        PtlPTAlloc(env->ni, 0, PTL_EQ_NONE, PT + 1, &(ptl_pt_index_t){0}));
     memset(&mdd, 0, sizeof(mdd));
     mdd.start     = buf;
     mdd.length    = 8;
@@ -133,21 +131,19 @@ static uint64_t priority_case(ptl_env_t *env, int n, uint64_t *buf)
     me.uid           = PTL_UID_ANY;
     me.options       = PTL_ME_OP_PUT | PTL_ME_EVENT_CT_COMM;
     me.match_id.rank = PTL_RANK_ANY;
-    PTL_ENV_OK(PtlMEAppend(env->ni, PT + 1, &me, PTL_PRIORITY_LIST, NULL,
-                           &th));
+    PTL_ENV_OK(PtlMEAppend(env->ni, PT + 1, &me, PTL_PRIORITY_LIST, NULL, &th));
     if (env->rank == 0) {
         memset(&me, 0, sizeof(me));
-        me.length        = 8;
-        me.ct_handle     = ct;
-        me.uid           = PTL_UID_ANY;
-        me.options       = PTL_ME_OP_PUT | PTL_ME_USE_ONCE |
-                           PTL_ME_EVENT_CT_COMM;
+        me.length    = 8;
+        me.ct_handle = ct;
+        me.uid       = PTL_UID_ANY;
+        me.options   = PTL_ME_OP_PUT | PTL_ME_USE_ONCE | PTL_ME_EVENT_CT_COMM;
         me.match_id.rank = 1;
         for (i = 0; i < n; i++) {
             me.start      = &buf[i];
             me.match_bits = (uint64_t)i;
-            PTL_ENV_OK(PtlMEAppend(env->ni, PT, &me, PTL_PRIORITY_LIST, NULL,
-                                   &h));
+            PTL_ENV_OK(
+                PtlMEAppend(env->ni, PT, &me, PTL_PRIORITY_LIST, NULL, &h));
         }
     }
     ptl_env_barrier(env);
@@ -166,8 +162,8 @@ static uint64_t priority_case(ptl_env_t *env, int n, uint64_t *buf)
     }
     ptl_env_barrier(env); /* every put has landed: the MD is idle */
     if (env->rank == 1) {
-        PTL_ENV_OK(PtlPut(tmd, 0, 8, PTL_NO_ACK_REQ, ptl_env_rank(0), PT + 1,
-                          0, 0, NULL, 0));
+        PTL_ENV_OK(PtlPut(tmd, 0, 8, PTL_NO_ACK_REQ, ptl_env_rank(0), PT + 1, 0,
+                          0, NULL, 0));
     } else {
         PTL_ENV_OK(PtlCTWait(tct, 1, &v));
     }
@@ -219,9 +215,9 @@ int main(int argc, char **argv)
              * are short and a neighbour's burst would skew one */
             reps = (n >= 8192 && hash[0] == '0') ? 1 : 9;
             for (rep = 0; rep < reps; rep++) {
-                samples[rep] = (double)(priority ? priority_case(&env, n, buf)
-                                                 : unexpected_case(&env, n,
-                                                                   buf));
+                samples[rep] =
+                    (double)(priority ? priority_case(&env, n, buf)
+                                      : unexpected_case(&env, n, buf));
             }
             total = bench_median(samples, reps);
             if (env.rank != 0) {

@@ -51,7 +51,7 @@ int main(int argc, char **argv)
     }
 
     nb_init(&env);
-    peer = (env.npes > 1) ? 1 : 0;
+    peer   = (env.npes > 1) ? 1 : 0;
     lat[0] = calloc((size_t)iters, sizeof(double));
     lat[1] = calloc((size_t)iters, sizeof(double));
     PTL_ENV_OK(PtlCTAlloc(env.ni, &trig));
@@ -78,10 +78,9 @@ int main(int argc, char **argv)
             if (env.rank == 0) {
                 if (kind == 0) {
                     /* armed first, released by the increment */
-                    PTL_ENV_OK(PtlTriggeredPut(md, 0, sizeof(stamp),
-                                               PTL_NO_ACK_REQ,
-                                               ptl_env_rank(peer), PT, 0, 0,
-                                               NULL, 0, trig, seq));
+                    PTL_ENV_OK(PtlTriggeredPut(
+                        md, 0, sizeof(stamp), PTL_NO_ACK_REQ,
+                        ptl_env_rank(peer), PT, 0, 0, NULL, 0, trig, seq));
                 }
                 stamp[1] = seq;
                 stamp[0] = bench_now_ns();

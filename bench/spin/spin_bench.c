@@ -51,7 +51,7 @@ static void die(const char *what)
 /* ---- packets: a pool of distinct ones, cycled ---- */
 
 #define POOL 1024
-static uint8_t *pool;          /* POOL packets of `size` bytes */
+static uint8_t *pool; /* POOL packets of `size` bytes */
 static uint32_t rnd_state = 99;
 
 static uint32_t rnd(void)
@@ -100,7 +100,7 @@ static void make_pool(int kv)
 
 typedef struct bcase {
     const char *name, *file, *hh, *ph, *th;
-    size_t      hmem, scratch, pad, window;
+    size_t hmem, scratch, pad, window;
 } bcase_t;
 
 #define HIST_ELEMS 1024
@@ -113,11 +113,11 @@ static const bcase_t cases[] = {
     {"reduce", "spin_uc_reduce.so", NULL, "reduce_ph", "reduce_th",
      sizeof(uc_reduce_mem_t) + 4 * RED_ELEMS, NB_CORES * 4 * RED_ELEMS, 0,
      UC_RESULT_OFF + 4 * RED_ELEMS},
-    {"histogram", "spin_uc_histogram.so", NULL, "histogram_ph",
-     "histogram_th", sizeof(uc_reduce_mem_t) + 4 * UC_HIST_BINS,
-     NB_CORES * 4 * UC_HIST_BINS, 0, UC_RESULT_OFF + 4 * UC_HIST_BINS},
-    {"aggregate", "spin_uc_aggregate.so", NULL, "aggregate_ph",
-     "aggregate_th", 0, 0, 8, 8 * 4096},
+    {"histogram", "spin_uc_histogram.so", NULL, "histogram_ph", "histogram_th",
+     sizeof(uc_reduce_mem_t) + 4 * UC_HIST_BINS, NB_CORES * 4 * UC_HIST_BINS, 0,
+     UC_RESULT_OFF + 4 * UC_HIST_BINS},
+    {"aggregate", "spin_uc_aggregate.so", NULL, "aggregate_ph", "aggregate_th",
+     0, 0, 8, 8 * 4096},
     {"filtering", "spin_uc_filtering.so", NULL, "filtering_ph", NULL,
      sizeof(uc_filter_mem_t) + FLT_SLOTS * sizeof(uc_filter_entry_t), 0, 0,
      256 * UC_FILTER_SLOT},
@@ -167,8 +167,8 @@ static void *case_image(const bcase_t *c)
 }
 
 static xg_spin_ctx_t *case_ctx(const bcase_t *c, const char *file,
-                               const char *hh, const char *ph,
-                               const char *th, uint64_t watchdog_ns)
+                               const char *hh, const char *ph, const char *th,
+                               uint64_t watchdog_ns)
 {
     xg_spin_ctx_params_t p;
     xg_spin_ctx_t *ctx;
@@ -177,8 +177,7 @@ static xg_spin_ctx_t *case_ctx(const bcase_t *c, const char *file,
 
     snprintf(path, sizeof(path), "%s/%s", dir, file);
     memset(&p, 0, sizeof(p));
-    p.field_mask = XG_SPIN_CTX_FIELD_HANDLERS |
-                   XG_SPIN_CTX_FIELD_HANDLER_MEM |
+    p.field_mask = XG_SPIN_CTX_FIELD_HANDLERS | XG_SPIN_CTX_FIELD_HANDLER_MEM |
                    XG_SPIN_CTX_FIELD_SCRATCHPAD |
                    XG_SPIN_CTX_FIELD_MSG_SCRATCHPAD |
                    XG_SPIN_CTX_FIELD_HOST_MEM | XG_SPIN_CTX_FIELD_WATCHDOG;
@@ -243,7 +242,7 @@ static void host_kv_set(const uc_kv_msg_t *req)
         }
     }
     if (e == NULL) {
-        e = v;
+        e      = v;
         e->key = req->key + 1;
     }
     e->value = req->value;
@@ -252,10 +251,10 @@ static void host_kv_set(const uc_kv_msg_t *req)
 
 static void host_case(const bcase_t *c, uint64_t n)
 {
-    const uint32_t pld = size - (uint32_t)sizeof(pkt_hdr_t);
+    const uint32_t pld   = size - (uint32_t)sizeof(pkt_hdr_t);
     const uint32_t words = pld / 4;
     uint64_t i, off = 0, sum = 0;
-    uint32_t k, v, at = 0;
+    uint32_t k, v, at        = 0;
     const uint8_t *pkt, *src;
     const pkt_hdr_t *h;
 
@@ -302,7 +301,7 @@ static void host_case(const bcase_t *c, uint64_t n)
 
 static void mode_stream(void)
 {
-    const bcase_t *c = the_case;
+    const bcase_t *c   = the_case;
     xg_spin_ctx_t *ctx = case_ctx(c, c->file, c->hh, c->ph, c->th, 0);
     uint64_t t[32], h[32], t0;
     uint32_t msg = 0;
@@ -316,7 +315,7 @@ static void mode_stream(void)
         feed(ctx, npkts, &msg);
         xg_spin_ctx_quiet(ctx);
         t[r] = bench_now_ns() - t0;
-        t0 = bench_now_ns();
+        t0   = bench_now_ns();
         host_case(c, npkts);
         h[r] = bench_now_ns() - t0;
     }
@@ -327,9 +326,9 @@ static void mode_stream(void)
     hns = (double)bench_upper_median_u64(h, reps) / (double)npkts;
     printf("bench=spin case=%s mode=stream size=%u hpus=%u packets=%llu "
            "ns_per_pkt=%.2f mpps=%.3f gbps=%.3f host_ns_per_pkt=%.2f "
-           "host_mpps=%.3f ratio_host=%.3f\n", c->name, size, hpus,
-           (unsigned long long)npkts, ns, 1e3 / ns, size * 8.0 / ns, hns,
-           1e3 / hns, ns / hns);
+           "host_mpps=%.3f ratio_host=%.3f\n",
+           c->name, size, hpus, (unsigned long long)npkts, ns, 1e3 / ns,
+           size * 8.0 / ns, hns, 1e3 / hns, ns / hns);
     xg_spin_ctx_destroy(ctx);
 }
 
@@ -364,7 +363,7 @@ static void mode_burst(void)
         t[r] = bench_now_ns() - t0;
     }
     /* the same handler, called directly on the same packets */
-    dl = dlopen(gate_file, RTLD_NOW | RTLD_LOCAL);
+    dl     = dlopen(gate_file, RTLD_NOW | RTLD_LOCAL);
     direct = (handler_fn)(uintptr_t)dlsym(dl, "gate_empty_ph");
     if (direct == NULL) {
         die("gate_empty_ph not found");
@@ -386,8 +385,8 @@ static void mode_burst(void)
     dm = bench_upper_median_u64(d, reps);
     printf("bench=spin case=empty mode=burst size=%u hpus=%u packets=%llu "
            "ns_per_pkt=%.2f mpps=%.3f mpps_per_hpu=%.3f gbps=%.3f "
-           "direct_ns_per_pkt=%.2f overhead_ns=%.2f\n", size, hpus,
-           (unsigned long long)n, (double)tm / (double)n,
+           "direct_ns_per_pkt=%.2f overhead_ns=%.2f\n",
+           size, hpus, (unsigned long long)n, (double)tm / (double)n,
            (double)n * 1e3 / (double)tm, (double)n * 1e3 / (double)tm / hpus,
            (double)n * size * 8 / (double)tm, (double)dm / (double)n,
            (double)(tm - dm) / (double)n);
@@ -396,17 +395,17 @@ static void mode_burst(void)
 
 static void mode_latency(void)
 {
-    const bcase_t *c = the_case;
-    xg_spin_ctx_t *ctx = case_ctx(c, c->file, c->hh, c->ph, c->th, 0);
+    const bcase_t *c           = the_case;
+    xg_spin_ctx_t *ctx         = case_ctx(c, c->file, c->hh, c->ph, c->th, 0);
     const xg_spin_ec_desc_t *d = xg_spin_ctx_desc(ctx);
     static uint64_t lat[20000];
     uint64_t t0, done, i, n = (npkts < 20000) ? npkts : 20000;
 
     for (i = 0; i < n; i++) {
         done = d->messages;
-        t0 = bench_now_ns();
-        if (xg_spin_ctx_inject(ctx, (uint32_t)i, pool + (i % POOL) * size,
-                               size, 1) != XG_OK) {
+        t0   = bench_now_ns();
+        if (xg_spin_ctx_inject(ctx, (uint32_t)i, pool + (i % POOL) * size, size,
+                               1) != XG_OK) {
             die("inject failed");
         }
         while (__atomic_load_n(&d->messages, __ATOMIC_ACQUIRE) == done) {
@@ -415,9 +414,10 @@ static void mode_latency(void)
     }
     qsort(lat, n, sizeof(lat[0]), bench_cmp_u64);
     printf("bench=spin case=%s mode=latency size=%u hpus=%u packets=%llu "
-           "median_ns=%llu p90_ns=%llu min_ns=%llu\n", c->name, size, hpus,
-           (unsigned long long)n, (unsigned long long)lat[n / 2],
-           (unsigned long long)lat[n * 9 / 10], (unsigned long long)lat[0]);
+           "median_ns=%llu p90_ns=%llu min_ns=%llu\n",
+           c->name, size, hpus, (unsigned long long)n,
+           (unsigned long long)lat[n / 2], (unsigned long long)lat[n * 9 / 10],
+           (unsigned long long)lat[0]);
     xg_spin_ctx_destroy(ctx);
 }
 
@@ -452,9 +452,11 @@ int main(int argc, char **argv)
                    (i + 1 < (unsigned)argc)) {
             gate_file = argv[++i];
         } else {
-            fprintf(stderr, "usage: %s [--case C] [--mode stream|burst|"
+            fprintf(stderr,
+                    "usage: %s [--case C] [--mode stream|burst|"
                     "latency] [--size B] [--hpus N] [--packets N] "
-                    "[--reps N] [--dir D] [--gate gate.so]\n", argv[0]);
+                    "[--reps N] [--dir D] [--gate gate.so]\n",
+                    argv[0]);
             return 1;
         }
     }
@@ -478,7 +480,7 @@ int main(int argc, char **argv)
     /* the engine's shape: clusters first, then HPUs per cluster; slots of
      * this packet size, the largest buffer */
     clusters = (hpus < 4) ? hpus : 4;
-    per = (hpus + clusters - 1) / clusters;
+    per      = (hpus + clusters - 1) / clusters;
     snprintf(buf, sizeof(buf), "%u", clusters);
     setenv("XGAS_SPIN_CLUSTERS", buf, 0);
     snprintf(buf, sizeof(buf), "%u", per);
@@ -487,7 +489,7 @@ int main(int argc, char **argv)
     setenv("XGAS_SPIN_PKT_SIZE", buf, 0);
     setenv("XGAS_SPIN_PKT_BUFFER", "12M", 0);
     setenv("XGAS_SPIN_MPQS", "4096", 0);
-    hpus = clusters * per;
+    hpus        = clusters * per;
     window_size = (the_case->window != 0) ? the_case->window
                                           : (size_t)2 * npkts * size + 8;
     if (window_size > ((size_t)256 << 20)) {

@@ -48,13 +48,13 @@ extern "C" {
 #define SPIN_DMA_LOC2EXT 1
 
 /* The payload of a packet with an IP-like and a UDP-like header. */
-#define GET_IP_UDP_PLD(pkt_ptr, pkt_pld_ptr, pkt_pld_len)                   \
-    {                                                                       \
-        ip_hdr_t *xgas_ip_ = (ip_hdr_t *)(pkt_ptr);                         \
-        (pkt_pld_len) = xgas_ip_->length - sizeof(ip_hdr_t) -               \
-                        sizeof(udp_hdr_t);                                  \
-        (pkt_pld_ptr) = ((uint8_t *)(pkt_ptr)) + (xgas_ip_->ihl * 4) +      \
-                        sizeof(udp_hdr_t);                                  \
+#define GET_IP_UDP_PLD(pkt_ptr, pkt_pld_ptr, pkt_pld_len)                     \
+    {                                                                         \
+        ip_hdr_t *xgas_ip_ = (ip_hdr_t *)(pkt_ptr);                           \
+        (pkt_pld_len) =                                                       \
+            xgas_ip_->length - sizeof(ip_hdr_t) - sizeof(udp_hdr_t);          \
+        (pkt_pld_ptr) =                                                       \
+            ((uint8_t *)(pkt_ptr)) + (xgas_ip_->ihl * 4) + sizeof(udp_hdr_t); \
     }
 
 typedef futex_t spin_lock_t;
@@ -65,33 +65,33 @@ typedef futex_t spin_lock_t;
  * The task is the calling HPU's: each call gets its own, writable.
  */
 typedef struct task {
-    void    *handler_mem;          /* the context's handler memory (L2) */
-    size_t   handler_mem_size;
-    void    *pkt_mem;              /* the packet */
-    size_t   pkt_mem_size;
-    void    *scratchpad[NB_CLUSTERS];      /* the context's scratchpad */
-    size_t   scratchpad_size[NB_CLUSTERS]; /*   in each cluster (L1) */
-    uint32_t host_mem_high;        /* the host window */
+    void *handler_mem; /* the context's handler memory (L2) */
+    size_t handler_mem_size;
+    void *pkt_mem; /* the packet */
+    size_t pkt_mem_size;
+    void *scratchpad[NB_CLUSTERS];       /* the context's scratchpad */
+    size_t scratchpad_size[NB_CLUSTERS]; /*   in each cluster (L1) */
+    uint32_t host_mem_high;              /* the host window */
     uint32_t host_mem_low;
-    size_t   host_mem_size;
-    void    *l2_pkt_mem;           /* the packet in the packet buffer */
-    uint32_t home_cluster_id;      /* of the message */
-    uint32_t flow_id;              /* the message's id */
+    size_t host_mem_size;
+    void *l2_pkt_mem;         /* the packet in the packet buffer */
+    uint32_t home_cluster_id; /* of the message */
+    uint32_t flow_id;         /* the message's id */
     /* xgas extensions */
-    uint64_t xg_msg_offset;        /* offset of this packet's payload in
+    uint64_t xg_msg_offset; /* offset of this packet's payload in
                                       the message (Portals contexts) */
-    uint64_t xg_msg_length;        /* Portals: bytes matched */
-    uint64_t xg_match_bits;        /* Portals: the message's */
+    uint64_t xg_msg_length; /* Portals: bytes matched */
+    uint64_t xg_match_bits; /* Portals: the message's */
     uint64_t xg_hdr_data;
-    uint32_t xg_source;            /* Portals: the initiator's rank */
-    uint32_t xg_eom;               /* this packet ends its message */
-    void    *xg_msg_scratchpad;    /* this message's own scratchpad */
-    size_t   xg_msg_scratchpad_size;
+    uint32_t xg_source;      /* Portals: the initiator's rank */
+    uint32_t xg_eom;         /* this packet ends its message */
+    void *xg_msg_scratchpad; /* this message's own scratchpad */
+    size_t xg_msg_scratchpad_size;
 } __attribute__((__packed__)) task_t;
 
 typedef struct handler_args {
-    task_t  *task;
-    uint32_t hpu_gid;     /* cluster_id * NB_CORES + hpu_id */
+    task_t *task;
+    uint32_t hpu_gid; /* cluster_id * NB_CORES + hpu_id */
     uint32_t cluster_id;
     uint32_t hpu_id;
 } handler_args_t;
@@ -102,13 +102,13 @@ typedef dma_t spin_dma_t;
 typedef uint32_t spin_cmd_t;
 
 typedef struct spin_rw_lock {
-    spin_lock_t      glock;
+    spin_lock_t glock;
     volatile int32_t num_readers;
 } spin_rw_lock_t;
 
 /* Cluster DMA between NIC memories: a copy, complete on return. */
-static inline int spin_dma(void *source, void *dest, size_t size,
-                           int direction, int options, spin_dma_t *xfer)
+static inline int spin_dma(void *source, void *dest, size_t size, int direction,
+                           int options, spin_dma_t *xfer)
 {
     (void)direction;
     (void)options;
@@ -195,9 +195,8 @@ int spin_rdma_put(uint32_t dest, void *data, uint32_t length,
 int spin_dma_to_host(uint64_t host_addr, uint32_t nic_addr, uint32_t length,
                      bool generate_event, spin_cmd_t *xfer);
 /* Copies @length bytes from host address @host_addr to @nic_addr. */
-int spin_dma_from_host(uint64_t host_addr, uint32_t nic_addr,
-                       uint32_t length, bool generate_event,
-                       spin_cmd_t *xfer);
+int spin_dma_from_host(uint64_t host_addr, uint32_t nic_addr, uint32_t length,
+                       bool generate_event, spin_cmd_t *xfer);
 /* Writes the 8 bytes of @user_data to host address @host_addr. */
 int spin_write_to_host(uint64_t host_addr, uint64_t user_data,
                        spin_cmd_t *xfer);

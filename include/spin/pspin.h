@@ -25,11 +25,10 @@
 extern "C" {
 #endif
 
-#define MEM_ALIGNMENT 4
-#define ALIGN_UP(NUM, ALIGN) \
-    ((((uint32_t)(NUM)) + ((ALIGN) - 1)) & ~((ALIGN) - 1))
-#define DMA_MAX_XFER_SIZE 32768
-#define DMA_NULL 0
+#define MEM_ALIGNMENT        4
+#define ALIGN_UP(NUM, ALIGN) ((((uint32_t)(NUM)) + ((ALIGN)-1)) & ~((ALIGN)-1))
+#define DMA_MAX_XFER_SIZE    32768
+#define DMA_NULL             0
 
 typedef uint32_t dma_t;
 typedef volatile uint32_t futex_t;
@@ -78,8 +77,7 @@ static inline uint32_t amo_and(volatile uint32_t *const addr,
     return __atomic_fetch_and(addr, val, __ATOMIC_SEQ_CST);
 }
 
-static inline uint32_t amo_or(volatile uint32_t *const addr,
-                              const uint32_t val)
+static inline uint32_t amo_or(volatile uint32_t *const addr, const uint32_t val)
 {
     return __atomic_fetch_or(addr, val, __ATOMIC_SEQ_CST);
 }
@@ -96,23 +94,21 @@ static inline uint32_t amo_swap(volatile uint32_t *const addr,
     return __atomic_exchange_n(addr, val, __ATOMIC_SEQ_CST);
 }
 
-static inline void amo_store(volatile uint32_t *const addr,
-                             const uint32_t val)
+static inline void amo_store(volatile uint32_t *const addr, const uint32_t val)
 {
     __atomic_store_n(addr, val, __ATOMIC_SEQ_CST);
 }
 
 /* The min/max family: a CAS loop (no single host instruction does it). */
-#define XGAS_SPIN_AMO_MINMAX(name, type, better)                          \
-    static inline type name(volatile type *const addr, const type val)   \
-    {                                                                     \
-        type old = __atomic_load_n(addr, __ATOMIC_RELAXED);               \
-        while ((better) &&                                                \
-               !__atomic_compare_exchange_n(addr, &old, val, 1,           \
-                                            __ATOMIC_SEQ_CST,             \
-                                            __ATOMIC_RELAXED)) {          \
-        }                                                                 \
-        return old;                                                       \
+#define XGAS_SPIN_AMO_MINMAX(name, type, better)                             \
+    static inline type name(volatile type *const addr, const type val)       \
+    {                                                                        \
+        type old = __atomic_load_n(addr, __ATOMIC_RELAXED);                  \
+        while ((better) && !__atomic_compare_exchange_n(addr, &old, val, 1,  \
+                                                        __ATOMIC_SEQ_CST,    \
+                                                        __ATOMIC_RELAXED)) { \
+        }                                                                    \
+        return old;                                                          \
     }
 XGAS_SPIN_AMO_MINMAX(amo_maxu, uint32_t, val > old)
 XGAS_SPIN_AMO_MINMAX(amo_minu, uint32_t, val < old)
@@ -144,9 +140,10 @@ static inline unsigned store_conditional(volatile uint32_t *const addr,
         return 3;
     }
     xgas_spin_lr_addr = 0;
-    return __atomic_compare_exchange_n(addr, &expect, val, 0,
-                                       __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)
-               ? 0 : 1;
+    return __atomic_compare_exchange_n(addr, &expect, val, 0, __ATOMIC_SEQ_CST,
+                                       __ATOMIC_SEQ_CST)
+               ? 0
+               : 1;
 }
 
 /* 0: swapped; -1: the value was not @old. */
@@ -155,9 +152,10 @@ static inline int compare_and_swap(volatile uint32_t *const addr,
 {
     uint32_t expect = old;
 
-    return __atomic_compare_exchange_n(addr, &expect, new_, 0,
-                                       __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)
-               ? 0 : -1;
+    return __atomic_compare_exchange_n(addr, &expect, new_, 0, __ATOMIC_SEQ_CST,
+                                       __ATOMIC_SEQ_CST)
+               ? 0
+               : -1;
 }
 
 static inline void futex_init(futex_t *futex)

@@ -34,7 +34,7 @@ typedef struct ni_conf {
 typedef struct no_conf {
     uint32_t axi_ar_buffer;
     uint32_t axi_r_buffer;
-    double   network_G;
+    double network_G;
     uint32_t max_pkt_size;
     uint32_t max_network_queue_len;
 } no_conf_t;
@@ -46,13 +46,13 @@ typedef struct pcie_slv_conf {
     uint32_t axi_b_buffer;
     uint32_t axi_r_buffer;
     uint32_t pcie_L;
-    double   pcie_G;
+    double pcie_G;
 } pcie_slv_conf_t;
 
 typedef struct pspin_conf {
-    const char     *slm_files_path;
-    ni_conf_t       ni_conf;
-    no_conf_t       no_conf;
+    const char *slm_files_path;
+    ni_conf_t ni_conf;
+    no_conf_t no_conf;
     pcie_slv_conf_t pcie_slv_conf;
 } pspin_conf_t;
 

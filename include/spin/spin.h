@@ -12,7 +12,7 @@
 #include "spin_hw_conf.h"
 
 #define SPIN_SUCCESS 0
-#define SPIN_ERR 1
+#define SPIN_ERR     1
 
 #ifdef __cplusplus
 extern "C" {
@@ -29,18 +29,18 @@ typedef uint64_t host_addr_t;
  * addresses are offsets in each cluster's scratchpad area.
  */
 typedef struct spin_ec {
-    mem_addr_t  handler_mem_addr;
-    mem_size_t  handler_mem_size;
+    mem_addr_t handler_mem_addr;
+    mem_size_t handler_mem_size;
     host_addr_t host_mem_addr;
-    mem_size_t  host_mem_size;
-    mem_addr_t  hh_addr;
-    mem_size_t  hh_size;
-    mem_addr_t  ph_addr;
-    mem_size_t  ph_size;
-    mem_addr_t  th_addr;
-    mem_size_t  th_size;
-    mem_addr_t  scratchpad_addr[NUM_CLUSTERS];
-    mem_size_t  scratchpad_size[NUM_CLUSTERS];
+    mem_size_t host_mem_size;
+    mem_addr_t hh_addr;
+    mem_size_t hh_size;
+    mem_addr_t ph_addr;
+    mem_size_t ph_size;
+    mem_addr_t th_addr;
+    mem_size_t th_size;
+    mem_addr_t scratchpad_addr[NUM_CLUSTERS];
+    mem_size_t scratchpad_size[NUM_CLUSTERS];
 } __attribute__((__packed__)) spin_ec_t;
 
 typedef uint32_t spin_nic_addr_t;

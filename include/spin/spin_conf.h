@@ -17,13 +17,14 @@
 
 #ifdef NB_CLUSTERS
 #if NB_CLUSTERS != 4
-#error "the xgas sPIN engine has 4 clusters: task_t is laid out for NB_CLUSTERS 4"
+#error \
+    "the xgas sPIN engine has 4 clusters: task_t is laid out for NB_CLUSTERS 4"
 #endif
 #else
 #define NB_CLUSTERS 4
 #endif
 
-#define CORE_COUNT (NB_CORES * NB_CLUSTERS)
+#define CORE_COUNT       (NB_CORES * NB_CLUSTERS)
 #define NUM_CLUSTER_HPUS (NB_CORES)
 
 /* The largest packet a handler should expect by default (the engine takes

@@ -52,8 +52,7 @@ static inline uint32_t spin__public_memcpy_nonblk(void *src_addr,
 }
 
 static inline void spin__public_memcpy(void *src_addr, void *dst_addr,
-                                       uint32_t num_bytes,
-                                       uint32_t cluster_id)
+                                       uint32_t num_bytes, uint32_t cluster_id)
 {
     (void)cluster_id;
     spin__memcpy(src_addr, dst_addr, num_bytes);

@@ -28,23 +28,25 @@ void xg_spin_handler_terminate(const char *what, const char *file, int line)
 #define MIN(a, b) (((a) < (b)) ? (a) : (b))
 #define MAX(a, b) (((a) > (b)) ? (a) : (b))
 
-#define DIV_CEIL(a, b) (((a) + (b) - 1) / (b))
+#define DIV_CEIL(a, b)      (((a) + (b)-1) / (b))
 #define FAST_DIV(a, log2_b) ((a) >> (log2_b))
-#define FAST_MOD(a, b) ((a) & ((b) - 1))
-#define AND(a, b) ((a) & (b))
+#define FAST_MOD(a, b)      ((a) & ((b)-1))
+#define AND(a, b)           ((a) & (b))
 
 #define STRINGIFY(x) #x
 
-#define TERMINATE \
-    { xg_spin_handler_terminate("TERMINATE", __FILE__, __LINE__); }
+#define TERMINATE                                                   \
+    {                                                               \
+        xg_spin_handler_terminate("TERMINATE", __FILE__, __LINE__); \
+    }
 
 #ifdef CHECK_ASSERTS
-#define ASSERT(condition)                                                  \
-    if (!(condition)) {                                                    \
-        printf("Assertion fail: " #condition " at " __FILE__ ":%d\n",      \
-               __LINE__);                                                  \
-        xg_spin_handler_terminate("ASSERT(" #condition ")", __FILE__,     \
-                                  __LINE__);                               \
+#define ASSERT(condition)                                             \
+    if (!(condition)) {                                               \
+        printf("Assertion fail: " #condition " at " __FILE__ ":%d\n", \
+               __LINE__);                                             \
+        xg_spin_handler_terminate("ASSERT(" #condition ")", __FILE__, \
+                                  __LINE__);                          \
     }
 #else
 #define ASSERT(condition)

@@ -42,7 +42,7 @@ static void buddy_push(xg_buddy_t *buddy, size_t index, unsigned order)
         block->next->prev = block;
     }
     buddy->free_list[order] = block;
-    buddy->tags[index] = (uint8_t)(TAG_FREE | order);
+    buddy->tags[index]      = (uint8_t)(TAG_FREE | order);
 }
 
 static void buddy_unlink(xg_buddy_t *buddy, size_t index, unsigned order)
@@ -80,9 +80,9 @@ xg_status_t xg_buddy_init(xg_buddy_t *buddy, void *arena, size_t size,
         (size < min_block)) {
         return XG_ERR_INVALID_PARAM;
     }
-    size_shift        = buddy_log2_ceil(size);
-    buddy->min_shift  = buddy_log2_ceil(min_block);
-    buddy->orders     = size_shift - buddy->min_shift + 1;
+    size_shift       = buddy_log2_ceil(size);
+    buddy->min_shift = buddy_log2_ceil(min_block);
+    buddy->orders    = size_shift - buddy->min_shift + 1;
     if (buddy->orders > XG_BUDDY_MAX_ORDERS) {
         return XG_ERR_INVALID_PARAM;
     }
@@ -171,7 +171,7 @@ void xg_buddy_free(xg_buddy_t *buddy, void *ptr)
         }
         buddy_unlink(buddy, mate, order);
         buddy->tags[index] = 0;
-        index = (index < mate) ? index : mate;
+        index              = (index < mate) ? index : mate;
         order++;
     }
     buddy_push(buddy, index, order);

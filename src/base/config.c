@@ -20,14 +20,14 @@
 xg_config_t xg_config;
 
 typedef struct {
-    const char       *env;
-    xg_config_type_t  type;
-    const char       *def;
-    const char       *min; /* numeric types: the range, as text */
-    const char       *max;
-    int               visibility;
-    const char       *help;
-    size_t            offset;
+    const char *env;
+    xg_config_type_t type;
+    const char *def;
+    const char *min; /* numeric types: the range, as text */
+    const char *max;
+    int visibility;
+    const char *help;
+    size_t offset;
 } xg_config_entry_t;
 
 static const xg_config_entry_t config_table[] = {
@@ -38,7 +38,7 @@ static const xg_config_entry_t config_table[] = {
 };
 
 static pthread_once_t config_once = PTHREAD_ONCE_INIT;
-static xg_status_t config_status = XG_OK;
+static xg_status_t config_status  = XG_OK;
 
 int xg_config_parse_size(const char *text, uint64_t *value_p)
 {
@@ -57,10 +57,22 @@ int xg_config_parse_size(const char *text, uint64_t *value_p)
         return -1;
     }
     switch (toupper((unsigned char)*end)) {
-    case 'K': scale = 1ULL << 10; end++; break;
-    case 'M': scale = 1ULL << 20; end++; break;
-    case 'G': scale = 1ULL << 30; end++; break;
-    case 'T': scale = 1ULL << 40; end++; break;
+    case 'K':
+        scale = 1ULL << 10;
+        end++;
+        break;
+    case 'M':
+        scale = 1ULL << 20;
+        end++;
+        break;
+    case 'G':
+        scale = 1ULL << 30;
+        end++;
+        break;
+    case 'T':
+        scale = 1ULL << 40;
+        end++;
+        break;
     default: break;
     }
     if ((strcasecmp(end, "B") == 0) || (strcasecmp(end, "iB") == 0)) {
@@ -125,27 +137,27 @@ static int parse_int(const char *text, long *value_p)
 static const char *expected_form(xg_config_type_t type)
 {
     switch (type) {
-    case XG_CFG_BOOL:     return "0/1, yes/no, on/off or true/false";
-    case XG_CFG_INT:      return "an integer";
-    case XG_CFG_SIZE:     return "a byte count such as 512M, 2G or 0x100000";
-    case XG_CFG_ADDR:     return "an address such as 0x100000000000";
+    case XG_CFG_BOOL: return "0/1, yes/no, on/off or true/false";
+    case XG_CFG_INT: return "an integer";
+    case XG_CFG_SIZE: return "a byte count such as 512M, 2G or 0x100000";
+    case XG_CFG_ADDR: return "an address such as 0x100000000000";
     case XG_CFG_LOGLEVEL: return "one of error, warn, info, debug";
-    case XG_CFG_STRING:   return "a string";
-    case XG_CFG_POW2:     return "a power of two";
-    case XG_CFG_ENUM:     return "one of the words listed";
+    case XG_CFG_STRING: return "a string";
+    case XG_CFG_POW2: return "a power of two";
+    case XG_CFG_ENUM: return "one of the words listed";
     }
     return "?";
 }
 
 int xg_config_parse_choice(const char *words, const char *text)
 {
-    size_t len = strlen(text);
+    size_t len       = strlen(text);
     const char *word = words;
     int position;
 
     for (position = 0; len > 0; position++) {
         const char *end = strchr(word, '|');
-        size_t wlen = (end == NULL) ? strlen(word) : (size_t)(end - word);
+        size_t wlen     = (end == NULL) ? strlen(word) : (size_t)(end - word);
 
         if ((wlen == len) && (strncasecmp(word, text, len) == 0)) {
             return position;
@@ -164,13 +176,13 @@ static int config_set(const xg_config_entry_t *entry, const char *text)
     void *field = (char *)&xg_config + entry->offset;
 
     switch (entry->type) {
-    case XG_CFG_BOOL:     return parse_bool(text, (int *)field);
+    case XG_CFG_BOOL: return parse_bool(text, (int *)field);
     case XG_CFG_INT:
-    case XG_CFG_POW2:     return parse_int(text, (long *)field);
+    case XG_CFG_POW2: return parse_int(text, (long *)field);
     case XG_CFG_SIZE:
-    case XG_CFG_ADDR:     return xg_config_parse_size(text, (uint64_t *)field);
+    case XG_CFG_ADDR: return xg_config_parse_size(text, (uint64_t *)field);
     case XG_CFG_LOGLEVEL: return parse_log_level(text, (int *)field);
-    case XG_CFG_STRING:   *(const char **)field = text; return 0;
+    case XG_CFG_STRING: *(const char **)field = text; return 0;
     case XG_CFG_ENUM:
         *(int *)field = xg_config_parse_choice(entry->min, text);
         return (*(int *)field < 0) ? -1 : 0;
@@ -202,8 +214,7 @@ static int config_in_range(const xg_config_entry_t *entry)
         xg_assert((xg_config_parse_size(entry->min, &size_min) == 0) &&
                   (xg_config_parse_size(entry->max, &size_max) == 0));
         return ((size >= size_min) && (size <= size_max)) ? 0 : -1;
-    default:
-        return 0;
+    default: return 0;
     }
 }
 
@@ -247,16 +258,18 @@ static int config_load_entry(const xg_config_entry_t *entry)
         return 0;
     }
     if ((entry->type == XG_CFG_ENUM) && (config_set(entry, text) != 0)) {
-        xg_error("config", "%s='%s' is not valid: expected one of %s "
-                 "(default %s)", name, text, entry->min, entry->def);
+        xg_error("config",
+                 "%s='%s' is not valid: expected one of %s "
+                 "(default %s)",
+                 name, text, entry->min, entry->def);
     } else if (config_set(entry, text) != 0) {
         xg_error("config", "%s='%s' is not valid: expected %s (default %s)",
                  name, text, expected_form(entry->type), entry->def);
-    } else if ((entry->type == XG_CFG_POW2) &&
-               (config_in_range(entry) != 0)) {
-        xg_error("config", "%s=%s: must be a power of two between %s and %s "
-                 "(default %s)", name, text, entry->min, entry->max,
-                 entry->def);
+    } else if ((entry->type == XG_CFG_POW2) && (config_in_range(entry) != 0)) {
+        xg_error("config",
+                 "%s=%s: must be a power of two between %s and %s "
+                 "(default %s)",
+                 name, text, entry->min, entry->max, entry->def);
     } else if (config_in_range(entry) != 0) {
         xg_error("config", "%s=%s: must be between %s and %s (default %s)",
                  name, text, entry->min, entry->max, entry->def);
@@ -293,8 +306,7 @@ xg_status_t xg_config_load(void)
 }
 
 /* The word at @position of the '|'-separated @words, as the row spells it. */
-static void format_word(const char *words, int position, char *buf,
-                        size_t len)
+static void format_word(const char *words, int position, char *buf, size_t len)
 {
     const char *word = words;
     const char *end;
@@ -307,20 +319,15 @@ static void format_word(const char *words, int position, char *buf,
              (int)((end == NULL) ? strlen(word) : (size_t)(end - word)), word);
 }
 
-static void format_value(const xg_config_entry_t *entry, char *buf,
-                         size_t len)
+static void format_value(const xg_config_entry_t *entry, char *buf, size_t len)
 {
     const void *field = (const char *)&xg_config + entry->offset;
     uint64_t size;
 
     switch (entry->type) {
-    case XG_CFG_BOOL:
-        snprintf(buf, len, "%d", *(const int *)field);
-        break;
+    case XG_CFG_BOOL: snprintf(buf, len, "%d", *(const int *)field); break;
     case XG_CFG_INT:
-    case XG_CFG_POW2:
-        snprintf(buf, len, "%ld", *(const long *)field);
-        break;
+    case XG_CFG_POW2: snprintf(buf, len, "%ld", *(const long *)field); break;
     case XG_CFG_SIZE:
         size = *(const uint64_t *)field;
         if ((size != 0) && (size % (1ULL << 30) == 0)) {
@@ -338,7 +345,7 @@ static void format_value(const xg_config_entry_t *entry, char *buf,
         break;
     case XG_CFG_LOGLEVEL:
         snprintf(buf, len, "%s",
-                 xg_log_level_name((xg_log_level_t)*(const int *)field));
+                 xg_log_level_name((xg_log_level_t) * (const int *)field));
         break;
     case XG_CFG_STRING:
         snprintf(buf, len, "%s", *(const char *const *)field);
@@ -356,19 +363,16 @@ void xg_config_print(FILE *out, int with_launcher)
 
     xg_config_load();
     for (i = 0; i < XG_ARRAY_SIZE(config_table); i++) {
-        if ((config_table[i].visibility == XG_CFG_LAUNCHER) &&
-            !with_launcher) {
+        if ((config_table[i].visibility == XG_CFG_LAUNCHER) && !with_launcher) {
             continue;
         }
         format_value(&config_table[i], value, sizeof(value));
-        fprintf(out, "%-22s = %-16s (default %s)\n    %s",
-                config_table[i].env, value, config_table[i].def,
-                config_table[i].help);
+        fprintf(out, "%-22s = %-16s (default %s)\n    %s", config_table[i].env,
+                value, config_table[i].def, config_table[i].help);
         if (config_table[i].type == XG_CFG_ENUM) {
             fprintf(out, " [%s]", config_table[i].min);
         } else if (config_table[i].min[0] != '\0') {
-            fprintf(out, " [%s..%s]", config_table[i].min,
-                    config_table[i].max);
+            fprintf(out, " [%s..%s]", config_table[i].min, config_table[i].max);
         }
         fputc('\n', out);
     }

@@ -30,17 +30,17 @@ void xg_log_set_prefix(const char *prefix)
     snprintf(log_prefix, sizeof(log_prefix), "%s", prefix);
 }
 
-void xg_log_emit(xg_log_level_t level, const char *subsystem,
-                 const char *fmt, ...)
+void xg_log_emit(xg_log_level_t level, const char *subsystem, const char *fmt,
+                 ...)
 {
     int saved_errno = errno;
     char line[1024];
     int len;
     va_list ap;
 
-    len = snprintf(line, sizeof(line), "xgas%s%s%s %s: %s: ",
-                   (log_prefix[0] != '\0') ? "[" : "", log_prefix,
-                   (log_prefix[0] != '\0') ? "]" : "",
+    len = snprintf(line, sizeof(line),
+                   "xgas%s%s%s %s: %s: ", (log_prefix[0] != '\0') ? "[" : "",
+                   log_prefix, (log_prefix[0] != '\0') ? "]" : "",
                    xg_log_level_name(level), subsystem);
     if ((len > 0) && ((size_t)len < sizeof(line))) {
         va_start(ap, fmt);
@@ -48,7 +48,7 @@ void xg_log_emit(xg_log_level_t level, const char *subsystem,
         vsnprintf(line + len, sizeof(line) - (size_t)len, fmt, ap);
         va_end(ap);
     }
-    len = (int)strnlen(line, sizeof(line) - 2);
+    len         = (int)strnlen(line, sizeof(line) - 2);
     line[len++] = '\n';
     if (write(STDERR_FILENO, line, (size_t)len) < 0) {
         /* nothing sensible to do when stderr is gone */

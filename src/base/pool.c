@@ -21,8 +21,8 @@ xg_status_t xg_pool_init(xg_pool_t *pool, size_t obj_size, uint32_t max,
     pool->max      = max;
     pool->tag      = tag;
     pool->nchunks  = (max + XG_POOL_CHUNK - 1) / XG_POOL_CHUNK;
-    pool->chunks   = calloc(pool->nchunks ? pool->nchunks : 1,
-                            sizeof(*pool->chunks));
+    pool->chunks =
+        calloc(pool->nchunks ? pool->nchunks : 1, sizeof(*pool->chunks));
     return (pool->chunks != NULL) ? XG_OK : XG_ERR_NO_MEMORY;
 }
 
@@ -50,7 +50,7 @@ static xg_pool_obj_t *pool_slot(const xg_pool_t *pool, uint32_t index)
         return NULL;
     }
     return (xg_pool_obj_t *)(chunk +
-                            (size_t)(index % XG_POOL_CHUNK) * pool->obj_size);
+                             (size_t)(index % XG_POOL_CHUNK) * pool->obj_size);
 }
 
 void *xg_pool_alloc(xg_pool_t *pool)
@@ -63,8 +63,8 @@ void *xg_pool_alloc(xg_pool_t *pool)
         return NULL;
     }
     if (pool->free_head != 0) {
-        index = pool->free_head - 1;
-        obj   = pool_slot(pool, index);
+        index           = pool->free_head - 1;
+        obj             = pool_slot(pool, index);
         pool->free_head = obj->next_free;
     } else {
         index = pool->created;
@@ -104,8 +104,8 @@ void xg_pool_free(xg_pool_t *pool, void *ptr)
     xg_pool_obj_t *obj = ptr;
 
     atomic_store_explicit(&obj->handle, 0, memory_order_release);
-    obj->live = 0;
-    obj->gen = (uint8_t)((obj->gen + 1) & XG_POOL_GEN_MASK);
+    obj->live       = 0;
+    obj->gen        = (uint8_t)((obj->gen + 1) & XG_POOL_GEN_MASK);
     obj->next_free  = pool->free_head;
     pool->free_head = obj->index + 1;
     pool->count--;
@@ -122,15 +122,13 @@ void *xg_pool_lookup(xg_pool_t *pool, uint32_t handle)
     }
     obj = pool_slot(pool, index);
     if ((obj == NULL) ||
-        (atomic_load_explicit(&obj->handle, memory_order_acquire) !=
-         handle)) {
+        (atomic_load_explicit(&obj->handle, memory_order_acquire) != handle)) {
         return NULL;
     }
     return obj;
 }
 
-void xg_pool_each(xg_pool_t *pool, void (*fn)(void *obj, void *arg),
-                      void *arg)
+void xg_pool_each(xg_pool_t *pool, void (*fn)(void *obj, void *arg), void *arg)
 {
     xg_pool_obj_t *obj;
     uint32_t i;

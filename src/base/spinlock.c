@@ -11,8 +11,8 @@ void xg_spinlock_lock_slow(xg_spinlock_t *lock)
     xg_wait_t wait;
 
     xg_wait_init(&wait);
-    while (atomic_flag_test_and_set_explicit(&lock->flag,
-                                             memory_order_acquire)) {
+    while (
+        atomic_flag_test_and_set_explicit(&lock->flag, memory_order_acquire)) {
         xg_wait_backoff(&wait);
     }
 }

@@ -23,13 +23,13 @@ static _Atomic int wait_net_polled;
 
 enum {
     WAIT_YIELDS_BEFORE_SLEEP = 2000,
-    WAIT_SLEEP_NS = 20000
+    WAIT_SLEEP_NS            = 20000
 };
 
 void xg_wait_configure(unsigned spin_polls, unsigned pause_rounds)
 {
     xg_wait_spin_polls = (spin_polls == 0) ? 1 : spin_polls;
-    wait_pause_rounds = pause_rounds;
+    wait_pause_rounds  = pause_rounds;
 }
 
 static void wait_net_mark(void)
@@ -74,8 +74,8 @@ void xg_wait_backoff_slow(xg_wait_t *wait)
  * one poll short of its next round: xg_wait_backoff_slow) */
 static int wait_is_awake(const xg_wait_t *wait)
 {
-    return wait->polls + 1 < xg_wait_spin_polls + wait_pause_rounds +
-                                 WAIT_YIELDS_BEFORE_SLEEP;
+    return wait->polls + 1 <
+           xg_wait_spin_polls + wait_pause_rounds + WAIT_YIELDS_BEFORE_SLEEP;
 }
 
 void xg_wait_net_backoff(xg_wait_t *wait, unsigned handled)
@@ -100,6 +100,5 @@ void xg_wait_net_backoff(xg_wait_t *wait, unsigned handled)
 int xg_wait_net_claim(void)
 {
     return atomic_load_explicit(&wait_net_polled, memory_order_relaxed) &&
-           atomic_exchange_explicit(&wait_net_polled, 0,
-                                    memory_order_relaxed);
+           atomic_exchange_explicit(&wait_net_polled, 0, memory_order_relaxed);
 }

@@ -24,14 +24,14 @@
 typedef struct xg_buddy_block xg_buddy_block_t;
 
 typedef struct xg_buddy {
-    uint8_t          *base;       /* arena */
-    size_t            size;       /* arena bytes, power of two */
-    unsigned          min_shift;  /* log2 of the smallest block */
-    unsigned          orders;     /* block sizes 2^min_shift .. size */
-    uint8_t          *tags;       /* one per minimum block */
+    uint8_t *base;      /* arena */
+    size_t size;        /* arena bytes, power of two */
+    unsigned min_shift; /* log2 of the smallest block */
+    unsigned orders;    /* block sizes 2^min_shift .. size */
+    uint8_t *tags;      /* one per minimum block */
     xg_buddy_block_t *free_list[XG_BUDDY_MAX_ORDERS];
-    size_t            used;       /* bytes in allocated blocks */
-    int               mapped;     /* arena came from mmap */
+    size_t used; /* bytes in allocated blocks */
+    int mapped;  /* arena came from mmap */
 } xg_buddy_t;
 
 /* Creates an allocator over @size bytes (rounded up to a power of two) with

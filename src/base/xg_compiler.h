@@ -12,13 +12,13 @@
 #define xg_unlikely(x) __builtin_expect(!!(x), 0)
 
 /* Only symbols marked XG_EXPORT leave libxgas (built with hidden visibility). */
-#define XG_EXPORT   __attribute__((visibility("default")))
-#define XG_NOINLINE __attribute__((noinline))
-#define XG_ALWAYS_INLINE inline __attribute__((always_inline))
-#define XG_NORETURN __attribute__((noreturn))
+#define XG_EXPORT            __attribute__((visibility("default")))
+#define XG_NOINLINE          __attribute__((noinline))
+#define XG_ALWAYS_INLINE     inline __attribute__((always_inline))
+#define XG_NORETURN          __attribute__((noreturn))
 #define XG_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
-#define XG_UNUSED   __attribute__((unused))
-#define XG_WEAK     __attribute__((weak))
+#define XG_UNUSED            __attribute__((unused))
+#define XG_WEAK              __attribute__((weak))
 
 /* Exports @name as one more name of the function @target defined in the
  * same file: the profiling interfaces (pshmem_put of shmem_put, pPtlPut of
@@ -26,15 +26,15 @@
  * strong; XG_WEAK after it makes it yield to a program's own definition,
  * and an attribute of @target that the alias must repeat (XG_NORETURN)
  * follows it the same way. */
-#define XG_EXPORT_ALIAS(name, target)                                      \
-    extern __typeof__(target) name                                         \
+#define XG_EXPORT_ALIAS(name, target) \
+    extern __typeof__(target) name    \
         __attribute__((alias(#target), visibility("default")))
 
-#define XG_CACHELINE 64
+#define XG_CACHELINE     64
 #define XG_CACHE_ALIGNED __attribute__((aligned(XG_CACHELINE)))
 
 #define xg_container_of(ptr, type, member) \
-    ((type *)((char *)(ptr) - offsetof(type, member)))
+    ((type *)((char *)(ptr)-offsetof(type, member)))
 
 #define XG_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -47,7 +47,10 @@ typedef enum {
     XG_CFG_ENUM
 } xg_config_type_t;
 
-enum { XG_CFG_USER = 0, XG_CFG_LAUNCHER = 1 };
+enum {
+    XG_CFG_USER     = 0,
+    XG_CFG_LAUNCHER = 1
+};
 
 typedef struct xg_config {
 #define XG_CONFIG_VAR(field, env, type, def, min, max, vis, help) \

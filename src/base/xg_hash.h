@@ -18,7 +18,7 @@
 typedef struct xg_hlink {
     struct xg_hlink *next;
     struct xg_hlink *prev;
-    uint64_t         hash;
+    uint64_t hash;
 } xg_hlink_t;
 
 typedef struct xg_hbucket {
@@ -28,8 +28,8 @@ typedef struct xg_hbucket {
 
 typedef struct xg_htab {
     xg_hbucket_t *b;
-    uint32_t      mask;   /* buckets - 1 */
-    uint32_t      count;
+    uint32_t mask; /* buckets - 1 */
+    uint32_t count;
 } xg_htab_t;
 
 void xg_htab_init(xg_htab_t *tab);

@@ -27,11 +27,11 @@ XG_EXPORT void xg_log_emit(xg_log_level_t level, const char *subsystem,
 void xg_log_set_prefix(const char *prefix);
 const char *xg_log_level_name(xg_log_level_t level);
 
-#define xg_log(level, subsys, ...)                                    \
-    do {                                                              \
-        if (xg_unlikely((int)(level) <= xg_log_level)) {              \
-            xg_log_emit((level), (subsys), __VA_ARGS__);              \
-        }                                                             \
+#define xg_log(level, subsys, ...)                       \
+    do {                                                 \
+        if (xg_unlikely((int)(level) <= xg_log_level)) { \
+            xg_log_emit((level), (subsys), __VA_ARGS__); \
+        }                                                \
     } while (0)
 
 #define xg_error(subsys, ...) xg_log(XG_LOG_ERROR, subsys, __VA_ARGS__)
@@ -50,11 +50,11 @@ XG_EXPORT XG_NORETURN void xg_fatal_api(const char *api, const char *routine,
                                         const char *fmt, ...) XG_PRINTF(3, 4);
 
 /* Internal invariant: a failure is a bug in xgas, never a user error. */
-#define xg_assert(cond)                                                   \
-    do {                                                                  \
-        if (xg_unlikely(!(cond))) {                                       \
-            xg_assert_fail(#cond, __FILE__, __LINE__);                    \
-        }                                                                 \
+#define xg_assert(cond)                                \
+    do {                                               \
+        if (xg_unlikely(!(cond))) {                    \
+            xg_assert_fail(#cond, __FILE__, __LINE__); \
+        }                                              \
     } while (0)
 
 XG_NORETURN void xg_assert_fail(const char *cond, const char *file, int line);

@@ -20,12 +20,12 @@
 
 typedef struct xg_mpmc_cell {
     _Atomic uint64_t seq;
-    uintptr_t        value;
+    uintptr_t value;
 } xg_mpmc_cell_t;
 
 typedef struct xg_mpmc {
-    xg_mpmc_cell_t  *cells;
-    uint64_t         mask;
+    xg_mpmc_cell_t *cells;
+    uint64_t mask;
     _Atomic uint64_t head XG_CACHE_ALIGNED; /* next position to pop */
     _Atomic uint64_t tail XG_CACHE_ALIGNED; /* next position to push */
 } xg_mpmc_t;
@@ -68,12 +68,12 @@ static inline int xg_mpmc_push(xg_mpmc_t *q, uintptr_t value)
     for (;;) {
         cell = &q->cells[pos & q->mask];
         /* acquire: the consumer of the previous lap is done with it */
-        dif = (int64_t)(atomic_load_explicit(&cell->seq,
-                                             memory_order_acquire) - pos);
+        dif = (int64_t)(atomic_load_explicit(&cell->seq, memory_order_acquire) -
+                        pos);
         if (dif == 0) {
-            if (atomic_compare_exchange_weak_explicit(
-                    &q->tail, &pos, pos + 1, memory_order_relaxed,
-                    memory_order_relaxed)) {
+            if (atomic_compare_exchange_weak_explicit(&q->tail, &pos, pos + 1,
+                                                      memory_order_relaxed,
+                                                      memory_order_relaxed)) {
                 break;
             }
         } else if (dif < 0) {
@@ -98,13 +98,12 @@ static inline int xg_mpmc_pop(xg_mpmc_t *q, uintptr_t *value_p)
     for (;;) {
         cell = &q->cells[pos & q->mask];
         /* acquire: the producer's value */
-        dif = (int64_t)(atomic_load_explicit(&cell->seq,
-                                             memory_order_acquire) -
+        dif = (int64_t)(atomic_load_explicit(&cell->seq, memory_order_acquire) -
                         (pos + 1));
         if (dif == 0) {
-            if (atomic_compare_exchange_weak_explicit(
-                    &q->head, &pos, pos + 1, memory_order_relaxed,
-                    memory_order_relaxed)) {
+            if (atomic_compare_exchange_weak_explicit(&q->head, &pos, pos + 1,
+                                                      memory_order_relaxed,
+                                                      memory_order_relaxed)) {
                 break;
             }
         } else if (dif < 0) {
@@ -115,8 +114,7 @@ static inline int xg_mpmc_pop(xg_mpmc_t *q, uintptr_t *value_p)
     }
     *value_p = cell->value;
     /* release: the producer of the next lap may reuse the cell */
-    atomic_store_explicit(&cell->seq, pos + q->mask + 1,
-                          memory_order_release);
+    atomic_store_explicit(&cell->seq, pos + q->mask + 1, memory_order_release);
     return 1;
 }
 
@@ -141,8 +139,7 @@ static inline unsigned xg_mpmc_pop_many(xg_mpmc_t *q, uintptr_t *values,
         if (n == 0) {
             /* empty, or another consumer moved on: look again only if the
              * head moved */
-            uint64_t now = atomic_load_explicit(&q->head,
-                                                memory_order_relaxed);
+            uint64_t now = atomic_load_explicit(&q->head, memory_order_relaxed);
 
             if (now == pos) {
                 return 0;
@@ -157,7 +154,7 @@ static inline unsigned xg_mpmc_pop_many(xg_mpmc_t *q, uintptr_t *values,
         }
     }
     for (i = 0; i < n; i++) {
-        cell = &q->cells[(pos + i) & q->mask];
+        cell      = &q->cells[(pos + i) & q->mask];
         values[i] = cell->value;
         atomic_store_explicit(&cell->seq, pos + i + q->mask + 1,
                               memory_order_release);

@@ -90,30 +90,33 @@ typedef enum xg_op_type {
 } xg_op_type_t;
 
 /* The integer type of @size bytes (1, 2, 4, 8) and signedness. */
-#define XG_TYPE_INT(size, is_signed)                                       \
-    ((xg_op_type_t)(2 * (((size) == 1) ? 0 : ((size) == 2) ? 1 :           \
-                         ((size) == 4) ? 2 : 3) + !(is_signed)))
+#define XG_TYPE_INT(size, is_signed)            \
+    ((xg_op_type_t)(2 * (((size) == 1)   ? 0    \
+                         : ((size) == 2) ? 1    \
+                         : ((size) == 4) ? 2    \
+                                         : 3) + \
+                    !(is_signed)))
 
 /* The table's type for the C type @T (every OpenSHMEM reduction type). */
-#define XG_TYPE_OF(T)                                                      \
-    _Generic((T)0,                                                         \
-        char:                 XG_TYPE_INT(1, CHAR_MIN < 0),                \
-        signed char:          XG_TYPE_I8,                                  \
-        unsigned char:        XG_TYPE_U8,                                  \
-        short:                XG_TYPE_INT(sizeof(short), 1),               \
-        unsigned short:       XG_TYPE_INT(sizeof(short), 0),               \
-        int:                  XG_TYPE_INT(sizeof(int), 1),                 \
-        unsigned int:         XG_TYPE_INT(sizeof(int), 0),                 \
-        long:                 XG_TYPE_INT(sizeof(long), 1),                \
-        unsigned long:        XG_TYPE_INT(sizeof(long), 0),                \
-        long long:            XG_TYPE_INT(sizeof(long long), 1),           \
-        unsigned long long:   XG_TYPE_INT(sizeof(long long), 0),           \
-        float:                XG_TYPE_FLOAT,                               \
-        double:               XG_TYPE_DOUBLE,                              \
-        long double:          XG_TYPE_LDOUBLE,                             \
-        float _Complex:       XG_TYPE_CFLOAT,                              \
-        double _Complex:      XG_TYPE_CDOUBLE,                             \
-        long double _Complex: XG_TYPE_CLDOUBLE)
+#define XG_TYPE_OF(T)                                                \
+    _Generic((T)0, char                                              \
+             : XG_TYPE_INT(1, CHAR_MIN < 0), signed char             \
+             : XG_TYPE_I8, unsigned char                             \
+             : XG_TYPE_U8, short                                     \
+             : XG_TYPE_INT(sizeof(short), 1), unsigned short         \
+             : XG_TYPE_INT(sizeof(short), 0), int                    \
+             : XG_TYPE_INT(sizeof(int), 1), unsigned int             \
+             : XG_TYPE_INT(sizeof(int), 0), long                     \
+             : XG_TYPE_INT(sizeof(long), 1), unsigned long           \
+             : XG_TYPE_INT(sizeof(long), 0), long long               \
+             : XG_TYPE_INT(sizeof(long long), 1), unsigned long long \
+             : XG_TYPE_INT(sizeof(long long), 0), float              \
+             : XG_TYPE_FLOAT, double                                 \
+             : XG_TYPE_DOUBLE, long double                           \
+             : XG_TYPE_LDOUBLE, float _Complex                       \
+             : XG_TYPE_CFLOAT, double _Complex                       \
+             : XG_TYPE_CDOUBLE, long double _Complex                 \
+             : XG_TYPE_CLDOUBLE)
 
 /* Bytes of one element of @type (0 for a value outside the enum). */
 size_t xg_op_type_size(xg_op_type_t type);
@@ -147,7 +150,7 @@ void xg_op_apply(xg_op_t op, xg_op_type_t type, void *dst, const void *src,
  * long double complex) or not aligned to its size.  The pair must be
  * valid.  Sequentially consistent.
  */
-int xg_op_atomic(xg_op_t op, xg_op_type_t type, void *target,
-                 const void *src, const void *operand, void *fetch);
+int xg_op_atomic(xg_op_t op, xg_op_type_t type, void *target, const void *src,
+                 const void *operand, void *fetch);
 
 #endif

@@ -25,8 +25,8 @@ static inline void xg_spinlock_init(xg_spinlock_t *lock)
 
 static inline void xg_spinlock_lock(xg_spinlock_t *lock)
 {
-    if (xg_unlikely(atomic_flag_test_and_set_explicit(
-            &lock->flag, memory_order_acquire))) {
+    if (xg_unlikely(atomic_flag_test_and_set_explicit(&lock->flag,
+                                                      memory_order_acquire))) {
         xg_spinlock_lock_slow(lock);
     }
 }

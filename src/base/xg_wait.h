@@ -28,14 +28,13 @@
  * the wait goes on, the wait can never end.
  */
 typedef struct xg_wait_what {
-    const char *routine;  /* the routine blocked, e.g. "shmem_barrier_all" */
-    int         peer;
-    int         member_start, member_stride, member_count;
+    const char *routine; /* the routine blocked, e.g. "shmem_barrier_all" */
+    int peer;
+    int member_start, member_stride, member_count;
     /* writes what the wait is for into @buf (at most @len bytes with the
      * NUL), e.g. "barrier #3 on SHMEM_TEAM_WORLD, waiting for PE 2" */
-    void      (*describe)(const struct xg_wait_what *what, char *buf,
-                          size_t len);
-    const void *arg;      /* for describe */
+    void (*describe)(const struct xg_wait_what *what, char *buf, size_t len);
+    const void *arg; /* for describe */
     /* names the object waited for, the same on every PE, when it is one
      * that a PE holds (a lock), else 0: the PEs waiting for one object
      * form a chain through @peer, whose end -- a PE not waiting for it --
@@ -44,12 +43,12 @@ typedef struct xg_wait_what {
 } xg_wait_what_t;
 
 typedef struct xg_wait {
-    unsigned              polls;
-    unsigned              watched; /* the hook's state; 0 before it ran */
-    unsigned long         net_events; /* xg_wait_net_events last seen */
-    int                   net;        /* polls the network: may sleep on
+    unsigned polls;
+    unsigned watched;           /* the hook's state; 0 before it ran */
+    unsigned long net_events;   /* xg_wait_net_events last seen */
+    int net;                    /* polls the network: may sleep on
                                        * its doorbell (xg_wait_net_sleep) */
-    const xg_wait_what_t *what;    /* NULL: nothing to report */
+    const xg_wait_what_t *what; /* NULL: nothing to report */
 } xg_wait_t;
 
 /* Called by the slow back-off rounds of watched waits (NULL: none). */

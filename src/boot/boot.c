@@ -71,7 +71,7 @@ static xg_status_t boot_join(void)
     xg_wait_configure((unsigned)xg_config.wait_spin,
                       (unsigned)xg_config.wait_pause);
     backend = boot_detect();
-    status = backend->join();
+    status  = backend->join();
     if (status != XG_OK) {
         return status;
     }
@@ -85,12 +85,12 @@ static xg_status_t boot_join(void)
         &xg_boot.ctl->pe[xg_boot.rank].kv_used, memory_order_relaxed);
     snprintf(prefix, sizeof(prefix), "pe %d", xg_boot.rank);
     xg_log_set_prefix(prefix);
-    xg_info("boot", "PE %d of %d joined through %s", xg_boot.rank,
-            xg_boot.npes, backend->name);
+    xg_info("boot", "PE %d of %d joined through %s", xg_boot.rank, xg_boot.npes,
+            backend->name);
     if (xg_boot.nnodes > 1) {
-        xg_info("boot", "PE %d is PE %d of %d on node %d of %d",
-                xg_boot.rank, xg_boot.local_rank, xg_boot.local_npes,
-                xg_boot.node, xg_boot.nnodes);
+        xg_info("boot", "PE %d is PE %d of %d on node %d of %d", xg_boot.rank,
+                xg_boot.local_rank, xg_boot.local_npes, xg_boot.node,
+                xg_boot.nnodes);
     }
     xg_boot_watch_start();
     if (backend->node_watch) {
@@ -142,7 +142,7 @@ void xg_boot_identity(xg_boot_identity_t *id)
 uint64_t xg_boot_random64(void)
 {
     uint64_t value = 0;
-    size_t done = 0;
+    size_t done    = 0;
     ssize_t n;
 
     while (done < sizeof(value)) {
@@ -152,7 +152,8 @@ uint64_t xg_boot_random64(void)
         }
         if (n <= 0) {
             /* no entropy source: still different per job and process */
-            xg_warn("boot", "getrandom failed (%m): the job key is derived "
+            xg_warn("boot",
+                    "getrandom failed (%m): the job key is derived "
                     "from the time and the process id, which another job "
                     "could guess");
             return xg_time_ns() ^ ((uint64_t)getpid() << 32) ^
@@ -202,8 +203,8 @@ int32_t xg_boot_endpoint_lookup(int rank, int32_t *pid_p)
 void xg_boot_set_state(xg_pe_state_t state)
 {
     /* release: the launcher must not see FINALIZED before our last writes */
-    atomic_store_explicit(&xg_boot.ctl->pe[xg_boot.rank].state,
-                          (uint32_t)state, memory_order_release);
+    atomic_store_explicit(&xg_boot.ctl->pe[xg_boot.rank].state, (uint32_t)state,
+                          memory_order_release);
 }
 
 XG_EXPORT xg_status_t xg_boot_kv_put(const char *key, const void *value,
@@ -212,15 +213,16 @@ XG_EXPORT xg_status_t xg_boot_kv_put(const char *key, const void *value,
     xg_ctl_t *ctl = xg_boot.ctl;
     xg_ctl_kv_record_t record;
     size_t key_len = strlen(key);
-    size_t need = xg_align_up(sizeof(record) + key_len + len, 8);
-    uint8_t *area = xg_boot.kv_own;
+    size_t need    = xg_align_up(sizeof(record) + key_len + len, 8);
+    uint8_t *area  = xg_boot.kv_own;
 
     pthread_mutex_lock(&boot_lock);
     if ((key_len == 0) || (key_len > UINT16_MAX) || (len > UINT32_MAX) ||
         (need > ctl->kv_bytes_per_pe - xg_boot.kv_used)) {
-        xg_error("boot", "key/value record '%s' (%zu bytes) does not fit: "
-                 "%u of %u bytes in use", key, len, xg_boot.kv_used,
-                 ctl->kv_bytes_per_pe);
+        xg_error("boot",
+                 "key/value record '%s' (%zu bytes) does not fit: "
+                 "%u of %u bytes in use",
+                 key, len, xg_boot.kv_used, ctl->kv_bytes_per_pe);
         pthread_mutex_unlock(&boot_lock);
         return XG_ERR_NO_RESOURCE;
     }
@@ -253,7 +255,8 @@ static void boot_describe_fence(const xg_wait_what_t *what, char *buf,
 {
     const xg_ctl_t *ctl = what->arg;
 
-    snprintf(buf, len, "the job's fence #%u: waiting for the other PEs to "
+    snprintf(buf, len,
+             "the job's fence #%u: waiting for the other PEs to "
              "arrive (%u of %u have)",
              (unsigned)atomic_load_explicit(&ctl->barrier_epoch,
                                             memory_order_relaxed),
@@ -264,9 +267,11 @@ static void boot_describe_fence(const xg_wait_what_t *what, char *buf,
 
 static int boot_fence(int ok, const char *routine)
 {
-    xg_ctl_t *ctl = xg_boot.ctl;
-    xg_wait_what_t what = {.routine = routine, .peer = -1,
-                           .describe = boot_describe_fence, .arg = ctl};
+    xg_ctl_t *ctl       = xg_boot.ctl;
+    xg_wait_what_t what = {.routine  = routine,
+                           .peer     = -1,
+                           .describe = boot_describe_fence,
+                           .arg      = ctl};
     uint32_t epoch;
     xg_wait_t wait;
 
@@ -320,8 +325,8 @@ XG_EXPORT xg_status_t xg_boot_fence_named(const char *routine)
 void xg_boot_helper_threads(int delta)
 {
     if (xg_boot.ctl != NULL) {
-        atomic_fetch_add_explicit(&xg_boot.ctl->pe[xg_boot.rank].helpers,
-                                  delta, memory_order_relaxed);
+        atomic_fetch_add_explicit(&xg_boot.ctl->pe[xg_boot.rank].helpers, delta,
+                                  memory_order_relaxed);
     }
 }
 
@@ -330,8 +335,8 @@ void xg_boot_helper_threads(int delta)
 static uint8_t *boot_kv_read_peer(int rank, uint32_t used)
 {
     uint8_t *buf = malloc(used ? used : 1);
-    off_t offset = (off_t)xg_ctl_kv_offset((uint32_t)xg_boot.npes,
-                                           (uint32_t)rank);
+    off_t offset =
+        (off_t)xg_ctl_kv_offset((uint32_t)xg_boot.npes, (uint32_t)rank);
     size_t done = 0;
     ssize_t n;
 
@@ -342,9 +347,10 @@ static uint8_t *boot_kv_read_peer(int rank, uint32_t used)
             continue;
         }
         if (n <= 0) {
-            xg_error("boot", "cannot read PE %d's start-up records from the "
-                     "job control area (%s)", rank,
-                     (n < 0) ? strerror(errno) : "end of file");
+            xg_error("boot",
+                     "cannot read PE %d's start-up records from the "
+                     "job control area (%s)",
+                     rank, (n < 0) ? strerror(errno) : "end of file");
             free(buf);
             return NULL;
         }
@@ -379,8 +385,8 @@ XG_EXPORT xg_status_t xg_boot_kv_read(int rank, const char *key, void *value,
         pthread_mutex_unlock(&boot_lock);
         area = xg_boot.kv_own;
     } else {
-        used = atomic_load_explicit(&ctl->pe[rank].kv_used,
-                                    memory_order_acquire);
+        used =
+            atomic_load_explicit(&ctl->pe[rank].kv_used, memory_order_acquire);
         if (used > ctl->kv_bytes_per_pe) {
             used = ctl->kv_bytes_per_pe;
         }
@@ -455,8 +461,8 @@ void xg_boot_follow_exit(void)
     }
     fflush(stdout);
     fflush(stderr);
-    _exit(xg_ctl_exit_code(atomic_load_explicit(&xg_boot.ctl->exit_status,
-                                                memory_order_relaxed)));
+    _exit(xg_ctl_exit_code(
+        atomic_load_explicit(&xg_boot.ctl->exit_status, memory_order_relaxed)));
 }
 
 void xg_boot_global_exit(int status)

@@ -7,8 +7,9 @@
 
 /* the texts of a wait are copied a word at a time (xg_ctl_text_store) */
 _Static_assert((offsetof(xg_ctl_wait_t, routine) % 8 == 0) &&
-               (offsetof(xg_ctl_wait_t, detail) % 8 == 0) &&
-               (XG_CTL_WAIT_ROUTINE % 8 == 0) && (XG_CTL_WAIT_DETAIL % 8 == 0),
+                   (offsetof(xg_ctl_wait_t, detail) % 8 == 0) &&
+                   (XG_CTL_WAIT_ROUTINE % 8 == 0) &&
+                   (XG_CTL_WAIT_DETAIL % 8 == 0),
                "wait texts must be whole, aligned words");
 
 size_t xg_ctl_head_size(uint32_t npes)
@@ -36,9 +37,8 @@ int xg_ctl_check(const xg_ctl_t *ctl, size_t area_size, uint32_t npes)
 {
     if ((area_size < sizeof(*ctl)) || (ctl->magic != XG_CTL_MAGIC) ||
         (ctl->version != XG_CTL_VERSION) || (ctl->npes != npes) ||
-        (ctl->kv_bytes_per_pe != XG_CTL_KV_BYTES_PER_PE) ||
-        (ctl->nodes < 1) || (ctl->nodes > npes) ||
-        (ctl->node_map > XG_CTL_MAP_CYCLIC) ||
+        (ctl->kv_bytes_per_pe != XG_CTL_KV_BYTES_PER_PE) || (ctl->nodes < 1) ||
+        (ctl->nodes > npes) || (ctl->node_map > XG_CTL_MAP_CYCLIC) ||
         (area_size < xg_ctl_size(npes))) {
         return -1;
     }
@@ -57,8 +57,8 @@ int xg_ctl_kv_find(const uint8_t *area, uint32_t used, uint32_t capacity,
     }
     while (pos + sizeof(record) <= used) {
         memcpy(&record, area + pos, sizeof(record));
-        record_len = sizeof(record) + (size_t)record.key_len +
-                     (size_t)record.value_len;
+        record_len =
+            sizeof(record) + (size_t)record.key_len + (size_t)record.value_len;
         if (record_len > used - pos) {
             break; /* damaged record: stop, never read past @used */
         }

@@ -38,8 +38,8 @@ enum {
 };
 
 /* One line "<who>: ..." to stderr in one write. */
-static XG_PRINTF(2, 3) void watch_say(const xg_ctl_watch_t *w,
-                                      const char *fmt, ...)
+static XG_PRINTF(2, 3) void watch_say(const xg_ctl_watch_t *w, const char *fmt,
+                                      ...)
 {
     char line[1024];
     size_t len;
@@ -49,7 +49,7 @@ static XG_PRINTF(2, 3) void watch_say(const xg_ctl_watch_t *w,
     va_start(ap, fmt);
     vsnprintf(line + len, sizeof(line) - len - 1, fmt, ap);
     va_end(ap);
-    len = strlen(line);
+    len         = strlen(line);
     line[len++] = '\n';
     if (write(STDERR_FILENO, line, len) < 0) {
         /* nowhere to report to */
@@ -62,8 +62,8 @@ int xg_ctl_watch_init(xg_ctl_watch_t *w, xg_ctl_t *ctl, int npes,
     uint64_t period_ms = WATCH_PERIOD_MS;
 
     memset(w, 0, sizeof(*w));
-    w->ctl = ctl;
-    w->npes = npes;
+    w->ctl      = ctl;
+    w->npes     = npes;
     w->complete = complete;
     snprintf(w->who, sizeof(w->who), "%s", who);
     w->pe = calloc((size_t)npes, sizeof(*w->pe));
@@ -85,7 +85,7 @@ int xg_ctl_watch_init(xg_ctl_watch_t *w, xg_ctl_t *ctl, int npes,
         period_ms = WATCH_PERIOD_MIN_MS;
     }
     w->period_ns = period_ms * 1000000u;
-    w->next_ns = xg_time_ns() + w->period_ns;
+    w->next_ns   = xg_time_ns() + w->period_ns;
     w->last_exit = xg_time_ns();
     return 0;
 }
@@ -98,13 +98,13 @@ void xg_ctl_watch_fini(xg_ctl_watch_t *w)
 
 void xg_ctl_watch_started(xg_ctl_watch_t *w, int rank, pid_t pid)
 {
-    w->pe[rank].pid = pid;
+    w->pe[rank].pid     = pid;
     w->pe[rank].watched = 1;
 }
 
 void xg_ctl_watch_exited(xg_ctl_watch_t *w, int rank)
 {
-    w->pe[rank].pid = 0;
+    w->pe[rank].pid    = 0;
     w->pe[rank].exited = 1;
     w->exits++;
 }
@@ -119,8 +119,7 @@ int xg_ctl_watch_poll_ms(const xg_ctl_watch_t *w)
 
 static uint32_t watch_state(const xg_ctl_watch_t *w, int rank)
 {
-    return atomic_load_explicit(&w->ctl->pe[rank].state,
-                                memory_order_acquire);
+    return atomic_load_explicit(&w->ctl->pe[rank].state, memory_order_acquire);
 }
 
 /* Copies the published text of PE @rank's wait (and the object waited
@@ -136,7 +135,7 @@ static int watch_read_text(const xg_ctl_watch_t *w, int rank, char *routine,
         before = atomic_load_explicit(&slot->gen, memory_order_acquire);
         xg_ctl_text_load(routine, slot->routine, XG_CTL_WAIT_ROUTINE);
         xg_ctl_text_load(detail, slot->detail, XG_CTL_WAIT_DETAIL);
-        *peer = atomic_load_explicit(&slot->peer, memory_order_relaxed);
+        *peer   = atomic_load_explicit(&slot->peer, memory_order_relaxed);
         *object = atomic_load_explicit(&slot->object, memory_order_relaxed);
         atomic_thread_fence(memory_order_acquire);
         after = atomic_load_explicit(&slot->gen, memory_order_relaxed);
@@ -228,7 +227,7 @@ static uint64_t watch_look(xg_ctl_watch_t *w, uint64_t now)
 
     if (w->exits > 0) {
         w->last_exit = now;
-        from = now;
+        from         = now;
     }
     for (rank = 0; rank < w->npes; rank++) {
         p = &w->pe[rank];
@@ -236,10 +235,10 @@ static uint64_t watch_look(xg_ctl_watch_t *w, uint64_t now)
             p->blocked = 0;
             continue;
         }
-        gen = atomic_load_explicit(&w->ctl->pe[rank].wait.gen,
-                                   memory_order_acquire);
-        heartbeat = atomic_load_explicit(&w->ctl->pe[rank].wait.heartbeat,
-                                         memory_order_relaxed);
+        gen        = atomic_load_explicit(&w->ctl->pe[rank].wait.gen,
+                                          memory_order_acquire);
+        heartbeat  = atomic_load_explicit(&w->ctl->pe[rank].wait.heartbeat,
+                                          memory_order_relaxed);
         p->blocked = (gen != 0) && !(gen & 1) && (gen == p->gen) &&
                      (heartbeat != p->heartbeat);
         if (gen != p->gen) {
@@ -250,7 +249,7 @@ static uint64_t watch_look(xg_ctl_watch_t *w, uint64_t now)
             }
             p->in_wait_until = now;
         }
-        p->gen = gen;
+        p->gen       = gen;
         p->heartbeat = heartbeat;
         if (watch_state(w, rank) == XG_PE_FINALIZED) {
             continue; /* leaving: neither blocked nor progressing */
@@ -260,7 +259,7 @@ static uint64_t watch_look(xg_ctl_watch_t *w, uint64_t now)
             proven = 0; /* not seen in a wait (yet): look at the others */
             continue;
         }
-        from = (p->in_wait_from > from) ? p->in_wait_from : from;
+        from  = (p->in_wait_from > from) ? p->in_wait_from : from;
         until = (p->in_wait_until < until) ? p->in_wait_until : until;
     }
     return (proven && (live > 0) && (until > from)) ? until - from : 0;
@@ -281,7 +280,7 @@ static int watch_single_threaded(const xg_ctl_watch_t *w, int *rank_p,
                                                 memory_order_relaxed);
             }
             if (threads != 1) {
-                *rank_p = rank;
+                *rank_p    = rank;
                 *threads_p = threads;
                 return 0;
             }
@@ -301,8 +300,8 @@ int xg_ctl_watch_tick(xg_ctl_watch_t *w)
         return 0;
     }
     w->next_ns = now + w->period_ns;
-    stuck = watch_look(w, now);
-    w->exits = 0;
+    stuck      = watch_look(w, now);
+    w->exits   = 0;
     if (stuck == 0) {
         w->warned = 0;
     }
@@ -355,8 +354,7 @@ int xg_ctl_watch_tick(xg_ctl_watch_t *w)
 
 /* The object PE @rank was blocked waiting for at the last look, or 0;
  * sets *peer_p to the PE it waits for. */
-static uint64_t watch_waits_for(const xg_ctl_watch_t *w, int rank,
-                                int *peer_p)
+static uint64_t watch_waits_for(const xg_ctl_watch_t *w, int rank, int *peer_p)
 {
     char routine[XG_CTL_WAIT_ROUTINE], detail[XG_CTL_WAIT_DETAIL];
     uint64_t object;
@@ -406,8 +404,7 @@ static void watch_held_by(const xg_ctl_watch_t *w, int rank, char *line,
         }
         if (waiters == 0) {
             seen = object;
-            snprintf(line + len, size - len, "; holds the lock that PE %d",
-                     r);
+            snprintf(line + len, size - len, "; holds the lock that PE %d", r);
         } else if (object == seen) {
             snprintf(line + len, size - len, ", PE %d", r);
         } else {
@@ -425,18 +422,12 @@ static void watch_held_by(const xg_ctl_watch_t *w, int rank, char *line,
 static const char *watch_state_name(uint32_t state)
 {
     switch (state) {
-    case XG_PE_STARTED:
-        return "before shmem_init";
-    case XG_PE_INITIALIZED:
-        return "initialized";
-    case XG_PE_FINALIZING:
-        return "in shmem_finalize";
-    case XG_PE_FINALIZED:
-        return "finalized";
-    case XG_PE_EXITING:
-        return "finalizing in exit()";
-    default:
-        return "in an unknown state";
+    case XG_PE_STARTED: return "before shmem_init";
+    case XG_PE_INITIALIZED: return "initialized";
+    case XG_PE_FINALIZING: return "in shmem_finalize";
+    case XG_PE_FINALIZED: return "finalized";
+    case XG_PE_EXITING: return "finalizing in exit()";
+    default: return "in an unknown state";
     }
 }
 
@@ -447,37 +438,39 @@ static int watch_pe_line(const xg_ctl_watch_t *w, int rank, char *line,
 {
     char routine[XG_CTL_WAIT_ROUTINE], detail[XG_CTL_WAIT_DETAIL];
     const xg_ctl_watch_pe_t *p = &w->pe[rank];
-    uint32_t state = watch_state(w, rank);
+    uint32_t state             = watch_state(w, rank);
     uint64_t gen, heartbeat, object = 0;
     int peer, stable, blocked, holder;
     size_t len;
 
     if (p->pid <= 0) {
         snprintf(line, size, "  PE %d: %s", rank,
-                 !p->exited ? "not started"
+                 !p->exited                   ? "not started"
                  : (state == XG_PE_FINALIZED) ? "exited after shmem_finalize"
                                               : "exited");
         return 0;
     }
     /* fresh evidence first: a wait published since the last look, or the
      * heartbeat of the same wait moving since then */
-    gen = atomic_load_explicit(&w->ctl->pe[rank].wait.gen,
-                               memory_order_acquire);
+    gen =
+        atomic_load_explicit(&w->ctl->pe[rank].wait.gen, memory_order_acquire);
     heartbeat = atomic_load_explicit(&w->ctl->pe[rank].wait.heartbeat,
                                      memory_order_relaxed);
-    stable = (gen != 0) &&
+    stable    = (gen != 0) &&
              (watch_read_text(w, rank, routine, detail, &peer, &object) == 0);
     if (watch_stopped(p->pid)) {
         /* its heartbeat stands still, but it runs no user code either */
         if (stable) {
-            snprintf(line, size, "  PE %d (pid %d): stopped (SIGSTOP or a "
+            snprintf(line, size,
+                     "  PE %d (pid %d): stopped (SIGSTOP or a "
                      "debugger), %s (its last xgas wait, %llu, was in %s)",
                      rank, (int)p->pid, watch_state_name(state),
                      (unsigned long long)(gen / 2), routine);
         } else {
-            snprintf(line, size, "  PE %d (pid %d): stopped (SIGSTOP or a "
-                     "debugger), %s", rank, (int)p->pid,
-                     watch_state_name(state));
+            snprintf(line, size,
+                     "  PE %d (pid %d): stopped (SIGSTOP or a "
+                     "debugger), %s",
+                     rank, (int)p->pid, watch_state_name(state));
         }
         watch_held_by(w, rank, line, size);
         return 0;
@@ -485,8 +478,10 @@ static int watch_pe_line(const xg_ctl_watch_t *w, int rank, char *line,
     blocked = p->blocked || (gen != p->gen) ||
               ((gen != 0) && (heartbeat != p->heartbeat));
     if (blocked && stable) {
-        snprintf(line, size, "  PE %d (pid %d): blocked in %s: %s [wait %llu, "
-                 "%s]", rank, (int)p->pid, routine, detail,
+        snprintf(line, size,
+                 "  PE %d (pid %d): blocked in %s: %s [wait %llu, "
+                 "%s]",
+                 rank, (int)p->pid, routine, detail,
                  (unsigned long long)(gen / 2), watch_state_name(state));
         holder = (object != 0) ? watch_holder(w, object, peer) : -1;
         if (holder >= 0) {
@@ -501,10 +496,11 @@ static int watch_pe_line(const xg_ctl_watch_t *w, int rank, char *line,
         snprintf(line, size, "  PE %d (pid %d): finalized, exiting", rank,
                  (int)p->pid);
     } else if (stable) {
-        snprintf(line, size, "  PE %d (pid %d): running user code, %s (its "
-                 "last xgas wait, %llu, was in %s)", rank, (int)p->pid,
-                 watch_state_name(state), (unsigned long long)(gen / 2),
-                 routine);
+        snprintf(line, size,
+                 "  PE %d (pid %d): running user code, %s (its "
+                 "last xgas wait, %llu, was in %s)",
+                 rank, (int)p->pid, watch_state_name(state),
+                 (unsigned long long)(gen / 2), routine);
     } else {
         snprintf(line, size, "  PE %d (pid %d): running user code, %s", rank,
                  (int)p->pid, watch_state_name(state));
@@ -541,7 +537,8 @@ void xg_ctl_watch_report_if_blocked(xg_ctl_watch_t *w, const char *headline)
     int rank;
 
     for (rank = 0; rank < w->npes; rank++) {
-        if (watch_lists(w, rank) && watch_pe_line(w, rank, line, sizeof(line))) {
+        if (watch_lists(w, rank) &&
+            watch_pe_line(w, rank, line, sizeof(line))) {
             xg_ctl_watch_report(w, headline);
             return;
         }

@@ -34,7 +34,7 @@
 #include "boot/xg_ctl_watch.h"
 
 static xg_ctl_watch_t node_watch;
-static sem_t          node_watch_wake;
+static sem_t node_watch_wake;
 static volatile sig_atomic_t node_watch_running;
 
 static void node_watch_on_signal(int sig)
@@ -81,13 +81,13 @@ static void *node_watch_main(void *arg)
             until.tv_sec++;
             until.tv_nsec -= 1000000000L;
         }
-        signalled = (sem_clockwait(&node_watch_wake, CLOCK_MONOTONIC,
-                                   &until) == 0);
+        signalled =
+            (sem_clockwait(&node_watch_wake, CLOCK_MONOTONIC, &until) == 0);
         node_watch_find_pes();
         xg_ctl_watch_reap(&node_watch);
         if (signalled) {
             xg_ctl_watch_report(&node_watch, "SIGUSR1: state of the PEs at "
-                                "the last look:");
+                                             "the last look:");
         } else if (xg_ctl_watch_tick(&node_watch)) {
             xg_boot_abort_why(1, "the xgas hang watch found the job "
                                  "deadlocked (see its report)");
@@ -102,13 +102,13 @@ static void node_watch_catch_sigusr1(void)
 {
     struct sigaction now, ours;
 
-    if ((sigaction(SIGUSR1, NULL, &now) != 0) ||
-        (now.sa_handler != SIG_DFL) || (now.sa_flags & SA_SIGINFO)) {
+    if ((sigaction(SIGUSR1, NULL, &now) != 0) || (now.sa_handler != SIG_DFL) ||
+        (now.sa_flags & SA_SIGINFO)) {
         return;
     }
     memset(&ours, 0, sizeof(ours));
     ours.sa_handler = node_watch_on_signal;
-    ours.sa_flags = SA_RESTART;
+    ours.sa_flags   = SA_RESTART;
     sigemptyset(&ours.sa_mask);
     sigaction(SIGUSR1, &ours, NULL);
 }
@@ -133,8 +133,10 @@ void xg_boot_node_watch_start(void)
         (xg_ctl_watch_init(&node_watch, xg_boot.ctl, xg_boot.npes,
                            xg_config.hang_timeout, who,
                            xg_boot.nnodes == 1) != 0)) {
-        xg_warn("boot", "the hang watch of node %d cannot start: a deadlock "
-                "will not be reported", xg_boot.node);
+        xg_warn("boot",
+                "the hang watch of node %d cannot start: a deadlock "
+                "will not be reported",
+                xg_boot.node);
         return;
     }
     node_watch_find_pes();
@@ -151,8 +153,10 @@ void xg_boot_node_watch_start(void)
     rc = pthread_create(&thread, NULL, node_watch_main, NULL);
     pthread_sigmask(SIG_SETMASK, &saved, NULL);
     if (rc != 0) {
-        xg_warn("boot", "the hang watch of node %d cannot start (%s): a "
-                "deadlock will not be reported", xg_boot.node, strerror(rc));
+        xg_warn("boot",
+                "the hang watch of node %d cannot start (%s): a "
+                "deadlock will not be reported",
+                xg_boot.node, strerror(rc));
         xg_ctl_watch_fini(&node_watch);
         return;
     }

@@ -41,8 +41,8 @@
 
 #define PMIX_KEY_SHM "xgas.node.shm"
 #define PMIX_KEY_JOB "xgas.job.key"
-#define PMIX_KEY_KV  "xgas.kv."     /* + the key of a boot record */
-#define PMIX_KEY_OK  "xgas.fence."  /* + the number of the fence */
+#define PMIX_KEY_KV  "xgas.kv."    /* + the key of a boot record */
+#define PMIX_KEY_OK  "xgas.fence." /* + the number of the fence */
 
 static pmix_proc_t pmix_me;
 
@@ -65,16 +65,17 @@ static pmix_value_t *pmix_get(pmix_rank_t rank, const char *key)
 static xg_status_t pmix_get_count(const char *key, uint32_t *count_p)
 {
     pmix_value_t *value = pmix_get(PMIX_RANK_WILDCARD, key);
-    pmix_status_t rc = PMIX_ERR_NOT_FOUND;
+    pmix_status_t rc    = PMIX_ERR_NOT_FOUND;
 
     if (value != NULL) {
         PMIX_VALUE_GET_NUMBER(rc, value, *count_p, uint32_t);
         PMIX_VALUE_RELEASE(value);
     }
     if (rc != PMIX_SUCCESS) {
-        xg_error("boot", "the PMIx launcher did not give %s (%s): xgas "
-                 "needs the job size and this node's PEs from it", key,
-                 PMIx_Error_string(rc));
+        xg_error("boot",
+                 "the PMIx launcher did not give %s (%s): xgas "
+                 "needs the job size and this node's PEs from it",
+                 key, PMIx_Error_string(rc));
         return XG_ERR_BOOT;
     }
     return XG_OK;
@@ -87,7 +88,7 @@ static xg_status_t pmix_get_count(const char *key, uint32_t *count_p)
 static xg_status_t pmix_nodes(uint32_t npes)
 {
     uint32_t *node = malloc((size_t)npes * sizeof(*node));
-    char **names = calloc(npes, sizeof(*names));
+    char **names   = calloc(npes, sizeof(*names));
     pmix_value_t *value;
     xg_status_t status = XG_OK;
     uint32_t rank, n, count = 0;
@@ -100,18 +101,20 @@ static xg_status_t pmix_nodes(uint32_t npes)
     for (rank = 0; (status == XG_OK) && (rank < npes); rank++) {
         value = pmix_get(rank, PMIX_HOSTNAME);
         if ((value == NULL) || (value->type != PMIX_STRING)) {
-            xg_error("boot", "the PMIx launcher did not say on which host "
+            xg_error("boot",
+                     "the PMIx launcher did not say on which host "
                      "process %u runs (%s): xgas needs it to share memory "
-                     "with the PEs of its node", (unsigned)rank,
-                     PMIX_HOSTNAME);
+                     "with the PEs of its node",
+                     (unsigned)rank, PMIX_HOSTNAME);
             status = XG_ERR_BOOT;
         } else {
-            for (n = 0; (n < count) &&
-                        (strcmp(names[n], value->data.string) != 0); n++) {
+            for (n = 0;
+                 (n < count) && (strcmp(names[n], value->data.string) != 0);
+                 n++) {
             }
             if (n == count) {
                 names[count++] = strdup(value->data.string);
-                status = (names[n] != NULL) ? XG_OK : XG_ERR_NO_MEMORY;
+                status         = (names[n] != NULL) ? XG_OK : XG_ERR_NO_MEMORY;
             }
             node[rank] = n;
         }
@@ -137,7 +140,7 @@ static pmix_status_t pmix_exchange(void)
 {
     pmix_info_t info;
     pmix_proc_t all;
-    bool collect = true;
+    bool collect     = true;
     pmix_status_t rc = PMIx_Commit();
 
     if (rc == PMIX_SUCCESS) {
@@ -169,8 +172,8 @@ static pmix_status_t pmix_put_bytes(const char *key, const void *bytes,
 /* Reads @rank's bytes under @key as pmix_put_bytes stored them, without
  * waiting for them to appear: *len_p gets their length, @buf the bytes if
  * they fit in @capacity.  A missing key: XG_ERR_INVALID_PARAM. */
-static xg_status_t pmix_get_bytes(pmix_rank_t rank, const char *key,
-                                  void *buf, size_t capacity, size_t *len_p)
+static xg_status_t pmix_get_bytes(pmix_rank_t rank, const char *key, void *buf,
+                                  size_t capacity, size_t *len_p)
 {
     pmix_proc_t proc;
     pmix_value_t *value = NULL;
@@ -217,8 +220,10 @@ static xg_status_t pmix_publish(const char *text, uint64_t job_key)
         rc = pmix_exchange();
     }
     if (rc != PMIX_SUCCESS) {
-        xg_error("boot", "PMIx exchange of the node's shared memory names "
-                 "failed (%s)", PMIx_Error_string(rc));
+        xg_error("boot",
+                 "PMIx exchange of the node's shared memory names "
+                 "failed (%s)",
+                 PMIx_Error_string(rc));
         return XG_ERR_BOOT;
     }
     return XG_OK;
@@ -247,7 +252,8 @@ static void pmix_shm_names(pid_t pid, char *ctl, char *seg, size_t size)
 
     for (i = 0; (i < sizeof(ns) - 1) && (pmix_me.nspace[i] != '\0'); i++) {
         ns[i] = ((pmix_me.nspace[i] == '/') || (pmix_me.nspace[i] == ' '))
-                    ? '_' : pmix_me.nspace[i];
+                    ? '_'
+                    : pmix_me.nspace[i];
     }
     ns[i] = '\0';
     snprintf(ctl, size, "/xgas-%s-%ld-ctl", ns, (long)pid);
@@ -268,14 +274,17 @@ static xg_status_t pmix_create(uint32_t npes, int *ctl_fd_p, int *seg_fd_p,
     ctl_fd = shm_open(ctl, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     seg_fd = shm_open(seg, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if ((ctl_fd < 0) || (seg_fd < 0)) {
-        xg_error("boot", "cannot create the node's shared memory objects "
-                 "%s and %s (%m): is /dev/shm mounted and writable?", ctl,
-                 seg);
+        xg_error("boot",
+                 "cannot create the node's shared memory objects "
+                 "%s and %s (%m): is /dev/shm mounted and writable?",
+                 ctl, seg);
         goto err;
     }
     if (ftruncate(ctl_fd, (off_t)ctl_size) != 0) {
-        xg_error("boot", "cannot size the job control area %s to %zu bytes "
-                 "(%m)", ctl, ctl_size);
+        xg_error("boot",
+                 "cannot size the job control area %s to %zu bytes "
+                 "(%m)",
+                 ctl, ctl_size);
         goto err;
     }
     map = mmap(NULL, sizeof(xg_ctl_t), PROT_READ | PROT_WRITE, MAP_SHARED,
@@ -304,8 +313,7 @@ err:
 }
 
 /* Another PE of the node: opens the objects the first PE published. */
-static xg_status_t pmix_open(pmix_rank_t first, int *ctl_fd_p,
-                             int *seg_fd_p)
+static xg_status_t pmix_open(pmix_rank_t first, int *ctl_fd_p, int *seg_fd_p)
 {
     pmix_value_t *value = pmix_get(first, PMIX_KEY_SHM);
     char ctl[128], seg[128];
@@ -314,17 +322,20 @@ static xg_status_t pmix_open(pmix_rank_t first, int *ctl_fd_p,
     if ((value == NULL) || (value->type != PMIX_STRING) ||
         (sscanf(value->data.string, "%127s %127s", ctl, seg) != 2)) {
         /* the first PE said why */
-        xg_error("boot", "PE %u, the first of this node, did not publish "
-                 "its shared memory objects", (unsigned)first);
+        xg_error("boot",
+                 "PE %u, the first of this node, did not publish "
+                 "its shared memory objects",
+                 (unsigned)first);
     } else {
         *ctl_fd_p = shm_open(ctl, O_RDWR | O_CLOEXEC, 0);
         *seg_fd_p = shm_open(seg, O_RDWR | O_CLOEXEC, 0);
         if ((*ctl_fd_p >= 0) && (*seg_fd_p >= 0)) {
             status = XG_OK;
         } else {
-            xg_error("boot", "cannot open the node's shared memory objects "
-                     "%s and %s that PE %u created (%m)", ctl, seg,
-                     (unsigned)first);
+            xg_error("boot",
+                     "cannot open the node's shared memory objects "
+                     "%s and %s that PE %u created (%m)",
+                     ctl, seg, (unsigned)first);
             if (*ctl_fd_p >= 0) {
                 close(*ctl_fd_p);
             }
@@ -343,8 +354,7 @@ static xg_status_t pmix_open(pmix_rank_t first, int *ctl_fd_p,
  * cannot complete anything the job started, so it ends now, saying why. */
 static void pmix_on_event(size_t id, pmix_status_t event,
                           const pmix_proc_t *source, pmix_info_t info[],
-                          size_t ninfo, pmix_info_t results[],
-                          size_t nresults,
+                          size_t ninfo, pmix_info_t results[], size_t nresults,
                           pmix_event_notification_cbfunc_fn_t done,
                           void *done_arg)
 {
@@ -364,11 +374,12 @@ static void pmix_on_event(size_t id, pmix_status_t event,
     }
     if (event == PMIX_ERR_LOST_CONNECTION) {
         xg_error("boot", "lost the connection to the PMIx launcher: it "
-                 "ended or died; ending this PE");
+                         "ended or died; ending this PE");
     } else {
-        xg_error("boot", "PMIx reports %s for process %s:%u (PE %u of this "
-                 "job); ending this PE", PMIx_Error_string(event),
-                 (who != NULL) ? who->nspace : "?",
+        xg_error("boot",
+                 "PMIx reports %s for process %s:%u (PE %u of this "
+                 "job); ending this PE",
+                 PMIx_Error_string(event), (who != NULL) ? who->nspace : "?",
                  (who != NULL) ? (unsigned)who->rank : 0u,
                  (who != NULL) ? (unsigned)who->rank : 0u);
     }
@@ -381,8 +392,7 @@ static void pmix_watch(void)
 {
     pmix_status_t codes[] = {PMIX_ERR_PROC_ABORTED, PMIX_ERR_PROC_ABORTING,
                              PMIX_ERR_PROC_TERM_WO_SYNC,
-                             PMIX_ERR_JOB_TERMINATED,
-                             PMIX_ERR_LOST_CONNECTION};
+                             PMIX_ERR_JOB_TERMINATED, PMIX_ERR_LOST_CONNECTION};
 
     /* NULL callback: registration completes before PMIx calls back (a
      * launcher without events leaves the launcher's own clean-up) */
@@ -414,7 +424,8 @@ static xg_status_t pmix_join(void)
 
     rc = PMIx_Init(&pmix_me, NULL, 0);
     if (rc != PMIX_SUCCESS) {
-        xg_error("boot", "PMIX_NAMESPACE=%s is set but PMIx_Init failed "
+        xg_error("boot",
+                 "PMIX_NAMESPACE=%s is set but PMIx_Init failed "
                  "(%s): start the program with a working PMIx launcher "
                  "(mpirun) or unset PMIX_NAMESPACE to run it as a single PE",
                  xg_config.pmix_namespace, PMIx_Error_string(rc));
@@ -425,16 +436,18 @@ static xg_status_t pmix_join(void)
     /* PMIx's own threads only serve the launcher: the hang watch does not
      * count them as threads that could end a wait of the program */
     threads = xg_ctl_proc_threads(getpid()) - threads;
-    status = pmix_get_count(PMIX_JOB_SIZE, &npes);
+    status  = pmix_get_count(PMIX_JOB_SIZE, &npes);
     if ((status == XG_OK) && (npes > XG_CTL_MAX_PES)) {
-        xg_error("boot", "the PMIx job has %u processes; xgas supports at "
-                 "most %d PEs", npes, XG_CTL_MAX_PES);
+        xg_error("boot",
+                 "the PMIx job has %u processes; xgas supports at "
+                 "most %d PEs",
+                 npes, XG_CTL_MAX_PES);
         status = XG_ERR_BOOT;
     }
     if (status == XG_OK) {
         xg_boot.rank = (int)pmix_me.rank;
         xg_boot.npes = (int)npes;
-        status = pmix_nodes(npes);
+        status       = pmix_nodes(npes);
     }
     if (status != XG_OK) {
         return status;
@@ -464,8 +477,8 @@ static xg_status_t pmix_join(void)
         status = created;
     }
     if (status == XG_OK) {
-        status = xg_boot_ctl_attach(ctl_fd, npes, pmix_me.rank,
-                                    "PMIx launcher");
+        status =
+            xg_boot_ctl_attach(ctl_fd, npes, pmix_me.rank, "PMIx launcher");
     }
     if (status != XG_OK) {
         if (ctl_fd >= 0) {
@@ -496,17 +509,17 @@ static xg_status_t pmix_join(void)
 
 /* ---- the job-wide exchange (a job over several nodes) ------------------ */
 
-static xg_status_t pmix_kv_put(const char *key, const void *value,
-                               size_t len)
+static xg_status_t pmix_kv_put(const char *key, const void *value, size_t len)
 {
     char name[PMIX_MAX_KEYLEN + 1];
     pmix_status_t rc;
 
     if (snprintf(name, sizeof(name), PMIX_KEY_KV "%s", key) >=
         (int)sizeof(name)) {
-        xg_error("boot", "key/value record '%s' has a key too long for "
-                 "PMIx (at most %zu characters)", key,
-                 (size_t)PMIX_MAX_KEYLEN - strlen(PMIX_KEY_KV));
+        xg_error("boot",
+                 "key/value record '%s' has a key too long for "
+                 "PMIx (at most %zu characters)",
+                 key, (size_t)PMIX_MAX_KEYLEN - strlen(PMIX_KEY_KV));
         return XG_ERR_INVALID_PARAM;
     }
     rc = pmix_put_bytes(name, value, len);
@@ -540,7 +553,7 @@ static int pmix_fence_nodes(int ok)
     char key[PMIX_MAX_KEYLEN + 1];
     uint8_t node_ok = (uint8_t)(ok != 0), got = 0;
     pmix_status_t rc = PMIX_SUCCESS;
-    size_t len = 0;
+    size_t len       = 0;
     int node;
 
     snprintf(key, sizeof(key), PMIX_KEY_OK "%u", number++);
@@ -551,17 +564,20 @@ static int pmix_fence_nodes(int ok)
         rc = pmix_exchange();
     }
     if (rc != PMIX_SUCCESS) {
-        xg_error("boot", "the PMIx fence over the %d nodes of the job failed "
-                 "(%s): ending this PE", xg_boot.nnodes,
-                 PMIx_Error_string(rc));
+        xg_error("boot",
+                 "the PMIx fence over the %d nodes of the job failed "
+                 "(%s): ending this PE",
+                 xg_boot.nnodes, PMIx_Error_string(rc));
         xg_boot_abort(1);
     }
     for (node = 0; node < xg_boot.nnodes; node++) {
-        if ((pmix_get_bytes((pmix_rank_t)xg_boot_rank_at(node, 0), key,
-                            &got, sizeof(got), &len) != XG_OK) ||
+        if ((pmix_get_bytes((pmix_rank_t)xg_boot_rank_at(node, 0), key, &got,
+                            sizeof(got), &len) != XG_OK) ||
             (len != sizeof(got))) {
-            xg_error("boot", "node %d's first PE (PE %d) published no answer "
-                     "to fence %s", node, xg_boot_rank_at(node, 0), key);
+            xg_error("boot",
+                     "node %d's first PE (PE %d) published no answer "
+                     "to fence %s",
+                     node, xg_boot_rank_at(node, 0), key);
             xg_boot_abort(1);
         }
         ok = ok && got;
@@ -585,12 +601,12 @@ static int pmix_detect(void)
 }
 
 const xg_boot_backend_t xg_boot_backend_pmix = {
-    .name   = "pmix",
-    .detect = pmix_detect,
-    .join   = pmix_join,
-    .abort  = pmix_abort,
-    .why    = "PMIX_NAMESPACE is set: started by a PMIx launcher (mpirun, "
-              "prterun, srun --mpi=pmix)",
+    .name        = "pmix",
+    .detect      = pmix_detect,
+    .join        = pmix_join,
+    .abort       = pmix_abort,
+    .why         = "PMIX_NAMESPACE is set: started by a PMIx launcher (mpirun, "
+                   "prterun, srun --mpi=pmix)",
     .node_watch  = 1,
     .fence_nodes = pmix_fence_nodes,
     .kv_put      = pmix_kv_put,

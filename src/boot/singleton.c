@@ -15,13 +15,14 @@
 static xg_status_t singleton_join(void)
 {
     static const uint32_t one_node = 0;
-    size_t size = xg_ctl_size(1);
-    void *map = mmap(NULL, size, PROT_READ | PROT_WRITE,
-                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    size_t size                    = xg_ctl_size(1);
+    void *map                      = mmap(NULL, size, PROT_READ | PROT_WRITE,
+                                          MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
     /* only reached when this build has no PMIx backend */
     if (xg_config.pmix_namespace[0] != '\0') {
-        xg_warn("boot", "started by a PMIx launcher (PMIX_NAMESPACE=%s), but "
+        xg_warn("boot",
+                "started by a PMIx launcher (PMIX_NAMESPACE=%s), but "
                 "this xgas was built without PMIx (libpmix-dev missing or "
                 "XGAS_PMIX=OFF): running as a job of one PE -- rebuild with "
                 "libpmix, or start the program with xgasrun",
@@ -60,4 +61,3 @@ const xg_boot_backend_t xg_boot_backend_singleton = {
     .why    = "no launcher variables (XGAS_CTL_FD, PMIX_NAMESPACE): a job "
               "of one PE",
 };
-

@@ -17,8 +17,8 @@
 #include "boot/xg_boot_backend.h"
 
 typedef struct topo_pair {
-    uint32_t id;   /* the backend's node id */
-    int32_t  rank;
+    uint32_t id; /* the backend's node id */
+    int32_t rank;
 } topo_pair_t;
 
 static int topo_by_id(const void *a, const void *b)
@@ -45,16 +45,16 @@ xg_status_t xg_boot_topology_set(const uint32_t *node_id)
 {
     int npes = xg_boot.npes, i, n, nnodes = 0;
     topo_pair_t *pairs = malloc((size_t)npes * sizeof(*pairs));
-    int32_t *index = malloc((size_t)npes * sizeof(*index));
+    int32_t *index     = malloc((size_t)npes * sizeof(*index));
 
     topo_free();
     xg_boot.pe_node    = malloc((size_t)npes * sizeof(int32_t));
     xg_boot.pe_local   = malloc((size_t)npes * sizeof(int32_t));
     xg_boot.node_first = calloc((size_t)npes + 1, sizeof(int32_t));
     xg_boot.node_ranks = malloc((size_t)npes * sizeof(int32_t));
-    if ((pairs == NULL) || (index == NULL) ||
-        (xg_boot.pe_node == NULL) || (xg_boot.pe_local == NULL) ||
-        (xg_boot.node_first == NULL) || (xg_boot.node_ranks == NULL)) {
+    if ((pairs == NULL) || (index == NULL) || (xg_boot.pe_node == NULL) ||
+        (xg_boot.pe_local == NULL) || (xg_boot.node_first == NULL) ||
+        (xg_boot.node_ranks == NULL)) {
         xg_error("boot", "no memory for the node map of %d PEs", npes);
         free(pairs);
         free(index);
@@ -93,7 +93,7 @@ xg_status_t xg_boot_topology_set(const uint32_t *node_id)
     /* ranks in order: each lands after those of its node before it */
     memset(index, 0, (size_t)nnodes * sizeof(*index));
     for (i = 0; i < npes; i++) {
-        n = xg_boot.pe_node[i];
+        n                   = xg_boot.pe_node[i];
         xg_boot.pe_local[i] = index[n]++;
         xg_boot.node_ranks[xg_boot.node_first[n] + xg_boot.pe_local[i]] = i;
     }

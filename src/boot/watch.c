@@ -24,8 +24,8 @@
 #include "boot/xg_boot_backend.h"
 
 enum {
-    WATCH_PUBLISHED = 1,   /* the description is out */
-    WATCH_SCAN_MAX  = 16   /* members looked at per back-off round */
+    WATCH_PUBLISHED = 1, /* the description is out */
+    WATCH_SCAN_MAX  = 16 /* members looked at per back-off round */
 };
 
 /* Writes the description of @what into this PE's slot.  If another thread
@@ -77,8 +77,8 @@ static XG_NORETURN void watch_peer_left(const xg_wait_what_t *what, int pe)
                 "PE %d takes part in%s%s: the PEs called different "
                 "sequences of collective routines (PE %d called one fewer, "
                 "or this PE one more: an extra barrier, a heap routine or a "
-                "collective on one PE only); ending the job", what->routine,
-                pe, left, xg_boot.rank, pe,
+                "collective on one PE only); ending the job",
+                what->routine, pe, left, xg_boot.rank, pe,
                 (detail[0] != '\0') ? " (" : "", detail, pe);
     xg_boot_abort(1);
 }
@@ -92,13 +92,13 @@ static XG_NORETURN void watch_peer_left(const xg_wait_what_t *what, int pe)
 static void watch_members(xg_wait_t *wait)
 {
     const xg_wait_what_t *what = wait->what;
-    unsigned cursor = wait->watched >> 16;
+    unsigned cursor            = wait->watched >> 16;
     uint32_t state;
     int i, r, pe;
 
     if ((wait->watched & 0xffffu) > WATCH_PUBLISHED) {
-        watch_peer_left(what, (int)(wait->watched & 0xffffu) -
-                                  WATCH_PUBLISHED - 1);
+        watch_peer_left(what,
+                        (int)(wait->watched & 0xffffu) - WATCH_PUBLISHED - 1);
     }
     for (i = 0; (i < WATCH_SCAN_MAX) && (i < what->member_count); i++) {
         r = (int)(cursor % (unsigned)what->member_count);
@@ -147,7 +147,8 @@ static void watch_describe_fini(const xg_wait_what_t *what, char *buf,
 {
     const xg_ctl_t *ctl = what->arg;
 
-    snprintf(buf, len, "finalize: waiting for the other PEs to call "
+    snprintf(buf, len,
+             "finalize: waiting for the other PEs to call "
              "shmem_finalize (%u of %u have)",
              (unsigned)atomic_load_explicit(&ctl->fini_arrived,
                                             memory_order_relaxed),
@@ -156,9 +157,11 @@ static void watch_describe_fini(const xg_wait_what_t *what, char *buf,
 
 void xg_boot_finalize_sync(int at_exit)
 {
-    xg_ctl_t *ctl = xg_boot.ctl;
-    xg_wait_what_t what = {.routine = "shmem_finalize", .peer = -1,
-                           .describe = watch_describe_fini, .arg = ctl};
+    xg_ctl_t *ctl       = xg_boot.ctl;
+    xg_wait_what_t what = {.routine  = "shmem_finalize",
+                           .peer     = -1,
+                           .describe = watch_describe_fini,
+                           .arg      = ctl};
     uint32_t epoch;
     xg_wait_t wait;
 
@@ -173,8 +176,8 @@ void xg_boot_finalize_sync(int at_exit)
     } else {
         xg_wait_init(&wait);
         xg_wait_watch(&wait, &what);
-        while (atomic_load_explicit(&ctl->fini_epoch,
-                                    memory_order_acquire) == epoch) {
+        while (atomic_load_explicit(&ctl->fini_epoch, memory_order_acquire) ==
+               epoch) {
             xg_wait_backoff(&wait);
         }
     }

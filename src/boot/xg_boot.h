@@ -19,32 +19,32 @@
 #include "xgas_status.h"
 
 typedef struct xg_boot {
-    int        rank;
-    int        npes;
-    int        local_rank; /* among the PEs of this node */
-    int        local_npes; /* PEs on this node */
-    int        node;       /* this PE's node, 0..nnodes-1 */
-    int        nnodes;     /* nodes of the job */
-    int        ctl_pes;    /* PEs that share the control area: npes, or
+    int rank;
+    int npes;
+    int local_rank;   /* among the PEs of this node */
+    int local_npes;   /* PEs on this node */
+    int node;         /* this PE's node, 0..nnodes-1 */
+    int nnodes;       /* nodes of the job */
+    int ctl_pes;      /* PEs that share the control area: npes, or
                             * local_npes when each node has its own (PMIx
                             * over several nodes) */
-    uint64_t   job_id;     /* the same in every PE of the job */
-    uint64_t   job_key;    /* random, the same in every PE of the job */
+    uint64_t job_id;  /* the same in every PE of the job */
+    uint64_t job_key; /* random, the same in every PE of the job */
     /* the nodes (topo.c): node and node-local rank of every rank, and the
      * ranks of each node in order (node_ranks[node_first[n] ..
      * node_first[n + 1] - 1]) */
-    int32_t   *pe_node;
-    int32_t   *pe_local;
-    int32_t   *node_first;
-    int32_t   *node_ranks;
-    const char *backend;   /* name of the backend that joined */
-    int        singleton; /* started without xgasrun */
-    int        seg_fd;    /* node region from the launcher, or -1 */
-    xg_ctl_t  *ctl;       /* the head: header and PE slots */
-    size_t     ctl_size;  /* bytes mapped at ctl */
-    int        ctl_fd;    /* the control area (close-on-exec), or -1 */
-    uint8_t   *kv_own;    /* this PE's key/value area (mapped) */
-    uint32_t   kv_used;   /* bytes appended locally, published at fence */
+    int32_t *pe_node;
+    int32_t *pe_local;
+    int32_t *node_first;
+    int32_t *node_ranks;
+    const char *backend; /* name of the backend that joined */
+    int singleton;       /* started without xgasrun */
+    int seg_fd;          /* node region from the launcher, or -1 */
+    xg_ctl_t *ctl;       /* the head: header and PE slots */
+    size_t ctl_size;     /* bytes mapped at ctl */
+    int ctl_fd;          /* the control area (close-on-exec), or -1 */
+    uint8_t *kv_own;     /* this PE's key/value area (mapped) */
+    uint32_t kv_used;    /* bytes appended locally, published at fence */
 } xg_boot_t;
 
 extern xg_boot_t xg_boot;
@@ -79,16 +79,16 @@ void xg_boot_job(int *rank_p, int *npes_p, int *singleton_p);
  * node-local rank (local_rank), and reach the PEs of other nodes through
  * the network (or, under xgasrun's virtual nodes, as if they did). */
 typedef struct xg_boot_identity {
-    uint64_t job_id;     /* the same in every PE (Portals' jid) */
-    uint64_t job_key;    /* random, the same in every PE: a foreign job
+    uint64_t job_id;  /* the same in every PE (Portals' jid) */
+    uint64_t job_key; /* random, the same in every PE: a foreign job
                           * cannot guess it */
-    int      rank;
-    int      npes;
-    int      local_rank;
-    int      local_npes;
-    int      node;
-    int      nnodes;
-    int      singleton;  /* a job of one process without a launcher */
+    int rank;
+    int npes;
+    int local_rank;
+    int local_npes;
+    int node;
+    int nnodes;
+    int singleton; /* a job of one process without a launcher */
 } xg_boot_identity_t;
 
 /* Requires xg_boot_init. */

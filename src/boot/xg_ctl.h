@@ -36,10 +36,10 @@
 
 #include "base/xg_compiler.h"
 
-#define XG_CTL_MAGIC   0x316c746373616778ULL /* "xgasctl1" */
-#define XG_CTL_VERSION 4u
+#define XG_CTL_MAGIC           0x316c746373616778ULL /* "xgasctl1" */
+#define XG_CTL_VERSION         4u
 #define XG_CTL_KV_BYTES_PER_PE (64u * 1024u)
-#define XG_CTL_MAX_PES 4096
+#define XG_CTL_MAX_PES         4096
 
 typedef enum xg_pe_state {
     XG_PE_STARTED     = 0, /* running, library not initialized */
@@ -65,12 +65,12 @@ typedef enum xg_pe_state {
 typedef struct xg_ctl_wait {
     _Atomic uint64_t gen;
     _Atomic uint64_t heartbeat;
-    _Atomic int32_t  peer;     /* the PE waited for, or -1 */
-    uint32_t         pad;
-    _Atomic uint64_t object;   /* xg_wait_what_t.object, 0: none */
+    _Atomic int32_t peer; /* the PE waited for, or -1 */
+    uint32_t pad;
+    _Atomic uint64_t object; /* xg_wait_what_t.object, 0: none */
     /* sizes multiples of 8, 8-aligned: see xg_ctl_text_store */
-    char             routine[XG_CTL_WAIT_ROUTINE];
-    char             detail[XG_CTL_WAIT_DETAIL];
+    char routine[XG_CTL_WAIT_ROUTINE];
+    char detail[XG_CTL_WAIT_DETAIL];
 } xg_ctl_wait_t;
 
 /* The texts of a wait are copied in and out a word at a time with relaxed
@@ -111,21 +111,21 @@ static inline void xg_ctl_text_load(char *text, const char *slot_text,
 typedef struct xg_ctl_pe {
     _Atomic uint32_t state;   /* xg_pe_state_t */
     _Atomic uint32_t kv_used; /* bytes of published records */
-    _Atomic int32_t  pid;
+    _Atomic int32_t pid;
     /* the packet transport's inbound endpoint, published by its owner
      * without a fence (so opening it is not collective): descriptor + 1,
      * 0 while the PE has none (xport/shm) */
-    _Atomic int32_t  pkt_ep;
+    _Atomic int32_t pkt_ep;
     /* 1 + the rank of the peer whose loss made this PE end the job (its
      * packets to it failed), written before the PE exits; 0 if the PE
      * failed on its own.  The launcher then blames that peer if it died
      * too, not the PE that noticed. */
-    _Atomic int32_t  cause;
+    _Atomic int32_t cause;
     /* threads of the PE that only serve requests of others (the NIC's
      * progress thread): they cannot end a wait of the PE on their own, so
      * the hang watch does not count them against a proof of deadlock */
-    _Atomic int32_t  helpers;
-    xg_ctl_wait_t    wait XG_CACHE_ALIGNED;
+    _Atomic int32_t helpers;
+    xg_ctl_wait_t wait XG_CACHE_ALIGNED;
 } XG_CACHE_ALIGNED xg_ctl_pe_t;
 
 typedef struct xg_ctl {
@@ -168,7 +168,10 @@ typedef struct xg_ctl {
 /* How virtual nodes take the ranks: consecutive blocks (as mpirun maps by
  * slot) or round robin (as mpirun --map-by node).  In the order of the
  * words of XGAS_VIRTUAL_MAP (xg_boot_config.h), whose value is one. */
-enum { XG_CTL_MAP_BLOCK = 0, XG_CTL_MAP_CYCLIC = 1 };
+enum {
+    XG_CTL_MAP_BLOCK  = 0,
+    XG_CTL_MAP_CYCLIC = 1
+};
 
 /* The virtual node of @rank in a job of @npes split into @nodes nodes
  * (1 <= nodes <= npes) by @map: blocks differ in size by at most one PE. */
@@ -230,8 +233,7 @@ int xg_ctl_check(const xg_ctl_t *ctl, size_t area_size, uint32_t npes);
  * sets *value_p, *len_p when found; -1 otherwise.
  */
 int xg_ctl_kv_find(const uint8_t *area, uint32_t used, uint32_t capacity,
-                   const char *key, const uint8_t **value_p,
-                   uint32_t *len_p);
+                   const char *key, const uint8_t **value_p, uint32_t *len_p);
 
 /* Start of PE @rank's key/value area in a mapping of the whole area (the
  * singleton's, or a test's). */

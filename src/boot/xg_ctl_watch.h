@@ -21,11 +21,11 @@
 #include "boot/xg_ctl.h"
 
 typedef struct xg_ctl_watch_pe {
-    pid_t    pid;        /* 0 before the start and after the exit */
-    int      watched;    /* started on the watch's side (its node) */
-    int      exited;
-    int      blocked;    /* at the last look: still in the same wait */
-    uint64_t gen;        /* the slot's gen and heartbeat at the last look */
+    pid_t pid;   /* 0 before the start and after the exit */
+    int watched; /* started on the watch's side (its node) */
+    int exited;
+    int blocked;  /* at the last look: still in the same wait */
+    uint64_t gen; /* the slot's gen and heartbeat at the last look */
     uint64_t heartbeat;
     /* times of the first and of the latest look that saw the heartbeat
      * of wait @gen move: the PE was in that wait all along in between
@@ -35,17 +35,17 @@ typedef struct xg_ctl_watch_pe {
 } xg_ctl_watch_pe_t;
 
 typedef struct xg_ctl_watch {
-    xg_ctl_t          *ctl;
-    int                npes;
-    uint64_t           timeout_ns;  /* 0: never end the job */
-    uint64_t           period_ns;   /* between looks */
-    uint64_t           next_ns;     /* time of the next look */
-    uint64_t           last_exit;   /* time of the look after the last
+    xg_ctl_t *ctl;
+    int npes;
+    uint64_t timeout_ns; /* 0: never end the job */
+    uint64_t period_ns;  /* between looks */
+    uint64_t next_ns;    /* time of the next look */
+    uint64_t last_exit;  /* time of the look after the last
                                      * PE exit */
-    int                exits;       /* PE exits since the last look */
-    int                warned;      /* a "cannot prove it" report is out */
-    int                complete;    /* the watched PEs are the whole job */
-    char               who[64];     /* prefix of its lines: "xgasrun" */
+    int exits;           /* PE exits since the last look */
+    int warned;          /* a "cannot prove it" report is out */
+    int complete;        /* the watched PEs are the whole job */
+    char who[64];        /* prefix of its lines: "xgasrun" */
     xg_ctl_watch_pe_t *pe;
 } xg_ctl_watch_t;
 

@@ -70,12 +70,14 @@ static xg_status_t xgasrun_claim_rank(xg_ctl_t *ctl, int rank)
         (holder == me)) {
         return XG_OK;
     }
-    xg_error("boot", "PE %d of this job was already joined by process %d, "
+    xg_error("boot",
+             "PE %d of this job was already joined by process %d, "
              "so this process (%d) cannot be PE %d: XGAS_RANK and the job's "
              "descriptors were inherited from a process that started it -- "
              "programs a PE starts after shmem_init run as jobs of their "
              "own; start this one after shmem_init, or unset the XGAS_* "
-             "launcher variables", rank, (int)holder, (int)me, rank);
+             "launcher variables",
+             rank, (int)holder, (int)me, rank);
     return XG_ERR_BOOT;
 }
 
@@ -85,10 +87,9 @@ static xg_status_t xgasrun_claim_rank(xg_ctl_t *ctl, int rank)
  * do not see the job. */
 static void xgasrun_forget_vars(void)
 {
-    static const char *const names[] = {"XGAS_RANK", "XGAS_NPES",
-                                        "XGAS_CTL_FD", "XGAS_SEG_FD",
-                                        "XGAS_PVAS_ROOM_LO",
-                                        "XGAS_PVAS_ROOM_HI"};
+    static const char *const names[] = {
+        "XGAS_RANK",   "XGAS_NPES",         "XGAS_CTL_FD",
+        "XGAS_SEG_FD", "XGAS_PVAS_ROOM_LO", "XGAS_PVAS_ROOM_HI"};
     size_t i;
 
     for (i = 0; i < XG_ARRAY_SIZE(names); i++) {
@@ -104,12 +105,15 @@ xg_status_t xg_boot_ctl_attach(int fd, uint32_t npes, uint32_t rank,
     size_t head = xg_ctl_head_size(npes);
 
     if (fstat(fd, &st) != 0) {
-        xg_error("boot", "descriptor %d of the job control area is not open "
-                 "(%m): was the program started by %s?", fd, origin);
+        xg_error("boot",
+                 "descriptor %d of the job control area is not open "
+                 "(%m): was the program started by %s?",
+                 fd, origin);
         return XG_ERR_BOOT;
     }
     if ((size_t)st.st_size < xg_ctl_size(npes)) {
-        xg_error("boot", "the job control area (%lld bytes) is too small for "
+        xg_error("boot",
+                 "the job control area (%lld bytes) is too small for "
                  "%u PEs: this libxgas and the %s that started the program "
                  "must come from the same installation",
                  (long long)st.st_size, npes, origin);
@@ -118,16 +122,18 @@ xg_status_t xg_boot_ctl_attach(int fd, uint32_t npes, uint32_t rank,
     /* the head and our own key/value area only: peers' records are read
      * with pread (xg_boot_kv_get), so no page tables cover their areas */
     map = mmap(NULL, head, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    kv = mmap(NULL, XG_CTL_KV_BYTES_PER_PE, PROT_READ | PROT_WRITE,
-              MAP_SHARED, fd, (off_t)xg_ctl_kv_offset(npes, rank));
+    kv  = mmap(NULL, XG_CTL_KV_BYTES_PER_PE, PROT_READ | PROT_WRITE, MAP_SHARED,
+               fd, (off_t)xg_ctl_kv_offset(npes, rank));
     if ((map == MAP_FAILED) || (kv == MAP_FAILED)) {
         xg_error("boot", "cannot map the job control area (%m)");
         goto err_unmap;
     }
     if (xg_ctl_check(map, (size_t)st.st_size, npes) != 0) {
-        xg_error("boot", "the job control area does not match a job of %u "
+        xg_error("boot",
+                 "the job control area does not match a job of %u "
                  "PEs: this libxgas and the %s that started the program "
-                 "must come from the same installation", npes, origin);
+                 "must come from the same installation",
+                 npes, origin);
         goto err_unmap;
     }
     if (xgasrun_claim_rank(map, (int)rank) != XG_OK) {
@@ -160,7 +166,7 @@ err_unmap:
 static xg_status_t xgasrun_nodes(void)
 {
     const xg_ctl_t *ctl = xg_boot.ctl;
-    uint32_t *node = malloc((size_t)xg_boot.npes * sizeof(*node));
+    uint32_t *node      = malloc((size_t)xg_boot.npes * sizeof(*node));
     xg_status_t status;
     int rank;
 
@@ -168,9 +174,8 @@ static xg_status_t xgasrun_nodes(void)
         return XG_ERR_NO_MEMORY;
     }
     for (rank = 0; rank < xg_boot.npes; rank++) {
-        node[rank] = xg_ctl_virtual_node((uint32_t)rank,
-                                         (uint32_t)xg_boot.npes, ctl->nodes,
-                                         ctl->node_map);
+        node[rank] = xg_ctl_virtual_node((uint32_t)rank, (uint32_t)xg_boot.npes,
+                                         ctl->nodes, ctl->node_map);
     }
     status = xg_boot_topology_set(node);
     free(node);
@@ -182,11 +187,12 @@ static xg_status_t xgasrun_join(void)
     if ((xg_config.npes < 1) || (xg_config.npes > XG_CTL_MAX_PES) ||
         (xg_config.rank < 0) || (xg_config.rank >= xg_config.npes) ||
         (xg_config.seg_fd < 0)) {
-        xg_error("boot", "inconsistent launcher variables XGAS_RANK=%ld "
+        xg_error("boot",
+                 "inconsistent launcher variables XGAS_RANK=%ld "
                  "XGAS_NPES=%ld XGAS_SEG_FD=%ld: start the program with "
                  "xgasrun, or unset the XGAS_* launcher variables to run it "
-                 "as a single PE", xg_config.rank, xg_config.npes,
-                 xg_config.seg_fd);
+                 "as a single PE",
+                 xg_config.rank, xg_config.npes, xg_config.seg_fd);
         return XG_ERR_BOOT;
     }
     if (xg_boot_ctl_attach((int)xg_config.ctl_fd, (uint32_t)xg_config.npes,

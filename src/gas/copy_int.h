@@ -19,21 +19,21 @@ static inline void xg_gas_copy_strided(void *to, ptrdiff_t tstep,
                                        const void *from, ptrdiff_t fstep,
                                        size_t size, size_t n)
 {
-    char *t = to;
+    char *t       = to;
     const char *f = from;
     size_t i;
 
-#define XG_GAS_COPY_LOOP(SIZE)                                             \
-    for (i = 0; i < n; i++) {                                              \
-        memcpy(t + (ptrdiff_t)i * tstep, f + (ptrdiff_t)i * fstep, SIZE);  \
+#define XG_GAS_COPY_LOOP(SIZE)                                            \
+    for (i = 0; i < n; i++) {                                             \
+        memcpy(t + (ptrdiff_t)i * tstep, f + (ptrdiff_t)i * fstep, SIZE); \
     }
     switch (size) {
-    case 1:  XG_GAS_COPY_LOOP(1);    break;
-    case 2:  XG_GAS_COPY_LOOP(2);    break;
-    case 4:  XG_GAS_COPY_LOOP(4);    break;
-    case 8:  XG_GAS_COPY_LOOP(8);    break;
-    case 16: XG_GAS_COPY_LOOP(16);   break;
-    case 32: XG_GAS_COPY_LOOP(32);   break;
+    case 1: XG_GAS_COPY_LOOP(1); break;
+    case 2: XG_GAS_COPY_LOOP(2); break;
+    case 4: XG_GAS_COPY_LOOP(4); break;
+    case 8: XG_GAS_COPY_LOOP(8); break;
+    case 16: XG_GAS_COPY_LOOP(16); break;
+    case 32: XG_GAS_COPY_LOOP(32); break;
     default: XG_GAS_COPY_LOOP(size); break;
     }
 #undef XG_GAS_COPY_LOOP

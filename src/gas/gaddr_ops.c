@@ -29,7 +29,7 @@ void xg_gas_gaddr_quiet(void)
 static int gaddr_remote(xg_gaddr_t gaddr, size_t len, size_t align,
                         void **sym_p, xg_status_t *status_p)
 {
-    int pe = xg_gas_gaddr_pe(gaddr);
+    int pe       = xg_gas_gaddr_pe(gaddr);
     uint64_t off = gaddr.off;
 
     if ((gaddr.ns == XG_NS_LOCAL) || (pe < 0) || !xg_gas_nic_reaches(pe)) {
@@ -123,8 +123,7 @@ xg_status_t xg_gas_gaddr_amo(xg_op_t op, xg_op_type_t type, xg_gaddr_t dst,
             status = XG_ERR_UNSUPPORTED;
         }
     } else if ((pe = gaddr_remote(dst, size, size, &sym, &status)) >= 0) {
-        status = xg_gas_nic_amo_op(op, type, sym, operand, compare, fetch,
-                                   pe);
+        status = xg_gas_nic_amo_op(op, type, sym, operand, compare, fetch, pe);
     }
     return status;
 }

@@ -44,7 +44,7 @@ static void nlb_thread_exit(void *arg)
             break;
         }
     }
-    nlb_retired_hits   += nlb->hits;
+    nlb_retired_hits += nlb->hits;
     nlb_retired_misses += nlb->misses;
     pthread_mutex_unlock(&nlb_registry_lock);
     /* a later translation of this thread (another key's destructor)
@@ -122,7 +122,7 @@ void xg_gas_nlb_stats(uint64_t *hits_p, uint64_t *misses_p)
     *hits_p   = nlb_retired_hits;
     *misses_p = nlb_retired_misses;
     for (nlb = nlb_registry; nlb != NULL; nlb = nlb->next) {
-        *hits_p   += nlb->hits;
+        *hits_p += nlb->hits;
         *misses_p += nlb->misses;
     }
     pthread_mutex_unlock(&nlb_registry_lock);
@@ -176,10 +176,11 @@ xg_status_t xg_gas_table_open(void)
     status = xg_heap_alloc(&xg_mem.heap, XG_GAS_HEAP_RESERVED,
                            XG_HEAP_MIN_ALIGN, &reserved);
     if (status != XG_OK) {
-        xg_error("gas", "the symmetric heap of %llu bytes cannot hold the "
+        xg_error("gas",
+                 "the symmetric heap of %llu bytes cannot hold the "
                  "%d bytes xgas reserves in it; set SHMEM_SYMMETRIC_SIZE "
-                 "larger", (unsigned long long)xg_mem.heap_size,
-                 XG_GAS_HEAP_RESERVED);
+                 "larger",
+                 (unsigned long long)xg_mem.heap_size, XG_GAS_HEAP_RESERVED);
         return status;
     }
     gas_publish_heap_top();
@@ -240,8 +241,7 @@ uint64_t xg_gas_offset(const void *addr)
 }
 
 /* Pointer for [off, off + len) of namespace row @entry, or NULL. */
-static void *gas_entry_ptr(const xg_ns_entry_t *entry, uint64_t off,
-                           size_t len)
+static void *gas_entry_ptr(const xg_ns_entry_t *entry, uint64_t off, size_t len)
 {
     uint64_t top = __atomic_load_n(&entry->heap_top, __ATOMIC_RELAXED);
 
@@ -308,8 +308,10 @@ void xg_gas_describe_ranges(char *buf, size_t len)
 {
     uint64_t top = (xg_gas.npes == 0) ? 0 : xg_gas.table[1].heap_top;
 
-    snprintf(buf, len, "symmetric heap objects in [%#lx, %#lx), globals in "
-             "[%#lx, %#lx)", (unsigned long)xg_gas.heap_lo,
+    snprintf(buf, len,
+             "symmetric heap objects in [%#lx, %#lx), globals in "
+             "[%#lx, %#lx)",
+             (unsigned long)xg_gas.heap_lo,
              (unsigned long)(xg_gas.heap_lo + top),
              (unsigned long)xg_gas.data_lo,
              (unsigned long)(xg_gas.data_lo + xg_gas.data_size));
@@ -323,39 +325,51 @@ void xg_gas_describe_access(xg_status_t status, const void *addr, size_t len,
 
     switch (status) {
     case XG_ERR_PE_RANGE:
-        snprintf(buf, buflen, "PE %d is out of range: this job has %d PEs "
-                 "(0..%d)", pe, xg_gas.npes, xg_gas.npes - 1);
+        snprintf(buf, buflen,
+                 "PE %d is out of range: this job has %d PEs "
+                 "(0..%d)",
+                 pe, xg_gas.npes, xg_gas.npes - 1);
         break;
     case XG_ERR_NOT_SYMMETRIC:
         xg_gas_describe_ranges(ranges, sizeof(ranges));
-        snprintf(buf, buflen, "address %p is not symmetric (%s): use memory "
-                 "from %s or a global/static variable", addr, ranges, alloc);
+        snprintf(buf, buflen,
+                 "address %p is not symmetric (%s): use memory "
+                 "from %s or a global/static variable",
+                 addr, ranges, alloc);
         break;
     case XG_ERR_OUT_OF_BOUNDS:
         xg_gas_describe_ranges(ranges, sizeof(ranges));
-        snprintf(buf, buflen, "%zu bytes at %p run past the end of the "
-                 "symmetric memory of PE %d (%s): check %s", len, addr, pe,
-                 ranges, sizes);
+        snprintf(buf, buflen,
+                 "%zu bytes at %p run past the end of the "
+                 "symmetric memory of PE %d (%s): check %s",
+                 len, addr, pe, ranges, sizes);
         break;
     case XG_ERR_MISALIGNED:
-        snprintf(buf, buflen, "address %p is not aligned to %zu bytes: "
-                 "atomic operations need a naturally aligned operand", addr,
-                 len);
+        snprintf(buf, buflen,
+                 "address %p is not aligned to %zu bytes: "
+                 "atomic operations need a naturally aligned operand",
+                 addr, len);
         break;
     case XG_ERR_UNREACHABLE:
         if (xg_gas_nic_reaches(pe)) {
-            snprintf(buf, buflen, "an operation through the NIC to PE %d "
+            snprintf(buf, buflen,
+                     "an operation through the NIC to PE %d "
                      "failed: the PE left the job or its NIC refused the "
-                     "operation (see the messages above)", pe);
+                     "operation (see the messages above)",
+                     pe);
         } else {
-            snprintf(buf, buflen, "PE %d is not reachable by load/store and "
+            snprintf(buf, buflen,
+                     "PE %d is not reachable by load/store and "
                      "this build has no off-node transport: run every PE of "
-                     "the job on one node", pe);
+                     "the job on one node",
+                     pe);
         }
         break;
     default:
-        snprintf(buf, buflen, "%zu bytes at %p on PE %d cannot be accessed "
-                 "(%s)", len, addr, pe, xg_status_str(status));
+        snprintf(buf, buflen,
+                 "%zu bytes at %p on PE %d cannot be accessed "
+                 "(%s)",
+                 len, addr, pe, xg_status_str(status));
     }
 }
 
@@ -381,8 +395,8 @@ void *xg_gas_resolve(xg_gaddr_t gaddr, size_t len, xg_status_t *status_p)
         return (void *)(uintptr_t)gaddr.off;
     }
     if (gaddr.ns > (uint64_t)xg_gas.npes) {
-        *status_p = (xg_gas.npes == 0) ? XG_ERR_NOT_INITIALIZED
-                                       : XG_ERR_PE_RANGE;
+        *status_p =
+            (xg_gas.npes == 0) ? XG_ERR_NOT_INITIALIZED : XG_ERR_PE_RANGE;
         return NULL;
     }
     entry = xg_nlb_lookup(gaddr.ns);
@@ -390,7 +404,7 @@ void *xg_gas_resolve(xg_gaddr_t gaddr, size_t len, xg_status_t *status_p)
         *status_p = XG_ERR_UNREACHABLE;
         return NULL;
     }
-    ptr = gas_entry_ptr(entry, gaddr.off, len);
+    ptr       = gas_entry_ptr(entry, gaddr.off, len);
     *status_p = (ptr != NULL) ? XG_OK : XG_ERR_OUT_OF_BOUNDS;
     return ptr;
 }

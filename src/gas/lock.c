@@ -41,7 +41,7 @@
 #define LOCK_WAITING (1u << 31)
 #define LOCK_HELD    (1u << 30)
 #define LOCK_NEXT    (LOCK_HELD - 1u) /* the successor bits */
-#define LOCK_HOME    0 /* the home of OpenSHMEM's locks */
+#define LOCK_HOME    0                /* the home of OpenSHMEM's locks */
 
 /* Completes nothing: lock words are updated with blocking atomics. */
 static xg_gas_ctx_t lock_ctx = XG_GAS_CTX_INIT_SHARED;
@@ -69,7 +69,8 @@ static uint32_t lock_amo(xg_gas_amo_t op, void *lock, int word, int pe,
                          uint32_t value, uint32_t cond)
 {
     return (uint32_t)xg_gas_amo(&lock_ctx, op, (uint32_t *)lock + word,
-                                sizeof(uint32_t), value, cond, pe).old;
+                                sizeof(uint32_t), value, cond, pe)
+        .old;
 }
 
 /* This PE's node, as other PEs' atomics leave it. */
@@ -99,20 +100,22 @@ xg_status_t xg_gas_lock_set_at(const char *routine, void *lock, int home)
         return XG_GAS_LOCK_REENTERED;
     }
     lock_amo(XG_GAS_AMO_SET, lock, LOCK_NODE, me, LOCK_WAITING, 0);
-    prev = lock_amo(XG_GAS_AMO_SWAP, lock, LOCK_TAIL, home,
-                    (uint32_t)me + 1, 0);
+    prev =
+        lock_amo(XG_GAS_AMO_SWAP, lock, LOCK_TAIL, home, (uint32_t)me + 1, 0);
     if (prev == 0) {
         /* ours at once; a successor may already have linked itself into
          * our node, so flip only waiting (set) and held (clear) */
-        lock_amo(XG_GAS_AMO_XOR, lock, LOCK_NODE, me,
-                 LOCK_WAITING | LOCK_HELD, 0);
+        lock_amo(XG_GAS_AMO_XOR, lock, LOCK_NODE, me, LOCK_WAITING | LOCK_HELD,
+                 0);
         return XG_OK;
     }
-    lock_amo(XG_GAS_AMO_OR, lock, LOCK_NODE, (int)prev - 1,
-             (uint32_t)me + 1, 0);
+    lock_amo(XG_GAS_AMO_OR, lock, LOCK_NODE, (int)prev - 1, (uint32_t)me + 1,
+             0);
     xg_wait_init(&wait);
-    what = (xg_wait_what_t){.routine = routine, .peer = (int)prev - 1,
-                            .describe = lock_describe, .arg = lock,
+    what = (xg_wait_what_t){.routine  = routine,
+                            .peer     = (int)prev - 1,
+                            .describe = lock_describe,
+                            .arg      = lock,
                             /* its symmetric offset: the lock's name on
                              * every PE (checked: it is symmetric) */
                             .object = xg_gas_offset(lock) + 1};
@@ -128,7 +131,7 @@ xg_status_t xg_gas_lock_set_at(const char *routine, void *lock, int home)
 
 xg_status_t xg_gas_lock_test_at(void *lock, int home, int *taken_p)
 {
-    int me = xg_gas.me;
+    int me             = xg_gas.me;
     xg_status_t status = lock_check(lock, home);
 
     if (status != XG_OK) {
@@ -142,8 +145,8 @@ xg_status_t xg_gas_lock_test_at(void *lock, int home, int *taken_p)
     }
     /* nobody links into our node unless the swap below makes us the tail */
     lock_amo(XG_GAS_AMO_SET, lock, LOCK_NODE, me, LOCK_HELD, 0);
-    if (lock_amo(XG_GAS_AMO_CSWAP, lock, LOCK_TAIL, home,
-                 (uint32_t)me + 1, 0) == 0) {
+    if (lock_amo(XG_GAS_AMO_CSWAP, lock, LOCK_TAIL, home, (uint32_t)me + 1,
+                 0) == 0) {
         *taken_p = 1;
         return XG_OK;
     }
@@ -186,8 +189,7 @@ xg_status_t xg_gas_lock_clear_at(xg_gas_ctx_t *ctx, void *lock, int home)
     lock_amo(XG_GAS_AMO_SET, lock, LOCK_NODE, me, 0, 0);
     /* our critical section happens before the successor's (the atomic is
      * sequentially consistent) */
-    lock_amo(XG_GAS_AMO_AND, lock, LOCK_NODE, (int)next - 1, ~LOCK_WAITING,
-             0);
+    lock_amo(XG_GAS_AMO_AND, lock, LOCK_NODE, (int)next - 1, ~LOCK_WAITING, 0);
     return XG_OK;
 }
 

@@ -17,7 +17,7 @@ void xg_gas_ctx_init(xg_gas_ctx_t *ctx, int is_private)
     ctx->ops         = 0;
     ctx->nic_issued  = 0;
     ctx->nic_retired = 0;
-    ctx->lock    = is_private ? XG_GAS_CTX_LOCK_NONE : XG_GAS_CTX_LOCK_ATOMIC;
+    ctx->lock = is_private ? XG_GAS_CTX_LOCK_NONE : XG_GAS_CTX_LOCK_ATOMIC;
 }
 
 void xg_gas_ctx_fini(xg_gas_ctx_t *ctx)
@@ -29,7 +29,8 @@ static void ctx_describe(const xg_wait_what_t *what, char *buf, size_t len)
 {
     const xg_gas_ctx_t *ctx = what->arg;
 
-    snprintf(buf, len, "waiting for %llu outstanding operations of context "
+    snprintf(buf, len,
+             "waiting for %llu outstanding operations of context "
              "%p to complete",
              (unsigned long long)xg_gas_ctx_pending(ctx), (void *)ctx);
 }
@@ -38,8 +39,8 @@ static void ctx_describe(const xg_wait_what_t *what, char *buf, size_t len)
  * one are done; @routine names the caller in hang reports. */
 static void ctx_wait_ops(xg_gas_ctx_t *ctx, const char *routine)
 {
-    xg_wait_what_t what = {.routine = routine, .peer = -1,
-                           .describe = ctx_describe, .arg = ctx};
+    xg_wait_what_t what = {
+        .routine = routine, .peer = -1, .describe = ctx_describe, .arg = ctx};
     xg_wait_t wait;
 
     xg_wait_init(&wait);
@@ -51,17 +52,16 @@ static void ctx_wait_ops(xg_gas_ctx_t *ctx, const char *routine)
 
 void xg_gas_ctx_complete(xg_gas_ctx_t *ctx)
 {
-    uint64_t target = __atomic_load_n(&ctx->nic_issued, __ATOMIC_ACQUIRE);
+    uint64_t target  = __atomic_load_n(&ctx->nic_issued, __ATOMIC_ACQUIRE);
     uint64_t retired = __atomic_load_n(&ctx->nic_retired, __ATOMIC_ACQUIRE);
 
     if (retired < target) {
         /* every operation issued through the NIC before this call -- the
          * first @target of the context's among them -- completes here */
         (void)xg_gas_nic_complete(); /* a failure is logged there */
-        while ((retired < target) &&
-               !__atomic_compare_exchange_n(&ctx->nic_retired, &retired,
-                                            target, 0, __ATOMIC_ACQ_REL,
-                                            __ATOMIC_ACQUIRE)) {
+        while ((retired < target) && !__atomic_compare_exchange_n(
+                                         &ctx->nic_retired, &retired, target, 0,
+                                         __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
         }
         if (retired < target) {
             __atomic_sub_fetch(&ctx->pending, target - retired,
@@ -84,9 +84,9 @@ void xg_gas_ctx_order(xg_gas_ctx_t *ctx)
 
 /* Where (@addr, @len, @pe) is reached: */
 typedef enum ops_route {
-    OPS_NONE,    /* nowhere: *status_p says why, or length 0 (XG_OK) */
-    OPS_DIRECT,  /* at *ptr_p */
-    OPS_NIC      /* through the NIC */
+    OPS_NONE,   /* nowhere: *status_p says why, or length 0 (XG_OK) */
+    OPS_DIRECT, /* at *ptr_p */
+    OPS_NIC     /* through the NIC */
 } ops_route_t;
 
 static ops_route_t ops_target(const void *addr, size_t len, int pe,
@@ -131,8 +131,7 @@ static xg_status_t ops_rma(xg_gas_ctx_t *ctx, int put, int nbi, void *local,
     case OPS_NIC:
         status = xg_gas_nic_rma(ctx, put, nbi, local, remote, len, pe);
         break;
-    case OPS_NONE:
-        break;
+    case OPS_NONE: break;
     }
     return status;
 }
@@ -149,14 +148,14 @@ xg_status_t xg_gas_get_slow(xg_gas_ctx_t *ctx, void *dst, const void *src,
     return ops_rma(ctx, 0, 0, dst, src, len, pe);
 }
 
-xg_status_t xg_gas_put_nbi_slow(xg_gas_ctx_t *ctx, void *dst,
-                                const void *src, size_t len, int pe)
+xg_status_t xg_gas_put_nbi_slow(xg_gas_ctx_t *ctx, void *dst, const void *src,
+                                size_t len, int pe)
 {
     return ops_rma(ctx, 1, 1, (void *)src, dst, len, pe);
 }
 
-xg_status_t xg_gas_get_nbi_slow(xg_gas_ctx_t *ctx, void *dst,
-                                const void *src, size_t len, int pe)
+xg_status_t xg_gas_get_nbi_slow(xg_gas_ctx_t *ctx, void *dst, const void *src,
+                                size_t len, int pe)
 {
     return ops_rma(ctx, 0, 1, dst, src, len, pe);
 }
@@ -179,15 +178,13 @@ xg_gas_amo_result_t xg_gas_amo_slow(xg_gas_ctx_t *ctx, xg_gas_amo_t op,
     case OPS_NIC:
         result = xg_gas_nic_amo(op, dst, size, value, cond, pe);
         break;
-    case OPS_NONE:
-        break;
+    case OPS_NONE: break;
     }
     return result;
 }
 
-xg_status_t xg_gas_amo_nbi_slow(xg_gas_ctx_t *ctx, xg_gas_amo_t op,
-                                void *dst, size_t size, uint64_t value,
-                                int pe)
+xg_status_t xg_gas_amo_nbi_slow(xg_gas_ctx_t *ctx, xg_gas_amo_t op, void *dst,
+                                size_t size, uint64_t value, int pe)
 {
     xg_status_t status = XG_ERR_MISALIGNED;
     void *ptr;
@@ -196,14 +193,11 @@ xg_status_t xg_gas_amo_nbi_slow(xg_gas_ctx_t *ctx, xg_gas_amo_t op,
         return status;
     }
     switch (ops_target(dst, size, pe, &ptr, &status)) {
-    case OPS_DIRECT:
-        (void)xg_gas_amo_apply(op, ptr, size, value, 0);
-        break;
+    case OPS_DIRECT: (void)xg_gas_amo_apply(op, ptr, size, value, 0); break;
     case OPS_NIC:
         status = xg_gas_nic_amo_nbi(ctx, op, dst, size, value, pe);
         break;
-    case OPS_NONE:
-        break;
+    case OPS_NONE: break;
     }
     return status;
 }
@@ -220,11 +214,11 @@ static void *ops_area(const void *addr, int pe)
     return (void *)(entry->base + ((uintptr_t)addr - xg_gas.heap_lo));
 }
 
-xg_gas_amo_result_t xg_gas_area_amo(xg_gas_amo_t op, void *word,
-                                    uint64_t value, int pe)
+xg_gas_amo_result_t xg_gas_area_amo(xg_gas_amo_t op, void *word, uint64_t value,
+                                    int pe)
 {
     xg_gas_amo_result_t result = {0, XG_OK};
-    void *ptr = ops_area(word, pe);
+    void *ptr                  = ops_area(word, pe);
 
     if (ptr == NULL) {
         return xg_gas_nic_amo(op, word, sizeof(uint64_t), value, 0, pe);
@@ -233,14 +227,13 @@ xg_gas_amo_result_t xg_gas_area_amo(xg_gas_amo_t op, void *word,
     return result;
 }
 
-xg_status_t xg_gas_area_amo_nbi(xg_gas_ctx_t *ctx, xg_gas_amo_t op,
-                                void *word, uint64_t value, int pe)
+xg_status_t xg_gas_area_amo_nbi(xg_gas_ctx_t *ctx, xg_gas_amo_t op, void *word,
+                                uint64_t value, int pe)
 {
     void *ptr = ops_area(word, pe);
 
     if (ptr == NULL) {
-        return xg_gas_nic_amo_nbi(ctx, op, word, sizeof(uint64_t), value,
-                                  pe);
+        return xg_gas_nic_amo_nbi(ctx, op, word, sizeof(uint64_t), value, pe);
     }
     (void)xg_gas_amo_apply(op, ptr, sizeof(uint64_t), value, 0);
     return XG_OK;
@@ -263,9 +256,9 @@ xg_status_t xg_gas_area_get(void *dst, const void *src, size_t len, int pe)
  * translated once, so the loop only copies (xg_gas_copy_strided: elements
  * of a common small size with a fixed-size move, others with memcpy).
  */
-static xg_status_t ops_strided(int put, void *dst, const void *src,
-                               size_t elem, ptrdiff_t dst_stride,
-                               ptrdiff_t src_stride, size_t count, int pe)
+static xg_status_t ops_strided(int put, void *dst, const void *src, size_t elem,
+                               ptrdiff_t dst_stride, ptrdiff_t src_stride,
+                               size_t count, int pe)
 {
     ptrdiff_t stride = put ? dst_stride : src_stride;
     size_t extent;
@@ -287,8 +280,8 @@ static xg_status_t ops_strided(int put, void *dst, const void *src,
     }
     route = ops_target(put ? dst : src, extent, pe, &remote, &status);
     if (route == OPS_NIC) {
-        return xg_gas_nic_strided(put, dst, src, elem, dst_stride,
-                                  src_stride, count, pe);
+        return xg_gas_nic_strided(put, dst, src, elem, dst_stride, src_stride,
+                                  count, pe);
     }
     if (status != XG_OK) {
         return status;
@@ -300,16 +293,16 @@ static xg_status_t ops_strided(int put, void *dst, const void *src,
 }
 
 xg_status_t xg_gas_iput(xg_gas_ctx_t *ctx, void *dst, const void *src,
-                        size_t elem, ptrdiff_t dst_stride,
-                        ptrdiff_t src_stride, size_t count, int pe)
+                        size_t elem, ptrdiff_t dst_stride, ptrdiff_t src_stride,
+                        size_t count, int pe)
 {
     (void)ctx;
     return ops_strided(1, dst, src, elem, dst_stride, src_stride, count, pe);
 }
 
 xg_status_t xg_gas_iget(xg_gas_ctx_t *ctx, void *dst, const void *src,
-                        size_t elem, ptrdiff_t dst_stride,
-                        ptrdiff_t src_stride, size_t count, int pe)
+                        size_t elem, ptrdiff_t dst_stride, ptrdiff_t src_stride,
+                        size_t count, int pe)
 {
     (void)ctx;
     return ops_strided(0, dst, src, elem, dst_stride, src_stride, count, pe);

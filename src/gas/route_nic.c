@@ -18,30 +18,35 @@
 #define NIC_STRIDED_BATCH 256
 
 static struct {
-    ptl_handle_ni_t  ni;
-    ptl_handle_md_t  md;
-    ptl_handle_md_t  md_copy;      /* md whose data the NIC copies at issue:
+    ptl_handle_ni_t ni;
+    ptl_handle_md_t md;
+    ptl_handle_md_t md_copy; /* md whose data the NIC copies at issue:
                                     * operands of non-blocking atomics */
-    ptl_handle_ct_t  ct;
-    ptl_handle_le_t  le;
-    ptl_pt_index_t   pt;
-    ptl_ni_limits_t  limits;
-    uint64_t         issued;       /* operations handed to the NIC */
-    uint64_t         failed_seen;  /* failures reported by complete */
+    ptl_handle_ct_t ct;
+    ptl_handle_le_t le;
+    ptl_pt_index_t pt;
+    ptl_ni_limits_t limits;
+    uint64_t issued;      /* operations handed to the NIC */
+    uint64_t failed_seen; /* failures reported by complete */
 } gas_nic;
 
 /* Gives up in xg_gas_nic_open: logs what failed and undoes the rest. */
 static xg_status_t nic_open_failed(const char *what, int ret)
 {
-    xg_error("gas", "the NIC route (XGAS_ROUTE=nic, or PEs on other "
+    xg_error("gas",
+             "the NIC route (XGAS_ROUTE=nic, or PEs on other "
              "nodes): %s failed (Portals code %d); the software NIC cannot "
-             "carry the operations of gas", what, ret);
+             "carry the operations of gas",
+             what, ret);
     xg_gas_nic_close();
     return xg_nic_status(ret) == XG_OK ? XG_ERR_INTERNAL : xg_nic_status(ret);
 }
 
 /* XGAS_ROUTE's words, in the order of its row (xg_gas_config.h) */
-enum { ROUTE_SETTING_DIRECT, ROUTE_SETTING_NIC };
+enum {
+    ROUTE_SETTING_DIRECT,
+    ROUTE_SETTING_NIC
+};
 
 int xg_gas_nic_wanted(void)
 {
@@ -69,7 +74,7 @@ xg_status_t xg_gas_nic_open(void)
     }
     gas_nic.ni = gas_nic.md = gas_nic.md_copy = PTL_INVALID_HANDLE;
     gas_nic.ct = gas_nic.le = PTL_INVALID_HANDLE;
-    gas_nic.pt = PTL_PT_ANY;
+    gas_nic.pt              = PTL_PT_ANY;
     atomic_store_explicit(&xg_gas.nic_route, 1, memory_order_relaxed);
     ret = xg_nic_ni_init(NIC_FN, PTL_IFACE_DEFAULT,
                          PTL_NI_NO_MATCHING | PTL_NI_PHYSICAL, PTL_PID_ANY,
@@ -80,8 +85,8 @@ xg_status_t xg_gas_nic_open(void)
     /* the last index: the same on every PE, and the one a Portals program
      * that asks for PTL_PT_ANY gets last */
     gas_nic.pt = (ptl_pt_index_t)limits.max_pt_index;
-    ret = xg_nic_pt_alloc(NIC_FN, gas_nic.ni, 0, PTL_EQ_NONE, gas_nic.pt,
-                          &gas_nic.pt);
+    ret        = xg_nic_pt_alloc(NIC_FN, gas_nic.ni, 0, PTL_EQ_NONE, gas_nic.pt,
+                                 &gas_nic.pt);
     if (ret != PTL_OK) {
         return nic_open_failed("allocating its portal index", ret);
     }
@@ -91,11 +96,11 @@ xg_status_t xg_gas_nic_open(void)
     le.length    = xg_mem.part_size;
     le.ct_handle = PTL_CT_NONE;
     le.uid       = PTL_UID_ANY;
-    le.options   = PTL_LE_OP_PUT | PTL_LE_OP_GET |
-                   PTL_LE_EVENT_LINK_DISABLE | PTL_LE_EVENT_COMM_DISABLE;
+    le.options   = PTL_LE_OP_PUT | PTL_LE_OP_GET | PTL_LE_EVENT_LINK_DISABLE |
+                 PTL_LE_EVENT_COMM_DISABLE;
     ret = xg_nic_entry_append(NIC_FN, gas_nic.ni, gas_nic.pt, &le,
-                              PTL_PRIORITY_LIST, NULL, &gas_nic.le,
-                              PTL_CT_NONE, 0);
+                              PTL_PRIORITY_LIST, NULL, &gas_nic.le, PTL_CT_NONE,
+                              0);
     if (ret != PTL_OK) {
         return nic_open_failed("exposing the symmetric memory", ret);
     }
@@ -104,13 +109,13 @@ xg_status_t xg_gas_nic_open(void)
         return nic_open_failed("allocating a counter", ret);
     }
     memset(&md, 0, sizeof(md));
-    md.start     = NULL;
-    md.length    = PTL_SIZE_MAX;
-    md.options   = PTL_MD_EVENT_SUCCESS_DISABLE | PTL_MD_EVENT_CT_ACK |
-                   PTL_MD_EVENT_CT_REPLY;
+    md.start   = NULL;
+    md.length  = PTL_SIZE_MAX;
+    md.options = PTL_MD_EVENT_SUCCESS_DISABLE | PTL_MD_EVENT_CT_ACK |
+                 PTL_MD_EVENT_CT_REPLY;
     md.eq_handle = PTL_EQ_NONE;
     md.ct_handle = gas_nic.ct;
-    ret = xg_nic_md_bind(NIC_FN, gas_nic.ni, &md, &gas_nic.md);
+    ret          = xg_nic_md_bind(NIC_FN, gas_nic.ni, &md, &gas_nic.md);
     if (ret == PTL_OK) {
         md.options |= PTL_MD_VOLATILE;
         ret = xg_nic_md_bind(NIC_FN, gas_nic.ni, &md, &gas_nic.md_copy);
@@ -226,8 +231,8 @@ static xg_status_t nic_issue(const xg_nic_op_t *op)
 }
 
 /* @len bytes at local @local to or from symmetric @remote, issued. */
-static xg_status_t nic_transfer(int put, const void *local,
-                                const void *remote, size_t len, int pe)
+static xg_status_t nic_transfer(int put, const void *local, const void *remote,
+                                size_t len, int pe)
 {
     xg_nic_op_t op;
 
@@ -256,11 +261,13 @@ static xg_status_t nic_wait_counter(ptl_handle_ct_t ct, uint64_t *issued,
 
     for (;;) {
         want = __atomic_load_n(issued, __ATOMIC_SEQ_CST);
-        ret = xg_nic_ct_poll(NIC_FN, &ct, &want, 1, XG_NIC_FOREVER, &done,
-                             NULL);
+        ret =
+            xg_nic_ct_poll(NIC_FN, &ct, &want, 1, XG_NIC_FOREVER, &done, NULL);
         if (ret != PTL_OK) {
-            xg_error("gas", "waiting for %s ended early (Portals code %d): "
-                     "the NIC was aborted or shut down", what, ret);
+            xg_error("gas",
+                     "waiting for %s ended early (Portals code %d): "
+                     "the NIC was aborted or shut down",
+                     what, ret);
             return XG_ERR_UNREACHABLE;
         }
         if (done.success + done.failure ==
@@ -273,9 +280,10 @@ static xg_status_t nic_wait_counter(ptl_handle_ct_t ct, uint64_t *issued,
     }
     failed = __atomic_exchange_n(failed_seen, done.failure, __ATOMIC_ACQ_REL);
     if (done.failure > failed) {
-        xg_error("gas", "%llu %s failed (a target PE left the job or "
-                 "refused them)", (unsigned long long)(done.failure - failed),
-                 what);
+        xg_error("gas",
+                 "%llu %s failed (a target PE left the job or "
+                 "refused them)",
+                 (unsigned long long)(done.failure - failed), what);
         return XG_ERR_UNREACHABLE;
     }
     return XG_OK;
@@ -285,8 +293,8 @@ xg_status_t xg_gas_nic_wait_ct(ptl_handle_ct_t ct, uint64_t *issued,
                                uint64_t *failed_seen, const char *what,
                                uint64_t *upto_p)
 {
-    xg_status_t status = nic_wait_counter(ct, issued, failed_seen, what,
-                                          upto_p);
+    xg_status_t status =
+        nic_wait_counter(ct, issued, failed_seen, what, upto_p);
 
     /* and those of the network's RMA */
     return (status == XG_OK) ? xg_xport_rma_complete() : status;
@@ -300,16 +308,16 @@ static xg_status_t nic_wire_rma(xg_gas_ctx_t *ctx, int put, int nbi,
                                 void *local, const void *remote, size_t len,
                                 int pe)
 {
-    xg_xport_rma_mode_t mode = nbi ? XG_XPORT_RMA_COUNT
-                                   : (put ? XG_XPORT_RMA_LOCAL
-                                          : XG_XPORT_RMA_WAIT);
+    xg_xport_rma_mode_t mode =
+        nbi ? XG_XPORT_RMA_COUNT
+            : (put ? XG_XPORT_RMA_LOCAL : XG_XPORT_RMA_WAIT);
     xg_status_t status;
     int counted = 0;
 
     /* (a get reads what this PE's earlier puts wrote: the transport
      * keeps them in order) */
-    status = xg_xport_rma(put, pe, local, nic_remote_offset(remote), len,
-                          mode, &counted);
+    status = xg_xport_rma(put, pe, local, nic_remote_offset(remote), len, mode,
+                          &counted);
     if (counted) {
         xg_gas_ctx_nic_op(ctx);
     }
@@ -318,8 +326,7 @@ static xg_status_t nic_wire_rma(xg_gas_ctx_t *ctx, int put, int nbi,
 
 xg_status_t xg_gas_nic_complete(void)
 {
-    return xg_gas_nic_wait_ct(gas_nic.ct, &gas_nic.issued,
-                              &gas_nic.failed_seen,
+    return xg_gas_nic_wait_ct(gas_nic.ct, &gas_nic.issued, &gas_nic.failed_seen,
                               "operations through the NIC", NULL);
 }
 
@@ -356,9 +363,9 @@ xg_status_t xg_gas_nic_rma(xg_gas_ctx_t *ctx, int put, int nbi, void *local,
     return xg_gas_nic_complete();
 }
 
-xg_status_t xg_gas_nic_strided(int put, void *dst, const void *src,
-                               size_t elem, ptrdiff_t dst_stride,
-                               ptrdiff_t src_stride, size_t count, int pe)
+xg_status_t xg_gas_nic_strided(int put, void *dst, const void *src, size_t elem,
+                               ptrdiff_t dst_stride, ptrdiff_t src_stride,
+                               size_t count, int pe)
 {
     xg_status_t status = XG_OK;
     size_t i, run = 1;
@@ -394,7 +401,10 @@ xg_gas_amo_result_t xg_gas_nic_amo(xg_gas_amo_t op, void *dst, size_t size,
         [XG_GAS_AMO_OR] = PTL_BOR,    [XG_GAS_AMO_XOR] = PTL_BXOR,
         [XG_GAS_AMO_SWAP] = PTL_SWAP, [XG_GAS_AMO_CSWAP] = PTL_CSWAP,
         [XG_GAS_AMO_SET] = PTL_SWAP,  [XG_GAS_AMO_FETCH] = PTL_SUM};
-    union { uint32_t u32; uint64_t u64; } in, out, cmp;
+    union {
+        uint32_t u32;
+        uint64_t u64;
+    } in, out, cmp;
     xg_gas_amo_result_t result = {0, XG_OK};
     int swap = (op == XG_GAS_AMO_SWAP) || (op == XG_GAS_AMO_CSWAP) ||
                (op == XG_GAS_AMO_SET);
@@ -412,8 +422,7 @@ xg_gas_amo_result_t xg_gas_nic_amo(xg_gas_amo_t op, void *dst, size_t size,
         cmp.u64 = cond;
     }
     out.u64 = 0;
-    nic_op_init(&nop, swap ? XG_NIC_OP_SWAP : XG_NIC_OP_FETCH, dst, size,
-                pe);
+    nic_op_init(&nop, swap ? XG_NIC_OP_SWAP : XG_NIC_OP_FETCH, dst, size, pe);
     nop.local_offset = (ptl_size_t)(uintptr_t)&out;
     nop.put_offset   = (ptl_size_t)(uintptr_t)&in;
     nop.atomic_op    = ptl_ops[op];
@@ -429,14 +438,17 @@ xg_gas_amo_result_t xg_gas_nic_amo(xg_gas_amo_t op, void *dst, size_t size,
     return result;
 }
 
-xg_status_t xg_gas_nic_amo_nbi(xg_gas_ctx_t *ctx, xg_gas_amo_t op,
-                               void *dst, size_t size, uint64_t value,
-                               int pe)
+xg_status_t xg_gas_nic_amo_nbi(xg_gas_ctx_t *ctx, xg_gas_amo_t op, void *dst,
+                               size_t size, uint64_t value, int pe)
 {
-    static const ptl_op_t ptl_ops[] = {
-        [XG_GAS_AMO_ADD] = PTL_SUM, [XG_GAS_AMO_AND] = PTL_BAND,
-        [XG_GAS_AMO_OR] = PTL_BOR,  [XG_GAS_AMO_XOR] = PTL_BXOR};
-    union { uint32_t u32; uint64_t u64; } in;
+    static const ptl_op_t ptl_ops[] = {[XG_GAS_AMO_ADD] = PTL_SUM,
+                                       [XG_GAS_AMO_AND] = PTL_BAND,
+                                       [XG_GAS_AMO_OR]  = PTL_BOR,
+                                       [XG_GAS_AMO_XOR] = PTL_BXOR};
+    union {
+        uint32_t u32;
+        uint64_t u64;
+    } in;
     xg_status_t status;
     xg_nic_op_t nop;
 
@@ -456,7 +468,7 @@ xg_status_t xg_gas_nic_amo_nbi(xg_gas_ctx_t *ctx, xg_gas_amo_t op,
     nop.local_offset = (ptl_size_t)(uintptr_t)&in;
     nop.atomic_op    = ptl_ops[op];
     nop.atomic_type  = (size == 4) ? PTL_UINT32_T : PTL_UINT64_T;
-    status = nic_issue(&nop);
+    status           = nic_issue(&nop);
     if (status == XG_OK) {
         xg_gas_ctx_nic_op(ctx); /* complete at the context's quiet */
     }
@@ -464,10 +476,10 @@ xg_status_t xg_gas_nic_amo_nbi(xg_gas_ctx_t *ctx, xg_gas_amo_t op,
 }
 
 xg_status_t xg_gas_nic_amo_op(xg_op_t op, xg_op_type_t type, void *dst,
-                              const void *src, const void *operand,
-                              void *fetch, int pe)
+                              const void *src, const void *operand, void *fetch,
+                              int pe)
 {
-    size_t size = xg_op_type_size(type);
+    size_t size   = xg_op_type_size(type);
     uint64_t zero = 0, old = 0;
     int swap = (op >= XG_OP_SWAP) && (op <= XG_OP_MSWAP);
     ptl_op_t ptl_op;
@@ -482,13 +494,11 @@ xg_status_t xg_gas_nic_amo_op(xg_op_t op, xg_op_type_t type, void *dst,
                           &ptl_op, &ptl_type)) {
         return XG_ERR_UNSUPPORTED;
     }
-    nic_op_init(&nop, swap ? XG_NIC_OP_SWAP : XG_NIC_OP_FETCH, dst, size,
-                pe);
+    nic_op_init(&nop, swap ? XG_NIC_OP_SWAP : XG_NIC_OP_FETCH, dst, size, pe);
     nop.local_offset = (ptl_size_t)(uintptr_t)&old;
-    nop.put_offset   = (ptl_size_t)(uintptr_t)((op == XG_OP_FETCH) ? &zero
-                                                                   : src);
-    nop.atomic_op    = ptl_op;
-    nop.atomic_type  = ptl_type;
+    nop.put_offset = (ptl_size_t)(uintptr_t)((op == XG_OP_FETCH) ? &zero : src);
+    nop.atomic_op  = ptl_op;
+    nop.atomic_type = ptl_type;
     if (operand != NULL) {
         memcpy(nop.operand, operand, size);
     }

@@ -27,19 +27,18 @@
 static __thread size_t sync_any_next;
 
 /* Element @i of @base as bits, sign- or zero-extended to 64. */
-static inline uint64_t sync_load(const void *base, size_t i,
-                                 xg_gas_int_t type)
+static inline uint64_t sync_load(const void *base, size_t i, xg_gas_int_t type)
 {
     switch (type.size) {
     case 2: {
-        uint16_t v = __atomic_load_n((const uint16_t *)base + i,
-                                     __ATOMIC_ACQUIRE);
+        uint16_t v =
+            __atomic_load_n((const uint16_t *)base + i, __ATOMIC_ACQUIRE);
 
         return type.is_signed ? (uint64_t)(int64_t)(int16_t)v : v;
     }
     case 4: {
-        uint32_t v = __atomic_load_n((const uint32_t *)base + i,
-                                     __ATOMIC_ACQUIRE);
+        uint32_t v =
+            __atomic_load_n((const uint32_t *)base + i, __ATOMIC_ACQUIRE);
 
         return type.is_signed ? (uint64_t)(int64_t)(int32_t)v : v;
     }
@@ -63,29 +62,22 @@ static inline uint64_t sync_value(const void *values, size_t i,
 
         return type.is_signed ? (uint64_t)(int64_t)(int32_t)v : v;
     }
-    default:
-        return ((const uint64_t *)values)[i];
+    default: return ((const uint64_t *)values)[i];
     }
 }
 
-static inline int sync_holds(uint64_t cur, xg_gas_int_t type,
-                             xg_gas_cmp_t cmp, uint64_t value)
+static inline int sync_holds(uint64_t cur, xg_gas_int_t type, xg_gas_cmp_t cmp,
+                             uint64_t value)
 {
     int64_t scur = (int64_t)cur, svalue = (int64_t)value;
 
     switch (cmp) {
-    case XG_GAS_CMP_EQ:
-        return cur == value;
-    case XG_GAS_CMP_NE:
-        return cur != value;
-    case XG_GAS_CMP_GT:
-        return type.is_signed ? scur > svalue : cur > value;
-    case XG_GAS_CMP_GE:
-        return type.is_signed ? scur >= svalue : cur >= value;
-    case XG_GAS_CMP_LT:
-        return type.is_signed ? scur < svalue : cur < value;
-    default:
-        return type.is_signed ? scur <= svalue : cur <= value;
+    case XG_GAS_CMP_EQ: return cur == value;
+    case XG_GAS_CMP_NE: return cur != value;
+    case XG_GAS_CMP_GT: return type.is_signed ? scur > svalue : cur > value;
+    case XG_GAS_CMP_GE: return type.is_signed ? scur >= svalue : cur >= value;
+    case XG_GAS_CMP_LT: return type.is_signed ? scur < svalue : cur < value;
+    default: return type.is_signed ? scur <= svalue : cur <= value;
     }
 }
 
@@ -108,21 +100,20 @@ static int sync_set_empty(const int *status, size_t nelems)
 
 /* What a blocked wait watches, for hang reports (boot/watch.c). */
 typedef struct sync_watch {
-    const void  *ivars;
-    size_t       nelems;  /* 1: one variable; more: any/some of a set */
+    const void *ivars;
+    size_t nelems; /* 1: one variable; more: any/some of a set */
     xg_gas_int_t type;
     xg_gas_cmp_t cmp;
-    uint64_t     value;   /* the first comparison value */
+    uint64_t value; /* the first comparison value */
 } sync_watch_t;
 
 static void sync_describe(const xg_wait_what_t *what, char *buf, size_t len)
 {
     static const char *const ops[] = {
-        [XG_GAS_CMP_EQ] = "==", [XG_GAS_CMP_NE] = "!=",
-        [XG_GAS_CMP_GT] = ">",  [XG_GAS_CMP_GE] = ">=",
-        [XG_GAS_CMP_LT] = "<",  [XG_GAS_CMP_LE] = "<="};
+        [XG_GAS_CMP_EQ] = "==", [XG_GAS_CMP_NE] = "!=", [XG_GAS_CMP_GT] = ">",
+        [XG_GAS_CMP_GE] = ">=", [XG_GAS_CMP_LT] = "<",  [XG_GAS_CMP_LE] = "<="};
     const sync_watch_t *w = what->arg;
-    const char *op = XG_GAS_CMP_VALID(w->cmp) ? ops[w->cmp] : "?";
+    const char *op        = XG_GAS_CMP_VALID(w->cmp) ? ops[w->cmp] : "?";
     char value[32];
 
     if (w->type.is_signed) {
@@ -134,9 +125,10 @@ static void sync_describe(const xg_wait_what_t *what, char *buf, size_t len)
         snprintf(buf, len, "waiting until *%p (%s) %s %s", w->ivars,
                  w->type.name, op, value);
     } else {
-        snprintf(buf, len, "waiting until one of %zu variables from %p "
-                 "(%s) %s %s (first comparison value)", w->nelems, w->ivars,
-                 w->type.name, op, value);
+        snprintf(buf, len,
+                 "waiting until one of %zu variables from %p "
+                 "(%s) %s %s (first comparison value)",
+                 w->nelems, w->ivars, w->type.name, op, value);
     }
 }
 
@@ -144,8 +136,8 @@ static void sync_describe(const xg_wait_what_t *what, char *buf, size_t len)
 static XG_NOINLINE void sync_watch(xg_wait_t *wait, xg_wait_what_t *what,
                                    sync_watch_t *w, const char *routine)
 {
-    *what = (xg_wait_what_t){.routine = routine, .peer = -1,
-                             .describe = sync_describe, .arg = w};
+    *what = (xg_wait_what_t){
+        .routine = routine, .peer = -1, .describe = sync_describe, .arg = w};
     xg_wait_init(wait);
     xg_wait_watch(wait, what);
 }
@@ -159,7 +151,7 @@ int xg_gas_test(const void *ivar, xg_gas_int_t type, xg_gas_cmp_t cmp,
 uint64_t xg_gas_wait(const char *routine, const void *ivar, xg_gas_int_t type,
                      xg_gas_cmp_t cmp, uint64_t value)
 {
-    uint64_t cur = sync_load(ivar, 0, type);
+    uint64_t cur   = sync_load(ivar, 0, type);
     sync_watch_t w = {ivar, 1, type, cmp, value};
     xg_wait_what_t what;
     xg_wait_t wait;
@@ -183,8 +175,8 @@ void xg_gas_wait_all(const char *routine, const void *ivars, size_t nelems,
 
     for (i = 0; i < nelems; i++) {
         if (sync_in_set(status, i)) {
-            xg_gas_wait(routine, (const char *)ivars + i * type.size, type,
-                        cmp, sync_value(values, i * stride, type));
+            xg_gas_wait(routine, (const char *)ivars + i * type.size, type, cmp,
+                        sync_value(values, i * stride, type));
         }
     }
 }
@@ -206,8 +198,8 @@ int xg_gas_test_all(const void *ivars, size_t nelems, const int *status,
 }
 
 size_t xg_gas_test_any(const void *ivars, size_t nelems, const int *status,
-                       xg_gas_int_t type, xg_gas_cmp_t cmp,
-                       const void *values, size_t stride)
+                       xg_gas_int_t type, xg_gas_cmp_t cmp, const void *values,
+                       size_t stride)
 {
     size_t k, i;
 
@@ -228,8 +220,8 @@ size_t xg_gas_test_any(const void *ivars, size_t nelems, const int *status,
 }
 
 size_t xg_gas_test_some(const void *ivars, size_t nelems, size_t *indices,
-                        const int *status, xg_gas_int_t type,
-                        xg_gas_cmp_t cmp, const void *values, size_t stride)
+                        const int *status, xg_gas_int_t type, xg_gas_cmp_t cmp,
+                        const void *values, size_t stride)
 {
     size_t i, count = 0;
 
@@ -246,10 +238,9 @@ size_t xg_gas_test_some(const void *ivars, size_t nelems, size_t *indices,
 /* Waits until a scan finds something: with @indices, test_some's count;
  * without, test_any's index.  An empty set returns at once. */
 static size_t sync_wait_scan(const char *routine, const void *ivars,
-                             size_t nelems, size_t *indices,
-                             const int *status, xg_gas_int_t type,
-                             xg_gas_cmp_t cmp, const void *values,
-                             size_t stride)
+                             size_t nelems, size_t *indices, const int *status,
+                             xg_gas_int_t type, xg_gas_cmp_t cmp,
+                             const void *values, size_t stride)
 {
     size_t found, none = (indices != NULL) ? 0 : SIZE_MAX;
     sync_watch_t w = {ivars, nelems, type, cmp, 0};
@@ -265,8 +256,8 @@ static size_t sync_wait_scan(const char *routine, const void *ivars,
         found = (indices != NULL)
                     ? xg_gas_test_some(ivars, nelems, indices, status, type,
                                        cmp, values, stride)
-                    : xg_gas_test_any(ivars, nelems, status, type, cmp,
-                                      values, stride);
+                    : xg_gas_test_any(ivars, nelems, status, type, cmp, values,
+                                      stride);
         if (found != none) {
             return found;
         }
@@ -282,10 +273,9 @@ size_t xg_gas_wait_any(const char *routine, const void *ivars, size_t nelems,
                           values, stride);
 }
 
-size_t xg_gas_wait_some(const char *routine, const void *ivars,
-                        size_t nelems, size_t *indices, const int *status,
-                        xg_gas_int_t type, xg_gas_cmp_t cmp,
-                        const void *values, size_t stride)
+size_t xg_gas_wait_some(const char *routine, const void *ivars, size_t nelems,
+                        size_t *indices, const int *status, xg_gas_int_t type,
+                        xg_gas_cmp_t cmp, const void *values, size_t stride)
 {
     return sync_wait_scan(routine, ivars, nelems, indices, status, type, cmp,
                           values, stride);

@@ -51,33 +51,33 @@ typedef enum xg_gas_route {
 } xg_gas_route_t;
 
 typedef struct xg_ns_entry {
-    uintptr_t base;      /* where this process reaches offset 0 */
-    uint64_t  heap_top;  /* [0, heap_top) holds every live heap object */
-    uint64_t  data_off;  /* data window: [data_off, data_end) */
-    uint64_t  data_end;
-    int       owner;     /* PE that owns the memory */
+    uintptr_t base;    /* where this process reaches offset 0 */
+    uint64_t heap_top; /* [0, heap_top) holds every live heap object */
+    uint64_t data_off; /* data window: [data_off, data_end) */
+    uint64_t data_end;
+    int owner; /* PE that owns the memory */
     xg_gas_route_t route;
 } xg_ns_entry_t;
 
 typedef struct xg_nlb {
-    uint64_t             tag[XG_NLB_MAX_ENTRIES];   /* namespace, 0 = empty */
+    uint64_t tag[XG_NLB_MAX_ENTRIES]; /* namespace, 0 = empty */
     const xg_ns_entry_t *entry[XG_NLB_MAX_ENTRIES];
-    uint64_t             hits;
-    uint64_t             misses;
-    struct xg_nlb       *next;                      /* registry of threads */
+    uint64_t hits;
+    uint64_t misses;
+    struct xg_nlb *next; /* registry of threads */
 } xg_nlb_t;
 
 typedef struct xg_gas {
-    int            me;
-    int            npes;          /* 0 until initialized */
-    int            poll_remote;   /* waits poll the NIC (a route uses it) */
-    unsigned       nlb_size;
-    uintptr_t      heap_lo;       /* this PE's heap (= its partition) */
-    uintptr_t      data_lo;       /* this PE's globals, native address */
-    uint64_t       data_size;
-    uint64_t       data_off;
-    xg_ns_entry_t *table;         /* indexed by namespace, npes + 1 rows */
-    _Atomic int    nic_route;     /* the NIC route (route_nic.c): 0 down,
+    int me;
+    int npes;        /* 0 until initialized */
+    int poll_remote; /* waits poll the NIC (a route uses it) */
+    unsigned nlb_size;
+    uintptr_t heap_lo; /* this PE's heap (= its partition) */
+    uintptr_t data_lo; /* this PE's globals, native address */
+    uint64_t data_size;
+    uint64_t data_off;
+    xg_ns_entry_t *table;  /* indexed by namespace, npes + 1 rows */
+    _Atomic int nic_route; /* the NIC route (route_nic.c): 0 down,
                                    * 1 opening or closing, 2 carrying */
 } xg_gas_t;
 
@@ -172,8 +172,7 @@ static XG_ALWAYS_INLINE void *xg_gas_translate_fast(const void *addr,
     /* a global variable: the data window sits at the same offset in every
      * partition */
     data_off = (uintptr_t)addr - xg_gas.data_lo;
-    if ((data_off < xg_gas.data_size) &&
-        (len <= xg_gas.data_size - data_off)) {
+    if ((data_off < xg_gas.data_size) && (len <= xg_gas.data_size - data_off)) {
         return (void *)(entry->base + xg_gas.data_off + data_off);
     }
     return NULL;
@@ -259,8 +258,8 @@ typedef struct xg_gas_heap_diag {
     uint64_t max_align;    /* the largest alignment the heap gives */
     uint64_t node_memory;  /* the node's bytes when the heap was sized from
                             * them (mem/xg_mem.h), else 0 */
-    int      node_pes;     /* PEs of this node */
-    int      too_large;    /* @size is more than the whole heap */
+    int node_pes;          /* PEs of this node */
+    int too_large;         /* @size is more than the whole heap */
 } xg_gas_heap_diag_t;
 
 /* The diagnosis of this PE's heap for a request of @size bytes. */

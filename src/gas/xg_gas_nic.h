@@ -77,9 +77,9 @@ xg_status_t xg_gas_nic_rma(xg_gas_ctx_t *ctx, int put, int nbi, void *local,
  * xg_gas_iput): contiguous runs are one operation, other elements one
  * each, completed every 256 operations (NIC_STRIDED_BATCH: the NIC holds a
  * bounded number in flight); waits for them all. */
-xg_status_t xg_gas_nic_strided(int put, void *dst, const void *src,
-                               size_t elem, ptrdiff_t dst_stride,
-                               ptrdiff_t src_stride, size_t count, int pe);
+xg_status_t xg_gas_nic_strided(int put, void *dst, const void *src, size_t elem,
+                               ptrdiff_t dst_stride, ptrdiff_t src_stride,
+                               size_t count, int pe);
 
 /* An atomic (checked: aligned, in bounds), waiting for its reply. */
 xg_gas_amo_result_t xg_gas_nic_amo(xg_gas_amo_t op, void *dst, size_t size,
@@ -89,9 +89,8 @@ xg_gas_amo_result_t xg_gas_nic_amo(xg_gas_amo_t op, void *dst, size_t size,
  * issued and left outstanding in @ctx, complete at its quiet and ordered
  * by its fence like puts; a set waits as xg_gas_nic_amo does (Portals has
  * no swap without a result). */
-xg_status_t xg_gas_nic_amo_nbi(xg_gas_ctx_t *ctx, xg_gas_amo_t op,
-                               void *dst, size_t size, uint64_t value,
-                               int pe);
+xg_status_t xg_gas_nic_amo_nbi(xg_gas_ctx_t *ctx, xg_gas_amo_t op, void *dst,
+                               size_t size, uint64_t value, int pe);
 
 /* An operation of the typed-operation table on one element of at most 8
  * bytes (checked: valid pair, aligned, in bounds), with @operand (compare
@@ -99,8 +98,8 @@ xg_status_t xg_gas_nic_amo_nbi(xg_gas_ctx_t *ctx, xg_gas_amo_t op,
  * wanted) gets the prior value.  XG_ERR_UNSUPPORTED for an accumulate
  * with scale, which Portals has no operation for. */
 xg_status_t xg_gas_nic_amo_op(xg_op_t op, xg_op_type_t type, void *dst,
-                              const void *src, const void *operand,
-                              void *fetch, int pe);
+                              const void *src, const void *operand, void *fetch,
+                              int pe);
 
 /* gas's NI and its limits, for regions and active messages
  * (region/region_nic.c, region/am.c), which keep their own portal indexes,

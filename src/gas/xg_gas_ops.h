@@ -51,21 +51,23 @@
  * none, a shared one updates its state with atomics.
  */
 typedef enum xg_gas_ctx_lock {
-    XG_GAS_CTX_LOCK_NONE,    /* one thread only */
-    XG_GAS_CTX_LOCK_ATOMIC   /* any thread: state updated with atomics */
+    XG_GAS_CTX_LOCK_NONE,  /* one thread only */
+    XG_GAS_CTX_LOCK_ATOMIC /* any thread: state updated with atomics */
 } xg_gas_ctx_lock_t;
 
 typedef struct xg_gas_ctx {
-    uint64_t          pending;
-    uint64_t          ops;         /* of those, completed one by one */
-    uint64_t          nic_issued;  /* through the NIC, ever */
-    uint64_t          nic_retired; /* ... and known complete */
+    uint64_t pending;
+    uint64_t ops;         /* of those, completed one by one */
+    uint64_t nic_issued;  /* through the NIC, ever */
+    uint64_t nic_retired; /* ... and known complete */
     xg_gas_ctx_lock_t lock;
 } xg_gas_ctx_t;
 
-#define XG_GAS_CTX_INIT_SHARED                                             \
-    {.pending = 0, .ops = 0, .nic_issued = 0, .nic_retired = 0,            \
-     .lock = XG_GAS_CTX_LOCK_ATOMIC}
+#define XG_GAS_CTX_INIT_SHARED                                     \
+    {                                                              \
+        .pending = 0, .ops = 0, .nic_issued = 0, .nic_retired = 0, \
+        .lock = XG_GAS_CTX_LOCK_ATOMIC                             \
+    }
 
 void xg_gas_ctx_init(xg_gas_ctx_t *ctx, int is_private);
 
@@ -216,9 +218,9 @@ static XG_ALWAYS_INLINE xg_status_t xg_gas_get(xg_gas_ctx_t *ctx, void *dst,
 /* Non-blocking forms: complete at the context's quiet.  The direct route
  * completes them before they return; the NIC route counts them in
  * ctx->pending. */
-static XG_ALWAYS_INLINE xg_status_t xg_gas_put_nbi(xg_gas_ctx_t *ctx,
-                                                   void *dst, const void *src,
-                                                   size_t len, int pe)
+static XG_ALWAYS_INLINE xg_status_t xg_gas_put_nbi(xg_gas_ctx_t *ctx, void *dst,
+                                                   const void *src, size_t len,
+                                                   int pe)
 {
     if (xg_likely(xg_gas_put_direct(dst, src, len, pe))) {
         return XG_OK;
@@ -226,9 +228,9 @@ static XG_ALWAYS_INLINE xg_status_t xg_gas_put_nbi(xg_gas_ctx_t *ctx,
     return xg_gas_put_nbi_slow(ctx, dst, src, len, pe);
 }
 
-static XG_ALWAYS_INLINE xg_status_t xg_gas_get_nbi(xg_gas_ctx_t *ctx,
-                                                   void *dst, const void *src,
-                                                   size_t len, int pe)
+static XG_ALWAYS_INLINE xg_status_t xg_gas_get_nbi(xg_gas_ctx_t *ctx, void *dst,
+                                                   const void *src, size_t len,
+                                                   int pe)
 {
     if (xg_likely(xg_gas_get_direct(dst, src, len, pe))) {
         return XG_OK;
@@ -294,11 +296,11 @@ static XG_ALWAYS_INLINE xg_status_t xg_gas_g(xg_gas_ctx_t *ctx, void *val,
  * stride below 1, XG_ERR_OUT_OF_BOUNDS for an extent that overflows.
  */
 xg_status_t xg_gas_iput(xg_gas_ctx_t *ctx, void *dst, const void *src,
-                        size_t elem, ptrdiff_t dst_stride,
-                        ptrdiff_t src_stride, size_t count, int pe);
+                        size_t elem, ptrdiff_t dst_stride, ptrdiff_t src_stride,
+                        size_t count, int pe);
 xg_status_t xg_gas_iget(xg_gas_ctx_t *ctx, void *dst, const void *src,
-                        size_t elem, ptrdiff_t dst_stride,
-                        ptrdiff_t src_stride, size_t count, int pe);
+                        size_t elem, ptrdiff_t dst_stride, ptrdiff_t src_stride,
+                        size_t count, int pe);
 
 /* ---- atomics ----------------------------------------------------------- */
 
@@ -312,14 +314,14 @@ xg_status_t xg_gas_iget(xg_gas_ctx_t *ctx, void *dst, const void *src,
  * are atomic against those of every other same-node PE.
  */
 typedef enum xg_gas_amo {
-    XG_GAS_AMO_ADD,     /* old = *dst; *dst += value */
+    XG_GAS_AMO_ADD, /* old = *dst; *dst += value */
     XG_GAS_AMO_AND,
     XG_GAS_AMO_OR,
     XG_GAS_AMO_XOR,
-    XG_GAS_AMO_SWAP,    /* old = *dst; *dst = value */
-    XG_GAS_AMO_CSWAP,   /* old = *dst; if old == cond, *dst = value */
-    XG_GAS_AMO_SET,     /* *dst = value */
-    XG_GAS_AMO_FETCH    /* old = *dst */
+    XG_GAS_AMO_SWAP,  /* old = *dst; *dst = value */
+    XG_GAS_AMO_CSWAP, /* old = *dst; if old == cond, *dst = value */
+    XG_GAS_AMO_SET,   /* *dst = value */
+    XG_GAS_AMO_FETCH  /* old = *dst */
 } xg_gas_amo_t;
 
 /* Applies @op to the word at @ptr (already translated); returns the old
@@ -328,34 +330,32 @@ static XG_ALWAYS_INLINE uint64_t xg_gas_amo_apply(xg_gas_amo_t op, void *ptr,
                                                   size_t size, uint64_t value,
                                                   uint64_t cond)
 {
-#define XG_GAS_AMO_CASES(T)                                                \
-    do {                                                                   \
-        T *w = ptr, c = (T)cond;                                           \
-                                                                           \
-        switch (op) {                                                      \
-        case XG_GAS_AMO_ADD:                                               \
-            return __atomic_fetch_add(w, (T)value, __ATOMIC_SEQ_CST);      \
-        case XG_GAS_AMO_AND:                                               \
-            return __atomic_fetch_and(w, (T)value, __ATOMIC_SEQ_CST);      \
-        case XG_GAS_AMO_OR:                                                \
-            return __atomic_fetch_or(w, (T)value, __ATOMIC_SEQ_CST);       \
-        case XG_GAS_AMO_XOR:                                               \
-            return __atomic_fetch_xor(w, (T)value, __ATOMIC_SEQ_CST);      \
-        case XG_GAS_AMO_SWAP:                                              \
-            return __atomic_exchange_n(w, (T)value, __ATOMIC_SEQ_CST);     \
-        case XG_GAS_AMO_CSWAP:                                             \
+#define XG_GAS_AMO_CASES(T)                                                   \
+    do {                                                                      \
+        T *w = ptr, c = (T)cond;                                              \
+                                                                              \
+        switch (op) {                                                         \
+        case XG_GAS_AMO_ADD:                                                  \
+            return __atomic_fetch_add(w, (T)value, __ATOMIC_SEQ_CST);         \
+        case XG_GAS_AMO_AND:                                                  \
+            return __atomic_fetch_and(w, (T)value, __ATOMIC_SEQ_CST);         \
+        case XG_GAS_AMO_OR:                                                   \
+            return __atomic_fetch_or(w, (T)value, __ATOMIC_SEQ_CST);          \
+        case XG_GAS_AMO_XOR:                                                  \
+            return __atomic_fetch_xor(w, (T)value, __ATOMIC_SEQ_CST);         \
+        case XG_GAS_AMO_SWAP:                                                 \
+            return __atomic_exchange_n(w, (T)value, __ATOMIC_SEQ_CST);        \
+        case XG_GAS_AMO_CSWAP:                                                \
             /* on failure c receives the current value; on success it     \
-             * already equals it: either way, the old value */             \
-            __atomic_compare_exchange_n(w, &c, (T)value, 0,                \
-                                        __ATOMIC_SEQ_CST,                  \
-                                        __ATOMIC_SEQ_CST);                 \
-            return c;                                                      \
-        case XG_GAS_AMO_SET:                                               \
-            __atomic_store_n(w, (T)value, __ATOMIC_RELEASE);               \
-            return 0;                                                      \
-        default:                                                           \
-            return __atomic_load_n(w, __ATOMIC_ACQUIRE);                   \
-        }                                                                  \
+             * already equals it: either way, the old value */   \
+            __atomic_compare_exchange_n(w, &c, (T)value, 0, __ATOMIC_SEQ_CST, \
+                                        __ATOMIC_SEQ_CST);                    \
+            return c;                                                         \
+        case XG_GAS_AMO_SET:                                                  \
+            __atomic_store_n(w, (T)value, __ATOMIC_RELEASE);                  \
+            return 0;                                                         \
+        default: return __atomic_load_n(w, __ATOMIC_ACQUIRE);                 \
+        }                                                                     \
     } while (0)
     if (size == 4) {
         XG_GAS_AMO_CASES(uint32_t);
@@ -366,7 +366,7 @@ static XG_ALWAYS_INLINE uint64_t xg_gas_amo_apply(xg_gas_amo_t op, void *ptr,
 
 /* The old value and the status, returned in two registers. */
 typedef struct xg_gas_amo_result {
-    uint64_t    old;
+    uint64_t old;
     xg_status_t status;
 } xg_gas_amo_result_t;
 
@@ -408,8 +408,8 @@ static XG_ALWAYS_INLINE xg_gas_amo_result_t xg_gas_amo(xg_gas_ctx_t *ctx,
 {
     xg_gas_amo_result_t result = {0, XG_OK};
 
-    if (xg_likely(xg_gas_amo_direct(op, dst, size, value, cond,
-                                    &result.old, pe))) {
+    if (xg_likely(
+            xg_gas_amo_direct(op, dst, size, value, cond, &result.old, pe))) {
         return result;
     }
     return xg_gas_amo_slow(ctx, op, dst, size, value, cond, pe);
@@ -422,10 +422,9 @@ static XG_ALWAYS_INLINE xg_gas_amo_result_t xg_gas_amo(xg_gas_ctx_t *ctx,
  * stream of them is pipelined instead of one round trip each.  Statuses
  * as xg_gas_amo.
  */
-XG_NOINLINE xg_status_t xg_gas_amo_nbi_slow(xg_gas_ctx_t *ctx,
-                                            xg_gas_amo_t op, void *dst,
-                                            size_t size, uint64_t value,
-                                            int pe);
+XG_NOINLINE xg_status_t xg_gas_amo_nbi_slow(xg_gas_ctx_t *ctx, xg_gas_amo_t op,
+                                            void *dst, size_t size,
+                                            uint64_t value, int pe);
 
 /*
  * Any atomic operation of the typed-operation table (base/xg_op.h) on the
@@ -449,12 +448,12 @@ typedef enum xg_gas_signal_op {
 static XG_ALWAYS_INLINE xg_status_t xg_gas_signal(xg_gas_ctx_t *ctx,
                                                   uint64_t *sig,
                                                   uint64_t signal,
-                                                  xg_gas_signal_op_t op,
-                                                  int pe)
+                                                  xg_gas_signal_op_t op, int pe)
 {
-    return xg_gas_amo(ctx, (op == XG_GAS_SIGNAL_SET) ? XG_GAS_AMO_SET
-                                                     : XG_GAS_AMO_ADD,
-                      sig, sizeof(*sig), signal, 0, pe).status;
+    return xg_gas_amo(
+               ctx, (op == XG_GAS_SIGNAL_SET) ? XG_GAS_AMO_SET : XG_GAS_AMO_ADD,
+               sig, sizeof(*sig), signal, 0, pe)
+        .status;
 }
 
 /*
@@ -464,9 +463,9 @@ static XG_ALWAYS_INLINE xg_status_t xg_gas_signal(xg_gas_ctx_t *ctx,
  * stores; the C library ends those with a store fence, which the release
  * then orders).  If the data cannot be put, nothing moves.
  */
-static XG_ALWAYS_INLINE xg_status_t xg_gas_put_signal(
-    xg_gas_ctx_t *ctx, void *dst, const void *src, size_t len,
-    uint64_t *sig, uint64_t signal, xg_gas_signal_op_t op, int pe)
+static XG_ALWAYS_INLINE xg_status_t
+xg_gas_put_signal(xg_gas_ctx_t *ctx, void *dst, const void *src, size_t len,
+                  uint64_t *sig, uint64_t signal, xg_gas_signal_op_t op, int pe)
 {
     xg_status_t status = xg_gas_put(ctx, dst, src, len, pe);
 
@@ -487,15 +486,15 @@ static XG_ALWAYS_INLINE xg_status_t xg_gas_put_signal(
  * (coll/channel.c), which know the addresses are valid: nothing is
  * checked.
  */
-xg_gas_amo_result_t xg_gas_area_amo(xg_gas_amo_t op, void *word,
-                                    uint64_t value, int pe);
+xg_gas_amo_result_t xg_gas_area_amo(xg_gas_amo_t op, void *word, uint64_t value,
+                                    int pe);
 xg_status_t xg_gas_area_get(void *dst, const void *src, size_t len, int pe);
 /* An update of such a word that nobody waits for at the sender (a
  * collective's signal): through the NIC it stays outstanding in @ctx
  * (xg_gas_nic_amo_nbi), so the sender goes on at once and the signal
  * costs the network one way, not a round trip. */
-xg_status_t xg_gas_area_amo_nbi(xg_gas_ctx_t *ctx, xg_gas_amo_t op,
-                                void *word, uint64_t value, int pe);
+xg_status_t xg_gas_area_amo_nbi(xg_gas_ctx_t *ctx, xg_gas_amo_t op, void *word,
+                                uint64_t value, int pe);
 
 /* ---- waiting on local memory ------------------------------------------ */
 
@@ -514,8 +513,8 @@ typedef enum xg_gas_cmp {
 /* The integer type of the variables waited on: 2, 4 or 8 bytes, signed or
  * not; @name is the binding's name of it, for hang reports. */
 typedef struct xg_gas_int {
-    size_t      size;
-    int         is_signed;
+    size_t size;
+    int is_signed;
     const char *name;
 } xg_gas_int_t;
 
@@ -545,21 +544,20 @@ void xg_gas_wait_all(const char *routine, const void *ivars, size_t nelems,
 size_t xg_gas_wait_any(const char *routine, const void *ivars, size_t nelems,
                        const int *status, xg_gas_int_t type, xg_gas_cmp_t cmp,
                        const void *values, size_t stride);
-size_t xg_gas_wait_some(const char *routine, const void *ivars,
-                        size_t nelems, size_t *indices, const int *status,
-                        xg_gas_int_t type, xg_gas_cmp_t cmp,
-                        const void *values, size_t stride);
+size_t xg_gas_wait_some(const char *routine, const void *ivars, size_t nelems,
+                        size_t *indices, const int *status, xg_gas_int_t type,
+                        xg_gas_cmp_t cmp, const void *values, size_t stride);
 int xg_gas_test(const void *ivar, xg_gas_int_t type, xg_gas_cmp_t cmp,
                 uint64_t value);
 int xg_gas_test_all(const void *ivars, size_t nelems, const int *status,
                     xg_gas_int_t type, xg_gas_cmp_t cmp, const void *values,
                     size_t stride);
 size_t xg_gas_test_any(const void *ivars, size_t nelems, const int *status,
-                       xg_gas_int_t type, xg_gas_cmp_t cmp,
-                       const void *values, size_t stride);
+                       xg_gas_int_t type, xg_gas_cmp_t cmp, const void *values,
+                       size_t stride);
 size_t xg_gas_test_some(const void *ivars, size_t nelems, size_t *indices,
-                        const int *status, xg_gas_int_t type,
-                        xg_gas_cmp_t cmp, const void *values, size_t stride);
+                        const int *status, xg_gas_int_t type, xg_gas_cmp_t cmp,
+                        const void *values, size_t stride);
 
 /* ---- locks ------------------------------------------------------------- */
 
@@ -589,8 +587,7 @@ xg_status_t xg_gas_lock_clear(xg_gas_ctx_t *ctx, void *lock);
  * for libarmci. */
 XG_EXPORT xg_status_t xg_gas_lock_set_at(const char *routine, void *lock,
                                          int home);
-XG_EXPORT xg_status_t xg_gas_lock_test_at(void *lock, int home,
-                                          int *taken_p);
+XG_EXPORT xg_status_t xg_gas_lock_test_at(void *lock, int home, int *taken_p);
 XG_EXPORT xg_status_t xg_gas_lock_clear_at(xg_gas_ctx_t *ctx, void *lock,
                                            int home);
 

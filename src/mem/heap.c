@@ -49,7 +49,7 @@ static int heap_insert(xg_heap_t *heap, size_t at, xg_heap_block_t block)
         if (grown == NULL) {
             return -1;
         }
-        heap->blocks    = grown;
+        heap->blocks = grown;
         heap->capacity *= 2;
     }
     memmove(&heap->blocks[at + 1], &heap->blocks[at],
@@ -103,24 +103,23 @@ static long heap_find(const xg_heap_t *heap, uint64_t off)
 }
 
 /* Carves [start, start + size) out of free block @at. */
-static int heap_carve(xg_heap_t *heap, size_t at, uint64_t start,
-                      uint64_t size)
+static int heap_carve(xg_heap_t *heap, size_t at, uint64_t start, uint64_t size)
 {
     xg_heap_block_t block = heap->blocks[at];
-    uint64_t end = start + size;
+    uint64_t end          = start + size;
 
     if (end < block.off + block.size) {
-        if (heap_insert(heap, at + 1,
-                        (xg_heap_block_t){end, block.off + block.size - end,
-                                          0}) != 0) {
+        if (heap_insert(
+                heap, at + 1,
+                (xg_heap_block_t){end, block.off + block.size - end, 0}) != 0) {
             return -1;
         }
     }
     heap->blocks[at] = (xg_heap_block_t){start, size, 1};
     if (start > block.off) {
         if (heap_insert(heap, at,
-                        (xg_heap_block_t){block.off, start - block.off,
-                                          0}) != 0) {
+                        (xg_heap_block_t){block.off, start - block.off, 0}) !=
+            0) {
             return -1;
         }
     }
@@ -138,7 +137,7 @@ static xg_status_t heap_alloc_locked(xg_heap_t *heap, uint64_t size,
 
     for (i = 0; i < heap->count; i++) {
         xg_heap_block_t *block = &heap->blocks[i];
-        uint64_t start = xg_align_up(block->off, align);
+        uint64_t start         = xg_align_up(block->off, align);
 
         if (block->used || (start + size > block->off + block->size) ||
             (start < block->off)) {
@@ -188,17 +187,16 @@ xg_status_t xg_heap_alloc(xg_heap_t *heap, size_t size, size_t align,
 }
 
 /* Lowest @align-aligned offset >= @min_off with @size free bytes. */
-static int heap_fit_locked(const xg_heap_t *heap, uint64_t size,
-                           uint64_t align, uint64_t min_off, uint64_t *off_p)
+static int heap_fit_locked(const xg_heap_t *heap, uint64_t size, uint64_t align,
+                           uint64_t min_off, uint64_t *off_p)
 {
     size_t i;
 
     for (i = 0; i < heap->count; i++) {
         const xg_heap_block_t *block = &heap->blocks[i];
-        uint64_t end = block->off + block->size;
-        uint64_t start = xg_align_up(block->off > min_off ? block->off
-                                                          : min_off,
-                                     align);
+        uint64_t end                 = block->off + block->size;
+        uint64_t start =
+            xg_align_up(block->off > min_off ? block->off : min_off, align);
 
         if (block->used || (start < min_off) || (start >= end) ||
             (size > end - start)) {
@@ -228,7 +226,7 @@ xg_status_t xg_heap_fit(xg_heap_t *heap, size_t size, size_t align,
 xg_status_t xg_heap_alloc_at(xg_heap_t *heap, uint64_t off, size_t size,
                              void **ptr_p)
 {
-    size_t align = XG_HEAP_MIN_ALIGN;
+    size_t align       = XG_HEAP_MIN_ALIGN;
     xg_status_t status = heap_check_request(heap, size, &align);
     uint64_t got;
 
@@ -240,8 +238,8 @@ xg_status_t xg_heap_alloc_at(xg_heap_t *heap, uint64_t off, size_t size,
     }
     pthread_mutex_lock(&heap->lock);
     status = XG_ERR_NO_MEMORY;
-    if (heap_fit_locked(heap, heap_round(size), XG_HEAP_MIN_ALIGN, off,
-                        &got) && (got == off)) {
+    if (heap_fit_locked(heap, heap_round(size), XG_HEAP_MIN_ALIGN, off, &got) &&
+        (got == off)) {
         size_t i = 0;
 
         /* the free block holding off */
@@ -286,8 +284,8 @@ xg_status_t xg_heap_free(xg_heap_t *heap, void *ptr)
 static int heap_resize_in_place(xg_heap_t *heap, size_t at, uint64_t size)
 {
     uint64_t old_size = heap->blocks[at].size;
-    uint64_t avail = old_size;
-    int next_free = (at + 1 < heap->count) && !heap->blocks[at + 1].used;
+    uint64_t avail    = old_size;
+    int next_free     = (at + 1 < heap->count) && !heap->blocks[at + 1].used;
 
     if (next_free) {
         avail += heap->blocks[at + 1].size;
@@ -305,7 +303,7 @@ static int heap_resize_in_place(xg_heap_t *heap, size_t at, uint64_t size)
         size = avail; /* no memory for the metadata: keep the slack */
     }
     heap->blocks[at].size = size;
-    heap->in_use = heap->in_use - old_size + size;
+    heap->in_use          = heap->in_use - old_size + size;
     if (heap->in_use > heap->peak) {
         heap->peak = heap->in_use;
     }
@@ -338,8 +336,8 @@ xg_status_t xg_heap_realloc(xg_heap_t *heap, void *ptr, size_t size,
         return XG_OK;
     }
     old_size = heap->blocks[at].size;
-    status = heap_alloc_locked(heap, heap_round(size), XG_HEAP_MIN_ALIGN,
-                               &moved);
+    status =
+        heap_alloc_locked(heap, heap_round(size), XG_HEAP_MIN_ALIGN, &moved);
     if (status == XG_OK) {
         memcpy(moved, ptr, old_size);
         at = heap_lookup(heap, ptr); /* indices moved during the carve */

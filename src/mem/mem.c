@@ -42,8 +42,7 @@ static int mem_pvas(void)
 static uintptr_t mem_pvas_segment(void)
 {
     return (uintptr_t)(xg_config.symmetric_base +
-                       (uint64_t)xg_mem.local_me *
-                           xg_config.pvas_segment_size);
+                       (uint64_t)xg_mem.local_me * xg_config.pvas_segment_size);
 }
 
 /* Heaps sized from the node are multiples of this. */
@@ -69,7 +68,7 @@ static int mem_find_data(struct dl_phdr_info *info, size_t size, void *arg)
     (void)size;
     for (i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+        uintptr_t start      = info->dlpi_addr + ph->p_vaddr;
 
         if ((ph->p_type == PT_LOAD) && (ph->p_flags & PF_W) && (lo == 0)) {
             lo = start;
@@ -107,8 +106,8 @@ static uint64_t mem_pow2_floor(uint64_t x)
 static void mem_layout(uint64_t symmetric_size, uint64_t data_size)
 {
     xg_mem.symmetric_size = symmetric_size;
-    xg_mem.heap_size    = xg_align_up(symmetric_size, 1u << 16) +
-                          XG_MEM_HEAP_EXTRA;
+    xg_mem.heap_size =
+        xg_align_up(symmetric_size, 1u << 16) + XG_MEM_HEAP_EXTRA;
     xg_mem.data_off     = xg_mem.heap_size;
     xg_mem.data_size    = data_size;
     xg_mem.internal_off = xg_align_up(xg_mem.data_off + data_size, 1u << 16);
@@ -117,9 +116,8 @@ static void mem_layout(uint64_t symmetric_size, uint64_t data_size)
         (mem_pow2_floor(xg_mem.heap_size) > xg_mem.part_align)) {
         xg_mem.part_align = mem_pow2_floor(xg_mem.heap_size);
     }
-    xg_mem.part_size    = xg_align_up(xg_mem.internal_off +
-                                      xg_mem.internal_size,
-                                      xg_mem.part_align);
+    xg_mem.part_size = xg_align_up(xg_mem.internal_off + xg_mem.internal_size,
+                                   xg_mem.part_align);
     if (mem_pvas()) {
         /* heap | internal area | ... | the program's globals, in place */
         xg_mem.internal_off = xg_align_up(xg_mem.heap_size, 1u << 16);
@@ -132,8 +130,7 @@ static void mem_layout(uint64_t symmetric_size, uint64_t data_size)
  * below the program in each segment. */
 static int mem_pvas_room_fits(void)
 {
-    return xg_mem.internal_off + xg_mem.internal_size <=
-           xg_config.pvas_room_hi;
+    return xg_mem.internal_off + xg_mem.internal_size <= xg_config.pvas_room_hi;
 }
 
 /* Address space between XGAS_SYMMETRIC_BASE and the top of the user
@@ -159,9 +156,8 @@ static int mem_region_fits(uint64_t room)
 static uint64_t mem_node_bytes(void)
 {
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    uint64_t bytes = ((pages > 0) && (page > 0))
-                         ? (uint64_t)pages * (uint64_t)page
-                         : 0;
+    uint64_t bytes =
+        ((pages > 0) && (page > 0)) ? (uint64_t)pages * (uint64_t)page : 0;
     unsigned long long limit;
     FILE *max = fopen("/sys/fs/cgroup/memory.max", "re");
 
@@ -220,14 +216,13 @@ static xg_status_t mem_agree_share(uint64_t *share_p)
     if (xg_mem.me == 0) {
         for (node = 0; node < xg_boot.nnodes; node++) {
             leader = xg_boot_rank_at(node, 0);
-            if (xg_boot_kv_get(leader, "mem.share", &theirs,
-                               sizeof(theirs)) != XG_OK) {
+            if (xg_boot_kv_get(leader, "mem.share", &theirs, sizeof(theirs)) !=
+                XG_OK) {
                 return XG_ERR_BOOT;
             }
             share = (theirs < share) ? theirs : share;
         }
-        if (xg_boot_kv_put("mem.share_min", &share, sizeof(share)) !=
-            XG_OK) {
+        if (xg_boot_kv_put("mem.share_min", &share, sizeof(share)) != XG_OK) {
             return XG_ERR_BOOT;
         }
     }
@@ -251,17 +246,18 @@ static xg_status_t mem_size(uint64_t data_size)
         mem_layout(xg_config.symmetric_size, data_size);
         return XG_OK;
     }
-    share = mem_node_share(data_size);
+    share  = mem_node_share(data_size);
     status = mem_agree_share(&share);
     if (status != XG_OK) {
         return status;
     }
     xg_mem.node_memory = mem_node_bytes();
     mem_layout(share, data_size);
-    xg_debug("mem", "heap sized from the node: %llu bytes per PE of %llu "
+    xg_debug("mem",
+             "heap sized from the node: %llu bytes per PE of %llu "
              "bytes and %d PEs on this node",
-             (unsigned long long)share,
-             (unsigned long long)xg_mem.node_memory, xg_mem.local_npes);
+             (unsigned long long)share, (unsigned long long)xg_mem.node_memory,
+             xg_mem.local_npes);
     return XG_OK;
 }
 
@@ -270,8 +266,8 @@ static xg_status_t mem_size(uint64_t data_size)
  * aligned. */
 static uint64_t mem_heap_max_align(void)
 {
-    uint64_t base_align = (uint64_t)xg_mem.region.base &
-                          -(uint64_t)xg_mem.region.base;
+    uint64_t base_align =
+        (uint64_t)xg_mem.region.base & -(uint64_t)xg_mem.region.base;
 
     if ((base_align != 0) && (base_align < xg_mem.part_align)) {
         return base_align;
@@ -287,7 +283,7 @@ static uint64_t mem_heap_max_align(void)
 static xg_status_t mem_check_fits(void)
 {
     uint64_t base = xg_config.symmetric_base, room = mem_va_room(), fit;
-    uint64_t npes = (uint64_t)xg_mem.local_npes;
+    uint64_t npes     = (uint64_t)xg_mem.local_npes;
     uint64_t overhead = xg_mem.part_size - xg_mem.heap_size;
 
     if (mem_region_fits(room)) {
@@ -305,34 +301,34 @@ static xg_status_t mem_check_fits(void)
     }
     if (mem_pvas()) {
         overhead = xg_mem.internal_off - xg_mem.symmetric_size;
-        xg_error("mem", "SHMEM_SYMMETRIC_SIZE=%llu does not fit this PE's "
-                 "PVAS segment: its heap and the internal area need %llu "
-                 "bytes, the room below the program in a segment of "
-                 "XGAS_PVAS_SEGMENT_SIZE=%llu is %llu: lower "
-                 "SHMEM_SYMMETRIC_SIZE to at most %llu bytes or raise "
-                 "XGAS_PVAS_SEGMENT_SIZE",
-                 (unsigned long long)xg_mem.symmetric_size,
-                 (unsigned long long)(xg_mem.internal_off +
-                                      xg_mem.internal_size),
-                 (unsigned long long)xg_config.pvas_segment_size,
-                 (unsigned long long)xg_config.pvas_room_hi,
-                 (unsigned long long)((xg_config.pvas_room_hi >
-                                       overhead + xg_mem.internal_size)
-                                          ? xg_config.pvas_room_hi -
-                                                overhead -
-                                                xg_mem.internal_size
-                                          : 0));
+        xg_error(
+            "mem",
+            "SHMEM_SYMMETRIC_SIZE=%llu does not fit this PE's "
+            "PVAS segment: its heap and the internal area need %llu "
+            "bytes, the room below the program in a segment of "
+            "XGAS_PVAS_SEGMENT_SIZE=%llu is %llu: lower "
+            "SHMEM_SYMMETRIC_SIZE to at most %llu bytes or raise "
+            "XGAS_PVAS_SEGMENT_SIZE",
+            (unsigned long long)xg_mem.symmetric_size,
+            (unsigned long long)(xg_mem.internal_off + xg_mem.internal_size),
+            (unsigned long long)xg_config.pvas_segment_size,
+            (unsigned long long)xg_config.pvas_room_hi,
+            (unsigned long long)((xg_config.pvas_room_hi >
+                                  overhead + xg_mem.internal_size)
+                                     ? xg_config.pvas_room_hi - overhead -
+                                           xg_mem.internal_size
+                                     : 0));
         return XG_ERR_INVALID_PARAM;
     }
     fit = (room / npes > overhead) ? room / npes - overhead : 0;
-    xg_error("mem", "SHMEM_SYMMETRIC_SIZE=%llu with %d PEs on this node "
+    xg_error("mem",
+             "SHMEM_SYMMETRIC_SIZE=%llu with %d PEs on this node "
              "needs a node region of %d partitions of %llu bytes, more than "
              "the %llu bytes of address space between XGAS_SYMMETRIC_BASE="
              "%#llx and %#llx: lower SHMEM_SYMMETRIC_SIZE to at most %llu "
              "bytes or run fewer PEs per node",
-             (unsigned long long)xg_mem.symmetric_size,
-             xg_mem.local_npes, xg_mem.local_npes,
-             (unsigned long long)xg_mem.part_size,
+             (unsigned long long)xg_mem.symmetric_size, xg_mem.local_npes,
+             xg_mem.local_npes, (unsigned long long)xg_mem.part_size,
              (unsigned long long)room, (unsigned long long)base,
              (unsigned long long)XG_MEM_VA_LIMIT, (unsigned long long)fit);
     return XG_ERR_INVALID_PARAM;
@@ -352,12 +348,12 @@ static xg_status_t mem_check_agreement(void)
         return XG_ERR_BOOT;
     }
     if (memcmp(mine, theirs, sizeof(mine)) != 0) {
-        xg_error("mem", "PE 0 has a symmetric heap of %lu bytes and %lu bytes "
+        xg_error("mem",
+                 "PE 0 has a symmetric heap of %lu bytes and %lu bytes "
                  "of global data, but PE %d has %lu and %lu: every PE must "
                  "run the same executable with the same SHMEM_SYMMETRIC_SIZE",
-                 (unsigned long)theirs[0], (unsigned long)theirs[1],
-                 xg_mem.me, (unsigned long)mine[0],
-                 (unsigned long)mine[1]);
+                 (unsigned long)theirs[0], (unsigned long)theirs[1], xg_mem.me,
+                 (unsigned long)mine[0], (unsigned long)mine[1]);
         return XG_ERR_MISMATCH;
     }
     return XG_OK;
@@ -370,9 +366,10 @@ static xg_status_t mem_check_agreement(void)
 #if defined(__clang__) || defined(__GNUC__)
 __attribute__((no_sanitize("address", "thread")))
 #endif
-static void mem_copy_pages(uintptr_t dst, uintptr_t src, size_t len)
+static void
+mem_copy_pages(uintptr_t dst, uintptr_t src, size_t len)
 {
-    volatile uint64_t *to = (volatile uint64_t *)dst;
+    volatile uint64_t *to         = (volatile uint64_t *)dst;
     const volatile uint64_t *from = (const volatile uint64_t *)src;
     size_t i;
 
@@ -402,10 +399,10 @@ static void mem_copy_pages(uintptr_t dst, uintptr_t src, size_t len)
  * SIGSEGV dies of the fault (docs/memory.md).
  */
 static struct {
-    uintptr_t        lo, hi;     /* the pages that move */
-    int              done;       /* the window is mapped (or the move off) */
-    long             mover;      /* the thread that moves them */
-    struct sigaction old;        /* the SIGSEGV action it replaces */
+    uintptr_t lo, hi;     /* the pages that move */
+    int done;             /* the window is mapped (or the move off) */
+    long mover;           /* the thread that moves them */
+    struct sigaction old; /* the SIGSEGV action it replaces */
 } mem_move;
 
 static void mem_move_fault(int sig, siginfo_t *si, void *uc)
@@ -413,8 +410,8 @@ static void mem_move_fault(int sig, siginfo_t *si, void *uc)
     uintptr_t addr = (uintptr_t)si->si_addr;
     /* atomics: the mover set them before the mprotect that led here, an
      * order no thread sanitizer sees */
-    uintptr_t lo = __atomic_load_n(&mem_move.lo, __ATOMIC_ACQUIRE);
-    uintptr_t hi = __atomic_load_n(&mem_move.hi, __ATOMIC_ACQUIRE);
+    uintptr_t lo    = __atomic_load_n(&mem_move.lo, __ATOMIC_ACQUIRE);
+    uintptr_t hi    = __atomic_load_n(&mem_move.hi, __ATOMIC_ACQUIRE);
     int saved_errno = errno;
 
     if ((addr >= lo) && (addr < hi)) {
@@ -491,11 +488,11 @@ static xg_status_t mem_share_data(void)
     sa.sa_sigaction = mem_move_fault;
     /* on the thread's alternate stack if it has one: a handler installed
      * before (Python's faulthandler) may rely on it for stack overflows */
-    sa.sa_flags     = SA_SIGINFO | SA_RESTART | SA_NODEFER | SA_ONSTACK;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_NODEFER | SA_ONSTACK;
     sigemptyset(&sa.sa_mask);
     if (sigaction(SIGSEGV, NULL, &old) != 0) {
         xg_error("mem", "sigaction(SIGSEGV) for the move of the globals "
-                 "failed (%m)");
+                        "failed (%m)");
         return XG_ERR_IO;
     }
     if (old.sa_sigaction != mem_move_fault) {
@@ -504,16 +501,17 @@ static xg_status_t mem_share_data(void)
         sigaction(SIGSEGV, &sa, NULL);
     }
     if (mprotect((void *)xg_mem.data_lo, xg_mem.data_size, PROT_READ) != 0) {
-        xg_error("mem", "cannot write-protect the %lu bytes of globals at "
-                 "%#lx for their move (%m)", (unsigned long)xg_mem.data_size,
+        xg_error("mem",
+                 "cannot write-protect the %lu bytes of globals at "
+                 "%#lx for their move (%m)",
+                 (unsigned long)xg_mem.data_size,
                  (unsigned long)xg_mem.data_lo);
         status = XG_ERR_IO;
     } else {
         mem_copy_pages(window, xg_mem.data_lo, xg_mem.data_size);
-        status = xg_xport_region_alias(&xg_mem.region,
-                                       window - xg_mem.region.base,
-                                       (void *)xg_mem.data_lo,
-                                       xg_mem.data_size);
+        status =
+            xg_xport_region_alias(&xg_mem.region, window - xg_mem.region.base,
+                                  (void *)xg_mem.data_lo, xg_mem.data_size);
         if (status != XG_OK) {
             /* the original pages stay: writable again */
             mprotect((void *)xg_mem.data_lo, xg_mem.data_size,
@@ -551,7 +549,7 @@ static int mem_parse_cpulist(const char *text, cpu_set_t *set)
             return -1;
         }
         hi = lo;
-        p = end;
+        p  = end;
         if (*p == '-') {
             hi = strtol(p + 1, &end, 10);
             if ((end == p + 1) || (hi < lo)) {
@@ -626,8 +624,10 @@ static void mem_place_partition(void)
     if (syscall(SYS_mbind, (void *)xg_mem.my_part, xg_mem.part_size,
                 MPOL_PREFERRED, nodes, (unsigned long)MEM_NUMA_MAX_NODES,
                 0u) != 0) {
-        xg_debug("mem", "cannot place the partition on NUMA node %d (%m): "
-                 "its pages go where they are first touched", node);
+        xg_debug("mem",
+                 "cannot place the partition on NUMA node %d (%m): "
+                 "its pages go where they are first touched",
+                 node);
         return;
     }
     xg_debug("mem", "partition placed on NUMA node %d", node);
@@ -647,12 +647,13 @@ xg_status_t xg_mem_init(uint64_t internal_size)
     xg_mem.local_npes = job.local_npes;
     dl_iterate_phdr(mem_find_data, &data);
     xg_mem.data_lo = data.lo;
-    if (mem_pvas() && ((data.lo < mem_pvas_segment()) ||
-                       (data.hi - mem_pvas_segment() >
-                        xg_config.pvas_segment_size))) {
+    if (mem_pvas() &&
+        ((data.lo < mem_pvas_segment()) ||
+         (data.hi - mem_pvas_segment() > xg_config.pvas_segment_size))) {
         /* the PE of a PVAS node exec'd this program: exec leaves the
          * node's address space, the variables stay */
-        xg_error("mem", "this PE's globals (%#lx-%#lx) are not in its PVAS "
+        xg_error("mem",
+                 "this PE's globals (%#lx-%#lx) are not in its PVAS "
                  "segment at %#lx: the program was started by exec from a "
                  "PE of a PVAS node (a wrapper script's exec, say), which "
                  "leaves the node's address space -- start the program "
@@ -688,8 +689,7 @@ xg_status_t xg_mem_init(uint64_t internal_size)
     if (status == XG_OK) {
         /* the PEs of other nodes reach the whole partition by RMA (where
          * the network offers it): heap, globals and internal area */
-        status = xg_xport_rma_expose((void *)xg_mem.my_part,
-                                     xg_mem.part_size);
+        status = xg_xport_rma_expose((void *)xg_mem.my_part, xg_mem.part_size);
         if (status != XG_OK) {
             xg_heap_fini(&xg_mem.heap);
         }

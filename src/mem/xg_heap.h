@@ -20,19 +20,19 @@
 typedef struct xg_heap_block {
     uint64_t off;
     uint64_t size;
-    int      used;
+    int used;
 } xg_heap_block_t;
 
 typedef struct xg_heap {
-    uintptr_t        base;
-    uint64_t         size;
-    uint64_t         max_align; /* alignment every PE's heap base shares */
-    xg_heap_block_t *blocks;   /* sorted by offset, covering [0, size) */
-    size_t           count;
-    size_t           capacity;
-    uint64_t         in_use;   /* bytes in used blocks */
-    uint64_t         peak;     /* largest in_use seen */
-    pthread_mutex_t  lock;
+    uintptr_t base;
+    uint64_t size;
+    uint64_t max_align;      /* alignment every PE's heap base shares */
+    xg_heap_block_t *blocks; /* sorted by offset, covering [0, size) */
+    size_t count;
+    size_t capacity;
+    uint64_t in_use; /* bytes in used blocks */
+    uint64_t peak;   /* largest in_use seen */
+    pthread_mutex_t lock;
 } xg_heap_t;
 
 /* @max_align: the largest alignment honoured (a power of two dividing

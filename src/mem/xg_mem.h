@@ -47,22 +47,22 @@
 
 typedef struct xg_mem {
     xg_xport_region_t region;
-    int             me;            /* rank in the job */
-    int             npes;          /* PEs of the job */
-    int             local_me;      /* rank among the PEs of this node */
-    int             local_npes;    /* PEs of this node: partitions */
-    uint64_t        part_size;
-    uint64_t        part_align;    /* partitions start at multiples of it */
-    uint64_t        heap_size;
-    uint64_t        symmetric_size; /* the program's heap bytes (below) */
-    uint64_t        node_memory;   /* sized from it: this node's bytes */
-    uint64_t        data_off;      /* == heap_size */
-    uint64_t        data_size;     /* bytes of the data window in use */
-    uint64_t        internal_off;
-    uint64_t        internal_size; /* what the layer above asked for */
-    uintptr_t       data_lo;       /* where this PE's globals live (native) */
-    uintptr_t       my_part;       /* this PE's partition in the region */
-    xg_heap_t       heap;
+    int me;         /* rank in the job */
+    int npes;       /* PEs of the job */
+    int local_me;   /* rank among the PEs of this node */
+    int local_npes; /* PEs of this node: partitions */
+    uint64_t part_size;
+    uint64_t part_align; /* partitions start at multiples of it */
+    uint64_t heap_size;
+    uint64_t symmetric_size; /* the program's heap bytes (below) */
+    uint64_t node_memory;    /* sized from it: this node's bytes */
+    uint64_t data_off;       /* == heap_size */
+    uint64_t data_size;      /* bytes of the data window in use */
+    uint64_t internal_off;
+    uint64_t internal_size; /* what the layer above asked for */
+    uintptr_t data_lo;      /* where this PE's globals live (native) */
+    uintptr_t my_part;      /* this PE's partition in the region */
+    xg_heap_t heap;
 } xg_mem_t;
 
 extern xg_mem_t xg_mem;

@@ -20,15 +20,15 @@
 
 /* The table's operation and type for each Portals one. */
 static const xg_op_t atomic_ops[PTL_OP_LAST] = {
-    [PTL_MIN]      = XG_OP_MIN,      [PTL_MAX]      = XG_OP_MAX,
-    [PTL_SUM]      = XG_OP_SUM,      [PTL_PROD]     = XG_OP_PROD,
-    [PTL_LOR]      = XG_OP_LOR,      [PTL_LAND]     = XG_OP_LAND,
-    [PTL_BOR]      = XG_OP_BOR,      [PTL_BAND]     = XG_OP_BAND,
-    [PTL_LXOR]     = XG_OP_LXOR,     [PTL_BXOR]     = XG_OP_BXOR,
-    [PTL_SWAP]     = XG_OP_SWAP,     [PTL_CSWAP]    = XG_OP_CSWAP,
+    [PTL_MIN] = XG_OP_MIN,           [PTL_MAX] = XG_OP_MAX,
+    [PTL_SUM] = XG_OP_SUM,           [PTL_PROD] = XG_OP_PROD,
+    [PTL_LOR] = XG_OP_LOR,           [PTL_LAND] = XG_OP_LAND,
+    [PTL_BOR] = XG_OP_BOR,           [PTL_BAND] = XG_OP_BAND,
+    [PTL_LXOR] = XG_OP_LXOR,         [PTL_BXOR] = XG_OP_BXOR,
+    [PTL_SWAP] = XG_OP_SWAP,         [PTL_CSWAP] = XG_OP_CSWAP,
     [PTL_CSWAP_NE] = XG_OP_CSWAP_NE, [PTL_CSWAP_LE] = XG_OP_CSWAP_LE,
     [PTL_CSWAP_LT] = XG_OP_CSWAP_LT, [PTL_CSWAP_GE] = XG_OP_CSWAP_GE,
-    [PTL_CSWAP_GT] = XG_OP_CSWAP_GT, [PTL_MSWAP]    = XG_OP_MSWAP,
+    [PTL_CSWAP_GT] = XG_OP_CSWAP_GT, [PTL_MSWAP] = XG_OP_MSWAP,
 };
 
 static const xg_op_type_t atomic_types[PTL_DATATYPE_LAST] = {
@@ -50,8 +50,7 @@ static const xg_op_type_t atomic_types[PTL_DATATYPE_LAST] = {
 
 size_t xg_nic_atomic_size(ptl_datatype_t type)
 {
-    return (type < PTL_DATATYPE_LAST) ? xg_op_type_size(atomic_types[type])
-                                      : 0;
+    return (type < PTL_DATATYPE_LAST) ? xg_op_type_size(atomic_types[type]) : 0;
 }
 
 int xg_nic_atomic_valid(ptl_op_t op, ptl_datatype_t type)
@@ -60,8 +59,7 @@ int xg_nic_atomic_valid(ptl_op_t op, ptl_datatype_t type)
            xg_op_valid(atomic_ops[op], atomic_types[type]);
 }
 
-int xg_nic_atomic_of(int op, int type, ptl_op_t *op_p,
-                     ptl_datatype_t *type_p)
+int xg_nic_atomic_of(int op, int type, ptl_op_t *op_p, ptl_datatype_t *type_p)
 {
     int found = 0;
     unsigned i;
@@ -112,9 +110,9 @@ void xg_nic_atomic_apply(ptl_op_t op, ptl_datatype_t type,
                          const uint8_t *src, const uint8_t *operand,
                          uint8_t *fetch, uint64_t len)
 {
-    xg_op_t xop = atomic_ops[op];
+    xg_op_t xop        = atomic_ops[op];
     xg_op_type_t xtype = atomic_types[type];
-    size_t elem = xg_op_type_size(xtype);
+    size_t elem        = xg_op_type_size(xtype);
     uint8_t cur[sizeof(long double _Complex)];
     uint64_t done, piece = 0;
     uint8_t *at = NULL;

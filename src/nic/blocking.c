@@ -115,26 +115,27 @@ static int poll_until(xg_nic_ni_t *ni, unsigned size, uint64_t timeout_ms,
 /* What a poll looks at: the set, and where the answer goes (also what a
  * wait without a timeout is for, for hang reports). */
 typedef struct ct_wait_arg {
-    xg_nic_ni_t           *ni;
+    xg_nic_ni_t *ni;
     const ptl_handle_ct_t *cts;
-    const ptl_size_t      *tests;
-    unsigned               size;
-    ptl_ct_event_t        *event; /* the value of the counter that reached */
+    const ptl_size_t *tests;
+    unsigned size;
+    ptl_ct_event_t *event; /* the value of the counter that reached */
 } ct_wait_arg_t;
 
 static void ct_describe(const xg_wait_what_t *what, char *buf, size_t len)
 {
     const ct_wait_arg_t *arg = what->arg;
-    xg_nic_ct_t *ct = xg_pool_lookup(&arg->ni->ct_pool, arg->cts[0]);
+    xg_nic_ct_t *ct          = xg_pool_lookup(&arg->ni->ct_pool, arg->cts[0]);
     unsigned long long s = 0, f = 0;
 
     if (ct != NULL) {
         s = atomic_load_explicit(&ct->success, memory_order_relaxed);
         f = atomic_load_explicit(&ct->failure, memory_order_relaxed);
     }
-    snprintf(buf, len, "waiting until counter %#x%s reaches %llu (now %llu "
-             "success + %llu failure)", arg->cts[0],
-             (arg->size > 1) ? " (or another of the set)" : "",
+    snprintf(buf, len,
+             "waiting until counter %#x%s reaches %llu (now %llu "
+             "success + %llu failure)",
+             arg->cts[0], (arg->size > 1) ? " (or another of the set)" : "",
              (unsigned long long)arg->tests[0], s, f);
 }
 
@@ -143,7 +144,7 @@ static void ct_describe(const xg_wait_what_t *what, char *buf, size_t len)
 static int ct_try(void *p, unsigned i)
 {
     ct_wait_arg_t *arg = p;
-    xg_nic_ct_t *ct = xg_pool_lookup(&arg->ni->ct_pool, arg->cts[i]);
+    xg_nic_ct_t *ct    = xg_pool_lookup(&arg->ni->ct_pool, arg->cts[i]);
     uint64_t s, f;
 
     if (ct == NULL) {
@@ -164,15 +165,15 @@ static int ct_poll_loop(const char *fn, xg_nic_ni_t *ni,
                         unsigned size, uint64_t timeout_ms,
                         ptl_ct_event_t *event, unsigned *which)
 {
-    ct_wait_arg_t arg = {.ni = ni, .cts = cts, .tests = tests, .size = size,
-                         .event = event};
-    xg_wait_what_t what = {.routine = fn, .peer = -1,
-                           .describe = ct_describe, .arg = &arg};
+    ct_wait_arg_t arg = {
+        .ni = ni, .cts = cts, .tests = tests, .size = size, .event = event};
+    xg_wait_what_t what = {
+        .routine = fn, .peer = -1, .describe = ct_describe, .arg = &arg};
     unsigned i = 0;
     int ret;
 
-    ret = poll_until(ni, size, timeout_ms, PTL_CT_NONE_REACHED, &what,
-                            ct_try, &arg, &i);
+    ret = poll_until(ni, size, timeout_ms, PTL_CT_NONE_REACHED, &what, ct_try,
+                     &arg, &i);
     if ((ret == PTL_OK) && (which != NULL)) {
         *which = i;
     }
@@ -180,9 +181,8 @@ static int ct_poll_loop(const char *fn, xg_nic_ni_t *ni,
 }
 
 int xg_nic_ct_poll(const char *fn, const ptl_handle_ct_t *cts,
-                   const ptl_size_t *tests, unsigned size,
-                   uint64_t timeout_ms, ptl_ct_event_t *event,
-                   unsigned *which)
+                   const ptl_size_t *tests, unsigned size, uint64_t timeout_ms,
+                   ptl_ct_event_t *event, unsigned *which)
 {
     xg_nic_ni_t *ni = xg_nic_ct_ni(cts[0]);
     unsigned i;
@@ -206,10 +206,10 @@ int xg_nic_ct_poll(const char *fn, const ptl_handle_ct_t *cts,
 /* What a poll looks at: the set, and where the answer goes (also what a
  * wait without a timeout is for, for hang reports). */
 typedef struct eq_wait_arg {
-    xg_nic_ni_t           *ni;
+    xg_nic_ni_t *ni;
     const ptl_handle_eq_t *eqs;
-    unsigned               size;
-    ptl_event_t           *event; /* where the event taken goes */
+    unsigned size;
+    ptl_event_t *event; /* where the event taken goes */
 } eq_wait_arg_t;
 
 static void eq_describe(const xg_wait_what_t *what, char *buf, size_t len)
@@ -220,8 +220,10 @@ static void eq_describe(const xg_wait_what_t *what, char *buf, size_t len)
         snprintf(buf, len, "waiting for an event on event queue %#x",
                  arg->eqs[0]);
     } else {
-        snprintf(buf, len, "waiting for an event on one of %u event queues "
-                 "(the first %#x)", arg->size, arg->eqs[0]);
+        snprintf(buf, len,
+                 "waiting for an event on one of %u event queues "
+                 "(the first %#x)",
+                 arg->size, arg->eqs[0]);
     }
 }
 
@@ -229,7 +231,7 @@ static void eq_describe(const xg_wait_what_t *what, char *buf, size_t len)
 static int eq_try(void *p, unsigned i)
 {
     eq_wait_arg_t *arg = p;
-    int ret = xg_nic_eq_take(arg->ni, arg->eqs[i], arg->event);
+    int ret            = xg_nic_eq_take(arg->ni, arg->eqs[i], arg->event);
 
     return (ret == PTL_EQ_EMPTY) ? POLL_AGAIN : ret;
 }
@@ -239,14 +241,14 @@ static int eq_poll_loop(const char *fn, xg_nic_ni_t *ni,
                         uint64_t timeout_ms, ptl_event_t *event,
                         unsigned *which)
 {
-    eq_wait_arg_t arg = {.ni = ni, .eqs = eqs, .size = size, .event = event};
-    xg_wait_what_t what = {.routine = fn, .peer = -1,
-                           .describe = eq_describe, .arg = &arg};
+    eq_wait_arg_t arg   = {.ni = ni, .eqs = eqs, .size = size, .event = event};
+    xg_wait_what_t what = {
+        .routine = fn, .peer = -1, .describe = eq_describe, .arg = &arg};
     unsigned i = 0;
     int ret;
 
-    ret = poll_until(ni, size, timeout_ms, PTL_EQ_EMPTY, &what,
-                            eq_try, &arg, &i);
+    ret =
+        poll_until(ni, size, timeout_ms, PTL_EQ_EMPTY, &what, eq_try, &arg, &i);
     if (((ret == PTL_OK) || (ret == PTL_EQ_DROPPED)) && (which != NULL)) {
         *which = i;
     }
@@ -260,14 +262,16 @@ static xg_nic_ni_t *eq_check(const char *fn, const ptl_handle_eq_t *eqs,
     xg_nic_ni_t *ni;
     unsigned i;
 
-    ni = xg_nic_ni_lookup(xg_nic_handle_make(XG_NIC_OBJ_NI,
-                                             xg_nic_handle_ni(eqs[0]), 0, 0));
+    ni = xg_nic_ni_lookup(
+        xg_nic_handle_make(XG_NIC_OBJ_NI, xg_nic_handle_ni(eqs[0]), 0, 0));
     for (i = 0; i < size; i++) {
         if ((ni == NULL) ||
             (xg_nic_handle_ni(eqs[i]) != xg_nic_handle_ni(eqs[0])) ||
             (xg_pool_lookup(&ni->eq_pool, eqs[i]) == NULL)) {
-            xg_warn("ptl", "%s: handle %#x (element %u) is not an event "
-                    "queue of the same NI as element 0", fn, eqs[i], i);
+            xg_warn("ptl",
+                    "%s: handle %#x (element %u) is not an event "
+                    "queue of the same NI as element 0",
+                    fn, eqs[i], i);
             return NULL;
         }
     }
@@ -330,14 +334,12 @@ static xg_nic_md_t *md_drain(xg_nic_ni_t *ni, ptl_handle_md_t md_handle,
     uint64_t deadline = xg_time_ns() + MD_RELEASE_WAIT_NS;
     xg_wait_t wait;
 
-    if (xg_nic_engine_thread() ||
-        (xg_nic_wait_enter(ni->nic) != PTL_OK)) {
+    if (xg_nic_engine_thread() || (xg_nic_wait_enter(ni->nic) != PTL_OK)) {
         return md; /* the poller itself, or aborted */
     }
     xg_wait_init(&wait);
-    while ((md != NULL) && (md->pending != 0) &&
-           (xg_time_ns() < deadline) && xg_nic_ni_is_open(ni) &&
-           !xg_nic_aborted(ni->nic)) {
+    while ((md != NULL) && (md->pending != 0) && (xg_time_ns() < deadline) &&
+           xg_nic_ni_is_open(ni) && !xg_nic_aborted(ni->nic)) {
         pthread_mutex_unlock(&ni->lock);
         xg_wait_net_backoff(&wait, xg_nic_progress_once(ni->nic));
         md = md_lock(ni, md_handle);
@@ -348,10 +350,10 @@ static xg_nic_md_t *md_drain(xg_nic_ni_t *ni, ptl_handle_md_t md_handle,
 
 int xg_nic_md_release(const char *fn, ptl_handle_md_t md_handle)
 {
-    xg_nic_ni_t *ni = xg_nic_ni_lookup(xg_nic_handle_make(
-        XG_NIC_OBJ_NI, xg_nic_handle_ni(md_handle), 0, 0));
+    xg_nic_ni_t *ni = xg_nic_ni_lookup(
+        xg_nic_handle_make(XG_NIC_OBJ_NI, xg_nic_handle_ni(md_handle), 0, 0));
     xg_nic_md_t *md = md_lock(ni, md_handle);
-    int ret = PTL_OK;
+    int ret         = PTL_OK;
 
     if ((md != NULL) && (md->pending != 0)) {
         md = md_drain(ni, md_handle, md);
@@ -362,11 +364,13 @@ int xg_nic_md_release(const char *fn, ptl_handle_md_t md_handle)
         return PTL_ARG_INVALID;
     }
     if ((md->pending != 0) || (md->triggers != 0)) {
-        xg_info("ptl", "%s: MD %#x is in use: %u operations in flight "
+        xg_info("ptl",
+                "%s: MD %#x is in use: %u operations in flight "
                 "(unanswered after %llu ms), %u triggered operations "
                 "pending (cancel them with PtlCTCancelTriggered or "
-                "PtlCTFree)", fn, md_handle, md->pending,
-                MD_RELEASE_WAIT_NS / 1000000ull, md->triggers);
+                "PtlCTFree)",
+                fn, md_handle, md->pending, MD_RELEASE_WAIT_NS / 1000000ull,
+                md->triggers);
         ret = PTL_IN_USE;
         goto out_unlock;
     }

@@ -63,17 +63,17 @@ static int heap_push(xg_nic_ct_t *ct, xg_nic_trig_t *trig)
         ct->heap     = heap;
         ct->heap_cap = cap;
     }
-    i = ct->nheap++;
+    i           = ct->nheap++;
     ct->heap[i] = trig;
     while (i > 0) {
         parent = (i - 1) / 2;
         if (!trig_before(ct->heap[i], ct->heap[parent])) {
             break;
         }
-        tmp = ct->heap[i];
-        ct->heap[i] = ct->heap[parent];
+        tmp              = ct->heap[i];
+        ct->heap[i]      = ct->heap[parent];
         ct->heap[parent] = tmp;
-        i = parent;
+        i                = parent;
     }
     return 0;
 }
@@ -81,7 +81,7 @@ static int heap_push(xg_nic_ct_t *ct, xg_nic_trig_t *trig)
 static xg_nic_trig_t *heap_pop(xg_nic_ct_t *ct)
 {
     xg_nic_trig_t *top = ct->heap[0], *tmp;
-    uint32_t i = 0, l, r, m;
+    uint32_t i         = 0, l, r, m;
 
     ct->heap[0] = ct->heap[--ct->nheap];
     for (;;) {
@@ -97,10 +97,10 @@ static xg_nic_trig_t *heap_pop(xg_nic_ct_t *ct)
         if (m == i) {
             break;
         }
-        tmp = ct->heap[i];
+        tmp         = ct->heap[i];
         ct->heap[i] = ct->heap[m];
         ct->heap[m] = tmp;
-        i = m;
+        i           = m;
     }
     return top;
 }
@@ -157,14 +157,14 @@ static void ct_queue(xg_nic_ni_t *ni, xg_nic_ct_t *ct)
         work = realloc(ni->ct_work, cap * sizeof(*work));
         if (work == NULL) {
             xg_error("nic", "no memory for the triggered-operation work "
-                     "list: a trigger may fire late");
+                            "list: a trigger may fire late");
             return;
         }
         ni->ct_work     = work;
         ni->ct_work_cap = cap;
     }
     ni->ct_work[ni->ct_work_n++] = ct;
-    ct->queued = 1;
+    ct->queued                   = 1;
 }
 
 static void trig_fire(xg_nic_ni_t *ni, xg_nic_trig_t *trig)
@@ -197,9 +197,7 @@ static void trig_fire(xg_nic_ni_t *ni, xg_nic_trig_t *trig)
             }
         }
         break;
-    default:
-        xg_nic_issue_locked(ni, op, "triggered operation");
-        break;
+    default: xg_nic_issue_locked(ni, op, "triggered operation"); break;
     }
     trig_release(ni, trig);
 }
@@ -215,7 +213,7 @@ static void ct_run(xg_nic_ni_t *ni)
     }
     ni->ct_running = 1;
     while (ni->ct_work_n > 0) {
-        ct = ni->ct_work[--ni->ct_work_n];
+        ct         = ni->ct_work[--ni->ct_work_n];
         ct->queued = 0;
         /* the total is re-read after each firing: a chain may move it */
         while ((ct->nheap > 0) && (ct->heap[0]->threshold <= ct_total(ct))) {
@@ -231,8 +229,8 @@ xg_nic_trig_t *xg_nic_trig_new(xg_nic_ni_t *ni, const char *fn)
     xg_nic_trig_t *trig = xg_pool_alloc(&ni->trig_pool);
 
     if (trig == NULL) {
-        xg_info("ptl", "%s: max_triggered_ops (%d) operations are pending",
-                fn, ni->limits.max_triggered_ops);
+        xg_info("ptl", "%s: max_triggered_ops (%d) operations are pending", fn,
+                ni->limits.max_triggered_ops);
     }
     return trig;
 }
@@ -260,12 +258,10 @@ void xg_nic_ct_add(xg_nic_ni_t *ni, xg_nic_ct_t *ct, uint64_t success,
     /* release: data delivered before the count is visible to a waiter
      * that acquires the count */
     if (success != 0) {
-        atomic_fetch_add_explicit(&ct->success, success,
-                                  memory_order_release);
+        atomic_fetch_add_explicit(&ct->success, success, memory_order_release);
     }
     if (failure != 0) {
-        atomic_fetch_add_explicit(&ct->failure, failure,
-                                  memory_order_release);
+        atomic_fetch_add_explicit(&ct->failure, failure, memory_order_release);
     }
     if (ct->nheap > 0) {
         ct_queue(ni, ct);
@@ -297,7 +293,7 @@ void xg_nic_ct_destroy(xg_nic_ni_t *ni, xg_nic_ct_t *ct)
 
     xg_nic_ct_cancel_all(ni, ct);
     free(ct->heap);
-    ct->heap = NULL;
+    ct->heap     = NULL;
     ct->heap_cap = 0;
     for (i = 0; i < ni->ct_work_n; i++) {
         if (ni->ct_work[i] == ct) {
@@ -314,9 +310,8 @@ void xg_nic_ct_destroy(xg_nic_ni_t *ni, xg_nic_ct_t *ct)
 
 xg_nic_ni_t *xg_nic_ct_ni(ptl_handle_ct_t handle)
 {
-    return xg_nic_ni_lookup(xg_nic_handle_make(XG_NIC_OBJ_NI,
-                                               xg_nic_handle_ni(handle), 0,
-                                               0));
+    return xg_nic_ni_lookup(
+        xg_nic_handle_make(XG_NIC_OBJ_NI, xg_nic_handle_ni(handle), 0, 0));
 }
 
 xg_nic_ct_t *xg_nic_ct_lookup(const char *fn, xg_nic_ni_t *ni,
@@ -328,8 +323,10 @@ xg_nic_ct_t *xg_nic_ct_lookup(const char *fn, xg_nic_ni_t *ni,
         ct = xg_pool_lookup(&ni->ct_pool, handle);
     }
     if (ct == NULL) {
-        xg_warn("ptl", "%s: %#x is not a counting event handle (freed, or "
-                "from a closed NI?)", fn, handle);
+        xg_warn("ptl",
+                "%s: %#x is not a counting event handle (freed, or "
+                "from a closed NI?)",
+                fn, handle);
     }
     return ct;
 }
@@ -399,10 +396,8 @@ int xg_nic_ct_get(const char *fn, ptl_handle_ct_t ct_handle,
     if (ct == NULL) {
         return PTL_ARG_INVALID;
     }
-    event->success = atomic_load_explicit(&ct->success,
-                                          memory_order_acquire);
-    event->failure = atomic_load_explicit(&ct->failure,
-                                          memory_order_acquire);
+    event->success = atomic_load_explicit(&ct->success, memory_order_acquire);
+    event->failure = atomic_load_explicit(&ct->failure, memory_order_acquire);
     return PTL_OK;
 }
 

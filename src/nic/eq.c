@@ -23,8 +23,8 @@
 #include "nic/xg_nic_ni_int.h"
 #include "nic/xg_nic_obj_int.h"
 
-int xg_nic_eq_alloc(const char *fn, ptl_handle_ni_t ni_handle,
-                    ptl_size_t count, ptl_handle_eq_t *eq_handle)
+int xg_nic_eq_alloc(const char *fn, ptl_handle_ni_t ni_handle, ptl_size_t count,
+                    ptl_handle_eq_t *eq_handle)
 {
     xg_nic_ni_t *ni = xg_nic_ni_lookup(ni_handle);
     xg_nic_eq_t *eq;
@@ -36,15 +36,15 @@ int xg_nic_eq_alloc(const char *fn, ptl_handle_ni_t ni_handle,
         return PTL_ARG_INVALID;
     }
     if (count > (1ull << 26)) {
-        xg_warn("ptl", "%s: count %llu is too large (at most 2^26 events)",
-                fn, (unsigned long long)count);
+        xg_warn("ptl", "%s: count %llu is too large (at most 2^26 events)", fn,
+                (unsigned long long)count);
         return PTL_ARG_INVALID;
     }
     if (count == 0) {
         count = 1;
     }
     capacity = count + XG_NIC_MAX_PT;
-    ring = calloc(capacity, sizeof(*ring));
+    ring     = calloc(capacity, sizeof(*ring));
     if (ring == NULL) {
         return PTL_NO_SPACE;
     }
@@ -72,7 +72,7 @@ void xg_nic_eq_destroy(xg_nic_ni_t *ni, xg_nic_eq_t *eq)
 
     /* under the EQ lock: a waiter sees either the queue or no handle */
     xg_spinlock_lock(&eq->lock);
-    ring = eq->ring;
+    ring     = eq->ring;
     eq->ring = NULL;
     xg_pool_free(&ni->eq_pool, eq);
     xg_spinlock_unlock(&eq->lock);
@@ -81,8 +81,8 @@ void xg_nic_eq_destroy(xg_nic_ni_t *ni, xg_nic_eq_t *eq)
 
 int xg_nic_eq_free(const char *fn, ptl_handle_eq_t eq_handle)
 {
-    xg_nic_ni_t *ni = xg_nic_ni_lookup(xg_nic_handle_make(
-        XG_NIC_OBJ_NI, xg_nic_handle_ni(eq_handle), 0, 0));
+    xg_nic_ni_t *ni = xg_nic_ni_lookup(
+        xg_nic_handle_make(XG_NIC_OBJ_NI, xg_nic_handle_ni(eq_handle), 0, 0));
     xg_nic_eq_t *eq;
 
     if ((ni == NULL) || (xg_nic_handle_type(eq_handle) != XG_NIC_OBJ_EQ)) {
@@ -122,8 +122,7 @@ static void eq_post(xg_nic_eq_t *eq, const ptl_event_t *ev, int reserved)
     }
     tail  = atomic_load_explicit(&eq->tail, memory_order_relaxed);
     limit = reserved ? eq->capacity : eq->size;
-    if (tail - atomic_load_explicit(&eq->head, memory_order_relaxed) >=
-        limit) {
+    if (tail - atomic_load_explicit(&eq->head, memory_order_relaxed) >= limit) {
         /* full: the oldest event is lost, the consumer is told */
         atomic_fetch_add_explicit(&eq->head, 1, memory_order_relaxed);
         eq->dropped = 1;
@@ -165,7 +164,7 @@ int xg_nic_eq_take(xg_nic_ni_t *ni, ptl_handle_eq_t handle, ptl_event_t *ev)
     }
     *ev = eq->ring[head % eq->capacity];
     atomic_store_explicit(&eq->head, head + 1, memory_order_relaxed);
-    ret = eq->dropped ? PTL_EQ_DROPPED : PTL_OK;
+    ret         = eq->dropped ? PTL_EQ_DROPPED : PTL_OK;
     eq->dropped = 0;
 out_unlock:
     xg_spinlock_unlock(&eq->lock);

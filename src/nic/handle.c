@@ -31,7 +31,7 @@ void xg_nic_count_malformed(xg_nic_t *nic, xg_nic_wire_err_t why)
 
 xg_nic_ni_t *xg_nic_ni_lookup(uint32_t handle)
 {
-    xg_nic_t *nic = atomic_load_explicit(&xg_nic_global, memory_order_acquire);
+    xg_nic_t *nic  = atomic_load_explicit(&xg_nic_global, memory_order_acquire);
     unsigned index = xg_nic_handle_ni(handle);
 
     if ((nic == NULL) ||
@@ -53,23 +53,19 @@ int xg_nic_ni_handle(const char *fn, ptl_handle_any_t handle,
                      ptl_handle_ni_t *ni_handle)
 {
     unsigned type = xg_nic_handle_type(handle);
-    ptl_handle_ni_t nih = xg_nic_handle_make(XG_NIC_OBJ_NI,
-                                             xg_nic_handle_ni(handle), 0, 0);
+    ptl_handle_ni_t nih =
+        xg_nic_handle_make(XG_NIC_OBJ_NI, xg_nic_handle_ni(handle), 0, 0);
     xg_nic_ni_t *ni = xg_nic_ni_lookup(nih);
-    void *obj = NULL;
+    void *obj       = NULL;
 
     if (ni != NULL) {
         switch (type) {
         case XG_NIC_OBJ_NI: obj = (handle == nih) ? ni : NULL; break;
-        case XG_NIC_OBJ_EQ: obj = xg_pool_lookup(&ni->eq_pool, handle);
-                            break;
-        case XG_NIC_OBJ_CT: obj = xg_pool_lookup(&ni->ct_pool, handle);
-                            break;
-        case XG_NIC_OBJ_MD: obj = xg_pool_lookup(&ni->md_pool, handle);
-                            break;
+        case XG_NIC_OBJ_EQ: obj = xg_pool_lookup(&ni->eq_pool, handle); break;
+        case XG_NIC_OBJ_CT: obj = xg_pool_lookup(&ni->ct_pool, handle); break;
+        case XG_NIC_OBJ_MD: obj = xg_pool_lookup(&ni->md_pool, handle); break;
         case XG_NIC_OBJ_ME:
-        case XG_NIC_OBJ_LE: obj = xg_pool_lookup(&ni->me_pool, handle);
-                            break;
+        case XG_NIC_OBJ_LE: obj = xg_pool_lookup(&ni->me_pool, handle); break;
         default: break;
         }
     }
@@ -104,8 +100,8 @@ uint8_t *xg_nic_held_alloc(xg_nic_ni_t *ni, size_t len)
     uint8_t *block;
 
     if (!ni->held_ready) {
-        if (xg_buddy_init(&ni->held, NULL, (size_t)ni->nic->held_size,
-                          64) != XG_OK) {
+        if (xg_buddy_init(&ni->held, NULL, (size_t)ni->nic->held_size, 64) !=
+            XG_OK) {
             return NULL;
         }
         ni->held_ready = 1;

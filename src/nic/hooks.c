@@ -44,24 +44,23 @@ enum {
     XG_NIC_HOOK_CALL_HEADER     = 1u << 0,
     XG_NIC_HOOK_CALL_PAYLOAD    = 1u << 1,
     XG_NIC_HOOK_CALL_COMPLETION = 1u << 2,
-    XG_NIC_HOOK_CALL_RESUME     = 1u << 3  /* a pending completion ended */
+    XG_NIC_HOOK_CALL_RESUME     = 1u << 3 /* a pending completion ended */
 };
 
 struct xg_nic_hook_ref {
     xg_nic_tgt_t *tgt;
-    uint32_t      handle;
+    uint32_t handle;
 };
 
 int xg_nic_entry_set_hooks(const char *fn, ptl_handle_any_t handle,
                            xg_nic_hooks_t *hooks)
 {
-    xg_nic_ni_t *ni = xg_nic_ni_lookup(xg_nic_handle_make(
-        XG_NIC_OBJ_NI, xg_nic_handle_ni(handle), 0, 0));
+    xg_nic_ni_t *ni = xg_nic_ni_lookup(
+        xg_nic_handle_make(XG_NIC_OBJ_NI, xg_nic_handle_ni(handle), 0, 0));
     xg_nic_me_t *me;
 
     if (ni == NULL) {
-        xg_warn("nic", "%s: %#x is not a list entry of an open NI", fn,
-                handle);
+        xg_warn("nic", "%s: %#x is not a list entry of an open NI", fn, handle);
         return PTL_ARG_INVALID;
     }
     pthread_mutex_lock(&ni->lock);
@@ -87,7 +86,7 @@ static void hook_queue(xg_nic_tgt_t *t, unsigned calls)
     if (t->hook.calls == 0) {
         if (ni->hookq_n == ni->hookq_cap) {
             cap = (ni->hookq_cap == 0) ? 16 : ni->hookq_cap * 2;
-            v = realloc(ni->hookq, cap * sizeof(*v));
+            v   = realloc(ni->hookq, cap * sizeof(*v));
             xg_assert((v != NULL) && "no memory for the handler queue");
             ni->hookq     = v;
             ni->hookq_cap = cap;
@@ -97,8 +96,7 @@ static void hook_queue(xg_nic_tgt_t *t, unsigned calls)
         ni->hookq_n++;
         /* seq_cst: against the progress thread's last look before it
          * sleeps (nic_may_sleep), as the wake-up below is */
-        atomic_fetch_add_explicit(&ni->hooks_pending, 1,
-                                  memory_order_seq_cst);
+        atomic_fetch_add_explicit(&ni->hooks_pending, 1, memory_order_seq_cst);
         if (!xg_nic_engine_thread()) {
             /* queued by an application thread: the poller runs it */
             ni->nic->xport.ops.rx_wake(ni->nic->xport.ep);
@@ -145,7 +143,7 @@ int xg_nic_hook_complete(xg_nic_tgt_t *t)
  * @t's handlers. */
 static void hook_unlock(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
 {
-    t->hook.busy = 1;
+    t->hook.busy       = 1;
     ni->nic->rx_locked = NULL;
     pthread_mutex_unlock(&ni->lock);
 }
@@ -172,26 +170,24 @@ static void hook_args(xg_nic_tgt_t *t, xg_nic_hook_args_t *args)
     args->user_ptr  = (t->me != NULL) ? t->me->user_ptr : NULL;
     args->mem       = t->hook.set->mem;
     args->mem_size  = t->hook.set->mem_size;
-    args->start     = (t->me != NULL)
-                          ? xg_nic_region_addr(&t->me->region, t->moffset)
-                          : NULL;
-    args->mlength   = t->mlength;
-    args->data      = t->hook.data;
-    args->len       = (size_t)t->hook.len;
-    args->offset    = t->hook.off;
-    args->fail      = t->hook.fail ? PTL_NI_DROPPED : PTL_NI_OK;
-    args->msg       = &t->hook.msg;
+    args->start =
+        (t->me != NULL) ? xg_nic_region_addr(&t->me->region, t->moffset) : NULL;
+    args->mlength            = t->mlength;
+    args->data               = t->hook.data;
+    args->len                = (size_t)t->hook.len;
+    args->offset             = t->hook.off;
+    args->fail               = t->hook.fail ? PTL_NI_DROPPED : PTL_NI_OK;
+    args->msg                = &t->hook.msg;
     args->ticket.ni          = t->ni->index;
     args->ticket.incarnation = t->ni->incarnation;
     args->ticket.handle      = xg_pool_obj_handle(t);
-    args->region    = (t->me != NULL) ? &t->me->region : NULL;
-    args->moffset   = t->moffset;
+    args->region             = (t->me != NULL) ? &t->me->region : NULL;
+    args->moffset            = t->moffset;
 }
 
 /* The end of a message that claimed set @h: its release call, if its
  * header call ran, then the in-flight count. */
-static void hook_end(xg_nic_hooks_t *h, xg_nic_hook_args_t *args,
-                     int started)
+static void hook_end(xg_nic_hooks_t *h, xg_nic_hook_args_t *args, int started)
 {
     if (started && (h->release != NULL)) {
         h->release(args);
@@ -207,8 +203,8 @@ void xg_nic_hook_free(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     if (!t->hook.busy) {
         /* (a call in progress ends the message itself: hook_run) */
         hook_args(t, &args);
-        args.fail = (t->hook.completed && !t->hook.fail) ? PTL_NI_OK
-                                                         : PTL_NI_DROPPED;
+        args.fail =
+            (t->hook.completed && !t->hook.fail) ? PTL_NI_OK : PTL_NI_DROPPED;
         hook_end(t->hook.set, &args, t->hook.started);
     }
     t->hook.set = NULL;
@@ -235,20 +231,20 @@ static xg_nic_hook_ret_t hook_call(xg_nic_ni_t *ni, xg_nic_hook_fn_t fn,
  * on return, dropped during the calls). */
 static void hook_run(xg_nic_ni_t *ni, xg_nic_tgt_t *t, uint32_t handle)
 {
-    xg_nic_hooks_t *h = t->hook.set;
-    unsigned calls = t->hook.calls;
-    uint32_t incarnation = ni->incarnation;
+    xg_nic_hooks_t *h      = t->hook.set;
+    unsigned calls         = t->hook.calls;
+    uint32_t incarnation   = ni->incarnation;
     xg_nic_hook_ret_t hret = XG_NIC_HOOK_PROCEED;
     xg_nic_hook_ret_t pret = XG_NIC_HOOK_PROCEED;
     xg_nic_hook_ret_t cret;
     xg_nic_hook_args_t args;
     xg_nic_msg_id_t id = t->id;
-    void *msg = t->hook.msg;
-    int started = t->hook.started;
+    void *msg          = t->hook.msg;
+    int started        = t->hook.started;
 
     t->hook.calls = 0;
     hook_args(t, &args);
-    args.id  = &id;  /* the operation is not touched without the lock */
+    args.id  = &id; /* the operation is not touched without the lock */
     args.msg = &msg;
     if (calls & (XG_NIC_HOOK_CALL_HEADER | XG_NIC_HOOK_CALL_PAYLOAD)) {
         hook_unlock(ni, t);
@@ -270,8 +266,8 @@ static void hook_run(xg_nic_ni_t *ni, xg_nic_tgt_t *t, uint32_t handle)
             t->hook.started = 1;
             t->hook.msg     = msg;
         }
-        t->hook.fail |= (hret == XG_NIC_HOOK_ERROR) ||
-                        (pret == XG_NIC_HOOK_ERROR);
+        t->hook.fail |=
+            (hret == XG_NIC_HOOK_ERROR) || (pret == XG_NIC_HOOK_ERROR);
         if ((calls & XG_NIC_HOOK_CALL_PAYLOAD) && !t->hook.fail &&
             !t->hook.consume && (pret == XG_NIC_HOOK_PROCEED)) {
             xg_nic_tgt_write(t, t->hook.off, t->hook.data, t->hook.len);
@@ -280,8 +276,8 @@ static void hook_run(xg_nic_ni_t *ni, xg_nic_tgt_t *t, uint32_t handle)
     }
     if (calls & XG_NIC_HOOK_CALL_COMPLETION) {
         hook_args(t, &args);
-        args.id  = &id;
-        args.msg = &msg;
+        args.id         = &id;
+        args.msg        = &msg;
         t->hook.pending = 1; /* before the call: a resume may come in it */
         hook_unlock(ni, t);
         cret = h->completion(&args);
@@ -305,8 +301,8 @@ static void hook_run(xg_nic_ni_t *ni, xg_nic_tgt_t *t, uint32_t handle)
 int xg_nic_hook_resume(const xg_nic_hook_ticket_t *ticket,
                        xg_nic_hook_ret_t ret)
 {
-    xg_nic_ni_t *ni = xg_nic_ni_lookup(xg_nic_handle_make(
-        XG_NIC_OBJ_NI, ticket->ni, 0, 0));
+    xg_nic_ni_t *ni =
+        xg_nic_ni_lookup(xg_nic_handle_make(XG_NIC_OBJ_NI, ticket->ni, 0, 0));
     xg_nic_tgt_t *t;
     int rc = PTL_ARG_INVALID;
 
@@ -319,7 +315,7 @@ int xg_nic_hook_resume(const xg_nic_hook_ticket_t *ticket,
         if ((t != NULL) && t->hook.pending) {
             t->hook.pending   = 0;
             t->hook.completed = 1;
-            t->hook.fail     |= (ret == XG_NIC_HOOK_ERROR);
+            t->hook.fail |= (ret == XG_NIC_HOOK_ERROR);
             hook_queue(t, XG_NIC_HOOK_CALL_RESUME);
             rc = PTL_OK;
         }
@@ -338,8 +334,7 @@ void xg_nic_hooks_drain(xg_nic_t *nic, xg_nic_ni_t *ni)
         if (ni->hookq_head == ni->hookq_n) {
             ni->hookq_head = ni->hookq_n = 0;
         }
-        atomic_fetch_sub_explicit(&ni->hooks_pending, 1,
-                                  memory_order_relaxed);
+        atomic_fetch_sub_explicit(&ni->hooks_pending, 1, memory_order_relaxed);
         if (xg_nic_ni_is_open(ni) &&
             (xg_pool_lookup(&ni->tgt_pool, ref.handle) == ref.tgt) &&
             (ref.tgt->hook.calls != 0)) {
@@ -350,16 +345,17 @@ void xg_nic_hooks_drain(xg_nic_t *nic, xg_nic_ni_t *ni)
 
 /* Shutdown listeners (xg_nic_on_shutdown): a slot is written once, then
  * counted in (release), so the NIC reads them without a lock. */
-enum { XG_NIC_SHUTDOWN_MAX = 4 };
+enum {
+    XG_NIC_SHUTDOWN_MAX = 4
+};
 static struct {
     xg_nic_shutdown_fn_t fn;
-    void                *arg;
+    void *arg;
 } shutdown_fns[XG_NIC_SHUTDOWN_MAX];
 static _Atomic unsigned shutdown_n;
 static pthread_mutex_t shutdown_lock = PTHREAD_MUTEX_INITIALIZER;
 
-int xg_nic_on_shutdown(const char *fn_name, xg_nic_shutdown_fn_t fn,
-                       void *arg)
+int xg_nic_on_shutdown(const char *fn_name, xg_nic_shutdown_fn_t fn, void *arg)
 {
     unsigned i, n;
     int ret = PTL_OK;
@@ -372,8 +368,10 @@ int xg_nic_on_shutdown(const char *fn_name, xg_nic_shutdown_fn_t fn,
         }
     }
     if (n == XG_NIC_SHUTDOWN_MAX) {
-        xg_error("nic", "%s: no room for another shutdown listener (%d "
-                 "taken)", fn_name, XG_NIC_SHUTDOWN_MAX);
+        xg_error("nic",
+                 "%s: no room for another shutdown listener (%d "
+                 "taken)",
+                 fn_name, XG_NIC_SHUTDOWN_MAX);
         ret = PTL_NO_SPACE;
         goto out_unlock;
     }
@@ -397,7 +395,7 @@ void xg_nic_hooks_shutdown(void)
 void xg_nic_hooks_fini(xg_nic_ni_t *ni)
 {
     free(ni->hookq);
-    ni->hookq = NULL;
+    ni->hookq      = NULL;
     ni->hookq_head = ni->hookq_n = ni->hookq_cap = 0;
     atomic_store_explicit(&ni->hooks_pending, 0, memory_order_relaxed);
 }
@@ -456,9 +454,9 @@ int xg_nic_hook_entry_ni(const char *fn, ptl_handle_any_t entry,
 }
 
 int xg_nic_hook_put(const char *fn, uint32_t ni_index, ptl_handle_md_t md,
-                    ptl_size_t local_offset, ptl_size_t length,
-                    uint32_t dest, ptl_pt_index_t pt,
-                    ptl_match_bits_t match_bits, uint64_t hdr_data)
+                    ptl_size_t local_offset, ptl_size_t length, uint32_t dest,
+                    ptl_pt_index_t pt, ptl_match_bits_t match_bits,
+                    uint64_t hdr_data)
 {
     xg_nic_op_t op;
 

@@ -59,10 +59,10 @@ ptl_process_t xg_nic_peer_id(const xg_nic_ni_t *ni, uint32_t rank)
     ptl_process_t id;
 
     if (ni->logical) {
-        id.rank = ((ni->pid_rank != NULL) &&
-                   (rank < (uint32_t)ni->nic->npes) &&
+        id.rank = ((ni->pid_rank != NULL) && (rank < (uint32_t)ni->nic->npes) &&
                    (ni->pid_rank[rank] != UINT32_MAX))
-                      ? ni->pid_rank[rank] : rank;
+                      ? ni->pid_rank[rank]
+                      : rank;
     } else {
         id = xg_nic_phys_id((int)rank);
     }
@@ -72,7 +72,7 @@ ptl_process_t xg_nic_peer_id(const xg_nic_ni_t *ni, uint32_t rank)
 void xg_nic_source_id(const xg_nic_ni_t *ni, uint32_t src_rank,
                       ptl_process_t *id, uint64_t *key)
 {
-    *id = xg_nic_peer_id(ni, src_rank);
+    *id  = xg_nic_peer_id(ni, src_rank);
     *key = ni->logical ? (uint64_t)id->rank
                        : (((uint64_t)id->phys.nid << 32) | id->phys.pid);
 }
@@ -84,14 +84,16 @@ const char *xg_nic_phys_range(void)
     if (xg_boot.nnodes == 1) {
         snprintf(text, sizeof(text), "nid 0, pids 0..%d", xg_boot.npes - 1);
     } else {
-        snprintf(text, sizeof(text), "nids 0..%d, pids 0 up to the PEs of "
-                 "each node", xg_boot.nnodes - 1);
+        snprintf(text, sizeof(text),
+                 "nids 0..%d, pids 0 up to the PEs of "
+                 "each node",
+                 xg_boot.nnodes - 1);
     }
     return text;
 }
 
-int xg_nic_set_map(const char *fn, ptl_handle_ni_t ni_handle,
-                   ptl_size_t size, const ptl_process_t *map)
+int xg_nic_set_map(const char *fn, ptl_handle_ni_t ni_handle, ptl_size_t size,
+                   const ptl_process_t *map)
 {
     xg_nic_ni_t *ni = xg_nic_ni_lookup(ni_handle);
     ptl_process_t *copy;
@@ -110,9 +112,10 @@ int xg_nic_set_map(const char *fn, ptl_handle_ni_t ni_handle,
     }
     for (i = 0; i < size; i++) {
         if (xg_nic_phys_rank(map[i]) < 0) {
-            xg_warn("ptl", "%s: entry %llu (nid %u, pid %u) is not a process "
-                    "of this job (%s)", fn, (unsigned long long)i,
-                    map[i].phys.nid, map[i].phys.pid,
+            xg_warn("ptl",
+                    "%s: entry %llu (nid %u, pid %u) is not a process "
+                    "of this job (%s)",
+                    fn, (unsigned long long)i, map[i].phys.nid, map[i].phys.pid,
                     xg_nic_phys_range());
             return PTL_ARG_INVALID;
         }
@@ -134,13 +137,14 @@ int xg_nic_set_map(const char *fn, ptl_handle_ni_t ni_handle,
         ni->pid_rank[xg_nic_phys_rank(map[i])] = (uint32_t)i;
     }
     ni->my_rank = (ni->pid_rank[ni->nic->rank] != UINT32_MAX)
-                      ? ni->pid_rank[ni->nic->rank] : PTL_RANK_ANY;
+                      ? ni->pid_rank[ni->nic->rank]
+                      : PTL_RANK_ANY;
     pthread_mutex_unlock(&ni->lock);
     return PTL_OK;
 }
 
-int xg_nic_get_map(const char *fn, ptl_handle_ni_t ni_handle,
-                   ptl_size_t size, ptl_process_t *map, ptl_size_t *actual)
+int xg_nic_get_map(const char *fn, ptl_handle_ni_t ni_handle, ptl_size_t size,
+                   ptl_process_t *map, ptl_size_t *actual)
 {
     xg_nic_ni_t *ni = xg_nic_ni_lookup(ni_handle);
     ptl_size_t n;
@@ -177,8 +181,8 @@ int xg_nic_get_id(const char *fn, ptl_handle_ni_t ni_handle, int physical,
     return PTL_OK;
 }
 
-int xg_nic_get_uid(const char *fn, ptl_handle_ni_t ni_handle,
-                   ptl_uid_t *uid, ptl_jid_t *jid)
+int xg_nic_get_uid(const char *fn, ptl_handle_ni_t ni_handle, ptl_uid_t *uid,
+                   ptl_jid_t *jid)
 {
     xg_nic_ni_t *ni = xg_nic_ni_lookup(ni_handle);
 

@@ -43,8 +43,8 @@ static void init_event_base(ptl_event_t *ev, ptl_event_kind_t type,
 }
 
 /* Counts an initiator event on the MD's counter if @option is set. */
-static void md_count(xg_nic_ni_t *ni, const xg_nic_md_t *md,
-                     unsigned option, ptl_ni_fail_t fail, uint64_t bytes)
+static void md_count(xg_nic_ni_t *ni, const xg_nic_md_t *md, unsigned option,
+                     ptl_ni_fail_t fail, uint64_t bytes)
 {
     xg_nic_ct_t *ct;
 
@@ -58,8 +58,8 @@ static void md_count(xg_nic_ni_t *ni, const xg_nic_md_t *md,
     if (fail != PTL_NI_OK) {
         xg_nic_ct_add(ni, ct, 0, 1);
     } else {
-        xg_nic_ct_add(ni, ct, (md->options & PTL_MD_EVENT_CT_BYTES) ? bytes
-                                                                    : 1, 0);
+        xg_nic_ct_add(ni, ct, (md->options & PTL_MD_EVENT_CT_BYTES) ? bytes : 1,
+                      0);
     }
 }
 
@@ -114,15 +114,18 @@ static xg_nic_md_t *op_md(xg_nic_ni_t *ni, const char *fn,
     xg_nic_md_t *md = xg_pool_lookup(&ni->md_pool, handle);
 
     if (md == NULL) {
-        xg_warn("ptl", "%s: %s %#x is not a memory descriptor of this NI "
-                "(released?)", fn, what, handle);
+        xg_warn("ptl",
+                "%s: %s %#x is not a memory descriptor of this NI "
+                "(released?)",
+                fn, what, handle);
         return NULL;
     }
-    if ((offset > md->region.length) ||
-        (length > md->region.length - offset)) {
-        xg_warn("ptl", "%s: %s offset %llu + length %llu runs past the end "
-                "of the MD (%llu bytes)", fn, what,
-                (unsigned long long)offset, (unsigned long long)length,
+    if ((offset > md->region.length) || (length > md->region.length - offset)) {
+        xg_warn("ptl",
+                "%s: %s offset %llu + length %llu runs past the end "
+                "of the MD (%llu bytes)",
+                fn, what, (unsigned long long)offset,
+                (unsigned long long)length,
                 (unsigned long long)md->region.length);
         return NULL;
     }
@@ -142,10 +145,8 @@ static ptl_ack_req_t op_ack(xg_nic_ni_t *ni, const xg_nic_md_t *md,
         return ((xg_nic_eq_of(ni, md->eq) != NULL) || counts) ? ack_req
                                                               : PTL_NO_ACK_REQ;
     case PTL_CT_ACK_REQ:
-    case PTL_OC_ACK_REQ:
-        return counts ? ack_req : PTL_NO_ACK_REQ;
-    default:
-        return PTL_NO_ACK_REQ;
+    case PTL_OC_ACK_REQ: return counts ? ack_req : PTL_NO_ACK_REQ;
+    default: return PTL_NO_ACK_REQ;
     }
 }
 
@@ -194,15 +195,17 @@ static int op_check(xg_nic_ni_t *ni, const xg_nic_op_t *op, const char *fn,
         }
         return PTL_OK;
     }
-    *md_p = op_md(ni, fn, op->md, op->local_offset, op->length,
-                  ((op->kind == XG_NIC_OP_FETCH) ||
-                   (op->kind == XG_NIC_OP_SWAP)) ? "get MD" : "MD");
+    *md_p =
+        op_md(ni, fn, op->md, op->local_offset, op->length,
+              ((op->kind == XG_NIC_OP_FETCH) || (op->kind == XG_NIC_OP_SWAP))
+                  ? "get MD"
+                  : "MD");
     if (*md_p == NULL) {
         return PTL_ARG_INVALID;
     }
     if ((op->kind == XG_NIC_OP_FETCH) || (op->kind == XG_NIC_OP_SWAP)) {
-        *put_md_p = op_md(ni, fn, op->put_md, op->put_offset, op->length,
-                          "put MD");
+        *put_md_p =
+            op_md(ni, fn, op->put_md, op->put_offset, op->length, "put MD");
         if (*put_md_p == NULL) {
             return PTL_ARG_INVALID;
         }
@@ -213,7 +216,8 @@ static int op_check(xg_nic_ni_t *ni, const xg_nic_op_t *op, const char *fn,
     if ((src != NULL) && (src->options & PTL_MD_VOLATILE) &&
         (op->length > ni->limits.max_volatile_size)) {
         /* the data must be copied before the call returns: one packet */
-        xg_warn("ptl", "%s: length %llu from a PTL_MD_VOLATILE MD exceeds "
+        xg_warn("ptl",
+                "%s: length %llu from a PTL_MD_VOLATILE MD exceeds "
                 "max_volatile_size (%llu) -- send it from an MD without "
                 "PTL_MD_VOLATILE and keep the buffer until PTL_EVENT_SEND",
                 fn, (unsigned long long)op->length,
@@ -223,12 +227,16 @@ static int op_check(xg_nic_ni_t *ni, const xg_nic_op_t *op, const char *fn,
     *peer_p = xg_nic_target_peer(ni, op->target);
     if (*peer_p < 0) {
         if (ni->logical) {
-            xg_warn("ptl", "%s: target rank %u is not in the NI's map (%u "
-                    "ranks)", fn, op->target.rank, ni->map_size);
+            xg_warn("ptl",
+                    "%s: target rank %u is not in the NI's map (%u "
+                    "ranks)",
+                    fn, op->target.rank, ni->map_size);
         } else {
-            xg_warn("ptl", "%s: target nid %u pid %u is not a process of "
-                    "this job (%s)", fn, op->target.phys.nid,
-                    op->target.phys.pid, xg_nic_phys_range());
+            xg_warn("ptl",
+                    "%s: target nid %u pid %u is not a process of "
+                    "this job (%s)",
+                    fn, op->target.phys.nid, op->target.phys.pid,
+                    xg_nic_phys_range());
         }
         return PTL_ARG_INVALID;
     }
@@ -244,15 +252,16 @@ static int op_check(xg_nic_ni_t *ni, const xg_nic_op_t *op, const char *fn,
                                ? ni->limits.max_atomic_size
                                : ni->limits.max_fetch_atomic_size)) ||
             (elem == 0) || (op->length % elem != 0)) {
-            xg_warn("ptl", "%s: length %llu must be a multiple of the "
-                    "datatype's %zu bytes and at most %s (%llu)", fn,
-                    (unsigned long long)op->length, elem,
-                    (op->kind == XG_NIC_OP_ATOMIC) ? "max_atomic_size"
-                                                   : "max_fetch_atomic_size",
-                    (unsigned long long)((op->kind == XG_NIC_OP_ATOMIC)
-                                             ? ni->limits.max_atomic_size
-                                             : ni->limits
-                                                   .max_fetch_atomic_size));
+            xg_warn(
+                "ptl",
+                "%s: length %llu must be a multiple of the "
+                "datatype's %zu bytes and at most %s (%llu)",
+                fn, (unsigned long long)op->length, elem,
+                (op->kind == XG_NIC_OP_ATOMIC) ? "max_atomic_size"
+                                               : "max_fetch_atomic_size",
+                (unsigned long long)((op->kind == XG_NIC_OP_ATOMIC)
+                                         ? ni->limits.max_atomic_size
+                                         : ni->limits.max_fetch_atomic_size));
             return PTL_ARG_INVALID;
         }
     }
@@ -268,8 +277,8 @@ static int issue_put(xg_nic_ni_t *ni, const xg_nic_op_t *op, xg_nic_md_t *md,
     xg_nic_txmsg_t msg;
     ptl_ack_req_t ack = op_ack(ni, md, op->ack_req);
     /* a volatile put (at most max_volatile_size) is never pulled later */
-    int rndv = (op->length > ni->nic->eager_limit) &&
-               !(md->options & PTL_MD_VOLATILE);
+    int rndv =
+        (op->length > ni->nic->eager_limit) && !(md->options & PTL_MD_VOLATILE);
     xg_status_t status;
 
     memset(&msg, 0, sizeof(msg));
@@ -277,10 +286,10 @@ static int issue_put(xg_nic_ni_t *ni, const xg_nic_op_t *op, xg_nic_md_t *md,
     msg.hdr.id.ack_req = ack;
     msg.hdr.id.md      = op->md;
     msg.hdr.id.loffset = op->local_offset;
-    msg.src         = &md->region;
-    msg.src_off     = op->local_offset;
-    msg.len         = op->length;
-    msg.copy        = (md->options & PTL_MD_VOLATILE) != 0;
+    msg.src            = &md->region;
+    msg.src_off        = op->local_offset;
+    msg.len            = op->length;
+    msg.copy           = (md->options & PTL_MD_VOLATILE) != 0;
     if (rndv) {
         msg.hdr.flags |= XG_WIRE_F_RNDV;
         msg.len = ni->nic->rndv_eager;
@@ -291,13 +300,13 @@ static int issue_put(xg_nic_ni_t *ni, const xg_nic_op_t *op, xg_nic_md_t *md,
             msg.len = ni->nic->max_payload;
         }
     } else {
-        op_done(&msg.done, ni, op, &msg.hdr, op->md,
-                ack != PTL_NO_ACK_REQ);
+        op_done(&msg.done, ni, op, &msg.hdr, op->md, ack != PTL_NO_ACK_REQ);
     }
     md->pending++;
     if (!xg_nic_region_mapped(&md->region, op->local_offset, op->length)) {
         /* the source was unmapped after PtlMDBind: nothing is sent */
-        xg_warn("ptl", "PtlPut: %llu bytes at offset %llu of the MD are not "
+        xg_warn("ptl",
+                "PtlPut: %llu bytes at offset %llu of the MD are not "
                 "mapped memory any more (unmapped after PtlMDBind?): "
                 "PTL_NI_SEGV, nothing sent",
                 (unsigned long long)op->length,
@@ -336,8 +345,8 @@ static int issue_get(xg_nic_ni_t *ni, const xg_nic_op_t *op, xg_nic_md_t *md,
     return PTL_OK;
 }
 
-static int issue_atomic(xg_nic_ni_t *ni, const xg_nic_op_t *op,
-                        xg_nic_md_t *md, xg_nic_md_t *put_md, int peer)
+static int issue_atomic(xg_nic_ni_t *ni, const xg_nic_op_t *op, xg_nic_md_t *md,
+                        xg_nic_md_t *put_md, int peer)
 {
     static const xg_nic_wire_type_t types[] = {
         [XG_NIC_OP_ATOMIC] = XG_WIRE_ATOMIC,
@@ -346,17 +355,17 @@ static int issue_atomic(xg_nic_ni_t *ni, const xg_nic_op_t *op,
     };
     xg_nic_txmsg_t msg;
     xg_nic_md_t *data_md = (op->kind == XG_NIC_OP_ATOMIC) ? md : put_md;
-    ptl_handle_md_t data_h = (op->kind == XG_NIC_OP_ATOMIC) ? op->md
-                                                            : op->put_md;
-    ptl_size_t data_off = (op->kind == XG_NIC_OP_ATOMIC) ? op->local_offset
-                                                         : op->put_offset;
+    ptl_handle_md_t data_h =
+        (op->kind == XG_NIC_OP_ATOMIC) ? op->md : op->put_md;
+    ptl_size_t data_off =
+        (op->kind == XG_NIC_OP_ATOMIC) ? op->local_offset : op->put_offset;
     ptl_ack_req_t ack = PTL_NO_ACK_REQ;
     xg_status_t status;
 
     memset(&msg, 0, sizeof(msg));
     op_header(ni, &msg.hdr, types[op->kind], op);
     if (op->kind == XG_NIC_OP_ATOMIC) {
-        ack = op_ack(ni, md, op->ack_req);
+        ack                = op_ack(ni, md, op->ack_req);
         msg.hdr.id.md      = op->md;
         msg.hdr.id.loffset = op->local_offset;
     } else {
@@ -367,10 +376,10 @@ static int issue_atomic(xg_nic_ni_t *ni, const xg_nic_op_t *op,
         md->pending++;
     }
     msg.hdr.id.ack_req = ack;
-    msg.src     = &data_md->region;
-    msg.src_off = data_off;
-    msg.len     = op->length;
-    msg.copy    = (data_md->options & PTL_MD_VOLATILE) != 0;
+    msg.src            = &data_md->region;
+    msg.src_off        = data_off;
+    msg.len            = op->length;
+    msg.copy           = (data_md->options & PTL_MD_VOLATILE) != 0;
     op_done(&msg.done, ni, op, &msg.hdr, data_h, ack != PTL_NO_ACK_REQ);
     data_md->pending++;
     status = xg_nic_tx(ni, peer, &msg);
@@ -384,8 +393,7 @@ static int issue_atomic(xg_nic_ni_t *ni, const xg_nic_op_t *op,
     return PTL_OK;
 }
 
-int xg_nic_issue_locked(xg_nic_ni_t *ni, const xg_nic_op_t *op,
-                        const char *fn)
+int xg_nic_issue_locked(xg_nic_ni_t *ni, const xg_nic_op_t *op, const char *fn)
 {
     xg_nic_md_t *md = NULL, *put_md = NULL;
     xg_nic_ct_t *ct;
@@ -396,22 +404,18 @@ int xg_nic_issue_locked(xg_nic_ni_t *ni, const xg_nic_op_t *op,
         return ret;
     }
     switch (op->kind) {
-    case XG_NIC_OP_PUT:
-        return issue_put(ni, op, md, peer);
-    case XG_NIC_OP_GET:
-        return issue_get(ni, op, md, peer);
+    case XG_NIC_OP_PUT: return issue_put(ni, op, md, peer);
+    case XG_NIC_OP_GET: return issue_get(ni, op, md, peer);
     case XG_NIC_OP_ATOMIC:
     case XG_NIC_OP_FETCH:
-    case XG_NIC_OP_SWAP:
-        return issue_atomic(ni, op, md, put_md, peer);
+    case XG_NIC_OP_SWAP: return issue_atomic(ni, op, md, put_md, peer);
     case XG_NIC_OP_CT_INC:
     case XG_NIC_OP_CT_SET:
         ct = xg_nic_ct_of(ni, op->ct);
         if (op->kind == XG_NIC_OP_CT_INC) {
             xg_nic_ct_add(ni, ct, op->ct_value.success, op->ct_value.failure);
         } else {
-            xg_nic_ct_store(ni, ct, op->ct_value.success,
-                            op->ct_value.failure);
+            xg_nic_ct_store(ni, ct, op->ct_value.success, op->ct_value.failure);
         }
         return PTL_OK;
     }
@@ -421,19 +425,21 @@ int xg_nic_issue_locked(xg_nic_ni_t *ni, const xg_nic_op_t *op,
 xg_status_t xg_nic_status(int ptl_rc)
 {
     switch (ptl_rc) {
-    case PTL_OK:          return XG_OK;
-    case PTL_NO_SPACE:    return XG_ERR_NO_RESOURCE;
+    case PTL_OK: return XG_OK;
+    case PTL_NO_SPACE: return XG_ERR_NO_RESOURCE;
     case PTL_ARG_INVALID: return XG_ERR_INVALID_PARAM;
-    default:              return XG_ERR_UNREACHABLE;
+    default: return XG_ERR_UNREACHABLE;
     }
 }
 
 int xg_nic_issue(const char *fn, const xg_nic_op_t *op)
 {
-    ptl_handle_any_t any = ((op->kind == XG_NIC_OP_CT_INC) ||
-                            (op->kind == XG_NIC_OP_CT_SET)) ? op->ct : op->md;
-    xg_nic_ni_t *ni = xg_nic_ni_lookup(xg_nic_handle_make(
-        XG_NIC_OBJ_NI, xg_nic_handle_ni(any), 0, 0));
+    ptl_handle_any_t any =
+        ((op->kind == XG_NIC_OP_CT_INC) || (op->kind == XG_NIC_OP_CT_SET))
+            ? op->ct
+            : op->md;
+    xg_nic_ni_t *ni = xg_nic_ni_lookup(
+        xg_nic_handle_make(XG_NIC_OBJ_NI, xg_nic_handle_ni(any), 0, 0));
     xg_nic_md_t *md = NULL, *put_md = NULL;
     xg_nic_trig_t *trig;
     xg_nic_ct_t *ct;
@@ -445,8 +451,7 @@ int xg_nic_issue(const char *fn, const xg_nic_op_t *op)
     }
     if ((op->kind == XG_NIC_OP_FETCH || op->kind == XG_NIC_OP_SWAP) &&
         (xg_nic_handle_ni(op->put_md) != ni->index)) {
-        xg_warn("ptl", "%s: the get and put MDs belong to different NIs",
-                fn);
+        xg_warn("ptl", "%s: the get and put MDs belong to different NIs", fn);
         return PTL_ARG_INVALID;
     }
     xg_nic_tx_throttle(ni->nic);
@@ -456,10 +461,13 @@ int xg_nic_issue(const char *fn, const xg_nic_op_t *op)
         goto out_unlock;
     }
     ct = (xg_nic_handle_ni(op->trig_ct) == ni->index)
-             ? xg_nic_ct_of(ni, op->trig_ct) : NULL;
+             ? xg_nic_ct_of(ni, op->trig_ct)
+             : NULL;
     if (ct == NULL) {
-        xg_warn("ptl", "%s: trigger counter %#x is not a counting event of "
-                "the operation's NI", fn, op->trig_ct);
+        xg_warn("ptl",
+                "%s: trigger counter %#x is not a counting event of "
+                "the operation's NI",
+                fn, op->trig_ct);
         ret = PTL_ARG_INVALID;
         goto out_unlock;
     }
@@ -475,7 +483,7 @@ int xg_nic_issue(const char *fn, const xg_nic_op_t *op)
     trig->kind      = XG_TRIG_OP;
     trig->op        = *op;
     trig->threshold = op->threshold;
-    ret = xg_nic_trig_add(ni, ct, trig);
+    ret             = xg_nic_trig_add(ni, ct, trig);
 out_unlock:
     pthread_mutex_unlock(&ni->lock);
     return ret;
@@ -504,8 +512,8 @@ static void ack_apply(xg_nic_ni_t *ni, xg_nic_md_t *md,
     if (hdr->flags & XG_WIRE_F_RNDV) {
         /* a rendezvous put the target dropped: its SEND was pending */
         memset(&done, 0, sizeof(done));
-        done.id       = hdr->id;
-        done.target   = xg_nic_peer_id(ni, hdr->src_rank);
+        done.id              = hdr->id;
+        done.target          = xg_nic_peer_id(ni, hdr->src_rank);
         done.expect_response = hdr->id.ack_req != PTL_NO_ACK_REQ;
         xg_nic_send_event(ni, &done, PTL_NI_OK);
     }
@@ -571,8 +579,7 @@ static void reply_undeliverable(xg_nic_ni_t *ni, const xg_nic_wire_t *req,
         return;
     }
     init_event_base(&ev, PTL_EVENT_REPLY, &req->id,
-                    xg_nic_peer_id(ni, (uint32_t)peer),
-                    PTL_NI_UNDELIVERABLE);
+                    xg_nic_peer_id(ni, (uint32_t)peer), PTL_NI_UNDELIVERABLE);
     ev.rlength       = req->id.rlength;
     ev.remote_offset = req->id.roffset;
     ev.uid           = ni->nic->uid;
@@ -588,7 +595,7 @@ static void reply_undeliverable(xg_nic_ni_t *ni, const xg_nic_wire_t *req,
 static void ack_failed(xg_nic_ni_t *ni, const xg_nic_wire_t *req, int peer,
                        ptl_ni_fail_t fail)
 {
-    xg_nic_md_t *md = xg_pool_lookup(&ni->md_pool, req->id.md);
+    xg_nic_md_t *md   = xg_pool_lookup(&ni->md_pool, req->id.md);
     xg_nic_wire_t ack = *req;
 
     if (md == NULL) {
@@ -613,16 +620,11 @@ void xg_nic_init_unreachable(xg_nic_ni_t *ni, const xg_nic_wire_t *req,
 {
     switch ((xg_nic_wire_type_t)req->type) {
     case XG_WIRE_PUT:
-    case XG_WIRE_ATOMIC:
-        ack_failed(ni, req, peer, PTL_NI_UNDELIVERABLE);
-        break;
+    case XG_WIRE_ATOMIC: ack_failed(ni, req, peer, PTL_NI_UNDELIVERABLE); break;
     case XG_WIRE_GET:
     case XG_WIRE_FETCH:
-    case XG_WIRE_SWAP:
-        reply_undeliverable(ni, req, peer);
-        break;
-    default:
-        break; /* a response to a gone initiator: nobody to tell */
+    case XG_WIRE_SWAP: reply_undeliverable(ni, req, peer); break;
+    default: break; /* a response to a gone initiator: nobody to tell */
     }
 }
 
@@ -657,13 +659,13 @@ void xg_nic_init_rx_reply(xg_nic_ni_t *ni, xg_nic_peer_t *peer,
     memset(rx, 0, sizeof(*rx));
     rx->ni          = (uint8_t)ni->index;
     rx->incarnation = ni->incarnation;
-    rx->next     = hdr->payload;
-    rx->end      = hdr->mlength;
-    rx->id       = hdr->id;
-    rx->mlength  = hdr->mlength;
-    rx->fail     = hdr->fail;
-    rx->list     = (uint8_t)hdr->list;
-    rx->src_rank = hdr->src_rank;
+    rx->next        = hdr->payload;
+    rx->end         = hdr->mlength;
+    rx->id          = hdr->id;
+    rx->mlength     = hdr->mlength;
+    rx->fail        = hdr->fail;
+    rx->list        = (uint8_t)hdr->list;
+    rx->src_rank    = hdr->src_rank;
     if ((md == NULL) || (md->pending == 0) ||
         (hdr->id.loffset > md->region.length) ||
         (hdr->id.rlength > md->region.length - hdr->id.loffset)) {
@@ -718,9 +720,9 @@ void xg_nic_init_rx_rndv_get(xg_nic_ni_t *ni, const xg_nic_wire_t *hdr)
     msg.hdr.tgt_cookie = hdr->tgt_cookie;
     msg.hdr.offset     = hdr->offset;
     msg.hdr.mlength    = hdr->mlength;
-    msg.src     = &md->region;
-    msg.src_off = hdr->id.loffset + hdr->offset;
-    msg.len     = hdr->mlength;
+    msg.src            = &md->region;
+    msg.src_off        = hdr->id.loffset + hdr->offset;
+    msg.len            = hdr->mlength;
     if (hdr->flags & XG_WIRE_F_FINAL) {
         /* once this leaves, the target needs nothing more: SEND */
         msg.done.kind            = XG_TXDONE_RNDV;
@@ -737,8 +739,7 @@ void xg_nic_init_rx_rndv_get(xg_nic_ni_t *ni, const xg_nic_wire_t *hdr)
     status = xg_nic_tx(ni, peer, &msg);
     if (status == XG_OK) {
         xg_nic_txdone_run(ni, &msg.done);
-    } else if ((status != XG_INPROGRESS) &&
-               (msg.done.kind != XG_TXDONE_NONE)) {
+    } else if ((status != XG_INPROGRESS) && (msg.done.kind != XG_TXDONE_NONE)) {
         xg_nic_send_event(ni, &msg.done, PTL_NI_UNDELIVERABLE);
     }
 }

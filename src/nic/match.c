@@ -72,9 +72,9 @@ void xg_nic_me_classify(xg_nic_ni_t *ni, xg_nic_me_t *me)
         me->idx = XG_NIC_IDX_ANYSRC;
     } else if ((me->match_id.phys.nid != PTL_NID_ANY) &&
                (me->match_id.phys.pid != PTL_PID_ANY)) {
-        me->idx     = XG_NIC_IDX_EXACT;
-        me->src_key = ((uint64_t)me->match_id.phys.nid << 32) |
-                      me->match_id.phys.pid;
+        me->idx = XG_NIC_IDX_EXACT;
+        me->src_key =
+            ((uint64_t)me->match_id.phys.nid << 32) | me->match_id.phys.pid;
     }
 }
 
@@ -99,8 +99,7 @@ void xg_nic_list_fini(xg_nic_list_t *list)
     list->wild_head = list->wild_tail = NULL;
 }
 
-void xg_nic_list_insert(xg_nic_ni_t *ni, xg_nic_list_t *list,
-                        xg_nic_me_t *me)
+void xg_nic_list_insert(xg_nic_ni_t *ni, xg_nic_list_t *list, xg_nic_me_t *me)
 {
     (void)ni;
     switch (me->idx) {
@@ -133,12 +132,8 @@ void xg_nic_list_remove(xg_nic_list_t *list, xg_nic_me_t *me)
         return;
     }
     switch (me->idx) {
-    case XG_NIC_IDX_EXACT:
-        xg_htab_remove(&list->exact, &me->link);
-        break;
-    case XG_NIC_IDX_ANYSRC:
-        xg_htab_remove(&list->anysrc, &me->link);
-        break;
+    case XG_NIC_IDX_EXACT: xg_htab_remove(&list->exact, &me->link); break;
+    case XG_NIC_IDX_ANYSRC: xg_htab_remove(&list->anysrc, &me->link); break;
     default:
         if (me->link.prev != NULL) {
             me->link.prev->next = me->link.next;
@@ -243,8 +238,8 @@ xg_nic_me_t *xg_nic_list_match(xg_nic_ni_t *ni, xg_nic_list_t *list,
     }
     if (list->anysrc.count != 0) {
         hash = xg_hash2(XG_NIC_ANY_KEY, bits);
-        me = chain_match(ni, xg_htab_first(&list->anysrc, hash), hash,
-                         &initiator, bits, rlength, roffset, limit);
+        me   = chain_match(ni, xg_htab_first(&list->anysrc, hash), hash,
+                           &initiator, bits, rlength, roffset, limit);
         if (me != NULL) {
             best  = me;
             limit = me->seq;
@@ -372,8 +367,7 @@ xg_nic_uh_t *xg_nic_uh_find(xg_nic_ni_t *ni, xg_nic_pt_t *pt,
     }
     if (ni->nic->hashing && (me->idx == XG_NIC_IDX_EXACT)) {
         hash = xg_hash2(me->src_key, me->match_bits);
-        link = (from != NULL) ? &from->hx
-                              : xg_htab_first(&pt->uh_exact, hash);
+        link = (from != NULL) ? &from->hx : xg_htab_first(&pt->uh_exact, hash);
         uh_prefetch(link);
         for (; link != NULL; link = link->next) {
             uh = xg_container_of(link, xg_nic_uh_t, hx);
@@ -396,8 +390,7 @@ xg_nic_uh_t *xg_nic_uh_find(xg_nic_ni_t *ni, xg_nic_pt_t *pt,
             pt->uh_mb_on = 1;
         }
         hash = xg_hash2(XG_NIC_ANY_KEY, me->match_bits);
-        link = (from != NULL) ? &from->hm
-                              : xg_htab_first(&pt->uh_mb, hash);
+        link = (from != NULL) ? &from->hm : xg_htab_first(&pt->uh_mb, hash);
         uh_prefetch(link);
         for (; link != NULL; link = link->next) {
             uh = xg_container_of(link, xg_nic_uh_t, hm);
@@ -407,8 +400,7 @@ xg_nic_uh_t *xg_nic_uh_find(xg_nic_ni_t *ni, xg_nic_pt_t *pt,
         }
         return NULL;
     }
-    for (uh = (from != NULL) ? from : pt->uh_head; uh != NULL;
-         uh = uh->next) {
+    for (uh = (from != NULL) ? from : pt->uh_head; uh != NULL; uh = uh->next) {
         if (uh_accepts(ni, me, uh)) {
             return uh;
         }

@@ -38,8 +38,10 @@ int xg_nic_md_bind(const char *fn, ptl_handle_ni_t ni_handle,
          (xg_nic_eq_of(ni, desc->eq_handle) == NULL)) ||
         ((desc->ct_handle != PTL_CT_NONE) &&
          (xg_nic_ct_of(ni, desc->ct_handle) == NULL))) {
-        xg_warn("ptl", "%s: eq_handle %#x or ct_handle %#x is not an object "
-                "of this NI", fn, desc->eq_handle, desc->ct_handle);
+        xg_warn("ptl",
+                "%s: eq_handle %#x or ct_handle %#x is not an object "
+                "of this NI",
+                fn, desc->eq_handle, desc->ct_handle);
         ret = PTL_ARG_INVALID;
         goto out_unlock;
     }
@@ -48,10 +50,11 @@ int xg_nic_md_bind(const char *fn, ptl_handle_ni_t ni_handle,
                              (desc->options & PTL_IOVEC) != 0,
                              ni->limits.max_iovecs);
     if (ret != PTL_OK) {
-        xg_warn("ptl", "%s: start %p / length %llu do not describe memory "
+        xg_warn("ptl",
+                "%s: start %p / length %llu do not describe memory "
                 "(a NULL start takes a length of 0, or PTL_SIZE_MAX for the "
-                "whole address space; or a bad iovec list)", fn,
-                desc->start, (unsigned long long)desc->length);
+                "whole address space; or a bad iovec list)",
+                fn, desc->start, (unsigned long long)desc->length);
         goto out_unlock;
     }
     md = xg_pool_alloc(&ni->md_pool);

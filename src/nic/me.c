@@ -97,14 +97,16 @@ static xg_nic_pt_t *me_pt(const char *fn, xg_nic_ni_t *ni,
     }
     pt = (pt_index < XG_NIC_MAX_PT) ? ni->pt[pt_index] : NULL;
     if ((pt == NULL) || !pt->allocated) {
-        xg_warn("ptl", "%s: portal index %u is not allocated (PtlPTAlloc)",
-                fn, pt_index);
+        xg_warn("ptl", "%s: portal index %u is not allocated (PtlPTAlloc)", fn,
+                pt_index);
         return NULL;
     }
     if ((desc->ct_handle != PTL_CT_NONE) &&
         (xg_nic_ct_of(ni, desc->ct_handle) == NULL)) {
-        xg_warn("ptl", "%s: ct_handle %#x is not a counting event of this "
-                "NI", fn, desc->ct_handle);
+        xg_warn("ptl",
+                "%s: ct_handle %#x is not a counting event of this "
+                "NI",
+                fn, desc->ct_handle);
         return NULL;
     }
     return pt;
@@ -145,8 +147,10 @@ static int me_create(const char *fn, xg_nic_ni_t *ni, ptl_pt_index_t pt_index,
         return PTL_ARG_INVALID;
     }
     if (pt->lists[list].count >= (uint32_t)ni->limits.max_list_size) {
-        xg_info("ptl", "%s: portal %u already holds max_list_size (%d) "
-                "entries", fn, pt_index, ni->limits.max_list_size);
+        xg_info("ptl",
+                "%s: portal %u already holds max_list_size (%d) "
+                "entries",
+                fn, pt_index, ni->limits.max_list_size);
         return PTL_LIST_TOO_LONG;
     }
     if (list == PTL_PRIORITY_LIST) {
@@ -158,10 +162,11 @@ static int me_create(const char *fn, xg_nic_ni_t *ni, ptl_pt_index_t pt_index,
                              (desc->options & PTL_IOVEC) != 0,
                              ni->limits.max_iovecs);
     if (ret != PTL_OK) {
-        xg_warn("ptl", "%s: start %p / length %llu do not describe memory "
+        xg_warn("ptl",
+                "%s: start %p / length %llu do not describe memory "
                 "(a NULL start takes a length of 0, or PTL_SIZE_MAX for the "
-                "whole address space; or a bad iovec list)", fn,
-                desc->start, (unsigned long long)desc->length);
+                "whole address space; or a bad iovec list)",
+                fn, desc->start, (unsigned long long)desc->length);
         return ret;
     }
     me = xg_pool_alloc(&ni->me_pool);
@@ -223,11 +228,14 @@ static xg_nic_ct_t *me_trig_ct(const char *fn, xg_nic_ni_t *ni,
                                ptl_handle_ct_t trig_ct)
 {
     xg_nic_ct_t *ct = (xg_nic_handle_ni(trig_ct) == ni->index)
-                          ? xg_nic_ct_of(ni, trig_ct) : NULL;
+                          ? xg_nic_ct_of(ni, trig_ct)
+                          : NULL;
 
     if (ct == NULL) {
-        xg_warn("ptl", "%s: trigger counter %#x is not a counting event of "
-                "the entry's NI", fn, trig_ct);
+        xg_warn("ptl",
+                "%s: trigger counter %#x is not a counting event of "
+                "the entry's NI",
+                fn, trig_ct);
     }
     return ct;
 }
@@ -238,9 +246,9 @@ int xg_nic_entry_append(const char *fn, ptl_handle_ni_t ni_handle,
                         void *user_ptr, ptl_handle_any_t *handle,
                         ptl_handle_ct_t trig_ct, ptl_size_t threshold)
 {
-    xg_nic_ni_t *ni = xg_nic_ni_lookup(ni_handle);
+    xg_nic_ni_t *ni     = xg_nic_ni_lookup(ni_handle);
     xg_nic_trig_t *trig = NULL;
-    xg_nic_ct_t *ct = NULL;
+    xg_nic_ct_t *ct     = NULL;
     xg_nic_me_t *me;
     int ret;
 
@@ -278,7 +286,7 @@ int xg_nic_entry_append(const char *fn, ptl_handle_ni_t ni_handle,
     trig->kind       = XG_TRIG_ME_APPEND;
     trig->me         = me;
     trig->threshold  = threshold;
-    ret = xg_nic_trig_add(ni, ct, trig); /* may fire at once */
+    ret              = xg_nic_trig_add(ni, ct, trig); /* may fire at once */
 out_unlock:
     pthread_mutex_unlock(&ni->lock);
     return ret;
@@ -304,8 +312,8 @@ static int me_unlink(xg_nic_ni_t *ni, xg_nic_me_t *me)
 int xg_nic_entry_unlink(const char *fn, ptl_handle_any_t handle, int is_le,
                         ptl_handle_ct_t trig_ct, ptl_size_t threshold)
 {
-    xg_nic_ni_t *ni = xg_nic_ni_lookup(xg_nic_handle_make(
-        XG_NIC_OBJ_NI, xg_nic_handle_ni(handle), 0, 0));
+    xg_nic_ni_t *ni = xg_nic_ni_lookup(
+        xg_nic_handle_make(XG_NIC_OBJ_NI, xg_nic_handle_ni(handle), 0, 0));
     xg_nic_me_t *me = NULL;
     xg_nic_trig_t *trig;
     xg_nic_ct_t *ct;
@@ -340,7 +348,7 @@ int xg_nic_entry_unlink(const char *fn, ptl_handle_any_t handle, int is_le,
     trig->kind      = XG_TRIG_ME_UNLINK;
     trig->me_handle = handle;
     trig->threshold = threshold;
-    ret = xg_nic_trig_add(ni, ct, trig);
+    ret             = xg_nic_trig_add(ni, ct, trig);
 out_unlock:
     pthread_mutex_unlock(&ni->lock);
     return ret;
@@ -351,7 +359,7 @@ void xg_nic_me_trig_fire(xg_nic_ni_t *ni, xg_nic_trig_t *trig)
     xg_nic_me_t *me;
 
     if (trig->kind == XG_TRIG_ME_APPEND) {
-        me = trig->me;
+        me               = trig->me;
         me->trig_pending = 0;
         if (me->zombie) {
             xg_nic_me_release(ni, me); /* unlinked before it was appended */
@@ -362,8 +370,10 @@ void xg_nic_me_trig_fire(xg_nic_ni_t *ni, xg_nic_trig_t *trig)
     }
     me = xg_pool_lookup(&ni->me_pool, trig->me_handle);
     if ((me != NULL) && (me_unlink(ni, me) != PTL_OK)) {
-        xg_info("ptl", "PtlTriggeredMEUnlink: entry %#x is in use when its "
-                "trigger fires: it stays linked", trig->me_handle);
+        xg_info("ptl",
+                "PtlTriggeredMEUnlink: entry %#x is in use when its "
+                "trigger fires: it stays linked",
+                trig->me_handle);
     }
 }
 
@@ -383,8 +393,8 @@ void xg_nic_me_trig_drop(xg_nic_ni_t *ni, xg_nic_trig_t *trig)
 
 int xg_nic_entry_search(const char *fn, ptl_handle_ni_t ni_handle,
                         ptl_pt_index_t pt_index,
-                        const xg_nic_entry_desc_t *desc,
-                        ptl_search_op_t op, void *user_ptr)
+                        const xg_nic_entry_desc_t *desc, ptl_search_op_t op,
+                        void *user_ptr)
 {
     xg_nic_ni_t *ni = xg_nic_ni_lookup(ni_handle);
     xg_nic_pt_t *pt;
@@ -411,8 +421,8 @@ int xg_nic_entry_search(const char *fn, ptl_handle_ni_t ni_handle,
     uh = xg_nic_uh_find(ni, pt, &me, NULL);
     while (uh != NULL) {
         next = xg_nic_uh_next(ni, &me, uh);
-        xg_nic_tgt_take_header(ni, uh, &me,
-                               (op == PTL_SEARCH_ONLY) ? 1 : 2, user_ptr);
+        xg_nic_tgt_take_header(ni, uh, &me, (op == PTL_SEARCH_ONLY) ? 1 : 2,
+                               user_ptr);
         found = 1;
         /* (find() with no starting point would begin again at the head) */
         if ((me.options & PTL_ME_USE_ONCE) || (next == NULL)) {

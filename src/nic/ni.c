@@ -35,13 +35,13 @@ static pthread_mutex_t ni_open_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Upper bounds of the limits (desired limits are lowered to these). */
 enum {
-    NI_MAX_ENTRIES   = 1 << 20,
-    NI_MAX_HEADERS   = 1 << 20,
-    NI_MAX_MDS       = 1 << 16,
-    NI_MAX_CTS       = 1 << 16,
-    NI_MAX_EQS       = 1 << 12,
-    NI_MAX_IOVECS    = 1 << 16,
-    NI_MAX_TRIGGERED = 1 << 20,
+    NI_MAX_ENTRIES    = 1 << 20,
+    NI_MAX_HEADERS    = 1 << 20,
+    NI_MAX_MDS        = 1 << 16,
+    NI_MAX_CTS        = 1 << 16,
+    NI_MAX_EQS        = 1 << 12,
+    NI_MAX_IOVECS     = 1 << 16,
+    NI_MAX_TRIGGERED  = 1 << 20,
     NI_MAX_TARGET_OPS = 1 << 16
 };
 
@@ -58,63 +58,57 @@ static ptl_size_t ni_limit_size(ptl_size_t desired, ptl_size_t cap)
 static void ni_set_limits(xg_nic_ni_t *ni, const ptl_ni_limits_t *want)
 {
     ptl_ni_limits_t none, *l = &ni->limits;
-    ptl_size_t atomic_cap = ni->nic->max_payload < 4096 ? ni->nic->max_payload
-                                                        : 4096;
+    ptl_size_t atomic_cap =
+        ni->nic->max_payload < 4096 ? ni->nic->max_payload : 4096;
 
     if (want == NULL) {
         memset(&none, 0, sizeof(none));
         want = &none;
     }
-    l->max_entries            = ni_limit(want->max_entries, NI_MAX_ENTRIES);
-    l->max_unexpected_headers = ni_limit(want->max_unexpected_headers,
-                                         NI_MAX_HEADERS);
-    l->max_mds                = ni_limit(want->max_mds, NI_MAX_MDS);
-    l->max_cts                = ni_limit(want->max_cts, NI_MAX_CTS);
-    l->max_eqs                = ni_limit(want->max_eqs, NI_MAX_EQS);
+    l->max_entries = ni_limit(want->max_entries, NI_MAX_ENTRIES);
+    l->max_unexpected_headers =
+        ni_limit(want->max_unexpected_headers, NI_MAX_HEADERS);
+    l->max_mds = ni_limit(want->max_mds, NI_MAX_MDS);
+    l->max_cts = ni_limit(want->max_cts, NI_MAX_CTS);
+    l->max_eqs = ni_limit(want->max_eqs, NI_MAX_EQS);
     /* a smaller table is honoured: PtlPTAlloc then refuses the indexes
      * above it */
-    l->max_pt_index           = ni_limit(want->max_pt_index,
-                                         XG_NIC_MAX_PT - 1);
-    l->max_iovecs             = ni_limit(want->max_iovecs, NI_MAX_IOVECS);
-    l->max_list_size          = ni_limit(want->max_list_size,
-                                         NI_MAX_ENTRIES);
-    l->max_triggered_ops      = ni_limit(want->max_triggered_ops,
-                                         NI_MAX_TRIGGERED);
-    l->max_msg_size           = ni_limit_size(want->max_msg_size,
-                                              (ptl_size_t)1 << 40);
-    l->max_atomic_size        = ni_limit_size(want->max_atomic_size,
-                                              atomic_cap);
-    l->max_fetch_atomic_size  = ni_limit_size(want->max_fetch_atomic_size,
-                                              atomic_cap);
+    l->max_pt_index      = ni_limit(want->max_pt_index, XG_NIC_MAX_PT - 1);
+    l->max_iovecs        = ni_limit(want->max_iovecs, NI_MAX_IOVECS);
+    l->max_list_size     = ni_limit(want->max_list_size, NI_MAX_ENTRIES);
+    l->max_triggered_ops = ni_limit(want->max_triggered_ops, NI_MAX_TRIGGERED);
+    l->max_msg_size    = ni_limit_size(want->max_msg_size, (ptl_size_t)1 << 40);
+    l->max_atomic_size = ni_limit_size(want->max_atomic_size, atomic_cap);
+    l->max_fetch_atomic_size =
+        ni_limit_size(want->max_fetch_atomic_size, atomic_cap);
     /* a sender's eager messages are processed in order, whole */
-    l->max_waw_ordered_size   = ni->nic->eager_limit;
-    l->max_war_ordered_size   = ni->nic->eager_limit;
+    l->max_waw_ordered_size = ni->nic->eager_limit;
+    l->max_war_ordered_size = ni->nic->eager_limit;
     if (l->max_waw_ordered_size < 64) {
         l->max_waw_ordered_size = 64;
         l->max_war_ordered_size = 64;
     }
-    l->max_volatile_size      = ni_limit_size(want->max_volatile_size,
-                                              ni->nic->max_payload);
-    l->features               = 0;
+    l->max_volatile_size =
+        ni_limit_size(want->max_volatile_size, ni->nic->max_payload);
+    l->features = 0;
 }
 
 static xg_status_t ni_pool_init(xg_nic_ni_t *ni, xg_pool_t *pool,
                                 size_t obj_size, uint32_t max, unsigned type)
 {
-    return xg_pool_init(pool, obj_size, max,
-                        xg_nic_pool_tag(type, ni->index));
+    return xg_pool_init(pool, obj_size, max, xg_nic_pool_tag(type, ni->index));
 }
 
 static xg_status_t ni_pools_init(xg_nic_ni_t *ni)
 {
-    unsigned me_type = ni->matching ? XG_NIC_OBJ_ME : XG_NIC_OBJ_LE;
+    unsigned me_type   = ni->matching ? XG_NIC_OBJ_ME : XG_NIC_OBJ_LE;
     xg_status_t status = XG_OK;
 
     /* pools persist across NI incarnations (see the file comment); the
      * entry pool's handle type follows the NI's kind */
     if (ni->eq_pool.chunks == NULL) {
-        status = ni_pool_init(ni, &ni->eq_pool, sizeof(xg_nic_eq_t),
-                                  NI_MAX_EQS, XG_NIC_OBJ_EQ);
+        status = ni_pool_init(ni, &ni->eq_pool, sizeof(xg_nic_eq_t), NI_MAX_EQS,
+                              XG_NIC_OBJ_EQ);
         if (status == XG_OK) {
             status = ni_pool_init(ni, &ni->ct_pool, sizeof(xg_nic_ct_t),
                                   NI_MAX_CTS, XG_NIC_OBJ_CT);
@@ -183,13 +177,15 @@ int xg_nic_ni_init(const char *fn, ptl_interface_t iface, unsigned options,
     int ret = PTL_OK;
 
     if ((iface != 0) && (iface != PTL_IFACE_DEFAULT)) {
-        xg_warn("ptl", "%s: interface %u does not exist: this node has one "
-                "(use 0 or PTL_IFACE_DEFAULT)", fn, iface);
+        xg_warn("ptl",
+                "%s: interface %u does not exist: this node has one "
+                "(use 0 or PTL_IFACE_DEFAULT)",
+                fn, iface);
         return PTL_ARG_INVALID;
     }
-    if ((pid != PTL_PID_ANY) &&
-        (pid != xg_nic_phys_id(nic->rank).phys.pid)) {
-        xg_warn("ptl", "%s: pid %u is not available: a process's pid is its "
+    if ((pid != PTL_PID_ANY) && (pid != xg_nic_phys_id(nic->rank).phys.pid)) {
+        xg_warn("ptl",
+                "%s: pid %u is not available: a process's pid is its "
                 "rank among the PEs of its node (%u) -- pass PTL_PID_ANY",
                 fn, pid, xg_nic_phys_id(nic->rank).phys.pid);
         return PTL_PID_IN_USE;
@@ -215,13 +211,12 @@ int xg_nic_ni_init(const char *fn, ptl_interface_t iface, unsigned options,
         goto out_unlock;
     }
     memset(ni->pt, 0, sizeof(ni->pt));
-    ni->seq = 0;
-    ni->entries = 0;
-    ni->bundle = 0;
+    ni->seq        = 0;
+    ni->entries    = 0;
+    ni->bundle     = 0;
     ni->held_ready = 0;
     ni->held_bytes = 0;
-    atomic_store_explicit(&ni->sr[PTL_SR_DROP_COUNT], 0,
-                          memory_order_relaxed);
+    atomic_store_explicit(&ni->sr[PTL_SR_DROP_COUNT], 0, memory_order_relaxed);
     atomic_store_explicit(&ni->sr[PTL_SR_PERMISSION_VIOLATIONS], 0,
                           memory_order_relaxed);
     atomic_store_explicit(&ni->sr[PTL_SR_OPERATION_VIOLATIONS], 0,
@@ -318,11 +313,11 @@ void xg_nic_ni_teardown(xg_nic_ni_t *ni)
     xg_pool_each(&ni->trig_pool, teardown_trig, ni);
     xg_pool_each(&ni->eq_pool, teardown_eq, ni);
     free(ni->ct_work);
-    ni->ct_work = NULL;
+    ni->ct_work   = NULL;
     ni->ct_work_n = ni->ct_work_cap = 0;
     free(ni->map);
     free(ni->pid_rank);
-    ni->map = NULL;
+    ni->map      = NULL;
     ni->pid_rank = NULL;
     if (ni->held_ready) {
         xg_buddy_fini(&ni->held);
@@ -359,7 +354,7 @@ int xg_nic_ni_fini(const char *fn, ptl_handle_ni_t ni_handle)
 int xg_nic_bundle(const char *fn, ptl_handle_ni_t ni_handle, int start)
 {
     xg_nic_ni_t *ni = xg_nic_ni_lookup(ni_handle);
-    int flush = 0;
+    int flush       = 0;
 
     if (ni == NULL) {
         xg_warn("ptl", "%s: %#x is not an open NI handle", fn, ni_handle);

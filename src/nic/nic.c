@@ -49,7 +49,10 @@ void xg_nic_abort(void)
  * --------------------------------------------------------------------- */
 
 /* XGAS_NIC_RNDV, in the order of its row's words */
-enum { NIC_RNDV_SETTING_GET, NIC_RNDV_SETTING_TRIGGERED };
+enum {
+    NIC_RNDV_SETTING_GET,
+    NIC_RNDV_SETTING_TRIGGERED
+};
 
 /* The settings, once the transport has said how large a packet is: the
  * bytes a rendezvous header carries must fit in one packet, which only the
@@ -62,9 +65,11 @@ static xg_status_t nic_configure(xg_nic_t *nic)
     nic->hashing        = xg_config.nic_hash;
     nic->held_size      = xg_config.nic_unexpected_size;
     nic->spin_ns        = (xg_config.nic_spin_us > 0)
-                              ? (uint64_t)xg_config.nic_spin_us * 1000u : 0;
+                              ? (uint64_t)xg_config.nic_spin_us * 1000u
+                              : 0;
     if (nic->rndv_eager > nic->max_payload) {
-        xg_error("nic", "XGAS_NIC_RNDV_EAGER=%zu is more than one packet "
+        xg_error("nic",
+                 "XGAS_NIC_RNDV_EAGER=%zu is more than one packet "
                  "carries (%zu bytes with XGAS_NIC_SLOT_SIZE=%zu): set it "
                  "to at most %zu, or raise XGAS_NIC_SLOT_SIZE",
                  (size_t)nic->rndv_eager, nic->max_payload,
@@ -84,9 +89,9 @@ static void nic_close_endpoint(xg_nic_t *nic)
     int i;
 
     xg_nic_progress_close(nic);
-    for (i = 0; (i < 1000) &&
-                (atomic_load_explicit(&nic->backlog, memory_order_relaxed) !=
-                 0); i++) {
+    for (i = 0; (i < 1000) && (atomic_load_explicit(&nic->backlog,
+                                                    memory_order_relaxed) != 0);
+         i++) {
         xg_nic_progress_once(nic);
         usleep(100);
     }
@@ -129,15 +134,15 @@ xg_status_t xg_nic_open(void)
     }
     /* receiving again after an earlier close stopped it */
     nic->xport.ops.rx_open(nic->xport.ep);
-    nic->rank        = nic->xport.rank;
-    nic->npes        = nic->xport.npes;
-    nic->uid         = (ptl_uid_t)getuid();
+    nic->rank = nic->xport.rank;
+    nic->npes = nic->xport.npes;
+    nic->uid  = (ptl_uid_t)getuid();
     /* the job as boot names it: the same in every PE */
     xg_boot_identity(&job);
-    nic->jid = (ptl_jid_t)job.job_id;
+    nic->jid       = (ptl_jid_t)job.job_id;
     nic->networked = (job.nnodes > 1);
-    nic->peers = calloc((size_t)nic->npes, sizeof(*nic->peers));
-    nic->busy  = calloc(2 * (size_t)nic->npes, sizeof(*nic->busy));
+    nic->peers     = calloc((size_t)nic->npes, sizeof(*nic->peers));
+    nic->busy      = calloc(2 * (size_t)nic->npes, sizeof(*nic->busy));
     if ((nic->peers == NULL) || (nic->busy == NULL)) {
         free(nic->peers);
         free(nic->busy);
@@ -172,8 +177,10 @@ static void nic_print_stats(const xg_nic_t *nic)
     for (i = 0; i < XG_WIRE_ERR_LAST; i++) {
         bad += atomic_load_explicit(&nic->malformed[i], memory_order_relaxed);
     }
-    fprintf(stderr, "xgas[pe %d] nic: %llu packets received, %llu "
-            "malformed, %llu unusable\n", nic->rank,
+    fprintf(stderr,
+            "xgas[pe %d] nic: %llu packets received, %llu "
+            "malformed, %llu unusable\n",
+            nic->rank,
             (unsigned long long)atomic_load_explicit(&nic->rx_packets,
                                                      memory_order_relaxed),
             (unsigned long long)bad,
@@ -193,9 +200,9 @@ void xg_nic_close(void)
     xg_nic_stop_progress(nic);
     /* what is still queued for peers gets a bounded last chance to leave
      * before the memory it points into goes away */
-    for (i = 0; (i < 1000) &&
-                (atomic_load_explicit(&nic->backlog, memory_order_relaxed) !=
-                 0); i++) {
+    for (i = 0; (i < 1000) && (atomic_load_explicit(&nic->backlog,
+                                                    memory_order_relaxed) != 0);
+         i++) {
         xg_nic_progress_once(nic);
         usleep(100);
     }

@@ -130,7 +130,7 @@ static void rx_abort(xg_nic_t *nic, xg_nic_peer_t *peer)
 {
     xg_nic_rx_t *rx = &peer->rx;
     xg_nic_ni_t *ni = &nic->ni[rx->ni];
-    uint8_t kind = rx->kind;
+    uint8_t kind    = rx->kind;
 
     rx->kind = XG_RX_IDLE;
     if ((kind == XG_RX_IDLE) || (kind == XG_RX_DISCARD)) {
@@ -228,23 +228,14 @@ static void rx_dispatch(xg_nic_t *nic, const void *buf, size_t len)
     case XG_WIRE_GET:
     case XG_WIRE_ATOMIC:
     case XG_WIRE_FETCH:
-    case XG_WIRE_SWAP:
-        xg_nic_tgt_rx_request(ni, peer, &hdr, data);
-        break;
-    case XG_WIRE_ACK:
-        xg_nic_init_rx_ack(ni, &hdr);
-        break;
-    case XG_WIRE_REPLY:
-        xg_nic_init_rx_reply(ni, peer, &hdr, data);
-        break;
-    case XG_WIRE_RNDV_GET:
-        xg_nic_init_rx_rndv_get(ni, &hdr);
-        break;
+    case XG_WIRE_SWAP: xg_nic_tgt_rx_request(ni, peer, &hdr, data); break;
+    case XG_WIRE_ACK: xg_nic_init_rx_ack(ni, &hdr); break;
+    case XG_WIRE_REPLY: xg_nic_init_rx_reply(ni, peer, &hdr, data); break;
+    case XG_WIRE_RNDV_GET: xg_nic_init_rx_rndv_get(ni, &hdr); break;
     case XG_WIRE_RNDV_DATA:
         xg_nic_tgt_rx_rndv_data(ni, peer, &hdr, data);
         break;
-    default:
-        break;
+    default: break;
     }
 }
 
@@ -317,7 +308,7 @@ static void nic_short_slice(void)
     struct {
         uint32_t size, policy;
         uint64_t flags;
-        int32_t  nice;
+        int32_t nice;
         uint32_t priority;
         uint64_t runtime, deadline, period;
     } attr;
@@ -335,9 +326,8 @@ static int nic_bell_take(xg_nic_t *nic)
 {
     int free_bell = 0;
 
-    return atomic_compare_exchange_strong_explicit(&nic->bell_taken,
-                                                   &free_bell, 1,
-                                                   memory_order_acquire,
+    return atomic_compare_exchange_strong_explicit(&nic->bell_taken, &free_bell,
+                                                   1, memory_order_acquire,
                                                    memory_order_relaxed);
 }
 
@@ -360,7 +350,7 @@ static int nic_app_polls(xg_nic_t *nic)
 static int nic_wait_sleep(unsigned long ns)
 {
     xg_nic_t *nic = atomic_load_explicit(&xg_nic_global, memory_order_acquire);
-    int slept = 0;
+    int slept     = 0;
 
     if ((nic == NULL) || !nic->networked ||
         !atomic_load_explicit(&nic->thread_running, memory_order_acquire) ||
@@ -378,12 +368,12 @@ static int nic_wait_sleep(unsigned long ns)
 
 static void *nic_progress_main(void *arg)
 {
-    xg_nic_t *nic = arg;
+    xg_nic_t *nic         = arg;
     struct timespec defer = {0, 0};
-    uint64_t idle_since = 0, now;
+    uint64_t idle_since   = 0, now;
     xg_wait_t wait;
 
-    nic_tls_progress = 1;
+    nic_tls_progress  = 1;
     nic_tls_is_thread = 1;
     nic_short_slice();
     xg_wait_init(&wait);
@@ -443,8 +433,7 @@ xg_status_t xg_nic_start_progress(xg_nic_t *nic)
     if (!atomic_load_explicit(&nic->thread_running, memory_order_relaxed) &&
         !nic->manual_progress) {
         atomic_store_explicit(&nic->stop, 0, memory_order_relaxed);
-        if (pthread_create(&nic->thread, NULL, nic_progress_main, nic) !=
-            0) {
+        if (pthread_create(&nic->thread, NULL, nic_progress_main, nic) != 0) {
             xg_error("nic", "cannot start the progress thread (%m)");
             status = XG_ERR_NO_RESOURCE;
         } else {

@@ -20,12 +20,13 @@ static xg_nic_pt_t *pt_get(xg_nic_ni_t *ni, ptl_pt_index_t index)
 {
     return ((index <= (ptl_pt_index_t)ni->limits.max_pt_index) &&
             (ni->pt[index] != NULL) && ni->pt[index]->allocated)
-               ? ni->pt[index] : NULL;
+               ? ni->pt[index]
+               : NULL;
 }
 
-int xg_nic_pt_alloc(const char *fn, ptl_handle_ni_t ni_handle,
-                    unsigned options, ptl_handle_eq_t eq_handle,
-                    ptl_pt_index_t req, ptl_pt_index_t *pt_index)
+int xg_nic_pt_alloc(const char *fn, ptl_handle_ni_t ni_handle, unsigned options,
+                    ptl_handle_eq_t eq_handle, ptl_pt_index_t req,
+                    ptl_pt_index_t *pt_index)
 {
     xg_nic_ni_t *ni = xg_nic_ni_lookup(ni_handle);
     ptl_pt_index_t index;
@@ -38,14 +39,16 @@ int xg_nic_pt_alloc(const char *fn, ptl_handle_ni_t ni_handle,
     }
     pthread_mutex_lock(&ni->lock);
     if ((eq_handle != PTL_EQ_NONE) && (xg_nic_eq_of(ni, eq_handle) == NULL)) {
-        xg_warn("ptl", "%s: eq_handle %#x is not an event queue of this NI",
-                fn, eq_handle);
+        xg_warn("ptl", "%s: eq_handle %#x is not an event queue of this NI", fn,
+                eq_handle);
         ret = PTL_ARG_INVALID;
         goto out_unlock;
     }
     if ((options & PTL_PT_FLOWCTRL) && (eq_handle == PTL_EQ_NONE)) {
-        xg_info("ptl", "%s: flow control needs an event queue for "
-                "PTL_EVENT_PT_DISABLED", fn);
+        xg_info("ptl",
+                "%s: flow control needs an event queue for "
+                "PTL_EVENT_PT_DISABLED",
+                fn);
         ret = PTL_PT_EQ_NEEDED;
         goto out_unlock;
     }
@@ -61,8 +64,8 @@ int xg_nic_pt_alloc(const char *fn, ptl_handle_ni_t ni_handle,
             goto out_unlock;
         }
     } else if (req > (ptl_pt_index_t)ni->limits.max_pt_index) {
-        xg_warn("ptl", "%s: portal index %u is larger than max_pt_index %d",
-                fn, req, ni->limits.max_pt_index);
+        xg_warn("ptl", "%s: portal index %u is larger than max_pt_index %d", fn,
+                req, ni->limits.max_pt_index);
         ret = PTL_ARG_INVALID;
         goto out_unlock;
     } else if (pt_get(ni, req) != NULL) {
@@ -89,7 +92,7 @@ int xg_nic_pt_alloc(const char *fn, ptl_handle_ni_t ni_handle,
     pt->eq        = eq_handle;
     pt->enabled   = 1;
     pt->allocated = 1;
-    *pt_index = index;
+    *pt_index     = index;
 out_unlock:
     pthread_mutex_unlock(&ni->lock);
     return ret;
@@ -132,8 +135,10 @@ int xg_nic_pt_free(const char *fn, ptl_handle_ni_t ni_handle,
     if ((pt->lists[0].count != 0) || (pt->lists[1].count != 0) ||
         (pt->inflight != 0)) {
         pthread_mutex_unlock(&ni->lock);
-        xg_info("ptl", "%s: portal index %u still has entries or messages "
-                "in progress", fn, index);
+        xg_info("ptl",
+                "%s: portal index %u still has entries or messages "
+                "in progress",
+                fn, index);
         return PTL_IN_USE;
     }
     /* headers of unexpected messages go; held initiators are released */

@@ -12,11 +12,11 @@
 
 #include "nic/xg_nic_region_int.h"
 
-int xg_nic_region_init(xg_nic_region_t *region, void *start,
-                       ptl_size_t length, int iovec, int max_iovecs)
+int xg_nic_region_init(xg_nic_region_t *region, void *start, ptl_size_t length,
+                       int iovec, int max_iovecs)
 {
     const ptl_iovec_t *src = start;
-    uint64_t total = 0;
+    uint64_t total         = 0;
     uint32_t i;
 
     memset(region, 0, sizeof(*region));
@@ -117,9 +117,9 @@ static int piece_read(uint8_t *at, uint64_t len, uint64_t done, void *dst)
  * where some page is not (it reads and writes nothing). */
 static int piece_mapped(uint8_t *at, uint64_t len, uint64_t done, void *arg)
 {
-    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t page  = (uintptr_t)sysconf(_SC_PAGESIZE);
     uintptr_t first = (uintptr_t)at & ~(page - 1);
-    uintptr_t end = (uintptr_t)at + len;
+    uintptr_t end   = (uintptr_t)at + len;
 
     (void)done;
     (void)arg;
@@ -140,7 +140,8 @@ void xg_nic_region_write(const xg_nic_region_t *region, uint64_t offset,
                          const void *src, uint64_t len)
 {
     if (len != 0) {
-        (void)region_each(region, offset, len, piece_write, (void *)(uintptr_t)src);
+        (void)region_each(region, offset, len, piece_write,
+                          (void *)(uintptr_t)src);
     }
 }
 

@@ -53,23 +53,15 @@ typedef xg_nic_tgt_state_t (*tgt_state_func_t)(xg_nic_ni_t *ni,
                                                xg_nic_tgt_t *t);
 
 static const char *const tgt_state_names[XG_TGT_STATE_LAST] = {
-    [XG_TGT_START]      = "start",
-    [XG_TGT_MATCH]      = "match",
-    [XG_TGT_CHECK]      = "check",
-    [XG_TGT_CLAIM]      = "claim",
-    [XG_TGT_DATA]       = "data",
-    [XG_TGT_WAIT_DATA]  = "wait-data",
-    [XG_TGT_PULL]       = "pull",
-    [XG_TGT_WAIT_PULL]  = "wait-pull",
-    [XG_TGT_HOLD]       = "hold",
-    [XG_TGT_ATOMIC]     = "atomic",
-    [XG_TGT_REPLY]      = "reply",
-    [XG_TGT_WAIT_REPLY] = "wait-reply",
-    [XG_TGT_COMPLETE]   = "complete",
-    [XG_TGT_ACK]        = "ack",
-    [XG_TGT_DROP]       = "drop",
-    [XG_TGT_DONE]       = "done",
-    [XG_TGT_WAIT]       = "wait",
+    [XG_TGT_START] = "start",       [XG_TGT_MATCH] = "match",
+    [XG_TGT_CHECK] = "check",       [XG_TGT_CLAIM] = "claim",
+    [XG_TGT_DATA] = "data",         [XG_TGT_WAIT_DATA] = "wait-data",
+    [XG_TGT_PULL] = "pull",         [XG_TGT_WAIT_PULL] = "wait-pull",
+    [XG_TGT_HOLD] = "hold",         [XG_TGT_ATOMIC] = "atomic",
+    [XG_TGT_REPLY] = "reply",       [XG_TGT_WAIT_REPLY] = "wait-reply",
+    [XG_TGT_COMPLETE] = "complete", [XG_TGT_ACK] = "ack",
+    [XG_TGT_DROP] = "drop",         [XG_TGT_DONE] = "done",
+    [XG_TGT_WAIT] = "wait",
 };
 
 const char *xg_nic_tgt_state_name(xg_nic_tgt_state_t state)
@@ -100,16 +92,14 @@ static xg_nic_rx_t *tgt_rx(xg_nic_ni_t *ni, const xg_nic_tgt_t *t)
 ptl_event_kind_t xg_nic_tgt_event_kind(uint8_t kind, int overflow)
 {
     switch (kind) {
-    case XG_WIRE_GET:
-        return overflow ? PTL_EVENT_GET_OVERFLOW : PTL_EVENT_GET;
+    case XG_WIRE_GET: return overflow ? PTL_EVENT_GET_OVERFLOW : PTL_EVENT_GET;
     case XG_WIRE_ATOMIC:
         return overflow ? PTL_EVENT_ATOMIC_OVERFLOW : PTL_EVENT_ATOMIC;
     case XG_WIRE_FETCH:
     case XG_WIRE_SWAP:
         return overflow ? PTL_EVENT_FETCH_ATOMIC_OVERFLOW
                         : PTL_EVENT_FETCH_ATOMIC;
-    default:
-        return overflow ? PTL_EVENT_PUT_OVERFLOW : PTL_EVENT_PUT;
+    default: return overflow ? PTL_EVENT_PUT_OVERFLOW : PTL_EVENT_PUT;
     }
 }
 
@@ -124,9 +114,8 @@ void xg_nic_tgt_post(xg_nic_ni_t *ni, xg_nic_pt_t *pt, const ptl_event_t *ev)
 
 /* Counts on counter @cth of an entry with @options when @option is set: a
  * success (1 or @bytes), or a failure. */
-static void tgt_count_on(xg_nic_ni_t *ni, unsigned options,
-                         ptl_handle_ct_t cth, unsigned option, uint64_t bytes,
-                         int failed)
+static void tgt_count_on(xg_nic_ni_t *ni, unsigned options, ptl_handle_ct_t cth,
+                         unsigned option, uint64_t bytes, int failed)
 {
     xg_nic_ct_t *ct;
 
@@ -140,14 +129,13 @@ static void tgt_count_on(xg_nic_ni_t *ni, unsigned options,
     if (failed) {
         xg_nic_ct_add(ni, ct, 0, 1);
     } else {
-        xg_nic_ct_add(ni, ct, (options & PTL_ME_EVENT_CT_BYTES) ? bytes : 1,
-                      0);
+        xg_nic_ct_add(ni, ct, (options & PTL_ME_EVENT_CT_BYTES) ? bytes : 1, 0);
     }
 }
 
 /* Counts on an entry's counter when @option is set. */
-void xg_nic_tgt_count(xg_nic_ni_t *ni, const xg_nic_me_t *me,
-                      unsigned option, uint64_t bytes)
+void xg_nic_tgt_count(xg_nic_ni_t *ni, const xg_nic_me_t *me, unsigned option,
+                      uint64_t bytes)
 {
     tgt_count_on(ni, me->options, me->ct, option, bytes, 0);
 }
@@ -155,8 +143,8 @@ void xg_nic_tgt_count(xg_nic_ni_t *ni, const xg_nic_me_t *me,
 /* The message of a claimed header is done (@fail: how): the claiming
  * entry or search gets the overflow event and count it was owed, and
  * the header goes. */
-static void tgt_finish_claim(xg_nic_ni_t *ni, xg_nic_tgt_t *t,
-                             xg_nic_uh_t *uh, ptl_ni_fail_t fail)
+static void tgt_finish_claim(xg_nic_ni_t *ni, xg_nic_tgt_t *t, xg_nic_uh_t *uh,
+                             ptl_ni_fail_t fail)
 {
     xg_nic_me_t *me = t->claim.me;
 
@@ -186,8 +174,7 @@ void xg_nic_tgt_send_ack(xg_nic_ni_t *ni, const xg_nic_tgt_t *t,
     xg_nic_txmsg_t msg;
 
     memset(&msg, 0, sizeof(msg));
-    xg_nic_wire_init(&msg.hdr, XG_WIRE_ACK, ni->index,
-                     (uint32_t)ni->nic->rank);
+    xg_nic_wire_init(&msg.hdr, XG_WIRE_ACK, ni->index, (uint32_t)ni->nic->rank);
     msg.hdr.id         = t->id;
     msg.hdr.id.roffset = (fail == PTL_NI_OK) ? t->moffset : t->id.roffset;
     msg.hdr.flags      = (uint8_t)flags;
@@ -243,8 +230,10 @@ static void tgt_flow_control(xg_nic_ni_t *ni, xg_nic_tgt_t *t,
     xg_nic_tgt_event_init(&ev, PTL_EVENT_PT_DISABLED, &t->id, t->initiator);
     ev.ni_fail_type = PTL_NI_PT_DISABLED;
     xg_nic_tgt_post(ni, t->pt, &ev);
-    xg_info("nic", "portal index %u disabled by flow control (message from "
-            "PE %u)", t->id.pt_index, t->src_rank);
+    xg_info("nic",
+            "portal index %u disabled by flow control (message from "
+            "PE %u)",
+            t->id.pt_index, t->src_rank);
 }
 
 /* Releases what CLAIM took (in-flight counts, entry, header). */
@@ -259,7 +248,7 @@ static void tgt_unclaim(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
         t->me = NULL;
     }
     if (t->uh != NULL) {
-        uh = t->uh;
+        uh    = t->uh;
         t->uh = NULL;
         if (t->claim.on) {
             /* the entry that claimed the header learns it failed */
@@ -300,8 +289,8 @@ static void tgt_free(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
 
 static xg_nic_tgt_state_t tgt_start(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
 {
-    xg_nic_pt_t *pt = (t->id.pt_index < XG_NIC_MAX_PT) ? ni->pt[t->id.pt_index]
-                                                     : NULL;
+    xg_nic_pt_t *pt =
+        (t->id.pt_index < XG_NIC_MAX_PT) ? ni->pt[t->id.pt_index] : NULL;
 
     if ((pt == NULL) || !pt->allocated) {
         t->end.fail = PTL_NI_DROPPED;
@@ -335,9 +324,8 @@ static xg_nic_tgt_state_t tgt_match(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
                            t->id.match_bits, t->id.rlength, t->id.roffset);
     t->list = PTL_PRIORITY_LIST;
     if (me == NULL) {
-        me = xg_nic_list_match(ni, &t->pt->lists[PTL_OVERFLOW_LIST],
-                               t->src_key, t->id.match_bits, t->id.rlength,
-                               t->id.roffset);
+        me = xg_nic_list_match(ni, &t->pt->lists[PTL_OVERFLOW_LIST], t->src_key,
+                               t->id.match_bits, t->id.rlength, t->id.roffset);
         t->list = PTL_OVERFLOW_LIST;
     }
     if (me == NULL) {
@@ -366,26 +354,20 @@ static xg_nic_tgt_state_t tgt_check(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
         allowed = (me->uid == PTL_UID_ANY) || (me->uid == t->id.uid);
     }
     if (!allowed) {
-        t->me   = NULL;
-        t->end.fail = PTL_NI_PERM_VIOLATION;
+        t->me              = NULL;
+        t->end.fail        = PTL_NI_PERM_VIOLATION;
         t->end.drop_reason = PTL_SR_PERMISSION_VIOLATIONS;
         return XG_TGT_DROP;
     }
     switch (t->kind) {
-    case XG_WIRE_GET:
-        need_ops = PTL_ME_OP_GET;
-        break;
+    case XG_WIRE_GET: need_ops = PTL_ME_OP_GET; break;
     case XG_WIRE_FETCH:
-    case XG_WIRE_SWAP:
-        need_ops = PTL_ME_OP_GET | PTL_ME_OP_PUT;
-        break;
-    default:
-        need_ops = PTL_ME_OP_PUT;
-        break;
+    case XG_WIRE_SWAP: need_ops = PTL_ME_OP_GET | PTL_ME_OP_PUT; break;
+    default: need_ops = PTL_ME_OP_PUT; break;
     }
     if ((me->options & need_ops) != need_ops) {
-        t->me   = NULL;
-        t->end.fail = PTL_NI_OP_VIOLATION;
+        t->me              = NULL;
+        t->end.fail        = PTL_NI_OP_VIOLATION;
         t->end.drop_reason = PTL_SR_OPERATION_VIOLATIONS;
         return XG_TGT_DROP;
     }
@@ -424,10 +406,10 @@ static xg_nic_tgt_state_t tgt_claim(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     size_t elem;
     int hold = tgt_is_put(t) && t->rndv.on && (uh != NULL);
 
-    t->moffset = (me->options & PTL_ME_MANAGE_LOCAL) ? me->local_offset
-                                                     : t->id.roffset;
-    room = (t->moffset > me->region.length) ? 0
-                                            : me->region.length - t->moffset;
+    t->moffset =
+        (me->options & PTL_ME_MANAGE_LOCAL) ? me->local_offset : t->id.roffset;
+    room =
+        (t->moffset > me->region.length) ? 0 : me->region.length - t->moffset;
     t->mlength = (t->id.rlength < room) ? t->id.rlength : room;
     if ((t->kind != XG_WIRE_PUT) && (t->kind != XG_WIRE_GET)) {
         elem = xg_nic_atomic_size(t->id.atomic_type);
@@ -438,8 +420,9 @@ static xg_nic_tgt_state_t tgt_claim(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     }
     if (me->options & PTL_ME_MANAGE_LOCAL) {
         advance = ((me->options & PTL_ME_LOCAL_INC_UH_RLENGTH) &&
-                   (t->list == PTL_OVERFLOW_LIST) && !hold) ? t->id.rlength
-                                                            : t->mlength;
+                   (t->list == PTL_OVERFLOW_LIST) && !hold)
+                      ? t->id.rlength
+                      : t->mlength;
         me->local_offset += advance;
     }
     me->inflight++;
@@ -453,15 +436,14 @@ static xg_nic_tgt_state_t tgt_claim(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
         t->end.unlink_after = 1;
     }
     if (uh != NULL) {
-        uh->kind        = t->kind;
-        uh->id          = t->id;
-        uh->initiator   = t->initiator;
-        uh->src_key     = t->src_key;
-        uh->src_rank    = t->src_rank;
-        uh->mlength     = t->mlength;
-        uh->start       = hold ? NULL
-                               : xg_nic_region_addr(&me->region, t->moffset);
-        uh->me          = me;
+        uh->kind      = t->kind;
+        uh->id        = t->id;
+        uh->initiator = t->initiator;
+        uh->src_key   = t->src_key;
+        uh->src_rank  = t->src_rank;
+        uh->mlength   = t->mlength;
+        uh->start = hold ? NULL : xg_nic_region_addr(&me->region, t->moffset);
+        uh->me    = me;
         me->uh_refs++;
         if (!hold) {
             /* listed now, in matching order; appends that find it before
@@ -479,10 +461,8 @@ static xg_nic_tgt_state_t tgt_claim(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
             xg_nic_hook_claim(t, me->hooks);
         }
         return XG_TGT_DATA;
-    case XG_WIRE_GET:
-        return XG_TGT_REPLY;
-    default:
-        return XG_TGT_ATOMIC;
+    case XG_WIRE_GET: return XG_TGT_REPLY;
+    default: return XG_TGT_ATOMIC;
     }
 }
 
@@ -519,13 +499,13 @@ static xg_nic_tgt_state_t tgt_data(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     t->eager   = t->payload_len;
     t->payload = NULL;
     if (t->rndv.on) {
-        t->expect = t->eager + ((t->mlength > t->eager) ? t->mlength -
-                                                          t->eager : 0);
+        t->expect =
+            t->eager + ((t->mlength > t->eager) ? t->mlength - t->eager : 0);
         return XG_TGT_PULL;
     }
     t->expect = t->id.rlength;
     if (t->landed < t->expect) {
-        rx = tgt_rx(ni, t);
+        rx       = tgt_rx(ni, t);
         rx->kind = XG_RX_TGT;
         rx->ni   = (uint8_t)ni->index;
         rx->tgt  = t;
@@ -555,7 +535,7 @@ void xg_nic_tgt_pull(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     msg.hdr.tgt_cookie = xg_pool_obj_handle(t);
     msg.hdr.offset     = t->eager;
     msg.hdr.mlength    = t->expect - t->eager;
-    status = xg_nic_tx(ni, (int)t->src_rank, &msg);
+    status             = xg_nic_tx(ni, (int)t->src_rank, &msg);
     if ((status != XG_OK) && (status != XG_INPROGRESS)) {
         xg_nic_tgt_abort(ni, t);
         return;
@@ -596,7 +576,7 @@ static xg_nic_tgt_state_t tgt_wait_pull(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
 {
     (void)ni;
     return (t->rndv.pull_sent && (t->landed >= t->expect)) ? XG_TGT_COMPLETE
-                                                      : XG_TGT_WAIT;
+                                                           : XG_TGT_WAIT;
 }
 
 static xg_nic_tgt_state_t tgt_hold(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
@@ -611,9 +591,9 @@ static xg_nic_tgt_state_t tgt_hold(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
             uh->held_len = t->payload_len;
         }
     }
-    uh->held     = 1;
+    uh->held          = 1;
     t->rndv.ack_later = 1;
-    t->payload   = NULL;
+    t->payload        = NULL;
     xg_nic_uh_insert(ni, t->pt, uh);
     t->uh = NULL;
     return XG_TGT_COMPLETE;
@@ -626,8 +606,7 @@ static xg_nic_tgt_state_t tgt_atomic(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
 
     xg_assert(t->mlength <= sizeof(fetched));
     xg_nic_atomic_apply(t->id.atomic_op, t->id.atomic_type, &t->me->region,
-                        t->moffset, t->payload, t->operand, fetch,
-                        t->mlength);
+                        t->moffset, t->payload, t->operand, fetch, t->mlength);
     t->payload = NULL;
     if (fetch != NULL) {
         tgt_send_reply(ni, t, PTL_NI_OK, NULL, fetch, t->mlength, 0);
@@ -641,8 +620,8 @@ static xg_nic_tgt_state_t tgt_reply(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
 
     /* the GET event may only follow once the data has been read */
     t->state = XG_TGT_WAIT_REPLY;
-    status = tgt_send_reply(ni, t, PTL_NI_OK, &t->me->region, NULL,
-                            t->mlength, 1);
+    status =
+        tgt_send_reply(ni, t, PTL_NI_OK, &t->me->region, NULL, t->mlength, 1);
     if (status == XG_OK) {
         return XG_TGT_COMPLETE;
     }
@@ -660,7 +639,7 @@ static xg_nic_tgt_state_t tgt_wait_reply(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
 
 static xg_nic_tgt_state_t tgt_complete(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
 {
-    xg_nic_me_t *me = t->me;
+    xg_nic_me_t *me      = t->me;
     xg_nic_uh_t *claimed = NULL;
     ptl_event_t ev;
 
@@ -679,8 +658,8 @@ static xg_nic_tgt_state_t tgt_complete(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     }
     if (!(me->options & PTL_ME_EVENT_COMM_DISABLE) &&
         (t->hook.fail || !(me->options & PTL_ME_EVENT_SUCCESS_DISABLE))) {
-        xg_nic_tgt_event_init(&ev, xg_nic_tgt_event_kind(t->kind, 0),
-                              &t->id, t->initiator);
+        xg_nic_tgt_event_init(&ev, xg_nic_tgt_event_kind(t->kind, 0), &t->id,
+                              t->initiator);
         ev.start        = xg_nic_region_addr(&me->region, t->moffset);
         ev.user_ptr     = me->user_ptr;
         ev.mlength      = t->mlength;
@@ -746,7 +725,7 @@ static xg_nic_tgt_state_t tgt_drop(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
                             t->rndv.on ? XG_WIRE_F_RNDV : 0);
     }
     if (tgt_is_put(t) && !t->rndv.on && (t->payload_len < t->id.rlength)) {
-        rx = tgt_rx(ni, t);
+        rx       = tgt_rx(ni, t);
         rx->kind = XG_RX_DISCARD;
         rx->ni   = (uint8_t)ni->index;
         rx->next = t->payload_len;
@@ -756,21 +735,14 @@ static xg_nic_tgt_state_t tgt_drop(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
 }
 
 static const tgt_state_func_t tgt_states[XG_TGT_STATE_LAST] = {
-    [XG_TGT_START]      = tgt_start,
-    [XG_TGT_MATCH]      = tgt_match,
-    [XG_TGT_CHECK]      = tgt_check,
-    [XG_TGT_CLAIM]      = tgt_claim,
-    [XG_TGT_DATA]       = tgt_data,
-    [XG_TGT_WAIT_DATA]  = tgt_wait_data,
-    [XG_TGT_PULL]       = tgt_pull,
-    [XG_TGT_WAIT_PULL]  = tgt_wait_pull,
-    [XG_TGT_HOLD]       = tgt_hold,
-    [XG_TGT_ATOMIC]     = tgt_atomic,
-    [XG_TGT_REPLY]      = tgt_reply,
-    [XG_TGT_WAIT_REPLY] = tgt_wait_reply,
-    [XG_TGT_COMPLETE]   = tgt_complete,
-    [XG_TGT_ACK]        = tgt_ack,
-    [XG_TGT_DROP]       = tgt_drop,
+    [XG_TGT_START] = tgt_start,       [XG_TGT_MATCH] = tgt_match,
+    [XG_TGT_CHECK] = tgt_check,       [XG_TGT_CLAIM] = tgt_claim,
+    [XG_TGT_DATA] = tgt_data,         [XG_TGT_WAIT_DATA] = tgt_wait_data,
+    [XG_TGT_PULL] = tgt_pull,         [XG_TGT_WAIT_PULL] = tgt_wait_pull,
+    [XG_TGT_HOLD] = tgt_hold,         [XG_TGT_ATOMIC] = tgt_atomic,
+    [XG_TGT_REPLY] = tgt_reply,       [XG_TGT_WAIT_REPLY] = tgt_wait_reply,
+    [XG_TGT_COMPLETE] = tgt_complete, [XG_TGT_ACK] = tgt_ack,
+    [XG_TGT_DROP] = tgt_drop,
 };
 
 /* Runs @t until it finishes (and is freed) or waits. */
@@ -833,7 +805,7 @@ void xg_nic_tgt_abort(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
     xg_nic_sr_inc(ni, PTL_SR_DROP_COUNT);
     if (t->run.running) {
         /* inside xg_nic_tgt_run: let it end there */
-        t->state = XG_TGT_DONE;
+        t->state       = XG_TGT_DONE;
         t->run.aborted = 1;
         return;
     }
@@ -851,11 +823,11 @@ void xg_nic_tgt_abort(xg_nic_ni_t *ni, xg_nic_tgt_t *t)
 static void tgt_from_wire(xg_nic_tgt_t *t, const xg_nic_wire_t *hdr,
                           const uint8_t *data)
 {
-    t->kind        = hdr->type;
-    t->rndv.on     = (hdr->type == XG_WIRE_PUT) &&
-                     ((hdr->flags & XG_WIRE_F_RNDV) != 0);
-    t->src_rank    = hdr->src_rank;
-    t->id          = hdr->id;
+    t->kind = hdr->type;
+    t->rndv.on =
+        (hdr->type == XG_WIRE_PUT) && ((hdr->flags & XG_WIRE_F_RNDV) != 0);
+    t->src_rank = hdr->src_rank;
+    t->id       = hdr->id;
     memcpy(t->operand, hdr->operand, sizeof(t->operand));
     t->payload     = data;
     t->payload_len = hdr->payload;
@@ -880,7 +852,7 @@ void xg_nic_tgt_refuse(xg_nic_ni_t *ni, const xg_nic_wire_t *hdr)
     }
     if ((tmp.kind != XG_WIRE_GET) && !tmp.rndv.on &&
         (tmp.payload_len < tmp.id.rlength)) {
-        rx = tgt_rx(ni, &tmp);
+        rx       = tgt_rx(ni, &tmp);
         rx->kind = XG_RX_DISCARD;
         rx->ni   = (uint8_t)ni->index;
         rx->next = tmp.payload_len;
@@ -904,8 +876,8 @@ void xg_nic_tgt_rx_request(xg_nic_ni_t *ni, xg_nic_peer_t *peer,
         tgt_drop(ni, &tmp);
         return;
     }
-    t->ni          = ni;
-    t->state       = XG_TGT_START;
+    t->ni    = ni;
+    t->state = XG_TGT_START;
     tgt_from_wire(t, hdr, data);
     xg_nic_source_id(ni, hdr->src_rank, &t->initiator, &t->src_key);
     if (!ni->matching) {
@@ -931,14 +903,12 @@ void xg_nic_tgt_rx_data(xg_nic_ni_t *ni, xg_nic_rx_t *rx, const uint8_t *data,
 void xg_nic_tgt_rx_rndv_data(xg_nic_ni_t *ni, xg_nic_peer_t *peer,
                              const xg_nic_wire_t *hdr, const uint8_t *data)
 {
-    xg_nic_tgt_t *t = xg_pool_lookup(&ni->tgt_pool,
-                                     (uint32_t)hdr->tgt_cookie);
+    xg_nic_tgt_t *t = xg_pool_lookup(&ni->tgt_pool, (uint32_t)hdr->tgt_cookie);
     xg_nic_rx_t *rx = &peer->rx;
 
     if ((t == NULL) || (hdr->tgt_cookie > UINT32_MAX) ||
         (t->state != XG_TGT_WAIT_PULL) || (t->src_rank != hdr->src_rank) ||
-        (hdr->offset != t->landed) ||
-        (hdr->mlength != t->expect - t->eager)) {
+        (hdr->offset != t->landed) || (hdr->mlength != t->expect - t->eager)) {
         /* not an answer we are waiting for: swallow it */
         atomic_fetch_add_explicit(&ni->nic->rx_dropped, 1,
                                   memory_order_relaxed);

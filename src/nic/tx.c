@@ -49,21 +49,21 @@ static xg_status_t tx_push(xg_nic_t *nic, int peer, xg_nic_txmsg_t *msg)
         if (n > nic->max_payload) {
             n = nic->max_payload;
         }
-        status = ops->tx_reserve(nic->xport.ep, peer,
-                                 sizeof(xg_nic_wire_t) + (size_t)n, &buf,
-                                 &token);
+        status =
+            ops->tx_reserve(nic->xport.ep, peer,
+                            sizeof(xg_nic_wire_t) + (size_t)n, &buf, &token);
         if (status != XG_OK) {
             return status;
         }
         if (!msg->first_done) {
             msg->hdr.payload = (uint32_t)n;
-            hdr = &msg->hdr;
+            hdr              = &msg->hdr;
         } else {
             xg_nic_wire_init(&data_hdr, XG_WIRE_DATA, msg->hdr.ni,
                              msg->hdr.src_rank);
             data_hdr.payload = (uint32_t)n;
             data_hdr.offset  = msg->hdr.offset + msg->sent;
-            hdr = &data_hdr;
+            hdr              = &data_hdr;
         }
         memcpy(buf, hdr, sizeof(*hdr));
         if (n != 0) {
@@ -105,7 +105,7 @@ static void txq_put(xg_nic_t *nic, xg_nic_txq_t *q)
     free(q->owned);
     q->owned = NULL;
     xg_spinlock_lock(&nic->busy_lock);
-    q->next = nic->txq_free;
+    q->next       = nic->txq_free;
     nic->txq_free = q;
     xg_spinlock_unlock(&nic->busy_lock);
 }
@@ -115,7 +115,7 @@ static void tx_mark_busy(xg_nic_t *nic, int peer)
 {
     xg_spinlock_lock(&nic->busy_lock);
     if (!nic->peers[peer].busy) {
-        nic->peers[peer].busy = 1;
+        nic->peers[peer].busy   = 1;
         nic->busy[nic->nbusy++] = (uint32_t)peer;
     }
     xg_spinlock_unlock(&nic->busy_lock);
@@ -123,13 +123,13 @@ static void tx_mark_busy(xg_nic_t *nic, int peer)
 
 xg_status_t xg_nic_tx(xg_nic_ni_t *ni, int peer, xg_nic_txmsg_t *msg)
 {
-    xg_nic_t *nic = ni->nic;
+    xg_nic_t *nic    = ni->nic;
     xg_nic_peer_t *p = &nic->peers[peer];
     xg_nic_txq_t *q;
     xg_status_t status;
     uint64_t rest;
 
-    msg->sent = 0;
+    msg->sent       = 0;
     msg->first_done = 0;
     msg->defer_wake = (ni->bundle > 0) && !xg_nic_engine_thread();
     xg_spinlock_lock(&p->lock);
@@ -155,11 +155,11 @@ xg_status_t xg_nic_tx(xg_nic_ni_t *ni, int peer, xg_nic_txmsg_t *msg)
         xg_error("nic", "no memory to queue a message for PE %d", peer);
         return XG_ERR_NO_MEMORY;
     }
-    q->next  = NULL;
-    q->msg   = *msg;
-    q->owned = NULL;
+    q->next           = NULL;
+    q->msg            = *msg;
+    q->owned          = NULL;
     q->msg.defer_wake = 0; /* the progress thread rings as it pushes */
-    rest = msg->len - msg->sent;
+    rest              = msg->len - msg->sent;
     if ((rest != 0) && ((msg->inline_data != NULL) || msg->copy)) {
         q->owned = malloc((size_t)rest);
         if (q->owned == NULL) {
@@ -168,8 +168,7 @@ xg_status_t xg_nic_tx(xg_nic_ni_t *ni, int peer, xg_nic_txmsg_t *msg)
             return XG_ERR_NO_MEMORY;
         }
         if (msg->inline_data != NULL) {
-            memcpy(q->owned,
-                   msg->inline_data + (msg->sent - msg->inline_base),
+            memcpy(q->owned, msg->inline_data + (msg->sent - msg->inline_base),
                    (size_t)rest);
         } else {
             xg_nic_region_read(msg->src, msg->src_off + msg->sent, q->owned,
@@ -200,14 +199,9 @@ void xg_nic_txdone_run(xg_nic_ni_t *ni, const xg_nic_txdone_t *done)
 {
     switch ((xg_nic_txdone_kind_t)done->kind) {
     case XG_TXDONE_SEND:
-    case XG_TXDONE_RNDV:
-        xg_nic_send_event(ni, done, PTL_NI_OK);
-        break;
-    case XG_TXDONE_TGT:
-        xg_nic_tgt_resume(ni, done->tgt);
-        break;
-    case XG_TXDONE_NONE:
-        break;
+    case XG_TXDONE_RNDV: xg_nic_send_event(ni, done, PTL_NI_OK); break;
+    case XG_TXDONE_TGT: xg_nic_tgt_resume(ni, done->tgt); break;
+    case XG_TXDONE_NONE: break;
     }
 }
 
@@ -238,18 +232,16 @@ static void tx_fail(xg_nic_ni_t *ni, const xg_nic_txmsg_t *msg, int peer)
     case XG_TXDONE_RNDV:
         xg_nic_send_event(ni, done, PTL_NI_UNDELIVERABLE);
         break;
-    case XG_TXDONE_TGT:
-        xg_nic_tgt_abort(ni, done->tgt);
-        break;
+    case XG_TXDONE_TGT: xg_nic_tgt_abort(ni, done->tgt); break;
     case XG_TXDONE_NONE:
         if ((msg->hdr.type == XG_WIRE_PUT) &&
             (msg->hdr.flags & XG_WIRE_F_RNDV)) {
             /* a rendezvous header that never left: its SEND fails now */
             memset(&rndv, 0, sizeof(rndv));
-            rndv.kind       = XG_TXDONE_RNDV;
-            rndv.ni         = msg->hdr.ni;
-            rndv.id         = msg->hdr.id;
-            rndv.target     = xg_nic_peer_id(ni, (uint32_t)peer);
+            rndv.kind            = XG_TXDONE_RNDV;
+            rndv.ni              = msg->hdr.ni;
+            rndv.id              = msg->hdr.id;
+            rndv.target          = xg_nic_peer_id(ni, (uint32_t)peer);
             rndv.expect_response = msg->hdr.id.ack_req != PTL_NO_ACK_REQ;
             xg_nic_send_event(ni, &rndv, PTL_NI_UNDELIVERABLE);
         }
@@ -272,7 +264,7 @@ unsigned xg_nic_tx_progress(xg_nic_t *nic)
         return 0;
     }
     xg_spinlock_lock(&nic->busy_lock);
-    n = nic->nbusy;
+    n    = nic->nbusy;
     work = nic->busy + nic->npes; /* second half: scratch */
     memcpy(work, nic->busy, n * sizeof(*work));
     for (i = 0; i < n; i++) {
@@ -283,7 +275,7 @@ unsigned xg_nic_tx_progress(xg_nic_t *nic)
 
     for (i = 0; i < n; i++) {
         peer = work[i];
-        p = &nic->peers[peer];
+        p    = &nic->peers[peer];
         xg_spinlock_lock(&p->lock);
         while ((q = p->head) != NULL) {
             status = tx_push(nic, (int)peer, &q->msg);
@@ -297,7 +289,7 @@ unsigned xg_nic_tx_progress(xg_nic_t *nic)
             atomic_fetch_sub_explicit(&nic->backlog, 1, memory_order_relaxed);
             q->msg.failed = (status != XG_OK);
             q->msg.peer   = (int32_t)peer;
-            q->next = NULL;
+            q->next       = NULL;
             if (done_tail != NULL) {
                 done_tail->next = q;
             } else {
@@ -315,8 +307,8 @@ unsigned xg_nic_tx_progress(xg_nic_t *nic)
     while ((q = done_head) != NULL) {
         done_head = q->next;
         if ((q->msg.done.kind != XG_TXDONE_NONE) || q->msg.failed) {
-            ni = &nic->ni[(q->msg.done.kind != XG_TXDONE_NONE)
-                              ? q->msg.done.ni : q->msg.hdr.ni];
+            ni = &nic->ni[(q->msg.done.kind != XG_TXDONE_NONE) ? q->msg.done.ni
+                                                               : q->msg.hdr.ni];
             pthread_mutex_lock(&ni->lock);
             if (xg_nic_ni_is_open(ni)) {
                 if (!q->msg.failed) {
@@ -358,7 +350,7 @@ void xg_nic_tx_cancel_ni(xg_nic_t *nic, unsigned ni)
     for (peer = 0; peer < nic->npes; peer++) {
         p = &nic->peers[peer];
         xg_spinlock_lock(&p->lock);
-        link = &p->head;
+        link    = &p->head;
         p->tail = NULL;
         while ((q = *link) != NULL) {
             if (q->msg.hdr.ni == ni) {
@@ -368,7 +360,7 @@ void xg_nic_tx_cancel_ni(xg_nic_t *nic, unsigned ni)
                 txq_put(nic, q);
             } else {
                 p->tail = q;
-                link = &q->next;
+                link    = &q->next;
             }
         }
         xg_spinlock_unlock(&p->lock);
@@ -383,7 +375,7 @@ void xg_nic_tx_flush_wakes(xg_nic_t *nic)
     for (peer = 0; peer < nic->npes; peer++) {
         p = &nic->peers[peer];
         xg_spinlock_lock(&p->lock);
-        wake = p->wake_pending;
+        wake            = p->wake_pending;
         p->wake_pending = 0;
         xg_spinlock_unlock(&p->lock);
         if (wake) {

@@ -61,8 +61,7 @@ void xg_nic_uh_destroy(xg_nic_ni_t *ni, xg_nic_uh_t *uh, int tell_initiator)
 }
 
 void xg_nic_uh_event(xg_nic_ni_t *ni, xg_nic_pt_t *pt, const xg_nic_uh_t *uh,
-                     ptl_event_kind_t type, void *user_ptr,
-                     ptl_ni_fail_t fail)
+                     ptl_event_kind_t type, void *user_ptr, ptl_ni_fail_t fail)
 {
     ptl_event_t ev;
 
@@ -77,8 +76,8 @@ void xg_nic_uh_event(xg_nic_ni_t *ni, xg_nic_pt_t *pt, const xg_nic_uh_t *uh,
 
 /* A held rendezvous put meets its priority entry: deliver straight into
  * it -- the bytes we kept, then the rest pulled from the initiator. */
-static void uh_deliver_held(xg_nic_ni_t *ni, xg_nic_pt_t *pt,
-                            xg_nic_uh_t *uh, xg_nic_me_t *me)
+static void uh_deliver_held(xg_nic_ni_t *ni, xg_nic_pt_t *pt, xg_nic_uh_t *uh,
+                            xg_nic_me_t *me)
 {
     xg_nic_tgt_t *t = xg_pool_alloc(&ni->tgt_pool);
     ptl_size_t room;
@@ -92,29 +91,29 @@ static void uh_deliver_held(xg_nic_ni_t *ni, xg_nic_pt_t *pt,
         xg_nic_uh_destroy(ni, uh, 0);
         return;
     }
-    t->ni          = ni;
+    t->ni = ni;
     uh_tgt_from_held(t, uh);
-    t->pt          = pt;
-    t->list        = PTL_PRIORITY_LIST;
+    t->pt              = pt;
+    t->list            = PTL_PRIORITY_LIST;
     t->end.drop_reason = PTL_SR_DROP_COUNT;
-    t->me          = me;
+    t->me              = me;
     /* claim the priority entry as a fresh match would */
-    t->moffset = (me->options & PTL_ME_MANAGE_LOCAL) ? me->local_offset
-                                                     : t->id.roffset;
-    room = (t->moffset > me->region.length) ? 0
-                                            : me->region.length - t->moffset;
+    t->moffset =
+        (me->options & PTL_ME_MANAGE_LOCAL) ? me->local_offset : t->id.roffset;
+    room =
+        (t->moffset > me->region.length) ? 0 : me->region.length - t->moffset;
     t->mlength = (t->id.rlength < room) ? t->id.rlength : room;
     if (me->options & PTL_ME_MANAGE_LOCAL) {
         me->local_offset += t->mlength;
         if ((me->min_free != 0) &&
             (me->region.length - me->local_offset < me->min_free)) {
             t->end.unlink_after = 1;
-            me->consumed    = 1; /* the append does not link it */
+            me->consumed        = 1; /* the append does not link it */
         }
     }
     if (me->options & PTL_ME_USE_ONCE) {
         t->end.unlink_after = 1;
-        me->consumed    = 1;
+        me->consumed        = 1;
     }
     t->end.ack_disabled = (me->options & PTL_ME_ACK_DISABLE) != 0;
     if (me->hooks != NULL) {
@@ -123,13 +122,13 @@ static void uh_deliver_held(xg_nic_ni_t *ni, xg_nic_pt_t *pt,
     me->inflight++;
     pt->inflight++;
     xg_nic_tgt_land(t, 0, uh->held_data, uh->held_len);
-    t->eager  = uh->held_len;
-    t->expect = t->eager + ((t->mlength > t->eager) ? t->mlength - t->eager
-                                                    : 0);
-    t->held_data = uh->held_data; /* freed when the operation ends */
-    t->held_len  = uh->held_len;
+    t->eager = uh->held_len;
+    t->expect =
+        t->eager + ((t->mlength > t->eager) ? t->mlength - t->eager : 0);
+    t->held_data  = uh->held_data; /* freed when the operation ends */
+    t->held_len   = uh->held_len;
     uh->held_data = NULL;
-    uh->held = 0;
+    uh->held      = 0;
     xg_nic_uh_destroy(ni, uh, 0);
     t->state = XG_TGT_PULL;
     xg_nic_tgt_run(ni, t);
@@ -138,8 +137,8 @@ static void uh_deliver_held(xg_nic_ni_t *ni, xg_nic_pt_t *pt,
 /* An append or search-delete takes a header whose data is still landing
  * in the overflow entry: what it is owed is recorded on the message and
  * given when the message completes (tgt_finish_claim). */
-static void uh_claim_pending(xg_nic_pt_t *pt, xg_nic_uh_t *uh,
-                             xg_nic_me_t *me, int search, void *user_ptr)
+static void uh_claim_pending(xg_nic_pt_t *pt, xg_nic_uh_t *uh, xg_nic_me_t *me,
+                             int search, void *user_ptr)
 {
     xg_nic_tgt_t *t = uh->pending;
 
@@ -158,11 +157,11 @@ static void uh_claim_pending(xg_nic_pt_t *pt, xg_nic_uh_t *uh,
     }
 }
 
-void xg_nic_tgt_take_header(xg_nic_ni_t *ni, xg_nic_uh_t *uh,
-                            xg_nic_me_t *me, int search, void *user_ptr)
+void xg_nic_tgt_take_header(xg_nic_ni_t *ni, xg_nic_uh_t *uh, xg_nic_me_t *me,
+                            int search, void *user_ptr)
 {
     xg_nic_pt_t *pt = me->pt;
-    int events = !(me->options & PTL_ME_EVENT_OVER_DISABLE);
+    int events      = !(me->options & PTL_ME_EVENT_OVER_DISABLE);
 
     if (search == 1) {
         /* PTL_SEARCH_ONLY: report, count (4.3), keep the header */

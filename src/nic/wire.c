@@ -27,8 +27,8 @@ const char *xg_nic_wire_type_name(unsigned type)
     return (type < XG_WIRE_TYPE_LAST) ? wire_type_names[type] : "?";
 }
 
-void xg_nic_wire_init(xg_nic_wire_t *hdr, xg_nic_wire_type_t type,
-                      unsigned ni, uint32_t src_rank)
+void xg_nic_wire_init(xg_nic_wire_t *hdr, xg_nic_wire_type_t type, unsigned ni,
+                      uint32_t src_rank)
 {
     memset(hdr, 0, sizeof(*hdr));
     hdr->magic    = XG_NIC_WIRE_MAGIC;
@@ -108,8 +108,7 @@ xg_nic_wire_err_t xg_nic_wire_parse(const void *buf, size_t len,
             return XG_WIRE_ERR_FIELD;
         }
         break;
-    case XG_WIRE_DATA:
-        break;
+    case XG_WIRE_DATA: break;
     case XG_WIRE_RNDV_GET:
         /* asks for mlength bytes from offset of an rlength-byte message */
         if ((hdr->payload != 0) ||
@@ -125,8 +124,7 @@ xg_nic_wire_err_t xg_nic_wire_parse(const void *buf, size_t len,
             return XG_WIRE_ERR_FIELD;
         }
         break;
-    case XG_WIRE_TYPE_LAST:
-        return XG_WIRE_ERR_TYPE;
+    case XG_WIRE_TYPE_LAST: return XG_WIRE_ERR_TYPE;
     }
     return XG_WIRE_OK;
 }

@@ -45,26 +45,26 @@ typedef enum xg_nic_op_kind {
  */
 typedef struct xg_nic_op {
     xg_nic_op_kind_t kind;
-    ptl_ack_req_t    ack_req;
-    ptl_op_t         atomic_op;
-    ptl_datatype_t   atomic_type;
-    ptl_handle_md_t  md;        /* put: data; get: destination;
+    ptl_ack_req_t ack_req;
+    ptl_op_t atomic_op;
+    ptl_datatype_t atomic_type;
+    ptl_handle_md_t md; /* put: data; get: destination;
                                    fetch/swap: the get MD */
-    ptl_size_t       local_offset;
-    ptl_handle_md_t  put_md;    /* fetch/swap: the put MD */
-    ptl_size_t       put_offset;
-    ptl_size_t       length;
-    ptl_process_t    target;
-    ptl_pt_index_t   pt_index;
+    ptl_size_t local_offset;
+    ptl_handle_md_t put_md; /* fetch/swap: the put MD */
+    ptl_size_t put_offset;
+    ptl_size_t length;
+    ptl_process_t target;
+    ptl_pt_index_t pt_index;
     ptl_match_bits_t match_bits;
-    ptl_size_t       remote_offset;
-    void            *user_ptr;
-    ptl_hdr_data_t   hdr_data;
-    uint8_t          operand[32];
-    ptl_handle_ct_t  ct;        /* CT_INC/CT_SET: the counter changed */
-    ptl_ct_event_t   ct_value;
-    ptl_handle_ct_t  trig_ct;
-    ptl_size_t       threshold;
+    ptl_size_t remote_offset;
+    void *user_ptr;
+    ptl_hdr_data_t hdr_data;
+    uint8_t operand[32];
+    ptl_handle_ct_t ct; /* CT_INC/CT_SET: the counter changed */
+    ptl_ct_event_t ct_value;
+    ptl_handle_ct_t trig_ct;
+    ptl_size_t threshold;
 } xg_nic_op_t;
 
 /*
@@ -102,17 +102,17 @@ static inline void xg_nic_op_target(xg_nic_op_t *op, ptl_process_t target,
 
 /* A list entry as appended or searched (LE or ME). */
 typedef struct xg_nic_entry_desc {
-    int              is_le;
-    void            *start;
-    ptl_size_t       length;
-    ptl_handle_ct_t  ct_handle;
-    ptl_uid_t        uid;
-    ptl_jid_t        jid;
-    unsigned int     options;
-    ptl_process_t    match_id;
+    int is_le;
+    void *start;
+    ptl_size_t length;
+    ptl_handle_ct_t ct_handle;
+    ptl_uid_t uid;
+    ptl_jid_t jid;
+    unsigned int options;
+    ptl_process_t match_id;
     ptl_match_bits_t match_bits;
     ptl_match_bits_t ignore_bits;
-    ptl_size_t       min_free;
+    ptl_size_t min_free;
 } xg_nic_entry_desc_t;
 
 /* Library.  The runtime (runtime/xg_runtime.h) opens the NIC once for all
@@ -126,7 +126,7 @@ typedef struct xg_nic_entry_desc {
 xg_status_t xg_nic_open(void);
 void xg_nic_close(void);
 void xg_nic_exit(void);
-int  xg_nic_is_initialized(void);
+int xg_nic_is_initialized(void);
 /* PtlAbort: ends the waits and polls in progress (PTL_ABORTED) and every
  * later one, until the last PtlFini; returns once none is in progress. */
 void xg_nic_abort(void);
@@ -140,20 +140,20 @@ int xg_nic_ni_handle(const char *fn, ptl_handle_any_t handle,
                      ptl_handle_ni_t *ni_handle);
 int xg_nic_ni_status(const char *fn, ptl_handle_ni_t ni_handle,
                      ptl_sr_index_t reg, ptl_sr_value_t *value);
-int xg_nic_set_map(const char *fn, ptl_handle_ni_t ni_handle,
-                   ptl_size_t size, const ptl_process_t *map);
-int xg_nic_get_map(const char *fn, ptl_handle_ni_t ni_handle,
-                   ptl_size_t size, ptl_process_t *map, ptl_size_t *actual);
+int xg_nic_set_map(const char *fn, ptl_handle_ni_t ni_handle, ptl_size_t size,
+                   const ptl_process_t *map);
+int xg_nic_get_map(const char *fn, ptl_handle_ni_t ni_handle, ptl_size_t size,
+                   ptl_process_t *map, ptl_size_t *actual);
 int xg_nic_get_id(const char *fn, ptl_handle_ni_t ni_handle, int physical,
                   ptl_process_t *id);
-int xg_nic_get_uid(const char *fn, ptl_handle_ni_t ni_handle,
-                   ptl_uid_t *uid, ptl_jid_t *jid);
+int xg_nic_get_uid(const char *fn, ptl_handle_ni_t ni_handle, ptl_uid_t *uid,
+                   ptl_jid_t *jid);
 int xg_nic_bundle(const char *fn, ptl_handle_ni_t ni_handle, int start);
 
 /* Portal table */
-int xg_nic_pt_alloc(const char *fn, ptl_handle_ni_t ni_handle,
-                    unsigned options, ptl_handle_eq_t eq_handle,
-                    ptl_pt_index_t req, ptl_pt_index_t *pt_index);
+int xg_nic_pt_alloc(const char *fn, ptl_handle_ni_t ni_handle, unsigned options,
+                    ptl_handle_eq_t eq_handle, ptl_pt_index_t req,
+                    ptl_pt_index_t *pt_index);
 int xg_nic_pt_free(const char *fn, ptl_handle_ni_t ni_handle,
                    ptl_pt_index_t pt_index);
 int xg_nic_pt_enable(const char *fn, ptl_handle_ni_t ni_handle,
@@ -175,8 +175,8 @@ int xg_nic_entry_unlink(const char *fn, ptl_handle_any_t handle, int is_le,
                         ptl_handle_ct_t trig_ct, ptl_size_t threshold);
 int xg_nic_entry_search(const char *fn, ptl_handle_ni_t ni_handle,
                         ptl_pt_index_t pt_index,
-                        const xg_nic_entry_desc_t *desc,
-                        ptl_search_op_t op, void *user_ptr);
+                        const xg_nic_entry_desc_t *desc, ptl_search_op_t op,
+                        void *user_ptr);
 
 /* Counting events */
 int xg_nic_ct_alloc(const char *fn, ptl_handle_ni_t ni_handle,
@@ -192,8 +192,8 @@ int xg_nic_ct_update(const char *fn, ptl_handle_ct_t ct_handle,
                      ptl_ct_event_t value, int set);
 
 /* Event queues */
-int xg_nic_eq_alloc(const char *fn, ptl_handle_ni_t ni_handle,
-                    ptl_size_t count, ptl_handle_eq_t *eq_handle);
+int xg_nic_eq_alloc(const char *fn, ptl_handle_ni_t ni_handle, ptl_size_t count,
+                    ptl_handle_eq_t *eq_handle);
 int xg_nic_eq_free(const char *fn, ptl_handle_eq_t eq_handle);
 int xg_nic_eq_get(const char *fn, ptl_handle_eq_t eq, ptl_event_t *event);
 int xg_nic_eq_poll(const char *fn, const ptl_handle_eq_t *eqs, unsigned size,
@@ -210,14 +210,13 @@ xg_status_t xg_nic_status(int ptl_rc);
 int xg_nic_atomic_sync(void);
 
 /* 1 if atomic @op is defined for @type; the byte size of @type (0: none) */
-int    xg_nic_atomic_valid(ptl_op_t op, ptl_datatype_t type);
+int xg_nic_atomic_valid(ptl_op_t op, ptl_datatype_t type);
 size_t xg_nic_atomic_size(ptl_datatype_t type);
 /* The Portals operation and datatype that the NIC applies as table
  * operation @op (an xg_op_t) on @type (an xg_op_type_t), for an initiator
  * that speaks the table's names; 0 if Portals has none (an accumulate
  * with scale, a fetch). */
-int    xg_nic_atomic_of(int op, int type, ptl_op_t *op_p,
-                        ptl_datatype_t *type_p);
+int xg_nic_atomic_of(int op, int type, ptl_op_t *op_p, ptl_datatype_t *type_p);
 
 /* 1 on the NIC's asynchronous progress thread, 0 on every other thread --
  * an application thread polling the NIC while it waits included.  Packet

@@ -13,33 +13,33 @@
 #include "nic/xg_nic_fwd_int.h"
 
 struct xg_nic_ct {
-    xg_pool_obj_t         obj;
-    _Atomic uint64_t      success;
-    _Atomic uint64_t      failure;
-    xg_nic_trig_t       **heap;      /* pending triggers, min (threshold,seq) */
-    uint32_t              nheap;
-    uint32_t              heap_cap;
-    uint8_t               queued;    /* on the NI's check list */
-    uint8_t               internal;  /* embedded in a target op */
+    xg_pool_obj_t obj;
+    _Atomic uint64_t success;
+    _Atomic uint64_t failure;
+    xg_nic_trig_t **heap; /* pending triggers, min (threshold,seq) */
+    uint32_t nheap;
+    uint32_t heap_cap;
+    uint8_t queued;   /* on the NI's check list */
+    uint8_t internal; /* embedded in a target op */
 };
 
 typedef enum {
-    XG_TRIG_OP = 0,     /* an API operation */
-    XG_TRIG_PULL,       /* rendezvous pull of a target operation */
-    XG_TRIG_ME_APPEND,  /* PtlTriggeredMEAppend: link trig->me */
-    XG_TRIG_ME_UNLINK   /* PtlTriggeredMEUnlink: unlink trig->me_handle */
+    XG_TRIG_OP = 0,    /* an API operation */
+    XG_TRIG_PULL,      /* rendezvous pull of a target operation */
+    XG_TRIG_ME_APPEND, /* PtlTriggeredMEAppend: link trig->me */
+    XG_TRIG_ME_UNLINK  /* PtlTriggeredMEUnlink: unlink trig->me_handle */
 } xg_nic_trig_kind_t;
 
 struct xg_nic_trig {
-    xg_pool_obj_t       obj;
-    uint8_t             kind;
-    uint64_t            threshold;
-    uint64_t            seq;
-    xg_nic_ct_t        *ct;
-    xg_nic_op_t         op;
-    xg_nic_tgt_t       *tgt;
-    xg_nic_me_t        *me;         /* XG_TRIG_ME_APPEND */
-    ptl_handle_me_t     me_handle;  /* XG_TRIG_ME_UNLINK */
+    xg_pool_obj_t obj;
+    uint8_t kind;
+    uint64_t threshold;
+    uint64_t seq;
+    xg_nic_ct_t *ct;
+    xg_nic_op_t op;
+    xg_nic_tgt_t *tgt;
+    xg_nic_me_t *me;           /* XG_TRIG_ME_APPEND */
+    ptl_handle_me_t me_handle; /* XG_TRIG_ME_UNLINK */
 };
 
 void xg_nic_ct_add(xg_nic_ni_t *ni, xg_nic_ct_t *ct, uint64_t success,
@@ -50,7 +50,7 @@ void xg_nic_ct_store(xg_nic_ni_t *ni, xg_nic_ct_t *ct, uint64_t success,
  * pending (said for @fn; the caller answers PTL_NO_SPACE). */
 xg_nic_trig_t *xg_nic_trig_new(xg_nic_ni_t *ni, const char *fn);
 /* Registers a trigger; fires now if the threshold is already reached. */
-int  xg_nic_trig_add(xg_nic_ni_t *ni, xg_nic_ct_t *ct, xg_nic_trig_t *trig);
+int xg_nic_trig_add(xg_nic_ni_t *ni, xg_nic_ct_t *ct, xg_nic_trig_t *trig);
 void xg_nic_ct_cancel_all(xg_nic_ni_t *ni, xg_nic_ct_t *ct);
 void xg_nic_ct_destroy(xg_nic_ni_t *ni, xg_nic_ct_t *ct);
 void xg_nic_ct_init_internal(xg_nic_ct_t *ct);

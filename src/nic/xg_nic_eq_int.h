@@ -14,15 +14,15 @@
 #include "portals4.h"
 
 struct xg_nic_eq {
-    xg_pool_obj_t   obj;
-    xg_spinlock_t   lock;
-    ptl_event_t     *ring;
-    uint64_t         capacity;  /* slots: size + flow-control reserve */
-    uint64_t         size;      /* events the user asked room for */
-    _Atomic uint64_t head;      /* consumer */
-    _Atomic uint64_t tail;      /* producers (under the NI lock) */
-    uint32_t         fc_ptes;   /* flow-controlled PTs attached */
-    uint8_t          dropped;   /* an event was overwritten */
+    xg_pool_obj_t obj;
+    xg_spinlock_t lock;
+    ptl_event_t *ring;
+    uint64_t capacity;     /* slots: size + flow-control reserve */
+    uint64_t size;         /* events the user asked room for */
+    _Atomic uint64_t head; /* consumer */
+    _Atomic uint64_t tail; /* producers (under the NI lock) */
+    uint32_t fc_ptes;      /* flow-controlled PTs attached */
+    uint8_t dropped;       /* an event was overwritten */
 };
 
 /* Posts @ev; a full queue drops its oldest event (reported later). */

@@ -89,17 +89,17 @@ typedef struct xg_nic_msg_id {
     uint32_t pt_index;
     uint32_t uid;
     uint32_t jid;
-    uint32_t md;          /* initiator's MD of the events / reply data */
+    uint32_t md; /* initiator's MD of the events / reply data */
     uint64_t match_bits;
     uint64_t hdr_data;
-    uint64_t rlength;     /* bytes requested */
-    uint64_t roffset;     /* offset requested (request) / used (response) */
-    uint64_t user_ptr;    /* initiator cookies, echoed by responses */
-    uint64_t loffset;     /* where reply data goes in the MD */
-    uint8_t  ack_req;
-    uint8_t  atomic_op;
-    uint8_t  atomic_type;
-    uint8_t  pad[5];
+    uint64_t rlength;  /* bytes requested */
+    uint64_t roffset;  /* offset requested (request) / used (response) */
+    uint64_t user_ptr; /* initiator cookies, echoed by responses */
+    uint64_t loffset;  /* where reply data goes in the MD */
+    uint8_t ack_req;
+    uint8_t atomic_op;
+    uint8_t atomic_type;
+    uint8_t pad[5];
 } xg_nic_msg_id_t;
 
 typedef enum xg_nic_hook_ret {
@@ -119,21 +119,21 @@ typedef struct xg_nic_hook_ticket {
 
 /* What a handler sees.  Valid during the call only. */
 typedef struct xg_nic_hook_args {
-    const xg_nic_msg_id_t *id;        /* the message (match bits, lengths) */
-    ptl_process_t          initiator;
-    void                  *user_ptr;  /* the entry's */
-    void                  *mem;       /* handler memory of the set */
-    size_t                 mem_size;
-    void                  *start;     /* where the message lands */
-    ptl_size_t             mlength;   /* bytes matched (that may land) */
-    const void            *data;      /* header, payload: this packet's */
-    size_t                 len;       /*   bytes, at this offset of the */
-    uint64_t               offset;    /*   message */
-    ptl_ni_fail_t          fail;      /* completion: PTL_NI_OK or why not */
-    void                 **msg;       /* per-message state of the set */
-    xg_nic_hook_ticket_t   ticket;    /* for xg_nic_hook_resume */
+    const xg_nic_msg_id_t *id; /* the message (match bits, lengths) */
+    ptl_process_t initiator;
+    void *user_ptr; /* the entry's */
+    void *mem;      /* handler memory of the set */
+    size_t mem_size;
+    void *start;                        /* where the message lands */
+    ptl_size_t mlength;                 /* bytes matched (that may land) */
+    const void *data;                   /* header, payload: this packet's */
+    size_t len;                         /*   bytes, at this offset of the */
+    uint64_t offset;                    /*   message */
+    ptl_ni_fail_t fail;                 /* completion: PTL_NI_OK or why not */
+    void **msg;                         /* per-message state of the set */
+    xg_nic_hook_ticket_t ticket;        /* for xg_nic_hook_resume */
     const struct xg_nic_region *region; /* the entry's memory, and where */
-    uint64_t               moffset;   /*   the message lands in it */
+    uint64_t moffset;                   /*   the message lands in it */
 } xg_nic_hook_args_t;
 
 typedef xg_nic_hook_ret_t (*xg_nic_hook_fn_t)(const xg_nic_hook_args_t *args);
@@ -145,8 +145,8 @@ typedef struct xg_nic_hooks {
     xg_nic_hook_fn_t header;
     xg_nic_hook_fn_t payload;
     xg_nic_hook_fn_t completion;
-    void            *mem;
-    size_t           mem_size;
+    void *mem;
+    size_t mem_size;
     xg_nic_hook_release_fn_t release; /* or NULL */
     _Atomic uint32_t inflight;        /* kept by the NIC (see above) */
 } xg_nic_hooks_t;
@@ -179,8 +179,7 @@ int xg_nic_hook_resume(const xg_nic_hook_ticket_t *ticket,
  * are taken (logged, naming @fn_name).
  */
 typedef void (*xg_nic_shutdown_fn_t)(void *arg);
-int xg_nic_on_shutdown(const char *fn_name, xg_nic_shutdown_fn_t fn,
-                       void *arg);
+int xg_nic_on_shutdown(const char *fn_name, xg_nic_shutdown_fn_t fn, void *arg);
 
 /* ---- what a provider may ask of the NIC ----------------------------------
  * A provider whose handlers build packets of their own, write a message's
@@ -218,8 +217,8 @@ int xg_nic_hook_entry_ni(const char *fn, ptl_handle_any_t entry,
  * as that NI numbers processes, on portal @pt with @match_bits and
  * @hdr_data.  Returns PTL_OK or why the NIC refused it. */
 int xg_nic_hook_put(const char *fn, uint32_t ni_index, ptl_handle_md_t md,
-                    ptl_size_t local_offset, ptl_size_t length,
-                    uint32_t dest, ptl_pt_index_t pt,
-                    ptl_match_bits_t match_bits, uint64_t hdr_data);
+                    ptl_size_t local_offset, ptl_size_t length, uint32_t dest,
+                    ptl_pt_index_t pt, ptl_match_bits_t match_bits,
+                    uint64_t hdr_data);
 
 #endif

@@ -11,8 +11,7 @@
 #include "nic/xg_nic_fwd_int.h"
 #include "nic/xg_nic_wire_int.h"
 
-int  xg_nic_issue_locked(xg_nic_ni_t *ni, const xg_nic_op_t *op,
-                         const char *fn);
+int xg_nic_issue_locked(xg_nic_ni_t *ni, const xg_nic_op_t *op, const char *fn);
 /* @peer has no open endpoint: fail request @req as a refusing target
  * would (ACK or REPLY with PTL_NI_UNDELIVERABLE); the SEND of a request
  * carrying data is the caller's. */

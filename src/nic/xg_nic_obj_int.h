@@ -11,8 +11,8 @@
 
 #include "base/xg_pool.h"
 
-#define XG_NIC_NUM_NI   4
-#define XG_NIC_MAX_PT   256        /* portal indexes 0..255 */
+#define XG_NIC_NUM_NI 4
+#define XG_NIC_MAX_PT 256 /* portal indexes 0..255 */
 
 typedef enum xg_nic_obj_type {
     XG_NIC_OBJ_NI = 1,
@@ -21,7 +21,7 @@ typedef enum xg_nic_obj_type {
     XG_NIC_OBJ_MD,
     XG_NIC_OBJ_ME,
     XG_NIC_OBJ_LE,
-    XG_NIC_OBJ_INTERNAL   /* target operations, headers, triggers */
+    XG_NIC_OBJ_INTERNAL /* target operations, headers, triggers */
 } xg_nic_obj_type_t;
 
 #define XG_NIC_H_TYPE_SHIFT 29

@@ -35,7 +35,7 @@ void xg_nic_count_malformed(xg_nic_t *nic, xg_nic_wire_err_t why);
 /* A wait or poll routine starts (PTL_OK) -- or, after PtlAbort, must not
  * (PTL_ABORTED, nothing to undo).  Every PTL_OK is paired with
  * xg_nic_wait_leave(). */
-int  xg_nic_wait_enter(xg_nic_t *nic);
+int xg_nic_wait_enter(xg_nic_t *nic);
 void xg_nic_wait_leave(xg_nic_t *nic);
 /* hooks.c: runs the handler calls queued on @ni, without its lock during
  * the calls (the poller, holding @ni as nic->rx_locked). */

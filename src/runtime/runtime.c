@@ -25,13 +25,14 @@
 static pthread_mutex_t runtime_lock = PTHREAD_MUTEX_INITIALIZER;
 static int runtime_refs[XG_RUNTIME_COMPONENTS];
 static _Atomic xg_runtime_state_t runtime_states[XG_RUNTIME_COMPONENTS];
-static int runtime_nic_up;     /* the NIC is open */
-static int runtime_pgas_nic;   /* the running gas routes through it */
-static int runtime_exit_set;   /* runtime_at_exit is registered */
+static int runtime_nic_up;   /* the NIC is open */
+static int runtime_pgas_nic; /* the running gas routes through it */
+static int runtime_exit_set; /* runtime_at_exit is registered */
 
 xg_runtime_state_t xg_runtime_state(xg_runtime_component_t component)
 {
-    return atomic_load_explicit(&runtime_states[component], memory_order_acquire);
+    return atomic_load_explicit(&runtime_states[component],
+                                memory_order_acquire);
 }
 
 void xg_runtime_heap_from_node(void)
@@ -53,7 +54,8 @@ static void runtime_print_stats(void)
     uint64_t hits, misses;
 
     xg_gas_nlb_stats(&hits, &misses);
-    fprintf(stderr, "xgas[pe %d] stats: nlb hits %llu misses %llu "
+    fprintf(stderr,
+            "xgas[pe %d] stats: nlb hits %llu misses %llu "
             "(hit rate %.2f%%), symmetric heap peak %llu of %llu bytes\n",
             xg_gas.me, (unsigned long long)hits, (unsigned long long)misses,
             (hits + misses) ? 100.0 * (double)hits / (double)(hits + misses)
@@ -145,7 +147,7 @@ static xg_status_t runtime_nic_start(void)
     xg_status_t status = XG_OK;
 
     if (!runtime_nic_up) {
-        status = xg_nic_open();
+        status         = xg_nic_open();
         runtime_nic_up = (status == XG_OK);
     }
     return status;
@@ -161,22 +163,24 @@ static xg_status_t runtime_pgas_start(void)
         return status;
     }
     route_nic = xg_gas_nic_wanted();
-    status = xg_mem_init(xg_gas_internal_size(xg_boot.npes,
-                                              xg_config.teams_max));
+    status =
+        xg_mem_init(xg_gas_internal_size(xg_boot.npes, xg_config.teams_max));
     if (status != XG_OK) {
         return status;
     }
     if (route_nic) {
         status = runtime_nic_start();
         if ((status != XG_OK) && (xg_boot.nnodes > 1)) {
-            xg_error("runtime", "the software NIC, through which this PE "
+            xg_error("runtime",
+                     "the software NIC, through which this PE "
                      "reaches the PEs of the other %d nodes, did not start "
                      "(%s); fix what the message above names",
                      xg_boot.nnodes - 1, xg_status_str(status));
             return status;
         }
         if (status != XG_OK) {
-            xg_error("runtime", "XGAS_ROUTE=nic: the software NIC did not "
+            xg_error("runtime",
+                     "XGAS_ROUTE=nic: the software NIC did not "
                      "start (%s); fix what the message above names, or "
                      "unset XGAS_ROUTE to use the direct route",
                      xg_status_str(status));

@@ -31,15 +31,15 @@
 #include "xgas_status.h"
 
 typedef enum {
-    XG_RUNTIME_NIC  = 0,   /* the software NIC: Portals 4 */
-    XG_RUNTIME_PGAS = 1,   /* symmetric memory, gas, teams */
+    XG_RUNTIME_NIC  = 0, /* the software NIC: Portals 4 */
+    XG_RUNTIME_PGAS = 1, /* symmetric memory, gas, teams */
     XG_RUNTIME_COMPONENTS
 } xg_runtime_component_t;
 
 typedef enum {
-    XG_RUNTIME_NEVER = 0,     /* not initialized yet */
-    XG_RUNTIME_ACTIVE = 1,
-    XG_RUNTIME_FINALIZED = 2  /* finalized (may start again) */
+    XG_RUNTIME_NEVER     = 0, /* not initialized yet */
+    XG_RUNTIME_ACTIVE    = 1,
+    XG_RUNTIME_FINALIZED = 2 /* finalized (may start again) */
 } xg_runtime_state_t;
 
 /* Counts a user of @component in, starting what it needs first.  On

@@ -41,7 +41,8 @@ static xg_spin_hpu_t *cmd_enter(const char *fn)
     xg_spin_hpu_t *hpu = xg_spin_tls_hpu;
 
     if ((hpu == NULL) || !hpu->in_handler) {
-        xg_error("spin", "%s: called outside a sPIN handler (only handlers "
+        xg_error("spin",
+                 "%s: called outside a sPIN handler (only handlers "
                  "running on the engine's HPUs may issue NIC commands)",
                  fn);
         return NULL;
@@ -59,8 +60,7 @@ static xg_spin_hpu_t *cmd_enter(const char *fn)
 static int cmd_leave(xg_spin_hpu_t *hpu, spin_cmd_t *handle)
 {
     hpu->in_runtime = 0;
-    if (hpu->kill_pending ||
-        xg_spin_kill_asked(hpu)) {
+    if (hpu->kill_pending || xg_spin_kill_asked(hpu)) {
         xg_spin_fault_raise(hpu, XG_SPIN_FAULT_WATCHDOG, 0);
     }
     hpu->cmds++;
@@ -124,8 +124,7 @@ int xg_spin_cmd_dma(const char *fn, int to_host, uint64_t host_addr,
     }
     if (ctx->raw) {
         fault = to_host ? xg_spin_flow_to_host(hpu, host_addr, nic, length)
-                        : xg_spin_flow_from_host(hpu, host_addr, nic,
-                                                 length);
+                        : xg_spin_flow_from_host(hpu, host_addr, nic, length);
     } else if (to_host) {
         memcpy((void *)(uintptr_t)host_addr, nic, length);
     } else {
@@ -137,8 +136,8 @@ int xg_spin_cmd_dma(const char *fn, int to_host, uint64_t host_addr,
     return cmd_leave(hpu, handle);
 }
 
-int xg_spin_cmd_host_write(const char *fn, uint64_t host_addr,
-                           uint64_t value, spin_cmd_t *handle)
+int xg_spin_cmd_host_write(const char *fn, uint64_t host_addr, uint64_t value,
+                           spin_cmd_t *handle)
 {
     xg_spin_hpu_t *hpu = cmd_enter(fn);
     const xg_spin_ctx_t *ctx;
@@ -183,8 +182,7 @@ int xg_spin_cmd_done(const char *fn, spin_cmd_t handle, bool *done_p)
         *done_p = (ret == SPIN_OK);
     }
     hpu->in_runtime = 0;
-    if (hpu->kill_pending ||
-        xg_spin_kill_asked(hpu)) {
+    if (hpu->kill_pending || xg_spin_kill_asked(hpu)) {
         xg_spin_fault_raise(hpu, XG_SPIN_FAULT_WATCHDOG, 0);
     }
     return ret;

@@ -28,19 +28,21 @@ static xg_status_t ctx_handlers(const char *fn, xg_spin_ctx_t *ctx,
             }
             *slots[i] = xg_spin_obj_sym(ctx->obj, names[i], NULL);
             if (*slots[i] == NULL) {
-                xg_error("spin", "%s: handler file %s defines no %s: check "
-                         "the name (and that it is not static)", fn,
-                         ctx->obj->path, names[i]);
+                xg_error("spin",
+                         "%s: handler file %s defines no %s: check "
+                         "the name (and that it is not static)",
+                         fn, ctx->obj->path, names[i]);
                 return XG_ERR_INVALID_PARAM;
             }
         }
     } else {
-        init = (void (*)(handler_fn *, handler_fn *, handler_fn *, void **))
-            (uintptr_t)xg_spin_obj_sym(ctx->obj, "init_handlers", NULL);
+        init = (void (*)(handler_fn *, handler_fn *, handler_fn *, void **))(
+            uintptr_t)xg_spin_obj_sym(ctx->obj, "init_handlers", NULL);
         if (init == NULL) {
-            xg_error("spin", "%s: handler file %s defines no init_handlers: "
-                     "name the handlers (XG_SPIN_CTX_FIELD_HANDLERS)", fn,
-                     ctx->obj->path);
+            xg_error("spin",
+                     "%s: handler file %s defines no init_handlers: "
+                     "name the handlers (XG_SPIN_CTX_FIELD_HANDLERS)",
+                     fn, ctx->obj->path);
             return XG_ERR_INVALID_PARAM;
         }
         init(&ctx->hh, &ctx->ph, &ctx->th, &mem);
@@ -64,9 +66,10 @@ static xg_status_t ctx_memories(const char *fn, xg_spin_ctx_t *ctx,
     if ((p->field_mask & XG_SPIN_CTX_FIELD_HANDLER_MEM) &&
         (p->handler_mem_size != 0)) {
         if (p->handler_mem_image_size > p->handler_mem_size) {
-            xg_error("spin", "%s: handler memory image of %zu bytes is "
-                     "larger than the handler memory (%zu bytes)", fn,
-                     p->handler_mem_image_size, p->handler_mem_size);
+            xg_error("spin",
+                     "%s: handler memory image of %zu bytes is "
+                     "larger than the handler memory (%zu bytes)",
+                     fn, p->handler_mem_image_size, p->handler_mem_size);
             return XG_ERR_INVALID_PARAM;
         }
         ctx->hmem = xg_spin_mem_l2_alloc(p->handler_mem_size);
@@ -75,8 +78,7 @@ static xg_status_t ctx_memories(const char *fn, xg_spin_ctx_t *ctx,
         }
         ctx->hmem_size = p->handler_mem_size;
         if (p->handler_mem_image != NULL) {
-            memcpy(ctx->hmem, p->handler_mem_image,
-                   p->handler_mem_image_size);
+            memcpy(ctx->hmem, p->handler_mem_image, p->handler_mem_image_size);
         }
     }
     if ((p->field_mask & XG_SPIN_CTX_FIELD_SCRATCHPAD) &&
@@ -94,10 +96,9 @@ static xg_status_t ctx_memories(const char *fn, xg_spin_ctx_t *ctx,
         /* a pad per MPQ in every cluster: any message may have its
          * home anywhere */
         ctx->pad_size = xg_align_up(p->msg_scratchpad_size, 64);
-        per_cluster = e->nmsgs;
+        per_cluster   = e->nmsgs;
         for (c = 0; c < e->nclusters; c++) {
-            ctx->pads[c] = xg_spin_mem_l1_alloc(c, per_cluster *
-                                                       ctx->pad_size);
+            ctx->pads[c] = xg_spin_mem_l1_alloc(c, per_cluster * ctx->pad_size);
             if (ctx->pads[c] == NULL) {
                 goto err_full;
             }
@@ -106,19 +107,21 @@ static xg_status_t ctx_memories(const char *fn, xg_spin_ctx_t *ctx,
     return XG_OK;
 
 err_full:
-    xg_error("spin", "%s: NIC memory is full: handler memory %zu bytes (of "
-             "%u in all), scratchpad %zu bytes per cluster and %zu per "
-             "message (%u messages at a time, XGAS_SPIN_MPQS) do not fit "
-             "next to the contexts that exist (%zu bytes of L1 per cluster)",
-             fn,
-             (p->field_mask & XG_SPIN_CTX_FIELD_HANDLER_MEM)
-                 ? p->handler_mem_size : 0,
-             L2_HANDLER_MEM_SIZE,
-             (p->field_mask & XG_SPIN_CTX_FIELD_SCRATCHPAD)
-                 ? p->scratchpad_size : 0,
-             (p->field_mask & XG_SPIN_CTX_FIELD_MSG_SCRATCHPAD)
-                 ? p->msg_scratchpad_size : 0,
-             e->nmsgs, (size_t)L1_SCRATCHPAD_SIZE);
+    xg_error(
+        "spin",
+        "%s: NIC memory is full: handler memory %zu bytes (of "
+        "%u in all), scratchpad %zu bytes per cluster and %zu per "
+        "message (%u messages at a time, XGAS_SPIN_MPQS) do not fit "
+        "next to the contexts that exist (%zu bytes of L1 per cluster)",
+        fn,
+        (p->field_mask & XG_SPIN_CTX_FIELD_HANDLER_MEM) ? p->handler_mem_size
+                                                        : 0,
+        L2_HANDLER_MEM_SIZE,
+        (p->field_mask & XG_SPIN_CTX_FIELD_SCRATCHPAD) ? p->scratchpad_size : 0,
+        (p->field_mask & XG_SPIN_CTX_FIELD_MSG_SCRATCHPAD)
+            ? p->msg_scratchpad_size
+            : 0,
+        e->nmsgs, (size_t)L1_SCRATCHPAD_SIZE);
     return XG_ERR_NO_MEMORY;
 }
 
@@ -163,8 +166,8 @@ xg_status_t xg_spin_ctx_new(const char *fn, const xg_spin_ctx_params_t *p,
     ctx->send_ni = -1;
     pthread_mutex_lock(&e->lock);
     ctx->obj = xg_spin_obj_load(fn, p->handler_file);
-    status = (ctx->obj == NULL) ? XG_ERR_INVALID_PARAM
-                                : ctx_handlers(fn, ctx, p);
+    status =
+        (ctx->obj == NULL) ? XG_ERR_INVALID_PARAM : ctx_handlers(fn, ctx, p);
     if (status == XG_OK) {
         status = ctx_memories(fn, ctx, p);
     }
@@ -192,8 +195,9 @@ xg_status_t xg_spin_ctx_new(const char *fn, const xg_spin_ctx_params_t *p,
         ctx->send_pt   = p->send_pt_index;
         ctx->send_bits = p->send_match_bits;
     }
-    ctx->desc = ((p->field_mask & XG_SPIN_CTX_FIELD_DESC) &&
-                 (p->desc != NULL)) ? p->desc : &ctx->own_desc;
+    ctx->desc = ((p->field_mask & XG_SPIN_CTX_FIELD_DESC) && (p->desc != NULL))
+                    ? p->desc
+                    : &ctx->own_desc;
     memset((void *)ctx->desc, 0, sizeof(*ctx->desc));
     xg_spin_ctx_thresholds(ctx);
     xg_spin_portals_hooks(ctx);
@@ -214,11 +218,10 @@ static void ctx_wait(xg_spin_ctx_t *ctx, int nic_too)
     /* a stalled message is reset within its threshold: this ends */
     xg_wait_init(&wait);
     while ((atomic_load_explicit(&ctx->active, memory_order_acquire) != 0) ||
-           ((atomic_load_explicit(&ctx->hooks.inflight,
-                                  memory_order_acquire) != 0) &&
-            (nic_too ||
-             !atomic_load_explicit(&xg_spin_engine.nic_closed,
-                                   memory_order_acquire)))) {
+           ((atomic_load_explicit(&ctx->hooks.inflight, memory_order_acquire) !=
+             0) &&
+            (nic_too || !atomic_load_explicit(&xg_spin_engine.nic_closed,
+                                              memory_order_acquire)))) {
         xg_wait_backoff(&wait);
     }
 }
@@ -271,18 +274,19 @@ xg_status_t xg_spin_ctx_delete(const char *fn, xg_spin_ctx_t *ctx)
 }
 
 xg_status_t xg_spin_ctx_flow_packet(const char *fn, xg_spin_ctx_t *ctx,
-                                    uint32_t msgid, const void *pkt,
-                                    size_t len, int eom)
+                                    uint32_t msgid, const void *pkt, size_t len,
+                                    int eom)
 {
     return (xg_spin_flow_inject(fn, &ctx->flows, ctx, msgid, pkt, len, eom,
                                 0) == SPIN_SUCCESS)
-               ? XG_OK : XG_ERR_INVALID_PARAM;
+               ? XG_OK
+               : XG_ERR_INVALID_PARAM;
 }
 
 void *xg_spin_ctx_mem(xg_spin_ctx_t *ctx, int scratch, unsigned cluster,
                       size_t *size_p)
 {
-    void *p = NULL;
+    void *p     = NULL;
     size_t size = 0;
 
     if (!scratch) {

@@ -30,11 +30,11 @@
 #include "spin/xg_spin_int.h"
 
 xg_spin_engine_t xg_spin_engine = {
-    .lock    = PTHREAD_MUTEX_INITIALIZER,
+    .lock      = PTHREAD_MUTEX_INITIALIZER,
     .grow_lock = PTHREAD_MUTEX_INITIALIZER,
-    .wd_lock = PTHREAD_MUTEX_INITIALIZER,
-    .wd_cond = PTHREAD_COND_INITIALIZER,
-    .ev_lock = PTHREAD_MUTEX_INITIALIZER,
+    .wd_lock   = PTHREAD_MUTEX_INITIALIZER,
+    .wd_cond   = PTHREAD_COND_INITIALIZER,
+    .ev_lock   = PTHREAD_MUTEX_INITIALIZER,
 };
 
 __thread xg_spin_hpu_t *xg_spin_tls_hpu
@@ -87,7 +87,7 @@ static void queue_push(xg_mpmc_t *q, uintptr_t v)
 static void ready_push(xg_spin_pkt_t *pkt)
 {
     xg_spin_engine_t *e = &xg_spin_engine;
-    unsigned home = pkt->msg->home;
+    unsigned home       = pkt->msg->home;
 
     queue_push((pkt->run == XG_SPIN_RUN_PAYLOAD) ? &e->ready[home]
                                                  : &e->home_only[home],
@@ -143,7 +143,7 @@ static void pkt_free(xg_spin_hpu_t *hpu, xg_spin_pkt_t *pkt)
         xg_spin_pkt_drop(pkt);
         return;
     }
-    pkt->msg = NULL;
+    pkt->msg                   = NULL;
     hpu->stash[hpu->stash_n++] = (uintptr_t)(pkt - e->pkts);
     if (hpu->stash_n == e->stash_max) {
         hpu_flush_slots(hpu);
@@ -163,8 +163,7 @@ static uint32_t msgs_in_chunk(const xg_spin_engine_t *e, uint32_t k)
  * the first chunk of the table, in process memory for later chunks (made
  * the first time a message of @ctx lands in the chunk).  NULL: none, or
  * no memory (*@oom set). */
-static void *msg_pad(xg_spin_ctx_t *ctx, const xg_spin_msg_t *msg,
-                     int *oom)
+static void *msg_pad(xg_spin_ctx_t *ctx, const xg_spin_msg_t *msg, int *oom)
 {
     const xg_spin_engine_t *e = &xg_spin_engine;
     uint32_t entry, chunk = xg_spin_msg_chunk(e, msg->index, &entry);
@@ -178,15 +177,15 @@ static void *msg_pad(xg_spin_ctx_t *ctx, const xg_spin_msg_t *msg,
     }
     pads = atomic_load_explicit(&ctx->xpads[chunk], memory_order_acquire);
     if (pads == NULL) {
-        mine = aligned_alloc(64, (size_t)msgs_in_chunk(e, chunk) *
-                                     ctx->pad_size);
+        mine =
+            aligned_alloc(64, (size_t)msgs_in_chunk(e, chunk) * ctx->pad_size);
         if (mine == NULL) {
             *oom = 1;
             return NULL;
         }
-        if (atomic_compare_exchange_strong_explicit(
-                &ctx->xpads[chunk], &pads, mine, memory_order_acq_rel,
-                memory_order_acquire)) {
+        if (atomic_compare_exchange_strong_explicit(&ctx->xpads[chunk], &pads,
+                                                    mine, memory_order_acq_rel,
+                                                    memory_order_acquire)) {
             pads = mine;
         } else {
             free(mine); /* another opener made it first */
@@ -254,18 +253,18 @@ xg_spin_msg_t *xg_spin_msg_open(xg_spin_ctx_t *ctx, uint32_t id)
             return NULL;
         }
     }
-    msg = xg_spin_msg_at(e, (uint32_t)v);
-    msg->ctx         = ctx;
+    msg      = xg_spin_msg_at(e, (uint32_t)v);
+    msg->ctx = ctx;
     /* (injectors of different contexts may open messages at once) */
-    msg->id          = (id != UINT32_MAX)
-                           ? id
-                           : atomic_fetch_add_explicit(&e->next_msg_id, 1,
-                                                       memory_order_relaxed);
-    msg->home        = msg->id % e->nclusters;
-    msg->held        = msg->held_tail = NULL;
-    msg->eom_pkt     = NULL;
-    msg->header_sent = 0;
-    msg->pad         = msg_pad(ctx, msg, &oom);
+    msg->id   = (id != UINT32_MAX)
+                    ? id
+                    : atomic_fetch_add_explicit(&e->next_msg_id, 1,
+                                                memory_order_relaxed);
+    msg->home = msg->id % e->nclusters;
+    msg->held = msg->held_tail = NULL;
+    msg->eom_pkt               = NULL;
+    msg->header_sent           = 0;
+    msg->pad                   = msg_pad(ctx, msg, &oom);
     if (oom) {
         queue_push(&e->free_msgs, v);
         return NULL;
@@ -276,10 +275,10 @@ xg_spin_msg_t *xg_spin_msg_open(xg_spin_ctx_t *ctx, uint32_t id)
     atomic_store_explicit(&msg->flags, 0, memory_order_relaxed);
     atomic_store_explicit(&msg->nic_sync, 0, memory_order_relaxed);
     atomic_store_explicit(&msg->refs, 1, memory_order_relaxed); /* open */
-    atomic_store_explicit(&msg->last_ns,
-                          atomic_load_explicit(&e->coarse_ns,
-                                               memory_order_relaxed),
-                          memory_order_relaxed);
+    atomic_store_explicit(
+        &msg->last_ns,
+        atomic_load_explicit(&e->coarse_ns, memory_order_relaxed),
+        memory_order_relaxed);
     atomic_fetch_add_explicit(&ctx->active, 1, memory_order_relaxed);
     /* release: the fields above before the watchdog may look at it */
     atomic_store_explicit(&msg->life, 1, memory_order_release);
@@ -288,8 +287,7 @@ xg_spin_msg_t *xg_spin_msg_open(xg_spin_ctx_t *ctx, uint32_t id)
 
 void xg_spin_msg_unref(xg_spin_msg_t *msg)
 {
-    if (atomic_fetch_sub_explicit(&msg->life, 1, memory_order_acq_rel) ==
-        1) {
+    if (atomic_fetch_sub_explicit(&msg->life, 1, memory_order_acq_rel) == 1) {
         queue_push(&xg_spin_engine.free_msgs, msg->index);
     }
 }
@@ -353,8 +351,7 @@ static void msg_drained(xg_spin_msg_t *msg, xg_spin_hpu_t *hpu)
 static void msg_put_n(xg_spin_msg_t *msg, xg_spin_hpu_t *hpu, uint32_t n)
 {
     /* acq_rel: every handler's work before whoever ends the message */
-    if (atomic_fetch_sub_explicit(&msg->refs, n, memory_order_acq_rel) ==
-        n) {
+    if (atomic_fetch_sub_explicit(&msg->refs, n, memory_order_acq_rel) == n) {
         msg_drained(msg, hpu);
     }
 }
@@ -428,15 +425,15 @@ int xg_spin_pkt_inject(xg_spin_msg_t *msg, xg_spin_pkt_t *pkt)
         if (refs == 0) {
             return 0;
         }
-    } while (!atomic_compare_exchange_weak_explicit(
-        &msg->refs, &refs, refs + 1, memory_order_acq_rel,
-        memory_order_relaxed));
+    } while (!atomic_compare_exchange_weak_explicit(&msg->refs, &refs, refs + 1,
+                                                    memory_order_acq_rel,
+                                                    memory_order_relaxed));
     pkt->msg = msg;
     /* the watchdog's clock: no system call per packet */
-    atomic_store_explicit(&msg->last_ns,
-                          atomic_load_explicit(&xg_spin_engine.coarse_ns,
-                                               memory_order_relaxed),
-                          memory_order_relaxed);
+    atomic_store_explicit(
+        &msg->last_ns,
+        atomic_load_explicit(&xg_spin_engine.coarse_ns, memory_order_relaxed),
+        memory_order_relaxed);
     if (pkt->eom) {
         msg->eom_pkt = pkt;
     }
@@ -444,13 +441,12 @@ int xg_spin_pkt_inject(xg_spin_msg_t *msg, xg_spin_pkt_t *pkt)
     if (ctx->hh != NULL) {
         if (!msg->header_sent) {
             msg->header_sent = 1;
-            pkt->run = XG_SPIN_RUN_HEADER;
+            pkt->run         = XG_SPIN_RUN_HEADER;
         } else {
             flags = atomic_load_explicit(&msg->flags, memory_order_acquire);
             if (!(flags & XG_SPIN_MSG_HEADER_DONE)) {
                 xg_spinlock_lock(&msg->lock);
-                flags = atomic_load_explicit(&msg->flags,
-                                             memory_order_relaxed);
+                flags = atomic_load_explicit(&msg->flags, memory_order_relaxed);
                 if (!(flags & XG_SPIN_MSG_HEADER_DONE)) {
                     /* the header handler releases it */
                     pkt->next = NULL;
@@ -480,7 +476,7 @@ static void task_fill(xg_spin_hpu_t *hpu, const xg_spin_pkt_t *pkt)
 {
     const xg_spin_msg_t *msg = pkt->msg;
     const xg_spin_ctx_t *ctx = msg->ctx;
-    task_t *t = hpu->task;
+    task_t *t                = hpu->task;
     unsigned c;
 
     t->handler_mem      = ctx->hmem;
@@ -491,24 +487,24 @@ static void task_fill(xg_spin_hpu_t *hpu, const xg_spin_pkt_t *pkt)
         t->scratchpad[c]      = ctx->scratch[c];
         t->scratchpad_size[c] = ctx->scratch_size[c];
     }
-    t->host_mem_high   = (uint32_t)(ctx->host_base >> 32);
-    t->host_mem_low    = (uint32_t)ctx->host_base;
-    t->host_mem_size   = ctx->host_size;
-    t->l2_pkt_mem      = pkt->data;
-    t->home_cluster_id = msg->home;
-    t->flow_id         = msg->id;
-    t->xg_msg_offset   = pkt->offset;
-    t->xg_msg_length   = msg->mlength;
-    t->xg_match_bits   = msg->match_bits;
-    t->xg_hdr_data     = msg->hdr_data;
-    t->xg_source       = msg->source;
-    t->xg_eom          = pkt->eom;
+    t->host_mem_high          = (uint32_t)(ctx->host_base >> 32);
+    t->host_mem_low           = (uint32_t)ctx->host_base;
+    t->host_mem_size          = ctx->host_size;
+    t->l2_pkt_mem             = pkt->data;
+    t->home_cluster_id        = msg->home;
+    t->flow_id                = msg->id;
+    t->xg_msg_offset          = pkt->offset;
+    t->xg_msg_length          = msg->mlength;
+    t->xg_match_bits          = msg->match_bits;
+    t->xg_hdr_data            = msg->hdr_data;
+    t->xg_source              = msg->source;
+    t->xg_eom                 = pkt->eom;
     t->xg_msg_scratchpad      = msg->pad;
     t->xg_msg_scratchpad_size = (msg->pad != NULL) ? ctx->pad_size : 0;
-    hpu->args.task       = t;
-    hpu->args.hpu_gid    = hpu->gid;
-    hpu->args.cluster_id = hpu->cluster;
-    hpu->args.hpu_id     = hpu->core;
+    hpu->args.task            = t;
+    hpu->args.hpu_gid         = hpu->gid;
+    hpu->args.cluster_id      = hpu->cluster;
+    hpu->args.hpu_id          = hpu->core;
 }
 
 /* sigsetjmp saves no signal mask (that would be a system call per
@@ -534,10 +530,10 @@ static XG_NOINLINE int run_handler(xg_spin_hpu_t *hpu, xg_spin_pkt_t *pkt,
     int ok;
 
     task_fill(hpu, pkt);
-    hpu->pkt   = pkt;
-    hpu->msg   = pkt->msg;
-    hpu->run   = kind;
-    hpu->fault = XG_SPIN_FAULT_NONE;
+    hpu->pkt         = pkt;
+    hpu->msg         = pkt->msg;
+    hpu->run         = kind;
+    hpu->fault       = XG_SPIN_FAULT_NONE;
     hpu->fault_quiet = 0;
     atomic_store_explicit(&hpu->wd_limit, pkt->msg->ctx->watchdog_ns,
                           memory_order_relaxed);
@@ -547,7 +543,7 @@ static XG_NOINLINE int run_handler(xg_spin_hpu_t *hpu, xg_spin_pkt_t *pkt,
         hpu->in_handler = 1;
         fn(&hpu->args);
         hpu->in_handler = 0;
-        ok = 1;
+        ok              = 1;
         if (xg_spin_kill_asked(hpu)) {
             /* the watchdog gave up on it before it returned: a system
              * call its signal interrupted (pause, sleep) made it return
@@ -555,11 +551,11 @@ static XG_NOINLINE int run_handler(xg_spin_hpu_t *hpu, xg_spin_pkt_t *pkt,
             hpu->fault      = XG_SPIN_FAULT_WATCHDOG;
             hpu->fault_sig  = xg_spin_fault_signal();
             hpu->fault_addr = 0;
-            ok = 0;
+            ok              = 0;
         }
     } else {
         hpu->in_handler = 0; /* a fault: fault.c jumped back here */
-        ok = 0;
+        ok              = 0;
     }
     atomic_store_explicit(&hpu->seq, seq + 2, memory_order_release);
     hpu->kill_pending = 0;
@@ -593,7 +589,7 @@ static void header_done(xg_spin_hpu_t *hpu, xg_spin_msg_t *msg, int ok)
     xg_spinlock_lock(&msg->lock);
     atomic_fetch_or_explicit(&msg->flags, XG_SPIN_MSG_HEADER_DONE,
                              memory_order_release);
-    pkt = msg->held;
+    pkt       = msg->held;
     msg->held = msg->held_tail = NULL;
     xg_spinlock_unlock(&msg->lock);
     for (; pkt != NULL; pkt = next) {
@@ -624,16 +620,15 @@ static void hpu_exec(xg_spin_hpu_t *hpu, xg_spin_pkt_t *pkt)
     }
     if (pkt->run == XG_SPIN_RUN_HEADER) {
         /* the first packet: the header handler, then its payload's */
-        ok = msg_failed(msg) ? 0
-                             : run_handler(hpu, pkt, ctx->hh,
-                                           XG_SPIN_HANDLER_HEADER);
+        ok = msg_failed(msg)
+                 ? 0
+                 : run_handler(hpu, pkt, ctx->hh, XG_SPIN_HANDLER_HEADER);
         header_done(hpu, msg, ok);
     }
     if ((ctx->ph != NULL) && !msg_failed(msg)) {
         run_handler(hpu, pkt, ctx->ph, XG_SPIN_HANDLER_PAYLOAD);
     }
-    if (!ctx->raw && (ctx->flags & XG_SPIN_CTX_DELIVER) &&
-        !msg_failed(msg)) {
+    if (!ctx->raw && (ctx->flags & XG_SPIN_CTX_DELIVER) && !msg_failed(msg)) {
         xg_spin_portals_land(msg, pkt);
     }
     pkt_finish(hpu, pkt);
@@ -675,7 +670,7 @@ static xg_spin_pkt_t *hpu_take(xg_spin_hpu_t *hpu)
 
 static void *hpu_main(void *arg)
 {
-    xg_spin_hpu_t *hpu = arg;
+    xg_spin_hpu_t *hpu  = arg;
     xg_spin_engine_t *e = &xg_spin_engine;
     xg_spin_pkt_t *pkt;
     uint64_t idle_since = 0;
@@ -683,7 +678,7 @@ static void *hpu_main(void *arg)
     xg_wait_t wait;
 
     xg_spin_tls_hpu = hpu;
-    hpu->self = pthread_self();
+    hpu->self       = pthread_self();
     if (pthread_getcpuclockid(pthread_self(), &hpu->cpu_clock) != 0) {
         hpu->cpu_clock = CLOCK_MONOTONIC;
     }
@@ -793,25 +788,24 @@ static xg_status_t engine_setup(xg_spin_engine_t *e)
     e->nslots       = (uint32_t)(xg_config.spin_pkt_buffer / e->slot_size);
     e->nmsgs        = (uint32_t)xg_config.spin_mpqs;
     /* a stash per HPU only where the buffer is large next to them */
-    e->stash_max    = e->nslots / (8 * e->nhpus);
+    e->stash_max = e->nslots / (8 * e->nhpus);
     if (e->stash_max > XG_SPIN_STASH) {
         e->stash_max = XG_SPIN_STASH;
     }
-    e->idle_ns      = (uint64_t)xg_config.spin_idle_us * 1000;
+    e->idle_ns          = (uint64_t)xg_config.spin_idle_us * 1000;
     e->wd_default_ns    = (uint64_t)xg_config.spin_watchdog_us * 1000;
     e->stall_default_ns = (uint64_t)xg_config.spin_stall_ms * 1000000;
     if (e->nslots == 0) {
-        xg_error("spin", "XGAS_SPIN_PKT_BUFFER=%llu holds no packet of "
+        xg_error("spin",
+                 "XGAS_SPIN_PKT_BUFFER=%llu holds no packet of "
                  "XGAS_SPIN_PKT_SIZE=%u bytes: make the buffer larger",
-                 (unsigned long long)xg_config.spin_pkt_buffer,
-                 e->slot_size);
+                 (unsigned long long)xg_config.spin_pkt_buffer, e->slot_size);
         return XG_ERR_INVALID_PARAM;
     }
-    e->pkts = calloc(e->nslots, sizeof(*e->pkts));
-    e->max_msgs     = (e->nmsgs > XG_SPIN_MPQ_MAX) ? e->nmsgs
-                                                   : XG_SPIN_MPQ_MAX;
-    e->msgs[0] = calloc(e->nmsgs, sizeof(*e->msgs[0]));
-    e->hpus = aligned_alloc(XG_CACHELINE, e->nhpus * sizeof(*e->hpus));
+    e->pkts     = calloc(e->nslots, sizeof(*e->pkts));
+    e->max_msgs = (e->nmsgs > XG_SPIN_MPQ_MAX) ? e->nmsgs : XG_SPIN_MPQ_MAX;
+    e->msgs[0]  = calloc(e->nmsgs, sizeof(*e->msgs[0]));
+    e->hpus     = aligned_alloc(XG_CACHELINE, e->nhpus * sizeof(*e->hpus));
     /* every queue holds at most all slots (or MPQs the table may have);
      * room for four times that, so that a consumer preempted between
      * claiming a cell and reading it rarely holds a producer up
@@ -825,8 +819,7 @@ static xg_status_t engine_setup(xg_spin_engine_t *e)
     atomic_store_explicit(&e->nmsgs_all, e->nmsgs, memory_order_relaxed);
     for (c = 0; c < XG_SPIN_NCLUSTERS; c++) {
         if ((xg_mpmc_init(&e->ready[c], 4 * (uint64_t)e->nslots) != 0) ||
-            (xg_mpmc_init(&e->home_only[c], 4 * (uint64_t)e->nslots) !=
-             0)) {
+            (xg_mpmc_init(&e->home_only[c], 4 * (uint64_t)e->nslots) != 0)) {
             return XG_ERR_NO_MEMORY;
         }
     }
@@ -854,7 +847,7 @@ static xg_status_t engine_start(xg_spin_engine_t *e)
     if (status != XG_OK) {
         return status;
     }
-    stack = (size_t)xg_align_up(xg_config.spin_hpu_stack, 4096);
+    stack  = (size_t)xg_align_up(xg_config.spin_hpu_stack, 4096);
     status = xg_spin_portals_listen();
     if (status != XG_OK) {
         return status;
@@ -878,12 +871,12 @@ static xg_status_t engine_start(xg_spin_engine_t *e)
         goto err_unmap;
     }
     for (i = 0; i < e->nhpus; i++) {
-        hpu = &e->hpus[i];
-        hpu->cluster = i / e->cluster_hpus;
-        hpu->core    = i % e->cluster_hpus;
-        hpu->gid     = hpu->cluster * NB_CORES + hpu->core;
-        hpu->task    = xg_spin_mem_task(hpu->cluster, hpu->core);
-        hpu->stack   = xg_spin_mem_stack(hpu->gid, stack);
+        hpu             = &e->hpus[i];
+        hpu->cluster    = i / e->cluster_hpus;
+        hpu->core       = i % e->cluster_hpus;
+        hpu->gid        = hpu->cluster * NB_CORES + hpu->core;
+        hpu->task       = xg_spin_mem_task(hpu->cluster, hpu->core);
+        hpu->stack      = xg_spin_mem_stack(hpu->gid, stack);
         hpu->stack_size = stack;
         if ((hpu->stack == NULL) || (pthread_attr_init(&attr) != 0)) {
             status = XG_ERR_NO_MEMORY;
@@ -892,9 +885,11 @@ static xg_status_t engine_start(xg_spin_engine_t *e)
         if ((errno = pthread_attr_setstack(&attr, hpu->stack, stack)) ||
             (errno = pthread_create(&hpu->thread, &attr, hpu_main, hpu))) {
             pthread_attr_destroy(&attr);
-            xg_error("spin", "cannot start HPU thread %u on a stack of %zu "
+            xg_error("spin",
+                     "cannot start HPU thread %u on a stack of %zu "
                      "bytes: %m (the thread's TLS lives on it too: raise "
-                     "XGAS_SPIN_HPU_STACK)", i, stack);
+                     "XGAS_SPIN_HPU_STACK)",
+                     i, stack);
             status = XG_ERR_NO_RESOURCE;
             break;
         }
@@ -905,9 +900,10 @@ static xg_status_t engine_start(xg_spin_engine_t *e)
         xg_spin_fault_stop();
         goto err_unmap;
     }
-    xg_info("spin", "engine started: %u clusters x %u HPUs, %u packet "
-            "slots of %u bytes, %u MPQs", e->nclusters, e->cluster_hpus,
-            e->nslots, e->slot_size, e->nmsgs);
+    xg_info("spin",
+            "engine started: %u clusters x %u HPUs, %u packet "
+            "slots of %u bytes, %u MPQs",
+            e->nclusters, e->cluster_hpus, e->nslots, e->slot_size, e->nmsgs);
     return XG_OK;
 
 err_unmap:
@@ -920,7 +916,7 @@ err_free:
 xg_status_t xg_spin_engine_get(void)
 {
     xg_spin_engine_t *e = &xg_spin_engine;
-    xg_status_t status = XG_OK;
+    xg_status_t status  = XG_OK;
 
     pthread_mutex_lock(&e->lock);
     if (e->refs == 0) {

@@ -48,10 +48,10 @@
 #include "base/xg_time.h"
 #include "spin/xg_spin_int.h"
 
-#define WD_FORCE_TICKS 20u         /* polite tries before a forced stop */
+#define WD_FORCE_TICKS 20u           /* polite tries before a forced stop */
 #define WD_WALL_MIN    1000000000ULL /* wall-time backstop, at least */
-#define EV_MAX         4096u       /* events kept until taken */
-#define LOG_FIRST      8u          /* faults logged per context, at first */
+#define EV_MAX         4096u         /* events kept until taken */
+#define LOG_FIRST      8u            /* faults logged per context, at first */
 
 static const int fault_sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
 static struct sigaction old_actions[XG_ARRAY_SIZE(fault_sigs) + 1];
@@ -112,22 +112,17 @@ static int fault_kind(int sig, const xg_spin_hpu_t *hpu, uintptr_t addr)
             return XG_SPIN_FAULT_STACK;
         }
         return XG_SPIN_FAULT_MEMORY;
-    case SIGBUS:
-        return XG_SPIN_FAULT_BUS;
-    case SIGILL:
-        return XG_SPIN_FAULT_ILLEGAL;
-    case SIGFPE:
-        return XG_SPIN_FAULT_ARITH;
-    case SIGABRT:
-        return XG_SPIN_FAULT_ABORT;
-    default:
-        return XG_SPIN_FAULT_WATCHDOG;
+    case SIGBUS: return XG_SPIN_FAULT_BUS;
+    case SIGILL: return XG_SPIN_FAULT_ILLEGAL;
+    case SIGFPE: return XG_SPIN_FAULT_ARITH;
+    case SIGABRT: return XG_SPIN_FAULT_ABORT;
+    default: return XG_SPIN_FAULT_WATCHDOG;
     }
 }
 
 /* Ends the running handler with a fault: back to run_handler. */
-static XG_NORETURN void stop_handler(xg_spin_hpu_t *hpu, int sig,
-                                     uint64_t addr, int kind)
+static XG_NORETURN void stop_handler(xg_spin_hpu_t *hpu, int sig, uint64_t addr,
+                                     int kind)
 {
     hpu->fault_sig  = sig;
     hpu->fault_addr = addr;
@@ -148,8 +143,7 @@ static void on_watchdog(xg_spin_hpu_t *hpu, void *uc)
         } else {
             /* in another library: at a later tick, unless forced */
             stop = xg_spin_obj_has_pc(sig_pc(uc)) ||
-                   atomic_load_explicit(&hpu->kill_force,
-                                        memory_order_relaxed);
+                   atomic_load_explicit(&hpu->kill_force, memory_order_relaxed);
         }
     }
     /* taken: the watchdog may send the next one */
@@ -162,7 +156,7 @@ static void on_watchdog(xg_spin_hpu_t *hpu, void *uc)
 static void on_signal(int sig, siginfo_t *si, void *uc)
 {
     xg_spin_hpu_t *hpu = xg_spin_tls_hpu;
-    int saved = errno;
+    int saved          = errno;
 
     if (sig == wd_signo) {
         if (hpu != NULL) {
@@ -193,12 +187,10 @@ static xg_spin_hpu_t *handler_hpu(void)
 {
     xg_spin_hpu_t *hpu = xg_spin_tls_hpu;
 
-    return ((hpu != NULL) && hpu->in_handler && !hpu->in_runtime) ? hpu
-                                                                   : NULL;
+    return ((hpu != NULL) && hpu->in_handler && !hpu->in_runtime) ? hpu : NULL;
 }
 
-static XG_NORETURN void exit_fault(xg_spin_hpu_t *hpu, int sig,
-                                   uint64_t status)
+static XG_NORETURN void exit_fault(xg_spin_hpu_t *hpu, int sig, uint64_t status)
 {
     stop_handler(hpu, sig, status, XG_SPIN_FAULT_EXIT);
 }
@@ -258,11 +250,15 @@ static int sig_ends(int sig)
         return 0;
     }
     switch (sig) {
-    case SIGCHLD: case SIGCONT: case SIGURG: case SIGWINCH:  /* ignored */
-    case SIGSTOP: case SIGTSTP: case SIGTTIN: case SIGTTOU:  /* stop */
-        return 0;
-    default:
-        return 1;
+    case SIGCHLD:
+    case SIGCONT:
+    case SIGURG:
+    case SIGWINCH: /* ignored */
+    case SIGSTOP:
+    case SIGTSTP:
+    case SIGTTIN:
+    case SIGTTOU: /* stop */ return 0;
+    default: return 1;
     }
 }
 
@@ -280,7 +276,7 @@ void *xg_spin_rt_replacement(const char *name)
 {
     static const struct {
         const char *name;
-        void       *fn;
+        void *fn;
     } rt[] = {
         {"exit", (void *)(uintptr_t)rt_exit},
         {"_exit", (void *)(uintptr_t)rt__exit},
@@ -317,7 +313,7 @@ void xg_spin_fault_raise(xg_spin_hpu_t *hpu, int fault, uint64_t addr)
 int xg_spin_hpu_signals_init(xg_spin_hpu_t *hpu)
 {
     size_t size = 64 * 1024;
-    long min = sysconf(_SC_SIGSTKSZ);
+    long min    = sysconf(_SC_SIGSTKSZ);
     stack_t ss;
 
     if ((min > 0) && ((size_t)min * 4 > size)) {
@@ -325,8 +321,7 @@ int xg_spin_hpu_signals_init(xg_spin_hpu_t *hpu)
     }
     hpu->altstack = malloc(size);
     if (hpu->altstack == NULL) {
-        xg_error("spin", "no memory for the signal stack of HPU %u",
-                 hpu->gid);
+        xg_error("spin", "no memory for the signal stack of HPU %u", hpu->gid);
         return -1;
     }
     memset(&ss, 0, sizeof(ss));
@@ -385,20 +380,16 @@ const char *xg_spin_fault_name(int fault)
 static const char *handler_name(uint32_t kind)
 {
     switch (kind) {
-    case XG_SPIN_HANDLER_HEADER:
-        return "header handler";
-    case XG_SPIN_HANDLER_PAYLOAD:
-        return "payload handler";
-    case XG_SPIN_HANDLER_COMPLETION:
-        return "completion handler";
-    default:
-        return "message";
+    case XG_SPIN_HANDLER_HEADER: return "header handler";
+    case XG_SPIN_HANDLER_PAYLOAD: return "payload handler";
+    case XG_SPIN_HANDLER_COMPLETION: return "completion handler";
+    default: return "message";
     }
 }
 
 void xg_spin_fault_report(xg_spin_ctx_t *ctx, const xg_spin_event_t *ev)
 {
-    xg_spin_engine_t *e = &xg_spin_engine;
+    xg_spin_engine_t *e  = &xg_spin_engine;
     xg_spin_ec_desc_t *d = ctx->desc;
     uint64_t n;
     uint32_t at;
@@ -437,14 +428,16 @@ void xg_spin_fault_report(xg_spin_ctx_t *ctx, const xg_spin_event_t *ev)
             e->ev_n--;
             if (!e->ev_dropping) {
                 e->ev_dropping = 1;
-                xg_warn("spin", "%u fault events are waiting to be taken "
+                xg_warn("spin",
+                        "%u fault events are waiting to be taken "
                         "(xg_spin_event_get): the oldest are dropped; the "
-                        "contexts' descriptors still count them", EV_MAX);
+                        "contexts' descriptors still count them",
+                        EV_MAX);
             }
         }
     }
     if (e->ev_cap != 0) {
-        at = (e->ev_head + e->ev_n) % e->ev_cap;
+        at        = (e->ev_head + e->ev_n) % e->ev_cap;
         e->ev[at] = *ev;
         e->ev_n++;
     }
@@ -454,26 +447,27 @@ void xg_spin_fault_report(xg_spin_ctx_t *ctx, const xg_spin_event_t *ev)
         xg_spin_flow_fault(ev);
     }
     if ((n <= LOG_FIRST) || xg_is_pow2(n)) {
-        xg_warn("spin", "%s of %s: %s (address %#llx, signal %d, "
+        xg_warn("spin",
+                "%s of %s: %s (address %#llx, signal %d, "
                 "message %llu, HPU %u); the message failed%s",
                 handler_name(ev->handler),
                 (ctx->obj != NULL) ? ctx->obj->path : "a context",
-                xg_spin_fault_name(ev->fault),
-                (unsigned long long)ev->addr, ev->signal,
-                (unsigned long long)ev->msg, ev->hpu,
+                xg_spin_fault_name(ev->fault), (unsigned long long)ev->addr,
+                ev->signal, (unsigned long long)ev->msg, ev->hpu,
                 (n == LOG_FIRST) ? " (further faults of this context are "
-                                   "logged at powers of two)" : "");
+                                   "logged at powers of two)"
+                                 : "");
     }
 }
 
 xg_status_t xg_spin_event_take(xg_spin_event_t *ev)
 {
     xg_spin_engine_t *e = &xg_spin_engine;
-    xg_status_t status = XG_INPROGRESS;
+    xg_status_t status  = XG_INPROGRESS;
 
     pthread_mutex_lock(&e->ev_lock);
     if (e->ev_n != 0) {
-        *ev = e->ev[e->ev_head];
+        *ev        = e->ev[e->ev_head];
         e->ev_head = (e->ev_head + 1) % e->ev_cap;
         e->ev_n--;
         status = XG_OK;
@@ -593,7 +587,7 @@ static void *wd_main(void *arg)
     pthread_mutex_lock(&e->wd_lock);
     while (!atomic_load_explicit(&e->stop, memory_order_acquire)) {
         /* a quarter of the shortest threshold, between 1 and 100 ms */
-        min = atomic_load_explicit(&e->wd_min_ns, memory_order_relaxed);
+        min    = atomic_load_explicit(&e->wd_min_ns, memory_order_relaxed);
         period = min / 4;
         if (period < 1000000) {
             period = 1000000;
@@ -609,8 +603,7 @@ static void *wd_main(void *arg)
         pthread_mutex_lock(&e->wd_lock);
         clock_gettime(CLOCK_REALTIME, &ts);
         ts.tv_nsec += (long)(period % 1000000000);
-        ts.tv_sec  += (time_t)(period / 1000000000) +
-                      ts.tv_nsec / 1000000000;
+        ts.tv_sec += (time_t)(period / 1000000000) + ts.tv_nsec / 1000000000;
         ts.tv_nsec %= 1000000000;
         pthread_cond_timedwait(&e->wd_cond, &e->wd_lock, &ts);
     }
@@ -638,8 +631,7 @@ xg_status_t xg_spin_fault_start(void)
     if (pthread_create(&e->wd_thread, NULL, wd_main, e) != 0) {
         xg_error("spin", "cannot start the watchdog thread: %m");
         for (i = 0; i <= XG_ARRAY_SIZE(fault_sigs); i++) {
-            sigaction(i < XG_ARRAY_SIZE(fault_sigs) ? fault_sigs[i]
-                                                    : wd_signo,
+            sigaction(i < XG_ARRAY_SIZE(fault_sigs) ? fault_sigs[i] : wd_signo,
                       &old_actions[i], NULL);
         }
         return XG_ERR_NO_RESOURCE;

@@ -37,32 +37,32 @@
 
 typedef struct xg_spin_flow_msg {
     xg_spin_ctx_t *ctx;
-    uint32_t       msgid;
-    xg_spin_msg_t *msg;   /* NULL: reset, its late packets are dropped */
+    uint32_t msgid;
+    xg_spin_msg_t *msg; /* NULL: reset, its late packets are dropped */
 } flow_msg_t;
 
 static struct {
-    int              inited;
-    pthread_mutex_t  cb_lock;   /* one callback at a time; cbs, trace */
+    int inited;
+    pthread_mutex_t cb_lock; /* one callback at a time; cbs, trace */
     xg_spin_sim_cbs_t cbs;
-    FILE            *trace;
-    xg_spin_ctx_t  **ctxs;      /* raw contexts, by spin_ec_t */
-    unsigned         nctxs, ctxs_cap;
-    xg_spin_flows_t  flows;     /* their messages without eom yet */
-    int              eos;
-    uint64_t         injected;  /* driver thread's */
-    _Atomic uint64_t done;      /* feedbacks */
-    uint64_t         bytes_in;
-    uint64_t         first_ns, last_ns;
+    FILE *trace;
+    xg_spin_ctx_t **ctxs; /* raw contexts, by spin_ec_t */
+    unsigned nctxs, ctxs_cap;
+    xg_spin_flows_t flows; /* their messages without eom yet */
+    int eos;
+    uint64_t injected;     /* driver thread's */
+    _Atomic uint64_t done; /* feedbacks */
+    uint64_t bytes_in;
+    uint64_t first_ns, last_ns;
     /* under cb_lock */
-    uint64_t         out_pkts, out_bytes, wr_n, wr_bytes, rd_n, rd_bytes;
-    uint64_t         lat_sum, lat_min, lat_max, faults;
+    uint64_t out_pkts, out_bytes, wr_n, wr_bytes, rd_n, rd_bytes;
+    uint64_t lat_sum, lat_min, lat_max, faults;
 } sim = {.cb_lock = PTHREAD_MUTEX_INITIALIZER};
 
 static void trace_hex(const void *data, size_t len)
 {
     static const char digits[] = "0123456789abcdef";
-    const uint8_t *p = data;
+    const uint8_t *p           = data;
     char buf[256];
     size_t i, n = 0;
 
@@ -97,8 +97,7 @@ void xg_spin_sim_set_cbs(const xg_spin_sim_cbs_t *cbs)
  * --------------------------------------------------------------------- */
 
 /* The driver's feedback for a packet of message @msgid. */
-static void flow_feedback(uint32_t msgid, uint64_t user_ptr,
-                          uint64_t t_arrival)
+static void flow_feedback(uint32_t msgid, uint64_t user_ptr, uint64_t t_arrival)
 {
     uint64_t now = xg_spin_now(), lat = now - t_arrival;
 
@@ -115,8 +114,7 @@ static void flow_feedback(uint32_t msgid, uint64_t user_ptr,
     }
     sim.last_ns = now;
     if (sim.trace != NULL) {
-        fprintf(sim.trace, "done %" PRIu32 " %" PRIu64 "\n", msgid,
-                user_ptr);
+        fprintf(sim.trace, "done %" PRIu32 " %" PRIu64 "\n", msgid, user_ptr);
     }
     pthread_mutex_unlock(&sim.cb_lock);
     /* release: the callback's work before pspinsim_run returns */
@@ -190,9 +188,11 @@ void xg_spin_flow_fault(const xg_spin_event_t *ev)
     pthread_mutex_lock(&sim.cb_lock);
     sim.faults++;
     if (sim.trace != NULL) {
-        fprintf(sim.trace, "fault %s|handler %u msg %" PRIu64 " addr %#"
-                PRIx64 " signal %d\n", xg_spin_fault_name(ev->fault),
-                ev->handler, ev->msg, ev->addr, ev->signal);
+        fprintf(sim.trace,
+                "fault %s|handler %u msg %" PRIu64 " addr %#" PRIx64
+                " signal %d\n",
+                xg_spin_fault_name(ev->fault), ev->handler, ev->msg, ev->addr,
+                ev->signal);
     }
     pthread_mutex_unlock(&sim.cb_lock);
 }
@@ -201,8 +201,7 @@ void xg_spin_flow_fault(const xg_spin_event_t *ev)
  * The driver's side (its own thread)
  * --------------------------------------------------------------------- */
 
-static int in_range(uint64_t addr, uint64_t len, uint64_t start,
-                    uint64_t size)
+static int in_range(uint64_t addr, uint64_t len, uint64_t start, uint64_t size)
 {
     return (addr >= start) && (len <= size) && (addr - start <= size - len);
 }
@@ -211,7 +210,7 @@ static int in_range(uint64_t addr, uint64_t len, uint64_t start,
  * memory or handlers that do not exist. */
 static xg_spin_ctx_t *flow_ctx_new(const char *fn, const spin_ec_t *ec)
 {
-    xg_spin_engine_t *e = &xg_spin_engine;
+    xg_spin_engine_t *e     = &xg_spin_engine;
     const uint32_t addrs[3] = {ec->hh_addr, ec->ph_addr, ec->th_addr};
     handler_fn fns[3];
     xg_spin_ctx_t *ctx;
@@ -220,17 +219,21 @@ static xg_spin_ctx_t *flow_ctx_new(const char *fn, const spin_ec_t *ec)
     for (i = 0; i < 3; i++) {
         fns[i] = xg_spin_prog_fn(addrs[i]);
         if ((addrs[i] != 0) && (fns[i] == NULL)) {
-            xg_error("spin", "%s: handler address %#x was not given by "
-                     "spin_find_handler_by_name", fn, addrs[i]);
+            xg_error("spin",
+                     "%s: handler address %#x was not given by "
+                     "spin_find_handler_by_name",
+                     fn, addrs[i]);
             return NULL;
         }
     }
     if ((ec->handler_mem_size != 0) &&
         !in_range(ec->handler_mem_addr, ec->handler_mem_size,
                   L2_HANDLER_MEM_START, L2_HANDLER_MEM_SIZE)) {
-        xg_error("spin", "%s: handler memory %#x+%u is not inside the L2 "
-                 "handler memory [%#x, %#x)", fn, ec->handler_mem_addr,
-                 ec->handler_mem_size, L2_HANDLER_MEM_START,
+        xg_error("spin",
+                 "%s: handler memory %#x+%u is not inside the L2 "
+                 "handler memory [%#x, %#x)",
+                 fn, ec->handler_mem_addr, ec->handler_mem_size,
+                 L2_HANDLER_MEM_START,
                  L2_HANDLER_MEM_START + L2_HANDLER_MEM_SIZE);
         return NULL;
     }
@@ -238,9 +241,10 @@ static xg_spin_ctx_t *flow_ctx_new(const char *fn, const spin_ec_t *ec)
         if ((ec->scratchpad_size[c] != 0) &&
             !in_range(ec->scratchpad_addr[c], ec->scratchpad_size[c], 0,
                       L1_SCRATCHPAD_SIZE)) {
-            xg_error("spin", "%s: scratchpad %u at %#x+%u is not inside the "
-                     "cluster's scratchpad area (%u bytes)", fn, c,
-                     ec->scratchpad_addr[c], ec->scratchpad_size[c],
+            xg_error("spin",
+                     "%s: scratchpad %u at %#x+%u is not inside the "
+                     "cluster's scratchpad area (%u bytes)",
+                     fn, c, ec->scratchpad_addr[c], ec->scratchpad_size[c],
                      L1_SCRATCHPAD_SIZE);
             return NULL;
         }
@@ -249,19 +253,21 @@ static xg_spin_ctx_t *flow_ctx_new(const char *fn, const spin_ec_t *ec)
     if (ctx == NULL) {
         return NULL;
     }
-    ctx->raw  = 1;
-    ctx->ec   = *ec;
-    ctx->hh   = fns[0];
-    ctx->ph   = fns[1];
-    ctx->th   = fns[2];
-    ctx->hmem = (ec->handler_mem_size != 0)
-                    ? (uint8_t *)(uintptr_t)ec->handler_mem_addr : NULL;
+    ctx->raw       = 1;
+    ctx->ec        = *ec;
+    ctx->hh        = fns[0];
+    ctx->ph        = fns[1];
+    ctx->th        = fns[2];
+    ctx->hmem      = (ec->handler_mem_size != 0)
+                         ? (uint8_t *)(uintptr_t)ec->handler_mem_addr
+                         : NULL;
     ctx->hmem_size = ec->handler_mem_size;
     for (c = 0; c < XG_SPIN_NCLUSTERS; c++) {
         if (ec->scratchpad_size[c] != 0) {
-            ctx->scratch[c] = (uint8_t *)(uintptr_t)(
-                L1_CLUSTER_BASE + c * L1_CLUSTER_MEM_SIZE +
-                L1_SCRATCHPAD_OFFSET + ec->scratchpad_addr[c]);
+            ctx->scratch[c]      = (uint8_t *)(uintptr_t)(L1_CLUSTER_BASE +
+                                                     c * L1_CLUSTER_MEM_SIZE +
+                                                     L1_SCRATCHPAD_OFFSET +
+                                                     ec->scratchpad_addr[c]);
             ctx->scratch_size[c] = ec->scratchpad_size[c];
         }
     }
@@ -288,7 +294,7 @@ static xg_spin_ctx_t *flow_ctx(const char *fn, const spin_ec_t *ec)
     }
     if (sim.nctxs == sim.ctxs_cap) {
         sim.ctxs_cap = (sim.ctxs_cap == 0) ? 4 : sim.ctxs_cap * 2;
-        v = realloc(sim.ctxs, sim.ctxs_cap * sizeof(*v));
+        v            = realloc(sim.ctxs, sim.ctxs_cap * sizeof(*v));
         if (v == NULL) {
             return NULL;
         }
@@ -360,7 +366,7 @@ static xg_spin_msg_t *flow_msg(xg_spin_flows_t *f, xg_spin_ctx_t *ctx,
     }
     if (f->nopen == f->cap) {
         f->cap = (f->cap == 0) ? 16 : f->cap * 2;
-        v = realloc(f->open, f->cap * sizeof(*v));
+        v      = realloc(f->open, f->cap * sizeof(*v));
         if (v == NULL) {
             return NULL;
         }
@@ -389,9 +395,8 @@ static xg_spin_msg_t *flow_msg(xg_spin_flows_t *f, xg_spin_ctx_t *ctx,
 
 /* A late packet of a reset message (entry @i of @f): dropped and
  * counted; its eom ends the reset message. */
-static void flow_drop_late(xg_spin_flows_t *f, unsigned i,
-                           xg_spin_ctx_t *ctx, int eom, uint64_t user_ptr,
-                           uint64_t t_arrival)
+static void flow_drop_late(xg_spin_flows_t *f, unsigned i, xg_spin_ctx_t *ctx,
+                           int eom, uint64_t user_ptr, uint64_t t_arrival)
 {
     uint32_t msgid = f->open[i].msgid;
 
@@ -430,10 +435,9 @@ void xg_spin_flow_close_all(xg_spin_flows_t *f)
     f->cap  = 0;
 }
 
-int xg_spin_flow_inject(const char *fn, xg_spin_flows_t *f,
-                        xg_spin_ctx_t *ctx, uint32_t msgid,
-                        const uint8_t *data, size_t len, int eom,
-                        uint64_t user_ptr)
+int xg_spin_flow_inject(const char *fn, xg_spin_flows_t *f, xg_spin_ctx_t *ctx,
+                        uint32_t msgid, const uint8_t *data, size_t len,
+                        int eom, uint64_t user_ptr)
 {
     xg_spin_engine_t *e = &xg_spin_engine;
     xg_spin_msg_t *msg;
@@ -443,9 +447,10 @@ int xg_spin_flow_inject(const char *fn, xg_spin_flows_t *f,
     xg_wait_t wait;
 
     if (len > e->slot_size) {
-        xg_error("spin", "%s: a packet of %zu bytes is larger than the "
-                 "engine's packets (XGAS_SPIN_PKT_SIZE=%u)", fn, len,
-                 e->slot_size);
+        xg_error("spin",
+                 "%s: a packet of %zu bytes is larger than the "
+                 "engine's packets (XGAS_SPIN_PKT_SIZE=%u)",
+                 fn, len, e->slot_size);
         return SPIN_ERR;
     }
     xg_wait_init(&wait);
@@ -454,13 +459,13 @@ int xg_spin_flow_inject(const char *fn, xg_spin_flows_t *f,
         xg_wait_backoff(&wait);
     }
     memcpy(pkt->data, data, len);
-    pkt->len       = (uint32_t)len;
-    pkt->eom       = (eom != 0);
-    pkt->user_ptr  = user_ptr;
+    pkt->len      = (uint32_t)len;
+    pkt->eom      = (eom != 0);
+    pkt->user_ptr = user_ptr;
     /* a time for the driver's feedback (not for a native flow's) */
     pkt->t_arrival = ctx->raw ? xg_spin_now() : 0;
     t_arrival      = pkt->t_arrival;
-    msg = flow_msg(f, ctx, msgid, &late);
+    msg            = flow_msg(f, ctx, msgid, &late);
     if (msg != NULL) {
         pkt->offset = msg->rlength;
         if (!xg_spin_pkt_inject(msg, pkt)) {
@@ -545,9 +550,9 @@ int xg_spin_sim_run(const char *fn, uint8_t *done_p, int once)
     }
     if (once) {
         sched_yield(); /* a step: the HPU threads do the work */
-        *done_p = sim.eos &&
-                  (atomic_load_explicit(&sim.done, memory_order_acquire) ==
-                   sim.injected);
+        *done_p =
+            sim.eos && (atomic_load_explicit(&sim.done, memory_order_acquire) ==
+                        sim.injected);
         return SPIN_SUCCESS;
     }
     xg_wait_init(&wait);
@@ -563,8 +568,10 @@ int xg_spin_sim_init(const char *fn)
     xg_status_t status;
 
     if (sim.inited) {
-        xg_error("spin", "%s: the simulation is already initialized (one "
-                 "pspinsim_init ... pspinsim_fini at a time)", fn);
+        xg_error("spin",
+                 "%s: the simulation is already initialized (one "
+                 "pspinsim_init ... pspinsim_fini at a time)",
+                 fn);
         return SPIN_ERR;
     }
     status = xg_spin_engine_get();
@@ -602,8 +609,7 @@ static void trace_mem(const uint8_t *p, size_t len)
                 break;
             }
         }
-        fprintf(sim.trace, "mem %#" PRIxPTR " %zu ", (uintptr_t)(p + i),
-                j - i);
+        fprintf(sim.trace, "mem %#" PRIxPTR " %zu ", (uintptr_t)(p + i), j - i);
         trace_hex(p + i, j - i);
         i = j;
     }
@@ -617,26 +623,27 @@ static void print_stats(void)
 
     printf("\n###### Statistics (xgas sPIN engine) ######\n");
     printf("NIC inbound engine:\n\tPackets: %" PRIu64 "; Bytes: %" PRIu64
-           "; Messages: %" PRIu64 "\n", n, sim.bytes_in, sim.flows.msgs);
+           "; Messages: %" PRIu64 "\n",
+           n, sim.bytes_in, sim.flows.msgs);
     if (n != 0) {
-        printf("\tAvg packet length: %.3f B\n", (double)sim.bytes_in /
-                                                  (double)n);
+        printf("\tAvg packet length: %.3f B\n",
+               (double)sim.bytes_in / (double)n);
         printf("\tFeedback throughput: %.3f Gbit/s (%.3f Mpackets/s over "
                "%.1f us)\n",
                span ? (double)sim.bytes_in * 8 / (double)span : 0.0,
                span ? (double)n * 1000 / (double)span : 0.0,
                (double)span / 1000);
-        printf("\tPacket latency: avg: %.3f ns; min: %" PRIu64 " ns; max: %"
-               PRIu64 " ns\n", (double)sim.lat_sum / (double)n, sim.lat_min,
-               sim.lat_max);
+        printf("\tPacket latency: avg: %.3f ns; min: %" PRIu64
+               " ns; max: %" PRIu64 " ns\n",
+               (double)sim.lat_sum / (double)n, sim.lat_min, sim.lat_max);
     }
     printf("\tBack-pressure waits: %" PRIu64 "\n", sim.flows.waits);
     printf("----------------------------------\n");
-    printf("NIC outbound engine:\n\tPackets: %" PRIu64 "; Bytes: %" PRIu64
-           "\n", sim.out_pkts, sim.out_bytes);
+    printf("NIC outbound engine:\n\tPackets: %" PRIu64 "; Bytes: %" PRIu64 "\n",
+           sim.out_pkts, sim.out_bytes);
     printf("----------------------------------\n");
-    printf("Host (PCIe) writes: %" PRIu64 "; bytes: %" PRIu64 "\n",
-           sim.wr_n, sim.wr_bytes);
+    printf("Host (PCIe) writes: %" PRIu64 "; bytes: %" PRIu64 "\n", sim.wr_n,
+           sim.wr_bytes);
     printf("Host (PCIe) reads: %" PRIu64 "; bytes: %" PRIu64 "\n", sim.rd_n,
            sim.rd_bytes);
     printf("----------------------------------\n");
@@ -688,14 +695,14 @@ int xg_spin_sim_fini(const char *fn)
     memset(&sim.cbs, 0, sizeof(sim.cbs));
     memset(&sim.flows, 0, sizeof(sim.flows));
     sim.trace = NULL;
-    sim.ctxs = NULL;
+    sim.ctxs  = NULL;
     sim.nctxs = sim.ctxs_cap = 0;
-    sim.eos = 0;
+    sim.eos                  = 0;
     sim.injected = sim.bytes_in = 0;
     sim.first_ns = sim.last_ns = 0;
     sim.out_pkts = sim.out_bytes = sim.wr_n = sim.wr_bytes = 0;
     sim.rd_n = sim.rd_bytes = sim.lat_sum = sim.lat_min = sim.lat_max = 0;
-    sim.faults = 0;
+    sim.faults                                                        = 0;
     atomic_store_explicit(&sim.done, 0, memory_order_relaxed);
     sim.inited = 0;
     xg_spin_engine_put();
@@ -712,8 +719,10 @@ int xg_spin_sim_nicmem(const char *fn, int write, uint32_t addr, void *data,
         return SPIN_ERR;
     }
     if (!xg_spin_mem_host_ok(addr, size)) {
-        xg_error("spin", "%s: NIC address %#x+%zu is not inside L1 or the L2 "
-                 "handler memory (spin_hw_conf.h)", fn, addr, size);
+        xg_error("spin",
+                 "%s: NIC address %#x+%zu is not inside L1 or the L2 "
+                 "handler memory (spin_hw_conf.h)",
+                 fn, addr, size);
         return SPIN_ERR;
     }
     if (write) {
@@ -731,13 +740,12 @@ int xg_spin_sim_nicmem(const char *fn, int write, uint32_t addr, void *data,
 }
 
 int xg_spin_sim_find_handler(const char *fn, const char *binfile,
-                             const char *name, uint32_t *addr_p,
-                             size_t *size_p)
+                             const char *name, uint32_t *addr_p, size_t *size_p)
 {
     xg_spin_engine_t *e = &xg_spin_engine;
     xg_spin_obj_t *obj;
     handler_fn f = NULL;
-    size_t size = 0;
+    size_t size  = 0;
 
     if (!sim.inited) {
         xg_error("spin", "%s: call pspinsim_init first", fn);
@@ -754,8 +762,10 @@ int xg_spin_sim_find_handler(const char *fn, const char *binfile,
         return SPIN_ERR;
     }
     if (f == NULL) {
-        xg_warn("spin", "%s: %s defines no handler %s: the context runs "
-                "without it", fn, binfile, name);
+        xg_warn("spin",
+                "%s: %s defines no handler %s: the context runs "
+                "without it",
+                fn, binfile, name);
     } else if (*addr_p == 0) {
         xg_error("spin", "%s: the program memory is full (%u handlers)", fn,
                  PROG_MEM_SIZE / 16);
@@ -788,24 +798,25 @@ int xg_spin_sim_trace_read(const char *fn, const char *pkt_path,
     buf = malloc(xg_spin_engine.slot_size);
     while ((buf != NULL) &&
            ((n = fscanf(pf, "%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u", &v[0],
-                        &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7],
-                        &v[8], &v[9], &v[10], &v[11], &v[12])) != EOF)) {
+                        &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8],
+                        &v[9], &v[10], &v[11], &v[12])) != EOF)) {
         if ((n != 13) || (v[9] > xg_spin_engine.slot_size) ||
             (fread(buf, 1, v[9], df) != v[9])) {
-            xg_error("spin", "%s: %s: a line is not 13 numbers, or its "
+            xg_error("spin",
+                     "%s: %s: a line is not 13 numbers, or its "
                      "packet (%u bytes) is missing from %s or larger than "
-                     "XGAS_SPIN_PKT_SIZE", fn, pkt_path,
-                     (n >= 10) ? v[9] : 0, data_path);
+                     "XGAS_SPIN_PKT_SIZE",
+                     fn, pkt_path, (n >= 10) ? v[9] : 0, data_path);
             ret = SPIN_ERR;
             break;
         }
         memset(&ec, 0, sizeof(ec));
-        ec.hh_addr = v[1];
-        ec.hh_size = v[2];
-        ec.ph_addr = v[3];
-        ec.ph_size = v[4];
-        ec.th_addr = v[5];
-        ec.th_size = v[6];
+        ec.hh_addr          = v[1];
+        ec.hh_size          = v[2];
+        ec.ph_addr          = v[3];
+        ec.ph_size          = v[4];
+        ec.th_addr          = v[5];
+        ec.th_size          = v[6];
         ec.handler_mem_addr = v[7];
         ec.handler_mem_size = v[8];
         ec.host_mem_addr    = PCIE_START_ADDR;
@@ -813,8 +824,7 @@ int xg_spin_sim_trace_read(const char *fn, const char *pkt_path,
         for (c = 0; c < NUM_CLUSTERS; c++) {
             ec.scratchpad_size[c] = L1_SCRATCHPAD_SIZE;
         }
-        ret = xg_spin_sim_packet(fn, &ec, v[0], buf, v[9], (uint8_t)v[11],
-                                 0);
+        ret = xg_spin_sim_packet(fn, &ec, v[0], buf, v[9], (uint8_t)v[11], 0);
         if (ret != SPIN_SUCCESS) {
             break;
         }

@@ -32,7 +32,7 @@
 #define PROG_MAX  (PROG_MEM_SIZE / PROG_STEP)
 
 static handler_fn prog_table[PROG_MAX];
-static uint32_t   prog_n;
+static uint32_t prog_n;
 
 /* Executable ranges of every handler file loaded, read by the signal
  * handler: published with a release store of their count. */
@@ -41,8 +41,8 @@ static uintptr_t text_lo[TEXT_MAX], text_hi[TEXT_MAX];
 static _Atomic unsigned text_n;
 
 struct text_find {
-    void      *sym;      /* an address inside the file */
-    uintptr_t  lo, hi;
+    void *sym; /* an address inside the file */
+    uintptr_t lo, hi;
 };
 
 static int text_of(struct dl_phdr_info *info, size_t size, void *arg)
@@ -86,14 +86,14 @@ int xg_spin_obj_has_pc(uintptr_t pc)
 #if defined(__x86_64__)
 #define REL_SLOT(t) (((t) == R_X86_64_JUMP_SLOT) || ((t) == R_X86_64_GLOB_DAT))
 #elif defined(__aarch64__)
-#define REL_SLOT(t) (((t) == R_AARCH64_JUMP_SLOT) || \
-                     ((t) == R_AARCH64_GLOB_DAT))
+#define REL_SLOT(t) \
+    (((t) == R_AARCH64_JUMP_SLOT) || ((t) == R_AARCH64_GLOB_DAT))
 #endif
 
 #ifdef REL_SLOT
 struct relro_find {
-    uintptr_t base;        /* the file's load address */
-    uintptr_t lo, hi;      /* its PT_GNU_RELRO, or 0 */
+    uintptr_t base;   /* the file's load address */
+    uintptr_t lo, hi; /* its PT_GNU_RELRO, or 0 */
 };
 
 static int relro_of(struct dl_phdr_info *info, size_t size, void *arg)
@@ -123,8 +123,8 @@ static uintptr_t dyn_ptr(const struct link_map *lm, ElfW(Addr) p)
 
 /* Points @lm's relocations in [rel, rel + size) of routines the engine
  * serves at the engine's.  0, or -1 if a slot could not be written. */
-static int contain_rels(const struct link_map *lm, const ElfW(Rela) *rel,
-                        size_t size, const ElfW(Sym) *symtab,
+static int contain_rels(const struct link_map *lm, const ElfW(Rela) * rel,
+                        size_t size, const ElfW(Sym) * symtab,
                         const char *strtab, const struct relro_find *relro)
 {
     long page = sysconf(_SC_PAGESIZE);
@@ -136,8 +136,8 @@ static int contain_rels(const struct link_map *lm, const ElfW(Rela) *rel,
         if (!REL_SLOT(ELF64_R_TYPE(rel[i].r_info))) {
             continue;
         }
-        to = xg_spin_rt_replacement(
-            strtab + symtab[ELF64_R_SYM(rel[i].r_info)].st_name);
+        to = xg_spin_rt_replacement(strtab +
+                                    symtab[ELF64_R_SYM(rel[i].r_info)].st_name);
         if (to == NULL) {
             continue;
         }
@@ -145,8 +145,8 @@ static int contain_rels(const struct link_map *lm, const ElfW(Rela) *rel,
         pg   = slot & ~(uintptr_t)(page - 1);
         if ((slot >= relro->lo) && (slot < relro->hi)) {
             /* read-only once relocated (RELRO): open it for the write */
-            if (mprotect((void *)pg, (size_t)page,
-                         PROT_READ | PROT_WRITE) != 0) {
+            if (mprotect((void *)pg, (size_t)page, PROT_READ | PROT_WRITE) !=
+                0) {
                 return -1;
             }
             *(void **)slot = to;
@@ -165,10 +165,10 @@ static int obj_contain(void *dl)
     const ElfW(Rela) *rela = NULL, *jmprel = NULL;
     size_t relasz = 0, pltrelsz = 0;
     const ElfW(Sym) *symtab = NULL;
-    const char *strtab = NULL;
+    const char *strtab      = NULL;
     struct relro_find relro;
     struct link_map *lm;
-    const ElfW(Dyn) *d;
+    const ElfW(Dyn) * d;
 
     if ((dlinfo(dl, RTLD_DI_LINKMAP, &lm) != 0) || (lm->l_ld == NULL)) {
         return -1;
@@ -178,23 +178,18 @@ static int obj_contain(void *dl)
         case DT_RELA:
             rela = (const ElfW(Rela) *)dyn_ptr(lm, d->d_un.d_ptr);
             break;
-        case DT_RELASZ:
-            relasz = d->d_un.d_val;
-            break;
+        case DT_RELASZ: relasz = d->d_un.d_val; break;
         case DT_JMPREL:
             jmprel = (const ElfW(Rela) *)dyn_ptr(lm, d->d_un.d_ptr);
             break;
-        case DT_PLTRELSZ:
-            pltrelsz = d->d_un.d_val;
-            break;
+        case DT_PLTRELSZ: pltrelsz = d->d_un.d_val; break;
         case DT_SYMTAB:
             symtab = (const ElfW(Sym) *)dyn_ptr(lm, d->d_un.d_ptr);
             break;
         case DT_STRTAB:
             strtab = (const char *)dyn_ptr(lm, d->d_un.d_ptr);
             break;
-        default:
-            break;
+        default: break;
         }
     }
     if ((symtab == NULL) || (strtab == NULL)) {
@@ -206,8 +201,7 @@ static int obj_contain(void *dl)
     if (((rela != NULL) &&
          (contain_rels(lm, rela, relasz, symtab, strtab, &relro) != 0)) ||
         ((jmprel != NULL) &&
-         (contain_rels(lm, jmprel, pltrelsz, symtab, strtab, &relro) !=
-          0))) {
+         (contain_rels(lm, jmprel, pltrelsz, symtab, strtab, &relro) != 0))) {
         return -1;
     }
     return 0;
@@ -235,10 +229,11 @@ xg_spin_obj_t *xg_spin_obj_load(const char *fn, const char *path)
     }
     dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (dl == NULL) {
-        xg_error("spin", "%s: cannot load handler file %s: %s (build it "
+        xg_error("spin",
+                 "%s: cannot load handler file %s: %s (build it "
                  "with `xgascc -spin-handler` or the flags of xgas-spin.pc; "
-                 "a path without '/' is searched like a library)", fn,
-                 path, dlerror());
+                 "a path without '/' is searched like a library)",
+                 fn, path, dlerror());
         return NULL;
     }
     obj = calloc(1, sizeof(*obj));
@@ -250,18 +245,20 @@ xg_spin_obj_t *xg_spin_obj_load(const char *fn, const char *path)
     }
     obj->dl = dl;
     if (obj_contain(dl) != 0) {
-        xg_warn("spin", "%s: the references of handler file %s to exit, "
+        xg_warn("spin",
+                "%s: the references of handler file %s to exit, "
                 "_exit, pthread_exit and raise could not be redirected: a "
                 "handler calling them ends the process (docs/spin.md, "
-                "\"Faults and isolation\")", fn, path);
+                "\"Faults and isolation\")",
+                fn, path);
     }
     /* the file's code: around init_handlers, which every file defines */
     memset(&find, 0, sizeof(find));
     find.sym = dlsym(dl, "init_handlers");
     if (find.sym != NULL) {
         void (*init)(handler_fn *, handler_fn *, handler_fn *, void **) =
-            (void (*)(handler_fn *, handler_fn *, handler_fn *, void **))
-                (uintptr_t)find.sym;
+            (void (*)(handler_fn *, handler_fn *, handler_fn *, void **))(
+                uintptr_t)find.sym;
         handler_fn hh = NULL, ph = NULL, th = NULL;
         void *mem = NULL;
 
@@ -275,17 +272,18 @@ xg_spin_obj_t *xg_spin_obj_load(const char *fn, const char *path)
             }
         }
     } else {
-        xg_warn("spin", "%s: handler file %s defines no init_handlers (every "
+        xg_warn("spin",
+                "%s: handler file %s defines no init_handlers (every "
                 "PsPIN handler file does); the watchdog cannot tell its "
-                "code from a library's", fn, path);
+                "code from a library's",
+                fn, path);
     }
     obj->next = e->objs;
     e->objs   = obj;
     return obj;
 }
 
-handler_fn xg_spin_obj_sym(xg_spin_obj_t *obj, const char *name,
-                           size_t *size_p)
+handler_fn xg_spin_obj_sym(xg_spin_obj_t *obj, const char *name, size_t *size_p)
 {
     Dl_info info;
     const ElfW(Sym) *sym = NULL;

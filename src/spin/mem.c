@@ -41,18 +41,19 @@ static int mem_rw(uintptr_t start, size_t len)
 xg_status_t xg_spin_mem_map(void)
 {
     xg_spin_engine_t *e = &xg_spin_engine;
-    size_t len = XG_SPIN_MAP_END - XG_SPIN_MAP_START;
+    size_t len          = XG_SPIN_MAP_END - XG_SPIN_MAP_START;
     void *p;
     unsigned c;
 
     p = mmap((void *)(uintptr_t)XG_SPIN_MAP_START, len, PROT_NONE,
-             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
-                 MAP_FIXED_NOREPLACE, -1, 0);
+             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE,
+             -1, 0);
     if (p == MAP_FAILED || p != (void *)(uintptr_t)XG_SPIN_MAP_START) {
         if (p != MAP_FAILED) {
             munmap(p, len); /* an old kernel ignored the fixed address */
         }
-        xg_error("spin", "the NIC memory window [%#x, %#x) is taken in this "
+        xg_error("spin",
+                 "the NIC memory window [%#x, %#x) is taken in this "
                  "process (%s): the sPIN engine needs it for 32-bit NIC "
                  "addresses; see docs/spin.md, \"NIC memory\"",
                  XG_SPIN_MAP_START, XG_SPIN_MAP_END,
@@ -91,8 +92,7 @@ void xg_spin_mem_reset(void)
     unsigned c;
 
     for (c = 0; c < XG_SPIN_NCLUSTERS; c++) {
-        memset((void *)(uintptr_t)(L1_CLUSTER_BASE +
-                                   c * L1_CLUSTER_MEM_SIZE +
+        memset((void *)(uintptr_t)(L1_CLUSTER_BASE + c * L1_CLUSTER_MEM_SIZE +
                                    L1_SCRATCHPAD_OFFSET),
                0, e->l1_used[c]);
         e->l1_used[c] = 0;
@@ -104,7 +104,7 @@ void xg_spin_mem_reset(void)
 uint8_t *xg_spin_mem_l1_alloc(unsigned cluster, size_t size)
 {
     xg_spin_engine_t *e = &xg_spin_engine;
-    size_t off = xg_align_up(e->l1_used[cluster], 64);
+    size_t off          = xg_align_up(e->l1_used[cluster], 64);
 
     if (size > L1_SCRATCHPAD_SIZE - off) {
         return NULL;
@@ -118,7 +118,7 @@ uint8_t *xg_spin_mem_l1_alloc(unsigned cluster, size_t size)
 uint8_t *xg_spin_mem_l2_alloc(size_t size)
 {
     xg_spin_engine_t *e = &xg_spin_engine;
-    size_t off = xg_align_up(e->l2_used, 64);
+    size_t off          = xg_align_up(e->l2_used, 64);
 
     if (size > L2_HANDLER_MEM_SIZE - off) {
         return NULL;
@@ -149,8 +149,8 @@ int xg_spin_mem_handler_ok(const xg_spin_hpu_t *hpu, uint64_t addr,
                            uint64_t len)
 {
     const xg_spin_engine_t *e = &xg_spin_engine;
-    const xg_spin_ctx_t *ctx = hpu->msg->ctx;
-    const xg_spin_msg_t *msg = hpu->msg;
+    const xg_spin_ctx_t *ctx  = hpu->msg->ctx;
+    const xg_spin_msg_t *msg  = hpu->msg;
     unsigned c;
 
     if (mem_in(addr, len, (uintptr_t)hpu->pkt->data, e->slot_size) ||
@@ -174,7 +174,7 @@ int xg_spin_mem_handler_ok(const xg_spin_hpu_t *hpu, uint64_t addr,
 uint8_t *xg_spin_mem_stack(unsigned gid, size_t size)
 {
     uintptr_t top = XG_SPIN_STACKS_START + (gid + 1) * XG_SPIN_STACK_STRIDE;
-    uintptr_t lo = top - size;
+    uintptr_t lo  = top - size;
 
     /* the page below lo stays inaccessible: an overflow faults there */
     if (mem_rw(lo, size) != 0) {
@@ -185,8 +185,7 @@ uint8_t *xg_spin_mem_stack(unsigned gid, size_t size)
 
 task_t *xg_spin_mem_task(unsigned cluster, unsigned core)
 {
-    return (task_t *)(uintptr_t)(L1_CLUSTER_BASE +
-                                 cluster * L1_CLUSTER_MEM_SIZE +
-                                 L1_RUNTIME_OFFSET +
-                                 core * XG_SPIN_TASK_STRIDE);
+    return (
+        task_t *)(uintptr_t)(L1_CLUSTER_BASE + cluster * L1_CLUSTER_MEM_SIZE +
+                             L1_RUNTIME_OFFSET + core * XG_SPIN_TASK_STRIDE);
 }

@@ -49,16 +49,16 @@
  * (volatile: the NIC copies at once, so a send completes on return). */
 static struct {
     ptl_handle_md_t md;
-    uint32_t        incarnation;
-    int             bound;
+    uint32_t incarnation;
+    int bound;
 } send_md[4];
 
 /* Counts the caller in for a call of the NIC: the word to give to
  * nic_leave, or NULL if the NIC shut down (do not call it). */
 static _Atomic uint32_t *nic_enter(void)
 {
-    xg_spin_engine_t *e = &xg_spin_engine;
-    xg_spin_hpu_t *hpu = xg_spin_tls_hpu;
+    xg_spin_engine_t *e  = &xg_spin_engine;
+    xg_spin_hpu_t *hpu   = xg_spin_tls_hpu;
     _Atomic uint32_t *in = (hpu != NULL) ? &hpu->in_nic : &e->nic_users;
 
     /* seq_cst, against nic_shutdown's flag then look */
@@ -93,16 +93,16 @@ static void pkt_header(const xg_spin_msg_t *msg, uint8_t *at, uint32_t len)
     pkt_hdr_t h;
 
     memset(&h, 0, sizeof(h));
-    h.ip_hdr.version     = 4;
-    h.ip_hdr.ihl         = 5;
-    h.ip_hdr.length      = (uint16_t)(sizeof(h) + len);
-    h.ip_hdr.ttl         = 64;
-    h.ip_hdr.protocol    = 17;
-    h.ip_hdr.source_id   = msg->source;
-    h.ip_hdr.dest_id     = xg_nic_hook_self_rank();
-    h.udp_hdr.src_port   = (uint16_t)msg->source;
-    h.udp_hdr.dst_port   = (uint16_t)msg->ni;
-    h.udp_hdr.length     = (uint16_t)(sizeof(udp_hdr_t) + len);
+    h.ip_hdr.version   = 4;
+    h.ip_hdr.ihl       = 5;
+    h.ip_hdr.length    = (uint16_t)(sizeof(h) + len);
+    h.ip_hdr.ttl       = 64;
+    h.ip_hdr.protocol  = 17;
+    h.ip_hdr.source_id = msg->source;
+    h.ip_hdr.dest_id   = xg_nic_hook_self_rank();
+    h.udp_hdr.src_port = (uint16_t)msg->source;
+    h.udp_hdr.dst_port = (uint16_t)msg->ni;
+    h.udp_hdr.length   = (uint16_t)(sizeof(udp_hdr_t) + len);
     memcpy(at, &h, sizeof(h));
 }
 
@@ -135,7 +135,7 @@ static xg_nic_hook_ret_t on_header(const xg_nic_hook_args_t *a)
     msg->region     = a->region;
     msg->moffset    = a->moffset;
     msg->ticket     = a->ticket;
-    *a->msg = msg;
+    *a->msg         = msg;
     if (pkt != NULL) {
         /* no bytes: one packet of headers carries the handlers */
         pkt_header(msg, pkt->data, 0);
@@ -236,18 +236,16 @@ void xg_spin_portals_hooks(xg_spin_ctx_t *ctx)
 
 void xg_spin_portals_done(xg_spin_msg_t *msg)
 {
-    uint32_t old = atomic_fetch_or_explicit(&msg->nic_sync,
-                                            XG_SPIN_NIC_ENGINE_DONE,
-                                            memory_order_acq_rel);
+    uint32_t old = atomic_fetch_or_explicit(
+        &msg->nic_sync, XG_SPIN_NIC_ENGINE_DONE, memory_order_acq_rel);
 
     _Atomic uint32_t *in;
 
     if ((old & XG_SPIN_NIC_COMPLETING) && !(old & XG_SPIN_NIC_GONE) &&
         ((in = nic_enter()) != NULL)) {
         /* (shut down: the NIC's teardown releases the message) */
-        xg_nic_hook_resume(&msg->ticket, msg_failed(msg)
-                                             ? XG_NIC_HOOK_ERROR
-                                             : XG_NIC_HOOK_PROCEED);
+        xg_nic_hook_resume(&msg->ticket, msg_failed(msg) ? XG_NIC_HOOK_ERROR
+                                                         : XG_NIC_HOOK_PROCEED);
         nic_leave(in);
     }
 }
@@ -313,12 +311,13 @@ xg_status_t xg_spin_ctx_attach_entry(const char *fn, xg_spin_ctx_t *ctx,
 
     if ((xg_nic_hook_max_payload() == 0) ||
         (xg_nic_hook_max_payload() + sizeof(pkt_hdr_t) > e->slot_size)) {
-        xg_error("spin", "%s: %s", fn, (xg_nic_hook_max_payload() == 0)
-                 ? "Portals is not initialized (call PtlInit and "
-                   "PtlNIInit first)"
-                 : "the NIC's packets do not fit the engine's slots: "
-                   "set XGAS_SPIN_PKT_SIZE to the NIC's packet size "
-                   "(XGAS_NIC_SLOT_SIZE) or more");
+        xg_error("spin", "%s: %s", fn,
+                 (xg_nic_hook_max_payload() == 0)
+                     ? "Portals is not initialized (call PtlInit and "
+                       "PtlNIInit first)"
+                     : "the NIC's packets do not fit the engine's slots: "
+                       "set XGAS_SPIN_PKT_SIZE to the NIC's packet size "
+                       "(XGAS_NIC_SLOT_SIZE) or more");
         return XG_ERR_INVALID_PARAM;
     }
     pthread_mutex_lock(&e->lock);
@@ -329,7 +328,7 @@ xg_status_t xg_spin_ctx_attach_entry(const char *fn, xg_spin_ctx_t *ctx,
     }
     if ((status == XG_OK) && (ctx->nentries == ctx->entries_cap)) {
         cap = (ctx->entries_cap == 0) ? 4 : ctx->entries_cap * 2;
-        v = realloc(ctx->entries, cap * sizeof(*v));
+        v   = realloc(ctx->entries, cap * sizeof(*v));
         if (v == NULL) {
             status = XG_ERR_NO_MEMORY;
         } else {
@@ -367,8 +366,8 @@ xg_status_t xg_spin_ctx_detach_entry(const char *fn, xg_spin_ctx_t *ctx,
     }
     if (i == ctx->nentries) {
         pthread_mutex_unlock(&e->lock);
-        xg_error("spin", "%s: entry %#x is not attached to this context",
-                 fn, entry);
+        xg_error("spin", "%s: entry %#x is not attached to this context", fn,
+                 entry);
         return XG_ERR_INVALID_PARAM;
     }
     ctx->entries[i] = ctx->entries[--ctx->nentries];
@@ -404,8 +403,7 @@ int xg_spin_portals_send(xg_spin_hpu_t *hpu, uint32_t dest, const void *data,
     }
     rc = xg_nic_hook_put("spin_send_packet", msg->ni, send_md[msg->ni].md,
                          (uintptr_t)data - XG_SPIN_MAP_START, len, dest,
-                         ctx->send_pt, ctx->send_bits,
-                         xg_nic_hook_self_rank());
+                         ctx->send_pt, ctx->send_bits, xg_nic_hook_self_rank());
     nic_leave(in);
     return (rc == PTL_OK) ? 0 : XG_SPIN_FAULT_COMMAND;
 }
@@ -427,8 +425,8 @@ static void nic_shutdown(void *arg)
     atomic_store_explicit(&e->nic_closed, 1, memory_order_seq_cst);
     xg_wait_init(&wait);
     for (i = 0; i < e->nhpus; i++) {
-        while (atomic_load_explicit(&e->hpus[i].in_nic,
-                                    memory_order_seq_cst) != 0) {
+        while (atomic_load_explicit(&e->hpus[i].in_nic, memory_order_seq_cst) !=
+               0) {
             xg_wait_backoff(&wait);
         }
     }
@@ -448,5 +446,7 @@ static void nic_shutdown(void *arg)
 xg_status_t xg_spin_portals_listen(void)
 {
     return (xg_nic_on_shutdown("xg_spin_ctx_create", nic_shutdown, NULL) ==
-            PTL_OK) ? XG_OK : XG_ERR_NO_RESOURCE;
+            PTL_OK)
+               ? XG_OK
+               : XG_ERR_NO_RESOURCE;
 }

@@ -29,8 +29,8 @@ int xg_spin_cmd_send(const char *fn, int to_ip_dest, uint32_t dest,
                      const void *data, uint32_t length, spin_cmd_t *handle);
 int xg_spin_cmd_dma(const char *fn, int to_host, uint64_t host_addr,
                     uint32_t nic_addr, uint32_t length, spin_cmd_t *handle);
-int xg_spin_cmd_host_write(const char *fn, uint64_t host_addr,
-                           uint64_t value, spin_cmd_t *handle);
+int xg_spin_cmd_host_write(const char *fn, uint64_t host_addr, uint64_t value,
+                           spin_cmd_t *handle);
 int xg_spin_cmd_done(const char *fn, spin_cmd_t handle, bool *done_p);
 XG_NORETURN void xg_spin_rt_terminate(const char *what, const char *file,
                                       int line);
@@ -48,8 +48,8 @@ xg_status_t xg_spin_ctx_detach_entry(const char *fn, xg_spin_ctx_t *ctx,
                                      ptl_handle_me_t entry);
 xg_status_t xg_spin_ctx_wait_quiet(xg_spin_ctx_t *ctx);
 xg_status_t xg_spin_ctx_flow_packet(const char *fn, xg_spin_ctx_t *ctx,
-                                    uint32_t msgid, const void *pkt,
-                                    size_t len, int eom);
+                                    uint32_t msgid, const void *pkt, size_t len,
+                                    int eom);
 void *xg_spin_ctx_mem(xg_spin_ctx_t *ctx, int scratch, unsigned cluster,
                       size_t *size_p);
 const xg_spin_ec_desc_t *xg_spin_ctx_descriptor(const xg_spin_ctx_t *ctx);
@@ -74,12 +74,12 @@ int xg_spin_sim_find_handler(const char *fn, const char *binfile,
 
 /* The driver's callbacks (NULL: none). */
 typedef struct xg_spin_sim_cbs {
-    pkt_out_cb_t        pkt_out;
-    pkt_feedback_cb_t   feedback;
+    pkt_out_cb_t pkt_out;
+    pkt_feedback_cb_t feedback;
     pcie_slv_write_cb_t host_write;
-    pcie_slv_read_cb_t  host_read;
+    pcie_slv_read_cb_t host_read;
     pcie_mst_write_cb_t nicmem_written;
-    pcie_mst_read_cb_t  nicmem_read;
+    pcie_mst_read_cb_t nicmem_read;
 } xg_spin_sim_cbs_t;
 
 /* Reads and replaces the callbacks (never while one runs). */

@@ -32,12 +32,12 @@
 
 typedef struct mux {
     xg_pkt_xport_t sub[MUX_MAX];
-    int            nsub;
-    uint8_t       *via;      /* per peer: its component in sub[] */
-    size_t         mtu;      /* the smallest */
-    int            wake_fd;  /* eventfd for rx_wake */
-    _Atomic int    sleeping;
-    unsigned       turn;     /* the component rx_poll starts with */
+    int nsub;
+    uint8_t *via; /* per peer: its component in sub[] */
+    size_t mtu;   /* the smallest */
+    int wake_fd;  /* eventfd for rx_wake */
+    _Atomic int sleeping;
+    unsigned turn; /* the component rx_poll starts with */
 } mux_t;
 
 static pthread_mutex_t mux_open_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -89,10 +89,10 @@ static void mux_tx_flush(xg_pkt_ep_t *ep, int peer)
     s->ops.tx_flush(s->ep, peer);
 }
 
-static unsigned mux_rx_poll(xg_pkt_ep_t *ep, unsigned max,
-                            xg_pkt_rx_func_t fn, void *arg)
+static unsigned mux_rx_poll(xg_pkt_ep_t *ep, unsigned max, xg_pkt_rx_func_t fn,
+                            void *arg)
 {
-    mux_t *m = mux_of(ep);
+    mux_t *m   = mux_of(ep);
     unsigned n = 0, i, first = m->turn++ % (unsigned)m->nsub;
     xg_pkt_xport_t *s;
 
@@ -141,7 +141,7 @@ static void mux_rx_wait(xg_pkt_ep_t *ep, uint64_t timeout_ns,
 
 static void mux_rx_wake(xg_pkt_ep_t *ep)
 {
-    mux_t *m = mux_of(ep);
+    mux_t *m     = mux_of(ep);
     uint64_t one = 1;
 
     /* seq_cst: pairs with the sleeper's announcement before may_sleep */
@@ -189,24 +189,24 @@ static xg_status_t mux_create(mux_t **m_p)
     const xg_xport_component_t *used[MUX_MAX], *xport;
     xg_boot_identity_t job;
     xg_status_t status = XG_OK;
-    mux_t *m = calloc(1, sizeof(*m));
+    mux_t *m           = calloc(1, sizeof(*m));
     size_t mtu;
     int peer, i;
 
     xg_boot_identity(&job);
-    if ((m == NULL) ||
-        ((m->via = malloc((size_t)job.npes)) == NULL)) {
+    if ((m == NULL) || ((m->via = malloc((size_t)job.npes)) == NULL)) {
         free(m);
         return XG_ERR_NO_MEMORY;
     }
     for (peer = 0; (status == XG_OK) && (peer < job.npes); peer++) {
         xport = xg_xport_select(peer, caps);
         if (xport == NULL) {
-            xg_error("xport", "PE %d on node %d cannot be reached: this "
+            xg_error("xport",
+                     "PE %d on node %d cannot be reached: this "
                      "xgas was built without libfabric, so no transport "
                      "reaches another node -- install libfabric-dev and "
-                     "rebuild, or run every PE on one node", peer,
-                     xg_boot_node_of(peer));
+                     "rebuild, or run every PE on one node",
+                     peer, xg_boot_node_of(peer));
             status = XG_ERR_UNREACHABLE;
             break;
         }
@@ -214,9 +214,8 @@ static xg_status_t mux_create(mux_t **m_p)
         }
         if (i == m->nsub) {
             used[m->nsub++] = xport;
-            status = xport->ops->pkt_open(&m->sub[i]);
-            if ((status == XG_OK) &&
-                (m->sub[i].ops.rx_sleep_fd == NULL)) {
+            status          = xport->ops->pkt_open(&m->sub[i]);
+            if ((status == XG_OK) && (m->sub[i].ops.rx_sleep_fd == NULL)) {
                 xg_error("xport", "component %s cannot sleep beside others",
                          xport->name);
                 status = XG_ERR_INTERNAL;
@@ -239,7 +238,7 @@ static xg_status_t mux_create(mux_t **m_p)
     }
     m->mtu = m->sub[0].ops.mtu(m->sub[0].ep);
     for (i = 1; i < m->nsub; i++) {
-        mtu = m->sub[i].ops.mtu(m->sub[i].ep);
+        mtu    = m->sub[i].ops.mtu(m->sub[i].ep);
         m->mtu = (mtu < m->mtu) ? mtu : m->mtu;
     }
     *m_p = m;

@@ -41,11 +41,11 @@ struct xg_xport_component;
  * partition i at base + i * part_size, at the same address in every PE.
  */
 typedef struct xg_xport_region {
-    uintptr_t base;      /* same in every PE */
-    size_t    size;      /* nparts * part_size */
-    size_t    part_size;
-    int       nparts;    /* the PEs of this node */
-    int       fd;        /* the memory object behind it (component's) */
+    uintptr_t base; /* same in every PE */
+    size_t size;    /* nparts * part_size */
+    size_t part_size;
+    int nparts; /* the PEs of this node */
+    int fd;     /* the memory object behind it (component's) */
     const struct xg_xport_component *xport; /* that opened it */
 } xg_xport_region_t;
 
@@ -66,22 +66,22 @@ typedef struct xg_xport_ops {
     xg_status_t (*rma_expose)(void *base, size_t len);
     void (*rma_unexpose)(void);
     int (*rma_reaches)(int peer, const void *local, size_t len);
-    xg_status_t (*rma)(int put, int peer, void *local, uint64_t off,
-                       size_t len, int mode, int *counted_p);
+    xg_status_t (*rma)(int put, int peer, void *local, uint64_t off, size_t len,
+                       int mode, int *counted_p);
     int (*rma_outstanding)(void);
     xg_status_t (*rma_complete)(void);
     int (*rma_ordered)(void);
 } xg_xport_ops_t;
 
 typedef struct xg_xport_component {
-    const char           *name;
-    unsigned              caps;  /* every capability it may offer */
+    const char *name;
+    unsigned caps; /* every capability it may offer */
     /* Makes the component usable in this process (boot must be joined);
      * once per process, later calls return at once. */
-    xg_status_t         (*open)(void);
+    xg_status_t (*open)(void);
     /* The capabilities it offers for @peer (a rank of the job): a subset
      * of caps, 0 if it cannot reach the peer. */
-    unsigned            (*reach)(int peer);
+    unsigned (*reach)(int peer);
     const xg_xport_ops_t *ops;
 } xg_xport_component_t;
 
@@ -135,8 +135,7 @@ xg_status_t xg_xport_rma_expose(void *base, size_t len);
 void xg_xport_rma_unexpose(void);
 int xg_xport_rma_reaches(int peer, const void *local, size_t len);
 xg_status_t xg_xport_rma(int put, int peer, void *local, uint64_t off,
-                         size_t len, xg_xport_rma_mode_t mode,
-                         int *counted_p);
+                         size_t len, xg_xport_rma_mode_t mode, int *counted_p);
 int xg_xport_rma_outstanding(void);
 xg_status_t xg_xport_rma_complete(void);
 

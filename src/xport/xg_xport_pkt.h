@@ -94,11 +94,11 @@ typedef struct xg_pkt_ops {
 
 /* An open transport: the ops table copied by value, and the endpoint. */
 typedef struct xg_pkt_xport {
-    const char   *name;
-    xg_pkt_ops_t  ops;
-    xg_pkt_ep_t  *ep;
-    int           rank;  /* this process in the job */
-    int           npes;
+    const char *name;
+    xg_pkt_ops_t ops;
+    xg_pkt_ep_t *ep;
+    int rank; /* this process in the job */
+    int npes;
 } xg_pkt_xport_t;
 
 /*

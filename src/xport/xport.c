@@ -69,8 +69,10 @@ static xg_status_t xport_own(unsigned caps, const char *what,
     xg_boot_identity(&me);
     *xport_p = xg_xport_select(me.rank, caps);
     if (*xport_p == NULL) {
-        xg_error("xport", "no transport component offers %s to PE %d: this "
-                 "libxgas was built without one", what, me.rank);
+        xg_error("xport",
+                 "no transport component offers %s to PE %d: this "
+                 "libxgas was built without one",
+                 what, me.rank);
         return XG_ERR_UNREACHABLE;
     }
     return (*xport_p)->open();
@@ -92,8 +94,8 @@ xg_status_t xg_xport_region_open(xg_xport_region_t *region, int nparts,
                                  size_t part_size, uintptr_t base_hint)
 {
     const xg_xport_component_t *xport;
-    xg_status_t status = xport_own(XG_XPORT_CAP_LOAD_STORE,
-                                   "a load/store region", &xport);
+    xg_status_t status =
+        xport_own(XG_XPORT_CAP_LOAD_STORE, "a load/store region", &xport);
 
     if (status != XG_OK) {
         return status;
@@ -192,8 +194,7 @@ int xg_xport_rma_reaches(int peer, const void *local, size_t len)
 }
 
 xg_status_t xg_xport_rma(int put, int peer, void *local, uint64_t off,
-                         size_t len, xg_xport_rma_mode_t mode,
-                         int *counted_p)
+                         size_t len, xg_xport_rma_mode_t mode, int *counted_p)
 {
     /* the caller asked rma_reaches: there is a component */
     return xport_rma()->ops->rma(put, peer, local, off, len, (int)mode,
@@ -232,7 +233,8 @@ int xg_xport_describe_net(char *name, size_t name_len, char *why,
     return ret;
 #else
     snprintf(name, name_len, "none");
-    snprintf(why, why_len, "this xgas was built without libfabric "
+    snprintf(why, why_len,
+             "this xgas was built without libfabric "
              "(libfabric-dev missing or XGAS_OFI=OFF): every PE of a job "
              "must run on one node");
     return -1;

@@ -41,12 +41,11 @@ static void append(ptl_pt_index_t pt, ptl_list_t list, uint64_t bits,
     ptl_me_t me;
 
     memset(&me, 0, sizeof(me));
-    me.start         = buf;
-    me.length        = sizeof(mem[0]);
-    me.ct_handle     = ct;
-    me.uid           = PTL_UID_ANY;
-    me.options       = PTL_ME_OP_PUT | PTL_ME_OP_GET | PTL_ME_EVENT_CT_COMM |
-                       opts;
+    me.start     = buf;
+    me.length    = sizeof(mem[0]);
+    me.ct_handle = ct;
+    me.uid       = PTL_UID_ANY;
+    me.options   = PTL_ME_OP_PUT | PTL_ME_OP_GET | PTL_ME_EVENT_CT_COMM | opts;
     me.match_id.rank = (bits & 1) ? 0 : PTL_RANK_ANY;
     me.match_bits    = bits;
     me.ignore_bits   = ignore;
@@ -72,10 +71,8 @@ static void setup(void)
     PtlPTAlloc(ni, 0, eq, 0, &(ptl_pt_index_t){0});
     PtlPTAlloc(ni, PTL_PT_FLOWCTRL, eq, 1, &(ptl_pt_index_t){0});
     append(0, PTL_PRIORITY_LIST, 1, 0, 0, mem[0], NULL);
-    append(0, PTL_PRIORITY_LIST, 0x100, 0xff, PTL_ME_NO_TRUNCATE, mem[1],
-           NULL);
-    append(0, PTL_OVERFLOW_LIST, 0, ~0ull, PTL_ME_MANAGE_LOCAL, mem[2],
-           NULL);
+    append(0, PTL_PRIORITY_LIST, 0x100, 0xff, PTL_ME_NO_TRUNCATE, mem[1], NULL);
+    append(0, PTL_OVERFLOW_LIST, 0, ~0ull, PTL_ME_MANAGE_LOCAL, mem[2], NULL);
     append(1, PTL_PRIORITY_LIST, 3, 0, PTL_ME_USE_ONCE, mem[3], NULL);
     append(1, PTL_OVERFLOW_LIST, 0, ~0ull,
            PTL_ME_USE_ONCE | PTL_ME_MANAGE_LOCAL, mem[3], NULL);
@@ -120,17 +117,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         PtlNIFini(ni);
         setup();
     }
-    if (once_me == PTL_INVALID_HANDLE ||
-        PtlMEUnlink(once_me) != PTL_IN_USE) {
-        append(0, PTL_PRIORITY_LIST, 5, 0, PTL_ME_USE_ONCE, mem[1],
-               &once_me);
+    if (once_me == PTL_INVALID_HANDLE || PtlMEUnlink(once_me) != PTL_IN_USE) {
+        append(0, PTL_PRIORITY_LIST, 5, 0, PTL_ME_USE_ONCE, mem[1], &once_me);
     }
     while (size >= 2) {
         len    = (size_t)(data[0] | (data[1] << 8));
         repair = (len & 0x8000) != 0;
-        len   &= 0x7ff;
-        data  += 2;
-        size  -= 2;
+        len &= 0x7ff;
+        data += 2;
+        size -= 2;
         if (len > size) {
             len = size;
         }

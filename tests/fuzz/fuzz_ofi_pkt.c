@@ -60,10 +60,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
         }
         break;
-    case XG_OFI_DROP_KIND:
-        break;
-    default:
-        abort(); /* never returned by the check */
+    case XG_OFI_DROP_KIND: break;
+    default: abort(); /* never returned by the check */
     }
     free(pkt);
     return 0;

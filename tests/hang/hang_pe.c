@@ -126,7 +126,8 @@ static int ptl_pmi_case(const char *mode)
     }
     ptl_check(PtlInit(), "PtlInit");
     ptl_check(PtlNIInit(PTL_IFACE_DEFAULT, PTL_NI_MATCHING | PTL_NI_PHYSICAL,
-                        PTL_PID_ANY, NULL, NULL, &ni), "PtlNIInit");
+                        PTL_PID_ANY, NULL, NULL, &ni),
+              "PtlNIInit");
     if (strcmp(mode, "ct_deadlock") == 0) {
         ptl_check(PtlCTAlloc(ni, &ct), "PtlCTAlloc");
         ptl_check(PtlCTWait(ct, 1, &ct_event), "PtlCTWait");
@@ -147,14 +148,16 @@ static int ptl_pmi_case(const char *mode)
 int main(int argc, char **argv)
 {
     const char *mode = (argc > 1) ? argv[1] : "";
-    const char *dir = (argc > 2) ? argv[2] : ".";
+    const char *dir  = (argc > 2) ? argv[2] : ".";
     int me, npes, i;
 
     if (strcmp(mode, "fork_child") == 0) {
         char cmd[4096 + 64];
 
-        snprintf(cmd, sizeof(cmd), "sleep 300 </dev/null >/dev/null 2>&1 & "
-                 "echo $! >> '%s/children'", dir);
+        snprintf(cmd, sizeof(cmd),
+                 "sleep 300 </dev/null >/dev/null 2>&1 & "
+                 "echo $! >> '%s/children'",
+                 dir);
         if (system(cmd) != 0) {
             fprintf(stderr, "hang_pe: cannot start a child\n");
             return 2;
@@ -177,7 +180,7 @@ int main(int argc, char **argv)
     } else {
         shmem_init();
     }
-    me = shmem_my_pe();
+    me   = shmem_my_pe();
     npes = shmem_n_pes();
     if (strcmp(mode, "exit_early") == 0) {
         if (me == npes - 1) {
@@ -200,8 +203,7 @@ int main(int argc, char **argv)
     } else if (strcmp(mode, "finalize_vs_coll") == 0) {
         if (me != 0) {
             src_value = me;
-            shmem_long_sum_reduce(SHMEM_TEAM_WORLD, &dst_value, &src_value,
-                                  1);
+            shmem_long_sum_reduce(SHMEM_TEAM_WORLD, &dst_value, &src_value, 1);
         }
     } else if (strcmp(mode, "aset_vs_finalize") == 0) {
         for (i = 0; i < SHMEM_BARRIER_SYNC_SIZE; i++) {

@@ -77,7 +77,8 @@ static void check_cloexec(int fd, const char *target)
     }
     XG_CHECK(fcntl(fd, F_GETFD) & FD_CLOEXEC,
              "descriptor %d (%s) would be inherited by a program the PE "
-             "starts", fd, target);
+             "starts",
+             fd, target);
 }
 
 static void check_not_inherited(int fd, const char *target)
@@ -97,12 +98,10 @@ static int run_child(void)
     XG_CHECK(shmem_my_pe() == 0, "the child is PE %d", shmem_my_pe());
     /* its symmetric memory is its own: the parent job's PE 0 wrote its
      * rank into its copy of shared_word before starting us */
-    XG_CHECK(shared_word == -1, "the child's shared_word is %ld",
-             shared_word);
+    XG_CHECK(shared_word == -1, "the child's shared_word is %ld", shared_word);
     shmem_long_p(&shared_word, 42, 0);
     shmem_barrier_all();
-    XG_CHECK(shared_word == 42, "a put to itself read back %ld",
-             shared_word);
+    XG_CHECK(shared_word == 42, "a put to itself read back %ld", shared_word);
     printf("child npes %d\n", shmem_n_pes());
     fflush(stdout);
     shmem_finalize();
@@ -116,8 +115,8 @@ static int run_parent(void)
     int status, me, npes;
 
     shmem_init();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
+    me         = shmem_my_pe();
+    npes       = shmem_n_pes();
     xg_test_pe = me;
     check_no_launcher_vars("PE after shmem_init");
     for_each_fd(check_cloexec);

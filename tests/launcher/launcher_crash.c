@@ -58,8 +58,8 @@ static void crash_check(int ok, const char *what)
  * undefined behaviour for the sanitizers to catch before it. */
 static void crash_null_store(void)
 {
-    volatile int *guard = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE),
-                               PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    volatile int *guard = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_NONE,
+                               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
     crash_check(guard != MAP_FAILED, "mmap");
     *guard = 1;
@@ -80,8 +80,8 @@ static void crash_exit_on_signal(int sig)
 
 static void crash_get_read_only(void *src)
 {
-    void *buf = mmap(NULL, CRASH_BYTES, PROT_READ,
-                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void *buf =
+        mmap(NULL, CRASH_BYTES, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
     crash_check(buf != MAP_FAILED, "mmap");
     shmem_getmem(buf, src, CRASH_BYTES, shmem_n_pes() - 1);
@@ -102,12 +102,10 @@ static void crash_do(const char *mode, void *src)
     } else if (strcmp(mode, "progress") == 0) {
         crash_get_read_only(src);
     } else if (strcmp(mode, "exit_handler") == 0) {
-        crash_check(signal(SIGSEGV, crash_exit_on_signal) != SIG_ERR,
-                    "signal");
+        crash_check(signal(SIGSEGV, crash_exit_on_signal) != SIG_ERR, "signal");
         crash_get_read_only(src);
     } else if (strcmp(mode, "global_exit") == 0) {
-        shmem_long_wait_until(&crash_started, SHMEM_CMP_EQ,
-                              shmem_n_pes() - 1);
+        shmem_long_wait_until(&crash_started, SHMEM_CMP_EQ, shmem_n_pes() - 1);
         shmem_global_exit(0);
     }
     fprintf(stderr, "launcher_crash: mode %s did not end PE %d\n", mode,
@@ -118,8 +116,8 @@ static void crash_do(const char *mode, void *src)
 /* The singleton check: no crash signal left to libinfinipath. */
 static int crash_dispositions(void)
 {
-    static const int sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGABRT, SIGINT,
-                               SIGTERM};
+    static const int sigs[] = {SIGSEGV, SIGBUS, SIGILL,
+                               SIGABRT, SIGINT, SIGTERM};
     struct sigaction action;
     Dl_info where;
     void *handler;
@@ -169,19 +167,17 @@ static void crash_write_pid(const char *dir, int me)
 static int crash_startup(int rank, const char *dir)
 {
     const char *env_rank = getenv("XGAS_RANK"), *env_npes = getenv("XGAS_NPES");
-    int me = (env_rank != NULL) ? atoi(env_rank) : 0;
+    int me   = (env_rank != NULL) ? atoi(env_rank) : 0;
     int npes = (env_npes != NULL) ? atoi(env_npes) : 1;
     char path[4096];
     useconds_t pause_us = 100;
     int peer;
 
     if (me != rank) {
-        crash_check(signal(SIGTERM, crash_exit_on_signal) != SIG_ERR,
-                    "signal");
+        crash_check(signal(SIGTERM, crash_exit_on_signal) != SIG_ERR, "signal");
         crash_write_pid(dir, me);
         shmem_init(); /* waits for PE @rank, which never comes */
-        fprintf(stderr, "launcher_crash: shmem_init returned on PE %d\n",
-                me);
+        fprintf(stderr, "launcher_crash: shmem_init returned on PE %d\n", me);
         return 2;
     }
     crash_write_pid(dir, me);

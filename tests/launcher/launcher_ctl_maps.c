@@ -41,17 +41,16 @@ int main(void)
     int me, npes;
 
     shmem_init();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
+    me         = shmem_my_pe();
+    npes       = shmem_n_pes();
     xg_test_pe = me;
-    mapped = ctl_mapped_bytes();
+    mapped     = ctl_mapped_bytes();
     XG_CHECK(mapped <= CTL_MAPPED_MAX,
              "%lu bytes of the control area mapped with %d PEs (bound %u)",
              mapped, npes, CTL_MAPPED_MAX);
     shmem_long_p(&ring_word, me, (me + 1) % npes);
     shmem_barrier_all();
-    XG_CHECK(ring_word == (me + npes - 1) % npes, "ring_word %ld",
-             ring_word);
+    XG_CHECK(ring_word == (me + npes - 1) % npes, "ring_word %ld", ring_word);
     shmem_finalize();
     return XG_TEST_PASS;
 }

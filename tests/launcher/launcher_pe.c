@@ -83,8 +83,8 @@ static xg_ctl_t *pe_map_ctl(void)
     void *map;
 
     XG_CHECK(fstat(fd, &st) == 0, "XGAS_CTL_FD=%d: %s", fd, strerror(errno));
-    map = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED,
-               fd, 0);
+    map = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+               0);
     XG_CHECK(map != MAP_FAILED, "mmap: %s", strerror(errno));
     XG_CHECK(xg_ctl_check(map, (size_t)st.st_size, (uint32_t)pe_npes) == 0,
              "the control area does not match %d PEs", pe_npes);
@@ -139,8 +139,7 @@ static int pe_lines(void)
     snprintf(text, sizeof(text), "rst\nout %d second\nout %d ta", pe_rank,
              pe_rank);
     pe_write(STDOUT_FILENO, text);
-    snprintf(text, sizeof(text), "err %d first\nerr %d ta", pe_rank,
-             pe_rank);
+    snprintf(text, sizeof(text), "err %d first\nerr %d ta", pe_rank, pe_rank);
     pe_write(STDERR_FILENO, text);
     line = malloc(PE_LONG_LINE + 1);
     XG_CHECK(line != NULL, "out of memory");
@@ -230,7 +229,7 @@ static char pe_proc_state(pid_t pid)
     n = fread(text, 1, sizeof(text) - 1, file);
     fclose(file);
     text[n] = '\0';
-    end = strrchr(text, ')');
+    end     = strrchr(text, ')');
     return ((end != NULL) && (end[1] == ' ')) ? end[2] : 0;
 }
 
@@ -238,11 +237,13 @@ static char pe_proc_state(pid_t pid)
 static void pe_wait_state(pid_t pid, char state)
 {
     useconds_t pause_us = 100;
-    int waited_ms = 0;
+    int waited_ms       = 0;
 
     while (pe_proc_state(pid) != state) {
-        XG_CHECK(waited_ms < PE_BARRIER_TIMEOUT, "process %d never reached "
-                 "state '%c'", (int)pid, state ? state : '0');
+        XG_CHECK(waited_ms < PE_BARRIER_TIMEOUT,
+                 "process %d never reached "
+                 "state '%c'",
+                 (int)pid, state ? state : '0');
         usleep(pause_us);
         waited_ms += (int)(pause_us / 1000);
         if (pause_us < 10000) {
@@ -308,7 +309,7 @@ static int pe_order(int first, int second, const char *dir)
     XG_CHECK(kill(pe_pid_of(dir, first), SIGSEGV) == 0, "kill: %s",
              strerror(errno));
     pe_wait_state(pe_pid_of(dir, first), 'Z');
-    me = getpid();
+    me    = getpid();
     child = fork();
     XG_CHECK(child >= 0, "fork: %s", strerror(errno));
     if (child == 0) {
@@ -332,10 +333,10 @@ static int pe_arg_int(const char *text)
 static int pe_fail(const char *mode, int argc, char **argv)
 {
     const char *dir = argv[argc - 1];
-    int target = pe_arg_int(argv[2]);
-    int value = (argc == 5) ? pe_arg_int(argv[3]) : 0;
-    xg_ctl_t *ctl = pe_map_ctl();
-    int32_t none = 0;
+    int target      = pe_arg_int(argv[2]);
+    int value       = (argc == 5) ? pe_arg_int(argv[3]) : 0;
+    xg_ctl_t *ctl   = pe_map_ctl();
+    int32_t none    = 0;
 
     pe_write_pid(dir);
     if (pe_rank != target) {
@@ -384,11 +385,11 @@ static pid_t pe_start_sleeper(int daemon)
     }
     close(fds[1]);
     XG_CHECK(read(fds[0], &sleeper, sizeof(sleeper)) ==
-             (ssize_t)sizeof(sleeper), "no pid from the sleeper");
+                 (ssize_t)sizeof(sleeper),
+             "no pid from the sleeper");
     close(fds[0]);
     if (daemon) {
-        XG_CHECK(waitpid(pid, NULL, 0) == pid, "waitpid: %s",
-                 strerror(errno));
+        XG_CHECK(waitpid(pid, NULL, 0) == pid, "waitpid: %s", strerror(errno));
     }
     return sleeper;
 }
@@ -443,8 +444,8 @@ int main(int argc, char **argv)
 {
     const char *mode = (argc > 1) ? argv[1] : "";
 
-    pe_rank = pe_env_int("XGAS_RANK");
-    pe_npes = pe_env_int("XGAS_NPES");
+    pe_rank    = pe_env_int("XGAS_RANK");
+    pe_npes    = pe_env_int("XGAS_NPES");
     xg_test_pe = pe_rank;
     XG_CHECK((pe_npes >= 1) && (pe_rank >= 0) && (pe_rank < pe_npes),
              "rank %d of %d", pe_rank, pe_npes);
@@ -472,7 +473,8 @@ int main(int argc, char **argv)
         pe_pause();
     }
     if ((((strcmp(mode, "exit") == 0) || (strcmp(mode, "kill") == 0) ||
-          (strcmp(mode, "global-exit") == 0)) && (argc == 5)) ||
+          (strcmp(mode, "global-exit") == 0)) &&
+         (argc == 5)) ||
         ((strcmp(mode, "no-finalize") == 0) && (argc == 4))) {
         return pe_fail(mode, argc, argv);
     }

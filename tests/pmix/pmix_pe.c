@@ -41,8 +41,10 @@ static int pe_env_int(const char *ompi, const char *slurm)
     if (text == NULL) {
         text = getenv(slurm);
     }
-    XG_CHECK(text != NULL, "neither %s nor %s is set: not started by "
-             "Open MPI's mpirun or Slurm's srun", ompi, slurm);
+    XG_CHECK(text != NULL,
+             "neither %s nor %s is set: not started by "
+             "Open MPI's mpirun or Slurm's srun",
+             ompi, slurm);
     return atoi(text);
 }
 
@@ -76,30 +78,35 @@ static void pe_check(void)
              "npes %d", npes);
     /* (Slurm's tasks on this node: SLURM_TASKS_PER_NODE begins with
      * them) */
-    XG_CHECK(shmem_team_n_pes(SHMEM_TEAM_SHARED) ==
-             pe_env_int("OMPI_COMM_WORLD_LOCAL_SIZE",
-                        "SLURM_TASKS_PER_NODE"), "SHMEM_TEAM_SHARED "
-             "has %d PEs", shmem_team_n_pes(SHMEM_TEAM_SHARED));
+    XG_CHECK(
+        shmem_team_n_pes(SHMEM_TEAM_SHARED) ==
+            pe_env_int("OMPI_COMM_WORLD_LOCAL_SIZE", "SLURM_TASKS_PER_NODE"),
+        "SHMEM_TEAM_SHARED "
+        "has %d PEs",
+        shmem_team_n_pes(SHMEM_TEAM_SHARED));
     pe_check_dev_shm();
     for (pe = 0; pe < npes; pe++) {
         int shared = shmem_team_translate_pe(SHMEM_TEAM_WORLD, pe,
                                              SHMEM_TEAM_SHARED) >= 0;
 
         peer = shmem_ptr(&pe_counter, pe);
-        XG_CHECK(shared == xg_boot_same_node(pe), "PE %d is %sin "
-                 "SHMEM_TEAM_SHARED", pe, shared ? "" : "not ");
+        XG_CHECK(shared == xg_boot_same_node(pe),
+                 "PE %d is %sin "
+                 "SHMEM_TEAM_SHARED",
+                 pe, shared ? "" : "not ");
         XG_CHECK((peer != NULL) == shared, "shmem_ptr to PE %d is %p", pe,
                  (void *)peer);
         shmem_long_atomic_add(&pe_counter, 1, pe);
     }
     shmem_barrier_all();
-    XG_CHECK(pe_counter == npes, "counter %ld, expected %d", pe_counter,
-             npes);
+    XG_CHECK(pe_counter == npes, "counter %ld, expected %d", pe_counter, npes);
     shmem_barrier_all(); /* every PE has read its counter */
     shmem_long_p(&pe_counter, me, (me + 1) % npes);
     shmem_barrier_all();
-    XG_CHECK(pe_counter == (me + npes - 1) % npes, "put from the left "
-             "neighbour: %ld", pe_counter);
+    XG_CHECK(pe_counter == (me + npes - 1) % npes,
+             "put from the left "
+             "neighbour: %ld",
+             pe_counter);
     XG_CHECK(shmem_long_g(&pe_counter, (me + 1) % npes) == me, "get");
     printf("pe %d of %d on node %d of %d: pmix check passed\n", me, npes,
            xg_boot.node, xg_boot.nnodes);
@@ -130,7 +137,7 @@ int main(int argc, char **argv)
     int victim = (argc > 2) ? atoi(argv[2]) : -1; /* not for hold */
 
     XG_CHECK(argc >= 2, "usage: pmix_pe check | exit R CODE | kill R | "
-             "abort R");
+                        "abort R");
     shmem_init();
     xg_test_pe = shmem_my_pe();
     if (strcmp(argv[1], "check") == 0) {

@@ -44,8 +44,8 @@ static unsigned long env_number(const char *name, unsigned long fallback)
 static int in_segment(const void *addr, int rank)
 {
     uintptr_t base = env_number("XGAS_SYMMETRIC_BASE", 0x100000000000ul);
-    uintptr_t seg = env_number("XGAS_PVAS_SEGMENT_SIZE", 64ul << 30);
-    uintptr_t lo = base + (uintptr_t)rank * seg;
+    uintptr_t seg  = env_number("XGAS_PVAS_SEGMENT_SIZE", 64ul << 30);
+    uintptr_t lo   = base + (uintptr_t)rank * seg;
 
     return ((uintptr_t)addr >= lo) && ((uintptr_t)addr < lo + seg);
 }
@@ -54,7 +54,9 @@ static int in_segment(const void *addr, int rank)
  * break would hand out the same memory. */
 static int check_malloc(int rank)
 {
-    enum { COUNT = 200 };
+    enum {
+        COUNT = 200
+    };
     unsigned char *block[COUNT];
     size_t size[COUNT], i, j;
     void *brk_before = sbrk(0);
@@ -62,7 +64,7 @@ static int check_malloc(int rank)
 
     for (round = 0; round < 20; round++) {
         for (i = 0; i < COUNT; i++) {
-            size[i] = 16 + ((i * 7919 + (size_t)round * 104729) % 70000);
+            size[i]  = 16 + ((i * 7919 + (size_t)round * 104729) % 70000);
             block[i] = malloc(size[i]);
             if (block[i] == NULL) {
                 return -1;
@@ -99,15 +101,16 @@ static int hello(int rank, int npes)
 {
     pthread_t thread;
     void *result = NULL;
-    int local = rank;
+    int local    = rank;
 
     if (!in_segment((void *)hello, rank) ||
         !in_segment(&initialized_global, rank) ||
         !in_segment(bss_global, rank) || !in_segment(&local, rank)) {
-        fprintf(stderr, "pe %d: code %p, data %p, bss %p or stack %p is not "
-                "in its segment\n", rank, (void *)hello,
-                (void *)&initialized_global, (void *)bss_global,
-                (void *)&local);
+        fprintf(stderr,
+                "pe %d: code %p, data %p, bss %p or stack %p is not "
+                "in its segment\n",
+                rank, (void *)hello, (void *)&initialized_global,
+                (void *)bss_global, (void *)&local);
         return 1;
     }
     if ((initialized_global != 7) || (tls_value != 42) ||
@@ -130,8 +133,7 @@ static int wait_forever(int rank)
     char path[4096];
     FILE *f;
 
-    snprintf(path, sizeof(path), "%s/pe.%d.pid", getenv("PVAS_TEST_DIR"),
-             rank);
+    snprintf(path, sizeof(path), "%s/pe.%d.pid", getenv("PVAS_TEST_DIR"), rank);
     f = fopen(path, "w");
     if (f == NULL) {
         return 1;
@@ -146,15 +148,14 @@ static int wait_forever(int rank)
 static int fork_and_system(int rank, int npes)
 {
     int status = -1;
-    pid_t pid = fork();
+    pid_t pid  = fork();
 
     if (pid == 0) {
         initialized_global = 99;
         _exit((initialized_global == 99) ? 0 : 1);
     }
-    if ((pid < 0) || (waitpid(pid, &status, 0) != pid) ||
-        !WIFEXITED(status) || (WEXITSTATUS(status) != 0) ||
-        (initialized_global != 7)) {
+    if ((pid < 0) || (waitpid(pid, &status, 0) != pid) || !WIFEXITED(status) ||
+        (WEXITSTATUS(status) != 0) || (initialized_global != 7)) {
         fprintf(stderr, "pe %d: fork: child status %#x, global %d\n", rank,
                 status, initialized_global);
         return 1;
@@ -170,8 +171,8 @@ static int fork_and_system(int rank, int npes)
 
 int main(int argc, char **argv)
 {
-    int rank = (int)env_number("XGAS_RANK", 0);
-    int npes = (int)env_number("XGAS_NPES", 1);
+    int rank         = (int)env_number("XGAS_RANK", 0);
+    int npes         = (int)env_number("XGAS_NPES", 1);
     const char *mode = (argc > 1) ? argv[1] : "hello";
 
     if (strcmp(mode, "hello") == 0) {

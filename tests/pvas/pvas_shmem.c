@@ -31,11 +31,10 @@ static uintptr_t segment_size(void)
 static int check_ptr(const void *local, int pe)
 {
     int mine = shmem_team_my_pe(SHMEM_TEAM_SHARED);
-    int theirs = shmem_team_translate_pe(SHMEM_TEAM_WORLD, pe,
-                                         SHMEM_TEAM_SHARED);
-    uintptr_t want = (uintptr_t)local +
-                     (uintptr_t)((intptr_t)(theirs - mine) *
-                                 (intptr_t)segment_size());
+    int theirs =
+        shmem_team_translate_pe(SHMEM_TEAM_WORLD, pe, SHMEM_TEAM_SHARED);
+    uintptr_t want = (uintptr_t)local + (uintptr_t)((intptr_t)(theirs - mine) *
+                                                    (intptr_t)segment_size());
 
     if (theirs < 0) {
         return shmem_ptr(local, pe) == NULL;
@@ -50,10 +49,10 @@ int main(void)
     int me, npes, pe;
 
     shmem_init();
-    me = shmem_my_pe();
+    me         = shmem_my_pe();
     xg_test_pe = me;
-    npes = shmem_n_pes();
-    heap_word = shmem_malloc(sizeof(*heap_word));
+    npes       = shmem_n_pes();
+    heap_word  = shmem_malloc(sizeof(*heap_word));
     XG_CHECK(heap_word != NULL, "shmem_malloc failed");
     XG_CHECK((void *)&global_word == before, "the globals moved");
     for (pe = 0; pe < npes; pe++) {
@@ -64,8 +63,7 @@ int main(void)
                  "shmem_ptr(global, %d) = %p is not the PVAS address", pe,
                  shmem_ptr(&global_word, pe));
         XG_CHECK(check_ptr(&global_page[4095], pe),
-                 "shmem_ptr(global_page end, %d) is not the PVAS address",
-                 pe);
+                 "shmem_ptr(global_page end, %d) is not the PVAS address", pe);
     }
     /* each PE puts its rank into its right neighbour's words (a store on
      * the node, the NIC to another node) */
@@ -74,8 +72,8 @@ int main(void)
     shmem_long_p(&global_word, 2000 + me, pe);
     shmem_barrier_all();
     pe = (me + npes - 1) % npes;
-    XG_CHECK(*heap_word == 1000 + pe, "heap word %ld, expected %d",
-             *heap_word, 1000 + pe);
+    XG_CHECK(*heap_word == 1000 + pe, "heap word %ld, expected %d", *heap_word,
+             1000 + pe);
     XG_CHECK(global_word == 2000 + pe, "global word %ld, expected %d",
              global_word, 2000 + pe);
     shmem_free(heap_word);

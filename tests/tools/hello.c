@@ -13,7 +13,7 @@ int main(void)
     int me, npes;
 
     shmem_init();
-    me = shmem_my_pe();
+    me   = shmem_my_pe();
     npes = shmem_n_pes();
     shmem_long_atomic_add(&total, me + 1, 0);
     shmem_barrier_all();

@@ -27,8 +27,8 @@ static void on_out(uint8_t *data, size_t len)
     const pkt_hdr_t *h = (const pkt_hdr_t *)data;
 
     pongs++;
-    swapped += (len == 100) && (h->ip_hdr.source_id == 2) &&
-               (h->ip_hdr.dest_id == 1);
+    swapped +=
+        (len == 100) && (h->ip_hdr.source_id == 2) && (h->ip_hdr.dest_id == 1);
 }
 
 int main(int argc, char **argv)
@@ -61,8 +61,8 @@ int main(int argc, char **argv)
     pspinsim_cb_set_pkt_feedback(on_feedback);
     pspinsim_cb_set_pkt_out(on_out);
     for (i = 0; i < 16; i++) {
-        pspinsim_packet_add(&ec, 0, pkt, sizeof(pkt), sizeof(pkt), i == 15,
-                            0, 0);
+        pspinsim_packet_add(&ec, 0, pkt, sizeof(pkt), sizeof(pkt), i == 15, 0,
+                            0);
     }
     pspinsim_packet_eos();
     pspinsim_run();

@@ -9,18 +9,18 @@
 #include "guest.h"
 
 static uint64_t cell[2];
-static volatile uintptr_t low = 0x8;  /* not folded: no warning */
+static volatile uintptr_t low = 0x8; /* not folded: no warning */
 
 int main(int argc, char **argv)
 {
     const char *c = argc > 1 ? argv[1] : "";
-    int peer = (guest_me + 1) % guest_npes;
+    int peer      = (guest_me + 1) % guest_npes;
     guest_barrier();
-    if (guest_me != 0) {   /* PE 0 faults; the others wait to be ended */
+    if (guest_me != 0) { /* PE 0 faults; the others wait to be ended */
         for (;;) {
             sched_yield();
-}
-}
+        }
+    }
     if (strcmp(c, "namespace") == 0) {
         (void)xbgas_eld(99, &cell[0]);
     } else if (strcmp(c, "bounds") == 0) {
@@ -41,6 +41,6 @@ int main(int argc, char **argv)
         abort();
     } else if (strcmp(c, "exit3") == 0) {
         exit(3);
-}
+    }
     return 0;
 }

@@ -17,22 +17,23 @@
 #define CHECK(cond)                                                       \
     do {                                                                  \
         if (!(cond)) {                                                    \
-            fprintf(stderr, "PE %d: %s:%d: CHECK failed: %s\n",           \
-                    guest_me, __FILE__, __LINE__, #cond);        \
+            fprintf(stderr, "PE %d: %s:%d: CHECK failed: %s\n", guest_me, \
+                    __FILE__, __LINE__, #cond);                           \
             exit(1);                                                      \
         }                                                                 \
     } while (0)
 
-#define CHECK_EQ(a, b)                                                    \
-    do {                                                                  \
-        unsigned long long a_ = (unsigned long long)(a);                  \
-        unsigned long long b_ = (unsigned long long)(b);                  \
-        if (a_ != b_) {                                                   \
-            fprintf(stderr, "PE %d: %s:%d: %s = 0x%llx, expected %s = "   \
-                    "0x%llx\n", guest_me, __FILE__, __LINE__,    \
-                    #a, a_, #b, b_);                                      \
-            exit(1);                                                      \
-        }                                                                 \
+#define CHECK_EQ(a, b)                                             \
+    do {                                                           \
+        unsigned long long a_ = (unsigned long long)(a);           \
+        unsigned long long b_ = (unsigned long long)(b);           \
+        if (a_ != b_) {                                            \
+            fprintf(stderr,                                        \
+                    "PE %d: %s:%d: %s = 0x%llx, expected %s = "    \
+                    "0x%llx\n",                                    \
+                    guest_me, __FILE__, __LINE__, #a, a_, #b, b_); \
+            exit(1);                                               \
+        }                                                          \
     } while (0)
 
 static uint64_t guest_bar_count, guest_bar_gen;
@@ -41,7 +42,7 @@ static int guest_me, guest_npes;
 /* e10/e11 hold the PE and PE count only until an access uses a0/a1. */
 __attribute__((constructor)) static void guest_init(void)
 {
-    guest_me = (int)xbgas_mype();
+    guest_me   = (int)xbgas_mype();
     guest_npes = (int)xbgas_npes();
 }
 

@@ -22,7 +22,10 @@ static uint64_t next_rand(uint64_t *s)
     return *s;
 }
 
-static uint64_t seed_of(int pe) { return 0x9e3779b97f4a7c15ull * (pe + 1); }
+static uint64_t seed_of(int pe)
+{
+    return 0x9e3779b97f4a7c15ull * (pe + 1);
+}
 
 static double now(void)
 {
@@ -33,15 +36,15 @@ static double now(void)
 
 int main(int argc, char **argv)
 {
-    int logn = argc > 1 ? atoi(argv[1]) : 12;
+    int logn     = argc > 1 ? atoi(argv[1]) : 12;
     long updates = argc > 2 ? atol(argv[2]) : 20000;
     CHECK(logn >= 1 && logn <= MAX_LOG && updates > 0);
     uint64_t n = 1ull << logn, npes = (uint64_t)guest_npes;
     for (uint64_t i = 0; i < n; i++) {
         table[i] = expect[i] = i + ((uint64_t)guest_me << 32);
-}
+    }
     guest_barrier();
-    double t0 = now();
+    double t0  = now();
     uint64_t s = seed_of(guest_me);
     for (long u = 0; u < updates; u++) {
         uint64_t r = next_rand(&s), word = (r >> 8) % (n * npes);
@@ -55,18 +58,18 @@ int main(int argc, char **argv)
             uint64_t r = next_rand(&ps), word = (r >> 8) % (n * npes);
             if (word / n == (uint64_t)guest_me) {
                 expect[word % n] ^= r;
-}
+            }
         }
     }
     for (uint64_t i = 0; i < n; i++) {
         CHECK_EQ(table[i], expect[i]);
-}
+    }
     guest_barrier();
     if (guest_me == 0) {
         printf("gups: %d PEs, %llu words, %ld updates per PE: verified; "
-               "%.3f s, %.2f M updates/s\n", guest_npes,
-               (unsigned long long)(n * npes), updates, t,
+               "%.3f s, %.2f M updates/s\n",
+               guest_npes, (unsigned long long)(n * npes), updates, t,
                (double)updates * (double)npes / t / 1e6);
-}
+    }
     return 0;
 }

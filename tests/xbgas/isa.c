@@ -16,16 +16,28 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static volatile int64_t vi[] = {0, 1, -1, 7, -7, 123456789, -987654321,
-                                INT64_MAX, INT64_MIN + 1, 0x7fffffff,
-                                -0x80000000ll, 0x123456789abcdefll};
-static volatile double vd[] = {0.0, -0.0, 1.5, -2.25, 1e300, 3.14159,
-                               -1e-300, 123456.789, 0.1, -7.5};
+static volatile int64_t vi[] = {0,
+                                1,
+                                -1,
+                                7,
+                                -7,
+                                123456789,
+                                -987654321,
+                                INT64_MAX,
+                                INT64_MIN + 1,
+                                0x7fffffff,
+                                -0x80000000ll,
+                                0x123456789abcdefll};
+static volatile double vd[]  = {0.0,     -0.0,    1.5,        -2.25, 1e300,
+                                3.14159, -1e-300, 123456.789, 0.1,   -7.5};
 #define NI (sizeof(vi) / sizeof(vi[0]))
 #define ND (sizeof(vd) / sizeof(vd[0]))
 
 static uint64_t h = 1469598103934665603ull;
-static void mix(uint64_t v) { h = (h ^ v) * 1099511628211ull; }
+static void mix(uint64_t v)
+{
+    h = (h ^ v) * 1099511628211ull;
+}
 
 static void ints(void)
 {
@@ -33,9 +45,14 @@ static void ints(void)
         for (unsigned j = 0; j < NI; j++) {
             int64_t a = vi[i], b = vi[j];
             uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
-            mix(ua + ub); mix(ua - ub); mix(ua * ub);
-            mix((uint64_t)(a < b)); mix(ua < ub); mix(ua ^ ub);
-            mix(ua << (ub & 63)); mix(ua >> (ub & 63));
+            mix(ua + ub);
+            mix(ua - ub);
+            mix(ua * ub);
+            mix((uint64_t)(a < b));
+            mix(ua < ub);
+            mix(ua ^ ub);
+            mix(ua << (ub & 63));
+            mix(ua >> (ub & 63));
             mix((uint64_t)(a >> (ub & 63)));
             mix((uint64_t)(int32_t)((uint32_t)ua + (uint32_t)ub));
             mix((uint64_t)(int32_t)((uint32_t)ua << (ub & 31)));
@@ -43,9 +60,13 @@ static void ints(void)
             mix((uint64_t)(((unsigned __int128)ua * ub) >> 64));
             mix((uint64_t)(((__int128)a * b) >> 64));
             if (b != 0 && !(b == -1)) {
-                mix((uint64_t)(a / b)); mix((uint64_t)(a % b));
+                mix((uint64_t)(a / b));
+                mix((uint64_t)(a % b));
             }
-            if (ub != 0) { mix(ua / ub); mix(ua % ub); }
+            if (ub != 0) {
+                mix(ua / ub);
+                mix(ua % ub);
+            }
             if ((int32_t)b != 0 && (int32_t)b != -1) {
                 mix((uint64_t)((int32_t)a / (int32_t)b));
                 mix((uint64_t)((int32_t)a % (int32_t)b));
@@ -55,12 +76,15 @@ static void ints(void)
                 mix((uint32_t)a % (uint32_t)b);
             }
         }
-}
+    }
     printf("ints %016" PRIx64 "\n", h);
 }
 
 /* NaN signs and fmin/fmax of zeros differ between x86 and RISC-V. */
-static double c(double x) { return isnan(x) ? fabs(x) : x + 0.0; }
+static double c(double x)
+{
+    return isnan(x) ? fabs(x) : x + 0.0;
+}
 
 static void floats(void)
 {
@@ -68,27 +92,26 @@ static void floats(void)
         for (unsigned j = 0; j < ND; j++) {
             double a = vd[i], b = vd[j];
             float fa = (float)a, fb = (float)b;
-            printf("%g %g %g %g %d %d %g %g | %g %g %g %g %g %d\n",
-                   c(a + b), c(a - b), c(a * b), c(b != 0 ? a / b : 0.0),
-                   a < b, a <= b, c(fmin(a, b)), c(fmax(a, b)),
-                   c(fa + fb), c(fa * fb), c(fb != 0 ? fa / fb : 0.0f),
-                   c(fmaf(fa, fb, 1.0f)), c(fma(a, b, -1.0)), fa == fb);
+            printf("%g %g %g %g %d %d %g %g | %g %g %g %g %g %d\n", c(a + b),
+                   c(a - b), c(a * b), c(b != 0 ? a / b : 0.0), a < b, a <= b,
+                   c(fmin(a, b)), c(fmax(a, b)), c(fa + fb), c(fa * fb),
+                   c(fb != 0 ? fa / fb : 0.0f), c(fmaf(fa, fb, 1.0f)),
+                   c(fma(a, b, -1.0)), fa == fb);
         }
-}
+    }
     for (unsigned i = 0; i < ND; i++) {
         double a = vd[i];
         printf("%g %g %.17g %ld %lu %d %u %g %g %g\n", sqrt(fabs(a)),
                copysign(3.0, a), (double)(float)a,
                fabs(a) < 9e18 ? (long)a : 0L,
                a >= 0 && a < 1.8e19 ? (unsigned long)a : 0UL,
-               fabs(a) < 2e9 ? (int)a : 0,
-               a >= 0 && a < 4e9 ? (unsigned)a : 0u, floor(a), ceil(a),
-               round(a));
+               fabs(a) < 2e9 ? (int)a : 0, a >= 0 && a < 4e9 ? (unsigned)a : 0u,
+               floor(a), ceil(a), round(a));
     }
     for (unsigned i = 0; i < NI; i++) {
         printf("%.17g %.9g %.17g\n", (double)vi[i], (float)vi[i],
                (double)(uint64_t)vi[i]);
-}
+    }
 }
 
 static int cmp(const void *a, const void *b)
@@ -102,11 +125,11 @@ static void lib(void)
     int64_t v[NI];
     for (unsigned i = 0; i < NI; i++) {
         v[i] = vi[i];
-}
+    }
     qsort(v, NI, sizeof(v[0]), cmp);
     for (unsigned i = 0; i < NI; i++) {
         printf("%" PRId64 " ", v[i]);
-}
+    }
     printf("\n");
     jmp_buf jb;
     volatile int n = 0;
@@ -142,7 +165,7 @@ static void files(void)
     }
     for (int i = 0; i < 3; i++) {
         fprintf(f, "line %d %g\n", i, i * 0.5);
-}
+    }
     fflush(f);
     struct stat st;
     fstat(fileno(f), &st);
@@ -150,7 +173,7 @@ static void files(void)
     rewind(f);
     while (fgets(line, sizeof line, f)) {
         printf("read: %s", line);
-}
+    }
     fclose(f);
     printf("remove %d\n", remove(path));
 }

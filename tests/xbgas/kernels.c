@@ -17,9 +17,9 @@
 
 #include "guest.h"
 
-#define MAXN 4096
+#define MAXN  4096
 #define MAXPE 64
-static struct sym {  /* the symmetric objects, one range */
+static struct sym { /* the symmetric objects, one range */
     uint64_t table[MAXN], src[MAXN], dst[MAXN], tmp[MAXN];
 } sym;
 #define table sym.table
@@ -29,9 +29,9 @@ static struct sym {  /* the symmetric objects, one range */
 
 /* ---- the software library ---------------------------------------- */
 typedef struct soft_state {
-    int       init, npes;
-    uintptr_t sym_lo, sym_hi;    /* the symmetric range */
-    uintptr_t base[MAXPE];       /* per PE: where the range starts there */
+    int init, npes;
+    uintptr_t sym_lo, sym_hi; /* the symmetric range */
+    uintptr_t base[MAXPE];    /* per PE: where the range starts there */
 } soft_state_t;
 static soft_state_t S;
 
@@ -43,12 +43,12 @@ __attribute__((noinline, noreturn)) static void soft_fail(const char *w)
 
 static void soft_init(void)
 {
-    S.npes = guest_npes;
+    S.npes   = guest_npes;
     S.sym_lo = (uintptr_t)&sym;
     S.sym_hi = (uintptr_t)(&sym + 1);
     for (int pe = 0; pe < S.npes; pe++) {
-        S.base[pe] = S.sym_lo;   /* symmetric: the same on every PE */
-}
+        S.base[pe] = S.sym_lo; /* symmetric: the same on every PE */
+    }
     S.init = 1;
 }
 
@@ -57,18 +57,17 @@ static inline uintptr_t soft_translate(const void *a, size_t n, int pe)
     uintptr_t p = (uintptr_t)a;
     if (!S.init) {
         soft_fail("not initialized");
-}
+    }
     if ((unsigned)pe >= (unsigned)S.npes) {
         soft_fail("PE out of range");
-}
+    }
     if (p < S.sym_lo || p + n > S.sym_hi || (p & 7)) {
         soft_fail("not a symmetric address");
-}
+    }
     return S.base[pe] + (p - S.sym_lo);
 }
 
-__attribute__((noinline)) static uint64_t soft_long_g(const uint64_t *s,
-                                                      int pe)
+__attribute__((noinline)) static uint64_t soft_long_g(const uint64_t *s, int pe)
 {
     return xbgas_eld(xbgas_ns(pe), (void *)soft_translate(s, 8, pe));
 }
@@ -79,32 +78,32 @@ __attribute__((noinline)) static void soft_long_p(uint64_t *d, uint64_t v,
     xbgas_esd(xbgas_ns(pe), (void *)soft_translate(d, 8, pe), v);
 }
 
-__attribute__((noinline)) static void soft_atomic_xor(uint64_t *d,
-                                                      uint64_t v, int pe)
+__attribute__((noinline)) static void soft_atomic_xor(uint64_t *d, uint64_t v,
+                                                      int pe)
 {
     xbgas_eamoxor_d(xbgas_ns(pe), (void *)soft_translate(d, 8, pe), v);
 }
 
 __attribute__((noinline)) static void soft_putmem(uint64_t *d,
-                                                  const uint64_t *s,
-                                                  size_t n, int pe)
+                                                  const uint64_t *s, size_t n,
+                                                  int pe)
 {
     uint64_t *r = (uint64_t *)soft_translate(d, n * 8, pe);
     uint64_t ns = xbgas_ns(pe);
     for (size_t i = 0; i < n; i++) {
         xbgas_esd(ns, &r[i], s[i]);
-}
+    }
 }
 
 __attribute__((noinline)) static void soft_getmem(uint64_t *d,
-                                                  const uint64_t *s,
-                                                  size_t n, int pe)
+                                                  const uint64_t *s, size_t n,
+                                                  int pe)
 {
     const uint64_t *r = (const uint64_t *)soft_translate(s, n * 8, pe);
-    uint64_t ns = xbgas_ns(pe);
+    uint64_t ns       = xbgas_ns(pe);
     for (size_t i = 0; i < n; i++) {
         d[i] = xbgas_eld(ns, &r[i]);
-}
+    }
 }
 
 /* ---- kernels ------------------------------------------------------- */
@@ -126,39 +125,38 @@ static void gups(int soft, size_t n, long u)
             soft_atomic_xor(&table[w % n], r, pe);
         } else {
             xbgas_eamoxor_d(xbgas_ns(pe), &table[w % n], r);
-}
+        }
     }
 }
 
-static void scatter(int soft, size_t n)  /* PE 0 -> dst of every PE */
+static void scatter(int soft, size_t n) /* PE 0 -> dst of every PE */
 {
     if (guest_me != 0) {
         return;
-}
+    }
     for (int pe = 0; pe < guest_npes; pe++) {
         for (size_t i = 0; i < n; i++) {
             if (soft) {
                 soft_long_p(&dst[i], src[i] + (uint64_t)pe, pe);
             } else {
                 xbgas_esd(xbgas_ns(pe), &dst[i], src[i] + (uint64_t)pe);
-}
+            }
         }
-}
+    }
 }
 
-static void gather(int soft, size_t n)   /* every PE's src -> PE 0 */
+static void gather(int soft, size_t n) /* every PE's src -> PE 0 */
 {
     if (guest_me != 0) {
         return;
-}
+    }
     size_t per = n / (size_t)guest_npes;
     for (int pe = 0; pe < guest_npes; pe++) {
         for (size_t i = 0; i < per; i++) {
-            tmp[(size_t)pe * per + i] =
-                soft ? soft_long_g(&src[i], pe)
-                     : xbgas_eld(xbgas_ns(pe), &src[i]);
-}
-}
+            tmp[(size_t)pe * per + i] = soft ? soft_long_g(&src[i], pe)
+                                             : xbgas_eld(xbgas_ns(pe), &src[i]);
+        }
+    }
 }
 
 static void randput(int soft, size_t n, long u)
@@ -166,21 +164,21 @@ static void randput(int soft, size_t n, long u)
     uint64_t s = 0x2545f4914f6cdd1dull * (uint64_t)(guest_me + 1);
     for (long i = 0; i < u; i++) {
         uint64_t r = rnd(&s);
-        int pe = (int)(r % (uint64_t)guest_npes);
-        size_t at = (size_t)((r >> 20) % n);
+        int pe     = (int)(r % (uint64_t)guest_npes);
+        size_t at  = (size_t)((r >> 20) % n);
         if (soft) {
             soft_long_p(&tmp[at], r, pe);
         } else {
             xbgas_esd(xbgas_ns(pe), &tmp[at], r);
-}
+        }
     }
 }
 
-static void bcast(int soft, size_t n)    /* PE 0's src -> dst of all */
+static void bcast(int soft, size_t n) /* PE 0's src -> dst of all */
 {
     if (guest_me != 0) {
         return;
-}
+    }
     for (int pe = 0; pe < guest_npes; pe++) {
         if (soft) {
             soft_putmem(dst, src, n, pe);
@@ -189,28 +187,28 @@ static void bcast(int soft, size_t n)    /* PE 0's src -> dst of all */
         uint64_t ns = xbgas_ns(pe);
         for (size_t i = 0; i < n; i++) {
             xbgas_esd(ns, &dst[i], src[i]);
-}
+        }
     }
 }
 
-static void reduce(int soft, size_t n)   /* sum of every PE's src -> PE 0 */
+static void reduce(int soft, size_t n) /* sum of every PE's src -> PE 0 */
 {
     if (guest_me != 0) {
         return;
-}
+    }
     memset(dst, 0, n * 8);
     for (int pe = 0; pe < guest_npes; pe++) {
         if (soft) {
             soft_getmem(tmp, src, n, pe);
             for (size_t i = 0; i < n; i++) {
                 dst[i] += tmp[i];
-}
+            }
             continue;
         }
         uint64_t ns = xbgas_ns(pe);
         for (size_t i = 0; i < n; i++) {
             dst[i] += xbgas_eld(ns, &src[i]);
-}
+        }
     }
 }
 
@@ -233,7 +231,7 @@ static void reset(size_t n)
 {
     for (size_t i = 0; i < MAXN; i++) {
         table[i] = i;
-        src[i] = (uint64_t)guest_me * 1000 + i;
+        src[i]   = (uint64_t)guest_me * 1000 + i;
         dst[i] = tmp[i] = 0;
     }
     (void)n;
@@ -246,29 +244,28 @@ static void verify(int k, size_t n)
     case 1:
         for (size_t i = 0; i < n; i++) {
             CHECK_EQ(dst[i], (uint64_t)i + (uint64_t)guest_me);
-}
+        }
         break;
     case 2:
         if (guest_me == 0) {
             for (size_t i = 0; i < n / np * np; i++) {
                 CHECK_EQ(tmp[i], (i / (n / np)) * 1000 + i % (n / np));
-}
-}
+            }
+        }
         break;
     case 4:
         for (size_t i = 0; i < n; i++) {
-            CHECK_EQ(dst[i], (uint64_t)i);   /* PE 0's src */
-}
+            CHECK_EQ(dst[i], (uint64_t)i); /* PE 0's src */
+        }
         break;
     case 5:
         if (guest_me == 0) {
             for (size_t i = 0; i < n; i++) {
                 CHECK_EQ(dst[i], 1000 * np * (np - 1) / 2 + np * i);
-}
-}
+            }
+        }
         break;
-    default:   /* gups: checked by xor of both variants; randput: ran */
-        break;
+    default: /* gups: checked by xor of both variants; randput: ran */ break;
     }
 }
 
@@ -277,16 +274,16 @@ static uint64_t table_xor(size_t n)
     uint64_t x = 0;
     for (size_t i = 0; i < n; i++) {
         x ^= table[i] * (i + 1);
-}
+    }
     return x;
 }
 
 int main(int argc, char **argv)
 {
-    static const char *names[6] = {"gups", "scatter", "gather", "randput",
-                                   "broadcast", "reduce"};
-    size_t n = argc > 1 ? (size_t)atol(argv[1]) : 256;
-    long u = argc > 2 ? atol(argv[2]) : 4096;
+    static const char *names[6] = {"gups",    "scatter",   "gather",
+                                   "randput", "broadcast", "reduce"};
+    size_t n                    = argc > 1 ? (size_t)atol(argv[1]) : 256;
+    long u                      = argc > 2 ? atol(argv[2]) : 4096;
     CHECK(n >= (size_t)guest_npes && n <= MAXN && guest_npes <= MAXPE);
     soft_init();
     uint64_t gups_sum[2] = {0, 0};
@@ -297,7 +294,7 @@ int main(int argc, char **argv)
             reset(n);
             guest_barrier();
             uint64_t i0 = instret();
-            double t0 = now();
+            double t0   = now();
             switch (k) {
             case 0: gups(soft, n, u); break;
             case 1: scatter(soft, n); break;
@@ -307,12 +304,12 @@ int main(int argc, char **argv)
             default: reduce(soft, n); break;
             }
             ins[soft] = instret() - i0;
-            t[soft] = now() - t0;
+            t[soft]   = now() - t0;
             guest_barrier();
             verify(k, n);
             if (k == 0) {
                 gups_sum[soft] = table_xor(n);
-}
+            }
         }
         if (guest_me == 0) {
             printf("kernel %-9s PE 0: xbgas %8llu instructions %8.3f ms | "
@@ -320,12 +317,12 @@ int main(int argc, char **argv)
                    names[k], (unsigned long long)ins[0], t[0] * 1e3,
                    (unsigned long long)ins[1], t[1] * 1e3,
                    (double)ins[0] / (double)ins[1]);
-}
+        }
     }
     CHECK_EQ(gups_sum[0], gups_sum[1]);
     guest_barrier();
     if (guest_me == 0) {
         printf("kernels: verified\n");
-}
+    }
     return 0;
 }

@@ -20,7 +20,10 @@ static double now_on(clockid_t clock)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static double now(void) { return now_on(CLOCK_MONOTONIC); }
+static double now(void)
+{
+    return now_on(CLOCK_MONOTONIC);
+}
 
 static uint64_t loop(long iters)
 {
@@ -28,10 +31,10 @@ static uint64_t loop(long iters)
     for (long it = 0; it < iters; it++) {
         for (unsigned i = 1; i < 4096; i++) {
             uint64_t v = arr[i] + arr[i - 1];
-            arr[i] = v ^ (uint64_t)it;
+            arr[i]     = v ^ (uint64_t)it;
             sum += v;
         }
-}
+    }
     return sum;
 }
 
@@ -43,12 +46,12 @@ static void remote(long iters)
     double t0 = now(), c0 = now_on(CLOCK_PROCESS_CPUTIME_ID);
     for (long i = 0; i < iters; i++) {
         sum += xbgas_eld(ns, &cell);
-}
+    }
     double t = now() - t0, c = now_on(CLOCK_PROCESS_CPUTIME_ID) - c0;
     CHECK_EQ(sum, (uint64_t)iters);
     printf("PE %d: remote eld: %.1f ns per load, %.1f ns of CPU (%ld "
-           "loads)\n", guest_me, t / (double)iters * 1e9,
-           c / (double)iters * 1e9, iters);
+           "loads)\n",
+           guest_me, t / (double)iters * 1e9, c / (double)iters * 1e9, iters);
     /* two loads per iteration: the difference is one eaddie + eld + add */
     c0 = now_on(CLOCK_PROCESS_CPUTIME_ID);
     for (long i = 0; i < iters; i++) {
@@ -65,12 +68,12 @@ static void remote(long iters)
 int main(int argc, char **argv)
 {
     const char *what = argc > 1 ? argv[1] : "loop";
-    long n = argc > 2 ? atol(argv[2]) : 100;
+    long n           = argc > 2 ? atol(argv[2]) : 100;
     if (strcmp(what, "remote") == 0) {
         remote(n);
         return 0;
     }
-    double t0 = now();
+    double t0  = now();
     uint64_t s = loop(n);
     printf("PE %d: loop %ld: sum %llx, %.3f s\n", guest_me, n,
            (unsigned long long)s, now() - t0);

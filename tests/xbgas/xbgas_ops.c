@@ -28,7 +28,7 @@ static void loads_stores(int me, int npes)
     xbgas_ersb(ns, &cell[7], 0xc7);
     guest_barrier();
     CHECK_EQ(cell[0], 0x8877665544332211ull + (uint64_t)prev);
-    uint64_t pn = ns;  /* read back what this PE wrote */
+    uint64_t pn = ns; /* read back what this PE wrote */
     CHECK_EQ(xbgas_eld(pn, &cell[0]), 0x8877665544332211ull + (uint64_t)me);
     CHECK_EQ(xbgas_elw(pn, &cell[1]), (int32_t)0x80000001);
     CHECK_EQ((uint64_t)xbgas_elw(pn, &cell[1]), 0xffffffff80000001ull);
@@ -51,11 +51,11 @@ static void loads_stores(int me, int npes)
 /* ele/ese/erle/erse move e-registers; eaddi/eaddix read them. */
 static void eregs(int me, int npes)
 {
-    uint64_t ns = xbgas_ns((me + 1) % npes), v1, v2, v3;
+    uint64_t ns  = xbgas_ns((me + 1) % npes), v1, v2, v3;
     uint64_t val = 0x1234000 + (uint64_t)me;
     __asm__ volatile(
         "mv t1, %[val]\n\t"
-        ".insn i 0x7b, 5, x6, t1, 0\n\t"     /* eaddie e6, t1, 0 */
+        ".insn i 0x7b, 5, x6, t1, 0\n\t" /* eaddie e6, t1, 0 */
         "mv t2, %[adr]\n\t"
         ".insn i 0x7b, 5, x7, %[ns], 0\n\t"  /* eaddie e7, ns, 0 */
         ".insn s 0x7b, 7, x6, 0(t2)\n\t"     /* ese e6, 0(t2) */
@@ -64,10 +64,10 @@ static void eregs(int me, int npes)
         ".insn i 0x03, 7, x29, x28, -3\n\t"  /* eaddix e29, e28, -3 */
         ".insn i 0x7b, 6, %[v2], x29, 0\n\t" /* eaddi v2, e29, 0 */
         "addi t3, t2, 8\n\t"
-        ".insn i 0x7b, 5, x30, %[ns], 0\n\t" /* eaddie e30, ns, 0 */
+        ".insn i 0x7b, 5, x30, %[ns], 0\n\t"      /* eaddie e30, ns, 0 */
         ".insn r 0x33, 7, 0x22, x30, x29, t3\n\t" /* erse e29, t3, e30 */
         ".insn r 0x33, 7, 0x55, x31, t3, x30\n\t" /* erle e31, t3, e30 */
-        ".insn i 0x7b, 6, %[v3], x31, 0\n\t" /* eaddi v3, e31, 0 */
+        ".insn i 0x7b, 6, %[v3], x31, 0\n\t"      /* eaddi v3, e31, 0 */
         : [v1] "=&r"(v1), [v2] "=&r"(v2), [v3] "=&r"(v3)
         : [val] "r"(val), [adr] "r"(&ecell[0]), [ns] "r"(ns)
         : "t1", "t2", "t3", "memory");
@@ -116,19 +116,19 @@ static void amos(int me, int npes)
         uint64_t old = xbgas_eamocas_d(n0, &amo_d[9], 5 + m, 6 + m);
         if (old == 5 + m) {
             break;
-}
+        }
         CHECK(old < 5 + m);
         sched_yield();
     }
-    uint32_t w = 5;  /* a CAS loop: an add made of eamocas.w */
-    for (uint32_t seen; (seen = xbgas_eamocas_w(n0, &amo_w[9], w, w + 1))
-                        != w;) {
+    uint32_t w = 5; /* a CAS loop: an add made of eamocas.w */
+    for (uint32_t seen;
+         (seen = xbgas_eamocas_w(n0, &amo_w[9], w, w + 1)) != w;) {
         w = seen;
-}
+    }
     guest_barrier();
     if (me != 0) {
         return;
-}
+    }
     uint64_t n = (uint64_t)npes, bits_d = 0, bits_w = 0;
     for (uint64_t i = 0; i < n; i++) {
         bits_d |= 1ull << i;
@@ -141,14 +141,14 @@ static void amos(int me, int npes)
     CHECK_EQ(amo_d[2], bits_d << 33);
     CHECK_EQ(amo_w[2], bits_w << 3);
     CHECK_EQ(amo_d[3], ~(bits_d << 50));
-    CHECK_EQ(amo_w[3], (uint32_t)~(bits_w << 10));
+    CHECK_EQ(amo_w[3], (uint32_t) ~(bits_w << 10));
     CHECK((amo_d[4] >> 32) == 0x50 && (amo_d[4] & 0xffffffff) < n);
     CHECK((amo_w[4] >> 16) == 5 && (amo_w[4] & 0xffff) < n);
     CHECK_EQ((int64_t)amo_d[5], -(int64_t)n);
     CHECK_EQ((int32_t)amo_w[5], -(int32_t)n);
-    CHECK_EQ(amo_d[6], 0);               /* max(0, -1..-n) */
+    CHECK_EQ(amo_d[6], 0); /* max(0, -1..-n) */
     CHECK_EQ(amo_w[6], n - 1);
-    CHECK_EQ(amo_d[7], 100);             /* minu(100, 200..) */
+    CHECK_EQ(amo_d[7], 100); /* minu(100, 200..) */
     CHECK_EQ(amo_w[7], 50);
     CHECK_EQ(amo_d[8], ~0ull);
     CHECK_EQ(amo_w[8], 0x80000000u + n - 1);
@@ -160,11 +160,12 @@ static void amos(int me, int npes)
 static void amo_results(int me)
 {
     uint64_t ns = xbgas_ns(me);
-    amo_w[12] = 0xfffffff0u;
+    amo_w[12]   = 0xfffffff0u;
     uint64_t r;
     __asm__ volatile(".insn i 0x7b, 5, %1, %2, 0\n\t"
                      ".insn r 0x6b, 2, 0x00, %0, %1, %3"
-                     : "=r"(r) : "r"(&amo_w[12]), "r"(ns), "r"(1ull)
+                     : "=r"(r)
+                     : "r"(&amo_w[12]), "r"(ns), "r"(1ull)
                      : "memory");
     CHECK_EQ(r, 0xfffffffffffffff0ull);
     CHECK_EQ(amo_w[12], 0xfffffff1u);

@@ -25,8 +25,14 @@
 
 #define PVAS_PAGE 4096u
 
-static uint64_t pvas_down(uint64_t x) { return x & ~(uint64_t)(PVAS_PAGE - 1); }
-static uint64_t pvas_up(uint64_t x) { return pvas_down(x + PVAS_PAGE - 1); }
+static uint64_t pvas_down(uint64_t x)
+{
+    return x & ~(uint64_t)(PVAS_PAGE - 1);
+}
+static uint64_t pvas_up(uint64_t x)
+{
+    return pvas_down(x + PVAS_PAGE - 1);
+}
 
 static int pvas_read_at(int fd, void *buf, size_t len, off_t off)
 {
@@ -40,19 +46,24 @@ static int pvas_check_ehdr(const Elf64_Ehdr *eh, const char *path, char *why,
                            size_t len)
 {
     if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0) {
-        snprintf(why, len, "'%s' is not an ELF executable: --pvas runs "
+        snprintf(why, len,
+                 "'%s' is not an ELF executable: --pvas runs "
                  "compiled programs only (a script cannot be loaded into "
-                 "the node's address space)", path);
+                 "the node's address space)",
+                 path);
         return -1;
     }
     if ((eh->e_ident[EI_CLASS] != ELFCLASS64) ||
         (eh->e_machine != PVAS_MACHINE)) {
-        snprintf(why, len, "'%s' is not a 64-bit executable for this "
-                 "machine", path);
+        snprintf(why, len,
+                 "'%s' is not a 64-bit executable for this "
+                 "machine",
+                 path);
         return -1;
     }
     if (eh->e_type == ET_EXEC) {
-        snprintf(why, len, "'%s' is not a position-independent executable "
+        snprintf(why, len,
+                 "'%s' is not a position-independent executable "
                  "(ELF type ET_EXEC): --pvas loads the program once per PE "
                  "at a different address; rebuild it with -fPIE -pie "
                  "(xgascc does so by default) or run it without --pvas",
@@ -61,7 +72,8 @@ static int pvas_check_ehdr(const Elf64_Ehdr *eh, const char *path, char *why,
     }
     if ((eh->e_type != ET_DYN) || (eh->e_entry == 0) ||
         (eh->e_phentsize != sizeof(Elf64_Phdr)) || (eh->e_phnum == 0)) {
-        snprintf(why, len, "'%s' is a shared library or an object file, "
+        snprintf(why, len,
+                 "'%s' is a shared library or an object file, "
                  "not an executable: build the program with -fPIE -pie",
                  path);
         return -1;
@@ -81,17 +93,19 @@ static int pvas_scan_phdrs(xg_pvas_image_t *img, const char *path, char *why,
         ph = &img->phdr[i];
         if (ph->p_type == PT_LOAD) {
             if ((ph->p_vaddr % PVAS_PAGE) != (ph->p_offset % PVAS_PAGE)) {
-                snprintf(why, len, "'%s': a loadable segment is not page "
-                         "aligned in the file", path);
+                snprintf(why, len,
+                         "'%s': a loadable segment is not page "
+                         "aligned in the file",
+                         path);
                 return -1;
             }
-            end = pvas_up(ph->p_vaddr + ph->p_memsz);
+            end       = pvas_up(ph->p_vaddr + ph->p_memsz);
             img->span = (end > img->span) ? end : img->span;
             if ((img->nloads == 0) && (img->phdr_vaddr == 0) &&
                 (img->ehdr.e_phoff >= ph->p_offset) &&
                 (img->ehdr.e_phoff < ph->p_offset + ph->p_filesz)) {
-                img->phdr_vaddr = ph->p_vaddr +
-                                  (img->ehdr.e_phoff - ph->p_offset);
+                img->phdr_vaddr =
+                    ph->p_vaddr + (img->ehdr.e_phoff - ph->p_offset);
             }
             img->nloads++;
         } else if (ph->p_type == PT_PHDR) {
@@ -101,8 +115,7 @@ static int pvas_scan_phdrs(xg_pvas_image_t *img, const char *path, char *why,
                     (ph->p_filesz >= sizeof(img->interp)) ||
                     (pvas_read_at(img->fd, img->interp, ph->p_filesz,
                                   (off_t)ph->p_offset) != 0))) {
-            snprintf(why, len, "'%s': cannot read its interpreter name",
-                     path);
+            snprintf(why, len, "'%s': cannot read its interpreter name", path);
             return -1;
         }
     }
@@ -197,11 +210,10 @@ int xg_pvas_image_open(xg_pvas_image_t *img, const char *path, char *why,
     if (pvas_check_ehdr(&img->ehdr, path, why, len) != 0) {
         goto err_close;
     }
-    bytes = (size_t)img->ehdr.e_phnum * sizeof(Elf64_Phdr);
+    bytes     = (size_t)img->ehdr.e_phnum * sizeof(Elf64_Phdr);
     img->phdr = malloc(bytes);
-    if ((img->phdr == NULL) ||
-        (pvas_read_at(img->fd, img->phdr, bytes,
-                      (off_t)img->ehdr.e_phoff) != 0)) {
+    if ((img->phdr == NULL) || (pvas_read_at(img->fd, img->phdr, bytes,
+                                             (off_t)img->ehdr.e_phoff) != 0)) {
         snprintf(why, len, "cannot read the program headers of '%s'", path);
         goto err_close;
     }
@@ -220,19 +232,18 @@ err_close:
 static int pvas_prot(uint32_t flags)
 {
     return ((flags & PF_R) ? PROT_READ : 0) |
-           ((flags & PF_W) ? PROT_WRITE : 0) |
-           ((flags & PF_X) ? PROT_EXEC : 0);
+           ((flags & PF_W) ? PROT_WRITE : 0) | ((flags & PF_X) ? PROT_EXEC : 0);
 }
 
 /* Maps one PT_LOAD @ph of @img at @bias. */
 static int pvas_map_load(const xg_pvas_image_t *img, const Elf64_Phdr *ph,
                          uintptr_t bias)
 {
-    uint64_t start = bias + pvas_down(ph->p_vaddr);
-    uint64_t file_end = bias + ph->p_vaddr + ph->p_filesz;
-    uint64_t mem_end = pvas_up(bias + ph->p_vaddr + ph->p_memsz);
+    uint64_t start      = bias + pvas_down(ph->p_vaddr);
+    uint64_t file_end   = bias + ph->p_vaddr + ph->p_filesz;
+    uint64_t mem_end    = pvas_up(bias + ph->p_vaddr + ph->p_memsz);
     uint64_t file_pages = pvas_up(file_end);
-    int prot = pvas_prot(ph->p_flags);
+    int prot            = pvas_prot(ph->p_flags);
 
     if (ph->p_filesz > 0) {
         /* writable while the bss part of its last page is cleared */
@@ -252,8 +263,7 @@ static int pvas_map_load(const xg_pvas_image_t *img, const Elf64_Phdr *ph,
     }
     if ((mem_end > start) &&
         (mmap((void *)start, mem_end - start, prot,
-              MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) ==
-         MAP_FAILED)) {
+              MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)) {
         return -1;
     }
     return 0;

@@ -19,16 +19,16 @@
 #include <stdint.h>
 
 typedef struct xg_pvas_image {
-    int          fd;
-    Elf64_Ehdr   ehdr;
-    Elf64_Phdr  *phdr;            /* ehdr.e_phnum headers */
-    uint64_t     span;            /* bytes from 0 to the end of the loads */
-    uint64_t     phdr_vaddr;      /* where the headers are once loaded */
-    int          nloads;
-    int          nneeded;         /* DT_NEEDED entries */
-    int          needs_xgas;      /* one of them is libxgas */
-    char         sanitizer[32];   /* a sanitizer runtime it needs, or "" */
-    char         interp[PATH_MAX]; /* PT_INTERP, "" for a static PIE */
+    int fd;
+    Elf64_Ehdr ehdr;
+    Elf64_Phdr *phdr;    /* ehdr.e_phnum headers */
+    uint64_t span;       /* bytes from 0 to the end of the loads */
+    uint64_t phdr_vaddr; /* where the headers are once loaded */
+    int nloads;
+    int nneeded;           /* DT_NEEDED entries */
+    int needs_xgas;        /* one of them is libxgas */
+    char sanitizer[32];    /* a sanitizer runtime it needs, or "" */
+    char interp[PATH_MAX]; /* PT_INTERP, "" for a static PIE */
 } xg_pvas_image_t;
 
 /* Opens @path and checks it can be loaded at any address.  Returns 0, or

@@ -23,23 +23,28 @@
 
 /* The default directories of Debian's ld.so (after RPATH, LD_LIBRARY_PATH,
  * RUNPATH and ld.so.cache, whose entries lie in these). */
-static const char *const libs_default_dirs[] = {
-    "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu",
-    "/lib/aarch64-linux-gnu", "/usr/lib/aarch64-linux-gnu",
-    "/lib64", "/usr/lib64", "/lib", "/usr/lib", "/usr/local/lib"};
+static const char *const libs_default_dirs[] = {"/lib/x86_64-linux-gnu",
+                                                "/usr/lib/x86_64-linux-gnu",
+                                                "/lib/aarch64-linux-gnu",
+                                                "/usr/lib/aarch64-linux-gnu",
+                                                "/lib64",
+                                                "/usr/lib64",
+                                                "/lib",
+                                                "/usr/lib",
+                                                "/usr/local/lib"};
 
 typedef struct libs {
-    char  *path[LIBS_MAX]; /* resolved, each once */
-    int    count;
+    char *path[LIBS_MAX]; /* resolved, each once */
+    int count;
 } libs_t;
 
 /* An object's dynamic section: its entries, and where its strings are. */
 typedef struct libs_obj {
-    int        fd;
-    Elf64_Dyn  dyn[LIBS_DYN_MAX];
-    size_t     ndyn;
-    uint64_t   strtab; /* file offset */
-    char       dir[PATH_MAX]; /* for $ORIGIN */
+    int fd;
+    Elf64_Dyn dyn[LIBS_DYN_MAX];
+    size_t ndyn;
+    uint64_t strtab;    /* file offset */
+    char dir[PATH_MAX]; /* for $ORIGIN */
 } libs_obj_t;
 
 static int libs_read_dynamic(libs_obj_t *o)
@@ -60,7 +65,7 @@ static int libs_read_dynamic(libs_obj_t *o)
         if (ph[i].p_type != PT_DYNAMIC) {
             continue;
         }
-        n = ph[i].p_filesz / sizeof(Elf64_Dyn);
+        n       = ph[i].p_filesz / sizeof(Elf64_Dyn);
         o->ndyn = (n > LIBS_DYN_MAX) ? LIBS_DYN_MAX : n;
         if (pread(o->fd, o->dyn, o->ndyn * sizeof(Elf64_Dyn),
                   (off_t)ph[i].p_offset) < 0) {
@@ -96,8 +101,8 @@ static int libs_try(const libs_obj_t *o, const char *dir, size_t dir_len,
     int n;
 
     if ((dir_len >= 7) && (strncmp(dir, "$ORIGIN", 7) == 0)) {
-        n = snprintf(out, len, "%s%.*s/%s", o->dir, (int)(dir_len - 7),
-                     dir + 7, name);
+        n = snprintf(out, len, "%s%.*s/%s", o->dir, (int)(dir_len - 7), dir + 7,
+                     name);
     } else {
         n = snprintf(out, len, "%.*s/%s", (int)dir_len, dir, name);
     }
@@ -112,8 +117,8 @@ static int libs_try_list(const libs_obj_t *o, const char *list,
 
     for (; (list != NULL) && (*list != '\0'); list = sep + (*sep != '\0')) {
         sep = strchrnul(list, ':');
-        if ((sep > list) && libs_try(o, list, (size_t)(sep - list), name,
-                                     out, len)) {
+        if ((sep > list) &&
+            libs_try(o, list, (size_t)(sep - list), name, out, len)) {
             return 1;
         }
     }
@@ -192,7 +197,7 @@ static void libs_needed(libs_t *l, const libs_obj_t *o)
 
 static void libs_follow(libs_t *l, const char *path)
 {
-    libs_obj_t *o = calloc(1, sizeof(*o));
+    libs_obj_t *o     = calloc(1, sizeof(*o));
     const char *slash = strrchr(path, '/');
 
     if (o == NULL) {

@@ -22,11 +22,11 @@
 #include "base/xg_log.h"
 #include "pvas/pvas_elf.h"
 
-#define PVAS_MB           (1ull << 20)
-#define PVAS_ALIGN        (2 * PVAS_MB) /* parts of a segment start so */
-#define PVAS_STACK_MIN    (8 * PVAS_MB) /* and without a stack limit */
-#define PVAS_TRAMP_SIZE   (64u << 10)   /* bottom of the stack: clone's */
-#define PVAS_VA_LIMIT     ((1ull << 47) - 4096) /* x86-64 TASK_SIZE */
+#define PVAS_MB         (1ull << 20)
+#define PVAS_ALIGN      (2 * PVAS_MB)         /* parts of a segment start so */
+#define PVAS_STACK_MIN  (8 * PVAS_MB)         /* and without a stack limit */
+#define PVAS_TRAMP_SIZE (64u << 10)           /* bottom of the stack: clone's */
+#define PVAS_VA_LIMIT   ((1ull << 47) - 4096) /* x86-64 TASK_SIZE */
 /* An estimate for vm.max_map_count of a copy's mappings: one per load
  * and one more for its bss, for the program and ld.so; about 5 per
  * shared library it loads (xg_pvas_count_libraries: text, rodata, data,
@@ -44,29 +44,28 @@ typedef struct pvas_root {
     const xg_pvas_spec_t *spec;
     xg_pvas_image_t prog;
     xg_pvas_image_t interp;
-    int             dynamic;
-    uint64_t        image_off;
-    uint64_t        interp_off;
-    uint64_t        room_lo;
-    uint64_t        room_hi;
-    uint64_t        stack_off;
-    uint64_t        stack_size;     /* the stack limit, as exec gives it */
-    char            room_env[2][64]; /* XGAS_PVAS_ROOM_LO=, _HI= */
+    int dynamic;
+    uint64_t image_off;
+    uint64_t interp_off;
+    uint64_t room_lo;
+    uint64_t room_hi;
+    uint64_t stack_off;
+    uint64_t stack_size;  /* the stack limit, as exec gives it */
+    char room_env[2][64]; /* XGAS_PVAS_ROOM_LO=, _HI= */
 } pvas_root_t;
 
 /* What a new PE's process needs from the root, on its own trampoline
  * stack (the root goes on with the next PE once it has let go). */
 typedef struct pvas_start {
     const xg_pvas_spec_t *spec;
-    int       rank;
+    int rank;
     uintptr_t entry;
     uintptr_t sp;
-    int       sync_fd; /* its end of the start pipe: closed last */
-    char      name[16];
+    int sync_fd; /* its end of the start pipe: closed last */
+    char name[16];
 } pvas_start_t;
 
-static __attribute__((format(printf, 1, 2))) void pvas_say(const char *fmt,
-                                                           ...)
+static __attribute__((format(printf, 1, 2))) void pvas_say(const char *fmt, ...)
 {
     char line[1024];
     size_t len;
@@ -76,7 +75,7 @@ static __attribute__((format(printf, 1, 2))) void pvas_say(const char *fmt,
     va_start(ap, fmt);
     vsnprintf(line + len, sizeof(line) - len - 1, fmt, ap);
     va_end(ap);
-    len = strlen(line);
+    len         = strlen(line);
     line[len++] = '\n';
     if (write(STDERR_FILENO, line, len) < 0) {
         /* nowhere to report to */
@@ -107,13 +106,13 @@ static int pvas_open(pvas_root_t *r)
          * fixed addresses of the one address space */
         pvas_say("--pvas: '%s' is built with a sanitizer (it needs %s), "
                  "whose shadow memory is one per address space: run it "
-                 "without --pvas", r->spec->path, r->prog.sanitizer);
+                 "without --pvas",
+                 r->spec->path, r->prog.sanitizer);
         return -1;
     }
     r->dynamic = (r->prog.interp[0] != '\0');
-    if (r->dynamic &&
-        (xg_pvas_image_open(&r->interp, r->prog.interp, why,
-                            sizeof(why)) != 0)) {
+    if (r->dynamic && (xg_pvas_image_open(&r->interp, r->prog.interp, why,
+                                          sizeof(why)) != 0)) {
         pvas_say("--pvas: the interpreter of '%s': %s", r->spec->path, why);
         return -1;
     }
@@ -133,19 +132,18 @@ static int pvas_layout(pvas_root_t *r)
      * the segment */
     r->stack_size = PVAS_STACK_MIN;
     if ((getrlimit(RLIMIT_STACK, &limit) == 0) &&
-        (limit.rlim_cur != RLIM_INFINITY) &&
-        (limit.rlim_cur > r->stack_size)) {
+        (limit.rlim_cur != RLIM_INFINITY) && (limit.rlim_cur > r->stack_size)) {
         r->stack_size = pvas_align(limit.rlim_cur, PVAS_ALIGN);
     }
     if (r->stack_size > seg / 8) {
         r->stack_size = (seg / 8 > PVAS_STACK_MIN) ? seg / 8 : PVAS_STACK_MIN;
     }
     r->image_off = seg / 2;
-    r->interp_off = r->image_off + pvas_align(r->prog.span, PVAS_ALIGN) +
-                    PVAS_ALIGN;
-    end = r->dynamic ? r->interp_off + r->interp.span
-                     : r->image_off + r->prog.span;
-    end = pvas_align(end, PVAS_ALIGN) + PVAS_ALIGN;
+    r->interp_off =
+        r->image_off + pvas_align(r->prog.span, PVAS_ALIGN) + PVAS_ALIGN;
+    end        = r->dynamic ? r->interp_off + r->interp.span
+                            : r->image_off + r->prog.span;
+    end        = pvas_align(end, PVAS_ALIGN) + PVAS_ALIGN;
     r->room_lo = 0;
     r->room_hi = r->image_off - PVAS_ALIGN;
     /* the stack right above: the upper parts share page-table pages */
@@ -154,17 +152,18 @@ static int pvas_layout(pvas_root_t *r)
         pvas_say("--pvas: '%s' needs %llu MiB of its segment for the program"
                  "%s and its stack, more than the upper half of "
                  "XGAS_PVAS_SEGMENT_SIZE=%llu MiB: raise "
-                 "XGAS_PVAS_SEGMENT_SIZE (a power of two)", r->spec->path,
+                 "XGAS_PVAS_SEGMENT_SIZE (a power of two)",
+                 r->spec->path,
                  (unsigned long long)((end - r->image_off + r->stack_size) /
                                       PVAS_MB),
                  r->dynamic ? ", its interpreter" : "",
                  (unsigned long long)(seg / PVAS_MB));
         return -1;
     }
-    snprintf(r->room_env[0], sizeof(r->room_env[0]),
-             "XGAS_PVAS_ROOM_LO=%#llx", (unsigned long long)r->room_lo);
-    snprintf(r->room_env[1], sizeof(r->room_env[1]),
-             "XGAS_PVAS_ROOM_HI=%#llx", (unsigned long long)r->room_hi);
+    snprintf(r->room_env[0], sizeof(r->room_env[0]), "XGAS_PVAS_ROOM_LO=%#llx",
+             (unsigned long long)r->room_lo);
+    snprintf(r->room_env[1], sizeof(r->room_env[1]), "XGAS_PVAS_ROOM_HI=%#llx",
+             (unsigned long long)r->room_hi);
     return 0;
 }
 
@@ -172,7 +171,7 @@ static int pvas_layout(pvas_root_t *r)
 static int pvas_check_map_count(const pvas_root_t *r)
 {
     long max = 0, each, need;
-    FILE *f = fopen("/proc/sys/vm/max_map_count", "re");
+    FILE *f  = fopen("/proc/sys/vm/max_map_count", "re");
 
     if (f != NULL) {
         if (fscanf(f, "%ld", &max) != 1) {
@@ -192,8 +191,8 @@ static int pvas_check_map_count(const pvas_root_t *r)
                  "memory mappings (%ld per PE), more than vm.max_map_count="
                  "%ld: run at most %ld PEs per node, link the program "
                  "statically (-static-pie) to need fewer, or have the "
-                 "administrator raise vm.max_map_count", r->spec->npes,
-                 r->spec->path, need, each, max,
+                 "administrator raise vm.max_map_count",
+                 r->spec->npes, r->spec->path, need, each, max,
                  (max > 256) ? (max - 256) / each : 0);
         return -1;
     }
@@ -214,8 +213,7 @@ static void pvas_holder(uintptr_t lo, uintptr_t hi, char *out, size_t len)
              2) &&
             (a < hi) && (b > lo)) {
             snprintf(out, len, "%s at %#lx-%#lx",
-                     (name[0] != '\0') ? name : "an anonymous mapping", a,
-                     b);
+                     (name[0] != '\0') ? name : "an anonymous mapping", a, b);
             break;
         }
     }
@@ -243,16 +241,17 @@ static int pvas_reserve(const pvas_root_t *r)
                  (unsigned long long)base, (unsigned long long)PVAS_VA_LIMIT);
         return -1;
     }
-    got = mmap((void *)base, total, PROT_NONE,
-               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
-                   MAP_FIXED_NOREPLACE,
-               -1, 0);
+    got =
+        mmap((void *)base, total, PROT_NONE,
+             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE,
+             -1, 0);
     if ((got == MAP_FAILED) && (errno == EEXIST)) {
         pvas_holder((uintptr_t)base, (uintptr_t)end, holder, sizeof(holder));
         pvas_say("--pvas: the node range %#llx-%#llx (%d segments of %llu "
                  "MiB) is already in use, by %s: choose another "
-                 "XGAS_SYMMETRIC_BASE", (unsigned long long)base,
-                 (unsigned long long)end, r->spec->npes,
+                 "XGAS_SYMMETRIC_BASE",
+                 (unsigned long long)base, (unsigned long long)end,
+                 r->spec->npes,
                  (unsigned long long)(r->spec->seg_size / PVAS_MB), holder);
         return -1;
     }
@@ -272,10 +271,9 @@ static int pvas_reserve(const pvas_root_t *r)
 static int pvas_block_brk(void)
 {
     uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-    uintptr_t at = ((uintptr_t)sbrk(0) + page - 1) & ~(page - 1);
-    void *got = mmap((void *)at, page, PROT_NONE,
-                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1,
-                     0);
+    uintptr_t at   = ((uintptr_t)sbrk(0) + page - 1) & ~(page - 1);
+    void *got      = mmap((void *)at, page, PROT_NONE,
+                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
 
     if ((got == MAP_FAILED) && (errno != EEXIST)) {
         pvas_say("--pvas: cannot block the program break at %#lx (%s)",
@@ -320,7 +318,7 @@ static size_t pvas_count(char *const *v)
 static void pvas_aux(Elf64_auxv_t *aux, size_t *n, uint64_t type,
                      uint64_t value)
 {
-    aux[*n].a_type = type;
+    aux[*n].a_type     = type;
     aux[*n].a_un.a_val = value;
     (*n)++;
 }
@@ -328,12 +326,11 @@ static void pvas_aux(Elf64_auxv_t *aux, size_t *n, uint64_t type,
 /* The auxiliary vector of a copy at @seg, whose AT_RANDOM bytes and
  * strings are at @random, @platform and @execfn. */
 static size_t pvas_auxv(const pvas_root_t *r, uintptr_t seg, uintptr_t random,
-                        uintptr_t platform, uintptr_t execfn,
-                        Elf64_auxv_t *aux)
+                        uintptr_t platform, uintptr_t execfn, Elf64_auxv_t *aux)
 {
     static const unsigned long copied[] = {AT_HWCAP, AT_HWCAP2, AT_CLKTCK,
                                            AT_SYSINFO_EHDR, 51 /* MINSIG */};
-    size_t n = 0, i;
+    size_t n                            = 0, i;
     unsigned long value;
 
     pvas_aux(aux, &n, AT_PHDR, seg + r->image_off + r->prog.phdr_vaddr);
@@ -385,7 +382,7 @@ static int pvas_push_vec(pvas_stack_t *s, char *const *v, size_t n,
 static uintptr_t pvas_build_stack(const pvas_root_t *r, uintptr_t seg,
                                   char *const *envp)
 {
-    pvas_stack_t s = {.lo = seg + r->stack_off + PVAS_TRAMP_SIZE,
+    pvas_stack_t s = {.lo  = seg + r->stack_off + PVAS_TRAMP_SIZE,
                       .top = seg + r->stack_off + r->stack_size};
     size_t argc = pvas_count(r->spec->argv), envc = pvas_count(envp), naux;
     const char *plat = (const char *)getauxval(AT_PLATFORM);
@@ -401,8 +398,8 @@ static uintptr_t pvas_build_stack(const pvas_root_t *r, uintptr_t seg,
     if (vec == NULL) {
         return 0;
     }
-    execfn = pvas_push_str(&s, r->spec->path);
-    random = pvas_push(&s, bytes, sizeof(bytes));
+    execfn   = pvas_push_str(&s, r->spec->path);
+    random   = pvas_push(&s, bytes, sizeof(bytes));
     platform = (plat != NULL) ? pvas_push_str(&s, plat) : 1;
     if ((execfn == 0) || (random == 0) || (platform == 0) ||
         (pvas_push_vec(&s, r->spec->argv, argc, vec) != 0) ||
@@ -413,15 +410,15 @@ static uintptr_t pvas_build_stack(const pvas_root_t *r, uintptr_t seg,
         return 0;
     }
     vec[argc + 3 + envc] = 0;
-    naux = pvas_auxv(r, seg, random, (plat != NULL) ? platform : 0, execfn,
-                     aux);
+    naux =
+        pvas_auxv(r, seg, random, (plat != NULL) ? platform : 0, execfn, aux);
     words = 1 + (argc + 1) + (envc + 3) + 2 * naux;
     s.top = (s.top - words * sizeof(uint64_t)) & ~(uintptr_t)15;
     if (s.top < s.lo) {
         free(vec);
         return 0;
     }
-    p = (uintptr_t *)s.top;
+    p    = (uintptr_t *)s.top;
     *p++ = argc;
     memcpy(p, vec, (argc + envc + 4) * sizeof(*vec));
     p += argc + envc + 4;
@@ -449,13 +446,13 @@ static void pvas_close_on_exec(int keep)
         for (off = 0; off < n;) {
             struct {
                 uint64_t ino;
-                int64_t  off;
+                int64_t off;
                 uint16_t reclen;
-                uint8_t  type;
-                char     name[];
+                uint8_t type;
+                char name[];
             } *d = (void *)(buf + off);
 
-            fd = atoi(d->name);
+            fd    = atoi(d->name);
             flags = (d->name[0] >= '0') ? fcntl(fd, F_GETFD) : -1;
             if ((fd != dir) && (fd != keep) && (flags >= 0) &&
                 (flags & FD_CLOEXEC)) {
@@ -518,9 +515,9 @@ static void pvas_name(const char *path, int rank, char name[16])
     size_t room, len;
 
     base = (base != NULL) ? base + 1 : path;
-    len = (size_t)snprintf(num, sizeof(num), ".%d", rank);
+    len  = (size_t)snprintf(num, sizeof(num), ".%d", rank);
     room = 15 - len;
-    len = strnlen(base, room);
+    len  = strnlen(base, room);
     memcpy(name, base, len);
     memcpy(name + len, num, strlen(num) + 1);
 }
@@ -541,7 +538,8 @@ static int pvas_map_copy(const pvas_root_t *r, int rank, uintptr_t seg)
                  rank, (unsigned long)seg, strerror(errno),
                  (errno == ENOMEM) ? ": the address space has reached "
                                      "vm.max_map_count mappings or `ulimit "
-                                     "-v`; run fewer PEs per node" : "");
+                                     "-v`; run fewer PEs per node"
+                                   : "");
         return -1;
     }
     return 0;
@@ -549,21 +547,20 @@ static int pvas_map_copy(const pvas_root_t *r, int rank, uintptr_t seg)
 
 /* What the new PE of segment @seg needs, at the bottom of its stack (in
  * its own segment): NULL if its stack cannot hold its arguments. */
-static pvas_start_t *pvas_prepare(const pvas_root_t *r, int rank,
-                                  uintptr_t seg)
+static pvas_start_t *pvas_prepare(const pvas_root_t *r, int rank, uintptr_t seg)
 {
     pvas_start_t *st = (pvas_start_t *)(seg + r->stack_off);
 
-    st->spec = r->spec;
-    st->rank = rank;
+    st->spec  = r->spec;
+    st->rank  = rank;
     st->entry = r->dynamic ? seg + r->interp_off + r->interp.ehdr.e_entry
                            : seg + r->image_off + r->prog.ehdr.e_entry;
-    st->sp = pvas_build_stack(r, seg, r->spec->env(r->spec->arg, rank));
+    st->sp    = pvas_build_stack(r, seg, r->spec->env(r->spec->arg, rank));
     pvas_name(r->spec->path, rank, st->name);
     if (st->sp == 0) {
         pvas_say("--pvas: the arguments and environment of PE %d do not "
-                 "fit its %llu MiB stack", rank,
-                 (unsigned long long)(r->stack_size / PVAS_MB));
+                 "fit its %llu MiB stack",
+                 rank, (unsigned long long)(r->stack_size / PVAS_MB));
         return NULL;
     }
     return st;
@@ -584,8 +581,8 @@ static int pvas_clone(const pvas_root_t *r, pvas_start_t *st)
         return -1;
     }
     st->sync_fd = sync[1];
-    rec.pid = clone(pvas_child, (char *)st + PVAS_TRAMP_SIZE,
-                    CLONE_VM | CLONE_PARENT | SIGCHLD, st);
+    rec.pid     = clone(pvas_child, (char *)st + PVAS_TRAMP_SIZE,
+                        CLONE_VM | CLONE_PARENT | SIGCHLD, st);
     close(sync[1]);
     if (rec.pid < 0) {
         pvas_say("--pvas: cannot start PE %d: clone (%s)", st->rank,
@@ -607,7 +604,7 @@ static int pvas_clone(const pvas_root_t *r, pvas_start_t *st)
 /* Maps the copy of segment @local and starts it. */
 static int pvas_start(pvas_root_t *r, int local)
 {
-    int rank = (r->spec->ranks != NULL) ? r->spec->ranks[local] : local;
+    int rank      = (r->spec->ranks != NULL) ? r->spec->ranks[local] : local;
     uintptr_t seg = pvas_seg(r, local);
     pvas_start_t *st;
 
@@ -616,17 +613,17 @@ static int pvas_start(pvas_root_t *r, int local)
         (pvas_clone(r, st) != 0)) {
         return -1;
     }
-    xg_debug("run", "PE %d: segment %#lx, program at %#lx (gdb: "
-             "add-symbol-file %s -o %#lx)", rank, (unsigned long)seg,
-             (unsigned long)(seg + r->image_off), r->spec->path,
-             (unsigned long)(seg + r->image_off));
+    xg_debug("run",
+             "PE %d: segment %#lx, program at %#lx (gdb: "
+             "add-symbol-file %s -o %#lx)",
+             rank, (unsigned long)seg, (unsigned long)(seg + r->image_off),
+             r->spec->path, (unsigned long)(seg + r->image_off));
     return 0;
 }
 
 int xg_pvas_root(const xg_pvas_spec_t *spec)
 {
-    pvas_root_t r = {.spec = spec, .prog = {.fd = -1},
-                     .interp = {.fd = -1}};
+    pvas_root_t r = {.spec = spec, .prog = {.fd = -1}, .interp = {.fd = -1}};
     int local, status = 1;
 
     if ((pvas_open(&r) != 0) || (pvas_layout(&r) != 0) ||

@@ -40,21 +40,21 @@ typedef struct xg_pvas_started {
 } xg_pvas_started_t;
 
 typedef struct xg_pvas_spec {
-    int          npes;      /* PEs of this node: segments */
+    int npes; /* PEs of this node: segments */
     /* the job rank of segment i's PE, in rank order (the node-local
      * rank is the segment's index); NULL: rank i */
-    const int   *ranks;
-    uint64_t     base;      /* start of segment 0 */
-    uint64_t     seg_size;  /* a power of two */
-    const char  *path;      /* the program, as found by xgasrun */
+    const int *ranks;
+    uint64_t base;     /* start of segment 0 */
+    uint64_t seg_size; /* a power of two */
+    const char *path;  /* the program, as found by xgasrun */
     char *const *argv;
-    int          report_fd; /* xg_pvas_started_t records, then EOF */
+    int report_fd; /* xg_pvas_started_t records, then EOF */
     /* PE @rank's environment, valid until the next call */
-    char      **(*env)(void *arg, int rank);
+    char **(*env)(void *arg, int rank);
     /* in PE @rank's own process before the program starts, as between
      * fork and exec: 0, or -1 after saying why (the PE then exits) */
-    int         (*enter)(void *arg, int rank);
-    void        *arg;
+    int (*enter)(void *arg, int rank);
+    void *arg;
 } xg_pvas_spec_t;
 
 /* Runs the root: returns its exit status, 0 once every PE is started,

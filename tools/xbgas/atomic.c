@@ -29,7 +29,7 @@ static uint64_t amo64(uint64_t *p, int f5, uint64_t v)
         case 0x10: nv = so < sv ? old : v; break;
         case 0x14: nv = so > sv ? old : v; break;
         case 0x18: nv = old < v ? old : v; break;
-        default:   nv = old > v ? old : v; break;
+        default: nv = old > v ? old : v; break;
         }
     } while (!__atomic_compare_exchange_n(p, &old, nv, 0, __ATOMIC_SEQ_CST,
                                           __ATOMIC_RELAXED));
@@ -53,7 +53,7 @@ static uint32_t amo32(uint32_t *p, int f5, uint32_t v)
         case 0x10: nv = so < sv ? old : v; break;
         case 0x14: nv = so > sv ? old : v; break;
         case 0x18: nv = old < v ? old : v; break;
-        default:   nv = old > v ? old : v; break;
+        default: nv = old > v ? old : v; break;
         }
     } while (!__atomic_compare_exchange_n(p, &old, nv, 0, __ATOMIC_SEQ_CST,
                                           __ATOMIC_RELAXED));
@@ -64,18 +64,18 @@ uint64_t mach_amo_host(void *p, int f5, uint64_t v, int wide)
 {
     if (wide) {
         return amo64(p, f5, v);
-}
+    }
     return (uint64_t)(int64_t)(int32_t)amo32(p, f5, (uint32_t)v);
 }
 
 static void exec_lr(hart_t *h, const insn_t *d, uint8_t *p, int wide)
 {
-    uint64_t v = wide ? __atomic_load_n((uint64_t *)p, __ATOMIC_SEQ_CST)
-                      : (uint64_t)(int64_t)(int32_t)__atomic_load_n(
-                            (uint32_t *)p, __ATOMIC_SEQ_CST);
+    uint64_t v   = wide ? __atomic_load_n((uint64_t *)p, __ATOMIC_SEQ_CST)
+                        : (uint64_t)(int64_t)(int32_t)__atomic_load_n(
+                              (uint32_t *)p, __ATOMIC_SEQ_CST);
     h->resv_addr = h->x[d->rs1];
-    h->resv_val = v;
-    h->x[d->rd] = v;
+    h->resv_val  = v;
+    h->x[d->rd]  = v;
     h->st.loads++;
 }
 
@@ -85,20 +85,18 @@ static void exec_sc(hart_t *h, const insn_t *d, uint8_t *p, int wide)
     if (h->resv_addr == h->x[d->rs1]) {
         if (wide) {
             uint64_t exp = h->resv_val;
-            ok = __atomic_compare_exchange_n((uint64_t *)p, &exp,
-                                             h->x[d->rs2], 0,
-                                             __ATOMIC_SEQ_CST,
+            ok = __atomic_compare_exchange_n((uint64_t *)p, &exp, h->x[d->rs2],
+                                             0, __ATOMIC_SEQ_CST,
                                              __ATOMIC_RELAXED);
         } else {
             uint32_t exp = (uint32_t)h->resv_val;
-            ok = __atomic_compare_exchange_n((uint32_t *)p, &exp,
-                                             (uint32_t)h->x[d->rs2], 0,
-                                             __ATOMIC_SEQ_CST,
-                                             __ATOMIC_RELAXED);
+            ok           = __atomic_compare_exchange_n(
+                          (uint32_t *)p, &exp, (uint32_t)h->x[d->rs2], 0,
+                          __ATOMIC_SEQ_CST, __ATOMIC_RELAXED);
         }
     }
     h->resv_addr = UINT64_MAX;
-    h->x[d->rd] = !ok;
+    h->x[d->rd]  = !ok;
     h->st.stores++;
 }
 
@@ -109,7 +107,7 @@ void mach_exec_amo(hart_t *h, const insn_t *d)
     uint8_t *p = mach_mem(h, d, a, (uint64_t)n);
     if (a & (uint64_t)(n - 1)) {
         mach_fault(h, d, a, "misaligned atomic access (%d bytes)", n);
-}
+    }
     if (d->op == OP_LR) {
         exec_lr(h, d, p, wide);
     } else if (d->op == OP_SC) {

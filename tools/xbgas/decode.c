@@ -22,17 +22,19 @@ static uint32_t bits(uint32_t v, int hi, int lo)
     return (v >> lo) & ((1u << (hi - lo + 1)) - 1);
 }
 
-static void set(insn_t *d, mach_op_t op, int rd, int rs1, int rs2,
-                int64_t imm)
+static void set(insn_t *d, mach_op_t op, int rd, int rs1, int rs2, int64_t imm)
 {
-    d->op = (uint16_t)op;
-    d->rd = (uint8_t)(rd == 0 ? 32 : rd);
+    d->op  = (uint16_t)op;
+    d->rd  = (uint8_t)(rd == 0 ? 32 : rd);
     d->rs1 = (uint8_t)rs1;
     d->rs2 = (uint8_t)rs2;
     d->imm = imm;
 }
 
-static int64_t imm_i(uint32_t in) { return (int32_t)in >> 20; }
+static int64_t imm_i(uint32_t in)
+{
+    return (int32_t)in >> 20;
+}
 
 static int64_t imm_s(uint32_t in)
 {
@@ -53,47 +55,45 @@ static int64_t imm_j(uint32_t in)
     return sext(v, 21);
 }
 
-static const mach_op_t load_ops[8] = {OP_LB, OP_LH, OP_LW, OP_LD,
-                                      OP_LBU, OP_LHU, OP_LWU, OP_ILLEGAL};
-static const mach_op_t store_ops[8] = {OP_SB, OP_SH, OP_SW, OP_SD,
-                                       OP_ILLEGAL, OP_ILLEGAL, OP_ILLEGAL,
-                                       OP_ILLEGAL};
-static const mach_op_t branch_ops[8] = {OP_BEQ, OP_BNE, OP_ILLEGAL,
-                                        OP_ILLEGAL, OP_BLT, OP_BGE,
-                                        OP_BLTU, OP_BGEU};
-static const mach_op_t opimm_ops[8] = {OP_ADDI, OP_SLLI, OP_SLTI, OP_SLTIU,
-                                       OP_XORI, OP_SRLI, OP_ORI, OP_ANDI};
-static const mach_op_t op_ops[8] = {OP_ADD, OP_SLL, OP_SLT, OP_SLTU,
-                                    OP_XOR, OP_SRL, OP_OR, OP_AND};
-static const mach_op_t mul_ops[8] = {OP_MUL, OP_MULH, OP_MULHSU, OP_MULHU,
-                                     OP_DIV, OP_DIVU, OP_REM, OP_REMU};
-static const mach_op_t mulw_ops[8] = {OP_MULW, OP_ILLEGAL, OP_ILLEGAL,
-                                      OP_ILLEGAL, OP_DIVW, OP_DIVUW,
-                                      OP_REMW, OP_REMUW};
+static const mach_op_t load_ops[8]  = {OP_LB,  OP_LH,  OP_LW,  OP_LD,
+                                       OP_LBU, OP_LHU, OP_LWU, OP_ILLEGAL};
+static const mach_op_t store_ops[8] = {
+    OP_SB, OP_SH, OP_SW, OP_SD, OP_ILLEGAL, OP_ILLEGAL, OP_ILLEGAL, OP_ILLEGAL};
+static const mach_op_t branch_ops[8] = {OP_BEQ, OP_BNE, OP_ILLEGAL, OP_ILLEGAL,
+                                        OP_BLT, OP_BGE, OP_BLTU,    OP_BGEU};
+static const mach_op_t opimm_ops[8]  = {OP_ADDI, OP_SLLI, OP_SLTI, OP_SLTIU,
+                                        OP_XORI, OP_SRLI, OP_ORI,  OP_ANDI};
+static const mach_op_t op_ops[8]     = {OP_ADD, OP_SLL, OP_SLT, OP_SLTU,
+                                        OP_XOR, OP_SRL, OP_OR,  OP_AND};
+static const mach_op_t mul_ops[8]    = {OP_MUL, OP_MULH, OP_MULHSU, OP_MULHU,
+                                        OP_DIV, OP_DIVU, OP_REM,    OP_REMU};
+static const mach_op_t mulw_ops[8]   = {OP_MULW,    OP_ILLEGAL, OP_ILLEGAL,
+                                        OP_ILLEGAL, OP_DIVW,    OP_DIVUW,
+                                        OP_REMW,    OP_REMUW};
 
 static void dec_opimm(insn_t *d, uint32_t in, int rd, int rs1, int f3)
 {
     mach_op_t op = opimm_ops[f3];
-    int64_t imm = imm_i(in);
+    int64_t imm  = imm_i(in);
     if (f3 == 1 || f3 == 5) {
         uint32_t hi = bits(in, 31, 26);
-        imm = bits(in, 25, 20);
+        imm         = bits(in, 25, 20);
         if (f3 == 5 && hi == 0x10) {
             op = OP_SRAI;
         } else if (hi != 0) {
             op = OP_ILLEGAL;
-}
+        }
     }
     set(d, op, rd, rs1, 0, imm);
 }
 
 static void dec_opimm32(insn_t *d, uint32_t in, int rd, int rs1, int f3)
 {
-    uint32_t f7 = bits(in, 31, 25);
+    uint32_t f7  = bits(in, 31, 25);
     mach_op_t op = OP_ILLEGAL;
-    int64_t imm = bits(in, 24, 20);
+    int64_t imm  = bits(in, 24, 20);
     if (f3 == 0) {
-        op = OP_ADDIW;
+        op  = OP_ADDIW;
         imm = imm_i(in);
     } else if (f3 == 1 && f7 == 0) {
         op = OP_SLLIW;
@@ -108,7 +108,7 @@ static void dec_opimm32(insn_t *d, uint32_t in, int rd, int rs1, int f3)
 /* OP (0x33): base, M, and the xBGAS raw loads (0x55) and stores (0x22). */
 static void dec_op(insn_t *d, uint32_t in, int rd, int rs1, int rs2, int f3)
 {
-    uint32_t f7 = bits(in, 31, 25);
+    uint32_t f7  = bits(in, 31, 25);
     mach_op_t op = OP_ILLEGAL;
     if (f7 == 0) {
         op = op_ops[f3];
@@ -122,18 +122,17 @@ static void dec_op(insn_t *d, uint32_t in, int rd, int rs1, int rs2, int f3)
         op = f3 == 7 ? OP_ERLE : (f3 == 6 ? OP_ILLEGAL : OP_ERLOAD);
     } else if (f7 == 0x22) {
         op = f3 == 7 ? OP_ERSE : (f3 > 3 ? OP_ILLEGAL : OP_ERSTORE);
-}
+    }
     set(d, op, rd, rs1, rs2, 0);
     d->f3 = (uint8_t)f3;
     if (op == OP_ERSTORE || op == OP_ERSE) {
-        d->rd = (uint8_t)rd;  /* the namespace register: read, not written */
-}
+        d->rd = (uint8_t)rd; /* the namespace register: read, not written */
+    }
 }
 
-static void dec_op32(insn_t *d, uint32_t in, int rd, int rs1, int rs2,
-                     int f3)
+static void dec_op32(insn_t *d, uint32_t in, int rd, int rs1, int rs2, int f3)
 {
-    uint32_t f7 = bits(in, 31, 25);
+    uint32_t f7  = bits(in, 31, 25);
     mach_op_t op = OP_ILLEGAL;
     if (f7 == 1) {
         op = mulw_ops[f3];
@@ -147,15 +146,14 @@ static void dec_op32(insn_t *d, uint32_t in, int rd, int rs1, int rs2,
         op = OP_SRLW;
     } else if (f7 == 0x20 && f3 == 5) {
         op = OP_SRAW;
-}
+    }
     set(d, op, rd, rs1, rs2, 0);
 }
 
 /* A (0x2f): lr, sc and the amos, funct5 in f7, width (2/3) in f3. */
-static void dec_amo(insn_t *d, uint32_t in, int rd, int rs1, int rs2,
-                    int f3)
+static void dec_amo(insn_t *d, uint32_t in, int rd, int rs1, int rs2, int f3)
 {
-    uint32_t f5 = bits(in, 31, 27);
+    uint32_t f5  = bits(in, 31, 27);
     mach_op_t op = OP_AMO;
     if (f3 != 2 && f3 != 3) {
         op = OP_ILLEGAL;
@@ -164,26 +162,25 @@ static void dec_amo(insn_t *d, uint32_t in, int rd, int rs1, int rs2,
     } else if (f5 == 3) {
         op = OP_SC;
     } else if (f5 != 0 && f5 != 1 && f5 != 4 && f5 != 8 && f5 != 12 &&
-             f5 != 16 && f5 != 20 && f5 != 24 && f5 != 28) {
+               f5 != 16 && f5 != 20 && f5 != 24 && f5 != 28) {
         op = OP_ILLEGAL;
-}
+    }
     set(d, op, rd, rs1, rs2, 0);
     d->f3 = (uint8_t)f3;
     d->f7 = (uint8_t)f5;
 }
 
 /* xBGAS remote AMOs (0x6b): funct7 is the AMO's funct5, 5 is eamocas. */
-static void dec_eamo(insn_t *d, uint32_t in, int rd, int rs1, int rs2,
-                     int f3)
+static void dec_eamo(insn_t *d, uint32_t in, int rd, int rs1, int rs2, int f3)
 {
-    uint32_t f7 = bits(in, 31, 25);
+    uint32_t f7  = bits(in, 31, 25);
     mach_op_t op = f7 == 5 ? OP_EAMOCAS : OP_EAMO;
     if (f3 != 2 && f3 != 3) {
         op = OP_ILLEGAL;
     } else if (f7 != 5 && f7 != 0 && f7 != 1 && f7 != 4 && f7 != 8 &&
-             f7 != 12 && f7 != 16 && f7 != 20 && f7 != 24 && f7 != 28) {
+               f7 != 12 && f7 != 16 && f7 != 20 && f7 != 24 && f7 != 28) {
         op = OP_ILLEGAL;
-}
+    }
     set(d, op, rd, rs1, rs2, 0);
     d->f3 = (uint8_t)f3;
     d->f7 = (uint8_t)f7;
@@ -197,7 +194,7 @@ static void dec_system(insn_t *d, uint32_t in, int rd, int rs1, int f3)
             op = OP_ECALL;
         } else if (in == 0x00100073) {
             op = OP_EBREAK;
-}
+        }
         set(d, op, 0, 0, 0, 0);
         return;
     }
@@ -214,14 +211,14 @@ static void dec_fp(insn_t *d, uint32_t in, int rd, int rs1, int rs2, int f3)
     d->f7 = (uint8_t)f7;
 }
 
-static void dec_fma(insn_t *d, uint32_t in, int opc, int rd, int rs1,
-                    int rs2, int f3)
+static void dec_fma(insn_t *d, uint32_t in, int opc, int rd, int rs1, int rs2,
+                    int f3)
 {
     uint32_t fmt = bits(in, 26, 25);
     set(d, fmt > 1 ? OP_ILLEGAL : OP_FMA, rd, rs1, rs2, 0);
     d->rs3 = (uint8_t)bits(in, 31, 27);
-    d->f3 = (uint8_t)f3;
-    d->f7 = (uint8_t)(((opc >> 2) & 3) | fmt << 2);
+    d->f3  = (uint8_t)f3;
+    d->f7  = (uint8_t)(((opc >> 2) & 3) | fmt << 2);
 }
 
 static void dec_xload(insn_t *d, uint32_t in, int rd, int rs1, int f3)
@@ -232,8 +229,7 @@ static void dec_xload(insn_t *d, uint32_t in, int rd, int rs1, int f3)
 }
 
 /* 0x7b: esd family (S), eaddie (f3 5) and eaddi (f3 6) (I). */
-static void dec_xstore(insn_t *d, uint32_t in, int rd, int rs1, int rs2,
-                       int f3)
+static void dec_xstore(insn_t *d, uint32_t in, int rd, int rs1, int rs2, int f3)
 {
     if (f3 == 5 || f3 == 6) {
         set(d, f3 == 5 ? OP_EADDIE : OP_EADDI, rd, rs1, 0, imm_i(in));
@@ -253,15 +249,15 @@ static void dec_load(insn_t *d, uint32_t in, int rd, int rs1, int f3)
     set(d, load_ops[f3], rd, rs1, 0, imm_i(in));
 }
 
-static void dec_fload(insn_t *d, uint32_t in, int rd, int rs1, int rs2,
-                      int f3, int store)
+static void dec_fload(insn_t *d, uint32_t in, int rd, int rs1, int rs2, int f3,
+                      int store)
 {
     mach_op_t op = OP_ILLEGAL;
     if (f3 == 2) {
         op = store ? OP_FSW : OP_FLW;
     } else if (f3 == 3) {
         op = store ? OP_FSD : OP_FLD;
-}
+    }
     set(d, op, rd, rs1, rs2, store ? imm_s(in) : imm_i(in));
 }
 
@@ -272,7 +268,7 @@ static void dec_misc_mem(insn_t *d, int f3)
         op = OP_FENCE;
     } else if (f3 == 1) {
         op = OP_FENCE_I;
-}
+    }
     set(d, op, 0, 0, 0, 0);
 }
 
@@ -281,14 +277,12 @@ static void decode32(insn_t *d, uint32_t in)
     int opc = (int)bits(in, 6, 0), rd = (int)bits(in, 11, 7);
     int f3 = (int)bits(in, 14, 12), rs1 = (int)bits(in, 19, 15);
     int rs2 = (int)bits(in, 24, 20);
-    d->len = 4;
+    d->len  = 4;
     switch (opc) {
     case 0x37: set(d, OP_LUI, rd, 0, 0, (int32_t)(in & 0xfffff000)); break;
-    case 0x17: set(d, OP_AUIPC, rd, 0, 0, (int32_t)(in & 0xfffff000));
-               break;
+    case 0x17: set(d, OP_AUIPC, rd, 0, 0, (int32_t)(in & 0xfffff000)); break;
     case 0x6f: set(d, OP_JAL, rd, 0, 0, imm_j(in)); break;
-    case 0x67: set(d, f3 ? OP_ILLEGAL : OP_JALR, rd, rs1, 0, imm_i(in));
-               break;
+    case 0x67: set(d, f3 ? OP_ILLEGAL : OP_JALR, rd, rs1, 0, imm_i(in)); break;
     case 0x63: set(d, branch_ops[f3], 0, rs1, rs2, imm_b(in)); break;
     case 0x03: dec_load(d, in, rd, rs1, f3); break;
     case 0x23: set(d, store_ops[f3], 0, rs1, rs2, imm_s(in)); break;
@@ -302,12 +296,14 @@ static void decode32(insn_t *d, uint32_t in)
     case 0x07: dec_fload(d, in, rd, rs1, rs2, f3, 0); break;
     case 0x27: dec_fload(d, in, rd, rs1, rs2, f3, 1); break;
     case 0x53: dec_fp(d, in, rd, rs1, rs2, f3); break;
-    case 0x43: case 0x47: case 0x4b: case 0x4f:
-        dec_fma(d, in, opc, rd, rs1, rs2, f3); break;
+    case 0x43:
+    case 0x47:
+    case 0x4b:
+    case 0x4f: dec_fma(d, in, opc, rd, rs1, rs2, f3); break;
     case 0x77: dec_xload(d, in, rd, rs1, f3); break;
     case 0x7b: dec_xstore(d, in, rd, rs1, rs2, f3); break;
     case 0x6b: dec_eamo(d, in, rd, rs1, rs2, f3); break;
-    default:   set(d, OP_ILLEGAL, 0, 0, 0, 0); break;
+    default: set(d, OP_ILLEGAL, 0, 0, 0, 0); break;
     }
 }
 
@@ -315,8 +311,7 @@ static void decode32(insn_t *d, uint32_t in)
 static void decode_c0(insn_t *d, uint32_t c)
 {
     int rdp = (int)bits(c, 4, 2) + 8, rs1p = (int)bits(c, 9, 7) + 8;
-    int64_t uw = bits(c, 12, 10) << 3 | bits(c, 6, 6) << 2 |
-                 bits(c, 5, 5) << 6;
+    int64_t uw = bits(c, 12, 10) << 3 | bits(c, 6, 6) << 2 | bits(c, 5, 5) << 6;
     int64_t ud = bits(c, 12, 10) << 3 | bits(c, 6, 5) << 6;
     switch (bits(c, 15, 13)) {
     case 0: {
@@ -338,10 +333,9 @@ static void decode_c0(insn_t *d, uint32_t c)
 static void decode_c1_alu(insn_t *d, uint32_t c)
 {
     int r = (int)bits(c, 9, 7) + 8, rs2 = (int)bits(c, 4, 2) + 8;
-    int64_t sh = bits(c, 12, 12) << 5 | bits(c, 6, 2);
-    static const mach_op_t ops[8] = {OP_SUB, OP_XOR, OP_OR, OP_AND,
-                                     OP_SUBW, OP_ADDW, OP_ILLEGAL,
-                                     OP_ILLEGAL};
+    int64_t sh                    = bits(c, 12, 12) << 5 | bits(c, 6, 2);
+    static const mach_op_t ops[8] = {OP_SUB,  OP_XOR,  OP_OR,      OP_AND,
+                                     OP_SUBW, OP_ADDW, OP_ILLEGAL, OP_ILLEGAL};
     switch (bits(c, 11, 10)) {
     case 0: set(d, OP_SRLI, r, r, 0, sh); break;
     case 1: set(d, OP_SRAI, r, r, 0, sh); break;
@@ -356,16 +350,15 @@ static int64_t c_jimm(uint32_t c)
 {
     uint32_t v = bits(c, 12, 12) << 11 | bits(c, 11, 11) << 4 |
                  bits(c, 10, 9) << 8 | bits(c, 8, 8) << 10 |
-                 bits(c, 7, 7) << 6 | bits(c, 6, 6) << 7 |
-                 bits(c, 5, 3) << 1 | bits(c, 2, 2) << 5;
+                 bits(c, 7, 7) << 6 | bits(c, 6, 6) << 7 | bits(c, 5, 3) << 1 |
+                 bits(c, 2, 2) << 5;
     return sext(v, 12);
 }
 
 static int64_t c_bimm(uint32_t c)
 {
     uint32_t v = bits(c, 12, 12) << 8 | bits(c, 11, 10) << 3 |
-                 bits(c, 6, 5) << 6 | bits(c, 4, 3) << 1 |
-                 bits(c, 2, 2) << 5;
+                 bits(c, 6, 5) << 6 | bits(c, 4, 3) << 1 | bits(c, 2, 2) << 5;
     return sext(v, 9);
 }
 
@@ -373,8 +366,9 @@ static void decode_c1_lui(insn_t *d, uint32_t c, int rd)
 {
     if (rd == 2) {
         int64_t v = sext(bits(c, 12, 12) << 9 | bits(c, 6, 6) << 4 |
-                         bits(c, 5, 5) << 6 | bits(c, 4, 3) << 7 |
-                         bits(c, 2, 2) << 5, 10);
+                             bits(c, 5, 5) << 6 | bits(c, 4, 3) << 7 |
+                             bits(c, 2, 2) << 5,
+                         10);
         set(d, v ? OP_ADDI : OP_ILLEGAL, 2, 2, 0, v);
         return;
     }
@@ -406,7 +400,7 @@ static void decode_c2_jr(insn_t *d, uint32_t c, int rd, int rs2)
             set(d, rd ? OP_JALR : OP_ILLEGAL, 0, rd, 0, 0);
         } else {
             set(d, OP_ADD, rd, 0, rs2, 0);
-}
+        }
     } else if (rd == 0 && rs2 == 0) {
         set(d, OP_EBREAK, 0, 0, 0, 0);
     } else if (rs2 == 0) {
@@ -420,16 +414,18 @@ static void decode_c2_jr(insn_t *d, uint32_t c, int rd, int rs2)
 static void decode_c2(insn_t *d, uint32_t c)
 {
     int rd = (int)bits(c, 11, 7), rs2 = (int)bits(c, 6, 2);
-    int64_t ld = bits(c, 12, 12) << 5 | bits(c, 6, 5) << 3 |
-                 bits(c, 4, 2) << 6;
-    int64_t lw = bits(c, 12, 12) << 5 | bits(c, 6, 4) << 2 |
-                 bits(c, 3, 2) << 6;
+    int64_t ld = bits(c, 12, 12) << 5 | bits(c, 6, 5) << 3 | bits(c, 4, 2) << 6;
+    int64_t lw = bits(c, 12, 12) << 5 | bits(c, 6, 4) << 2 | bits(c, 3, 2) << 6;
     int64_t sd = bits(c, 12, 10) << 3 | bits(c, 9, 7) << 6;
     int64_t sw = bits(c, 12, 9) << 2 | bits(c, 8, 7) << 6;
     switch (bits(c, 15, 13)) {
-    case 0: set(d, OP_SLLI, rd, rd, 0, bits(c, 12, 12) << 5 | bits(c, 6, 2));
-            break;
-    case 1: set(d, OP_FLD, rd, 2, 0, ld); d->rd = (uint8_t)rd; break;
+    case 0:
+        set(d, OP_SLLI, rd, rd, 0, bits(c, 12, 12) << 5 | bits(c, 6, 2));
+        break;
+    case 1:
+        set(d, OP_FLD, rd, 2, 0, ld);
+        d->rd = (uint8_t)rd;
+        break;
     case 2: set(d, rd ? OP_LW : OP_ILLEGAL, rd, 2, 0, lw); break;
     case 3: set(d, rd ? OP_LD : OP_ILLEGAL, rd, 2, 0, ld); break;
     case 4: decode_c2_jr(d, c, rd, rs2); break;
@@ -465,6 +461,6 @@ void mach_decode(hart_t *h, insn_t *d, uint64_t pc)
 void mach_icache_flush(hart_t *h)
 {
     for (uint32_t i = 0; i < MACH_ICACHE_SIZE; i++) {
-        h->icache[i].pc = 1;  /* odd: never a pc */
-}
+        h->icache[i].pc = 1; /* odd: never a pc */
+    }
 }

@@ -16,12 +16,11 @@
 static const char *const op_names[OP_COUNT] = {MACH_OPS(MACH_OP_NAME)};
 
 static const char *const amo_names[32] = {
-    [0x00] = "add", [0x01] = "swap", [0x04] = "xor", [0x05] = "cas",
-    [0x08] = "or", [0x0c] = "and", [0x10] = "min", [0x14] = "max",
+    [0x00] = "add",  [0x01] = "swap", [0x04] = "xor", [0x05] = "cas",
+    [0x08] = "or",   [0x0c] = "and",  [0x10] = "min", [0x14] = "max",
     [0x18] = "minu", [0x1c] = "maxu"};
 
-static const char *const width[8] = {"b", "h", "w", "d", "bu", "hu", "wu",
-                                     "e"};
+static const char *const width[8] = {"b", "h", "w", "d", "bu", "hu", "wu", "e"};
 
 const char *mach_mnemonic(const insn_t *d)
 {
@@ -29,19 +28,16 @@ const char *mach_mnemonic(const insn_t *d)
     const char *sfx = d->f3 == 3 ? "d" : "w";
     const char *amo = amo_names[d->f7 & 31] ? amo_names[d->f7 & 31] : "?";
     switch (d->op) {
-    case OP_ELOAD:   snprintf(buf, sizeof buf, "el%s", width[d->f3]); break;
-    case OP_ESTORE:  snprintf(buf, sizeof buf, "es%s", width[d->f3]); break;
-    case OP_ERLOAD:  snprintf(buf, sizeof buf, "erl%s", width[d->f3]);
-                     break;
-    case OP_ERSTORE: snprintf(buf, sizeof buf, "ers%s", width[d->f3]);
-                     break;
-    case OP_EAMO: case OP_EAMOCAS:
-        snprintf(buf, sizeof buf, "eamo%s.%s", amo, sfx); break;
+    case OP_ELOAD: snprintf(buf, sizeof buf, "el%s", width[d->f3]); break;
+    case OP_ESTORE: snprintf(buf, sizeof buf, "es%s", width[d->f3]); break;
+    case OP_ERLOAD: snprintf(buf, sizeof buf, "erl%s", width[d->f3]); break;
+    case OP_ERSTORE: snprintf(buf, sizeof buf, "ers%s", width[d->f3]); break;
+    case OP_EAMO:
+    case OP_EAMOCAS: snprintf(buf, sizeof buf, "eamo%s.%s", amo, sfx); break;
     case OP_AMO: snprintf(buf, sizeof buf, "amo%s.%s", amo, sfx); break;
-    case OP_LR: case OP_SC:
-        snprintf(buf, sizeof buf, "%s.%s", op_names[d->op], sfx); break;
-    default:
-        return d->op < OP_COUNT ? op_names[d->op] : "?";
+    case OP_LR:
+    case OP_SC: snprintf(buf, sizeof buf, "%s.%s", op_names[d->op], sfx); break;
+    default: return d->op < OP_COUNT ? op_names[d->op] : "?";
     }
     return buf;
 }
@@ -77,11 +73,12 @@ void mach_print_stats(const hart_t *h, double seconds, double cpu)
 {
     const mach_stats_t *s = &h->st;
     uint64_t other = s->total - s->loads - s->stores - s->xmem - s->xaddr;
-    fprintf(stderr, "xgas-xbgas: PE %d: %llu instructions: %llu xBGAS "
+    fprintf(stderr,
+            "xgas-xbgas: PE %d: %llu instructions: %llu xBGAS "
             "memory (%llu remote), %llu xBGAS address, %llu loads, %llu "
             "stores, %llu other; %.3f s (%.3f s CPU), %.1f M "
-            "instructions/s, %.1f M per CPU second\n", h->pe,
-            (unsigned long long)s->total, (unsigned long long)s->xmem,
+            "instructions/s, %.1f M per CPU second\n",
+            h->pe, (unsigned long long)s->total, (unsigned long long)s->xmem,
             (unsigned long long)s->xremote, (unsigned long long)s->xaddr,
             (unsigned long long)s->loads, (unsigned long long)s->stores,
             (unsigned long long)other, seconds, cpu,

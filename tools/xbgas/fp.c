@@ -40,7 +40,7 @@ static void set_s(hart_t *h, int r, float f)
     memcpy(&v, &f, 4);
     if (isnan(f)) {
         v = CANON_S;
-}
+    }
     h->f[r] = 0xffffffff00000000ull | v;
 }
 
@@ -50,7 +50,7 @@ static void set_d(hart_t *h, int r, double f)
     memcpy(&v, &f, 8);
     if (isnan(f)) {
         v = CANON_D;
-}
+    }
     h->f[r] = v;
 }
 
@@ -62,10 +62,10 @@ static int frm_of(const hart_t *h, int rm)
 static double round_rm(double v, int rm)
 {
     switch (rm) {
-    case 1:  return trunc(v);
-    case 2:  return floor(v);
-    case 3:  return ceil(v);
-    case 4:  return round(v);
+    case 1: return trunc(v);
+    case 2: return floor(v);
+    case 3: return ceil(v);
+    case 4: return round(v);
     default: return nearbyint(v);
     }
 }
@@ -75,7 +75,7 @@ static uint64_t cvt_to_int(double v, int rm, int is_signed, int bits)
 {
     if (isnan(v)) {
         v = INFINITY;
-}
+    }
     v = round_rm(v, rm);
     if (is_signed) {
         double lim = ldexp(1.0, bits - 1);
@@ -86,7 +86,7 @@ static uint64_t cvt_to_int(double v, int rm, int is_signed, int bits)
             r = bits == 64 ? INT64_MIN : INT32_MIN;
         } else {
             r = (int64_t)v;
-}
+        }
         return (uint64_t)r;
     }
     double lim = ldexp(1.0, bits);
@@ -97,16 +97,16 @@ static uint64_t cvt_to_int(double v, int rm, int is_signed, int bits)
         r = 0;
     } else {
         r = (uint64_t)v;
-}
+    }
     return bits == 32 ? (uint64_t)(int64_t)(int32_t)(uint32_t)r : r;
 }
 
 static double cvt_from_int(uint64_t x, int kind)
 {
     switch (kind) {
-    case 0:  return (double)(int32_t)x;
-    case 1:  return (double)(uint32_t)x;
-    case 2:  return (double)(int64_t)x;
+    case 0: return (double)(int32_t)x;
+    case 1: return (double)(uint32_t)x;
+    case 2: return (double)(int64_t)x;
     default: return (double)x;
     }
 }
@@ -114,9 +114,9 @@ static double cvt_from_int(uint64_t x, int kind)
 static float cvt_from_int_s(uint64_t x, int kind)
 {
     switch (kind) {
-    case 0:  return (float)(int32_t)x;
-    case 1:  return (float)(uint32_t)x;
-    case 2:  return (float)(int64_t)x;
+    case 0: return (float)(int32_t)x;
+    case 1: return (float)(uint32_t)x;
+    case 2: return (float)(int64_t)x;
     default: return (float)x;
     }
 }
@@ -124,40 +124,44 @@ static float cvt_from_int_s(uint64_t x, int kind)
 static uint64_t fclass(double v, int neg)
 {
     int c = fpclassify(v);
-    if (c == FP_INFINITE) {  return neg ? 1u << 0 : 1u << 7;
-}
-    if (c == FP_NORMAL) {    return neg ? 1u << 1 : 1u << 6;
-}
-    if (c == FP_SUBNORMAL) { return neg ? 1u << 2 : 1u << 5;
-}
-    if (c == FP_ZERO) {      return neg ? 1u << 3 : 1u << 4;
-}
-    return 1u << 9;  /* canonical quiet NaN; signalling ones not told */
+    if (c == FP_INFINITE) {
+        return neg ? 1u << 0 : 1u << 7;
+    }
+    if (c == FP_NORMAL) {
+        return neg ? 1u << 1 : 1u << 6;
+    }
+    if (c == FP_SUBNORMAL) {
+        return neg ? 1u << 2 : 1u << 5;
+    }
+    if (c == FP_ZERO) {
+        return neg ? 1u << 3 : 1u << 4;
+    }
+    return 1u << 9; /* canonical quiet NaN; signalling ones not told */
 }
 
 static double fminmax(double a, double b, int max)
 {
     if (isnan(a)) {
         return b;
-}
+    }
     if (isnan(b)) {
         return a;
-}
+    }
     if (a == b && a == 0) {
         return (signbit(a) != 0) == !max ? a : b;
-}
+    }
     return max ? (a > b ? a : b) : (a < b ? a : b);
 }
 
 static uint64_t sgnj(uint64_t a, uint64_t b, int f3, uint64_t sign)
 {
-    uint64_t s = f3 == 0 ? (b & sign) : f3 == 1 ? (~b & sign)
-                                               : ((a ^ b) & sign);
+    uint64_t s = f3 == 0   ? (b & sign)
+                 : f3 == 1 ? (~b & sign)
+                           : ((a ^ b) & sign);
     return (a & ~sign) | s;
 }
 
-static void fp_arith(hart_t *h, const insn_t *d, int dbl, double a,
-                     double b)
+static void fp_arith(hart_t *h, const insn_t *d, int dbl, double a, double b)
 {
     double r;
     switch (d->f7 >> 2) {
@@ -165,13 +169,13 @@ static void fp_arith(hart_t *h, const insn_t *d, int dbl, double a,
     case 0x01: r = a - b; break;
     case 0x02: r = a * b; break;
     case 0x03: r = a / b; break;
-    default:   r = sqrt(a); break;  /* 0x0b */
+    default: r = sqrt(a); break; /* 0x0b */
     }
     if (dbl) {
         set_d(h, d->rd & 31, r);
     } else {
         set_s(h, d->rd & 31, (float)r);
-}
+    }
 }
 
 /* Single arithmetic in float, so results round as the guest expects. */
@@ -183,7 +187,7 @@ static void fp_arith_s(hart_t *h, const insn_t *d, float a, float b)
     case 0x01: r = a - b; break;
     case 0x02: r = a * b; break;
     case 0x03: r = a / b; break;
-    default:   r = sqrtf(a); break;
+    default: r = sqrtf(a); break;
     }
     set_s(h, d->rd & 31, r);
 }
@@ -195,32 +199,30 @@ static void fp_sign_minmax(hart_t *h, const insn_t *d, int dbl, double a,
     if ((d->f7 >> 2) == 0x04) {
         if (d->f3 > 2) {
             mach_fault(h, d, d->pc, "illegal instruction 0x%08x", d->raw);
-}
+        }
         uint64_t sign = dbl ? 1ull << 63 : 1ull << 31;
-        uint64_t v = sgnj(h->f[d->rs1], h->f[d->rs2], d->f3, sign);
-        h->f[rd] = dbl ? v : (0xffffffff00000000ull | (uint32_t)v);
+        uint64_t v    = sgnj(h->f[d->rs1], h->f[d->rs2], d->f3, sign);
+        h->f[rd]      = dbl ? v : (0xffffffff00000000ull | (uint32_t)v);
         return;
     }
     if (d->f3 > 1) {
         mach_fault(h, d, d->pc, "illegal instruction 0x%08x", d->raw);
-}
+    }
     double r = fminmax(a, b, d->f3);
     if (dbl) {
         set_d(h, rd, r);
     } else {
         set_s(h, rd, (float)r);
-}
+    }
 }
 
-static uint64_t fp_compare(const hart_t *h, const insn_t *d, double a,
-                           double b)
+static uint64_t fp_compare(const hart_t *h, const insn_t *d, double a, double b)
 {
     switch (d->f3) {
     case 2: return a == b;
     case 1: return a < b;
     case 0: return a <= b;
-    default:
-        mach_fault(h, d, d->pc, "illegal instruction 0x%08x", d->raw);
+    default: mach_fault(h, d, d->pc, "illegal instruction 0x%08x", d->raw);
     }
 }
 
@@ -229,7 +231,7 @@ static void fp_convert(hart_t *h, const insn_t *d, int dbl, double a)
     int rm = frm_of(h, d->f3), k = d->rs2;
     if (k > 3) {
         mach_fault(h, d, d->pc, "illegal instruction 0x%08x", d->raw);
-}
+    }
     switch (d->f7 >> 2) {
     case 0x18:
         h->x[d->rd] = cvt_to_int(a, rm, !(k & 1), k & 2 ? 64 : 32);
@@ -239,14 +241,14 @@ static void fp_convert(hart_t *h, const insn_t *d, int dbl, double a)
             set_d(h, d->rd & 31, cvt_from_int(h->x[d->rs1], k));
         } else {
             set_s(h, d->rd & 31, cvt_from_int_s(h->x[d->rs1], k));
-}
+        }
         break;
-    default:  /* 0x08: between formats */
+    default: /* 0x08: between formats */
         if (dbl) {
             set_d(h, d->rd & 31, (double)get_s(h, d->rs1));
         } else {
             set_s(h, d->rd & 31, (float)get_d(h, d->rs1));
-}
+        }
         break;
     }
 }
@@ -254,13 +256,13 @@ static void fp_convert(hart_t *h, const insn_t *d, int dbl, double a)
 static void fp_move(hart_t *h, const insn_t *d, int dbl, double a)
 {
     uint64_t raw = h->f[d->rs1];
-    if ((d->f7 >> 2) == 0x1e) {  /* fmv.w.x / fmv.d.x */
-        uint64_t v = h->x[d->rs1];
+    if ((d->f7 >> 2) == 0x1e) { /* fmv.w.x / fmv.d.x */
+        uint64_t v       = h->x[d->rs1];
         h->f[d->rd & 31] = dbl ? v : (0xffffffff00000000ull | (uint32_t)v);
-    } else if (d->f3 == 0) {     /* fmv.x.w / fmv.x.d */
+    } else if (d->f3 == 0) { /* fmv.x.w / fmv.x.d */
         h->x[d->rd] = dbl ? raw : (uint64_t)(int64_t)(int32_t)raw;
-    } else if (d->f3 == 1) {     /* fclass */
-        int neg = dbl ? (int)(raw >> 63) : (int)(raw >> 31) & 1;
+    } else if (d->f3 == 1) { /* fclass */
+        int neg     = dbl ? (int)(raw >> 63) : (int)(raw >> 31) & 1;
         h->x[d->rd] = fclass(a, neg);
     } else {
         mach_fault(h, d, d->pc, "illegal instruction 0x%08x", d->raw);
@@ -275,15 +277,15 @@ static void exec_fma(hart_t *h, const insn_t *d)
     double c = dbl ? get_d(h, d->rs3) : get_s(h, d->rs3);
     if (op == 1 || op == 3) {
         c = -c;
-}
+    }
     if (op >= 2) {
         a = -a;
-}
+    }
     if (dbl) {
         set_d(h, d->rd & 31, fma(a, b, c));
     } else {
         set_s(h, d->rd & 31, fmaf((float)a, (float)b, (float)c));
-}
+    }
 }
 
 void mach_exec_fp(hart_t *h, const insn_t *d)
@@ -292,23 +294,30 @@ void mach_exec_fp(hart_t *h, const insn_t *d)
         exec_fma(h, d);
         return;
     }
-    int dbl = d->f7 & 1;
+    int dbl  = d->f7 & 1;
     double a = dbl ? get_d(h, d->rs1) : get_s(h, d->rs1);
     double b = dbl ? get_d(h, d->rs2) : get_s(h, d->rs2);
     switch (d->f7 >> 2) {
-    case 0x00: case 0x01: case 0x02: case 0x03: case 0x0b:
+    case 0x00:
+    case 0x01:
+    case 0x02:
+    case 0x03:
+    case 0x0b:
         if (dbl) {
             fp_arith(h, d, 1, a, b);
         } else {
             fp_arith_s(h, d, (float)a, (float)b);
-}
+        }
         break;
-    case 0x04: case 0x05: fp_sign_minmax(h, d, dbl, a, b); break;
+    case 0x04:
+    case 0x05: fp_sign_minmax(h, d, dbl, a, b); break;
     case 0x14: h->x[d->rd] = fp_compare(h, d, a, b); break;
-    case 0x08: case 0x18: case 0x1a: fp_convert(h, d, dbl, a); break;
-    case 0x1c: case 0x1e: fp_move(h, d, dbl, a); break;
-    default:
-        mach_fault(h, d, d->pc, "illegal instruction 0x%08x", d->raw);
+    case 0x08:
+    case 0x18:
+    case 0x1a: fp_convert(h, d, dbl, a); break;
+    case 0x1c:
+    case 0x1e: fp_move(h, d, dbl, a); break;
+    default: mach_fault(h, d, d->pc, "illegal instruction 0x%08x", d->raw);
     }
 }
 
@@ -325,10 +334,12 @@ static uint64_t csr_read(hart_t *h, const insn_t *d, uint32_t csr)
     case 0x001: return h->fcsr & 0x1f;
     case 0x002: return (h->fcsr >> 5) & 7;
     case 0x003: return h->fcsr & 0xff;
-    case 0xc00: case 0xc02: return h->st.total;
+    case 0xc00:
+    case 0xc02: return h->st.total;
     case 0xc01: return now_ns();
     default:
-        mach_fault(h, d, d->pc, "illegal instruction: CSR 0x%03x is not "
+        mach_fault(h, d, d->pc,
+                   "illegal instruction: CSR 0x%03x is not "
                    "served (fflags, frm, fcsr, cycle, time, instret are)",
                    csr);
     }
@@ -341,8 +352,10 @@ static void csr_write(hart_t *h, const insn_t *d, uint32_t csr, uint64_t v)
     case 0x002: h->fcsr = (h->fcsr & 0x1f) | (uint32_t)(v & 7) << 5; break;
     case 0x003: h->fcsr = (uint32_t)(v & 0xff); break;
     default:
-        mach_fault(h, d, d->pc, "illegal instruction: CSR 0x%03x is "
-                   "read-only here", csr);
+        mach_fault(h, d, d->pc,
+                   "illegal instruction: CSR 0x%03x is "
+                   "read-only here",
+                   csr);
     }
 }
 
@@ -360,6 +373,6 @@ void mach_exec_csr(hart_t *h, const insn_t *d)
     /* csrrs/csrrc with x0 (or uimm 0) only read */
     if ((d->f3 & 3) == 1 || d->rs1 != 0) {
         csr_write(h, d, csr, val);
-}
+    }
     h->x[d->rd] = old;
 }

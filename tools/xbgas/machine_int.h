@@ -25,6 +25,7 @@
 #define mach_unlikely(x) __builtin_expect(!!(x), 0)
 
 /* Every operation of the decoded form, with its mnemonic. */
+/* clang-format off */
 #define MACH_OPS(X)                                                        \
     X(ILLEGAL, "illegal") X(LUI, "lui") X(AUIPC, "auipc") X(JAL, "jal")     \
     X(JALR, "jalr") X(BEQ, "beq") X(BNE, "bne") X(BLT, "blt")               \
@@ -49,9 +50,12 @@
     X(ELE, "ele") X(ESE, "ese") X(ERLE, "erle") X(ERSE, "erse")             \
     X(EADDI, "eaddi") X(EADDIE, "eaddie") X(EADDIX, "eaddix")               \
     X(EAMO, "eamo") X(EAMOCAS, "eamocas")
+/* clang-format on */
 
 #define MACH_OP_ENUM(name, str) OP_##name,
-typedef enum { MACH_OPS(MACH_OP_ENUM) OP_COUNT } mach_op_t;
+typedef enum {
+    MACH_OPS(MACH_OP_ENUM) OP_COUNT
+} mach_op_t;
 
 /*
  * One decoded instruction.  For loads and stores f3 is the RISC-V funct3
@@ -60,11 +64,11 @@ typedef enum { MACH_OPS(MACH_OP_ENUM) OP_COUNT } mach_op_t;
  * the format in rs3's top bit.
  */
 typedef struct insn {
-    uint64_t pc;     /* the tag: the pc this entry decodes */
-    int64_t  imm;
-    uint32_t raw;    /* the instruction bits (16 or 32) */
+    uint64_t pc; /* the tag: the pc this entry decodes */
+    int64_t imm;
+    uint32_t raw; /* the instruction bits (16 or 32) */
     uint16_t op;
-    uint8_t  rd, rs1, rs2, rs3, f3, f7, len;
+    uint8_t rd, rs1, rs2, rs3, f3, f7, len;
 } insn_t;
 
 #define MACH_ICACHE_BITS 14
@@ -72,38 +76,38 @@ typedef struct insn {
 
 /* Counters of retired instructions (printed by --stats). */
 typedef struct mach_stats {
-    uint64_t total;    /* every retired instruction */
-    uint64_t loads;    /* local loads (integer, FP, lr) */
-    uint64_t stores;   /* local stores (integer, FP, sc, amo) */
-    uint64_t xmem;     /* xBGAS memory instructions (e* loads/stores/amos) */
-    uint64_t xremote;  /* ... of them with a namespace other than 0 */
-    uint64_t xaddr;    /* eaddi / eaddie / eaddix */
+    uint64_t total;   /* every retired instruction */
+    uint64_t loads;   /* local loads (integer, FP, lr) */
+    uint64_t stores;  /* local stores (integer, FP, sc, amo) */
+    uint64_t xmem;    /* xBGAS memory instructions (e* loads/stores/amos) */
+    uint64_t xremote; /* ... of them with a namespace other than 0 */
+    uint64_t xaddr;   /* eaddi / eaddie / eaddix */
 } mach_stats_t;
 
 typedef struct hart {
-    uint64_t  x[33];
-    uint64_t  f[32];
-    uint64_t  e[33];
-    uint64_t  pc;
-    uint8_t  *base;       /* host address of guest address 0 */
-    uint64_t  lo, span;   /* guest memory is [lo, lo + span) */
-    uint64_t  size;       /* guest memory is [0, size) in the heap */
-    uint32_t  fcsr;
-    uint64_t  resv_addr;  /* lr/sc reservation, or UINT64_MAX */
-    uint64_t  resv_val;   /* the value lr read */
-    int       pe, npes;
+    uint64_t x[33];
+    uint64_t f[32];
+    uint64_t e[33];
+    uint64_t pc;
+    uint8_t *base;     /* host address of guest address 0 */
+    uint64_t lo, span; /* guest memory is [lo, lo + span) */
+    uint64_t size;     /* guest memory is [0, size) in the heap */
+    uint32_t fcsr;
+    uint64_t resv_addr; /* lr/sc reservation, or UINT64_MAX */
+    uint64_t resv_val;  /* the value lr read */
+    int pe, npes;
     uint8_t **ns_ptr;     /* per PE: direct host base, or NULL (ops) */
-    uint8_t  *ns_known;   /* per PE: ns_ptr[] filled */
+    uint8_t *ns_known;    /* per PE: ns_ptr[] filled */
     xg_gaddr_t *ns_gaddr; /* per PE: its guest address 0, for the ops */
     mach_stats_t st;
     /* brk and mmap areas, the stack, the shared region (e12/e13) */
-    uint64_t  brk, brk_lo, mmap_top, mmap_lo;
-    uint64_t  shared_lo, shared_size, stack_lo, stack_top;
+    uint64_t brk, brk_lo, mmap_top, mmap_lo;
+    uint64_t shared_lo, shared_size, stack_lo, stack_top;
     const char *prog;
-    int       exited, exit_code;
-    int       start_gate; /* --start-gate: the first remote access waits */
-    int       gate_done;  /* ... for every hart's (or its exit), once */
-    insn_t   *icache;
+    int exited, exit_code;
+    int start_gate; /* --start-gate: the first remote access waits */
+    int gate_done;  /* ... for every hart's (or its exit), once */
+    insn_t *icache;
 } hart_t;
 
 /** @brief --start-gate: the one xg_barrier of every hart, at its first
@@ -160,12 +164,11 @@ const char *mach_mnemonic(const insn_t *d);
  * @brief Ends the job: "PE n: pc 0x..: <mnemonic>: <why>, address 0x..".
  * @p d may be NULL (no instruction).
  */
-__attribute__((noreturn, format(printf, 4, 5)))
-void mach_fault(const hart_t *h, const insn_t *d, uint64_t addr,
-                const char *fmt, ...);
+__attribute__((noreturn, format(printf, 4, 5))) void mach_fault(
+    const hart_t *h, const insn_t *d, uint64_t addr, const char *fmt, ...);
 /** @brief A fatal error of the machine itself (set-up). */
-__attribute__((noreturn, format(printf, 1, 2)))
-void mach_die(const char *fmt, ...);
+__attribute__((noreturn, format(printf, 1, 2))) void mach_die(const char *fmt,
+                                                              ...);
 /**
  * @brief Prints the counters of @p h to stderr, with the run's @p seconds
  * of wall time and @p cpu seconds of this process's CPU time.
@@ -173,14 +176,16 @@ void mach_die(const char *fmt, ...);
 void mach_print_stats(const hart_t *h, double seconds, double cpu);
 
 /** @brief Faults unless guest [@p a, @p a + @p n) is guest memory. */
-static inline uint8_t *mach_mem(const hart_t *h, const insn_t *d,
-                                uint64_t a, uint64_t n)
+static inline uint8_t *mach_mem(const hart_t *h, const insn_t *d, uint64_t a,
+                                uint64_t n)
 {
     if (mach_unlikely(a - h->lo > h->span - n)) {
-        mach_fault(h, d, a, "guest segfault: outside guest memory "
-                   "[0x%llx, 0x%llx)", (unsigned long long)h->lo,
+        mach_fault(h, d, a,
+                   "guest segfault: outside guest memory "
+                   "[0x%llx, 0x%llx)",
+                   (unsigned long long)h->lo,
                    (unsigned long long)(h->lo + h->span));
-}
+    }
     return h->base + a;
 }
 

@@ -25,16 +25,16 @@
 #define GUEST_LO 0x10000ull
 
 typedef struct opts {
-    int      stats;
-    int      start_gate;
+    int stats;
+    int start_gate;
     uint64_t mem;
-    int      argi;  /* index of the program in argv */
+    int argi; /* index of the program in argv */
 } opts_t;
 
 static void usage(void)
 {
     fprintf(stderr, "usage: xgasrun -n N xgas-xbgas [--stats] "
-            "[--start-gate] [--mem SIZE[K|M|G]] prog.rv64 [args...]\n");
+                    "[--start-gate] [--mem SIZE[K|M|G]] prog.rv64 [args...]\n");
     exit(2);
 }
 
@@ -43,21 +43,33 @@ static uint64_t parse_size(const char *s)
     char *end;
     unsigned long long v = strtoull(s, &end, 0);
     switch (*end) {
-    case 'k': case 'K': v <<= 10; end++; break;
-    case 'm': case 'M': v <<= 20; end++; break;
-    case 'g': case 'G': v <<= 30; end++; break;
+    case 'k':
+    case 'K':
+        v <<= 10;
+        end++;
+        break;
+    case 'm':
+    case 'M':
+        v <<= 20;
+        end++;
+        break;
+    case 'g':
+    case 'G':
+        v <<= 30;
+        end++;
+        break;
     default: break;
     }
     if (*end || v < (4ull << 20) || v > (64ull << 30)) {
         mach_die("--mem %s: expected a size between 4M and 64G", s);
-}
+    }
     return (v + 0xffff) & ~0xffffull;
 }
 
 static opts_t parse_opts(int argc, char **argv)
 {
     opts_t o = {0, 0, 64ull << 20, 0};
-    int i = 1;
+    int i    = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
         if (strcmp(argv[i], "--stats") == 0) {
             o.stats = 1;
@@ -67,26 +79,26 @@ static opts_t parse_opts(int argc, char **argv)
             o.mem = parse_size(argv[++i]);
         } else {
             usage();
-}
+        }
     }
     if (i >= argc) {
         usage();
-}
+    }
     o.argi = i;
     return o;
 }
 
 static void layout(hart_t *h, uint64_t size)
 {
-    h->size = size;
-    h->lo = GUEST_LO;
-    h->span = size - GUEST_LO;
-    h->stack_top = size;
-    h->stack_lo = size - size / 8;
+    h->size        = size;
+    h->lo          = GUEST_LO;
+    h->span        = size - GUEST_LO;
+    h->stack_top   = size;
+    h->stack_lo    = size - size / 8;
     h->shared_size = size / 4;
-    h->shared_lo = h->stack_lo - h->shared_size;
+    h->shared_lo   = h->stack_lo - h->shared_size;
     h->mmap_top = h->mmap_lo = h->shared_lo;
-    h->resv_addr = UINT64_MAX;
+    h->resv_addr             = UINT64_MAX;
 }
 
 static hart_t *hart_create(uint64_t size)
@@ -95,24 +107,24 @@ static hart_t *hart_create(uint64_t size)
     void *mem;
     if (!h) {
         mach_die("out of memory");
-}
-    h->pe = xg_rank();
-    h->npes = xg_size();
+    }
+    h->pe         = xg_rank();
+    h->npes       = xg_size();
     xg_status_t s = xg_malloc(size, &mem);
     if (s != XG_OK) {
         mach_die("PE %d: cannot allocate %llu MiB of guest memory in the "
                  "symmetric heap (%s): raise SHMEM_SYMMETRIC_SIZE or lower "
-                 "--mem", h->pe, (unsigned long long)(size >> 20),
-                 xg_status_str(s));
-}
-    h->base = mem;
-    h->icache = malloc(MACH_ICACHE_SIZE * sizeof(insn_t));
-    h->ns_ptr = calloc((size_t)h->npes, sizeof(*h->ns_ptr));
+                 "--mem",
+                 h->pe, (unsigned long long)(size >> 20), xg_status_str(s));
+    }
+    h->base     = mem;
+    h->icache   = malloc(MACH_ICACHE_SIZE * sizeof(insn_t));
+    h->ns_ptr   = calloc((size_t)h->npes, sizeof(*h->ns_ptr));
     h->ns_known = calloc((size_t)h->npes, 1);
     h->ns_gaddr = calloc((size_t)h->npes, sizeof(*h->ns_gaddr));
     if (!h->icache || !h->ns_ptr || !h->ns_known || !h->ns_gaddr) {
         mach_die("out of memory");
-}
+    }
     layout(h, size);
     mach_icache_flush(h);
     return h;
@@ -130,16 +142,16 @@ int main(int argc, char **argv)
     opts_t o = parse_opts(argc, argv);
     if (xg_init() != XG_OK) {
         mach_die("xg_init failed");
-}
+    }
     hart_t *h = hart_create(o.mem);
-    h->prog = realpath(argv[o.argi], NULL);  /* /proc/self/exe */
+    h->prog   = realpath(argv[o.argi], NULL); /* /proc/self/exe */
     if (!h->prog) {
         mach_die("cannot open guest program '%s'", argv[o.argi]);
-}
+    }
     mach_load(h, argv[o.argi], argc - o.argi, argv + o.argi);
     mach_xbgas_reset(h);
     h->start_gate = o.start_gate;
-    xg_barrier();  /* every PE's memory is loaded before any hart runs */
+    xg_barrier(); /* every PE's memory is loaded before any hart runs */
     double t0 = now_s(CLOCK_MONOTONIC), c0 = now_s(CLOCK_PROCESS_CPUTIME_ID);
     int code = mach_run(h);
     mach_start_gate(h); /* a hart that never went remote still counts */
@@ -148,10 +160,10 @@ int main(int argc, char **argv)
     fflush(stdout);
     if (o.stats) {
         mach_print_stats(h, t1 - t0, c1 - c0);
-}
+    }
     if (code != 0) {
-        exit(code);  /* xgasrun ends the other PEs */
-}
+        exit(code); /* xgasrun ends the other PEs */
+    }
     xg_fini();
     return 0;
 }

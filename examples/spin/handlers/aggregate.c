@@ -10,7 +10,7 @@
 
 __handler__ void aggregate_ph(handler_args_t *args)
 {
-    task_t *task = args->task;
+    task_t *task             = args->task;
     volatile uint64_t *total = (volatile uint64_t *)task->xg_msg_scratchpad;
     uint8_t *pld;
     uint32_t len, i, v;
@@ -26,14 +26,14 @@ __handler__ void aggregate_ph(handler_args_t *args)
 
 __handler__ void aggregate_th(handler_args_t *args)
 {
-    task_t *task = args->task;
-    uint64_t host = ((uint64_t)task->host_mem_high << 32) |
-                    task->host_mem_low;
+    task_t *task   = args->task;
+    uint64_t host  = ((uint64_t)task->host_mem_high << 32) | task->host_mem_low;
     uint64_t slots = task->host_mem_size / 8;
 
-    spin_write_to_host(host + 8 * (task->flow_id % slots),
-                       __atomic_load_n((uint64_t *)task->xg_msg_scratchpad,
-                                       __ATOMIC_RELAXED), NULL);
+    spin_write_to_host(
+        host + 8 * (task->flow_id % slots),
+        __atomic_load_n((uint64_t *)task->xg_msg_scratchpad, __ATOMIC_RELAXED),
+        NULL);
 }
 
 void init_handlers(handler_fn *hh, handler_fn *ph, handler_fn *th,

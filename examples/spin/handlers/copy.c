@@ -35,9 +35,9 @@ __handler__ void copy_to_host_ph(handler_args_t *args)
 
 __handler__ void copy_from_host_ph(handler_args_t *args)
 {
-    task_t *task = args->task;
+    task_t *task   = args->task;
     pkt_hdr_t *hdr = (pkt_hdr_t *)task->pkt_mem;
-    uint32_t id = hdr->ip_hdr.source_id, len;
+    uint32_t id    = hdr->ip_hdr.source_id, len;
     uint8_t *pld;
     spin_cmd_t cmd;
 
@@ -60,8 +60,8 @@ __handler__ void host_direct_ph(handler_args_t *args)
     if (len >= 4) {
         memcpy(&word, pld, 4);
     }
-    spin_write_to_host(host_of(task) + 8 * (task->flow_id %
-                                             (task->host_mem_size / 8)),
+    spin_write_to_host(host_of(task) +
+                           8 * (task->flow_id % (task->host_mem_size / 8)),
                        word, NULL);
 }
 

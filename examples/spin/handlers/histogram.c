@@ -13,7 +13,7 @@
 
 __handler__ void histogram_ph(handler_args_t *args)
 {
-    task_t *task = args->task;
+    task_t *task  = args->task;
     int32_t *bins = (int32_t *)task->scratchpad[args->cluster_id] +
                     (size_t)args->hpu_id * UC_HIST_BINS;
     uint8_t *pld;
@@ -28,11 +28,10 @@ __handler__ void histogram_ph(handler_args_t *args)
 
 __handler__ void histogram_th(handler_args_t *args)
 {
-    task_t *task = args->task;
+    task_t *task         = args->task;
     uc_reduce_mem_t *mem = (uc_reduce_mem_t *)task->handler_mem;
-    uint64_t host = ((uint64_t)task->host_mem_high << 32) |
-                    task->host_mem_low;
-    int32_t done = amo_add(&mem->done, 1) + 1;
+    uint64_t host = ((uint64_t)task->host_mem_high << 32) | task->host_mem_low;
+    int32_t done  = amo_add(&mem->done, 1) + 1;
     uint32_t i, c, h;
 
     if ((uint32_t)done != mem->expected) {
@@ -42,14 +41,14 @@ __handler__ void histogram_th(handler_args_t *args)
         mem->result[i] = 0;
         for (c = 0; c < NB_CLUSTERS; c++) {
             for (h = 0; h < NB_CORES; h++) {
-                mem->result[i] += ((int32_t *)task->scratchpad[c])
-                                      [(size_t)h * UC_HIST_BINS + i];
+                mem->result[i] +=
+                    ((int32_t *)
+                         task->scratchpad[c])[(size_t)h * UC_HIST_BINS + i];
             }
         }
     }
-    spin_dma_to_host(host + UC_RESULT_OFF,
-                     (uint32_t)(uintptr_t)mem->result, UC_HIST_BINS * 4,
-                     false, NULL);
+    spin_dma_to_host(host + UC_RESULT_OFF, (uint32_t)(uintptr_t)mem->result,
+                     UC_HIST_BINS * 4, false, NULL);
     spin_write_to_host(host, (uint64_t)done, NULL);
 }
 

@@ -43,9 +43,9 @@ static uc_kv_entry_t *kv_victim(uc_kv_set_t *set)
 
 __handler__ void kvstore_ph(handler_args_t *args)
 {
-    task_t *task = args->task;
+    task_t *task     = args->task;
     uc_kv_mem_t *mem = (uc_kv_mem_t *)task->handler_mem;
-    pkt_hdr_t *hdr = (pkt_hdr_t *)task->pkt_mem;
+    pkt_hdr_t *hdr   = (pkt_hdr_t *)task->pkt_mem;
     uint8_t *pld;
     uint32_t len, id;
     uc_kv_msg_t req;
@@ -62,7 +62,7 @@ __handler__ void kvstore_ph(handler_args_t *args)
     e = kv_find(set, req.key);
     if (req.op == UC_KV_SET) {
         if (e == NULL) {
-            e = kv_victim(set);
+            e      = kv_victim(set);
             e->key = req.key + 1;
         }
         e->value = req.value;
@@ -82,7 +82,7 @@ __handler__ void kvstore_ph(handler_args_t *args)
     }
     req.op = UC_KV_REPLY;
     memcpy(pld, &req, sizeof(req));
-    id = hdr->ip_hdr.source_id;
+    id                    = hdr->ip_hdr.source_id;
     hdr->ip_hdr.source_id = hdr->ip_hdr.dest_id;
     hdr->ip_hdr.dest_id   = id;
     spin_send_packet(task->pkt_mem, hdr->ip_hdr.length, NULL);

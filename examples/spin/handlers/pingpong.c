@@ -9,10 +9,10 @@
 
 __handler__ void pingpong_ph(handler_args_t *args)
 {
-    task_t *task = args->task;
+    task_t *task   = args->task;
     pkt_hdr_t *hdr = (pkt_hdr_t *)task->pkt_mem;
-    uint32_t id = hdr->ip_hdr.source_id;
-    uint16_t port = hdr->udp_hdr.src_port;
+    uint32_t id    = hdr->ip_hdr.source_id;
+    uint16_t port  = hdr->udp_hdr.src_port;
     spin_cmd_t cmd;
 
     hdr->ip_hdr.source_id = hdr->ip_hdr.dest_id;

@@ -16,9 +16,9 @@
 
 __handler__ void reduce_ph(handler_args_t *args)
 {
-    task_t *task = args->task;
+    task_t *task         = args->task;
     uc_reduce_mem_t *mem = (uc_reduce_mem_t *)task->handler_mem;
-    int32_t *part = (int32_t *)task->scratchpad[args->cluster_id] +
+    int32_t *part        = (int32_t *)task->scratchpad[args->cluster_id] +
                     (size_t)args->hpu_id * mem->elems;
     uint8_t *pld;
     uint32_t len, i, at;
@@ -37,11 +37,10 @@ __handler__ void reduce_ph(handler_args_t *args)
 
 __handler__ void reduce_th(handler_args_t *args)
 {
-    task_t *task = args->task;
+    task_t *task         = args->task;
     uc_reduce_mem_t *mem = (uc_reduce_mem_t *)task->handler_mem;
-    uint64_t host = ((uint64_t)task->host_mem_high << 32) |
-                    task->host_mem_low;
-    int32_t done = amo_add(&mem->done, 1) + 1;
+    uint64_t host = ((uint64_t)task->host_mem_high << 32) | task->host_mem_low;
+    int32_t done  = amo_add(&mem->done, 1) + 1;
     uint32_t i, c, h;
     int32_t sum;
 
@@ -54,15 +53,14 @@ __handler__ void reduce_th(handler_args_t *args)
         sum = 0;
         for (c = 0; c < NB_CLUSTERS; c++) {
             for (h = 0; h < NB_CORES; h++) {
-                sum += ((int32_t *)task->scratchpad[c])
-                           [(size_t)h * mem->elems + i];
+                sum += ((int32_t *)
+                            task->scratchpad[c])[(size_t)h * mem->elems + i];
             }
         }
         mem->result[i] = sum;
     }
-    spin_dma_to_host(host + UC_RESULT_OFF,
-                     (uint32_t)(uintptr_t)mem->result, mem->elems * 4,
-                     false, NULL);
+    spin_dma_to_host(host + UC_RESULT_OFF, (uint32_t)(uintptr_t)mem->result,
+                     mem->elems * 4, false, NULL);
     spin_write_to_host(host, (uint64_t)done, NULL);
 }
 

@@ -13,31 +13,29 @@
 
 __handler__ void strided_ph(handler_args_t *args)
 {
-    task_t *task = args->task;
+    task_t *task                = args->task;
     const uc_strided_mem_t *mem = (const uc_strided_mem_t *)task->handler_mem;
-    uint64_t host = ((uint64_t)task->host_mem_high << 32) |
-                    task->host_mem_low;
-    uint64_t b = task->xg_msg_offset, in;
+    uint64_t host = ((uint64_t)task->host_mem_high << 32) | task->host_mem_low;
+    uint64_t b    = task->xg_msg_offset, in;
     uint8_t *pld;
     uint32_t len, n, done = 0;
 
     GET_IP_UDP_PLD(task->pkt_mem, pld, len);
     while (done < len) {
-        in = b % mem->block;               /* where in its block */
+        in = b % mem->block; /* where in its block */
         n  = (uint32_t)MIN((uint64_t)(len - done), mem->block - in);
         spin_dma_to_host(host + (b / mem->block) * mem->stride + in,
                          (uint32_t)(uintptr_t)(pld + done), n, false, NULL);
         done += n;
-        b    += n;
+        b += n;
     }
 }
 
 __handler__ void strided_th(handler_args_t *args)
 {
-    task_t *task = args->task;
+    task_t *task                = args->task;
     const uc_strided_mem_t *mem = (const uc_strided_mem_t *)task->handler_mem;
-    uint64_t host = ((uint64_t)task->host_mem_high << 32) |
-                    task->host_mem_low;
+    uint64_t host = ((uint64_t)task->host_mem_high << 32) | task->host_mem_low;
 
     spin_write_to_host(host + mem->flag_off, 1, NULL);
 }

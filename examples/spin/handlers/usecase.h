@@ -15,11 +15,11 @@
  * to the host window at UC_RESULT_OFF and the number of messages to the
  * word at 0. */
 typedef struct uc_reduce_mem {
-    uint32_t elems;      /* elements of the vector (int32) / of bins */
-    uint32_t expected;   /* messages to reduce (0: never publish) */
+    uint32_t elems;    /* elements of the vector (int32) / of bins */
+    uint32_t expected; /* messages to reduce (0: never publish) */
     volatile int32_t done;
     uint32_t pad_;
-    int32_t  result[];   /* staging of the sum, elems entries */
+    int32_t result[]; /* staging of the sum, elems entries */
 } uc_reduce_mem_t;
 
 #define UC_RESULT_OFF 64u
@@ -29,15 +29,15 @@ typedef struct uc_reduce_mem {
  * handler memory; matching packets, their port rewritten, go to the host
  * window's slots of UC_FILTER_SLOT bytes, in order of a counter. */
 typedef struct uc_filter_entry {
-    uint32_t key;        /* ip_hdr.source_id + 1 (0: empty) */
-    uint32_t value;      /* the new UDP destination port */
+    uint32_t key;   /* ip_hdr.source_id + 1 (0: empty) */
+    uint32_t value; /* the new UDP destination port */
 } uc_filter_entry_t;
 
 typedef struct uc_filter_mem {
-    uint32_t          slots;      /* entries, a power of two */
-    volatile int32_t  matched;    /* packets written to the host */
-    volatile int32_t  dropped;    /* packets without an entry */
-    uint32_t          pad_;
+    uint32_t slots;           /* entries, a power of two */
+    volatile int32_t matched; /* packets written to the host */
+    volatile int32_t dropped; /* packets without an entry */
+    uint32_t pad_;
     uc_filter_entry_t table[];
 } uc_filter_mem_t;
 
@@ -58,7 +58,11 @@ static inline uint32_t uc_filter_hash(uint32_t key)
  * packet whose UDP payload is a uc_kv_msg_t; a GET is answered by a
  * packet sent back to the requester with op UC_KV_REPLY (hit says if the
  * key was there); a SET stores, evicting the set's oldest entry. */
-enum { UC_KV_GET = 1, UC_KV_SET = 2, UC_KV_REPLY = 3 };
+enum {
+    UC_KV_GET   = 1,
+    UC_KV_SET   = 2,
+    UC_KV_REPLY = 3
+};
 #define UC_KV_WAYS 4
 
 typedef struct uc_kv_msg {
@@ -66,25 +70,25 @@ typedef struct uc_kv_msg {
     uint32_t key;
     uint64_t value;
     uint32_t hit;
-    uint32_t client;     /* the requester's tag, echoed */
+    uint32_t client; /* the requester's tag, echoed */
 } uc_kv_msg_t;
 
 typedef struct uc_kv_entry {
-    uint32_t key;        /* key + 1 (0: empty) */
-    uint32_t age;        /* when it was set (per set) */
+    uint32_t key; /* key + 1 (0: empty) */
+    uint32_t age; /* when it was set (per set) */
     uint64_t value;
 } uc_kv_entry_t;
 
 typedef struct uc_kv_set {
     volatile uint32_t lock;
-    uint32_t          clock;
-    uc_kv_entry_t     way[UC_KV_WAYS];
+    uint32_t clock;
+    uc_kv_entry_t way[UC_KV_WAYS];
 } uc_kv_set_t;
 
 typedef struct uc_kv_mem {
-    uint32_t          sets;
-    volatile int32_t  gets, sets_done, hits;
-    uc_kv_set_t       set[];
+    uint32_t sets;
+    volatile int32_t gets, sets_done, hits;
+    uc_kv_set_t set[];
 } uc_kv_mem_t;
 
 /* strided.c: the message's bytes are a contiguous stream of blocks that
@@ -93,7 +97,7 @@ typedef struct uc_kv_mem {
 typedef struct uc_strided_mem {
     uint32_t block;
     uint32_t stride;
-    uint64_t flag_off;   /* the completion handler writes 1 there */
+    uint64_t flag_off; /* the completion handler writes 1 there */
 } uc_strided_mem_t;
 
 #endif

@@ -23,24 +23,24 @@
 
 /* Routines are exported under their published names; the ARMCI_* names of
  * the profiling interface are weak aliases of the PARMCI_* definitions. */
-#define XG_ARMCI_API XG_EXPORT
+#define XG_ARMCI_API        XG_EXPORT
 #define XG_ARMCI_WEAK(name) XG_EXPORT_ALIAS(name, P##name) XG_WEAK
 
 typedef struct xg_armci {
-    int       init_count;  /* ARMCI_Init calls not finalized yet */
-    int       finalized;   /* the last ARMCI_Finalize ran */
-    int       me, nproc;   /* in ARMCI's world; nproc 0 before init */
-    int       identity;    /* ARMCI process p is xgas PE p */
-    int      *pe_of;       /* ARMCI process -> xgas PE */
-    int      *domain_of;   /* ARMCI process -> its domain (node) */
-    int       domains;
-    int       thread_level;
-    MPI_Comm  comm;        /* the world (a duplicate) */
-    MPI_Comm  node_comm;   /* this node's processes (SCOPE_NODE) */
-    MPI_Comm  masters_comm;/* the lowest rank of each node; MPI_COMM_NULL
+    int init_count; /* ARMCI_Init calls not finalized yet */
+    int finalized;  /* the last ARMCI_Finalize ran */
+    int me, nproc;  /* in ARMCI's world; nproc 0 before init */
+    int identity;   /* ARMCI process p is xgas PE p */
+    int *pe_of;     /* ARMCI process -> xgas PE */
+    int *domain_of; /* ARMCI process -> its domain (node) */
+    int domains;
+    int thread_level;
+    MPI_Comm comm;         /* the world (a duplicate) */
+    MPI_Comm node_comm;    /* this node's processes (SCOPE_NODE) */
+    MPI_Comm masters_comm; /* the lowest rank of each node; MPI_COMM_NULL
                               on the others */
     ARMCI_Group world;
-    ARMCI_Group dflt;      /* ARMCI_Group_set_default */
+    ARMCI_Group dflt;           /* ARMCI_Group_set_default */
     armcix_mutex_hdl_t mutexes; /* ARMCI_Create_mutexes */
 } xg_armci_t;
 

@@ -24,10 +24,12 @@ void xg_armci_group_from_comm(ARMCI_Group *group, MPI_Comm comm)
     MPI_Comm_rank(comm, &group->rank);
     MPI_Comm_size(comm, &group->size);
     group->abs = malloc((size_t)group->size * sizeof(int));
-    ranks = malloc((size_t)group->size * sizeof(int));
+    ranks      = malloc((size_t)group->size * sizeof(int));
     if ((group->abs == NULL) || (ranks == NULL)) {
-        xg_armci_fail("ARMCI groups", "no memory for a group of %d "
-                      "processes", group->size);
+        xg_armci_fail("ARMCI groups",
+                      "no memory for a group of %d "
+                      "processes",
+                      group->size);
     }
     for (r = 0; r < group->size; r++) {
         ranks[r] = r;
@@ -47,8 +49,10 @@ void xg_armci_check_group(const char *routine, const ARMCI_Group *group)
         xg_armci_fail(routine, "the group is NULL");
     }
     if (group->comm == MPI_COMM_NULL) {
-        xg_armci_fail(routine, "this process (%d) is not a member of the "
-                      "group: only members call it", xg_armci.me);
+        xg_armci_fail(routine,
+                      "this process (%d) is not a member of the "
+                      "group: only members call it",
+                      xg_armci.me);
     }
 }
 
@@ -65,7 +69,8 @@ XG_ARMCI_API void ARMCI_Group_create_child(int grp_size, int *pid_list,
     if ((group_out == NULL) || (grp_size < 0) ||
         (grp_size > group_parent->size) ||
         ((grp_size > 0) && (pid_list == NULL))) {
-        xg_armci_fail(__func__, "grp_size %d with pid_list %p: pass 0..%d "
+        xg_armci_fail(__func__,
+                      "grp_size %d with pid_list %p: pass 0..%d "
                       "ranks of the parent group and a group to fill",
                       grp_size, (void *)pid_list, group_parent->size);
     }
@@ -76,14 +81,15 @@ XG_ARMCI_API void ARMCI_Group_create_child(int grp_size, int *pid_list,
     for (i = 0; i < grp_size; i++) {
         if ((pid_list[i] < 0) || (pid_list[i] >= group_parent->size) ||
             seen[pid_list[i]]) {
-            xg_armci_fail(__func__, "pid_list[%d] = %d is %s: members are "
-                          "distinct ranks 0..%d of the parent group", i,
-                          pid_list[i],
-                          ((pid_list[i] < 0) ||
-                           (pid_list[i] >= group_parent->size))
-                              ? "out of range"
-                              : "listed twice",
-                          group_parent->size - 1);
+            xg_armci_fail(
+                __func__,
+                "pid_list[%d] = %d is %s: members are "
+                "distinct ranks 0..%d of the parent group",
+                i, pid_list[i],
+                ((pid_list[i] < 0) || (pid_list[i] >= group_parent->size))
+                    ? "out of range"
+                    : "listed twice",
+                group_parent->size - 1);
         }
         seen[pid_list[i]] = 1;
     }
@@ -111,10 +117,9 @@ XG_ARMCI_API void ARMCI_Group_free(ARMCI_Group *group)
     if ((group->comm != MPI_COMM_NULL) &&
         (group->comm == xg_armci.world.comm)) {
         xg_armci_fail(__func__, "the world group is ARMCI's own: free only "
-                      "groups you created");
+                                "groups you created");
     }
-    if ((group->comm != MPI_COMM_NULL) &&
-        (group->comm == xg_armci.dflt.comm)) {
+    if ((group->comm != MPI_COMM_NULL) && (group->comm == xg_armci.dflt.comm)) {
         xg_armci.dflt = xg_armci.world; /* the default goes back */
     }
     if (group->comm != MPI_COMM_NULL) {
@@ -167,8 +172,8 @@ XG_ARMCI_API int ARMCI_Absolute_id(ARMCI_Group *group, int group_rank)
 {
     xg_armci_check_group(__func__, group);
     if ((group_rank < 0) || (group_rank >= group->size)) {
-        xg_armci_fail(__func__, "rank %d is not in the group of %d",
-                      group_rank, group->size);
+        xg_armci_fail(__func__, "rank %d is not in the group of %d", group_rank,
+                      group->size);
     }
     return group->abs[group_rank];
 }
@@ -191,8 +196,7 @@ XG_ARMCI_API int ARMCIX_Group_split(ARMCI_Group *parent, int color, int key,
     return 0;
 }
 
-XG_ARMCI_API int ARMCIX_Group_dup(ARMCI_Group *parent,
-                                  ARMCI_Group *new_group)
+XG_ARMCI_API int ARMCIX_Group_dup(ARMCI_Group *parent, ARMCI_Group *new_group)
 {
     MPI_Comm comm;
 

@@ -24,11 +24,16 @@
 #include "runtime/xg_runtime.h"
 #include "xgas.h"
 
-xg_armci_t xg_armci = {.comm = MPI_COMM_NULL, .node_comm = MPI_COMM_NULL,
+xg_armci_t xg_armci = {.comm         = MPI_COMM_NULL,
+                       .node_comm    = MPI_COMM_NULL,
                        .masters_comm = MPI_COMM_NULL};
 
 /* Who started the PGAS runtime: MPI_Init's wrapper, or ARMCI_Init. */
-enum { ARMCI_XGAS_OFF, ARMCI_XGAS_BY_MPI, ARMCI_XGAS_BY_ARMCI };
+enum {
+    ARMCI_XGAS_OFF,
+    ARMCI_XGAS_BY_MPI,
+    ARMCI_XGAS_BY_ARMCI
+};
 static int armci_xgas;
 
 static void armci_start_xgas(const char *routine, int how)
@@ -43,8 +48,10 @@ static void armci_start_xgas(const char *routine, int how)
     xg_runtime_heap_from_node();
     status = xg_runtime_init(XG_RUNTIME_PGAS);
     if (status != XG_OK) {
-        xg_armci_fail(routine, "cannot start xgas (%s); the messages above "
-                      "say why", xg_status_str(status));
+        xg_armci_fail(routine,
+                      "cannot start xgas (%s); the messages above "
+                      "say why",
+                      xg_status_str(status));
     }
     armci_xgas = how;
 }
@@ -90,7 +97,8 @@ XG_ARMCI_API int MPI_Finalize(void)
 
 void xg_armci_not_running(const char *routine)
 {
-    xg_armci_fail(routine, "called %s: call it between ARMCI_Init and "
+    xg_armci_fail(routine,
+                  "called %s: call it between ARMCI_Init and "
                   "ARMCI_Finalize",
                   xg_armci.finalized ? "after ARMCI_Finalize"
                                      : "before ARMCI_Init");
@@ -99,9 +107,10 @@ void xg_armci_not_running(const char *routine)
 void xg_armci_bad_proc(const char *routine, int proc)
 {
     xg_armci_check_running(routine);
-    xg_armci_fail(routine, "process %d is out of range: ARMCI has %d "
-                  "processes (0..%d)", proc, xg_armci.nproc,
-                  xg_armci.nproc - 1);
+    xg_armci_fail(routine,
+                  "process %d is out of range: ARMCI has %d "
+                  "processes (0..%d)",
+                  proc, xg_armci.nproc, xg_armci.nproc - 1);
 }
 
 void xg_armci_xfer_fail(const char *routine, xg_status_t status,
@@ -113,39 +122,48 @@ void xg_armci_xfer_fail(const char *routine, xg_status_t status,
     xg_gas_region_describe(addr, xg_armci_pe(proc), where, sizeof(where));
     switch (status) {
     case XG_ERR_NOT_SYMMETRIC:
-        xg_armci_fail(routine, "address %p is not inside memory from "
+        xg_armci_fail(routine,
+                      "address %p is not inside memory from "
                       "ARMCI_Malloc on process %d (%s): pass base_ptrs[%d] "
                       "from ARMCI_Malloc plus an offset within the "
-                      "allocation", addr, proc, where, proc);
+                      "allocation",
+                      addr, proc, where, proc);
     case XG_ERR_OUT_OF_BOUNDS:
-        xg_armci_fail(routine, "%zu bytes at %p run past the end of the "
+        xg_armci_fail(routine,
+                      "%zu bytes at %p run past the end of the "
                       "ARMCI_Malloc allocation of process %d that holds "
                       "them (%s), or the strided extent overflows: check "
-                      "the size, counts and strides", len, addr, proc,
-                      where);
+                      "the size, counts and strides",
+                      len, addr, proc, where);
     case XG_ERR_INVALID_PARAM:
-        xg_armci_fail(routine, "the request on %zu bytes at %p of process "
+        xg_armci_fail(routine,
+                      "the request on %zu bytes at %p of process "
                       "%d is not valid: an accumulate's length must be "
                       "whole elements of its type, vectors need their "
-                      "pointer arrays", len, addr, proc);
+                      "pointer arrays",
+                      len, addr, proc);
     case XG_ERR_MISALIGNED:
-        xg_armci_fail(routine, "address %p of process %d is not aligned to "
-                      "%zu bytes, the size of the word", addr, proc, len);
+        xg_armci_fail(routine,
+                      "address %p of process %d is not aligned to "
+                      "%zu bytes, the size of the word",
+                      addr, proc, len);
     default:
-        xg_armci_fail(routine, "the operation on %zu bytes at %p of process "
-                      "%d failed (%s): the messages above say why", len,
-                      addr, proc, xg_status_str(status));
+        xg_armci_fail(routine,
+                      "the operation on %zu bytes at %p of process "
+                      "%d failed (%s): the messages above say why",
+                      len, addr, proc, xg_status_str(status));
     }
 }
 
 XG_ARMCI_API void ARMCI_Error(const char *msg, int code)
 {
-    xg_log_emit(XG_LOG_ERROR, "armci", "ARMCI_Error: %s (code %d): ending "
-                "the job", (msg != NULL) ? msg : "(no message)", code);
+    xg_log_emit(XG_LOG_ERROR, "armci",
+                "ARMCI_Error: %s (code %d): ending "
+                "the job",
+                (msg != NULL) ? msg : "(no message)", code);
     fflush(stdout);
     fflush(stderr);
-    MPI_Abort((xg_armci.comm != MPI_COMM_NULL) ? xg_armci.comm
-                                               : MPI_COMM_WORLD,
+    MPI_Abort((xg_armci.comm != MPI_COMM_NULL) ? xg_armci.comm : MPI_COMM_WORLD,
               (code != 0) ? code : 1);
     exit((code != 0) ? code : 1); /* MPI_Abort does not return */
 }
@@ -157,12 +175,14 @@ XG_ARMCI_API void ARMCI_Error(const char *msg, int code)
 static void armci_domains(void)
 {
     int *lowest = malloc((size_t)xg_armci.nproc * sizeof(int));
-    int mine = xg_armci.me, p, d;
+    int mine    = xg_armci.me, p, d;
 
     xg_armci.domain_of = malloc((size_t)xg_armci.nproc * sizeof(int));
     if ((lowest == NULL) || (xg_armci.domain_of == NULL)) {
-        xg_armci_fail("ARMCI_Init", "no memory for the table of %d "
-                      "processes", xg_armci.nproc);
+        xg_armci_fail("ARMCI_Init",
+                      "no memory for the table of %d "
+                      "processes",
+                      xg_armci.nproc);
     }
     for (p = 0; p < xg_armci.nproc; p++) {
         if (xg_gas_region_direct(xg_armci_pe(p))) {
@@ -181,8 +201,8 @@ static void armci_domains(void)
     }
     d = xg_armci.domain_of[xg_armci.me];
     MPI_Comm_split(xg_armci.comm, d, xg_armci.me, &xg_armci.node_comm);
-    MPI_Comm_split(xg_armci.comm, (lowest[xg_armci.me] == xg_armci.me) ? 0
-                                                                      : MPI_UNDEFINED,
+    MPI_Comm_split(xg_armci.comm,
+                   (lowest[xg_armci.me] == xg_armci.me) ? 0 : MPI_UNDEFINED,
                    xg_armci.me, &xg_armci.masters_comm);
     free(lowest);
 }
@@ -199,31 +219,32 @@ static int armci_init(const char *routine, int level, MPI_Comm comm)
     MPI_Initialized(&mpi_init);
     MPI_Finalized(&mpi_fin);
     if (!mpi_init || mpi_fin) {
-        xg_armci_fail(routine, "MPI is %s: ARMCI programs are MPI programs, "
-                      "call MPI_Init before %s", mpi_fin ? "finalized"
-                                                         : "not initialized",
-                      routine);
+        xg_armci_fail(routine,
+                      "MPI is %s: ARMCI programs are MPI programs, "
+                      "call MPI_Init before %s",
+                      mpi_fin ? "finalized" : "not initialized", routine);
     }
     if (comm == MPI_COMM_NULL) {
         xg_armci_fail(routine, "the communicator is MPI_COMM_NULL: pass the "
-                      "communicator of ARMCI's processes");
+                               "communicator of ARMCI's processes");
     }
     armci_start_xgas(routine, ARMCI_XGAS_BY_ARMCI);
     MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
     MPI_Comm_size(MPI_COMM_WORLD, &wsize);
     if ((wrank != xg_rank()) || (wsize != xg_size())) {
-        xg_armci_fail(routine, "this process is rank %d of %d in "
+        xg_armci_fail(routine,
+                      "this process is rank %d of %d in "
                       "MPI_COMM_WORLD but PE %d of %d in xgas: MPI and xgas "
                       "must see one job -- start the program with mpirun "
                       "(xgas joins mpirun's PMIx server); under xgasrun each "
-                      "MPI process is a job of its own", wrank, wsize,
-                      xg_rank(), xg_size());
+                      "MPI process is a job of its own",
+                      wrank, wsize, xg_rank(), xg_size());
     }
     MPI_Comm_dup(comm, &xg_armci.comm);
     MPI_Comm_rank(xg_armci.comm, &xg_armci.me);
     MPI_Comm_size(xg_armci.comm, &p);
     xg_armci.pe_of = malloc((size_t)p * sizeof(int));
-    world_rank = malloc((size_t)p * sizeof(int));
+    world_rank     = malloc((size_t)p * sizeof(int));
     if ((xg_armci.pe_of == NULL) || (world_rank == NULL)) {
         xg_armci_fail(routine, "no memory for the table of %d processes", p);
     }
@@ -243,7 +264,7 @@ static int armci_init(const char *routine, int level, MPI_Comm comm)
         xg_armci.identity &= (xg_armci.pe_of[wrank] == wrank);
     }
     xg_armci.thread_level = level;
-    xg_armci.nproc = p;
+    xg_armci.nproc        = p;
     armci_domains();
     {
         MPI_Comm world;
@@ -251,9 +272,9 @@ static int armci_init(const char *routine, int level, MPI_Comm comm)
         MPI_Comm_dup(xg_armci.comm, &world);
         xg_armci_group_from_comm(&xg_armci.world, world);
     }
-    xg_armci.dflt = xg_armci.world;
+    xg_armci.dflt       = xg_armci.world;
     xg_armci.init_count = 1;
-    xg_armci.finalized = 0;
+    xg_armci.finalized  = 0;
     return 0;
 }
 
@@ -315,10 +336,10 @@ static void armci_release(void)
     free(xg_armci.pe_of);
     free(xg_armci.domain_of);
     memset(&xg_armci.world, 0, sizeof(xg_armci.world));
-    xg_armci.dflt     = xg_armci.world;
-    xg_armci.pe_of    = NULL;
-    xg_armci.domain_of = NULL;
-    xg_armci.nproc    = 0;
+    xg_armci.dflt       = xg_armci.world;
+    xg_armci.pe_of      = NULL;
+    xg_armci.domain_of  = NULL;
+    xg_armci.nproc      = 0;
     xg_armci.init_count = 0;
 }
 
@@ -356,8 +377,10 @@ static void armci_check_domain(const char *routine, armci_domain_t domain)
 {
     xg_armci_check_running(routine);
     if (domain != ARMCI_DOMAIN_SMP) {
-        xg_armci_fail(routine, "domain %d is not ARMCI_DOMAIN_SMP (%d), the "
-                      "only one", domain, ARMCI_DOMAIN_SMP);
+        xg_armci_fail(routine,
+                      "domain %d is not ARMCI_DOMAIN_SMP (%d), the "
+                      "only one",
+                      domain, ARMCI_DOMAIN_SMP);
     }
 }
 
@@ -369,8 +392,10 @@ static int armci_domain_of_id(const char *routine, int id)
         return xg_armci.domain_of[xg_armci.me];
     }
     if (id >= xg_armci.domains) {
-        xg_armci_fail(routine, "domain id %d is out of range: there are %d "
-                      "domains", id, xg_armci.domains);
+        xg_armci_fail(routine,
+                      "domain id %d is out of range: there are %d "
+                      "domains",
+                      id, xg_armci.domains);
     }
     return id;
 }
@@ -406,8 +431,10 @@ XG_ARMCI_API int armci_domain_glob_proc_id(armci_domain_t domain, int id,
             return p;
         }
     }
-    xg_armci_fail(__func__, "process %d of domain %d does not exist: the "
-                  "domain has %d processes", loc_proc_id, id, n);
+    xg_armci_fail(__func__,
+                  "process %d of domain %d does not exist: the "
+                  "domain has %d processes",
+                  loc_proc_id, id, n);
 }
 
 XG_ARMCI_API int armci_domain_my_id(armci_domain_t domain)

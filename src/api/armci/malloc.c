@@ -18,7 +18,7 @@
 /* The live allocations, to find the one a NULL pointer frees. */
 typedef struct armci_alloc {
     xg_gas_region_t *region;
-    uint64_t         id;      /* the same on every member (never 0) */
+    uint64_t id; /* the same on every member (never 0) */
 } armci_alloc_t;
 
 static armci_alloc_t *allocs;
@@ -42,8 +42,8 @@ xg_status_t xg_armci_agree_max(uint64_t *values, size_t n, void *arg)
 {
     const xg_armci_agree_t *agree = arg;
 
-    return (MPI_Allreduce(MPI_IN_PLACE, values, (int)n, MPI_UINT64_T,
-                          MPI_MAX, agree->comm) == MPI_SUCCESS)
+    return (MPI_Allreduce(MPI_IN_PLACE, values, (int)n, MPI_UINT64_T, MPI_MAX,
+                          agree->comm) == MPI_SUCCESS)
                ? XG_OK
                : XG_ERR_UNREACHABLE;
 }
@@ -51,17 +51,17 @@ xg_status_t xg_armci_agree_max(uint64_t *values, size_t n, void *arg)
 static void alloc_record(const char *routine, xg_gas_region_t *region)
 {
     if (allocs_n == allocs_cap) {
-        size_t cap = allocs_cap ? 2 * allocs_cap : 16;
+        size_t cap           = allocs_cap ? 2 * allocs_cap : 16;
         armci_alloc_t *grown = realloc(allocs, cap * sizeof(*grown));
 
         if (grown == NULL) {
             xg_armci_fail(routine, "no memory to record an allocation");
         }
-        allocs = grown;
+        allocs     = grown;
         allocs_cap = cap;
     }
-    allocs[allocs_n++] = (armci_alloc_t){
-        .region = region, .id = xg_gas_region_id(region) + 1};
+    allocs[allocs_n++] =
+        (armci_alloc_t){.region = region, .id = xg_gas_region_id(region) + 1};
 }
 
 /* The record of the allocation @ptr (this process's base) or, for NULL,
@@ -83,10 +83,12 @@ static size_t alloc_find(const char *routine, void *ptr, MPI_Comm comm)
 
             xg_gas_region_describe(ptr, xg_armci_pe(xg_armci.me), where,
                                    sizeof(where));
-            xg_armci_fail(routine, "%p is not the base of memory from "
+            xg_armci_fail(routine,
+                          "%p is not the base of memory from "
                           "ARMCI_Malloc on this process (%s): pass "
                           "base_ptrs[me], or NULL where this process asked "
-                          "for 0 bytes", ptr, where);
+                          "for 0 bytes",
+                          ptr, where);
         }
     }
     /* a process that passed NULL learns the name from the others */
@@ -95,7 +97,8 @@ static size_t alloc_find(const char *routine, void *ptr, MPI_Comm comm)
 
         MPI_Allreduce(MPI_IN_PLACE, &id, 1, MPI_UINT64_T, MPI_MAX, comm);
         if ((mine != 0) && (mine != id)) {
-            xg_armci_fail(routine, "the processes free different "
+            xg_armci_fail(routine,
+                          "the processes free different "
                           "allocations at once: every member must free the "
                           "same allocation in the same call");
         }
@@ -108,7 +111,8 @@ static size_t alloc_find(const char *routine, void *ptr, MPI_Comm comm)
     if (id == 0) {
         return SIZE_MAX; /* every member passed NULL: nothing allocated */
     }
-    xg_armci_fail(routine, "the other processes free an allocation this "
+    xg_armci_fail(routine,
+                  "the other processes free an allocation this "
                   "process does not have: every member must free the same "
                   "allocations in the same order");
 }
@@ -122,34 +126,35 @@ void xg_armci_no_room(const char *routine, uint64_t bytes)
     used   = heap.program - heap.program_free;
     need_m = (used + bytes + (1ULL << 20) - 1) >> 20;
     if (heap.node_memory != 0) {
-        xg_armci_fail(routine, "cannot allocate %llu bytes on every "
-                      "process: the symmetric heap of each is %llu bytes "
-                      "(SHMEM_SYMMETRIC_SIZE is not set, so libarmci sized "
-                      "it from this node's %llu bytes of memory shared by "
-                      "%d processes) and its largest free block is %llu "
-                      "bytes -- the node cannot give more: free ARMCI "
-                      "memory first, run fewer processes per node, or set "
-                      "SHMEM_SYMMETRIC_SIZE=%lluM to reserve more than the "
-                      "node's share (memory is used only where touched)",
-                      (unsigned long long)bytes,
-                      (unsigned long long)heap.program,
-                      (unsigned long long)heap.node_memory, heap.node_pes,
-                      (unsigned long long)heap.program_free,
-                      (unsigned long long)need_m);
+        xg_armci_fail(
+            routine,
+            "cannot allocate %llu bytes on every "
+            "process: the symmetric heap of each is %llu bytes "
+            "(SHMEM_SYMMETRIC_SIZE is not set, so libarmci sized "
+            "it from this node's %llu bytes of memory shared by "
+            "%d processes) and its largest free block is %llu "
+            "bytes -- the node cannot give more: free ARMCI "
+            "memory first, run fewer processes per node, or set "
+            "SHMEM_SYMMETRIC_SIZE=%lluM to reserve more than the "
+            "node's share (memory is used only where touched)",
+            (unsigned long long)bytes, (unsigned long long)heap.program,
+            (unsigned long long)heap.node_memory, heap.node_pes,
+            (unsigned long long)heap.program_free, (unsigned long long)need_m);
     }
-    xg_armci_fail(routine, "cannot allocate %llu bytes on every process: "
+    xg_armci_fail(routine,
+                  "cannot allocate %llu bytes on every process: "
                   "the symmetric heap of each is %llu bytes "
                   "(SHMEM_SYMMETRIC_SIZE) and its largest free block is "
                   "%llu bytes -- set SHMEM_SYMMETRIC_SIZE=%lluM or more, or "
                   "unset it to let libarmci size the heap from the node's "
-                  "memory", (unsigned long long)bytes,
-                  (unsigned long long)heap.program,
+                  "memory",
+                  (unsigned long long)bytes, (unsigned long long)heap.program,
                   (unsigned long long)heap.program_free,
                   (unsigned long long)need_m);
 }
 
-void xg_armci_malloc_group(const char *routine, void **ptrs,
-                           armci_size_t bytes, ARMCI_Group *group)
+void xg_armci_malloc_group(const char *routine, void **ptrs, armci_size_t bytes,
+                           ARMCI_Group *group)
 {
     xg_armci_agree_t agree = {.comm = group->comm};
     xg_gas_region_t *region;
@@ -160,7 +165,7 @@ void xg_armci_malloc_group(const char *routine, void **ptrs,
     xg_armci_check_group(routine, group);
     if (ptrs == NULL) {
         xg_armci_fail(routine, "base_ptrs is NULL: pass an array of one "
-                      "pointer per process");
+                               "pointer per process");
     }
     if (bytes < 0) {
         xg_armci_fail(routine, "size %ld is negative", bytes);
@@ -176,8 +181,8 @@ void xg_armci_malloc_group(const char *routine, void **ptrs,
         MPI_Allgather(&mine, 1, MPI_LONG_LONG, sizes, 1, MPI_LONG_LONG,
                       group->comm);
     }
-    status = xg_gas_region_alloc((size_t)bytes, xg_armci_agree_max, &agree,
-                                 &region);
+    status =
+        xg_gas_region_alloc((size_t)bytes, xg_armci_agree_max, &agree, &region);
     if (status == XG_ERR_NO_MEMORY) {
         uint64_t largest = 0;
 
@@ -189,15 +194,16 @@ void xg_armci_malloc_group(const char *routine, void **ptrs,
         xg_armci_no_room(routine, largest);
     }
     if (status != XG_OK) {
-        xg_armci_fail(routine, "cannot allocate %ld bytes on every process "
-                      "(%s): the messages above say why", bytes,
-                      xg_status_str(status));
+        xg_armci_fail(routine,
+                      "cannot allocate %ld bytes on every process "
+                      "(%s): the messages above say why",
+                      bytes, xg_status_str(status));
     }
     for (r = 0; r < group->size; r++) {
-        ptrs[r] = ((region == NULL) || (sizes[r] == 0))
-                      ? NULL
-                      : xg_gas_region_base_of(region,
-                                              xg_armci_pe(group->abs[r]));
+        ptrs[r] =
+            ((region == NULL) || (sizes[r] == 0))
+                ? NULL
+                : xg_gas_region_base_of(region, xg_armci_pe(group->abs[r]));
     }
     free(sizes);
     if (region != NULL) {
@@ -239,7 +245,7 @@ void xg_armci_allocations_fini(void)
         xg_gas_region_free(allocs[i].region);
     }
     free(allocs);
-    allocs = NULL;
+    allocs   = NULL;
     allocs_n = allocs_cap = 0;
 }
 
@@ -283,14 +289,12 @@ XG_ARMCI_API int PARMCI_Malloc_memdev(void **ptr_arr, armci_size_t bytes,
 }
 XG_ARMCI_WEAK(ARMCI_Malloc_memdev);
 
-XG_ARMCI_API int PARMCI_Malloc_group_memdev(void **ptr_arr,
-                                            armci_size_t bytes,
+XG_ARMCI_API int PARMCI_Malloc_group_memdev(void **ptr_arr, armci_size_t bytes,
                                             ARMCI_Group *group,
                                             const char *device)
 {
     (void)device;
-    xg_armci_malloc_group("ARMCI_Malloc_group_memdev", ptr_arr, bytes,
-                          group);
+    xg_armci_malloc_group("ARMCI_Malloc_group_memdev", ptr_arr, bytes, group);
     return 0;
 }
 XG_ARMCI_WEAK(ARMCI_Malloc_group_memdev);
@@ -312,8 +316,7 @@ XG_ARMCI_API void *PARMCI_Malloc_local(armci_size_t size)
     }
     ptr = malloc((size_t)size ? (size_t)size : 1);
     if (ptr == NULL) {
-        xg_armci_fail("ARMCI_Malloc_local", "cannot allocate %ld bytes",
-                      size);
+        xg_armci_fail("ARMCI_Malloc_local", "cannot allocate %ld bytes", size);
     }
     return ptr;
 }
@@ -349,8 +352,10 @@ static void armci_exchange(const char *routine, void **ptr_ar, int n,
 {
     xg_armci_check_group(routine, group);
     if ((ptr_ar == NULL) || (n != group->size)) {
-        xg_armci_fail(routine, "n is %d: pass an array of the %d processes' "
-                      "pointers", n, group->size);
+        xg_armci_fail(routine,
+                      "n is %d: pass an array of the %d processes' "
+                      "pointers",
+                      n, group->size);
     }
     MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, ptr_ar,
                   (int)sizeof(void *), MPI_BYTE, group->comm);

@@ -21,10 +21,9 @@ static MPI_Comm msg_comm(const char *routine, int scope, ARMCI_Group *group,
 
     xg_armci_check_group(routine, group);
     is_world = (group->comm == xg_armci.world.comm);
-    *temp_p = 0;
+    *temp_p  = 0;
     switch (scope) {
-    case SCOPE_ALL:
-        return group->comm;
+    case SCOPE_ALL: return group->comm;
     case SCOPE_NODE:
         if (is_world) {
             return xg_armci.node_comm;
@@ -50,8 +49,10 @@ static MPI_Comm msg_comm(const char *routine, int scope, ARMCI_Group *group,
         *temp_p = (comm != MPI_COMM_NULL);
         return comm;
     default:
-        xg_armci_fail(routine, "scope %d is not SCOPE_ALL, SCOPE_NODE or "
-                      "SCOPE_MASTERS", scope);
+        xg_armci_fail(routine,
+                      "scope %d is not SCOPE_ALL, SCOPE_NODE or "
+                      "SCOPE_MASTERS",
+                      scope);
     }
 }
 
@@ -75,8 +76,10 @@ static int msg_rank_of(const char *routine, MPI_Comm comm, int abs)
     MPI_Group_free(&world);
     MPI_Group_free(&mine);
     if (rank == MPI_UNDEFINED) {
-        xg_armci_fail(routine, "process %d is not among the processes of "
-                      "the call", abs);
+        xg_armci_fail(routine,
+                      "process %d is not among the processes of "
+                      "the call",
+                      abs);
     }
     return rank;
 }
@@ -100,9 +103,10 @@ static int msg_abs_of(MPI_Comm comm, int rank)
 static void msg_check_member(const char *routine, MPI_Comm comm, int scope)
 {
     if (comm == MPI_COMM_NULL) {
-        xg_armci_fail(routine, "this process is not in scope %d (%s): only "
-                      "the lowest process of each node calls it", scope,
-                      (scope == SCOPE_MASTERS) ? "SCOPE_MASTERS" : "?");
+        xg_armci_fail(routine,
+                      "this process is not in scope %d (%s): only "
+                      "the lowest process of each node calls it",
+                      scope, (scope == SCOPE_MASTERS) ? "SCOPE_MASTERS" : "?");
     }
 }
 
@@ -139,8 +143,8 @@ XG_ARMCI_API void armci_msg_snd(int tag, void *buffer, int len, int to)
     MPI_Send(buffer, len, MPI_BYTE, to, tag, xg_armci.comm);
 }
 
-XG_ARMCI_API void armci_msg_rcv(int tag, void *buffer, int buflen,
-                                int *msglen, int from)
+XG_ARMCI_API void armci_msg_rcv(int tag, void *buffer, int buflen, int *msglen,
+                                int from)
 {
     MPI_Status st;
 
@@ -157,8 +161,7 @@ XG_ARMCI_API int armci_msg_rcvany(int tag, void *buffer, int buflen,
     MPI_Status st;
 
     xg_armci_check_running(__func__);
-    MPI_Recv(buffer, buflen, MPI_BYTE, MPI_ANY_SOURCE, tag, xg_armci.comm,
-             &st);
+    MPI_Recv(buffer, buflen, MPI_BYTE, MPI_ANY_SOURCE, tag, xg_armci.comm, &st);
     if (msglen != NULL) {
         MPI_Get_count(&st, MPI_BYTE, msglen);
     }
@@ -221,15 +224,13 @@ XG_ARMCI_API void armci_msg_bcast_scope(int scope, void *buffer, int len,
 XG_ARMCI_API void armci_msg_bcast(void *buffer, int len, int root)
 {
     xg_armci_check_running(__func__);
-    armci_msg_group_bcast_scope(SCOPE_ALL, buffer, len, root,
-                                &xg_armci.world);
+    armci_msg_group_bcast_scope(SCOPE_ALL, buffer, len, root, &xg_armci.world);
 }
 
 XG_ARMCI_API void armci_msg_brdcst(void *buffer, int len, int root)
 {
     xg_armci_check_running(__func__);
-    armci_msg_group_bcast_scope(SCOPE_ALL, buffer, len, root,
-                                &xg_armci.world);
+    armci_msg_group_bcast_scope(SCOPE_ALL, buffer, len, root, &xg_armci.world);
 }
 
 XG_ARMCI_API void armci_msg_clus_brdcst(void *buf, int len)
@@ -239,8 +240,8 @@ XG_ARMCI_API void armci_msg_clus_brdcst(void *buf, int len)
 }
 
 XG_ARMCI_API void armci_grp_clus_brdcst(void *buf, int len, int grp_master,
-                                       int grp_clus_nproc,
-                                       ARMCI_Group *mastergroup)
+                                        int grp_clus_nproc,
+                                        ARMCI_Group *mastergroup)
 {
     int temp;
     MPI_Comm comm;
@@ -248,12 +249,13 @@ XG_ARMCI_API void armci_grp_clus_brdcst(void *buf, int len, int grp_master,
     (void)grp_clus_nproc; /* the node's members are known */
     comm = msg_comm(__func__, SCOPE_NODE, mastergroup, &temp);
     if ((grp_master < 0) || (grp_master >= mastergroup->size)) {
-        xg_armci_fail(__func__, "grp_master %d is not a rank of the group "
-                      "of %d", grp_master, mastergroup->size);
+        xg_armci_fail(__func__,
+                      "grp_master %d is not a rank of the group "
+                      "of %d",
+                      grp_master, mastergroup->size);
     }
     MPI_Bcast(buf, len, MPI_BYTE,
-              msg_rank_of(__func__, comm, mastergroup->abs[grp_master]),
-              comm);
+              msg_rank_of(__func__, comm, mastergroup->abs[grp_master]), comm);
     msg_done(&comm, temp);
 }
 
@@ -262,57 +264,64 @@ XG_ARMCI_API void armci_grp_clus_brdcst(void *buf, int len, int grp_master,
 static MPI_Datatype msg_type(const char *routine, int type, size_t *size_p)
 {
     switch (type) {
-    case ARMCI_INT:       *size_p = sizeof(int);       return MPI_INT;
-    case ARMCI_LONG:      *size_p = sizeof(long);      return MPI_LONG;
+    case ARMCI_INT: *size_p = sizeof(int); return MPI_INT;
+    case ARMCI_LONG: *size_p = sizeof(long); return MPI_LONG;
     case ARMCI_LONG_LONG: *size_p = sizeof(long long); return MPI_LONG_LONG;
-    case ARMCI_FLOAT:     *size_p = sizeof(float);     return MPI_FLOAT;
-    case ARMCI_DOUBLE:    *size_p = sizeof(double);    return MPI_DOUBLE;
+    case ARMCI_FLOAT: *size_p = sizeof(float); return MPI_FLOAT;
+    case ARMCI_DOUBLE: *size_p = sizeof(double); return MPI_DOUBLE;
     default:
-        xg_armci_fail(routine, "type %d is not ARMCI_INT, ARMCI_LONG, "
-                      "ARMCI_LONG_LONG, ARMCI_FLOAT or ARMCI_DOUBLE", type);
+        xg_armci_fail(routine,
+                      "type %d is not ARMCI_INT, ARMCI_LONG, "
+                      "ARMCI_LONG_LONG, ARMCI_FLOAT or ARMCI_DOUBLE",
+                      type);
     }
 }
 
 /* The MPI operation of @op; *abs_p when the values are made absolute
  * first (absmax, absmin). */
 typedef enum msg_opcode {
-    MSG_SUM, MSG_PROD, MSG_MAX, MSG_MIN, MSG_LAND, MSG_LOR, MSG_BAND,
+    MSG_SUM,
+    MSG_PROD,
+    MSG_MAX,
+    MSG_MIN,
+    MSG_LAND,
+    MSG_LOR,
+    MSG_BAND,
     MSG_BOR
 } msg_opcode_t;
 
 static MPI_Op msg_mpi_op(msg_opcode_t code)
 {
     switch (code) {
-    case MSG_SUM:  return MPI_SUM;
+    case MSG_SUM: return MPI_SUM;
     case MSG_PROD: return MPI_PROD;
-    case MSG_MAX:  return MPI_MAX;
-    case MSG_MIN:  return MPI_MIN;
+    case MSG_MAX: return MPI_MAX;
+    case MSG_MIN: return MPI_MIN;
     case MSG_LAND: return MPI_LAND;
-    case MSG_LOR:  return MPI_LOR;
+    case MSG_LOR: return MPI_LOR;
     case MSG_BAND: return MPI_BAND;
-    default:       return MPI_BOR;
+    default: return MPI_BOR;
     }
 }
 
 /* The MPI operation of @op; *abs_p when the values are made absolute
  * first (absmax, absmin).  Longer names are tried before their
  * prefixes. */
-static MPI_Op msg_op(const char *routine, const char *op, int type,
-                     int *abs_p)
+static MPI_Op msg_op(const char *routine, const char *op, int type, int *abs_p)
 {
     static const struct {
-        const char  *name;
+        const char *name;
         msg_opcode_t code;
-        int          bits; /* integers only */
-        int          abs;
-    } ops[] = {{"+", MSG_SUM, 0, 0},       {"*", MSG_PROD, 0, 0},
-               {"absmax", MSG_MAX, 0, 1},  {"absmin", MSG_MIN, 0, 1},
-               {"max", MSG_MAX, 0, 0},     {"min", MSG_MIN, 0, 0},
-               {"land", MSG_LAND, 1, 0},   {"&&", MSG_LAND, 1, 0},
-               {"lor", MSG_LOR, 1, 0},     {"||", MSG_LOR, 1, 0},
-               {"band", MSG_BAND, 1, 0},   {"&", MSG_BAND, 1, 0},
-               {"bor", MSG_BOR, 1, 0},     {"|", MSG_BOR, 1, 0},
-               {"and", MSG_LAND, 1, 0},    {"or", MSG_BOR, 1, 0}};
+        int bits; /* integers only */
+        int abs;
+    } ops[] = {{"+", MSG_SUM, 0, 0},      {"*", MSG_PROD, 0, 0},
+               {"absmax", MSG_MAX, 0, 1}, {"absmin", MSG_MIN, 0, 1},
+               {"max", MSG_MAX, 0, 0},    {"min", MSG_MIN, 0, 0},
+               {"land", MSG_LAND, 1, 0},  {"&&", MSG_LAND, 1, 0},
+               {"lor", MSG_LOR, 1, 0},    {"||", MSG_LOR, 1, 0},
+               {"band", MSG_BAND, 1, 0},  {"&", MSG_BAND, 1, 0},
+               {"bor", MSG_BOR, 1, 0},    {"|", MSG_BOR, 1, 0},
+               {"and", MSG_LAND, 1, 0},   {"or", MSG_BOR, 1, 0}};
     size_t i;
 
     if (op == NULL) {
@@ -321,17 +330,20 @@ static MPI_Op msg_op(const char *routine, const char *op, int type,
     for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
         if (strncmp(op, ops[i].name, strlen(ops[i].name)) == 0) {
             if (ops[i].bits && (type == ARMCI_FLOAT || type == ARMCI_DOUBLE)) {
-                xg_armci_fail(routine, "op \"%s\" needs an integer type, "
-                              "not %s", op,
-                              (type == ARMCI_FLOAT) ? "ARMCI_FLOAT"
-                                                    : "ARMCI_DOUBLE");
+                xg_armci_fail(
+                    routine,
+                    "op \"%s\" needs an integer type, "
+                    "not %s",
+                    op, (type == ARMCI_FLOAT) ? "ARMCI_FLOAT" : "ARMCI_DOUBLE");
             }
             *abs_p = ops[i].abs;
             return msg_mpi_op(ops[i].code);
         }
     }
-    xg_armci_fail(routine, "op \"%s\" is not one of +, *, max, min, absmax, "
-                  "absmin, or, and, land, lor, band, bor, &&, ||, &, |", op);
+    xg_armci_fail(routine,
+                  "op \"%s\" is not one of +, *, max, min, absmax, "
+                  "absmin, or, and, land, lor, band, bor, &&, ||, &, |",
+                  op);
 }
 
 static void msg_abs(void *x, int n, int type)
@@ -340,22 +352,18 @@ static void msg_abs(void *x, int n, int type)
 
     for (i = 0; i < n; i++) {
         switch (type) {
-        case ARMCI_INT:
-            ((int *)x)[i] = abs(((int *)x)[i]);
-            break;
-        case ARMCI_LONG:
-            ((long *)x)[i] = labs(((long *)x)[i]);
-            break;
+        case ARMCI_INT: ((int *)x)[i] = abs(((int *)x)[i]); break;
+        case ARMCI_LONG: ((long *)x)[i] = labs(((long *)x)[i]); break;
         case ARMCI_LONG_LONG:
             ((long long *)x)[i] = llabs(((long long *)x)[i]);
             break;
         case ARMCI_FLOAT:
-            ((float *)x)[i] = (((float *)x)[i] < 0) ? -((float *)x)[i]
-                                                    : ((float *)x)[i];
+            ((float *)x)[i] =
+                (((float *)x)[i] < 0) ? -((float *)x)[i] : ((float *)x)[i];
             break;
         default:
-            ((double *)x)[i] = (((double *)x)[i] < 0) ? -((double *)x)[i]
-                                                      : ((double *)x)[i];
+            ((double *)x)[i] =
+                (((double *)x)[i] < 0) ? -((double *)x)[i] : ((double *)x)[i];
         }
     }
 }
@@ -363,13 +371,12 @@ static void msg_abs(void *x, int n, int type)
 /* A reduction over @scope of @group: to every member (@root < 0) or to
  * rank @root of the scope. */
 static void msg_reduce(const char *routine, int scope, void *x, int n,
-                       const char *op, int type, ARMCI_Group *group,
-                       int root)
+                       const char *op, int type, ARMCI_Group *group, int root)
 {
     size_t size;
     MPI_Datatype dt = msg_type(routine, type, &size);
     int temp, absolute, me;
-    MPI_Op mop = msg_op(routine, op, type, &absolute);
+    MPI_Op mop    = msg_op(routine, op, type, &absolute);
     MPI_Comm comm = msg_comm(routine, scope, group, &temp);
 
     msg_check_member(routine, comm, scope);
@@ -383,15 +390,13 @@ static void msg_reduce(const char *routine, int scope, void *x, int n,
         MPI_Allreduce(MPI_IN_PLACE, x, n, dt, mop, comm);
     } else {
         MPI_Comm_rank(comm, &me);
-        MPI_Reduce((me == root) ? MPI_IN_PLACE : x, x, n, dt, mop, root,
-                   comm);
+        MPI_Reduce((me == root) ? MPI_IN_PLACE : x, x, n, dt, mop, root, comm);
     }
     msg_done(&comm, temp);
 }
 
-XG_ARMCI_API void armci_msg_group_gop_scope(int scope, void *x, int n,
-                                            char *op, int type,
-                                            ARMCI_Group *group)
+XG_ARMCI_API void armci_msg_group_gop_scope(int scope, void *x, int n, char *op,
+                                            int type, ARMCI_Group *group)
 {
     msg_reduce(__func__, scope, x, n, op, type, group, -1);
 }
@@ -416,25 +421,21 @@ XG_ARMCI_API void armci_msg_reduce(void *x, int n, char *op, int type)
     msg_reduce(__func__, SCOPE_ALL, x, n, op, type, &xg_armci.world, 0);
 }
 
-#define MSG_GOPS(SUFFIX, TYPE, CODE)                                       \
-    XG_ARMCI_API void armci_msg_##SUFFIX##gop(TYPE *x, int n, char *op)   \
-    {                                                                      \
-        xg_armci_check_running(__func__);                                  \
-        msg_reduce(__func__, SCOPE_ALL, x, n, op, CODE, &xg_armci.world,  \
-                   -1);                                                    \
-    }                                                                      \
-    XG_ARMCI_API void armci_msg_group_##SUFFIX##gop(TYPE *x, int n,       \
-                                                    char *op,              \
-                                                    ARMCI_Group *group)    \
-    {                                                                      \
-        msg_reduce(__func__, SCOPE_ALL, x, n, op, CODE, group, -1);        \
-    }                                                                      \
-    XG_ARMCI_API void armci_msg_clus_##SUFFIX##gop(TYPE *x, int n,        \
-                                                   char *op)               \
-    {                                                                      \
-        xg_armci_check_running(__func__);                                  \
-        msg_reduce(__func__, SCOPE_NODE, x, n, op, CODE, &xg_armci.world, \
-                   -1);                                                    \
+#define MSG_GOPS(SUFFIX, TYPE, CODE)                                           \
+    XG_ARMCI_API void armci_msg_##SUFFIX##gop(TYPE *x, int n, char *op)        \
+    {                                                                          \
+        xg_armci_check_running(__func__);                                      \
+        msg_reduce(__func__, SCOPE_ALL, x, n, op, CODE, &xg_armci.world, -1);  \
+    }                                                                          \
+    XG_ARMCI_API void armci_msg_group_##SUFFIX##gop(TYPE *x, int n, char *op,  \
+                                                    ARMCI_Group *group)        \
+    {                                                                          \
+        msg_reduce(__func__, SCOPE_ALL, x, n, op, CODE, group, -1);            \
+    }                                                                          \
+    XG_ARMCI_API void armci_msg_clus_##SUFFIX##gop(TYPE *x, int n, char *op)   \
+    {                                                                          \
+        xg_armci_check_running(__func__);                                      \
+        msg_reduce(__func__, SCOPE_NODE, x, n, op, CODE, &xg_armci.world, -1); \
     }
 
 MSG_GOPS(i, int, ARMCI_INT)
@@ -447,10 +448,10 @@ MSG_GOPS(d, double, ARMCI_DOUBLE)
 /* ---- selection ----------------------------------------------------------------- */
 
 typedef struct msg_sel {
-    int    contribute;
-    int    pad;
-    double key;        /* integers of up to 53 bits compare exactly */
-    long long ikey;    /* and longer ones here */
+    int contribute;
+    int pad;
+    double key;     /* integers of up to 53 bits compare exactly */
+    long long ikey; /* and longer ones here */
 } msg_sel_t;
 
 static int msg_better(const msg_sel_t *a, const msg_sel_t *b, int max,
@@ -480,27 +481,29 @@ XG_ARMCI_API void armci_msg_sel_scope(int scope, void *x, int n, char *op,
                       (op != NULL) ? op : "(null)");
     }
     if ((n < (int)size) || (x == NULL)) {
-        xg_armci_fail(__func__, "n %d is smaller than one element of the "
-                      "type (%zu bytes), or x is NULL", n, size);
+        xg_armci_fail(__func__,
+                      "n %d is smaller than one element of the "
+                      "type (%zu bytes), or x is NULL",
+                      n, size);
     }
     comm = msg_comm(__func__, scope, &xg_armci.world, &temp);
     msg_check_member(__func__, comm, scope);
     memset(&mine, 0, sizeof(mine));
     mine.contribute = (contribute != 0);
     switch (type) {
-    case ARMCI_INT:       mine.ikey = *(int *)x; break;
-    case ARMCI_LONG:      mine.ikey = *(long *)x; break;
+    case ARMCI_INT: mine.ikey = *(int *)x; break;
+    case ARMCI_LONG: mine.ikey = *(long *)x; break;
     case ARMCI_LONG_LONG: mine.ikey = *(long long *)x; break;
-    case ARMCI_FLOAT:     mine.key = *(float *)x; break;
-    default:              mine.key = *(double *)x; break;
+    case ARMCI_FLOAT: mine.key = *(float *)x; break;
+    default: mine.key = *(double *)x; break;
     }
     MPI_Comm_size(comm, &nproc);
     all = malloc((size_t)nproc * sizeof(*all));
     if (all == NULL) {
         xg_armci_fail(__func__, "no memory for %d processes", nproc);
     }
-    MPI_Allgather(&mine, (int)sizeof(mine), MPI_BYTE, all,
-                  (int)sizeof(mine), MPI_BYTE, comm);
+    MPI_Allgather(&mine, (int)sizeof(mine), MPI_BYTE, all, (int)sizeof(mine),
+                  MPI_BYTE, comm);
     for (r = 0; r < nproc; r++) {
         if (all[r].contribute &&
             ((best < 0) || msg_better(&all[r], &all[best], max, integer))) {

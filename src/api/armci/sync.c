@@ -11,7 +11,8 @@ void xg_armci_all_fence(const char *routine)
     xg_status_t status = xg_gas_region_fence(-1);
 
     if (status != XG_OK) {
-        xg_armci_fail(routine, "completing this process's operations failed "
+        xg_armci_fail(routine,
+                      "completing this process's operations failed "
                       "(%s): the messages above say why",
                       xg_status_str(status));
     }
@@ -37,8 +38,10 @@ XG_ARMCI_API void PARMCI_Fence(int proc)
 
     status = xg_gas_region_fence(xg_armci_check_proc("ARMCI_Fence", proc));
     if (status != XG_OK) {
-        xg_armci_fail("ARMCI_Fence", "completing the operations to process "
-                      "%d failed (%s)", proc, xg_status_str(status));
+        xg_armci_fail("ARMCI_Fence",
+                      "completing the operations to process "
+                      "%d failed (%s)",
+                      proc, xg_status_str(status));
     }
 }
 XG_ARMCI_WEAK(ARMCI_Fence);
@@ -86,7 +89,7 @@ static void armci_check_hdl(const char *routine, const armci_hdl_t *hdl)
     xg_armci_check_running(routine);
     if (hdl == NULL) {
         xg_armci_fail(routine, "the handle is NULL: pass the handle the "
-                      "non-blocking operation was given");
+                               "non-blocking operation was given");
     }
 }
 
@@ -100,8 +103,10 @@ XG_ARMCI_API int PARMCI_Wait(armci_hdl_t *hdl)
     }
     status = xg_gas_region_complete(hdl->pending);
     if (status != XG_OK) {
-        xg_armci_fail("ARMCI_Wait", "the operations of the handle failed "
-                      "(%s)", xg_status_str(status));
+        xg_armci_fail("ARMCI_Wait",
+                      "the operations of the handle failed "
+                      "(%s)",
+                      xg_status_str(status));
     }
     hdl->active  = 0;
     hdl->pending = NULL;
@@ -130,8 +135,10 @@ XG_ARMCI_API int PARMCI_WaitProc(int proc)
     xg_gas_am_serve();
     status = xg_gas_region_complete(NULL);
     if (status != XG_OK) {
-        xg_armci_fail("ARMCI_WaitProc", "the operations to process %d "
-                      "failed (%s)", proc, xg_status_str(status));
+        xg_armci_fail("ARMCI_WaitProc",
+                      "the operations to process %d "
+                      "failed (%s)",
+                      proc, xg_status_str(status));
     }
     return 0;
 }
@@ -145,8 +152,10 @@ XG_ARMCI_API int PARMCI_WaitAll(void)
     xg_gas_am_serve();
     status = xg_gas_region_complete(NULL);
     if (status != XG_OK) {
-        xg_armci_fail("ARMCI_WaitAll", "the outstanding operations failed "
-                      "(%s)", xg_status_str(status));
+        xg_armci_fail("ARMCI_WaitAll",
+                      "the outstanding operations failed "
+                      "(%s)",
+                      xg_status_str(status));
     }
     return 0;
 }

@@ -30,29 +30,33 @@
 #define PMI_API __attribute__((visibility("default")))
 
 /* Lengths include the terminating NUL, as PMI's *_length_max do. */
-#define PMI_NAME_MAX  64
-#define PMI_KEY_MAX   64
-#define PMI_VALUE_MAX 1024
+#define PMI_NAME_MAX   64
+#define PMI_KEY_MAX    64
+#define PMI_VALUE_MAX  1024
 #define PMI_KEY_PREFIX "pmi:"
 
-enum { PMI_NEVER = 0, PMI_ACTIVE = 1, PMI_FINALIZED = 2 };
+enum {
+    PMI_NEVER     = 0,
+    PMI_ACTIVE    = 1,
+    PMI_FINALIZED = 2
+};
 
 static int pmi_state; /* PMI_NEVER, PMI_ACTIVE or PMI_FINALIZED */
 static int pmi_rank;
 static int pmi_npes = 1;
 static char pmi_kvsname[PMI_NAME_MAX];
 
-__attribute__((format(printf, 1, 2)))
-static void pmi_error(const char *fmt, ...)
+__attribute__((format(printf, 1, 2))) static void pmi_error(const char *fmt,
+                                                            ...)
 {
     char line[1536];
     va_list ap;
     int len;
 
-    len = (pmi_state == PMI_ACTIVE)
-              ? snprintf(line, sizeof(line), "xgas[pe %d] error: pmi: ",
-                         pmi_rank)
-              : snprintf(line, sizeof(line), "xgas error: pmi: ");
+    len =
+        (pmi_state == PMI_ACTIVE)
+            ? snprintf(line, sizeof(line), "xgas[pe %d] error: pmi: ", pmi_rank)
+            : snprintf(line, sizeof(line), "xgas error: pmi: ");
     va_start(ap, fmt);
     vsnprintf(line + len, sizeof(line) - (size_t)len, fmt, ap);
     va_end(ap);
@@ -73,12 +77,11 @@ static int pmi_check_active(const char *routine)
     return PMI_ERR_INIT;
 }
 
-static int pmi_check_out(const char *routine, const char *name,
-                         const void *out)
+static int pmi_check_out(const char *routine, const char *name, const void *out)
 {
     if (out == NULL) {
-        pmi_error("%s: %s is NULL: pass the address of the result",
-                  routine, name);
+        pmi_error("%s: %s is NULL: pass the address of the result", routine,
+                  name);
         return PMI_ERR_INVALID_ARG;
     }
     return PMI_SUCCESS;
@@ -96,13 +99,14 @@ static int pmi_check_kvsname(const char *routine, const char *kvsname)
 {
     if (kvsname == NULL) {
         pmi_error("%s: kvsname is NULL: pass the name PMI_KVS_Get_my_name "
-                  "returns", routine);
+                  "returns",
+                  routine);
         return PMI_ERR_INVALID_ARG;
     }
     if (strncmp(kvsname, pmi_kvsname, PMI_NAME_MAX) != 0) {
         pmi_error("%s: no key/value space is named '%.*s': the job has one, "
-                  "'%s' (from PMI_KVS_Get_my_name)", routine, PMI_NAME_MAX,
-                  kvsname, pmi_kvsname);
+                  "'%s' (from PMI_KVS_Get_my_name)",
+                  routine, PMI_NAME_MAX, kvsname, pmi_kvsname);
         return PMI_ERR_INVALID_ARG;
     }
     return PMI_SUCCESS;
@@ -126,7 +130,8 @@ static int pmi_check_key(const char *routine, const char *key,
     if (len >= PMI_KEY_MAX) {
         pmi_error("%s: key '%.20s...' is %zu characters or longer; keys may "
                   "have at most %d (PMI_KVS_Get_key_length_max, with the "
-                  "NUL)", routine, key, (size_t)PMI_KEY_MAX, PMI_KEY_MAX - 1);
+                  "NUL)",
+                  routine, key, (size_t)PMI_KEY_MAX, PMI_KEY_MAX - 1);
         return PMI_ERR_INVALID_KEY_LENGTH;
     }
     memcpy(boot_key, PMI_KEY_PREFIX, sizeof(PMI_KEY_PREFIX) - 1);
@@ -136,10 +141,9 @@ static int pmi_check_key(const char *routine, const char *key,
 
 /* The checks common to PMI_KVS_Put and PMI_KVS_Get: PMI is active, the
  * space is ours, the key is valid (its boot key goes to @boot_key). */
-static int pmi_check_kvs_key(const char *routine, const char *kvsname,
-                             const char *key,
-                             char boot_key[sizeof(PMI_KEY_PREFIX) +
-                                           PMI_KEY_MAX])
+static int pmi_check_kvs_key(
+    const char *routine, const char *kvsname, const char *key,
+    char boot_key[sizeof(PMI_KEY_PREFIX) + PMI_KEY_MAX])
 {
     int rc = pmi_check_active(routine);
 
@@ -190,8 +194,10 @@ PMI_API int PMI_Initialized(PMI_BOOL *initialized)
     int rc = pmi_check_out("PMI_Initialized", "initialized", initialized);
 
     if (rc == PMI_SUCCESS) {
-        *initialized = (__atomic_load_n(&pmi_state, __ATOMIC_ACQUIRE) ==
-                        PMI_ACTIVE) ? PMI_TRUE : PMI_FALSE;
+        *initialized =
+            (__atomic_load_n(&pmi_state, __ATOMIC_ACQUIRE) == PMI_ACTIVE)
+                ? PMI_TRUE
+                : PMI_FALSE;
     }
     return rc;
 }
@@ -253,7 +259,8 @@ PMI_API int PMI_Get_clique_ranks(int ranks[], int length)
     }
     if (length < pmi_npes) {
         pmi_error("PMI_Get_clique_ranks: length %d is less than the clique "
-                  "size %d (PMI_Get_clique_size)", length, pmi_npes);
+                  "size %d (PMI_Get_clique_size)",
+                  length, pmi_npes);
         return PMI_ERR_INVALID_LENGTH;
     }
     for (i = 0; i < pmi_npes; i++) {
@@ -265,7 +272,7 @@ PMI_API int PMI_Get_clique_ranks(int ranks[], int length)
 /* Copies the job's name (the key/value space's) into @out. */
 static int pmi_copy_name(const char *routine, char out[], int length)
 {
-    int rc = pmi_check(routine, "the name buffer", out);
+    int rc      = pmi_check(routine, "the name buffer", out);
     size_t need = strlen(pmi_kvsname) + 1;
 
     if (rc != PMI_SUCCESS) {
@@ -273,8 +280,8 @@ static int pmi_copy_name(const char *routine, char out[], int length)
     }
     if ((length < 0) || ((size_t)length < need)) {
         pmi_error("%s: length %d is too small for the name '%s' (%zu bytes "
-                  "with the NUL; PMI_KVS_Get_name_length_max is %d)", routine,
-                  length, pmi_kvsname, need, PMI_NAME_MAX);
+                  "with the NUL; PMI_KVS_Get_name_length_max is %d)",
+                  routine, length, pmi_kvsname, need, PMI_NAME_MAX);
         return PMI_ERR_INVALID_LENGTH;
     }
     memcpy(out, pmi_kvsname, need);
@@ -313,8 +320,7 @@ PMI_API int PMI_Get_id_length_max(int *length)
 
 PMI_API int PMI_KVS_Get_name_length_max(int *length)
 {
-    return pmi_length_max("PMI_KVS_Get_name_length_max", length,
-                          PMI_NAME_MAX);
+    return pmi_length_max("PMI_KVS_Get_name_length_max", length, PMI_NAME_MAX);
 }
 
 PMI_API int PMI_KVS_Get_key_length_max(int *length)
@@ -357,14 +363,15 @@ PMI_API int PMI_KVS_Put(const char kvsname[], const char key[],
     if (len >= PMI_VALUE_MAX) {
         pmi_error("PMI_KVS_Put: the value of key '%s' is %d characters or "
                   "longer; values may have at most %d "
-                  "(PMI_KVS_Get_value_length_max, with the NUL)", key,
-                  PMI_VALUE_MAX, PMI_VALUE_MAX - 1);
+                  "(PMI_KVS_Get_value_length_max, with the NUL)",
+                  key, PMI_VALUE_MAX, PMI_VALUE_MAX - 1);
         return PMI_ERR_INVALID_VAL_LENGTH;
     }
     if (xg_boot_kv_put(boot_key, value, len + 1) != XG_OK) {
         pmi_error("PMI_KVS_Put: no room for key '%s' (%zu bytes): each "
                   "process has 64 KiB of key/value records, shared with "
-                  "xgas itself", key, len + 1);
+                  "xgas itself",
+                  key, len + 1);
         return PMI_ERR_NOMEM;
     }
     return PMI_SUCCESS;
@@ -387,7 +394,7 @@ PMI_API int PMI_KVS_Get(const char kvsname[], const char key[], char value[],
                         int length)
 {
     char boot_key[sizeof(PMI_KEY_PREFIX) + PMI_KEY_MAX];
-    size_t len = 0;
+    size_t len         = 0;
     xg_status_t status = XG_ERR_INVALID_PARAM;
     int rc = pmi_check_kvs_key("PMI_KVS_Get", kvsname, key, boot_key);
     int i, rank;
@@ -401,7 +408,8 @@ PMI_API int PMI_KVS_Get(const char kvsname[], const char key[], char value[],
     }
     if (length <= 0) {
         pmi_error("PMI_KVS_Get: length %d for key '%s' leaves no room for "
-                  "the value", length, key);
+                  "the value",
+                  length, key);
         return PMI_ERR_INVALID_LENGTH;
     }
     /* the caller's own value first, then every process in rank order */
@@ -410,8 +418,7 @@ PMI_API int PMI_KVS_Get(const char kvsname[], const char key[], char value[],
         if ((i >= 0) && (rank == pmi_rank)) {
             continue;
         }
-        status = xg_boot_kv_read(rank, boot_key, value, (size_t)length,
-                                 &len);
+        status = xg_boot_kv_read(rank, boot_key, value, (size_t)length, &len);
         if (status != XG_ERR_INVALID_PARAM) {
             break; /* found */
         }
@@ -422,7 +429,8 @@ PMI_API int PMI_KVS_Get(const char kvsname[], const char key[], char value[],
     if (status != XG_OK) {
         pmi_error("PMI_KVS_Get: the value of key '%s' needs %zu bytes with "
                   "the NUL, the buffer has %d: pass "
-                  "PMI_KVS_Get_value_length_max bytes", key, len, length);
+                  "PMI_KVS_Get_value_length_max bytes",
+                  key, len, length);
         return PMI_ERR_INVALID_LENGTH;
     }
     return PMI_SUCCESS;
@@ -431,7 +439,8 @@ PMI_API int PMI_KVS_Get(const char kvsname[], const char key[], char value[],
 static int pmi_not_offered(const char *routine)
 {
     pmi_error("%s: not offered: xgasrun starts a fixed set of processes and "
-              "keeps no name service", routine);
+              "keeps no name service",
+              routine);
     return PMI_FAIL;
 }
 

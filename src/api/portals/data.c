@@ -8,10 +8,9 @@
 
 /* An operation of @kind on @length bytes at @local_offset of @md, fired
  * when @trig reaches @threshold (PTL_CT_NONE: at once). */
-static void op_init(xg_nic_op_t *op, xg_nic_op_kind_t kind,
-                    ptl_handle_md_t md, ptl_size_t local_offset,
-                    ptl_size_t length, ptl_handle_ct_t trig,
-                    ptl_size_t threshold)
+static void op_init(xg_nic_op_t *op, xg_nic_op_kind_t kind, ptl_handle_md_t md,
+                    ptl_size_t local_offset, ptl_size_t length,
+                    ptl_handle_ct_t trig, ptl_size_t threshold)
 {
     xg_nic_op_init(op, kind, md, local_offset, length);
     op->trig_ct   = trig;
@@ -32,7 +31,8 @@ static void op_target(xg_nic_op_t *op, ptl_process_t target_id,
 static int check_ack(const char *fn, ptl_ack_req_t ack_req)
 {
     if (ack_req > PTL_OC_ACK_REQ) {
-        return xg_ptl_bad_arg(fn, "ack_req %u is not one of PTL_NO_ACK_REQ, "
+        return xg_ptl_bad_arg(fn,
+                              "ack_req %u is not one of PTL_NO_ACK_REQ, "
                               "PTL_ACK_REQ, PTL_CT_ACK_REQ, PTL_OC_ACK_REQ",
                               ack_req);
     }
@@ -47,14 +47,18 @@ static int check_atomic(const char *fn, ptl_op_t operation,
     size_t elem;
 
     if ((operation >= PTL_OP_LAST) || (datatype >= PTL_DATATYPE_LAST)) {
-        return xg_ptl_bad_arg(fn, "operation %u or datatype %u is out of "
-                              "range", operation, datatype);
+        return xg_ptl_bad_arg(fn,
+                              "operation %u or datatype %u is out of "
+                              "range",
+                              operation, datatype);
     }
     if (!xg_nic_atomic_valid(operation, datatype)) {
-        return xg_ptl_bad_arg(fn, "operation %u is not defined for datatype "
+        return xg_ptl_bad_arg(fn,
+                              "operation %u is not defined for datatype "
                               "%u (bitwise and logical operations take "
                               "integers; MIN, MAX and ordered swaps no "
-                              "complex numbers)", operation, datatype);
+                              "complex numbers)",
+                              operation, datatype);
     }
     if (swap != (operation >= PTL_SWAP)) {
         return xg_ptl_bad_arg(fn, "operation %u belongs to %s", operation,
@@ -62,13 +66,13 @@ static int check_atomic(const char *fn, ptl_op_t operation,
     }
     elem = xg_nic_atomic_size(datatype);
     if ((operation > PTL_SWAP) && (length != elem)) {
-        return xg_ptl_bad_arg(fn, "conditional and masked swaps work on one "
+        return xg_ptl_bad_arg(fn,
+                              "conditional and masked swaps work on one "
                               "element: length %llu should be %zu",
                               (unsigned long long)length, elem);
     }
     if ((operation > PTL_SWAP) && (operand == NULL)) {
-        return xg_ptl_bad_arg(fn, "operation %u needs an operand",
-                              operation);
+        return xg_ptl_bad_arg(fn, "operation %u needs an operand", operation);
     }
     return PTL_OK;
 }
@@ -105,8 +109,7 @@ static int do_get(const char *fn, ptl_handle_md_t md_handle,
 
     op_init(&op, XG_NIC_OP_GET, md_handle, local_offset, length, trig,
             threshold);
-    op_target(&op, target_id, pt_index, match_bits, remote_offset, user_ptr,
-              0);
+    op_target(&op, target_id, pt_index, match_bits, remote_offset, user_ptr, 0);
     return xg_nic_issue(fn, &op);
 }
 
@@ -172,7 +175,7 @@ static int check_trig(const char *fn, ptl_handle_ct_t trig_ct_handle)
 {
     if (trig_ct_handle == PTL_CT_NONE) {
         return xg_ptl_bad_arg(fn, "trig_ct_handle is PTL_CT_NONE: a "
-                              "triggered operation needs a counter");
+                                  "triggered operation needs a counter");
     }
     return PTL_OK;
 }
@@ -184,9 +187,9 @@ XG_PTL_API int PtlPut(ptl_handle_md_t md_handle, ptl_size_t local_offset,
                       void *user_ptr, ptl_hdr_data_t hdr_data)
 {
     XG_PTL_CHECK_INIT();
-    return do_put(__func__, md_handle, local_offset, length, ack_req,
-                  target_id, pt_index, match_bits, remote_offset, user_ptr,
-                  hdr_data, PTL_CT_NONE, 0);
+    return do_put(__func__, md_handle, local_offset, length, ack_req, target_id,
+                  pt_index, match_bits, remote_offset, user_ptr, hdr_data,
+                  PTL_CT_NONE, 0);
 }
 XG_PPTL(PtlPut)
 
@@ -205,36 +208,29 @@ XG_PPTL(PtlGet)
 XG_PTL_API int PtlAtomic(ptl_handle_md_t md_handle, ptl_size_t local_offset,
                          ptl_size_t length, ptl_ack_req_t ack_req,
                          ptl_process_t target_id, ptl_pt_index_t pt_index,
-                         ptl_match_bits_t match_bits,
-                         ptl_size_t remote_offset, void *user_ptr,
-                         ptl_hdr_data_t hdr_data, ptl_op_t operation,
-                         ptl_datatype_t datatype)
+                         ptl_match_bits_t match_bits, ptl_size_t remote_offset,
+                         void *user_ptr, ptl_hdr_data_t hdr_data,
+                         ptl_op_t operation, ptl_datatype_t datatype)
 {
     XG_PTL_CHECK_INIT();
     return do_atomic(__func__, md_handle, local_offset, length, ack_req,
-                     target_id, pt_index, match_bits, remote_offset,
-                     user_ptr, hdr_data, operation, datatype, PTL_CT_NONE,
-                     0);
+                     target_id, pt_index, match_bits, remote_offset, user_ptr,
+                     hdr_data, operation, datatype, PTL_CT_NONE, 0);
 }
 XG_PPTL(PtlAtomic)
 
-XG_PTL_API int PtlFetchAtomic(ptl_handle_md_t get_md_handle,
-                              ptl_size_t local_get_offset,
-                              ptl_handle_md_t put_md_handle,
-                              ptl_size_t local_put_offset, ptl_size_t length,
-                              ptl_process_t target_id,
-                              ptl_pt_index_t pt_index,
-                              ptl_match_bits_t match_bits,
-                              ptl_size_t remote_offset, void *user_ptr,
-                              ptl_hdr_data_t hdr_data, ptl_op_t operation,
-                              ptl_datatype_t datatype)
+XG_PTL_API int PtlFetchAtomic(
+    ptl_handle_md_t get_md_handle, ptl_size_t local_get_offset,
+    ptl_handle_md_t put_md_handle, ptl_size_t local_put_offset,
+    ptl_size_t length, ptl_process_t target_id, ptl_pt_index_t pt_index,
+    ptl_match_bits_t match_bits, ptl_size_t remote_offset, void *user_ptr,
+    ptl_hdr_data_t hdr_data, ptl_op_t operation, ptl_datatype_t datatype)
 {
     XG_PTL_CHECK_INIT();
-    return do_fetch(__func__, XG_NIC_OP_FETCH, get_md_handle,
-                    local_get_offset, put_md_handle, local_put_offset,
-                    length, target_id, pt_index, match_bits, remote_offset,
-                    user_ptr, hdr_data, NULL, operation, datatype,
-                    PTL_CT_NONE, 0);
+    return do_fetch(__func__, XG_NIC_OP_FETCH, get_md_handle, local_get_offset,
+                    put_md_handle, local_put_offset, length, target_id,
+                    pt_index, match_bits, remote_offset, user_ptr, hdr_data,
+                    NULL, operation, datatype, PTL_CT_NONE, 0);
 }
 XG_PPTL(PtlFetchAtomic)
 
@@ -249,11 +245,10 @@ XG_PTL_API int PtlSwap(ptl_handle_md_t get_md_handle,
                        ptl_datatype_t datatype)
 {
     XG_PTL_CHECK_INIT();
-    return do_fetch(__func__, XG_NIC_OP_SWAP, get_md_handle,
-                    local_get_offset, put_md_handle, local_put_offset,
-                    length, target_id, pt_index, match_bits, remote_offset,
-                    user_ptr, hdr_data, operand, operation, datatype,
-                    PTL_CT_NONE, 0);
+    return do_fetch(__func__, XG_NIC_OP_SWAP, get_md_handle, local_get_offset,
+                    put_md_handle, local_put_offset, length, target_id,
+                    pt_index, match_bits, remote_offset, user_ptr, hdr_data,
+                    operand, operation, datatype, PTL_CT_NONE, 0);
 }
 XG_PPTL(PtlSwap)
 
@@ -264,30 +259,26 @@ XG_PTL_API int PtlAtomicSync(void)
 }
 XG_PPTL(PtlAtomicSync)
 
-XG_PTL_API int PtlTriggeredPut(ptl_handle_md_t md_handle,
-                               ptl_size_t local_offset, ptl_size_t length,
-                               ptl_ack_req_t ack_req, ptl_process_t target_id,
-                               ptl_pt_index_t pt_index,
-                               ptl_match_bits_t match_bits,
-                               ptl_size_t remote_offset, void *user_ptr,
-                               ptl_hdr_data_t hdr_data,
-                               ptl_handle_ct_t trig_ct_handle,
-                               ptl_size_t threshold)
+XG_PTL_API int PtlTriggeredPut(
+    ptl_handle_md_t md_handle, ptl_size_t local_offset, ptl_size_t length,
+    ptl_ack_req_t ack_req, ptl_process_t target_id, ptl_pt_index_t pt_index,
+    ptl_match_bits_t match_bits, ptl_size_t remote_offset, void *user_ptr,
+    ptl_hdr_data_t hdr_data, ptl_handle_ct_t trig_ct_handle,
+    ptl_size_t threshold)
 {
     XG_PTL_CHECK_INIT();
     if (check_trig(__func__, trig_ct_handle) != PTL_OK) {
         return PTL_ARG_INVALID;
     }
-    return do_put(__func__, md_handle, local_offset, length, ack_req,
-                  target_id, pt_index, match_bits, remote_offset, user_ptr,
-                  hdr_data, trig_ct_handle, threshold);
+    return do_put(__func__, md_handle, local_offset, length, ack_req, target_id,
+                  pt_index, match_bits, remote_offset, user_ptr, hdr_data,
+                  trig_ct_handle, threshold);
 }
 XG_PPTL(PtlTriggeredPut)
 
 XG_PTL_API int PtlTriggeredGet(ptl_handle_md_t md_handle,
                                ptl_size_t local_offset, ptl_size_t length,
-                               ptl_process_t target_id,
-                               ptl_pt_index_t pt_index,
+                               ptl_process_t target_id, ptl_pt_index_t pt_index,
                                ptl_match_bits_t match_bits,
                                ptl_size_t remote_offset, void *user_ptr,
                                ptl_handle_ct_t trig_ct_handle,
@@ -298,84 +289,64 @@ XG_PTL_API int PtlTriggeredGet(ptl_handle_md_t md_handle,
         return PTL_ARG_INVALID;
     }
     return do_get(__func__, md_handle, local_offset, length, target_id,
-                  pt_index, match_bits, remote_offset, user_ptr,
-                  trig_ct_handle, threshold);
+                  pt_index, match_bits, remote_offset, user_ptr, trig_ct_handle,
+                  threshold);
 }
 XG_PPTL(PtlTriggeredGet)
 
-XG_PTL_API int PtlTriggeredAtomic(ptl_handle_md_t md_handle,
-                                  ptl_size_t local_offset, ptl_size_t length,
-                                  ptl_ack_req_t ack_req,
-                                  ptl_process_t target_id,
-                                  ptl_pt_index_t pt_index,
-                                  ptl_match_bits_t match_bits,
-                                  ptl_size_t remote_offset, void *user_ptr,
-                                  ptl_hdr_data_t hdr_data, ptl_op_t operation,
-                                  ptl_datatype_t datatype,
-                                  ptl_handle_ct_t trig_ct_handle,
-                                  ptl_size_t threshold)
+XG_PTL_API int PtlTriggeredAtomic(
+    ptl_handle_md_t md_handle, ptl_size_t local_offset, ptl_size_t length,
+    ptl_ack_req_t ack_req, ptl_process_t target_id, ptl_pt_index_t pt_index,
+    ptl_match_bits_t match_bits, ptl_size_t remote_offset, void *user_ptr,
+    ptl_hdr_data_t hdr_data, ptl_op_t operation, ptl_datatype_t datatype,
+    ptl_handle_ct_t trig_ct_handle, ptl_size_t threshold)
 {
     XG_PTL_CHECK_INIT();
     if (check_trig(__func__, trig_ct_handle) != PTL_OK) {
         return PTL_ARG_INVALID;
     }
     return do_atomic(__func__, md_handle, local_offset, length, ack_req,
-                     target_id, pt_index, match_bits, remote_offset,
-                     user_ptr, hdr_data, operation, datatype, trig_ct_handle,
-                     threshold);
+                     target_id, pt_index, match_bits, remote_offset, user_ptr,
+                     hdr_data, operation, datatype, trig_ct_handle, threshold);
 }
 XG_PPTL(PtlTriggeredAtomic)
 
-XG_PTL_API int PtlTriggeredFetchAtomic(ptl_handle_md_t get_md_handle,
-                                       ptl_size_t local_get_offset,
-                                       ptl_handle_md_t put_md_handle,
-                                       ptl_size_t local_put_offset,
-                                       ptl_size_t length,
-                                       ptl_process_t target_id,
-                                       ptl_pt_index_t pt_index,
-                                       ptl_match_bits_t match_bits,
-                                       ptl_size_t remote_offset,
-                                       void *user_ptr,
-                                       ptl_hdr_data_t hdr_data,
-                                       ptl_op_t operation,
-                                       ptl_datatype_t datatype,
-                                       ptl_handle_ct_t trig_ct_handle,
-                                       ptl_size_t threshold)
+XG_PTL_API int PtlTriggeredFetchAtomic(
+    ptl_handle_md_t get_md_handle, ptl_size_t local_get_offset,
+    ptl_handle_md_t put_md_handle, ptl_size_t local_put_offset,
+    ptl_size_t length, ptl_process_t target_id, ptl_pt_index_t pt_index,
+    ptl_match_bits_t match_bits, ptl_size_t remote_offset, void *user_ptr,
+    ptl_hdr_data_t hdr_data, ptl_op_t operation, ptl_datatype_t datatype,
+    ptl_handle_ct_t trig_ct_handle, ptl_size_t threshold)
 {
     XG_PTL_CHECK_INIT();
     if (check_trig(__func__, trig_ct_handle) != PTL_OK) {
         return PTL_ARG_INVALID;
     }
-    return do_fetch(__func__, XG_NIC_OP_FETCH, get_md_handle,
-                    local_get_offset, put_md_handle, local_put_offset,
-                    length, target_id, pt_index, match_bits, remote_offset,
-                    user_ptr, hdr_data, NULL, operation, datatype,
-                    trig_ct_handle, threshold);
+    return do_fetch(__func__, XG_NIC_OP_FETCH, get_md_handle, local_get_offset,
+                    put_md_handle, local_put_offset, length, target_id,
+                    pt_index, match_bits, remote_offset, user_ptr, hdr_data,
+                    NULL, operation, datatype, trig_ct_handle, threshold);
 }
 XG_PPTL(PtlTriggeredFetchAtomic)
 
-XG_PTL_API int PtlTriggeredSwap(ptl_handle_md_t get_md_handle,
-                                ptl_size_t local_get_offset,
-                                ptl_handle_md_t put_md_handle,
-                                ptl_size_t local_put_offset,
-                                ptl_size_t length, ptl_process_t target_id,
-                                ptl_pt_index_t pt_index,
-                                ptl_match_bits_t match_bits,
-                                ptl_size_t remote_offset, void *user_ptr,
-                                ptl_hdr_data_t hdr_data, const void *operand,
-                                ptl_op_t operation, ptl_datatype_t datatype,
-                                ptl_handle_ct_t trig_ct_handle,
-                                ptl_size_t threshold)
+XG_PTL_API int PtlTriggeredSwap(
+    ptl_handle_md_t get_md_handle, ptl_size_t local_get_offset,
+    ptl_handle_md_t put_md_handle, ptl_size_t local_put_offset,
+    ptl_size_t length, ptl_process_t target_id, ptl_pt_index_t pt_index,
+    ptl_match_bits_t match_bits, ptl_size_t remote_offset, void *user_ptr,
+    ptl_hdr_data_t hdr_data, const void *operand, ptl_op_t operation,
+    ptl_datatype_t datatype, ptl_handle_ct_t trig_ct_handle,
+    ptl_size_t threshold)
 {
     XG_PTL_CHECK_INIT();
     if (check_trig(__func__, trig_ct_handle) != PTL_OK) {
         return PTL_ARG_INVALID;
     }
-    return do_fetch(__func__, XG_NIC_OP_SWAP, get_md_handle,
-                    local_get_offset, put_md_handle, local_put_offset,
-                    length, target_id, pt_index, match_bits, remote_offset,
-                    user_ptr, hdr_data, operand, operation, datatype,
-                    trig_ct_handle, threshold);
+    return do_fetch(__func__, XG_NIC_OP_SWAP, get_md_handle, local_get_offset,
+                    put_md_handle, local_put_offset, length, target_id,
+                    pt_index, match_bits, remote_offset, user_ptr, hdr_data,
+                    operand, operation, datatype, trig_ct_handle, threshold);
 }
 XG_PPTL(PtlTriggeredSwap)
 
@@ -391,7 +362,7 @@ static int do_ct_trig(const char *fn, xg_nic_op_kind_t kind,
     if ((kind == XG_NIC_OP_CT_INC) && (value.success != 0) &&
         (value.failure != 0)) {
         return xg_ptl_bad_arg(fn, "increment sets both success and failure: "
-                              "only one may be non-zero");
+                                  "only one may be non-zero");
     }
     op_init(&op, kind, PTL_INVALID_HANDLE, 0, 0, trig_ct_handle, threshold);
     op.ct       = ct_handle;

@@ -3,8 +3,7 @@
  */
 #include "api/portals/ptl_int.h"
 
-XG_PTL_API int PtlCTAlloc(ptl_handle_ni_t ni_handle,
-                          ptl_handle_ct_t *ct_handle)
+XG_PTL_API int PtlCTAlloc(ptl_handle_ni_t ni_handle, ptl_handle_ct_t *ct_handle)
 {
     XG_PTL_CHECK_INIT();
     XG_PTL_CHECK_PTR(ct_handle);
@@ -73,7 +72,8 @@ XG_PTL_API int PtlCTInc(ptl_handle_ct_t ct_handle, ptl_ct_event_t increment)
 {
     XG_PTL_CHECK_INIT();
     if ((increment.success != 0) && (increment.failure != 0)) {
-        return xg_ptl_bad_arg(__func__, "increment sets both success (%llu) "
+        return xg_ptl_bad_arg(__func__,
+                              "increment sets both success (%llu) "
                               "and failure (%llu): only one may be non-zero",
                               (unsigned long long)increment.success,
                               (unsigned long long)increment.failure);
@@ -110,8 +110,7 @@ XG_PTL_API int PtlEQWait(ptl_handle_eq_t eq_handle, ptl_event_t *event)
 {
     XG_PTL_CHECK_INIT();
     XG_PTL_CHECK_PTR(event);
-    return xg_nic_eq_poll(__func__, &eq_handle, 1, XG_NIC_FOREVER, event,
-                          NULL);
+    return xg_nic_eq_poll(__func__, &eq_handle, 1, XG_NIC_FOREVER, event, NULL);
 }
 XG_PPTL(PtlEQWait)
 
@@ -125,7 +124,7 @@ XG_PTL_API int PtlEQPoll(const ptl_handle_eq_t *eq_handles, unsigned int size,
     if (size == 0) {
         return xg_ptl_bad_arg(__func__, "size must be at least 1");
     }
-    return xg_nic_eq_poll(__func__, eq_handles, size,
-                          xg_ptl_timeout(timeout), event, which);
+    return xg_nic_eq_poll(__func__, eq_handles, size, xg_ptl_timeout(timeout),
+                          event, which);
 }
 XG_PPTL(PtlEQPoll)

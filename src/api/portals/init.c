@@ -45,12 +45,14 @@ XG_PTL_API int PtlNIInit(ptl_interface_t iface, unsigned int options,
                               options);
     }
     if ((match != PTL_NI_MATCHING) && (match != PTL_NI_NO_MATCHING)) {
-        return xg_ptl_bad_arg(__func__, "options %#x must hold exactly one "
+        return xg_ptl_bad_arg(__func__,
+                              "options %#x must hold exactly one "
                               "of PTL_NI_MATCHING and PTL_NI_NO_MATCHING",
                               options);
     }
     if ((addr != PTL_NI_LOGICAL) && (addr != PTL_NI_PHYSICAL)) {
-        return xg_ptl_bad_arg(__func__, "options %#x must hold exactly one "
+        return xg_ptl_bad_arg(__func__,
+                              "options %#x must hold exactly one "
                               "of PTL_NI_LOGICAL and PTL_NI_PHYSICAL",
                               options);
     }
@@ -66,8 +68,7 @@ XG_PTL_API int PtlNIFini(ptl_handle_ni_t ni_handle)
 }
 XG_PPTL(PtlNIFini)
 
-XG_PTL_API int PtlNIHandle(ptl_handle_any_t handle,
-                           ptl_handle_ni_t *ni_handle)
+XG_PTL_API int PtlNIHandle(ptl_handle_any_t handle, ptl_handle_ni_t *ni_handle)
 {
     XG_PTL_CHECK_INIT();
     XG_PTL_CHECK_PTR(ni_handle);
@@ -82,7 +83,8 @@ XG_PTL_API int PtlNIStatus(ptl_handle_ni_t ni_handle,
     XG_PTL_CHECK_INIT();
     XG_PTL_CHECK_PTR(status);
     if (status_register >= PTL_SR_LAST) {
-        return xg_ptl_bad_arg(__func__, "status register %u does not exist "
+        return xg_ptl_bad_arg(__func__,
+                              "status register %u does not exist "
                               "(PTL_SR_DROP_COUNT, "
                               "PTL_SR_PERMISSION_VIOLATIONS, "
                               "PTL_SR_OPERATION_VIOLATIONS)",
@@ -107,8 +109,10 @@ XG_PTL_API int PtlGetMap(ptl_handle_ni_t ni_handle, ptl_size_t map_size,
     XG_PTL_CHECK_INIT();
     XG_PTL_CHECK_PTR(actual_map_size);
     if ((map_size != 0) && (mapping == NULL)) {
-        return xg_ptl_bad_arg(__func__, "mapping is NULL but map_size is "
-                              "%llu", (unsigned long long)map_size);
+        return xg_ptl_bad_arg(__func__,
+                              "mapping is NULL but map_size is "
+                              "%llu",
+                              (unsigned long long)map_size);
     }
     return xg_nic_get_map(__func__, ni_handle, map_size, mapping,
                           actual_map_size);

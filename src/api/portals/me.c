@@ -11,11 +11,14 @@ static int me_check(const char *fn, unsigned options, unsigned allowed,
                     int list)
 {
     if ((options & ~allowed) != 0) {
-        return xg_ptl_bad_arg(fn, "options %#x has bits this entry kind does "
-                              "not take (%#x)", options, options & ~allowed);
+        return xg_ptl_bad_arg(fn,
+                              "options %#x has bits this entry kind does "
+                              "not take (%#x)",
+                              options, options & ~allowed);
     }
     if ((list != PTL_PRIORITY_LIST) && (list != PTL_OVERFLOW_LIST)) {
-        return xg_ptl_bad_arg(fn, "ptl_list %d is neither "
+        return xg_ptl_bad_arg(fn,
+                              "ptl_list %d is neither "
                               "PTL_PRIORITY_LIST nor PTL_OVERFLOW_LIST",
                               list);
     }
@@ -24,17 +27,17 @@ static int me_check(const char *fn, unsigned options, unsigned allowed,
 
 static void le_desc(xg_nic_entry_desc_t *desc, const ptl_le_t *le)
 {
-    desc->is_le       = 1;
-    desc->start       = le->start;
-    desc->length      = le->length;
-    desc->ct_handle   = le->ct_handle;
-    desc->uid         = le->uid;
-    desc->jid         = le->jid;
-    desc->options     = le->options;
+    desc->is_le         = 1;
+    desc->start         = le->start;
+    desc->length        = le->length;
+    desc->ct_handle     = le->ct_handle;
+    desc->uid           = le->uid;
+    desc->jid           = le->jid;
+    desc->options       = le->options;
     desc->match_id.rank = PTL_RANK_ANY;
-    desc->match_bits  = 0;
-    desc->ignore_bits = 0;
-    desc->min_free    = 0;
+    desc->match_bits    = 0;
+    desc->ignore_bits   = 0;
+    desc->min_free      = 0;
 }
 
 static void me_desc(xg_nic_entry_desc_t *desc, const ptl_me_t *me)
@@ -82,7 +85,8 @@ static int entry_search(const char *fn, ptl_handle_ni_t ni_handle,
     }
     if ((ptl_search_op != PTL_SEARCH_ONLY) &&
         (ptl_search_op != PTL_SEARCH_DELETE)) {
-        return xg_ptl_bad_arg(fn, "ptl_search_op %d is neither "
+        return xg_ptl_bad_arg(fn,
+                              "ptl_search_op %d is neither "
                               "PTL_SEARCH_ONLY nor PTL_SEARCH_DELETE",
                               (int)ptl_search_op);
     }
@@ -163,9 +167,8 @@ XG_PTL_API int PtlMESearch(ptl_handle_ni_t ni_handle, ptl_pt_index_t pt_index,
 XG_PPTL(PtlMESearch)
 
 XG_PTL_API int PtlTriggeredMEAppend(ptl_handle_ni_t ni_handle,
-                                    ptl_pt_index_t pt_index,
-                                    const ptl_me_t *me, ptl_list_t ptl_list,
-                                    void *user_ptr,
+                                    ptl_pt_index_t pt_index, const ptl_me_t *me,
+                                    ptl_list_t ptl_list, void *user_ptr,
                                     ptl_handle_me_t *me_handle,
                                     ptl_handle_ct_t trig_ct_handle,
                                     ptl_size_t threshold)
@@ -176,7 +179,8 @@ XG_PTL_API int PtlTriggeredMEAppend(ptl_handle_ni_t ni_handle,
     XG_PTL_CHECK_PTR(me);
     XG_PTL_CHECK_PTR(me_handle);
     if (trig_ct_handle == PTL_CT_NONE) {
-        return xg_ptl_bad_arg(__func__, "trig_ct_handle is PTL_CT_NONE: "
+        return xg_ptl_bad_arg(__func__,
+                              "trig_ct_handle is PTL_CT_NONE: "
                               "pass a counting event (or use PtlMEAppend)");
     }
     me_desc(&desc, me);
@@ -192,7 +196,8 @@ XG_PTL_API int PtlTriggeredMEUnlink(ptl_handle_me_t me_handle,
 {
     XG_PTL_CHECK_INIT();
     if (trig_ct_handle == PTL_CT_NONE) {
-        return xg_ptl_bad_arg(__func__, "trig_ct_handle is PTL_CT_NONE: "
+        return xg_ptl_bad_arg(__func__,
+                              "trig_ct_handle is PTL_CT_NONE: "
                               "pass a counting event (or use PtlMEUnlink)");
     }
     return xg_nic_entry_unlink(__func__, me_handle, 0, trig_ct_handle,

@@ -17,29 +17,28 @@
 #include "portals4.h"
 #include "runtime/xg_runtime.h"
 
-#define XG_PTL_API XG_EXPORT __attribute__((weak))
+#define XG_PTL_API    XG_EXPORT __attribute__((weak))
 #define XG_PPTL(name) XG_EXPORT_ALIAS(p##name, name);
 
 /* Logs "<routine>: <text>" and returns PTL_ARG_INVALID. */
-int xg_ptl_bad_arg(const char *routine, const char *fmt, ...)
-    XG_PRINTF(2, 3);
+int xg_ptl_bad_arg(const char *routine, const char *fmt, ...) XG_PRINTF(2, 3);
 
 /* Returns PTL_NO_INIT from the calling routine outside PtlInit .. the last
  * PtlFini (even while OpenSHMEM keeps the NIC open for its route). */
-#define XG_PTL_CHECK_INIT()                                                \
-    do {                                                                   \
-        if (xg_unlikely(xg_runtime_state(XG_RUNTIME_NIC) !=                \
-                        XG_RUNTIME_ACTIVE)) {                              \
-            return PTL_NO_INIT;                                            \
-        }                                                                  \
+#define XG_PTL_CHECK_INIT()                                 \
+    do {                                                    \
+        if (xg_unlikely(xg_runtime_state(XG_RUNTIME_NIC) != \
+                        XG_RUNTIME_ACTIVE)) {               \
+            return PTL_NO_INIT;                             \
+        }                                                   \
     } while (0)
 
 /* Returns PTL_ARG_INVALID when @ptr is NULL. */
-#define XG_PTL_CHECK_PTR(ptr)                                              \
-    do {                                                                   \
-        if (xg_unlikely((ptr) == NULL)) {                                  \
-            return xg_ptl_bad_arg(__func__, "%s must not be NULL", #ptr);  \
-        }                                                                  \
+#define XG_PTL_CHECK_PTR(ptr)                                             \
+    do {                                                                  \
+        if (xg_unlikely((ptr) == NULL)) {                                 \
+            return xg_ptl_bad_arg(__func__, "%s must not be NULL", #ptr); \
+        }                                                                 \
     } while (0)
 
 /* Milliseconds of a ptl_time_t for the engine's poll routines. */

@@ -32,18 +32,17 @@
 
 /* What a call site does, for its slow path. */
 typedef struct amo_site {
-    const char  *routine;
+    const char *routine;
     xg_gas_amo_t op;
-    size_t       size;
-    int          updating; /* no result wanted: may complete at quiet */
+    size_t size;
+    int updating; /* no result wanted: may complete at quiet */
 } amo_site_t;
 
 /* The whole gas operation (NLB miss, globals, errors): a status ends the
  * job.  The parameters come in the registers the routine received its own
  * (dest, value, pe), so the fast path moves nothing before the call. */
-static XG_NOINLINE uint64_t amo_slow(const void *dest, uint64_t value,
-                                     int pe, uint64_t cond,
-                                     xg_gas_ctx_t *gctx,
+static XG_NOINLINE uint64_t amo_slow(const void *dest, uint64_t value, int pe,
+                                     uint64_t cond, xg_gas_ctx_t *gctx,
                                      const amo_site_t *site)
 {
     xg_gas_amo_result_t result = {0, XG_OK};
@@ -74,125 +73,117 @@ static XG_ALWAYS_INLINE uint64_t amo_do(xg_gas_ctx_t *gctx,
 {
     uint64_t old;
 
-    if (xg_likely(xg_gas_amo_direct(site->op, (void *)dest, site->size,
-                                    value, cond, &old, pe))) {
+    if (xg_likely(xg_gas_amo_direct(site->op, (void *)dest, site->size, value,
+                                    cond, &old, pe))) {
         return old;
     }
     return amo_slow(dest, value, pe, cond, gctx, site);
 }
 
 /* The description of the routine being defined, for amo_do. */
-#define XG_AMO_SITE(OP, TYPE)                                              \
-    static const amo_site_t site = {__func__, XG_GAS_AMO_##OP,             \
-                                    sizeof(TYPE), 0};
+#define XG_AMO_SITE(OP, TYPE) \
+    static const amo_site_t site = {__func__, XG_GAS_AMO_##OP, sizeof(TYPE), 0};
 /* ... of a routine without a result (shmem_atomic_add, _inc, _set, _and,
  * _or, _xor), which OpenSHMEM completes at the next quiet. */
-#define XG_AMO_SITE_UPDATING(OP, TYPE)                                     \
-    static const amo_site_t site = {__func__, XG_GAS_AMO_##OP,             \
-                                    sizeof(TYPE), 1};
+#define XG_AMO_SITE_UPDATING(OP, TYPE) \
+    static const amo_site_t site = {__func__, XG_GAS_AMO_##OP, sizeof(TYPE), 1};
 
 /* A TYPE value as the bits gas operates on, and back (float and double
  * keep their representation; integers their two's complement). */
-#define XG_AMO_DEFINE_BITS(TYPE, TYPENAME)                                 \
-    typedef union {                                                        \
-        TYPE     value;                                                    \
-        uint32_t u32;                                                      \
-        uint64_t u64;                                                      \
-    } amo_bits_##TYPENAME##_t;                                             \
-                                                                           \
-    static XG_ALWAYS_INLINE uint64_t amo_bits_##TYPENAME(TYPE value)       \
-    {                                                                      \
-        amo_bits_##TYPENAME##_t bits = {.u64 = 0};                         \
-                                                                           \
-        bits.value = value;                                                \
-        return (sizeof(TYPE) == 4) ? bits.u32 : bits.u64;                  \
-    }                                                                      \
-                                                                           \
-    static XG_ALWAYS_INLINE TYPE amo_value_##TYPENAME(uint64_t raw)        \
-    {                                                                      \
-        amo_bits_##TYPENAME##_t bits;                                      \
-                                                                           \
-        if (sizeof(TYPE) == 4) {                                           \
-            bits.u32 = (uint32_t)raw;                                      \
-        } else {                                                           \
-            bits.u64 = raw;                                                \
-        }                                                                  \
-        return bits.value;                                                 \
+#define XG_AMO_DEFINE_BITS(TYPE, TYPENAME)                           \
+    typedef union {                                                  \
+        TYPE value;                                                  \
+        uint32_t u32;                                                \
+        uint64_t u64;                                                \
+    } amo_bits_##TYPENAME##_t;                                       \
+                                                                     \
+    static XG_ALWAYS_INLINE uint64_t amo_bits_##TYPENAME(TYPE value) \
+    {                                                                \
+        amo_bits_##TYPENAME##_t bits = {.u64 = 0};                   \
+                                                                     \
+        bits.value = value;                                          \
+        return (sizeof(TYPE) == 4) ? bits.u32 : bits.u64;            \
+    }                                                                \
+                                                                     \
+    static XG_ALWAYS_INLINE TYPE amo_value_##TYPENAME(uint64_t raw)  \
+    {                                                                \
+        amo_bits_##TYPENAME##_t bits;                                \
+                                                                     \
+        if (sizeof(TYPE) == 4) {                                     \
+            bits.u32 = (uint32_t)raw;                                \
+        } else {                                                     \
+            bits.u64 = raw;                                          \
+        }                                                            \
+        return bits.value;                                           \
     }
 
 XG_SHMEM_AMO_EXTENDED_TYPES(XG_AMO_DEFINE_BITS)
 
 /* OP on DEST of TYPE with VALUE and COND (TYPE values): the old value. */
-#define XG_AMO_CALL(TYPE, TYPENAME, DEST, VALUE, COND)                     \
-    amo_value_##TYPENAME(amo_do(gctx, &site, DEST,                         \
-                                amo_bits_##TYPENAME(VALUE),                \
+#define XG_AMO_CALL(TYPE, TYPENAME, DEST, VALUE, COND)                         \
+    amo_value_##TYPENAME(amo_do(gctx, &site, DEST, amo_bits_##TYPENAME(VALUE), \
                                 amo_bits_##TYPENAME(COND), pe))
 
 /* A fetching atomic, its non-blocking form (the old value stored to
  * *fetch) and, for an updating one, the form without a result. */
-#define XG_AMO_FETCHING(TYPE, TYPENAME, NAME, OP, PARAMS, VALUE, COND)     \
-    XG_SHMEM_DEFINE(TYPE, TYPENAME##_atomic_##NAME,                        \
-                    (TYPE *dest PARAMS int pe),                            \
-                    XG_AMO_SITE(OP, TYPE)                                  \
-                    return XG_AMO_CALL(TYPE, TYPENAME, dest, VALUE,        \
-                                       COND);)                             \
-    XG_SHMEM_DEFINE(void, TYPENAME##_atomic_##NAME##_nbi,                  \
-                    (TYPE *fetch, TYPE *dest PARAMS int pe),               \
-                    XG_AMO_SITE(OP, TYPE)                                  \
-                    *fetch = XG_AMO_CALL(TYPE, TYPENAME, dest, VALUE,      \
-                                         COND);)
+#define XG_AMO_FETCHING(TYPE, TYPENAME, NAME, OP, PARAMS, VALUE, COND) \
+    XG_SHMEM_DEFINE(TYPE, TYPENAME##_atomic_##NAME,                    \
+                    (TYPE * dest PARAMS int pe),                       \
+                    XG_AMO_SITE(OP, TYPE) return XG_AMO_CALL(          \
+                        TYPE, TYPENAME, dest, VALUE, COND);)           \
+    XG_SHMEM_DEFINE(void, TYPENAME##_atomic_##NAME##_nbi,              \
+                    (TYPE * fetch, TYPE * dest PARAMS int pe),         \
+                    XG_AMO_SITE(OP, TYPE) *fetch =                     \
+                        XG_AMO_CALL(TYPE, TYPENAME, dest, VALUE, COND);)
 
-#define XG_AMO_UPDATING(TYPE, TYPENAME, NAME, OP, PARAMS, VALUE)           \
-    XG_SHMEM_DEFINE(void, TYPENAME##_atomic_##NAME,                        \
-                    (TYPE *dest PARAMS int pe),                            \
-                    XG_AMO_SITE_UPDATING(OP, TYPE)                         \
-                    (void)XG_AMO_CALL(TYPE, TYPENAME, dest, VALUE,         \
-                                      (TYPE)0);)
+#define XG_AMO_UPDATING(TYPE, TYPENAME, NAME, OP, PARAMS, VALUE) \
+    XG_SHMEM_DEFINE(void, TYPENAME##_atomic_##NAME,              \
+                    (TYPE * dest PARAMS int pe),                 \
+                    XG_AMO_SITE_UPDATING(OP, TYPE)(void)         \
+                        XG_AMO_CALL(TYPE, TYPENAME, dest, VALUE, (TYPE)0);)
 
 #define XG_AMO_COMMA ,
 
-#define XG_AMO_DEFINE_STANDARD(TYPE, TYPENAME)                             \
-    XG_AMO_FETCHING(TYPE, TYPENAME, compare_swap, CSWAP,                   \
-                    XG_AMO_COMMA TYPE cond XG_AMO_COMMA TYPE value         \
-                    XG_AMO_COMMA,                                          \
-                    value, cond)                                           \
-    XG_AMO_FETCHING(TYPE, TYPENAME, fetch_inc, ADD, XG_AMO_COMMA,          \
-                    (TYPE)1, (TYPE)0)                                      \
-    XG_AMO_UPDATING(TYPE, TYPENAME, inc, ADD, XG_AMO_COMMA, (TYPE)1)       \
-    XG_AMO_FETCHING(TYPE, TYPENAME, fetch_add, ADD,                        \
-                    XG_AMO_COMMA TYPE value XG_AMO_COMMA, value, (TYPE)0)  \
-    XG_AMO_UPDATING(TYPE, TYPENAME, add, ADD,                              \
+#define XG_AMO_DEFINE_STANDARD(TYPE, TYPENAME)                              \
+    XG_AMO_FETCHING(                                                        \
+        TYPE, TYPENAME, compare_swap, CSWAP,                                \
+        XG_AMO_COMMA TYPE cond XG_AMO_COMMA TYPE value XG_AMO_COMMA, value, \
+        cond)                                                               \
+    XG_AMO_FETCHING(TYPE, TYPENAME, fetch_inc, ADD, XG_AMO_COMMA, (TYPE)1,  \
+                    (TYPE)0)                                                \
+    XG_AMO_UPDATING(TYPE, TYPENAME, inc, ADD, XG_AMO_COMMA, (TYPE)1)        \
+    XG_AMO_FETCHING(TYPE, TYPENAME, fetch_add, ADD,                         \
+                    XG_AMO_COMMA TYPE value XG_AMO_COMMA, value, (TYPE)0)   \
+    XG_AMO_UPDATING(TYPE, TYPENAME, add, ADD,                               \
                     XG_AMO_COMMA TYPE value XG_AMO_COMMA, value)
 
 XG_SHMEM_AMO_STANDARD_TYPES(XG_AMO_DEFINE_STANDARD)
 
-#define XG_AMO_DEFINE_EXTENDED(TYPE, TYPENAME)                             \
-    XG_SHMEM_DEFINE(TYPE, TYPENAME##_atomic_fetch,                         \
-                    (const TYPE *source, int pe),                          \
-                    XG_AMO_SITE(FETCH, TYPE)                               \
-                    return XG_AMO_CALL(TYPE, TYPENAME, source, (TYPE)0,    \
-                                       (TYPE)0);)                 \
-    XG_SHMEM_DEFINE(void, TYPENAME##_atomic_fetch_nbi,                     \
-                    (TYPE *fetch, const TYPE *source, int pe),             \
-                    XG_AMO_SITE(FETCH, TYPE)                               \
-                    *fetch = XG_AMO_CALL(TYPE, TYPENAME, source, (TYPE)0,  \
-                                         (TYPE)0);)               \
-    XG_AMO_UPDATING(TYPE, TYPENAME, set, SET,                              \
-                    XG_AMO_COMMA TYPE value XG_AMO_COMMA, value)           \
-    XG_AMO_FETCHING(TYPE, TYPENAME, swap, SWAP,                            \
+#define XG_AMO_DEFINE_EXTENDED(TYPE, TYPENAME)                      \
+    XG_SHMEM_DEFINE(TYPE, TYPENAME##_atomic_fetch,                  \
+                    (const TYPE *source, int pe),                   \
+                    XG_AMO_SITE(FETCH, TYPE) return XG_AMO_CALL(    \
+                        TYPE, TYPENAME, source, (TYPE)0, (TYPE)0);) \
+    XG_SHMEM_DEFINE(void, TYPENAME##_atomic_fetch_nbi,              \
+                    (TYPE * fetch, const TYPE *source, int pe),     \
+                    XG_AMO_SITE(FETCH, TYPE) *fetch = XG_AMO_CALL(  \
+                        TYPE, TYPENAME, source, (TYPE)0, (TYPE)0);) \
+    XG_AMO_UPDATING(TYPE, TYPENAME, set, SET,                       \
+                    XG_AMO_COMMA TYPE value XG_AMO_COMMA, value)    \
+    XG_AMO_FETCHING(TYPE, TYPENAME, swap, SWAP,                     \
                     XG_AMO_COMMA TYPE value XG_AMO_COMMA, value, (TYPE)0)
 
 XG_SHMEM_AMO_EXTENDED_TYPES(XG_AMO_DEFINE_EXTENDED)
 
-#define XG_AMO_DEFINE_BITWISE_OP(TYPE, TYPENAME, NAME, OP)                 \
-    XG_AMO_FETCHING(TYPE, TYPENAME, fetch_##NAME, OP,                      \
-                    XG_AMO_COMMA TYPE value XG_AMO_COMMA, value, (TYPE)0)  \
-    XG_AMO_UPDATING(TYPE, TYPENAME, NAME, OP,                              \
+#define XG_AMO_DEFINE_BITWISE_OP(TYPE, TYPENAME, NAME, OP)                \
+    XG_AMO_FETCHING(TYPE, TYPENAME, fetch_##NAME, OP,                     \
+                    XG_AMO_COMMA TYPE value XG_AMO_COMMA, value, (TYPE)0) \
+    XG_AMO_UPDATING(TYPE, TYPENAME, NAME, OP,                             \
                     XG_AMO_COMMA TYPE value XG_AMO_COMMA, value)
 
-#define XG_AMO_DEFINE_BITWISE(TYPE, TYPENAME)                              \
-    XG_AMO_DEFINE_BITWISE_OP(TYPE, TYPENAME, and, AND)                     \
-    XG_AMO_DEFINE_BITWISE_OP(TYPE, TYPENAME, or, OR)                       \
+#define XG_AMO_DEFINE_BITWISE(TYPE, TYPENAME)          \
+    XG_AMO_DEFINE_BITWISE_OP(TYPE, TYPENAME, and, AND) \
+    XG_AMO_DEFINE_BITWISE_OP(TYPE, TYPENAME, or, OR)   \
     XG_AMO_DEFINE_BITWISE_OP(TYPE, TYPENAME, xor, XOR)
 
 XG_SHMEM_AMO_BITWISE_TYPES(XG_AMO_DEFINE_BITWISE)
@@ -201,25 +192,23 @@ XG_SHMEM_AMO_BITWISE_TYPES(XG_AMO_DEFINE_BITWISE)
  * each with its pshmem_ name, like every routine.  They alias the strong
  * pshmem_ symbol of the current name (an alias of a weak symbol would not
  * follow a tool's replacement of it anyway). */
-#define XG_AMO_ALIAS(OLD, NEW)                                             \
-    XG_EXPORT_ALIAS(OLD, p##NEW) XG_WEAK;                                  \
+#define XG_AMO_ALIAS(OLD, NEW)            \
+    XG_EXPORT_ALIAS(OLD, p##NEW) XG_WEAK; \
     XG_EXPORT_ALIAS(p##OLD, p##NEW);
 
-#define XG_AMO_DEFINE_DEPRECATED(TYPE, TYPENAME)                           \
-    XG_AMO_ALIAS(shmem_##TYPENAME##_cswap,                                 \
-                 shmem_##TYPENAME##_atomic_compare_swap)                   \
-    XG_AMO_ALIAS(shmem_##TYPENAME##_fadd,                                  \
-                 shmem_##TYPENAME##_atomic_fetch_add)                      \
-    XG_AMO_ALIAS(shmem_##TYPENAME##_finc,                                  \
-                 shmem_##TYPENAME##_atomic_fetch_inc)                      \
-    XG_AMO_ALIAS(shmem_##TYPENAME##_add, shmem_##TYPENAME##_atomic_add)    \
+#define XG_AMO_DEFINE_DEPRECATED(TYPE, TYPENAME)                               \
+    XG_AMO_ALIAS(shmem_##TYPENAME##_cswap,                                     \
+                 shmem_##TYPENAME##_atomic_compare_swap)                       \
+    XG_AMO_ALIAS(shmem_##TYPENAME##_fadd, shmem_##TYPENAME##_atomic_fetch_add) \
+    XG_AMO_ALIAS(shmem_##TYPENAME##_finc, shmem_##TYPENAME##_atomic_fetch_inc) \
+    XG_AMO_ALIAS(shmem_##TYPENAME##_add, shmem_##TYPENAME##_atomic_add)        \
     XG_AMO_ALIAS(shmem_##TYPENAME##_inc, shmem_##TYPENAME##_atomic_inc)
 
 XG_SHMEM_AMO_DEPRECATED_TYPES(XG_AMO_DEFINE_DEPRECATED)
 
-#define XG_AMO_DEFINE_DEPRECATED_EXTENDED(TYPE, TYPENAME)                  \
+#define XG_AMO_DEFINE_DEPRECATED_EXTENDED(TYPE, TYPENAME)                   \
     XG_AMO_ALIAS(shmem_##TYPENAME##_fetch, shmem_##TYPENAME##_atomic_fetch) \
-    XG_AMO_ALIAS(shmem_##TYPENAME##_set, shmem_##TYPENAME##_atomic_set)    \
+    XG_AMO_ALIAS(shmem_##TYPENAME##_set, shmem_##TYPENAME##_atomic_set)     \
     XG_AMO_ALIAS(shmem_##TYPENAME##_swap, shmem_##TYPENAME##_atomic_swap)
 
 XG_SHMEM_AMO_DEPRECATED_EXTENDED_TYPES(XG_AMO_DEFINE_DEPRECATED_EXTENDED)

@@ -37,8 +37,10 @@ static inline size_t xg_shmem_coll_bytes(const char *routine, size_t nelems,
                                          size_t elem_size)
 {
     if (xg_unlikely((elem_size != 0) && (nelems > SIZE_MAX / elem_size))) {
-        xg_shmem_fail(routine, "%zu elements of %zu bytes overflow size_t: "
-                      "check the count", nelems, elem_size);
+        xg_shmem_fail(routine,
+                      "%zu elements of %zu bytes overflow size_t: "
+                      "check the count",
+                      nelems, elem_size);
     }
     return nelems * elem_size;
 }
@@ -60,7 +62,7 @@ static inline void xg_shmem_coll_buf_named(const char *routine,
     }
 }
 
-#define xg_shmem_coll_buf(routine, ptr, len)                               \
+#define xg_shmem_coll_buf(routine, ptr, len) \
     xg_shmem_coll_buf_named(routine, #ptr, ptr, len)
 
 /* Reductions and scans: @dest and @source the same array or disjoint. */

@@ -38,7 +38,7 @@
 #include "api/shmem/shmem_int.h"
 #include "base/xg_log.h"
 
-#define XG_CTX_KNOWN_OPTIONS                                               \
+#define XG_CTX_KNOWN_OPTIONS \
     (SHMEM_CTX_SERIALIZED | SHMEM_CTX_PRIVATE | SHMEM_CTX_NOSTORE)
 
 XG_EXPORT struct xg_shmem_ctx xg_shmem_ctx_default = {
@@ -51,13 +51,16 @@ static xg_team_t ctx_dead_team;
 /* The team of destroyed contexts: no members either. */
 static xg_team_t ctx_destroyed_team;
 
-enum { CTX_QUARANTINE = 256, CTX_MAX = 1 << 16 };
+enum {
+    CTX_QUARANTINE = 256,
+    CTX_MAX        = 1 << 16
+};
 
 struct xg_shmem_ctx *xg_shmem_ctx_table;
 size_t xg_shmem_ctx_slots; /* slots handed out (grows only) */
 
 static struct xg_shmem_ctx *ctx_quarantine[CTX_QUARANTINE];
-static unsigned ctx_quarantine_next; /* the oldest entry once full */
+static unsigned ctx_quarantine_next;        /* the oldest entry once full */
 static struct xg_shmem_ctx *ctx_free_slots; /* out of quarantine, by next */
 
 static pthread_mutex_t ctx_list_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -67,41 +70,48 @@ void xg_shmem_ctx_bad(const char *routine, shmem_ctx_t ctx, int pe)
 {
     xg_shmem_check_init(routine);
     if (ctx == SHMEM_CTX_INVALID) {
-        xg_shmem_fail(routine, "the context is SHMEM_CTX_INVALID: create it "
+        xg_shmem_fail(routine,
+                      "the context is SHMEM_CTX_INVALID: create it "
                       "with shmem_ctx_create or shmem_team_create_ctx and "
                       "check that the call returned 0");
     }
     if (!xg_shmem_ctx_known(ctx)) {
-        xg_shmem_fail(routine, "%p is not a context of this PE (never "
+        xg_shmem_fail(routine,
+                      "%p is not a context of this PE (never "
                       "created, or not a shmem_ctx_t): pass SHMEM_CTX_DEFAULT "
                       "or a context set by shmem_ctx_create or "
-                      "shmem_team_create_ctx", (void *)ctx);
+                      "shmem_team_create_ctx",
+                      (void *)ctx);
     }
     if (ctx->team == &ctx_destroyed_team) {
-        xg_shmem_fail(routine, "the context %p was destroyed "
+        xg_shmem_fail(routine,
+                      "the context %p was destroyed "
                       "(shmem_ctx_destroy): create a new one, and use a "
                       "context only between its creation and destruction",
                       (void *)ctx);
     }
     if (ctx->team == &ctx_dead_team) {
-        xg_shmem_fail(routine, "the context's team was destroyed: destroy "
+        xg_shmem_fail(routine,
+                      "the context's team was destroyed: destroy "
                       "private contexts before their team (shmem_team_destroy "
                       "destroys only the shareable ones)");
     }
-    xg_shmem_fail(routine, "PE %d is not in the context's team, which has "
+    xg_shmem_fail(routine,
+                  "PE %d is not in the context's team, which has "
                   "%d PEs (0..%d): PE numbers of a context are relative to "
-                  "its team (shmem_team_translate_pe converts them)", pe,
-                  ctx->team->size, ctx->team->size - 1);
+                  "its team (shmem_team_translate_pe converts them)",
+                  pe, ctx->team->size, ctx->team->size - 1);
 }
 
 /* Checks @options; 0 if every bit is a known option. */
 static int ctx_check_options(const char *routine, long options)
 {
     if ((options & ~XG_CTX_KNOWN_OPTIONS) != 0) {
-        xg_warn("shmem", "%s: unknown option bits %#lx (known: "
+        xg_warn("shmem",
+                "%s: unknown option bits %#lx (known: "
                 "SHMEM_CTX_SERIALIZED, SHMEM_CTX_PRIVATE, "
-                "SHMEM_CTX_NOSTORE); no context created", routine,
-                options & ~XG_CTX_KNOWN_OPTIONS);
+                "SHMEM_CTX_NOSTORE); no context created",
+                routine, options & ~XG_CTX_KNOWN_OPTIONS);
         return -1;
     }
     return 0;
@@ -123,26 +133,28 @@ static struct xg_shmem_ctx *ctx_slot_locked(const char *routine)
         table = mmap(NULL, CTX_MAX * sizeof(*ctx), PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (table == MAP_FAILED) {
-            xg_warn("shmem", "%s: cannot reserve the context table (%zu "
-                    "bytes of address space); no context created", routine,
-                    CTX_MAX * sizeof(*ctx));
+            xg_warn("shmem",
+                    "%s: cannot reserve the context table (%zu "
+                    "bytes of address space); no context created",
+                    routine, CTX_MAX * sizeof(*ctx));
             return NULL;
         }
         xg_shmem_ctx_table = table;
     }
     if (xg_shmem_ctx_slots < CTX_MAX) {
-        ctx = &xg_shmem_ctx_table[xg_shmem_ctx_slots];
+        ctx       = &xg_shmem_ctx_table[xg_shmem_ctx_slots];
         ctx->team = &ctx_destroyed_team; /* known from the next store on */
         __atomic_store_n(&xg_shmem_ctx_slots, xg_shmem_ctx_slots + 1,
                          __ATOMIC_RELEASE);
         return ctx;
     }
-    ctx = ctx_quarantine[ctx_quarantine_next];
+    ctx                                 = ctx_quarantine[ctx_quarantine_next];
     ctx_quarantine[ctx_quarantine_next] = NULL;
     if (ctx == NULL) {
-        xg_warn("shmem", "%s: %d contexts exist, the most this PE can "
-                "have; destroy some (shmem_ctx_destroy) first", routine,
-                CTX_MAX);
+        xg_warn("shmem",
+                "%s: %d contexts exist, the most this PE can "
+                "have; destroy some (shmem_ctx_destroy) first",
+                routine, CTX_MAX);
     }
     return ctx;
 }
@@ -164,8 +176,8 @@ static int ctx_create(const char *routine, xg_team_t *team, long options,
     xg_gas_ctx_init(&ctx->gas, (options & SHMEM_CTX_PRIVATE) != 0);
     ctx->team    = team;
     ctx->options = options;
-    ctx->prev = NULL;
-    ctx->next = ctx_list;
+    ctx->prev    = NULL;
+    ctx->next    = ctx_list;
     if (ctx_list != NULL) {
         ctx_list->prev = ctx;
     }
@@ -190,8 +202,8 @@ static void ctx_free_locked(struct xg_shmem_ctx *ctx)
         ctx->next->prev = ctx->prev;
     }
     ctx->team = &ctx_destroyed_team;
-    ctx->prev = ctx->next = NULL;
-    oldest = ctx_quarantine[ctx_quarantine_next];
+    ctx->prev = ctx->next               = NULL;
+    oldest                              = ctx_quarantine[ctx_quarantine_next];
     ctx_quarantine[ctx_quarantine_next] = ctx;
     ctx_quarantine_next = (ctx_quarantine_next + 1) % CTX_QUARANTINE;
     if (oldest != NULL) {
@@ -259,7 +271,7 @@ XG_SHMEM_API void shmem_ctx_destroy(shmem_ctx_t ctx)
     }
     if (ctx == SHMEM_CTX_DEFAULT) {
         xg_shmem_fail(__func__, "SHMEM_CTX_DEFAULT cannot be destroyed: "
-                      "destroy only contexts your program created");
+                                "destroy only contexts your program created");
     }
     ctx_check_live(__func__, ctx);
     xg_gas_ctx_fini(&ctx->gas); /* completes the context's operations */
@@ -340,10 +352,9 @@ XG_PSHMEM(shmem_pe_quiet)
  * CPU store, so there is nothing to coalesce and the session only checks
  * its arguments.
  */
-XG_SHMEM_API void shmem_ctx_session_start(shmem_ctx_t ctx, long options,
-                                          const shmem_ctx_session_config_t
-                                              *config,
-                                          long config_mask)
+XG_SHMEM_API void shmem_ctx_session_start(
+    shmem_ctx_t ctx, long options, const shmem_ctx_session_config_t *config,
+    long config_mask)
 {
     xg_shmem_check_init(__func__);
     if (ctx == SHMEM_CTX_INVALID) {
@@ -356,7 +367,8 @@ XG_SHMEM_API void shmem_ctx_session_start(shmem_ctx_t ctx, long options,
     }
     if (((config_mask & SHMEM_CTX_SESSION_TOTAL_OPS) != 0) &&
         (config == NULL)) {
-        xg_shmem_fail(__func__, "config_mask asks for total_ops but config "
+        xg_shmem_fail(__func__,
+                      "config_mask asks for total_ops but config "
                       "is NULL: pass a configuration or a config_mask of 0");
     }
 }

@@ -10,12 +10,13 @@
 void xg_shmem_not_initialized(const char *routine)
 {
     if (xg_runtime_state(XG_RUNTIME_PGAS) == XG_RUNTIME_FINALIZED) {
-        xg_shmem_fail(routine, "called after shmem_finalize: OpenSHMEM "
+        xg_shmem_fail(routine,
+                      "called after shmem_finalize: OpenSHMEM "
                       "routines may only be called between shmem_init and "
                       "shmem_finalize (call shmem_init again to restart)");
     }
     xg_shmem_fail(routine, "called before shmem_init: call shmem_init (or "
-                  "shmem_init_thread) first");
+                           "shmem_init_thread) first");
 }
 
 void xg_shmem_status_fail(const char *routine, xg_status_t status,

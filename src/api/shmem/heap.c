@@ -23,7 +23,8 @@ static uint64_t shmem_heap_offset(const char *routine, const void *ptr)
         return XG_COLL_HEAP_NULL;
     }
     if (!xg_gas_heap_offset(ptr, &offset)) {
-        xg_shmem_fail(routine, "%p is not an object of the symmetric heap: "
+        xg_shmem_fail(routine,
+                      "%p is not an object of the symmetric heap: "
                       "pass a pointer returned by shmem_malloc and friends",
                       ptr);
     }
@@ -51,25 +52,28 @@ static void *shmem_heap_result(const char *routine, xg_status_t status,
         xg_gas_heap_diagnose(size, &heap);
     }
     if (status == XG_ERR_INVALID_PARAM) {
-        xg_error("shmem", "%s: cannot align an object to more than %llu "
+        xg_error("shmem",
+                 "%s: cannot align an object to more than %llu "
                  "bytes (the largest power of two not above the symmetric "
                  "heap size, or the alignment of XGAS_SYMMETRIC_BASE if "
                  "that is smaller); the call returns NULL; raise "
-                 "SHMEM_SYMMETRIC_SIZE for larger alignments", routine,
-                 (unsigned long long)heap.max_align);
+                 "SHMEM_SYMMETRIC_SIZE for larger alignments",
+                 routine, (unsigned long long)heap.max_align);
         ptr = NULL;
     } else if ((status == XG_ERR_NO_MEMORY) && heap.too_large) {
-        xg_error("shmem", "%s: cannot allocate %zu bytes: that is more than "
+        xg_error("shmem",
+                 "%s: cannot allocate %zu bytes: that is more than "
                  "the whole symmetric heap (%llu bytes); check the size "
                  "argument, or set SHMEM_SYMMETRIC_SIZE above %zu bytes",
                  routine, size, (unsigned long long)heap.heap, size);
         ptr = NULL;
     } else if (status == XG_ERR_NO_MEMORY) {
-        xg_error("shmem", "%s: cannot allocate %zu bytes: the symmetric heap "
+        xg_error("shmem",
+                 "%s: cannot allocate %zu bytes: the symmetric heap "
                  "of %llu bytes is exhausted (largest free block %llu bytes); "
                  "set SHMEM_SYMMETRIC_SIZE to a larger size, e.g. "
-                 "SHMEM_SYMMETRIC_SIZE=%lluM", routine, size,
-                 (unsigned long long)heap.heap,
+                 "SHMEM_SYMMETRIC_SIZE=%lluM",
+                 routine, size, (unsigned long long)heap.heap,
                  (unsigned long long)heap.largest_free,
                  shmem_heap_advice(heap.heap, size));
         ptr = NULL;
@@ -86,8 +90,8 @@ static void *shmem_heap_result(const char *routine, xg_status_t status,
 
 /* @zero: clear the object before the closing barrier, so that no PE can
  * store into it (remotely) before its owner has cleared it. */
-static void *shmem_alloc(const char *routine, xg_coll_heap_op_t op,
-                         size_t size, size_t align, uint64_t extra, int zero)
+static void *shmem_alloc(const char *routine, xg_coll_heap_op_t op, size_t size,
+                         size_t align, uint64_t extra, int zero)
 {
     void *ptr = NULL;
     xg_status_t status;
@@ -113,12 +117,13 @@ XG_PSHMEM(shmem_malloc)
 
 XG_SHMEM_API void *shmem_malloc_with_hints(size_t size, long hints)
 {
-    const long known =
-        SHMEM_MALLOC_ATOMICS_REMOTE | SHMEM_MALLOC_SIGNAL_REMOTE;
+    const long known = SHMEM_MALLOC_ATOMICS_REMOTE | SHMEM_MALLOC_SIGNAL_REMOTE;
 
     if ((hints & ~known) != 0) {
-        xg_warn("shmem", "shmem_malloc_with_hints: unknown hint bits %#lx "
-                "ignored", hints & ~known);
+        xg_warn("shmem",
+                "shmem_malloc_with_hints: unknown hint bits %#lx "
+                "ignored",
+                hints & ~known);
     }
     /* Same-node memory serves every hint equally: the hints change nothing
      * in where or how the object is placed, so PEs that pass different
@@ -146,8 +151,8 @@ XG_SHMEM_API void *shmem_align(size_t alignment, size_t size)
         xg_shmem_fail(__func__, "alignment %zu is not a power of two",
                       alignment);
     }
-    return shmem_alloc(__func__, XG_COLL_HEAP_ALIGN, size, alignment,
-                       alignment, 0);
+    return shmem_alloc(__func__, XG_COLL_HEAP_ALIGN, size, alignment, alignment,
+                       0);
 }
 XG_PSHMEM(shmem_align)
 
@@ -156,9 +161,11 @@ XG_SHMEM_API void shmem_free(void *ptr)
     xg_shmem_check_init(__func__);
     xg_coll_heap(XG_COLL_HEAP_FREE, 0, shmem_heap_offset(__func__, ptr));
     if ((ptr != NULL) && (xg_gas_free(ptr) != XG_OK)) {
-        xg_shmem_fail(__func__, "%p is not an object of the symmetric heap "
+        xg_shmem_fail(__func__,
+                      "%p is not an object of the symmetric heap "
                       "(or was freed already): pass a pointer returned by "
-                      "shmem_malloc and friends", ptr);
+                      "shmem_malloc and friends",
+                      ptr);
     }
 }
 XG_PSHMEM(shmem_free)
@@ -179,16 +186,19 @@ XG_SHMEM_API void *shmem_realloc(void *ptr, size_t size)
         status = xg_gas_alloc(size, XG_HEAP_MIN_ALIGN, &moved);
     } else if (size == 0) {
         if (xg_gas_free(ptr) != XG_OK) {
-            xg_shmem_fail(__func__, "%p is not an object of the symmetric "
+            xg_shmem_fail(__func__,
+                          "%p is not an object of the symmetric "
                           "heap (or was freed already): pass a pointer "
-                          "returned by shmem_malloc and friends", ptr);
+                          "returned by shmem_malloc and friends",
+                          ptr);
         }
         return NULL;
     } else {
         status = xg_gas_realloc(ptr, size, &moved);
     }
     if (status == XG_ERR_NOT_SYMMETRIC) {
-        xg_shmem_fail(__func__, "%p is not an object of the symmetric heap: "
+        xg_shmem_fail(__func__,
+                      "%p is not an object of the symmetric heap: "
                       "pass a pointer returned by shmem_malloc and friends",
                       ptr);
     }

@@ -25,9 +25,11 @@ XG_SHMEM_API void shmem_set_lock(long *lock)
     xg_status_t status = xg_gas_lock_set(__func__, lock);
 
     if (status == XG_GAS_LOCK_REENTERED) {
-        xg_shmem_fail(__func__, "this PE already holds the lock at %p: "
+        xg_shmem_fail(__func__,
+                      "this PE already holds the lock at %p: "
                       "OpenSHMEM locks are not reentrant; call "
-                      "shmem_clear_lock first", (void *)lock);
+                      "shmem_clear_lock first",
+                      (void *)lock);
     }
     if (status != XG_OK) {
         lock_fail(__func__, status, lock);
@@ -43,10 +45,12 @@ XG_SHMEM_API int shmem_test_lock(long *lock)
     if (status == XG_GAS_LOCK_REENTERED) {
         /* undefined by the specification; the lock is set, so "already
          * set" is the true answer, and the queue stays intact */
-        xg_warn("shmem", "shmem_test_lock: this PE (PE %d) already holds "
+        xg_warn("shmem",
+                "shmem_test_lock: this PE (PE %d) already holds "
                 "(or waits for) the lock at %p: OpenSHMEM locks are not "
                 "reentrant; returning 1 (already set) and leaving the "
-                "lock as it was", xg_gas.me, (void *)lock);
+                "lock as it was",
+                xg_gas.me, (void *)lock);
         return 1;
     }
     if (status != XG_OK) {
@@ -62,12 +66,15 @@ XG_SHMEM_API void shmem_clear_lock(long *lock)
     xg_status_t status = xg_gas_lock_clear(XG_SHMEM_GAS_DEFAULT, lock);
 
     if (status == XG_GAS_LOCK_FREE) {
-        xg_shmem_fail(__func__, "the lock at %p is not held by any PE: "
+        xg_shmem_fail(__func__,
+                      "the lock at %p is not held by any PE: "
                       "call shmem_clear_lock only after shmem_set_lock or "
-                      "a successful shmem_test_lock", (void *)lock);
+                      "a successful shmem_test_lock",
+                      (void *)lock);
     }
     if (status == XG_GAS_LOCK_NOT_MINE) {
-        xg_shmem_fail(__func__, "this PE (PE %d) does not hold the lock at "
+        xg_shmem_fail(__func__,
+                      "this PE (PE %d) does not hold the lock at "
                       "%p (another PE does, or this PE is still waiting "
                       "for it): only the PE that acquired a lock with "
                       "shmem_set_lock or shmem_test_lock may clear it",

@@ -39,20 +39,22 @@ XG_NORETURN static void shmem_coll_fail(const char *routine, const char *text)
 
 /* The collective engine's messages in OpenSHMEM's words. */
 static const xg_coll_naming_t shmem_coll_naming = {
-    .kinds = {
-        [XG_COLL_SYNC]    = "a barrier (shmem_team_sync, shmem_sync_all, "
-                            "shmem_barrier_all, shmem_init or "
-                            "shmem_finalize)",
-        [XG_COLL_DESTROY] = "shmem_team_destroy",
-    },
-    .heap_ops = {
-        [XG_COLL_HEAP_MALLOC]       = "shmem_malloc",
-        [XG_COLL_HEAP_MALLOC_HINTS] = "shmem_malloc_with_hints",
-        [XG_COLL_HEAP_CALLOC]       = "shmem_calloc",
-        [XG_COLL_HEAP_ALIGN]        = "shmem_align",
-        [XG_COLL_HEAP_REALLOC]      = "shmem_realloc",
-        [XG_COLL_HEAP_FREE]         = "shmem_free",
-    },
+    .kinds =
+        {
+            [XG_COLL_SYNC]    = "a barrier (shmem_team_sync, shmem_sync_all, "
+                                "shmem_barrier_all, shmem_init or "
+                                "shmem_finalize)",
+            [XG_COLL_DESTROY] = "shmem_team_destroy",
+        },
+    .heap_ops =
+        {
+            [XG_COLL_HEAP_MALLOC]       = "shmem_malloc",
+            [XG_COLL_HEAP_MALLOC_HINTS] = "shmem_malloc_with_hints",
+            [XG_COLL_HEAP_CALLOC]       = "shmem_calloc",
+            [XG_COLL_HEAP_ALIGN]        = "shmem_align",
+            [XG_COLL_HEAP_REALLOC]      = "shmem_realloc",
+            [XG_COLL_HEAP_FREE]         = "shmem_free",
+        },
     .world  = "SHMEM_TEAM_WORLD",
     .shared = "SHMEM_TEAM_SHARED",
     .fail   = shmem_coll_fail,
@@ -66,8 +68,10 @@ static void shmem_start(const char *routine)
     status = xg_runtime_init(XG_RUNTIME_PGAS);
 
     if (status != XG_OK) {
-        xg_shmem_fail(routine, "cannot start the library (%s); the messages "
-                      "above say why", xg_status_str(status));
+        xg_shmem_fail(routine,
+                      "cannot start the library (%s); the messages "
+                      "above say why",
+                      xg_status_str(status));
     }
     shmem_print_startup_info();
 }
@@ -82,9 +86,11 @@ XG_SHMEM_API int shmem_init_thread(int requested, int *provided)
 {
     if ((requested < SHMEM_THREAD_SINGLE) ||
         (requested > SHMEM_THREAD_MULTIPLE)) {
-        xg_shmem_fail(__func__, "requested thread level %d is not one of "
+        xg_shmem_fail(__func__,
+                      "requested thread level %d is not one of "
                       "SHMEM_THREAD_SINGLE, _FUNNELED, _SERIALIZED or "
-                      "_MULTIPLE", requested);
+                      "_MULTIPLE",
+                      requested);
     }
     shmem_start(__func__);
     /* every level is supported: the data path takes no locks, and the
@@ -100,8 +106,7 @@ XG_PSHMEM(shmem_init_thread)
 /* May be called at any time, before shmem_init and after shmem_finalize. */
 XG_SHMEM_API void shmem_query_initialized(int *initialized)
 {
-    *initialized =
-        (xg_runtime_state(XG_RUNTIME_PGAS) == XG_RUNTIME_ACTIVE);
+    *initialized = (xg_runtime_state(XG_RUNTIME_PGAS) == XG_RUNTIME_ACTIVE);
 }
 XG_PSHMEM(shmem_query_initialized)
 

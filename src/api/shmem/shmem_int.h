@@ -28,7 +28,7 @@
  * shmem_<name>, which wins over the weak one, and reaches the library's
  * through pshmem_<name>.
  */
-#define XG_SHMEM_API XG_EXPORT __attribute__((weak))
+#define XG_SHMEM_API             XG_EXPORT __attribute__((weak))
 #define XG_PSHMEM(name)          XG_EXPORT_ALIAS(p##name, name);
 #define XG_PSHMEM_NORETURN(name) XG_EXPORT_ALIAS(p##name, name) XG_NORETURN;
 
@@ -39,8 +39,8 @@
  * @len bytes at symmetric @addr on PE @pe returned. */
 XG_NORETURN XG_NOINLINE void xg_shmem_status_fail(const char *routine,
                                                   xg_status_t status,
-                                                  const void *addr,
-                                                  size_t len, int pe);
+                                                  const void *addr, size_t len,
+                                                  int pe);
 
 XG_NORETURN XG_NOINLINE void xg_shmem_not_initialized(const char *routine);
 
@@ -50,8 +50,8 @@ XG_NOINLINE void xg_shmem_check_target_slow(const char *routine,
                                             int pe);
 
 /* Ends the job unless @len bytes at symmetric @addr exist on @pe. */
-static inline void xg_shmem_check_target(const char *routine,
-                                         const void *addr, size_t len, int pe)
+static inline void xg_shmem_check_target(const char *routine, const void *addr,
+                                         size_t len, int pe)
 {
     if (xg_unlikely(xg_gas_translate_fast(addr, len, pe) == NULL)) {
         xg_shmem_check_target_slow(routine, addr, len, pe);
@@ -84,9 +84,9 @@ static inline void xg_shmem_check_local(const char *routine, const void *addr,
  * team whose PE numbers the context's routines take, and its options.
  */
 struct xg_shmem_ctx {
-    xg_gas_ctx_t         gas;
-    xg_team_t           *team;
-    long                 options;
+    xg_gas_ctx_t gas;
+    xg_team_t *team;
+    long options;
     struct xg_shmem_ctx *prev, *next; /* contexts the program created */
 };
 
@@ -120,8 +120,7 @@ static inline int xg_shmem_ctx_known(shmem_ctx_t ctx)
 
 /* World PE of team-relative @pe on @ctx, or the job ends (invalid or
  * garbage context, PE outside the context's team, library not running). */
-static inline int xg_shmem_ctx_pe(const char *routine, shmem_ctx_t ctx,
-                                  int pe)
+static inline int xg_shmem_ctx_pe(const char *routine, shmem_ctx_t ctx, int pe)
 {
     const xg_team_t *team;
 
@@ -150,24 +149,24 @@ static inline int xg_shmem_ctx_pe(const char *routine, shmem_ctx_t ctx,
  */
 #define XG_CTX_PARAMS(...) (shmem_ctx_t ctx, __VA_ARGS__)
 
-#define XG_SHMEM_DEFINE(RET, NAME, PARAMS, ...)                            \
-    XG_SHMEM_API RET shmem_##NAME PARAMS                                   \
-    {                                                                      \
-        xg_gas_ctx_t *const gctx = XG_SHMEM_GAS_DEFAULT;                   \
-                                                                           \
-        (void)gctx;                                                        \
-        __VA_ARGS__                                                        \
-    }                                                                      \
-    XG_PSHMEM(shmem_##NAME)                                                \
-    XG_SHMEM_API RET shmem_ctx_##NAME XG_CTX_PARAMS PARAMS                 \
-    {                                                                      \
-        xg_gas_ctx_t *gctx;                                                \
-                                                                           \
-        pe = xg_shmem_ctx_pe(__func__, ctx, pe); /* ctx is valid after */  \
-        gctx = &ctx->gas;                                                  \
-        (void)gctx;                                                        \
-        __VA_ARGS__                                                        \
-    }                                                                      \
+#define XG_SHMEM_DEFINE(RET, NAME, PARAMS, ...)                             \
+    XG_SHMEM_API RET shmem_##NAME PARAMS                                    \
+    {                                                                       \
+        xg_gas_ctx_t *const gctx = XG_SHMEM_GAS_DEFAULT;                    \
+                                                                            \
+        (void)gctx;                                                         \
+        __VA_ARGS__                                                         \
+    }                                                                       \
+    XG_PSHMEM(shmem_##NAME)                                                 \
+    XG_SHMEM_API RET shmem_ctx_##NAME XG_CTX_PARAMS PARAMS                  \
+    {                                                                       \
+        xg_gas_ctx_t *gctx;                                                 \
+                                                                            \
+        pe   = xg_shmem_ctx_pe(__func__, ctx, pe); /* ctx is valid after */ \
+        gctx = &ctx->gas;                                                   \
+        (void)gctx;                                                         \
+        __VA_ARGS__                                                         \
+    }                                                                       \
     XG_PSHMEM(shmem_ctx_##NAME)
 
 #endif

@@ -15,22 +15,26 @@
 void xg_shmem_bad_team(const char *routine, shmem_team_t team)
 {
     if (team == SHMEM_TEAM_INVALID) {
-        xg_shmem_fail(routine, "the team is SHMEM_TEAM_INVALID: this PE is "
+        xg_shmem_fail(routine,
+                      "the team is SHMEM_TEAM_INVALID: this PE is "
                       "not a member (a split gives SHMEM_TEAM_INVALID to the "
                       "parent PEs it leaves out) or the team's creation "
                       "failed; check the split's return value and call the "
                       "team's collectives only on its members");
     }
-    xg_shmem_fail(routine, "%p is not a team of this PE (destroyed, or "
+    xg_shmem_fail(routine,
+                  "%p is not a team of this PE (destroyed, or "
                   "never created): pass a handle returned by a split, "
-                  "SHMEM_TEAM_WORLD or SHMEM_TEAM_SHARED", (void *)team);
+                  "SHMEM_TEAM_WORLD or SHMEM_TEAM_SHARED",
+                  (void *)team);
 }
 
 void xg_shmem_coll_null(const char *routine, const char *name, size_t len)
 {
-    xg_shmem_fail(routine, "%s is NULL but the call covers %zu bytes of it: "
-                  "pass a symmetric array (shmem_malloc or a global)", name,
-                  len);
+    xg_shmem_fail(routine,
+                  "%s is NULL but the call covers %zu bytes of it: "
+                  "pass a symmetric array (shmem_malloc or a global)",
+                  name, len);
 }
 
 /* The team of a query or split: NULL for SHMEM_TEAM_INVALID. */
@@ -69,18 +73,23 @@ static void team_check_config(const char *routine, const char *what,
                               int creating)
 {
     if ((mask & ~SHMEM_TEAM_NUM_CONTEXTS) != 0) {
-        xg_shmem_fail(routine, "%s mask %#lx has unknown bits %#lx: the only "
-                      "configuration field is SHMEM_TEAM_NUM_CONTEXTS", what,
-                      mask, mask & ~SHMEM_TEAM_NUM_CONTEXTS);
+        xg_shmem_fail(routine,
+                      "%s mask %#lx has unknown bits %#lx: the only "
+                      "configuration field is SHMEM_TEAM_NUM_CONTEXTS",
+                      what, mask, mask & ~SHMEM_TEAM_NUM_CONTEXTS);
     }
     if ((mask != 0) && (config == NULL)) {
-        xg_shmem_fail(routine, "%s is NULL but its mask is %#lx: pass a "
-                      "configuration or a mask of 0", what, mask);
+        xg_shmem_fail(routine,
+                      "%s is NULL but its mask is %#lx: pass a "
+                      "configuration or a mask of 0",
+                      what, mask);
     }
     if (creating && (mask & SHMEM_TEAM_NUM_CONTEXTS) &&
         (config->num_contexts < 0)) {
-        xg_shmem_fail(routine, "%s asks for %d contexts: num_contexts must "
-                      "be 0 or more", what, config->num_contexts);
+        xg_shmem_fail(routine,
+                      "%s asks for %d contexts: num_contexts must "
+                      "be 0 or more",
+                      what, config->num_contexts);
     }
 }
 
@@ -106,7 +115,7 @@ XG_PSHMEM(shmem_team_get_config)
 XG_SHMEM_API int shmem_team_translate_pe(shmem_team_t src_team, int src_pe,
                                          shmem_team_t dest_team)
 {
-    xg_team_t *src = team_arg(__func__, src_team);
+    xg_team_t *src  = team_arg(__func__, src_team);
     xg_team_t *dest = team_arg(__func__, dest_team);
 
     if ((src == NULL) || (dest == NULL) || (src_pe < 0) ||
@@ -141,8 +150,8 @@ static uint64_t team_digest(int64_t a, int64_t b, int64_t c)
 
 /* Whether (start, stride, size) names PEs of a parent team of @n PEs, with
  * the reason in @why when not. */
-static int team_triplet_valid(int start, int stride, int size, int n,
-                              char *why, size_t why_len)
+static int team_triplet_valid(int start, int stride, int size, int n, char *why,
+                              size_t why_len)
 {
     long long last = (long long)start + (long long)stride * (size - 1);
 
@@ -151,14 +160,18 @@ static int team_triplet_valid(int start, int stride, int size, int n,
         return 0;
     }
     if ((stride == 0) && (size != 1)) {
-        snprintf(why, why_len, "stride 0 with size %d: stride 0 is only "
-                 "valid for a team of 1 PE", size);
+        snprintf(why, why_len,
+                 "stride 0 with size %d: stride 0 is only "
+                 "valid for a team of 1 PE",
+                 size);
         return 0;
     }
     if ((start < 0) || (start >= n) || (last < 0) || (last >= n)) {
-        snprintf(why, why_len, "start %d, stride %d, size %d name PEs %d "
+        snprintf(why, why_len,
+                 "start %d, stride %d, size %d name PEs %d "
                  "to %lld, but the parent team has PEs 0..%d (no "
-                 "wrap-around)", start, stride, size, start, last, n - 1);
+                 "wrap-around)",
+                 start, stride, size, start, last, n - 1);
         return 0;
     }
     return 1;
@@ -167,14 +180,13 @@ static int team_triplet_valid(int start, int stride, int size, int n,
 static void team_spec_config(xg_team_spec_t *spec,
                              const shmem_team_config_t *config, long mask)
 {
-    spec->config_mask  = mask;
-    spec->num_contexts = ((mask & SHMEM_TEAM_NUM_CONTEXTS) != 0)
-                             ? config->num_contexts
-                             : 0;
+    spec->config_mask = mask;
+    spec->num_contexts =
+        ((mask & SHMEM_TEAM_NUM_CONTEXTS) != 0) ? config->num_contexts : 0;
 }
 
-XG_SHMEM_API int shmem_team_split_strided(shmem_team_t parent_team,
-                                          int start, int stride, int size,
+XG_SHMEM_API int shmem_team_split_strided(shmem_team_t parent_team, int start,
+                                          int stride, int size,
                                           const shmem_team_config_t *config,
                                           long config_mask,
                                           shmem_team_t *new_team)
@@ -187,25 +199,25 @@ XG_SHMEM_API int shmem_team_split_strided(shmem_team_t parent_team,
 
     if (new_team == NULL) {
         xg_shmem_fail(__func__, "new_team is NULL: pass where to store the "
-                      "new team's handle");
+                                "new team's handle");
     }
     *new_team = SHMEM_TEAM_INVALID;
     if (parent == NULL) {
         return -1;
     }
     team_check_config(__func__, "config", config, config_mask, 1);
-    valid = team_triplet_valid(start, stride, size, parent->size, why,
-                               sizeof(why));
+    valid =
+        team_triplet_valid(start, stride, size, parent->size, why, sizeof(why));
     if (valid) {
         int rel = parent->my_pe - start;
 
         spec.start  = xg_team_world_pe(parent, start);
         spec.stride = parent->stride * stride;
         spec.size   = size;
-        spec.member = (stride == 0) ? (rel == 0)
-                                    : ((rel % stride == 0) &&
-                                       (rel / stride >= 0) &&
-                                       (rel / stride < size));
+        spec.member = (stride == 0)
+                          ? (rel == 0)
+                          : ((rel % stride == 0) && (rel / stride >= 0) &&
+                             (rel / stride < size));
         team_spec_config(&spec, config, config_mask);
     } else if (parent->my_pe == 0) {
         xg_warn("shmem", "%s: %s; no team created", __func__, why);
@@ -222,21 +234,19 @@ XG_PSHMEM(shmem_team_split_strided)
 
 XG_SHMEM_API int shmem_team_split_2d(shmem_team_t parent_team, int xrange,
                                      const shmem_team_config_t *xaxis_config,
-                                     long xaxis_mask,
-                                     shmem_team_t *xaxis_team,
+                                     long xaxis_mask, shmem_team_t *xaxis_team,
                                      const shmem_team_config_t *yaxis_config,
-                                     long yaxis_mask,
-                                     shmem_team_t *yaxis_team)
+                                     long yaxis_mask, shmem_team_t *yaxis_team)
 {
-    xg_team_t *parent = team_arg(__func__, parent_team);
-    xg_team_t *teams[2] = {NULL, NULL};
+    xg_team_t *parent       = team_arg(__func__, parent_team);
+    xg_team_t *teams[2]     = {NULL, NULL};
     xg_team_spec_t specs[2] = {{0}, {0}};
-    int valid = (xrange >= 1), n, x, y, row;
+    int valid               = (xrange >= 1), n, x, y, row;
     xg_status_t status;
 
     if ((xaxis_team == NULL) || (yaxis_team == NULL)) {
         xg_shmem_fail(__func__, "xaxis_team or yaxis_team is NULL: pass "
-                      "where to store the new teams' handles");
+                                "where to store the new teams' handles");
     }
     *xaxis_team = SHMEM_TEAM_INVALID;
     *yaxis_team = SHMEM_TEAM_INVALID;
@@ -249,25 +259,27 @@ XG_SHMEM_API int shmem_team_split_2d(shmem_team_t parent_team, int xrange,
     if (valid) {
         /* PE p of the parent is at (p mod xrange, p / xrange); its x team
          * is its row, its y team its column */
-        x   = parent->my_pe % xrange;
-        y   = parent->my_pe / xrange;
-        row = y * xrange;
+        x               = parent->my_pe % xrange;
+        y               = parent->my_pe / xrange;
+        row             = y * xrange;
         specs[0].start  = xg_team_world_pe(parent, row);
         specs[0].stride = parent->stride;
         specs[0].size   = (n - row < xrange) ? n - row : xrange;
         specs[0].member = 1;
         specs[0].axis   = 0;
         team_spec_config(&specs[0], xaxis_config, xaxis_mask);
-        specs[1].start  = xg_team_world_pe(parent, x);
-        specs[1].stride = (int)((long long)parent->stride *
-                                (xrange < n ? xrange : n));
+        specs[1].start = xg_team_world_pe(parent, x);
+        specs[1].stride =
+            (int)((long long)parent->stride * (xrange < n ? xrange : n));
         specs[1].size   = (n - x + xrange - 1) / xrange;
         specs[1].member = 1;
         specs[1].axis   = 1;
         team_spec_config(&specs[1], yaxis_config, yaxis_mask);
     } else if (parent->my_pe == 0) {
-        xg_warn("shmem", "%s: xrange %d: the x dimension needs at least 1 "
-                "PE; no teams created", __func__, xrange);
+        xg_warn("shmem",
+                "%s: xrange %d: the x dimension needs at least 1 "
+                "PE; no teams created",
+                __func__, xrange);
     }
     status = xg_team_split(parent, specs, 2, valid, team_digest(xrange, 0, 0),
                            __func__, teams);
@@ -288,7 +300,8 @@ XG_SHMEM_API void shmem_team_destroy(shmem_team_t team)
         return;
     }
     if (t->predefined) {
-        xg_shmem_fail(__func__, "%s cannot be destroyed: destroy only teams "
+        xg_shmem_fail(__func__,
+                      "%s cannot be destroyed: destroy only teams "
                       "created by a split",
                       (t == &xg_team_world) ? "SHMEM_TEAM_WORLD"
                                             : "SHMEM_TEAM_SHARED");

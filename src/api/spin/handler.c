@@ -7,8 +7,7 @@
 #include "base/xg_compiler.h"
 #include "spin/xg_spin.h"
 
-XG_EXPORT int spin_send_packet(void *data, uint32_t length,
-                               spin_cmd_t *handle)
+XG_EXPORT int spin_send_packet(void *data, uint32_t length, spin_cmd_t *handle)
 {
     return xg_spin_cmd_send("spin_send_packet", 1, 0, data, length, handle);
 }
@@ -24,8 +23,8 @@ XG_EXPORT int spin_dma_to_host(uint64_t host_addr, uint32_t nic_addr,
                                spin_cmd_t *xfer)
 {
     (void)generate_event; /* every command completes before it returns */
-    return xg_spin_cmd_dma("spin_dma_to_host", 1, host_addr, nic_addr,
-                           length, xfer);
+    return xg_spin_cmd_dma("spin_dma_to_host", 1, host_addr, nic_addr, length,
+                           xfer);
 }
 
 XG_EXPORT int spin_dma_from_host(uint64_t host_addr, uint32_t nic_addr,
@@ -33,8 +32,8 @@ XG_EXPORT int spin_dma_from_host(uint64_t host_addr, uint32_t nic_addr,
                                  spin_cmd_t *xfer)
 {
     (void)generate_event;
-    return xg_spin_cmd_dma("spin_dma_from_host", 0, host_addr, nic_addr,
-                           length, xfer);
+    return xg_spin_cmd_dma("spin_dma_from_host", 0, host_addr, nic_addr, length,
+                           xfer);
 }
 
 XG_EXPORT int spin_write_to_host(uint64_t host_addr, uint64_t user_data,

@@ -37,8 +37,10 @@ XG_EXPORT xg_status_t xg_spin_ctx_create(const xg_spin_ctx_params_t *params,
     }
     if ((params->field_mask & XG_SPIN_CTX_FIELD_FLAGS) &&
         (params->flags & ~(unsigned)XG_SPIN_CTX_DELIVER)) {
-        xg_error("spin", "%s: params->flags %#x has unknown bits (only "
-                 "XG_SPIN_CTX_DELIVER exists)", fn, params->flags);
+        xg_error("spin",
+                 "%s: params->flags %#x has unknown bits (only "
+                 "XG_SPIN_CTX_DELIVER exists)",
+                 fn, params->flags);
         return XG_ERR_INVALID_PARAM;
     }
     return xg_spin_ctx_new(fn, params, ctx_p);
@@ -76,8 +78,8 @@ XG_EXPORT xg_status_t xg_spin_ctx_inject(xg_spin_ctx_t *ctx, uint32_t msgid,
     if ((ctx == NULL) || ((pkt == NULL) && (len != 0))) {
         return bad("xg_spin_ctx_inject", "ctx and pkt must not be NULL");
     }
-    return xg_spin_ctx_flow_packet("xg_spin_ctx_inject", ctx, msgid, pkt,
-                                   len, eom);
+    return xg_spin_ctx_flow_packet("xg_spin_ctx_inject", ctx, msgid, pkt, len,
+                                   eom);
 }
 
 XG_EXPORT xg_status_t xg_spin_ctx_quiet(xg_spin_ctx_t *ctx)
@@ -101,8 +103,8 @@ XG_EXPORT void *xg_spin_ctx_scratchpad(xg_spin_ctx_t *ctx, unsigned cluster,
                                        size_t *size_p)
 {
     if ((ctx == NULL) || (cluster >= NB_CLUSTERS)) {
-        xg_error("spin", "xg_spin_ctx_scratchpad: %s", (ctx == NULL)
-                 ? "ctx is NULL" : "cluster must be below 4");
+        xg_error("spin", "xg_spin_ctx_scratchpad: %s",
+                 (ctx == NULL) ? "ctx is NULL" : "cluster must be below 4");
         return NULL;
     }
     return xg_spin_ctx_mem(ctx, 1, cluster, size_p);

@@ -22,20 +22,20 @@ XG_EXPORT int pspinsim_default_conf(pspin_conf_t *conf)
     }
     /* PsPIN's defaults; the engine models none of these rates */
     memset(conf, 0, sizeof(*conf));
-    conf->ni_conf.axi_aw_buffer = 32;
-    conf->ni_conf.axi_w_buffer  = 32;
-    conf->ni_conf.axi_b_buffer  = 32;
-    conf->no_conf.axi_ar_buffer = 32;
-    conf->no_conf.axi_r_buffer  = 32;
-    conf->no_conf.max_pkt_size  = 2048;
+    conf->ni_conf.axi_aw_buffer         = 32;
+    conf->ni_conf.axi_w_buffer          = 32;
+    conf->ni_conf.axi_b_buffer          = 32;
+    conf->no_conf.axi_ar_buffer         = 32;
+    conf->no_conf.axi_r_buffer          = 32;
+    conf->no_conf.max_pkt_size          = 2048;
     conf->no_conf.max_network_queue_len = 32;
-    conf->pcie_slv_conf.axi_aw_buffer = 32;
-    conf->pcie_slv_conf.axi_w_buffer  = 32;
-    conf->pcie_slv_conf.axi_ar_buffer = 32;
-    conf->pcie_slv_conf.axi_b_buffer  = 32;
-    conf->pcie_slv_conf.axi_r_buffer  = 32;
-    conf->pcie_slv_conf.pcie_L = 2;
-    conf->pcie_slv_conf.pcie_G = 0.014782;
+    conf->pcie_slv_conf.axi_aw_buffer   = 32;
+    conf->pcie_slv_conf.axi_w_buffer    = 32;
+    conf->pcie_slv_conf.axi_ar_buffer   = 32;
+    conf->pcie_slv_conf.axi_b_buffer    = 32;
+    conf->pcie_slv_conf.axi_r_buffer    = 32;
+    conf->pcie_slv_conf.pcie_L          = 2;
+    conf->pcie_slv_conf.pcie_G          = 0.014782;
     return SPIN_SUCCESS;
 }
 
@@ -73,8 +73,8 @@ XG_EXPORT int pspinsim_packet_trace_read(const char *pkt_file_path,
     if ((pkt_file_path == NULL) || (data_file_path == NULL)) {
         return null_arg("pspinsim_packet_trace_read", "a file path");
     }
-    return xg_spin_sim_trace_read("pspinsim_packet_trace_read",
-                                  pkt_file_path, data_file_path);
+    return xg_spin_sim_trace_read("pspinsim_packet_trace_read", pkt_file_path,
+                                  data_file_path);
 }
 
 XG_EXPORT int pspinsim_packet_add(spin_ec_t *ec, uint32_t msgid,
@@ -97,13 +97,13 @@ XG_EXPORT int pspinsim_packet_eos(void)
 }
 
 /* Sets one callback: read, change, write back. */
-#define SIM_SET_CB(field, cb)                                              \
-    do {                                                                   \
-        xg_spin_sim_cbs_t cbs_;                                            \
-        xg_spin_sim_get_cbs(&cbs_);                                        \
-        cbs_.field = (cb);                                                 \
-        xg_spin_sim_set_cbs(&cbs_);                                        \
-        return SPIN_SUCCESS;                                               \
+#define SIM_SET_CB(field, cb)       \
+    do {                            \
+        xg_spin_sim_cbs_t cbs_;     \
+        xg_spin_sim_get_cbs(&cbs_); \
+        cbs_.field = (cb);          \
+        xg_spin_sim_set_cbs(&cbs_); \
+        return SPIN_SUCCESS;        \
     } while (0)
 
 XG_EXPORT int pspinsim_cb_set_pkt_out(pkt_out_cb_t cb)
@@ -136,8 +136,8 @@ XG_EXPORT int pspinsim_cb_set_pkt_feedback(pkt_feedback_cb_t cb)
     SIM_SET_CB(feedback, cb);
 }
 
-XG_EXPORT int spin_nicmem_write(spin_nic_addr_t addr, void *data,
-                                size_t size, void *user_ptr)
+XG_EXPORT int spin_nicmem_write(spin_nic_addr_t addr, void *data, size_t size,
+                                void *user_ptr)
 {
     if ((data == NULL) && (size != 0)) {
         return null_arg("spin_nicmem_write", "data");
@@ -163,8 +163,8 @@ XG_EXPORT int spin_find_handler_by_name(const char *binfile,
 {
     const char *fn = "spin_find_handler_by_name";
 
-    if ((binfile == NULL) || (handler_name == NULL) ||
-        (handler_addr == NULL) || (handler_size == NULL)) {
+    if ((binfile == NULL) || (handler_name == NULL) || (handler_addr == NULL) ||
+        (handler_size == NULL)) {
         return null_arg(fn, "binfile, handler_name, handler_addr and "
                             "handler_size");
     }

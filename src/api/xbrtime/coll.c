@@ -23,8 +23,10 @@
 static void coll_root(const char *routine, int root)
 {
     if ((root < 0) || (root >= xg_gas.npes)) {
-        xg_xbrtime_fail(routine, "root %d is not a PE of this job, which "
-                        "has PEs 0..%d", root, xg_gas.npes - 1);
+        xg_xbrtime_fail(routine,
+                        "root %d is not a PE of this job, which "
+                        "has PEs 0..%d",
+                        root, xg_gas.npes - 1);
     }
 }
 
@@ -62,9 +64,11 @@ void *xg_xbrtime_stage(const char *routine, size_t len)
     void *tmp = NULL;
 
     if (xg_gas_alloc(len, XG_HEAP_MIN_ALIGN, &tmp) != XG_OK) {
-        xg_xbrtime_fail(routine, "no room in the symmetric heap for the "
+        xg_xbrtime_fail(routine,
+                        "no room in the symmetric heap for the "
                         "%zu-byte staging array of a strided collective: "
-                        "set SHMEM_SYMMETRIC_SIZE larger", len);
+                        "set SHMEM_SYMMETRIC_SIZE larger",
+                        len);
     }
     return tmp;
 }
@@ -94,10 +98,9 @@ void xg_xbrtime_stage_in(const char *routine, void *tmp, const void *src,
 void xg_xbrtime_stage_out(const char *routine, void *dest, const void *tmp,
                           size_t nelems, int stride, size_t elem)
 {
-    xg_status_t status =
-        xg_gas_iput(&xg_xbrtime_ctx, dest, tmp, elem,
-                    (ptrdiff_t)stride * (ptrdiff_t)elem, (ptrdiff_t)elem,
-                    nelems, xg_gas.me);
+    xg_status_t status = xg_gas_iput(&xg_xbrtime_ctx, dest, tmp, elem,
+                                     (ptrdiff_t)stride * (ptrdiff_t)elem,
+                                     (ptrdiff_t)elem, nelems, xg_gas.me);
 
     if (status != XG_OK) {
         xg_xbrtime_access_fail(routine, status, dest,
@@ -111,8 +114,8 @@ void xg_xbrtime_stage_out(const char *routine, void *dest, const void *tmp,
 static void coll_broadcast(const char *routine, void *dest, const void *src,
                            size_t nelems, int stride, size_t elem, int root)
 {
-    size_t span = xg_xbrtime_coll_rooted(routine, dest, src, nelems, stride,
-                                         elem, root);
+    size_t span =
+        xg_xbrtime_coll_rooted(routine, dest, src, nelems, stride, elem, root);
     size_t len;
     xg_coll_t coll;
     void *tmp;
@@ -144,19 +147,21 @@ static void coll_blocks(const char *routine, const int *pe_msg_sz,
     int p;
 
     if ((pe_msg_sz == NULL) || (pe_disp == NULL)) {
-        xg_xbrtime_fail(routine, "pe_msg_sz %p, pe_disp %p: both must be "
+        xg_xbrtime_fail(routine,
+                        "pe_msg_sz %p, pe_disp %p: both must be "
                         "arrays of xbrtime_num_pes() ints",
                         (const void *)pe_msg_sz, (const void *)pe_disp);
     }
     for (p = 0; p < xg_gas.npes; p++) {
         if ((pe_msg_sz[p] < 0) || (pe_disp[p] < 0) ||
             ((size_t)pe_disp[p] + (size_t)pe_msg_sz[p] > nelems)) {
-            xg_xbrtime_fail(routine, "the block of PE %d, pe_msg_sz[%d] = "
+            xg_xbrtime_fail(routine,
+                            "the block of PE %d, pe_msg_sz[%d] = "
                             "%d elements from pe_disp[%d] = %d, is not "
                             "within the %zu elements of nelems: counts and "
                             "displacements are non-negative and nelems "
-                            "counts the whole array", p, p, pe_msg_sz[p], p,
-                            pe_disp[p], nelems);
+                            "counts the whole array",
+                            p, p, pe_msg_sz[p], p, pe_disp[p], nelems);
         }
     }
 }
@@ -175,15 +180,15 @@ static void coll_blocked(const char *routine, int gather, void *dest,
     coll_blocks(routine, pe_msg_sz, pe_disp, nelems);
     coll_sym(routine, src,
              xg_xbrtime_span(routine,
-                             gather ? (size_t)pe_msg_sz[xg_gas.me] : nelems,
-                             1, elem));
+                             gather ? (size_t)pe_msg_sz[xg_gas.me] : nelems, 1,
+                             elem));
     xg_coll_team(&coll, &xg_team_world, routine);
     if (gather) {
         xg_coll_gatherv(&coll, dest, src, pe_msg_sz, pe_disp, nelems, elem,
                         root);
     } else {
-        xg_coll_scatterv(&coll, dest, src, pe_msg_sz, pe_disp, nelems,
-                         elem, root);
+        xg_coll_scatterv(&coll, dest, src, pe_msg_sz, pe_disp, nelems, elem,
+                         root);
     }
 }
 
@@ -215,35 +220,36 @@ static void coll_alltoall(const char *routine, void *dest, const void *src,
     }
 }
 
-#define XBR_DEFINE_COLL(TYPE, NAME, COLL, BITS, AMO, UAMO)                 \
-    XBRTIME_IF_##COLL(                                                     \
-        XG_XBRTIME_API void xbrtime_##NAME##_broadcast(                    \
-            TYPE *dest, const TYPE *src, size_t nelems, int stride,        \
-            int root)                                                      \
-        {                                                                  \
-            coll_broadcast(__func__, dest, src, nelems, stride,            \
-                           sizeof(TYPE), root);                            \
-        }                                                                  \
-        XG_XBRTIME_API void xbrtime_##NAME##_scatter(                      \
-            TYPE *dest, const TYPE *src, int *pe_msg_sz, int *pe_disp,     \
-            size_t nelems, int root)                                       \
-        {                                                                  \
-            coll_blocked(__func__, 0, dest, src, pe_msg_sz, pe_disp,       \
-                         nelems, sizeof(TYPE), root);                      \
-        }                                                                  \
-        XG_XBRTIME_API void xbrtime_##NAME##_gather(                       \
-            TYPE *dest, const TYPE *src, int *pe_msg_sz, int *pe_disp,     \
-            size_t nelems, int root)                                       \
-        {                                                                  \
-            coll_blocked(__func__, 1, dest, src, pe_msg_sz, pe_disp,       \
-                         nelems, sizeof(TYPE), root);                      \
-        }                                                                  \
-        XG_XBRTIME_API void xbrtime_##NAME##_alltoall(                     \
-            TYPE *dest, const TYPE *src, int src_stride, int dest_stride,  \
-            size_t nelems)                                                 \
-        {                                                                  \
-            coll_alltoall(__func__, dest, src, src_stride, dest_stride,    \
-                          nelems, sizeof(TYPE));                           \
+#define XBR_DEFINE_COLL(TYPE, NAME, COLL, BITS, AMO, UAMO)                    \
+    XBRTIME_IF_##COLL(                                                        \
+        XG_XBRTIME_API void xbrtime_##NAME##_broadcast(                       \
+            TYPE *dest, const TYPE *src, size_t nelems, int stride,           \
+            int root) {                                                       \
+            coll_broadcast(__func__, dest, src, nelems, stride, sizeof(TYPE), \
+                           root);                                             \
+        } XG_XBRTIME_API void xbrtime_##NAME##_scatter(TYPE *dest,            \
+                                                       const TYPE *src,       \
+                                                       int *pe_msg_sz,        \
+                                                       int *pe_disp,          \
+                                                       size_t nelems,         \
+                                                       int root) {            \
+            coll_blocked(__func__, 0, dest, src, pe_msg_sz, pe_disp, nelems,  \
+                         sizeof(TYPE), root);                                 \
+        } XG_XBRTIME_API void xbrtime_##NAME##_gather(TYPE *dest,             \
+                                                      const TYPE *src,        \
+                                                      int *pe_msg_sz,         \
+                                                      int *pe_disp,           \
+                                                      size_t nelems,          \
+                                                      int root) {             \
+            coll_blocked(__func__, 1, dest, src, pe_msg_sz, pe_disp, nelems,  \
+                         sizeof(TYPE), root);                                 \
+        } XG_XBRTIME_API void xbrtime_##NAME##_alltoall(TYPE *dest,           \
+                                                        const TYPE *src,      \
+                                                        int src_stride,       \
+                                                        int dest_stride,      \
+                                                        size_t nelems) {      \
+            coll_alltoall(__func__, dest, src, src_stride, dest_stride,       \
+                          nelems, sizeof(TYPE));                              \
         })
 XBRTIME_TYPE_TABLE(XBR_DEFINE_COLL)
 #undef XBR_DEFINE_COLL

@@ -10,12 +10,14 @@
 
 #include "api/xbrtime/xbrtime_int.h"
 
-enum { XBR_GET = 0, XBR_PUT = 1 };
+enum {
+    XBR_GET = 0,
+    XBR_PUT = 1
+};
 
 static XG_NOINLINE void rma_strided(const char *routine, int put, int nb,
-                                    void *dest, const void *src,
-                                    size_t nelems, int stride, size_t elem,
-                                    int pe)
+                                    void *dest, const void *src, size_t nelems,
+                                    int stride, size_t elem, int pe)
 {
     ptrdiff_t step;
     size_t span;
@@ -37,8 +39,10 @@ static XG_NOINLINE void rma_strided(const char *routine, int put, int nb,
 static XG_NOINLINE void rma_too_long(const char *routine, size_t nelems,
                                      size_t elem)
 {
-    xg_xbrtime_fail(routine, "%zu elements of %zu bytes overflow the "
-                    "address space: check nelems", nelems, elem);
+    xg_xbrtime_fail(routine,
+                    "%zu elements of %zu bytes overflow the "
+                    "address space: check nelems",
+                    nelems, elem);
 }
 
 static XG_ALWAYS_INLINE void rma(const char *routine, int put, int nb,
@@ -68,32 +72,26 @@ static XG_ALWAYS_INLINE void rma(const char *routine, int put, int nb,
 }
 
 #define XBR_DEFINE_RMA(TYPE, NAME, COLL, BITS, AMO, UAMO)                  \
-    XG_XBRTIME_API void xbrtime_##NAME##_put(TYPE *dest, const TYPE *src,  \
-                                             size_t nelems, int stride,    \
-                                             int pe)                       \
+    XG_XBRTIME_API void xbrtime_##NAME##_put(                              \
+        TYPE *dest, const TYPE *src, size_t nelems, int stride, int pe)    \
     {                                                                      \
         rma(__func__, XBR_PUT, 0, dest, src, nelems, stride, sizeof(TYPE), \
             pe);                                                           \
     }                                                                      \
-    XG_XBRTIME_API void xbrtime_##NAME##_put_nb(TYPE *dest,                \
-                                                const TYPE *src,           \
-                                                size_t nelems, int stride, \
-                                                int pe)                    \
+    XG_XBRTIME_API void xbrtime_##NAME##_put_nb(                           \
+        TYPE *dest, const TYPE *src, size_t nelems, int stride, int pe)    \
     {                                                                      \
         rma(__func__, XBR_PUT, 1, dest, src, nelems, stride, sizeof(TYPE), \
             pe);                                                           \
     }                                                                      \
-    XG_XBRTIME_API void xbrtime_##NAME##_get(TYPE *dest, const TYPE *src,  \
-                                             size_t nelems, int stride,    \
-                                             int pe)                       \
+    XG_XBRTIME_API void xbrtime_##NAME##_get(                              \
+        TYPE *dest, const TYPE *src, size_t nelems, int stride, int pe)    \
     {                                                                      \
         rma(__func__, XBR_GET, 0, dest, src, nelems, stride, sizeof(TYPE), \
             pe);                                                           \
     }                                                                      \
-    XG_XBRTIME_API void xbrtime_##NAME##_get_nb(TYPE *dest,                \
-                                                const TYPE *src,           \
-                                                size_t nelems, int stride, \
-                                                int pe)                    \
+    XG_XBRTIME_API void xbrtime_##NAME##_get_nb(                           \
+        TYPE *dest, const TYPE *src, size_t nelems, int stride, int pe)    \
     {                                                                      \
         rma(__func__, XBR_GET, 1, dest, src, nelems, stride, sizeof(TYPE), \
             pe);                                                           \

@@ -20,10 +20,10 @@ void xg_xbrtime_not_running(const char *routine)
 {
     if (xg_runtime_state(XG_RUNTIME_PGAS) == XG_RUNTIME_FINALIZED) {
         xg_xbrtime_fail(routine, "called after xbrtime_close: call it "
-                        "between xbrtime_init and xbrtime_close");
+                                 "between xbrtime_init and xbrtime_close");
     }
     xg_xbrtime_fail(routine, "called before xbrtime_init: call "
-                    "xbrtime_init first");
+                             "xbrtime_init first");
 }
 
 void xg_xbrtime_access_fail(const char *routine, xg_status_t status,
@@ -46,13 +46,14 @@ void xg_xbrtime_access_fail(const char *routine, xg_status_t status,
     xg_xbrtime_fail(routine, "%s", text);
 }
 
-void xg_xbrtime_check_stride(const char *routine, const char *what,
-                             int stride)
+void xg_xbrtime_check_stride(const char *routine, const char *what, int stride)
 {
     if (stride < 1) {
-        xg_xbrtime_fail(routine, "%s %d is not a valid stride: it counts "
+        xg_xbrtime_fail(routine,
+                        "%s %d is not a valid stride: it counts "
                         "elements and must be at least 1 (1 = "
-                        "contiguous)", what, stride);
+                        "contiguous)",
+                        what, stride);
     }
 }
 
@@ -65,7 +66,8 @@ size_t xg_xbrtime_span(const char *routine, size_t nelems, int stride,
         return 0;
     }
     if ((nelems - 1) > (SIZE_MAX - elem_size) / step) {
-        xg_xbrtime_fail(routine, "%zu elements of %zu bytes at stride %d "
+        xg_xbrtime_fail(routine,
+                        "%zu elements of %zu bytes at stride %d "
                         "overflow the address space: check nelems",
                         nelems, elem_size, stride);
     }
@@ -75,8 +77,7 @@ size_t xg_xbrtime_span(const char *routine, size_t nelems, int stride,
 /* ---- set-up and queries ------------------------------------------------- */
 
 /* A disagreement between PEs that the collective engine found. */
-XG_NORETURN static void xbrtime_coll_fail(const char *routine,
-                                          const char *text)
+XG_NORETURN static void xbrtime_coll_fail(const char *routine, const char *text)
 {
     xg_xbrtime_fail(routine, "%s", text);
 }
@@ -84,10 +85,11 @@ XG_NORETURN static void xbrtime_coll_fail(const char *routine,
 /* The collective engine's messages in xbrtime's words (the gas defaults
  * name the rest). */
 static const xg_coll_naming_t xbrtime_coll_naming = {
-    .kinds = {
-        [XG_COLL_SYNC] = "a barrier (xbrtime_barrier, xbrtime_init or "
-                         "xbrtime_close)",
-    },
+    .kinds =
+        {
+            [XG_COLL_SYNC] = "a barrier (xbrtime_barrier, xbrtime_init or "
+                             "xbrtime_close)",
+        },
     .world = "all PEs",
     .fail  = xbrtime_coll_fail,
 };
@@ -103,8 +105,10 @@ XG_XBRTIME_API int xbrtime_init(void)
     status = xg_runtime_init(XG_RUNTIME_PGAS);
 
     if (status != XG_OK) {
-        xg_error("xbrtime", "xbrtime_init: cannot start the library (%s); "
-                 "the messages above say why", xg_status_str(status));
+        xg_error("xbrtime",
+                 "xbrtime_init: cannot start the library (%s); "
+                 "the messages above say why",
+                 xg_status_str(status));
         return (int)status;
     }
     return 0;
@@ -152,7 +156,7 @@ XG_XBRTIME_API void *xbrtime_malloc(size_t sz)
 
     if (xg_gas.npes == 0) {
         xg_error("xbrtime", "xbrtime_malloc: called before xbrtime_init "
-                 "(returns NULL): call xbrtime_init first");
+                            "(returns NULL): call xbrtime_init first");
         return NULL;
     }
     if (sz == 0) {
@@ -165,16 +169,20 @@ XG_XBRTIME_API void *xbrtime_malloc(size_t sz)
         xg_gas_heap_diag_t heap;
 
         xg_gas_heap_diagnose(sz, &heap);
-        xg_error("xbrtime", "xbrtime_malloc: cannot allocate %zu bytes "
+        xg_error("xbrtime",
+                 "xbrtime_malloc: cannot allocate %zu bytes "
                  "(returns NULL): the symmetric heap of %llu bytes cannot "
                  "hold them (largest free block %llu bytes); check the "
                  "size, or set SHMEM_SYMMETRIC_SIZE above the total the "
-                 "program allocates", sz, (unsigned long long)heap.heap,
+                 "program allocates",
+                 sz, (unsigned long long)heap.heap,
                  (unsigned long long)heap.largest_free);
         ptr = NULL;
     } else if (status != XG_OK) {
-        xg_error("xbrtime", "xbrtime_malloc: cannot allocate %zu bytes "
-                 "(returns NULL): %s", sz, xg_status_str(status));
+        xg_error("xbrtime",
+                 "xbrtime_malloc: cannot allocate %zu bytes "
+                 "(returns NULL): %s",
+                 sz, xg_status_str(status));
         ptr = NULL;
     }
     /* the object exists on every PE before any PE uses it */
@@ -189,8 +197,10 @@ XG_XBRTIME_API void xbrtime_free(void *ptr)
     xg_gas_ctx_quiet(&xg_xbrtime_ctx);
     xg_gas_barrier_named(__func__);
     if ((ptr != NULL) && (xg_gas_free(ptr) != XG_OK)) {
-        xg_xbrtime_fail(__func__, "%p is not an object of the symmetric "
+        xg_xbrtime_fail(__func__,
+                        "%p is not an object of the symmetric "
                         "heap (or was freed already): pass a pointer "
-                        "returned by xbrtime_malloc", ptr);
+                        "returned by xbrtime_malloc",
+                        ptr);
     }
 }

@@ -28,7 +28,7 @@
 extern xg_gas_ctx_t xg_xbrtime_ctx;
 
 /* Ends the job after printing "<routine>: <what went wrong>". */
-#define xg_xbrtime_fail(routine, ...)                                       \
+#define xg_xbrtime_fail(routine, ...) \
     xg_fatal_api("xbrtime", routine, __VA_ARGS__)
 
 /* Ends the job for a routine called while the runtime is not running. */
@@ -50,8 +50,7 @@ static inline void xg_xbrtime_check_running(const char *routine)
 
 /* A stride of the published API (elements, applies to both arrays) must
  * be at least 1. */
-void xg_xbrtime_check_stride(const char *routine, const char *what,
-                             int stride);
+void xg_xbrtime_check_stride(const char *routine, const char *what, int stride);
 
 /* @nelems elements of @elem_size bytes at @stride elements apart span
  * this many bytes; the job ends if that overflows. */

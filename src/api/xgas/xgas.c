@@ -59,17 +59,19 @@ XG_EXPORT int xg_gaddr_pe(xg_gaddr_t gaddr)
  * to be aligned to @align; returns @status. */
 XG_NOINLINE static xg_status_t native_failed(const char *routine,
                                              xg_gaddr_t gaddr, size_t len,
-                                             size_t align,
-                                             xg_status_t status)
+                                             size_t align, xg_status_t status)
 {
     if (status == XG_ERR_MISALIGNED) {
-        xg_error("gas", "%s: global address (ns %llu, offset %#llx) is not "
-                 "aligned to %zu bytes", routine,
-                 (unsigned long long)gaddr.ns, (unsigned long long)gaddr.off,
-                 align);
+        xg_error("gas",
+                 "%s: global address (ns %llu, offset %#llx) is not "
+                 "aligned to %zu bytes",
+                 routine, (unsigned long long)gaddr.ns,
+                 (unsigned long long)gaddr.off, align);
     } else {
-        xg_error("gas", "%s: global address (ns %llu, offset %#llx), %zu "
-                 "bytes: %s", routine, (unsigned long long)gaddr.ns,
+        xg_error("gas",
+                 "%s: global address (ns %llu, offset %#llx), %zu "
+                 "bytes: %s",
+                 routine, (unsigned long long)gaddr.ns,
                  (unsigned long long)gaddr.off, len, xg_status_str(status));
     }
     return status;
@@ -77,9 +79,9 @@ XG_NOINLINE static xg_status_t native_failed(const char *routine,
 
 /* @status of @routine's operation on @len bytes at @gaddr (aligned to
  * @align), logged if it is a failure. */
-static inline xg_status_t native_status(const char *routine,
-                                        xg_gaddr_t gaddr, size_t len,
-                                        size_t align, xg_status_t status)
+static inline xg_status_t native_status(const char *routine, xg_gaddr_t gaddr,
+                                        size_t len, size_t align,
+                                        xg_status_t status)
 {
     if (xg_unlikely(status != XG_OK)) {
         return native_failed(routine, gaddr, len, align, status);
@@ -88,20 +90,20 @@ static inline xg_status_t native_status(const char *routine,
 }
 
 /* Single-element transfers: one naturally aligned load or store. */
-#define XG_API_SINGLE(bits)                                                  \
-    XG_EXPORT xg_status_t xg_put##bits(xg_gaddr_t dst, uint##bits##_t value) \
-    {                                                                        \
-        return native_status(__func__, dst, sizeof(value), sizeof(value),    \
-                             xg_gas_gaddr_put(dst, &value, sizeof(value),    \
-                                              sizeof(value)));               \
-    }                                                                        \
-    XG_EXPORT xg_status_t xg_get##bits(xg_gaddr_t src,                       \
-                                       uint##bits##_t *value_p)              \
-    {                                                                        \
-        return native_status(__func__, src, sizeof(*value_p),                \
-                             sizeof(*value_p),                               \
+#define XG_API_SINGLE(bits)                                                   \
+    XG_EXPORT xg_status_t xg_put##bits(xg_gaddr_t dst, uint##bits##_t value)  \
+    {                                                                         \
+        return native_status(                                                 \
+            __func__, dst, sizeof(value), sizeof(value),                      \
+            xg_gas_gaddr_put(dst, &value, sizeof(value), sizeof(value)));     \
+    }                                                                         \
+    XG_EXPORT xg_status_t xg_get##bits(xg_gaddr_t src,                        \
+                                       uint##bits##_t *value_p)               \
+    {                                                                         \
+        return native_status(__func__, src, sizeof(*value_p),                 \
+                             sizeof(*value_p),                                \
                              xg_gas_gaddr_get(value_p, src, sizeof(*value_p), \
-                                              sizeof(*value_p)));            \
+                                              sizeof(*value_p)));             \
     }
 
 XG_API_SINGLE(8)
@@ -129,8 +131,8 @@ XG_EXPORT xg_status_t xg_get(void *dst, xg_gaddr_t src, size_t len)
 
 /* The table's operation for each xg_amo_op_t. */
 static const xg_op_t native_amo_ops[] = {
-    [XG_AMO_ADD] = XG_OP_SUM, [XG_AMO_AND] = XG_OP_BAND,
-    [XG_AMO_OR] = XG_OP_BOR,  [XG_AMO_XOR] = XG_OP_BXOR,
+    [XG_AMO_ADD] = XG_OP_SUM,   [XG_AMO_AND] = XG_OP_BAND,
+    [XG_AMO_OR] = XG_OP_BOR,    [XG_AMO_XOR] = XG_OP_BXOR,
     [XG_AMO_SWAP] = XG_OP_SWAP,
 };
 
@@ -140,42 +142,42 @@ static xg_status_t native_atomic(const char *routine, xg_gaddr_t dst,
                                  size_t size, xg_op_t op, const void *operand,
                                  const void *compare, void *old_p)
 {
-    return native_status(routine, dst, size, size,
-                         xg_gas_gaddr_amo(op, (size == 4) ? XG_TYPE_U32
-                                                          : XG_TYPE_U64,
-                                          dst, operand, compare, old_p));
+    return native_status(
+        routine, dst, size, size,
+        xg_gas_gaddr_amo(op, (size == 4) ? XG_TYPE_U32 : XG_TYPE_U64, dst,
+                         operand, compare, old_p));
 }
 
-#define XG_API_ATOMICS(bits)                                                 \
-    XG_EXPORT xg_status_t xg_atomic_fetch_op##bits(                          \
-        xg_gaddr_t dst, xg_amo_op_t op, uint##bits##_t operand,              \
-        uint##bits##_t *old_p)                                               \
-    {                                                                        \
-        if ((unsigned)op > XG_AMO_SWAP) {                                    \
-            xg_error("gas", "%s: unknown operation %d", __func__, (int)op);  \
-            return XG_ERR_INVALID_PARAM;                                     \
-        }                                                                    \
-        return native_atomic(__func__, dst, sizeof(operand),                 \
-                             native_amo_ops[op], &operand, NULL, old_p);     \
-    }                                                                        \
-    XG_EXPORT xg_status_t xg_atomic_cswap##bits(                             \
-        xg_gaddr_t dst, uint##bits##_t expected, uint##bits##_t desired,     \
-        uint##bits##_t *old_p)                                               \
-    {                                                                        \
-        return native_atomic(__func__, dst, sizeof(desired), XG_OP_CSWAP,    \
-                             &desired, &expected, old_p);                    \
-    }                                                                        \
-    XG_EXPORT xg_status_t xg_atomic_load##bits(xg_gaddr_t src,               \
-                                               uint##bits##_t *value_p)      \
-    {                                                                        \
-        return native_atomic(__func__, src, sizeof(*value_p), XG_OP_FETCH,   \
-                             NULL, NULL, value_p);                           \
-    }                                                                        \
-    XG_EXPORT xg_status_t xg_atomic_store##bits(xg_gaddr_t dst,              \
-                                                uint##bits##_t value)        \
-    {                                                                        \
-        return native_atomic(__func__, dst, sizeof(value), XG_OP_SWAP,       \
-                             &value, NULL, NULL);                            \
+#define XG_API_ATOMICS(bits)                                                   \
+    XG_EXPORT xg_status_t xg_atomic_fetch_op##bits(                            \
+        xg_gaddr_t dst, xg_amo_op_t op, uint##bits##_t operand,                \
+        uint##bits##_t *old_p)                                                 \
+    {                                                                          \
+        if ((unsigned)op > XG_AMO_SWAP) {                                      \
+            xg_error("gas", "%s: unknown operation %d", __func__, (int)op);    \
+            return XG_ERR_INVALID_PARAM;                                       \
+        }                                                                      \
+        return native_atomic(__func__, dst, sizeof(operand),                   \
+                             native_amo_ops[op], &operand, NULL, old_p);       \
+    }                                                                          \
+    XG_EXPORT xg_status_t xg_atomic_cswap##bits(                               \
+        xg_gaddr_t dst, uint##bits##_t expected, uint##bits##_t desired,       \
+        uint##bits##_t *old_p)                                                 \
+    {                                                                          \
+        return native_atomic(__func__, dst, sizeof(desired), XG_OP_CSWAP,      \
+                             &desired, &expected, old_p);                      \
+    }                                                                          \
+    XG_EXPORT xg_status_t xg_atomic_load##bits(xg_gaddr_t src,                 \
+                                               uint##bits##_t *value_p)        \
+    {                                                                          \
+        return native_atomic(__func__, src, sizeof(*value_p), XG_OP_FETCH,     \
+                             NULL, NULL, value_p);                             \
+    }                                                                          \
+    XG_EXPORT xg_status_t xg_atomic_store##bits(xg_gaddr_t dst,                \
+                                                uint##bits##_t value)          \
+    {                                                                          \
+        return native_atomic(__func__, dst, sizeof(value), XG_OP_SWAP, &value, \
+                             NULL, NULL);                                      \
     }
 
 XG_API_ATOMICS(32)
@@ -204,10 +206,11 @@ XG_EXPORT xg_status_t xg_malloc(size_t size, void **ptr_p)
 
     if (status == XG_ERR_NO_MEMORY) {
         xg_gas_heap_diagnose(size, &heap);
-        xg_error("gas", "xg_malloc(%zu): the symmetric heap is exhausted "
+        xg_error("gas",
+                 "xg_malloc(%zu): the symmetric heap is exhausted "
                  "(largest free block %llu bytes); raise "
-                 "SHMEM_SYMMETRIC_SIZE", size,
-                 (unsigned long long)heap.largest_free);
+                 "SHMEM_SYMMETRIC_SIZE",
+                 size, (unsigned long long)heap.largest_free);
     }
     xg_gas_barrier();
     return status;

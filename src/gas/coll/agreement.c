@@ -43,8 +43,17 @@ static int coll_cpus(void)
 
 /* The words of XGAS_COLL_CHANNEL and XGAS_COLL_BARRIER, in the order of
  * their rows (xg_gas_config.h). */
-enum { CHANNEL_AUTO, CHANNEL_DIRECT, CHANNEL_REMOTE };
-enum { BARRIER_AUTO, BARRIER_DISSEMINATION, BARRIER_COUNTER, BARRIER_TREE };
+enum {
+    CHANNEL_AUTO,
+    CHANNEL_DIRECT,
+    CHANNEL_REMOTE
+};
+enum {
+    BARRIER_AUTO,
+    BARRIER_DISSEMINATION,
+    BARRIER_COUNTER,
+    BARRIER_TREE
+};
 
 /* XGAS_COLL_CHANNEL: the remote channels when asked for, or (auto) when
  * some PE is not on the direct route.  Each PE decides for itself: both
@@ -68,12 +77,12 @@ void xg_coll_setup_publish(void)
 {
     /* the PEs that share this node's CPUs */
     int oversubscribed = xg_mem.local_npes > coll_cpus();
-    long radix = xg_config.coll_radix;
+    long radix         = xg_config.coll_radix;
     uint64_t mine[4];
-    int barrier = oversubscribed ? COLL_BAR_COUNTER : COLL_BAR_DISSEMINATION;
+    int barrier    = oversubscribed ? COLL_BAR_COUNTER : COLL_BAR_DISSEMINATION;
     int node_aware = xg_config.coll_barrier == BARRIER_AUTO;
 
-    xg_coll_cfg.remote = coll_channel_remote();
+    xg_coll_cfg.remote      = coll_channel_remote();
     xg_coll_cfg.yield_early = (xg_config.coll_yield < 0)
                                   ? oversubscribed
                                   : (xg_config.coll_yield != 0);
@@ -131,36 +140,37 @@ const char *xg_coll_channel_name(void)
 
 /* ---- errors ------------------------------------------------------------- */
 
-XG_NORETURN static void coll_default_fail(const char *routine,
-                                          const char *text)
+XG_NORETURN static void coll_default_fail(const char *routine, const char *text)
 {
     xg_log_emit(XG_LOG_ERROR, "gas", "%s: %s", routine, text);
     xg_boot_abort(1);
 }
 
 static const xg_coll_naming_t coll_default_naming = {
-    .kinds = {
-        [XG_COLL_SYNC]      = "a barrier",
-        [XG_COLL_BROADCAST] = "a broadcast",
-        [XG_COLL_REDUCE]    = "a reduction",
-        [XG_COLL_SCAN]      = "a scan",
-        [XG_COLL_COLLECT]   = "a collect",
-        [XG_COLL_FCOLLECT]  = "an fcollect",
-        [XG_COLL_ALLTOALL]  = "an alltoall",
-        [XG_COLL_ALLTOALLS] = "an alltoalls",
-        [XG_COLL_SPLIT]     = "a team split",
-        [XG_COLL_DESTROY]   = "a team destruction",
-        [XG_COLL_SCATTER]   = "a scatter",
-        [XG_COLL_GATHER]    = "a gather",
-    },
-    .heap_ops = {
-        [XG_COLL_HEAP_MALLOC]       = "an allocation",
-        [XG_COLL_HEAP_MALLOC_HINTS] = "an allocation with hints",
-        [XG_COLL_HEAP_CALLOC]       = "a zeroed allocation",
-        [XG_COLL_HEAP_ALIGN]        = "an aligned allocation",
-        [XG_COLL_HEAP_REALLOC]      = "a reallocation",
-        [XG_COLL_HEAP_FREE]         = "a free",
-    },
+    .kinds =
+        {
+            [XG_COLL_SYNC]      = "a barrier",
+            [XG_COLL_BROADCAST] = "a broadcast",
+            [XG_COLL_REDUCE]    = "a reduction",
+            [XG_COLL_SCAN]      = "a scan",
+            [XG_COLL_COLLECT]   = "a collect",
+            [XG_COLL_FCOLLECT]  = "an fcollect",
+            [XG_COLL_ALLTOALL]  = "an alltoall",
+            [XG_COLL_ALLTOALLS] = "an alltoalls",
+            [XG_COLL_SPLIT]     = "a team split",
+            [XG_COLL_DESTROY]   = "a team destruction",
+            [XG_COLL_SCATTER]   = "a scatter",
+            [XG_COLL_GATHER]    = "a gather",
+        },
+    .heap_ops =
+        {
+            [XG_COLL_HEAP_MALLOC]       = "an allocation",
+            [XG_COLL_HEAP_MALLOC_HINTS] = "an allocation with hints",
+            [XG_COLL_HEAP_CALLOC]       = "a zeroed allocation",
+            [XG_COLL_HEAP_ALIGN]        = "an aligned allocation",
+            [XG_COLL_HEAP_REALLOC]      = "a reallocation",
+            [XG_COLL_HEAP_FREE]         = "a free",
+        },
     .world  = "the world team",
     .shared = "the node team",
     .fail   = coll_default_fail,
@@ -186,15 +196,14 @@ void xg_coll_set_naming(const xg_coll_naming_t *naming)
                                       ? naming->heap_ops[i]
                                       : coll_default_naming.heap_ops[i];
     }
-    coll_naming.world  = (naming->world != NULL) ? naming->world
-                                                 : coll_default_naming.world;
-    coll_naming.shared = (naming->shared != NULL)
-                             ? naming->shared
-                             : coll_default_naming.shared;
-    coll_naming.fail   = (naming->fail != NULL) ? naming->fail
-                                                : coll_default_naming.fail;
+    coll_naming.world =
+        (naming->world != NULL) ? naming->world : coll_default_naming.world;
+    coll_naming.shared =
+        (naming->shared != NULL) ? naming->shared : coll_default_naming.shared;
+    coll_naming.fail =
+        (naming->fail != NULL) ? naming->fail : coll_default_naming.fail;
     coll_custom_naming = coll_naming;
-    coll_names = &coll_custom_naming;
+    coll_names         = &coll_custom_naming;
 }
 
 /* The world or node team's name, or NULL for a user team. */
@@ -251,18 +260,17 @@ void xg_coll_fail(const xg_coll_t *coll, const char *fmt, ...)
     coll_fail(coll, "%s", text);
 }
 
-void xg_coll_chan_failed(const xg_coll_t *coll, int rank,
-                         xg_status_t status)
+void xg_coll_chan_failed(const xg_coll_t *coll, int rank, xg_status_t status)
 {
-    coll_fail(coll, "reaching team PE %d (PE %d) failed (%s): its route is "
-              "down (the PE left the job or the NIC stopped)", rank,
-              xg_coll_world(coll, rank), xg_status_str(status));
+    coll_fail(coll,
+              "reaching team PE %d (PE %d) failed (%s): its route is "
+              "down (the PE left the job or the NIC stopped)",
+              rank, xg_coll_world(coll, rank), xg_status_str(status));
 }
 
 static const char *coll_heap_name(uint64_t op)
 {
-    return ((op < XG_COLL_HEAP_OP_COUNT) &&
-            (coll_names->heap_ops[op] != NULL))
+    return ((op < XG_COLL_HEAP_OP_COUNT) && (coll_names->heap_ops[op] != NULL))
                ? coll_names->heap_ops[op]
                : "a symmetric heap routine";
 }
@@ -303,22 +311,24 @@ static const char *coll_heap_object(uint64_t off, char *buf, size_t len)
 
 /* Both PEs are in a heap routine (same call number): the same routine,
  * size and extra argument, or the job ends. */
-static void coll_heap_mismatch(const xg_coll_t *coll, int peer,
-                               uint64_t code, uint64_t nelems, uint64_t extra)
+static void coll_heap_mismatch(const xg_coll_t *coll, int peer, uint64_t code,
+                               uint64_t nelems, uint64_t extra)
 {
     int me = xg_coll_world(coll, coll->rank), other = xg_coll_world(coll, peer);
     char a[64], b[64];
 
     if (code != coll->code) {
-        coll_fail(coll, "PE %d called %s while PE %d called %s: every PE "
+        coll_fail(coll,
+                  "PE %d called %s while PE %d called %s: every PE "
                   "must call the same symmetric heap routines in the same "
-                  "order", me, coll_heap_name(coll->code), other,
-                  coll_heap_name(code));
+                  "order",
+                  me, coll_heap_name(coll->code), other, coll_heap_name(code));
     }
     if (nelems != coll->nelems) {
-        coll_fail(coll, "PE %d asked for %llu bytes, PE %d for %llu: every "
-                  "PE must pass the same size", me,
-                  (unsigned long long)coll->nelems, other,
+        coll_fail(coll,
+                  "PE %d asked for %llu bytes, PE %d for %llu: every "
+                  "PE must pass the same size",
+                  me, (unsigned long long)coll->nelems, other,
                   (unsigned long long)nelems);
     }
     if (extra == coll->extra) {
@@ -326,19 +336,22 @@ static void coll_heap_mismatch(const xg_coll_t *coll, int peer,
     }
     switch (coll->code) {
     case XG_COLL_HEAP_ALIGN:
-        coll_fail(coll, "PE %d asked for alignment %llu, PE %d for %llu: "
-                  "every PE must pass the same alignment", me,
-                  (unsigned long long)coll->extra, other,
+        coll_fail(coll,
+                  "PE %d asked for alignment %llu, PE %d for %llu: "
+                  "every PE must pass the same alignment",
+                  me, (unsigned long long)coll->extra, other,
                   (unsigned long long)extra);
     case XG_COLL_HEAP_FREE:
-        coll_fail(coll, "PE %d frees %s, PE %d %s: every PE must free the "
-                  "same objects in the same order", me,
-                  coll_heap_object(coll->extra, a, sizeof(a)), other,
+        coll_fail(coll,
+                  "PE %d frees %s, PE %d %s: every PE must free the "
+                  "same objects in the same order",
+                  me, coll_heap_object(coll->extra, a, sizeof(a)), other,
                   coll_heap_object(extra, b, sizeof(b)));
     default:
-        coll_fail(coll, "PE %d resizes %s, PE %d %s: every PE must pass the "
-                  "same object", me,
-                  coll_heap_object(coll->extra, a, sizeof(a)), other,
+        coll_fail(coll,
+                  "PE %d resizes %s, PE %d %s: every PE must pass the "
+                  "same object",
+                  me, coll_heap_object(coll->extra, a, sizeof(a)), other,
                   coll_heap_object(extra, b, sizeof(b)));
     }
 }
@@ -350,10 +363,11 @@ void xg_coll_compare(const xg_coll_t *coll, int peer, uint64_t kind,
                      uint64_t extra)
 {
     if (kind != coll->kind) {
-        coll_fail(coll, "team PE %d is in %s while this PE (team PE %d) is "
+        coll_fail(coll,
+                  "team PE %d is in %s while this PE (team PE %d) is "
                   "in %s: every member of a team must call the team's "
-                  "collective routines in the same order", peer,
-                  coll_kind_name(kind, code), coll->rank,
+                  "collective routines in the same order",
+                  peer, coll_kind_name(kind, code), coll->rank,
                   coll_kind_name(coll->kind, coll->code));
     }
     if (kind == XG_COLL_HEAP) {
@@ -361,7 +375,8 @@ void xg_coll_compare(const xg_coll_t *coll, int peer, uint64_t kind,
         return;
     }
     if (root != coll->root) {
-        coll_fail(coll, "the root is %lld on this PE (team PE %d) but %lld on "
+        coll_fail(coll,
+                  "the root is %lld on this PE (team PE %d) but %lld on "
                   "team PE %d: every member must pass the same root",
                   (long long)coll->root, coll->rank, (long long)root, peer);
     }
@@ -370,21 +385,26 @@ void xg_coll_compare(const xg_coll_t *coll, int peer, uint64_t kind,
                               (coll->kind == XG_COLL_SCAN) ||
                               (coll->kind == XG_COLL_ALLTOALLS);
 
-        coll_fail(coll, "%s is %llu on this PE (team PE %d) but %llu on "
+        coll_fail(coll,
+                  "%s is %llu on this PE (team PE %d) but %llu on "
                   "team PE %d: every member must pass the same count",
                   counts_elements ? "the element count" : "the size in bytes",
                   (unsigned long long)coll->nelems, coll->rank,
                   (unsigned long long)nelems, peer);
     }
     if (code != coll->code) {
-        coll_fail(coll, "team PE %d called a routine for another element "
+        coll_fail(coll,
+                  "team PE %d called a routine for another element "
                   "type or operation than this PE (team PE %d): every "
-                  "member must call the same routine", peer, coll->rank);
+                  "member must call the same routine",
+                  peer, coll->rank);
     }
     if (extra != coll->extra) {
-        coll_fail(coll, "the arguments differ between this PE (team PE %d) "
+        coll_fail(coll,
+                  "the arguments differ between this PE (team PE %d) "
                   "and team PE %d (%s): every member must pass the same "
-                  "values", coll->rank, peer,
+                  "values",
+                  coll->rank, peer,
                   (coll->kind == XG_COLL_SPLIT) ? "PE triplet or xrange"
                                                 : "strides");
     }
@@ -395,17 +415,24 @@ void xg_coll_compare(const xg_coll_t *coll, int peer, uint64_t kind,
 static void coll_describe(const xg_wait_what_t *what, char *buf, size_t len)
 {
     static const char *const names[XG_COLL_KIND_COUNT] = {
-        [XG_COLL_SYNC] = "barrier", [XG_COLL_BROADCAST] = "broadcast",
-        [XG_COLL_REDUCE] = "reduction", [XG_COLL_SCAN] = "scan",
-        [XG_COLL_COLLECT] = "collect", [XG_COLL_FCOLLECT] = "fcollect",
-        [XG_COLL_ALLTOALL] = "alltoall", [XG_COLL_ALLTOALLS] = "alltoalls",
-        [XG_COLL_SPLIT] = "team split", [XG_COLL_DESTROY] = "team destroy",
-        [XG_COLL_HEAP] = "barrier of a heap routine",
-        [XG_COLL_SCATTER] = "scatter", [XG_COLL_GATHER] = "gather"};
+        [XG_COLL_SYNC]      = "barrier",
+        [XG_COLL_BROADCAST] = "broadcast",
+        [XG_COLL_REDUCE]    = "reduction",
+        [XG_COLL_SCAN]      = "scan",
+        [XG_COLL_COLLECT]   = "collect",
+        [XG_COLL_FCOLLECT]  = "fcollect",
+        [XG_COLL_ALLTOALL]  = "alltoall",
+        [XG_COLL_ALLTOALLS] = "alltoalls",
+        [XG_COLL_SPLIT]     = "team split",
+        [XG_COLL_DESTROY]   = "team destroy",
+        [XG_COLL_HEAP]      = "barrier of a heap routine",
+        [XG_COLL_SCATTER]   = "scatter",
+        [XG_COLL_GATHER]    = "gather"};
     const xg_coll_t *coll = what->arg;
-    const char *kind = ((coll->kind < XG_COLL_KIND_COUNT) &&
-                        (names[coll->kind] != NULL)) ? names[coll->kind]
-                                                     : "collective";
+    const char *kind =
+        ((coll->kind < XG_COLL_KIND_COUNT) && (names[coll->kind] != NULL))
+            ? names[coll->kind]
+            : "collective";
     char peer[40] = ", waiting for the other members";
     const char *team;
 
@@ -413,9 +440,10 @@ static void coll_describe(const xg_wait_what_t *what, char *buf, size_t len)
         snprintf(peer, sizeof(peer), ", waiting for PE %d", what->peer);
     }
     if (coll->team == NULL) {
-        snprintf(buf, len, "%s over the active set of %d PEs from PE %d, "
-                 "stride %d%s", kind, coll->size, coll->start, coll->stride,
-                 peer);
+        snprintf(buf, len,
+                 "%s over the active set of %d PEs from PE %d, "
+                 "stride %d%s",
+                 kind, coll->size, coll->start, coll->stride, peer);
     } else {
         team = coll_predefined_name(coll->team);
         snprintf(buf, len, "%s, collective #%llu on %s (%d PEs)%s", kind,
@@ -449,8 +477,8 @@ void xg_coll_wait_start(const xg_coll_t *coll, xg_wait_t *wait,
     } else {
         what->member_start  = coll->start;
         what->member_stride = coll->stride;
-        what->member_count  = ((coll->members == NULL) &&
-                               !coll->chan->remote) ? coll->size : 0;
+        what->member_count =
+            ((coll->members == NULL) && !coll->chan->remote) ? coll->size : 0;
     }
     xg_wait_watch(wait, what);
 }
@@ -460,8 +488,8 @@ void xg_coll_wait_start(const xg_coll_t *coll, xg_wait_t *wait,
 void xg_coll_team(xg_coll_t *coll, xg_team_t *team, const char *routine)
 {
     coll->routine = routine;
-    coll->chan    = xg_coll_cfg.remote ? &xg_coll_chan_team_remote
-                                       : &xg_coll_chan_team;
+    coll->chan =
+        xg_coll_cfg.remote ? &xg_coll_chan_team_remote : &xg_coll_chan_team;
     coll->team    = team;
     coll->psync   = NULL;
     coll->slot    = xg_slot(xg_gas.me, team->slot);
@@ -476,8 +504,8 @@ void xg_coll_aset(xg_coll_t *coll, int start, int stride, int size, int rank,
                   long *psync, const char *routine)
 {
     coll->routine = routine;
-    coll->chan    = xg_coll_cfg.remote ? &xg_coll_chan_psync_remote
-                                       : &xg_coll_chan_psync;
+    coll->chan =
+        xg_coll_cfg.remote ? &xg_coll_chan_psync_remote : &xg_coll_chan_psync;
     coll->team    = NULL;
     coll->psync   = psync;
     coll->slot    = xg_slot(xg_gas.me, xg_team_aset.slot);

@@ -32,9 +32,9 @@
 #include "gas/xg_gas.h"
 
 enum {
-    COLL_SPIN        = 16,    /* polls before an oversubscribed wait yields */
-    COLL_YIELDS      = 4000,  /* yields before the usual back-off resumes */
-    COLL_CHUNK       = 4096   /* bytes combined at a time (stays in L1) */
+    COLL_SPIN   = 16,   /* polls before an oversubscribed wait yields */
+    COLL_YIELDS = 4000, /* yields before the usual back-off resumes */
+    COLL_CHUNK  = 4096  /* bytes combined at a time (stays in L1) */
 };
 
 /* Copies of user data: a zero-length call may pass NULL buffers, which
@@ -102,8 +102,8 @@ static inline long coll_pos(const xg_coll_t *coll, int root)
     return (coll->rank - root + coll->size) % coll->size;
 }
 
-static inline void coll_children(const xg_coll_t *coll, long v,
-                                 long *first_p, long *count_p)
+static inline void coll_children(const xg_coll_t *coll, long v, long *first_p,
+                                 long *count_p)
 {
     long k = xg_coll_cfg.radix, first = v * k + 1, n = coll->size;
 
@@ -130,8 +130,8 @@ static void coll_wait_children(const xg_coll_t *coll, long first, long count,
     coll->chan->wait(coll, from, (int)count, phase);
 }
 
-static void coll_signal_children(const xg_coll_t *coll, long first,
-                                 long count, int root, int chan)
+static void coll_signal_children(const xg_coll_t *coll, long first, long count,
+                                 int root, int chan)
 {
     long i;
 
@@ -236,20 +236,13 @@ void xg_coll_phase(xg_coll_t *coll)
     }
     /* the active-set channel has no counter barrier (xg_coll_chan_t) */
     if ((algo == COLL_BAR_COUNTER) &&
-        ((coll->chan->arrive == NULL) ||
-         (coll->size > COLL_BAR_COUNTER_MAX))) {
+        ((coll->chan->arrive == NULL) || (coll->size > COLL_BAR_COUNTER_MAX))) {
         algo = COLL_BAR_TREE;
     }
     switch (algo) {
-    case COLL_BAR_COUNTER:
-        coll_counter_barrier(coll);
-        break;
-    case COLL_BAR_TREE:
-        coll_tree_barrier(coll);
-        break;
-    default:
-        coll_dissemination(coll);
-        break;
+    case COLL_BAR_COUNTER: coll_counter_barrier(coll); break;
+    case COLL_BAR_TREE: coll_tree_barrier(coll); break;
+    default: coll_dissemination(coll); break;
     }
 }
 
@@ -264,7 +257,7 @@ void xg_coll_barrier(xg_coll_t *coll)
 void xg_coll_broadcast(xg_coll_t *coll, void *dest, const void *source,
                        size_t nbytes, int root, int root_copies)
 {
-    long v = coll_pos(coll, root), first, count;
+    long v     = coll_pos(coll, root), first, count;
     int parent = coll_at(coll, coll_parent(v), root);
 
     xg_coll_begin(coll, XG_COLL_BROADCAST, 1, nbytes, root, 0);
@@ -303,8 +296,8 @@ static void coll_reduce_tree(const xg_coll_t *coll, void *dest,
                              size_t elem_size, xg_op_kernel_t op)
 {
     size_t nbytes = nelems * elem_size;
-    long v = coll->rank, first, count, i;
-    int parent = (int)coll_parent(v);
+    long v        = coll->rank, first, count, i;
+    int parent    = (int)coll_parent(v);
 
     coll_children(coll, v, &first, &count);
     if (dest != source) {
@@ -338,16 +331,16 @@ static void coll_slice(size_t nelems, size_t elem_size, int size, int rank,
                        size_t *lo_p, size_t *count_p)
 {
     size_t line = (elem_size < 64) ? 64 / elem_size : 1;
-    size_t per = (nelems + (size_t)size - 1) / (size_t)size;
+    size_t per  = (nelems + (size_t)size - 1) / (size_t)size;
     size_t lo, hi;
 
     per = (per + line - 1) / line * line;
-    lo = per * (size_t)rank;
+    lo  = per * (size_t)rank;
     if (lo > nelems) {
         lo = nelems;
     }
-    hi = (per > nelems - lo) ? nelems : lo + per;
-    *lo_p = lo;
+    hi       = (per > nelems - lo) ? nelems : lo + per;
+    *lo_p    = lo;
     *count_p = hi - lo;
 }
 
@@ -359,11 +352,11 @@ static void coll_slice(size_t nelems, size_t elem_size, int size, int rank,
  * dest; a third keeps every dest and source in place until all have read.
  * Each member reads about 2 x the payload whatever the team size.
  */
-static void coll_reduce_split(xg_coll_t *coll, void *dest,
-                              const void *source, size_t nelems,
-                              size_t elem_size, xg_op_kernel_t op)
+static void coll_reduce_split(xg_coll_t *coll, void *dest, const void *source,
+                              size_t nelems, size_t elem_size,
+                              xg_op_kernel_t op)
 {
-    char *d = dest;
+    char *d       = dest;
     const char *s = source;
     size_t lo, count, off, m, chunk = COLL_CHUNK / elem_size;
     int n = coll->size, j, p;
@@ -377,7 +370,8 @@ static void coll_reduce_split(xg_coll_t *coll, void *dest,
     for (off = lo; off < lo + count; off += m) {
         m = (lo + count - off < chunk) ? lo + count - off : chunk;
         if (d != s) {
-            coll_memcpy(d + off * elem_size, s + off * elem_size, m * elem_size);
+            coll_memcpy(d + off * elem_size, s + off * elem_size,
+                        m * elem_size);
         }
         /* start at the next member: members read different sources */
         for (j = 1; j < n; j++) {
@@ -412,11 +406,10 @@ static uint64_t coll_op_code(xg_op_t op, xg_op_type_t type)
 void xg_coll_reduce(xg_coll_t *coll, void *dest, const void *source,
                     size_t nelems, xg_op_t op, xg_op_type_t type)
 {
-    size_t elem_size = xg_op_type_size(type);
+    size_t elem_size      = xg_op_type_size(type);
     xg_op_kernel_t kernel = xg_op_kernel(op, type);
 
-    xg_coll_begin(coll, XG_COLL_REDUCE, coll_op_code(op, type), nelems, -1,
-                  0);
+    xg_coll_begin(coll, XG_COLL_REDUCE, coll_op_code(op, type), nelems, -1, 0);
     if (coll->size == 1) {
         if (dest != source) {
             coll_memcpy(dest, source, nelems * elem_size);
@@ -452,7 +445,7 @@ static void coll_scan_step(const xg_coll_t *coll, void *dest, void *tmp,
                            xg_op_kernel_t op, int combine)
 {
     size_t nbytes = nelems * elem_size;
-    long r = coll->rank;
+    long r        = coll->rank;
     int right = (r + dist < coll->size), left = (r - dist >= 0);
 
     if (right) {
@@ -491,8 +484,7 @@ static void coll_scan_doubling(const xg_coll_t *coll, void *dest,
     if (nbytes > sizeof(stack_tmp)) {
         tmp = malloc(nbytes);
         if (tmp == NULL) {
-            xg_coll_fail(coll, "no memory for a %zu-byte scan buffer",
-                         nbytes);
+            xg_coll_fail(coll, "no memory for a %zu-byte scan buffer", nbytes);
         }
     }
     if (dest != source) {
@@ -516,8 +508,8 @@ static void coll_scan_doubling(const xg_coll_t *coll, void *dest,
  * payload once.  Bracketed by barrier phases like the split reduction.
  */
 static void coll_scan_split(xg_coll_t *coll, void *dest, const void *source,
-                            size_t nelems, size_t elem_size,
-                            xg_op_kernel_t op, int exclusive)
+                            size_t nelems, size_t elem_size, xg_op_kernel_t op,
+                            int exclusive)
 {
     char acc[COLL_CHUNK], tmp[COLL_CHUNK];
     size_t lo, count, off, m, bytes, chunk = COLL_CHUNK / elem_size;
@@ -527,11 +519,11 @@ static void coll_scan_split(xg_coll_t *coll, void *dest, const void *source,
     coll->chan->check(coll, (coll->rank + 1) % n);
     coll_slice(nelems, elem_size, n, coll->rank, &lo, &count);
     for (off = lo; off < lo + count; off += m) {
-        m = (lo + count - off < chunk) ? lo + count - off : chunk;
+        m     = (lo + count - off < chunk) ? lo + count - off : chunk;
         bytes = m * elem_size;
         for (p = 0; p < n; p++) {
             const char *src = (const char *)source + off * elem_size;
-            char *dst = (char *)dest + off * elem_size;
+            char *dst       = (char *)dest + off * elem_size;
 
             if (!exclusive) {
                 if (p == 0) {
@@ -558,15 +550,14 @@ static void coll_scan_split(xg_coll_t *coll, void *dest, const void *source,
 }
 
 void xg_coll_scan(xg_coll_t *coll, void *dest, const void *source,
-                  size_t nelems, xg_op_t op, xg_op_type_t type,
-                  int exclusive)
+                  size_t nelems, xg_op_t op, xg_op_type_t type, int exclusive)
 {
-    size_t elem_size = xg_op_type_size(type);
+    size_t elem_size      = xg_op_type_size(type);
     xg_op_kernel_t kernel = xg_op_kernel(op, type);
 
     xg_coll_begin(coll, XG_COLL_SCAN,
-                  2 * coll_op_code(op, type) + (exclusive ? 1 : 0), nelems,
-                  -1, 0);
+                  2 * coll_op_code(op, type) + (exclusive ? 1 : 0), nelems, -1,
+                  0);
     if (coll->size == 1) {
         if (exclusive) {
             coll_memset0(dest, nelems * elem_size);
@@ -617,9 +608,11 @@ void xg_coll_collect(xg_coll_t *coll, void *dest, const void *source,
         off += (p == coll->rank) ? nbytes : coll->chan->count_get(coll, p);
     }
     if ((off > 0) && (xg_gas_diagnose(dest, off, xg_gas.me) != XG_OK)) {
-        xg_coll_fail(coll, "dest %p cannot hold the %zu bytes the PEs "
+        xg_coll_fail(coll,
+                     "dest %p cannot hold the %zu bytes the PEs "
                      "contribute: it must be a symmetric array of at least "
-                     "the sum of every PE's nelems", dest, off);
+                     "the sum of every PE's nelems",
+                     dest, off);
     }
     off = 0;
     for (p = 0; p < coll->size; p++) {
@@ -652,7 +645,7 @@ void xg_coll_alltoalls(xg_coll_t *coll, void *dest, const void *source,
                        ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                        size_t elem_size)
 {
-    int n = coll->size, j, p;
+    int n            = coll->size, j, p;
     uint64_t strides = ((uint64_t)dst << 32) ^ (uint64_t)sst;
 
     xg_coll_begin(coll, XG_COLL_ALLTOALLS, elem_size, nelems, -1, strides);

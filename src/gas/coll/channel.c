@@ -54,8 +54,8 @@ static void chan_write(const xg_coll_t *coll, void *ptr, const void *src,
     }
 }
 
-static void chan_combine(const xg_coll_t *coll, xg_op_kernel_t op,
-                         void *dst, const void *ptr, int rank, size_t nelems,
+static void chan_combine(const xg_coll_t *coll, xg_op_kernel_t op, void *dst,
+                         const void *ptr, int rank, size_t nelems,
                          size_t elem_size)
 {
     (void)elem_size;
@@ -193,10 +193,10 @@ static inline int team_seen(const xg_coll_t *coll, int dir,
 static void team_wait(const xg_coll_t *coll, const int *from, int count,
                       int phase)
 {
-    int dir = team_dir(phase);
-    xg_team_t *team = sig_team(coll);
+    int dir            = team_dir(phase);
+    xg_team_t *team    = sig_team(coll);
     uint64_t *expected = team->expected + dir * team->size;
-    unsigned polls = 0;
+    unsigned polls     = 0;
     xg_wait_what_t what;
     xg_wait_t wait;
     int i, seen = team_seen(coll, dir, expected, from, count, 0);
@@ -254,7 +254,7 @@ static xg_coll_bar_t *team_bar0(const xg_coll_t *coll)
 
 static int team_arrive(const xg_coll_t *coll)
 {
-    uint64_t b = ++coll->team->bar_count;
+    uint64_t b                = ++coll->team->bar_count;
     _Atomic uint64_t *arrived = &team_bar0(coll)->arrived;
 
     /* acq_rel: the last arrival acquires every earlier one (they form one
@@ -272,7 +272,7 @@ static void team_release(const xg_coll_t *coll)
 static void team_wait_release(const xg_coll_t *coll)
 {
     xg_coll_bar_t *bar0 = team_bar0(coll);
-    uint64_t b = coll->team->bar_count;
+    uint64_t b          = coll->team->bar_count;
     xg_wait_what_t what;
     xg_wait_t wait;
     unsigned polls = 0;
@@ -376,7 +376,9 @@ const xg_coll_chan_t xg_coll_chan_psync = {
  * included, completes it.
  */
 
-enum { REMOTE_CHUNK = 4096 }; /* bytes fetched at a time for a combine */
+enum {
+    REMOTE_CHUNK = 4096
+}; /* bytes fetched at a time for a combine */
 
 static xg_gas_ctx_t remote_ctx = XG_GAS_CTX_INIT_SHARED;
 static xg_gas_ctx_t signal_ctx = XG_GAS_CTX_INIT_SHARED;
@@ -416,18 +418,18 @@ static void remote_write(const xg_coll_t *coll, void *ptr, const void *src,
     if (rank == coll->rank) {
         chan_write(coll, ptr, src, rank, n);
     } else if (n > 0) {
-        remote_ok(coll,
-                  xg_gas_put(&remote_ctx, ptr, src, n,
-                             xg_coll_world(coll, rank)),
-                  rank);
+        remote_ok(
+            coll,
+            xg_gas_put(&remote_ctx, ptr, src, n, xg_coll_world(coll, rank)),
+            rank);
     }
 }
 
 /* The member's elements come into a private buffer a chunk at a time
  * (element types are at most 16 bytes). */
-static void remote_combine(const xg_coll_t *coll, xg_op_kernel_t op,
-                           void *dst, const void *ptr, int rank,
-                           size_t nelems, size_t elem_size)
+static void remote_combine(const xg_coll_t *coll, xg_op_kernel_t op, void *dst,
+                           const void *ptr, int rank, size_t nelems,
+                           size_t elem_size)
 {
     char buf[REMOTE_CHUNK];
     size_t per = REMOTE_CHUNK / elem_size, i, m;
@@ -448,16 +450,16 @@ static void remote_combine(const xg_coll_t *coll, xg_op_kernel_t op,
  * get into a private buffer, then spread out. */
 static void remote_read_strided(const xg_coll_t *coll, void *dst,
                                 ptrdiff_t dst_stride, const void *ptr,
-                                ptrdiff_t src_stride, int rank,
-                                size_t nelems, size_t elem_size)
+                                ptrdiff_t src_stride, int rank, size_t nelems,
+                                size_t elem_size)
 {
-    size_t sstep = (size_t)src_stride * elem_size, per, i, m;
+    size_t sstep    = (size_t)src_stride * elem_size, per, i, m;
     ptrdiff_t dstep = dst_stride * (ptrdiff_t)elem_size;
     char buf[REMOTE_CHUNK];
 
     if (rank == coll->rank) {
-        chan_read_strided(coll, dst, dst_stride, ptr, src_stride, rank,
-                          nelems, elem_size);
+        chan_read_strided(coll, dst, dst_stride, ptr, src_stride, rank, nelems,
+                          elem_size);
         return;
     }
     per = (sstep <= REMOTE_CHUNK) ? REMOTE_CHUNK / sstep : 1;
@@ -476,8 +478,8 @@ static uint64_t remote_slot_amo(const xg_coll_t *coll, xg_gas_amo_t op,
                                 _Atomic uint64_t *word, uint64_t value,
                                 int rank)
 {
-    xg_gas_amo_result_t result = xg_gas_area_amo(
-        op, (void *)word, value, xg_coll_world(coll, rank));
+    xg_gas_amo_result_t result =
+        xg_gas_area_amo(op, (void *)word, value, xg_coll_world(coll, rank));
 
     remote_ok(coll, result.status, rank);
     return result.old;
@@ -488,7 +490,7 @@ static uint64_t remote_slot_amo(const xg_coll_t *coll, xg_gas_amo_t op,
 static void remote_team_check(const xg_coll_t *coll, int peer)
 {
     xg_coll_desc_t *mine = xg_slot_desc(coll->slot, coll->team->seq);
-    uint64_t want = 2 * coll->team->seq;
+    uint64_t want        = 2 * coll->team->seq;
     xg_coll_desc_t copy;
 
     if ((peer == coll->rank) ||
@@ -496,12 +498,11 @@ static void remote_team_check(const xg_coll_t *coll, int peer)
          want)) {
         return;
     }
-    remote_ok(coll,
-              xg_gas_area_get(&copy, mine, sizeof(copy),
-                              xg_coll_world(coll, peer)),
-              peer);
-    if (remote_slot_amo(coll, XG_GAS_AMO_FETCH, &mine->seq2, 0, peer) !=
-        want) {
+    remote_ok(
+        coll,
+        xg_gas_area_get(&copy, mine, sizeof(copy), xg_coll_world(coll, peer)),
+        peer);
+    if (remote_slot_amo(coll, XG_GAS_AMO_FETCH, &mine->seq2, 0, peer) != want) {
         return;
     }
     xg_coll_compare(coll, peer,
@@ -534,7 +535,8 @@ static int remote_team_arrive(const xg_coll_t *coll)
     uint64_t b = ++coll->team->bar_count;
 
     return remote_slot_amo(coll, XG_GAS_AMO_ADD,
-                           &xg_slot_bar(coll->slot)->arrived, 1, 0) + 1 ==
+                           &xg_slot_bar(coll->slot)->arrived, 1, 0) +
+               1 ==
            b * (uint64_t)coll->size;
 }
 
@@ -550,7 +552,7 @@ static void remote_team_release(const xg_coll_t *coll)
 static void remote_team_wait_release(const xg_coll_t *coll)
 {
     _Atomic uint64_t *release = &xg_slot_bar(coll->slot)->release;
-    uint64_t b = coll->team->bar_count;
+    uint64_t b                = coll->team->bar_count;
     xg_wait_what_t what;
     xg_wait_t wait;
     unsigned polls = 0;
@@ -589,9 +591,8 @@ const xg_coll_chan_t xg_coll_chan_team_remote = {
 static size_t remote_psync_count_get(const xg_coll_t *coll, int rank)
 {
     xg_gas_amo_result_t result =
-        xg_gas_amo(&remote_ctx, XG_GAS_AMO_FETCH,
-                   &coll->psync[XG_PSYNC_COUNT], sizeof(long), 0, 0,
-                   xg_coll_world(coll, rank));
+        xg_gas_amo(&remote_ctx, XG_GAS_AMO_FETCH, &coll->psync[XG_PSYNC_COUNT],
+                   sizeof(long), 0, 0, xg_coll_world(coll, rank));
 
     remote_ok(coll, result.status, rank);
     return (size_t)result.old;

@@ -43,24 +43,21 @@ struct xg_coll_chan {
     void (*signal)(const xg_coll_t *coll, int to, int phase);
     /* Waits for the next signal of @phase from each of @count members
      * @from[] (acquire); one back-off serves them all. */
-    void (*wait)(const xg_coll_t *coll, const int *from, int count,
-                 int phase);
+    void (*wait)(const xg_coll_t *coll, const int *from, int count, int phase);
     /* Data of member @rank at its copy of symmetric @ptr (this PE's
      * address): @n bytes into private @dst (overlap allowed); @n bytes of
      * private @src into it; @dst OP= its @nelems elements of @elem_size
      * bytes; @nelems elements from it, every @src_stride-th, into every
      * @dst_stride-th of @dst (strides in elements). */
-    void (*read)(const xg_coll_t *coll, void *dst, const void *ptr,
-                 int rank, size_t n);
-    void (*write)(const xg_coll_t *coll, void *ptr, const void *src,
-                  int rank, size_t n);
+    void (*read)(const xg_coll_t *coll, void *dst, const void *ptr, int rank,
+                 size_t n);
+    void (*write)(const xg_coll_t *coll, void *ptr, const void *src, int rank,
+                  size_t n);
     void (*combine)(const xg_coll_t *coll, xg_op_kernel_t op, void *dst,
-                    const void *ptr, int rank, size_t nelems,
-                    size_t elem_size);
-    void (*read_strided)(const xg_coll_t *coll, void *dst,
-                         ptrdiff_t dst_stride, const void *ptr,
-                         ptrdiff_t src_stride, int rank, size_t nelems,
-                         size_t elem_size);
+                    const void *ptr, int rank, size_t nelems, size_t elem_size);
+    void (*read_strided)(const xg_coll_t *coll, void *dst, ptrdiff_t dst_stride,
+                         const void *ptr, ptrdiff_t src_stride, int rank,
+                         size_t nelems, size_t elem_size);
     /* A collect's contributions: this PE's published before a barrier
      * phase, the others' read after it, and the channel's state reset
      * after the last phase. */
@@ -108,7 +105,9 @@ void xg_coll_compare(const xg_coll_t *coll, int peer, uint64_t kind,
 XG_NORETURN void xg_coll_chan_failed(const xg_coll_t *coll, int rank,
                                      xg_status_t status);
 
-enum { XG_COLL_CHECK_EVERY = 256 }; /* slow polls between descriptor checks */
+enum {
+    XG_COLL_CHECK_EVERY = 256
+}; /* slow polls between descriptor checks */
 
 /* ---- the configuration (agreement.c) ------------------------------------ */
 
@@ -117,21 +116,23 @@ enum {
     COLL_BAR_DISSEMINATION = 0,
     COLL_BAR_TREE          = 1,
     COLL_BAR_COUNTER       = 2,
-    COLL_BAR_COUNTER_MAX   = 64  /* larger teams use the tree instead */
+    COLL_BAR_COUNTER_MAX   = 64 /* larger teams use the tree instead */
 };
 
 /* Children per tree node at most (XGAS_COLL_RADIX). */
-enum { COLL_RADIX_MAX = 64 };
+enum {
+    COLL_RADIX_MAX = 64
+};
 
 /* Agreed by every PE at start-up (PE 0's values), except the fields
  * marked local. */
 typedef struct xg_coll_cfg {
-    int      barrier;       /* COLL_BAR_* */
-    int      node_aware;    /* teams over nodes: the node barrier */
-    int      radix;         /* children per tree node */
-    uint64_t reduce_split;  /* bytes from which reductions split */
-    int      yield_early;   /* local: yield after a few polls */
-    int      remote;        /* local: the remote channels */
+    int barrier;           /* COLL_BAR_* */
+    int node_aware;        /* teams over nodes: the node barrier */
+    int radix;             /* children per tree node */
+    uint64_t reduce_split; /* bytes from which reductions split */
+    int yield_early;       /* local: yield after a few polls */
+    int remote;            /* local: the remote channels */
 } xg_coll_cfg_t;
 
 extern xg_coll_cfg_t xg_coll_cfg;

@@ -55,10 +55,10 @@ enum {
 };
 
 static pthread_mutex_t team_lock = PTHREAD_MUTEX_INITIALIZER;
-static uint64_t *team_used;     /* slots of teams this PE is a member of */
+static uint64_t *team_used; /* slots of teams this PE is a member of */
 static size_t team_used_words;
-static xg_team_t *team_live;    /* user teams of this PE */
-static xg_team_t *team_free;    /* destroyed team objects, for reuse */
+static xg_team_t *team_live; /* user teams of this PE */
+static xg_team_t *team_free; /* destroyed team objects, for reuse */
 
 /* ---- slots -------------------------------------------------------------- */
 
@@ -89,7 +89,7 @@ static void team_nodes_free(xg_team_t *team)
     free(team->nodes.local);
     free(team->nodes.leaders);
     team->nodes.local = team->nodes.leaders = NULL;
-    team->nodes.count = 0;
+    team->nodes.count                       = 0;
 }
 
 /* Fills team->nodes from the members' nodes: O(size + nodes) once per
@@ -97,7 +97,7 @@ static void team_nodes_free(xg_team_t *team)
 static int team_nodes_init(xg_team_t *team)
 {
     xg_team_nodes_t *n = &team->nodes;
-    int *first = malloc((size_t)xg_boot.nnodes * sizeof(*first));
+    int *first         = malloc((size_t)xg_boot.nnodes * sizeof(*first));
     int r, node, mine = xg_boot.node;
 
     memset(n, 0, sizeof(*n));
@@ -138,7 +138,7 @@ static xg_team_t *team_alloc(const xg_team_spec_t *spec, int my_pe)
 {
     xg_team_t *team;
     uint64_t *expected = calloc(2 * (size_t)spec->size, sizeof(*expected));
-    int *members = NULL;
+    int *members       = NULL;
 
     if ((spec->members != NULL) && (expected != NULL)) {
         members = malloc((size_t)spec->size * sizeof(*members));
@@ -227,8 +227,7 @@ static void team_init_predefined(xg_team_t *team, uint64_t slot, int start,
     team->slot       = slot;
     team->expected   = calloc(2 * (size_t)size, sizeof(*team->expected));
     if ((team->expected == NULL) || !team_nodes_init(team)) {
-        xg_error("team", "no memory for the predefined teams of %d PEs",
-                 size);
+        xg_error("team", "no memory for the predefined teams of %d PEs", size);
         xg_boot_abort(1);
     }
     team->magic = XG_TEAM_MAGIC;
@@ -239,18 +238,17 @@ static void team_init_predefined(xg_team_t *team, uint64_t slot, int start,
  * blocks of ranks, round robin), else listed. */
 static void team_init_shared(void)
 {
-    const int32_t *ranks = &xg_boot.node_ranks[xg_boot.node_first[
-        xg_boot.node]];
-    int size = xg_boot.local_npes, stride = (size > 1) ? ranks[1] - ranks[0]
-                                                       : 1;
+    const int32_t *ranks =
+        &xg_boot.node_ranks[xg_boot.node_first[xg_boot.node]];
+    int size   = xg_boot.local_npes,
+        stride = (size > 1) ? ranks[1] - ranks[0] : 1;
     int i, strided = (stride > 0);
 
     for (i = 2; strided && (i < size); i++) {
         strided = (ranks[i] - ranks[i - 1] == stride);
     }
     if (strided) {
-        team_init_predefined(&xg_team_shared, 1, ranks[0], stride, size,
-                             NULL);
+        team_init_predefined(&xg_team_shared, 1, ranks[0], stride, size, NULL);
     } else {
         team_init_predefined(&xg_team_shared, 1, ranks[0], 0, size,
                              (const int *)ranks);
@@ -265,7 +263,7 @@ void xg_team_init(void)
 
     free(team_used);
     team_used_words = (size_t)(slots + 63) / 64;
-    team_used = calloc(team_used_words, sizeof(*team_used));
+    team_used       = calloc(team_used_words, sizeof(*team_used));
     if (team_used == NULL) {
         xg_error("team", "no memory for the team slot map");
         xg_boot_abort(1);
@@ -295,7 +293,7 @@ void xg_team_fini(void)
     xg_team_t *team, *next;
 
     pthread_mutex_lock(&team_lock);
-    team = team_live;
+    team      = team_live;
     team_live = NULL;
     pthread_mutex_unlock(&team_lock);
     for (; team != NULL; team = next) {
@@ -350,8 +348,8 @@ xg_status_t xg_team_split(xg_team_t *parent, const xg_team_spec_t *specs,
     size_t words = xg_slot_layout.scratch_words;
     uint64_t slots[2], flags = valid ? 0 : TEAM_FLAG_INVALID, *scratch;
     xg_team_t *teams[2] = {NULL, NULL};
-    int claimed[2] = {0, 0};
-    xg_status_t status = XG_OK;
+    int claimed[2]      = {0, 0};
+    xg_status_t status  = XG_OK;
     xg_coll_t coll;
     int axis, attempts = 0;
 
@@ -448,13 +446,14 @@ xg_status_t xg_team_split(xg_team_t *parent, const xg_team_spec_t *specs,
             teams[axis]->magic = XG_TEAM_MAGIC;
             pthread_mutex_lock(&team_lock);
             teams[axis]->next = team_live;
-            team_live = teams[axis];
+            team_live         = teams[axis];
             pthread_mutex_unlock(&team_lock);
             teams_p[axis] = teams[axis];
         }
     }
     if ((status == XG_ERR_NO_RESOURCE) && (parent->my_pe == 0)) {
-        xg_error("team", "%s: no team slot is free on every PE of the parent "
+        xg_error("team",
+                 "%s: no team slot is free on every PE of the parent "
                  "team: %ld teams may exist at once besides the predefined "
                  "ones; destroy teams no longer needed or set XGAS_TEAMS_MAX "
                  "higher (e.g. XGAS_TEAMS_MAX=%ld); no team was created",
@@ -462,8 +461,10 @@ xg_status_t xg_team_split(xg_team_t *parent, const xg_team_spec_t *specs,
                  (long)(xg_slot_layout.slots - XG_GAS_PREDEFINED_TEAMS),
                  2 * (long)(xg_slot_layout.slots - XG_GAS_PREDEFINED_TEAMS));
     } else if ((status == XG_ERR_NO_MEMORY) && (parent->my_pe == 0)) {
-        xg_error("team", "%s: a PE of the parent team ran out of memory for "
-                 "a team object; no team was created", routine);
+        xg_error("team",
+                 "%s: a PE of the parent team ran out of memory for "
+                 "a team object; no team was created",
+                 routine);
     }
     return status;
 }
@@ -486,7 +487,7 @@ xg_status_t xg_team_create_list(xg_team_t *parent, const int *pes, int count,
                                 const char *routine, xg_team_t **team_p)
 {
     xg_team_spec_t spec = {0};
-    uint64_t digest = (uint64_t)count;
+    uint64_t digest     = (uint64_t)count;
     int i, j, valid = (count >= 1);
 
     /* members of the parent, each once; the digest compares the lists */

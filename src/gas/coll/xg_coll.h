@@ -75,7 +75,7 @@ typedef enum xg_coll_kind {
     XG_COLL_ALLTOALLS,
     XG_COLL_SPLIT,
     XG_COLL_DESTROY,
-    XG_COLL_HEAP,      /* a symmetric heap routine (code: xg_coll_heap_op_t) */
+    XG_COLL_HEAP, /* a symmetric heap routine (code: xg_coll_heap_op_t) */
     XG_COLL_SCATTER,
     XG_COLL_GATHER,
     XG_COLL_KIND_COUNT
@@ -98,19 +98,19 @@ typedef struct xg_coll_chan xg_coll_chan_t;
 
 /* One collective call: who takes part and where it synchronizes. */
 typedef struct xg_coll {
-    const char *routine;  /* for messages */
+    const char *routine; /* for messages */
     const xg_coll_chan_t *chan;
-    xg_team_t  *team;     /* team-slot channel (NULL: pSync channel) */
-    long       *psync;    /* pSync channel: the caller's pSync */
-    char       *slot;     /* team-slot channel: this PE's slot */
-    const int  *members;  /* member r is world PE members[r], or, if NULL, */
-    int         start;    /* start + r * stride */
-    int         stride;
-    int         size;
-    int         rank;     /* this PE's index */
+    xg_team_t *team;    /* team-slot channel (NULL: pSync channel) */
+    long *psync;        /* pSync channel: the caller's pSync */
+    char *slot;         /* team-slot channel: this PE's slot */
+    const int *members; /* member r is world PE members[r], or, if NULL, */
+    int start;          /* start + r * stride */
+    int stride;
+    int size;
+    int rank; /* this PE's index */
     /* what this PE published for the call (team mode) */
-    uint64_t    kind, code, nelems, extra;
-    int64_t     root;
+    uint64_t kind, code, nelems, extra;
+    int64_t root;
 } xg_coll_t;
 
 /* Reads the configuration and agrees on the algorithms with the other PEs
@@ -162,8 +162,7 @@ void xg_coll_reduce_scratch(xg_coll_t *coll, uint64_t *words, size_t nelems,
 /* Prefix reduction in member order: dest on member r = @op of source on
  * members 0..r (inclusive) or 0..r-1 (exclusive; zero bytes on member 0). */
 void xg_coll_scan(xg_coll_t *coll, void *dest, const void *source,
-                  size_t nelems, xg_op_t op, xg_op_type_t type,
-                  int exclusive);
+                  size_t nelems, xg_op_t op, xg_op_type_t type, int exclusive);
 
 /* dest = source of member 0, member 1, ... (@nbytes from each). */
 void xg_coll_fcollect(xg_coll_t *coll, void *dest, const void *source,
@@ -231,9 +230,9 @@ typedef enum xg_coll_heap_op {
  * starts the runtime.  A NULL name keeps the default.
  */
 typedef struct xg_coll_naming {
-    const char *kinds[XG_COLL_KIND_COUNT];     /* "a broadcast" */
+    const char *kinds[XG_COLL_KIND_COUNT]; /* "a broadcast" */
     const char *heap_ops[XG_COLL_HEAP_OP_COUNT];
-    const char *world, *shared;                /* the predefined teams */
+    const char *world, *shared; /* the predefined teams */
     void (*fail)(const char *routine, const char *text) XG_NORETURN;
 } xg_coll_naming_t;
 

@@ -52,13 +52,13 @@
 /* The descriptor of the collective a member is in (seqlock: seq2 is odd
  * while the owner rewrites the other fields). */
 typedef struct xg_coll_desc {
-    _Atomic uint64_t seq2;    /* 2 x the team's collective number */
-    _Atomic uint64_t kind;    /* xg_coll_kind_t */
-    _Atomic uint64_t code;    /* element size, operation */
-    _Atomic uint64_t nelems;  /* elements or bytes, as the kind counts */
-    _Atomic int64_t  root;    /* root PE in the team, or -1 */
-    _Atomic uint64_t extra;   /* kind-specific argument digest */
-    _Atomic uint64_t count;   /* collect: this PE's contribution in bytes */
+    _Atomic uint64_t seq2;   /* 2 x the team's collective number */
+    _Atomic uint64_t kind;   /* xg_coll_kind_t */
+    _Atomic uint64_t code;   /* element size, operation */
+    _Atomic uint64_t nelems; /* elements or bytes, as the kind counts */
+    _Atomic int64_t root;    /* root PE in the team, or -1 */
+    _Atomic uint64_t extra;  /* kind-specific argument digest */
+    _Atomic uint64_t count;  /* collect: this PE's contribution in bytes */
 } XG_CACHE_ALIGNED xg_coll_desc_t;
 
 _Static_assert(sizeof(xg_coll_desc_t) == 64, "descriptor is one line");
@@ -80,13 +80,13 @@ _Static_assert(sizeof(xg_coll_bar_t) == 128, "the barrier is two lines");
 
 /* Geometry of the slots, the same on every PE (set by xg_team_init). */
 typedef struct xg_slot_layout {
-    uint64_t slots;        /* slots per PE */
-    uint64_t size;         /* bytes per slot */
-    uint64_t bar_off;      /* offset of the barrier line in a slot */
-    uint64_t scratch_off;  /* offset of the scratch words in a slot */
+    uint64_t slots;       /* slots per PE */
+    uint64_t size;        /* bytes per slot */
+    uint64_t bar_off;     /* offset of the barrier line in a slot */
+    uint64_t scratch_off; /* offset of the scratch words in a slot */
     uint64_t scratch_words;
-    uint64_t chan_off;     /* offset of chan[0][0] in a slot */
-    uint64_t chan_pes;     /* counters per direction (the job's PEs) */
+    uint64_t chan_off; /* offset of chan[0][0] in a slot */
+    uint64_t chan_pes; /* counters per direction (the job's PEs) */
 } xg_slot_layout_t;
 
 extern xg_slot_layout_t xg_slot_layout;
@@ -155,7 +155,10 @@ static inline uint64_t *xg_slot_scratch(char *slot)
 }
 
 /* Directions of the signal counters. */
-enum { XG_CHAN_DOWN = 0, XG_CHAN_UP = 1 };
+enum {
+    XG_CHAN_DOWN = 0,
+    XG_CHAN_UP   = 1
+};
 
 static inline _Atomic uint64_t *xg_slot_chan(char *slot, int dir, int rank)
 {

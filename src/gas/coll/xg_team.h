@@ -24,33 +24,33 @@
  * node structure: the members of this PE's node, and the first member of
  * every node (its leader). */
 typedef struct xg_team_nodes {
-    int  count;     /* nodes with members (1: the team is on one node) */
-    int  leader;    /* team rank of this PE's node's first member */
-    int  nlocal;    /* members on this PE's node, this one included */
-    int *local;     /* their team ranks, ascending (leader first) */
-    int *leaders;   /* team rank of every node's leader, ascending */
-    int  my_leader; /* this PE's index in leaders, or -1 */
+    int count;     /* nodes with members (1: the team is on one node) */
+    int leader;    /* team rank of this PE's node's first member */
+    int nlocal;    /* members on this PE's node, this one included */
+    int *local;    /* their team ranks, ascending (leader first) */
+    int *leaders;  /* team rank of every node's leader, ascending */
+    int my_leader; /* this PE's index in leaders, or -1 */
 } xg_team_nodes_t;
 
 typedef struct xg_team {
     /* --- contract: read by contexts, RMA, AMO, signals --- */
-    int start;   /* world PE of member 0 */
-    int stride;  /* world PE distance between consecutive members: negative
+    int start;  /* world PE of member 0 */
+    int stride; /* world PE distance between consecutive members: negative
                   * for a team in reverse order, 0 only when size is 1 */
-    int size;    /* members */
-    int my_pe;   /* this PE's index in the team */
+    int size;   /* members */
+    int my_pe;  /* this PE's index in the team */
     const int *members; /* list form: world PE of each member (start and
                          * stride unused); NULL: strided */
     /* --- owned by team.c and the collectives --- */
     uint32_t magic;        /* XG_TEAM_MAGIC while the handle is valid */
-    int      predefined;   /* world or shared: never destroyed */
+    int predefined;        /* world or shared: never destroyed */
     uint64_t slot;         /* sync slot in every member's internal area */
     uint64_t seq;          /* collectives this PE started on the team */
     uint64_t bar_count;    /* counter barriers this PE passed on it */
     uint64_t *expected;    /* [dir * size + member]: the member's signals
                             * (in direction dir) this PE consumed */
-    int      num_contexts; /* shmem_team_config_t.num_contexts */
-    long     config_mask;  /* the mask the team was created with */
+    int num_contexts;      /* shmem_team_config_t.num_contexts */
+    long config_mask;      /* the mask the team was created with */
     xg_team_nodes_t nodes; /* where the members run */
     struct xg_team *next;  /* live user teams (for finalize) */
 } xg_team_t;
@@ -115,11 +115,11 @@ static inline int xg_team_rank_of(const xg_team_t *team, int world_pe)
  * disjoint-or-identical-slot teams in one collective call over the parent.
  */
 typedef struct xg_team_spec {
-    int  start, stride, size; /* world PEs start + i * stride, i < size */
-    const int *members;       /* or these (size of them), if not NULL */
-    int  member;              /* this PE belongs to it */
-    int  axis;                /* 0 or 1: which slot of the call it takes */
-    int  num_contexts;
+    int start, stride, size; /* world PEs start + i * stride, i < size */
+    const int *members;      /* or these (size of them), if not NULL */
+    int member;              /* this PE belongs to it */
+    int axis;                /* 0 or 1: which slot of the call it takes */
+    int num_contexts;
     long config_mask;
 } xg_team_spec_t;
 

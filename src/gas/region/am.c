@@ -43,27 +43,27 @@
 #define AM_BUF XG_GAS_AM_BUF
 
 /* Reply slots of waiting calls; the token's low bits are the slot. */
-#define AM_SLOTS      256u
-#define AM_SLOT_BITS  8u
+#define AM_SLOTS     256u
+#define AM_SLOT_BITS 8u
 
 /* Read-modify-writes queued for the application (XGAS_AM_THREAD=0). */
-#define AM_DEFER_MAX  1024u
+#define AM_DEFER_MAX 1024u
 
 typedef struct am_hdr {
-    uint8_t  kind;     /* am_kind_t */
-    uint8_t  type;     /* ACC: xg_op_type_t; RMW: xg_gas_amo_t */
-    uint8_t  want_key; /* answer with this PE's key of the region */
-    uint8_t  size;     /* RMW: bytes of the word */
-    uint32_t nseg;     /* PUT, ACC: segments after the data */
-    uint32_t token;    /* GET, RMW, REPLY: the initiator's slot; 0 none */
-    int32_t  status;   /* REPLY: xg_status_t */
-    uint64_t region;   /* the region's id */
-    uint64_t offset;   /* GET, RMW: where in the region */
-    uint64_t len;      /* GET: bytes wanted; REPLY: bytes that follow */
-    uint64_t value;    /* RMW: operand; REPLY: the old value */
-    int32_t  key;      /* REPLY: the region's key at its sender, or -1 */
+    uint8_t kind;     /* am_kind_t */
+    uint8_t type;     /* ACC: xg_op_type_t; RMW: xg_gas_amo_t */
+    uint8_t want_key; /* answer with this PE's key of the region */
+    uint8_t size;     /* RMW: bytes of the word */
+    uint32_t nseg;    /* PUT, ACC: segments after the data */
+    uint32_t token;   /* GET, RMW, REPLY: the initiator's slot; 0 none */
+    int32_t status;   /* REPLY: xg_status_t */
+    uint64_t region;  /* the region's id */
+    uint64_t offset;  /* GET, RMW: where in the region */
+    uint64_t len;     /* GET: bytes wanted; REPLY: bytes that follow */
+    uint64_t value;   /* RMW: operand; REPLY: the old value */
+    int32_t key;      /* REPLY: the region's key at its sender, or -1 */
     uint32_t pad;
-    uint8_t  scale[16];
+    uint8_t scale[16];
 } am_hdr_t;
 
 typedef struct am_seg {
@@ -73,36 +73,36 @@ typedef struct am_seg {
 
 typedef struct am_slot {
     uint32_t gen;
-    int      busy;
-    void    *dst;      /* GET: where the data goes */
-    size_t   len;
+    int busy;
+    void *dst; /* GET: where the data goes */
+    size_t len;
     uint64_t old;
-    int32_t  status;
-    int      done;
+    int32_t status;
+    int done;
 } am_slot_t;
 
 typedef struct am_deferred {
     am_hdr_t hdr;
-    int      pe;
+    int pe;
 } am_deferred_t;
 
 _Atomic int xg_gas_am_deferred;
 
 static struct {
-    int             open;
-    int             thread;      /* XGAS_AM_THREAD */
-    int             cache;       /* keys are cached: ask for them */
-    size_t          max_msg;
-    ptl_pt_index_t  pt_req, pt_rep;
+    int open;
+    int thread; /* XGAS_AM_THREAD */
+    int cache;  /* keys are cached: ask for them */
+    size_t max_msg;
+    ptl_pt_index_t pt_req, pt_rep;
     ptl_handle_le_t le_req, le_rep;
     ptl_handle_ct_t ct_rep;
-    ptl_handle_md_t md_reply;    /* replies: copied when issued */
-    xg_nic_hooks_t  hooks_req, hooks_rep;
-    xg_spinlock_t   slot_lock;
-    am_slot_t       slots[AM_SLOTS];
-    xg_spinlock_t   defer_lock;
-    am_deferred_t   defer[AM_DEFER_MAX];
-    unsigned        defer_head, defer_n;
+    ptl_handle_md_t md_reply; /* replies: copied when issued */
+    xg_nic_hooks_t hooks_req, hooks_rep;
+    xg_spinlock_t slot_lock;
+    am_slot_t slots[AM_SLOTS];
+    xg_spinlock_t defer_lock;
+    am_deferred_t defer[AM_DEFER_MAX];
+    unsigned defer_head, defer_n;
 } am;
 
 /* The entries' landing area: handlers consume every byte, none lands. */
@@ -141,8 +141,8 @@ static xg_status_t am_send(xg_gas_region_t *region, ptl_handle_md_t md,
     return XG_OK;
 }
 
-static xg_status_t am_request(xg_gas_region_t *region, int pe,
-                              const void *msg, size_t len)
+static xg_status_t am_request(xg_gas_region_t *region, int pe, const void *msg,
+                              size_t len)
 {
     return am_send(region, region->md_copy, am.pt_req, pe, msg, len);
 }
@@ -161,11 +161,13 @@ static void am_reply(int pe, am_hdr_t *hdr, const void *data, size_t len)
     if (len != 0) {
         memcpy(msg + sizeof(*hdr), data, len);
     }
-    if (am_send(NULL, am.md_reply, am.pt_rep, pe, msg, sizeof(*hdr) + len)
-        != XG_OK) {
-        xg_warn("gas", "an active-message reply to PE %d could not be "
+    if (am_send(NULL, am.md_reply, am.pt_rep, pe, msg, sizeof(*hdr) + len) !=
+        XG_OK) {
+        xg_warn("gas",
+                "an active-message reply to PE %d could not be "
                 "sent (its NIC refused it); that PE's call will report "
-                "it", pe);
+                "it",
+                pe);
     }
 }
 
@@ -184,8 +186,8 @@ static am_slot_t *am_slot_take(uint32_t *token_p)
 
             if (!slot->busy) {
                 slot->busy = 1;
-                slot->gen = (slot->gen + 1) & ((1u << (32 - AM_SLOT_BITS)) -
-                                                1u);
+                slot->gen =
+                    (slot->gen + 1) & ((1u << (32 - AM_SLOT_BITS)) - 1u);
                 if (slot->gen == 0) {
                     slot->gen = 1; /* token 0 means "no reply" */
                 }
@@ -220,8 +222,8 @@ static xg_status_t am_wait(xg_gas_region_t *region, am_slot_t *slot)
     while (!__atomic_load_n(&slot->done, __ATOMIC_ACQUIRE)) {
         xg_gas_am_idle();
         if ((xg_nic_ct_get(AM_FN, region->ct, &ev) == PTL_OK) &&
-            (ev.failure > __atomic_load_n(&region->failed_seen,
-                                          __ATOMIC_RELAXED))) {
+            (ev.failure >
+             __atomic_load_n(&region->failed_seen, __ATOMIC_RELAXED))) {
             return XG_ERR_UNREACHABLE;
         }
         if (xg_nic_ct_get(AM_FN, am.ct_rep, &ev) != PTL_OK) {
@@ -229,7 +231,7 @@ static xg_status_t am_wait(xg_gas_region_t *region, am_slot_t *slot)
         }
         /* one more reply (any call's), or a millisecond to look again */
         test = ev.success + ev.failure + 1;
-        ret = xg_nic_ct_poll(AM_FN, &am.ct_rep, &test, 1, 1, &ev, NULL);
+        ret  = xg_nic_ct_poll(AM_FN, &am.ct_rep, &test, 1, 1, &ev, NULL);
         if ((ret != PTL_OK) && (ret != PTL_CT_NONE_REACHED)) {
             return XG_ERR_UNREACHABLE;
         }
@@ -264,8 +266,8 @@ static xg_nic_hook_ret_t am_put_acc(const am_hdr_t *hdr, const uint8_t *msg,
     xg_gas_region_t *region = xg_gas_region_by_id(hdr->region);
     xg_gas_acc_t acc;
     am_seg_t segs[AM_BUF / sizeof(am_seg_t)];
-    size_t seg_bytes = (size_t)hdr->nseg * sizeof(am_seg_t), data_len;
-    size_t elem = 0;
+    size_t seg_bytes    = (size_t)hdr->nseg * sizeof(am_seg_t), data_len;
+    size_t elem         = 0;
     const uint8_t *data = msg + sizeof(*hdr);
     uint32_t i;
 
@@ -314,7 +316,7 @@ static xg_nic_hook_ret_t am_put_acc(const am_hdr_t *hdr, const uint8_t *msg,
 static void am_get(const am_hdr_t *hdr, int pe)
 {
     xg_gas_region_t *region = xg_gas_region_by_id(hdr->region);
-    am_hdr_t rep = *hdr;
+    am_hdr_t rep            = *hdr;
 
     rep.status = XG_OK;
     if ((region == NULL) || (hdr->offset > region->size) ||
@@ -324,14 +326,13 @@ static void am_get(const am_hdr_t *hdr, int pe)
         am_reply(pe, &rep, NULL, 0);
         return;
     }
-    am_reply(pe, &rep, (const void *)(region->base + hdr->offset),
-             hdr->len);
+    am_reply(pe, &rep, (const void *)(region->base + hdr->offset), hdr->len);
 }
 
 static void am_rmw(const am_hdr_t *hdr, int pe)
 {
     xg_gas_region_t *region = xg_gas_region_by_id(hdr->region);
-    am_hdr_t rep = *hdr;
+    am_hdr_t rep            = *hdr;
 
     rep.status = XG_OK;
     rep.value  = 0;
@@ -358,8 +359,8 @@ static int am_defer(const am_hdr_t *hdr, int pe)
 
     xg_spinlock_lock(&am.defer_lock);
     if (am.defer_n < AM_DEFER_MAX) {
-        am_deferred_t *d = &am.defer[(am.defer_head + am.defer_n) %
-                                     AM_DEFER_MAX];
+        am_deferred_t *d =
+            &am.defer[(am.defer_head + am.defer_n) % AM_DEFER_MAX];
 
         d->hdr = *hdr;
         d->pe  = pe;
@@ -378,13 +379,14 @@ void xg_gas_am_serve(void)
 {
     am_deferred_t d;
 
-    while (atomic_load_explicit(&xg_gas_am_deferred, memory_order_acquire) != 0) {
+    while (atomic_load_explicit(&xg_gas_am_deferred, memory_order_acquire) !=
+           0) {
         xg_spinlock_lock(&am.defer_lock);
         if (am.defer_n == 0) {
             xg_spinlock_unlock(&am.defer_lock);
             return;
         }
-        d = am.defer[am.defer_head];
+        d             = am.defer[am.defer_head];
         am.defer_head = (am.defer_head + 1) % AM_DEFER_MAX;
         am.defer_n--;
         atomic_fetch_sub_explicit(&xg_gas_am_deferred, 1, memory_order_release);
@@ -396,7 +398,7 @@ void xg_gas_am_serve(void)
 static xg_nic_hook_ret_t am_on_request(const xg_nic_hook_args_t *args)
 {
     const uint8_t *msg = args->data;
-    int pe = xg_nic_phys_rank(args->initiator);
+    int pe             = xg_nic_phys_rank(args->initiator);
     am_hdr_t hdr;
 
     /* one packet holds the whole request */
@@ -421,8 +423,7 @@ static xg_nic_hook_ret_t am_on_request(const xg_nic_hook_args_t *args)
         }
         am_rmw(&hdr, pe);
         return XG_NIC_HOOK_CONSUMED;
-    default:
-        return XG_NIC_HOOK_ERROR;
+    default: return XG_NIC_HOOK_ERROR;
     }
 }
 
@@ -431,7 +432,7 @@ static xg_nic_hook_ret_t am_on_request(const xg_nic_hook_args_t *args)
 static xg_nic_hook_ret_t am_on_reply(const xg_nic_hook_args_t *args)
 {
     const uint8_t *msg = args->data;
-    int pe = xg_nic_phys_rank(args->initiator);
+    int pe             = xg_nic_phys_rank(args->initiator);
     am_slot_t *slot;
     am_hdr_t hdr;
 
@@ -511,8 +512,8 @@ xg_status_t xg_gas_am_batch_flush(am_batch_t *batch)
                sizeof(am_seg_t));
     }
     memcpy(batch->buf + batch->used, segs, seg_bytes);
-    status = am_request(batch->region, batch->pe, batch->buf,
-                        batch->used + seg_bytes);
+    status      = am_request(batch->region, batch->pe, batch->buf,
+                             batch->used + seg_bytes);
     batch->used = sizeof(am_hdr_t);
     batch->nseg = 0;
     return status;
@@ -521,16 +522,16 @@ xg_status_t xg_gas_am_batch_flush(am_batch_t *batch)
 xg_status_t xg_gas_am_batch_add(am_batch_t *batch, uint64_t offset,
                                 const void *data, size_t len)
 {
-    size_t elem = (batch->kind == AM_ACC) ? xg_op_type_size(batch->acc->type)
-                                          : 1;
+    size_t elem =
+        (batch->kind == AM_ACC) ? xg_op_type_size(batch->acc->type) : 1;
     const uint8_t *from = data;
     xg_status_t status;
 
     while (len > 0) {
-        size_t need = ((size_t)batch->nseg + 1) * sizeof(am_seg_t);
-        size_t room = (batch->cap - batch->used > need)
-                          ? batch->cap - batch->used - need
-                          : 0;
+        size_t need  = ((size_t)batch->nseg + 1) * sizeof(am_seg_t);
+        size_t room  = (batch->cap - batch->used > need)
+                           ? batch->cap - batch->used - need
+                           : 0;
         size_t chunk = (len < room) ? len : room;
         am_seg_t seg;
 
@@ -550,8 +551,8 @@ xg_status_t xg_gas_am_batch_add(am_batch_t *batch, uint64_t offset,
                sizeof(seg));
         batch->used += chunk;
         offset += chunk;
-        from   += chunk;
-        len    -= chunk;
+        from += chunk;
+        len -= chunk;
     }
     return XG_OK;
 }
@@ -559,8 +560,8 @@ xg_status_t xg_gas_am_batch_add(am_batch_t *batch, uint64_t offset,
 xg_status_t xg_gas_am_get(xg_gas_region_t *region, int pe, uint64_t offset,
                           void *dst, size_t len, int want_key)
 {
-    size_t most = am.max_msg - sizeof(am_hdr_t);
-    uint8_t *to = dst;
+    size_t most        = am.max_msg - sizeof(am_hdr_t);
+    uint8_t *to        = dst;
     xg_status_t status = XG_OK;
 
     while ((len > 0) && (status == XG_OK)) {
@@ -569,7 +570,7 @@ xg_status_t xg_gas_am_get(xg_gas_region_t *region, int pe, uint64_t offset,
         am_slot_t *slot;
         uint32_t token;
 
-        slot = am_slot_take(&token);
+        slot      = am_slot_take(&token);
         slot->dst = to;
         slot->len = chunk;
         memset(&hdr, 0, sizeof(hdr));
@@ -579,41 +580,41 @@ xg_status_t xg_gas_am_get(xg_gas_region_t *region, int pe, uint64_t offset,
         hdr.region   = region->id;
         hdr.offset   = offset;
         hdr.len      = chunk;
-        status = am_request(region, pe, &hdr, sizeof(hdr));
+        status       = am_request(region, pe, &hdr, sizeof(hdr));
         if (status == XG_OK) {
             status = am_wait(region, slot);
         }
         am_slot_give(slot);
         offset += chunk;
-        to     += chunk;
-        len    -= chunk;
+        to += chunk;
+        len -= chunk;
     }
     return status;
 }
 
 xg_gas_amo_result_t xg_gas_am_rmw(xg_gas_region_t *region, int pe,
-                                  uint64_t offset, xg_gas_amo_t op,
-                                  size_t size, uint64_t value)
+                                  uint64_t offset, xg_gas_amo_t op, size_t size,
+                                  uint64_t value)
 {
     xg_gas_amo_result_t result = {0, XG_OK};
     am_hdr_t hdr;
     am_slot_t *slot;
     uint32_t token;
 
-    slot = am_slot_take(&token);
+    slot      = am_slot_take(&token);
     slot->len = 0;
     memset(&hdr, 0, sizeof(hdr));
-    hdr.kind   = AM_RMW;
-    hdr.type   = (uint8_t)op;
-    hdr.size   = (uint8_t)size;
-    hdr.token  = token;
-    hdr.region = region->id;
-    hdr.offset = offset;
-    hdr.value  = value;
+    hdr.kind      = AM_RMW;
+    hdr.type      = (uint8_t)op;
+    hdr.size      = (uint8_t)size;
+    hdr.token     = token;
+    hdr.region    = region->id;
+    hdr.offset    = offset;
+    hdr.value     = value;
     result.status = am_request(region, pe, &hdr, sizeof(hdr));
     if (result.status == XG_OK) {
         result.status = am_wait(region, slot);
-        result.old = slot->old;
+        result.old    = slot->old;
     }
     am_slot_give(slot);
     return result;
@@ -634,8 +635,8 @@ static int am_entry(ptl_pt_index_t pt, ptl_handle_ct_t ct,
     le.ct_handle = ct;
     le.uid       = PTL_UID_ANY;
     le.options   = PTL_LE_OP_PUT | PTL_LE_EVENT_LINK_DISABLE |
-                   PTL_LE_EVENT_COMM_DISABLE |
-                   ((ct != PTL_CT_NONE) ? PTL_LE_EVENT_CT_COMM : 0);
+                 PTL_LE_EVENT_COMM_DISABLE |
+                 ((ct != PTL_CT_NONE) ? PTL_LE_EVENT_CT_COMM : 0);
     ret = xg_nic_entry_append(AM_FN, xg_gas_nic_ni(), pt, &le,
                               PTL_PRIORITY_LIST, NULL, le_p, PTL_CT_NONE, 0);
     if (ret == PTL_OK) {
@@ -647,7 +648,7 @@ static int am_entry(ptl_pt_index_t pt, ptl_handle_ct_t ct,
 xg_status_t xg_gas_am_open(void)
 {
     const ptl_ni_limits_t *limits = xg_gas_nic_limits();
-    ptl_handle_ni_t ni = xg_gas_nic_ni();
+    ptl_handle_ni_t ni            = xg_gas_nic_ni();
     ptl_md_t md;
     int ret;
 
@@ -658,17 +659,16 @@ xg_status_t xg_gas_am_open(void)
     xg_spinlock_init(&am.slot_lock);
     xg_spinlock_init(&am.defer_lock);
     atomic_store_explicit(&xg_gas_am_deferred, 0, memory_order_relaxed);
-    am.thread  = xg_config.am_thread;
-    am.cache   = xg_config.region_cache > 0;
-    am.max_msg = (limits->max_volatile_size < AM_BUF)
-                     ? (size_t)limits->max_volatile_size
-                     : AM_BUF;
+    am.thread            = xg_config.am_thread;
+    am.cache             = xg_config.region_cache > 0;
+    am.max_msg           = (limits->max_volatile_size < AM_BUF)
+                               ? (size_t)limits->max_volatile_size
+                               : AM_BUF;
     am.hooks_req.payload = am_on_request;
     am.hooks_rep.payload = am_on_reply;
-    am.open = 1;
-    ret = xg_nic_pt_alloc(AM_FN, ni, 0, PTL_EQ_NONE,
-                          (ptl_pt_index_t)limits->max_pt_index - 1,
-                          &am.pt_req);
+    am.open              = 1;
+    ret                  = xg_nic_pt_alloc(AM_FN, ni, 0, PTL_EQ_NONE,
+                                           (ptl_pt_index_t)limits->max_pt_index - 1, &am.pt_req);
     if (ret == PTL_OK) {
         ret = xg_nic_pt_alloc(AM_FN, ni, 0, PTL_EQ_NONE,
                               (ptl_pt_index_t)limits->max_pt_index - 2,
@@ -690,13 +690,15 @@ xg_status_t xg_gas_am_open(void)
         md.options   = PTL_MD_VOLATILE | PTL_MD_EVENT_SUCCESS_DISABLE;
         md.eq_handle = PTL_EQ_NONE;
         md.ct_handle = PTL_CT_NONE;
-        ret = xg_nic_md_bind(AM_FN, ni, &md, &am.md_reply);
+        ret          = xg_nic_md_bind(AM_FN, ni, &md, &am.md_reply);
     }
     if (ret != PTL_OK) {
-        xg_error("gas", "the NIC route (XGAS_ROUTE=nic, or PEs on other "
+        xg_error("gas",
+                 "the NIC route (XGAS_ROUTE=nic, or PEs on other "
                  "nodes): cannot open its active-message portals (Portals "
                  "code %d); the software NIC cannot carry the operations of "
-                 "gas", ret);
+                 "gas",
+                 ret);
         xg_gas_am_close();
         return XG_ERR_NO_RESOURCE;
     }

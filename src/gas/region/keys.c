@@ -17,28 +17,27 @@
 #include "base/xg_spinlock.h"
 typedef struct key_entry {
     uint64_t id;
-    int      pe;
-    int      key;
+    int pe;
+    int key;
     uint64_t uses;
     uint64_t born;
-    int      next;     /* chain, -1 */
-    int      live;
+    int next; /* chain, -1 */
+    int live;
 } key_entry_t;
 
 static struct {
     xg_spinlock_t lock;
-    key_entry_t  *entries;
-    int          *heads;
-    unsigned      mask;      /* buckets - 1 */
-    int           cap, count;
-    uint64_t      clock;
+    key_entry_t *entries;
+    int *heads;
+    unsigned mask; /* buckets - 1 */
+    int cap, count;
+    uint64_t clock;
 } keys;
-
 
 static unsigned key_bucket(int pe, uint64_t id)
 {
-    uint64_t h = (id >> 6) * 0x9e3779b97f4a7c15ull ^ (uint64_t)pe *
-                 0xc2b2ae3d27d4eb4full;
+    uint64_t h = (id >> 6) * 0x9e3779b97f4a7c15ull ^
+                 (uint64_t)pe * 0xc2b2ae3d27d4eb4full;
 
     return (unsigned)(h >> 32) & keys.mask;
 }
@@ -67,8 +66,8 @@ xg_status_t xg_gas_key_cache_open(void)
         free(keys.entries);
         free(keys.heads);
         keys.entries = NULL;
-        keys.heads = NULL;
-        keys.cap = 0;
+        keys.heads   = NULL;
+        keys.cap     = 0;
         return XG_ERR_NO_MEMORY;
     }
     memset(keys.heads, 0xff, buckets * sizeof(*keys.heads));
@@ -96,9 +95,9 @@ static int *key_link(int pe, uint64_t id)
 static void key_unlink(int at)
 {
     key_entry_t *e = &keys.entries[at];
-    int *link = key_link(e->pe, e->id);
+    int *link      = key_link(e->pe, e->id);
 
-    *link = e->next;
+    *link   = e->next;
     e->live = 0;
     keys.count--;
 }
@@ -146,8 +145,7 @@ static int key_victim(void)
         e->uses = (e->uses + 1) / 2;
     }
     key_unlink(best);
-    __atomic_add_fetch(&xg_gas_region_stats.key_evictions, 1,
-                       __ATOMIC_RELAXED);
+    __atomic_add_fetch(&xg_gas_region_stats.key_evictions, 1, __ATOMIC_RELAXED);
     return best;
 }
 
@@ -163,13 +161,16 @@ void xg_gas_key_insert(int pe, uint64_t id, int key)
     if (*link >= 0) {
         keys.entries[*link].key = key;
     } else {
-        at = key_victim();
-        keys.entries[at] = (key_entry_t){.id = id, .pe = pe, .key = key,
-                                         .uses = 1, .born = keys.clock++,
-                                         .live = 1};
-        link = &keys.heads[key_bucket(pe, id)];
+        at                    = key_victim();
+        keys.entries[at]      = (key_entry_t){.id   = id,
+                                              .pe   = pe,
+                                              .key  = key,
+                                              .uses = 1,
+                                              .born = keys.clock++,
+                                              .live = 1};
+        link                  = &keys.heads[key_bucket(pe, id)];
         keys.entries[at].next = *link;
-        *link = at;
+        *link                 = at;
         keys.count++;
     }
     xg_spinlock_unlock(&keys.lock);

@@ -19,29 +19,29 @@
 #define REGION_LOCK_LINE 64
 
 struct xg_gas_region {
-    uintptr_t base;       /* this PE's address of the data */
-    size_t    size;       /* bytes of data (the largest a member asked) */
-    uint64_t  id;         /* partition offset of base: the same on every
+    uintptr_t base; /* this PE's address of the data */
+    size_t size;    /* bytes of data (the largest a member asked) */
+    uint64_t id;    /* partition offset of base: the same on every
                              member, what other PEs name the region by */
-    uint64_t *lock;       /* the accumulate lock word (after the data) */
+    uint64_t *lock; /* the accumulate lock word (after the data) */
     /* NIC route (region_nic.c); nic == 0 while gas has no NIC route */
-    int             nic;
-    int             key;       /* portal index registering it here, -1 */
+    int nic;
+    int key; /* portal index registering it here, -1 */
     ptl_handle_le_t le;
-    ptl_handle_md_t md;        /* data that stays in place (gets, puts
+    ptl_handle_md_t md;      /* data that stays in place (gets, puts
                                   longer than one packet) */
-    ptl_handle_md_t md_copy;   /* data copied when issued (one packet) */
-    ptl_handle_ct_t ct;        /* their acknowledgements and replies */
-    uint64_t        issued;    /* operations counted on ct */
-    uint64_t        done_upto; /* issued count a completion waited for */
-    uint64_t        unordered; /* issued count at the last write the NIC
+    ptl_handle_md_t md_copy; /* data copied when issued (one packet) */
+    ptl_handle_ct_t ct;      /* their acknowledgements and replies */
+    uint64_t issued;         /* operations counted on ct */
+    uint64_t done_upto;      /* issued count a completion waited for */
+    uint64_t unordered;      /* issued count at the last write the NIC
                                   may reorder with a later get */
-    uint64_t        failed_seen;
+    uint64_t failed_seen;
 };
 
 /* Design points (XGAS_ACC, XGAS_CONSISTENCY), parsed at init. */
-extern int xg_gas_region_acc_source;     /* 1: source-driven accumulate */
-extern int xg_gas_region_per_process;    /* 1: consistency per process */
+extern int xg_gas_region_acc_source;  /* 1: source-driven accumulate */
+extern int xg_gas_region_per_process; /* 1: consistency per process */
 
 /* ---- the table (table.c) ------------------------------------------------- */
 
@@ -84,19 +84,19 @@ void xg_gas_region_acc_apply(const xg_gas_acc_t *acc, void *dst,
  * address; the same offset in this PE's partition) -- its local address
  * and length; 0 at the end. */
 typedef struct region_rows {
-    xg_gas_xfer_t         kind;
+    xg_gas_xfer_t kind;
     /* strided */
     const xg_gas_shape_t *shape;
-    char                 *dst;
-    const char           *src;
-    size_t                idx[XG_GAS_SHAPE_MAX_LEVELS];
-    int                   started;
+    char *dst;
+    const char *src;
+    size_t idx[XG_GAS_SHAPE_MAX_LEVELS];
+    int started;
     /* vector */
-    void *const          *vdst;
-    const void *const    *vsrc;
-    size_t                vlen, vcount, vnext;
-    uintptr_t             delta;   /* remote addresses -> this PE's */
-    xg_gas_region_t      *only;
+    void *const *vdst;
+    const void *const *vsrc;
+    size_t vlen, vcount, vnext;
+    uintptr_t delta; /* remote addresses -> this PE's */
+    xg_gas_region_t *only;
 } region_rows_t;
 
 int region_rows_next(region_rows_t *rows, char **remote_p, char **local_p,
@@ -112,8 +112,8 @@ void xg_gas_region_nic_close(xg_gas_region_t *region);
 /* A transfer of @rows on @region of PE @pe through the NIC (checked);
  * @nb: may stay in flight. */
 xg_status_t xg_gas_region_nic_xfer(xg_gas_region_t *region, int pe,
-                                   const xg_gas_acc_t *acc,
-                                   region_rows_t *rows, int nb);
+                                   const xg_gas_acc_t *acc, region_rows_t *rows,
+                                   int nb);
 
 xg_gas_amo_result_t xg_gas_region_nic_rmw(xg_gas_region_t *region, int pe,
                                           xg_gas_amo_t op, uint64_t offset,
@@ -133,7 +133,7 @@ int xg_gas_region_nic_idle(xg_gas_region_t *region);
 xg_status_t xg_gas_key_cache_open(void);
 void xg_gas_key_cache_close(void);
 /* What PE @pe registered region @id under (-1: not cached). */
-int  xg_gas_key_lookup(int pe, uint64_t id);
+int xg_gas_key_lookup(int pe, uint64_t id);
 void xg_gas_key_insert(int pe, uint64_t id, int key);
 void xg_gas_key_drop(uint64_t id);
 
@@ -153,14 +153,14 @@ typedef enum am_kind {
 /* Packs the rows of one put or accumulate on (@region, @pe) into as few
  * active messages as fit one packet each. */
 typedef struct am_batch {
-    am_kind_t            kind;
-    xg_gas_region_t     *region;
-    int                  pe;
-    int                  want_key;
-    const xg_gas_acc_t  *acc;
-    size_t               cap, used;
-    uint32_t             nseg;
-    uint8_t              buf[XG_GAS_AM_BUF];
+    am_kind_t kind;
+    xg_gas_region_t *region;
+    int pe;
+    int want_key;
+    const xg_gas_acc_t *acc;
+    size_t cap, used;
+    uint32_t nseg;
+    uint8_t buf[XG_GAS_AM_BUF];
 } am_batch_t;
 
 void xg_gas_am_batch_init(am_batch_t *batch, am_kind_t kind,
@@ -175,8 +175,8 @@ xg_status_t xg_gas_am_get(xg_gas_region_t *region, int pe, uint64_t offset,
                           void *dst, size_t len, int want_key);
 
 xg_gas_amo_result_t xg_gas_am_rmw(xg_gas_region_t *region, int pe,
-                                  uint64_t offset, xg_gas_amo_t op,
-                                  size_t size, uint64_t value);
+                                  uint64_t offset, xg_gas_amo_t op, size_t size,
+                                  uint64_t value);
 
 /* Counters for XGAS_STATS. */
 typedef struct xg_gas_region_stats {

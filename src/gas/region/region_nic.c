@@ -39,10 +39,10 @@ static int rnic_bind(xg_gas_region_t *region, unsigned extra,
     ptl_md_t md;
 
     memset(&md, 0, sizeof(md));
-    md.start     = NULL;
-    md.length    = PTL_SIZE_MAX;
-    md.options   = PTL_MD_EVENT_SUCCESS_DISABLE | PTL_MD_EVENT_CT_ACK |
-                   PTL_MD_EVENT_CT_REPLY | extra;
+    md.start   = NULL;
+    md.length  = PTL_SIZE_MAX;
+    md.options = PTL_MD_EVENT_SUCCESS_DISABLE | PTL_MD_EVENT_CT_ACK |
+                 PTL_MD_EVENT_CT_REPLY | extra;
     md.eq_handle = PTL_EQ_NONE;
     md.ct_handle = region->ct;
     return xg_nic_md_bind(RNIC_FN, xg_gas_nic_ni(), &md, md_p);
@@ -54,7 +54,7 @@ static int rnic_bind(xg_gas_region_t *region, unsigned extra,
 static void rnic_register(xg_gas_region_t *region)
 {
     const ptl_ni_limits_t *limits = xg_gas_nic_limits();
-    ptl_handle_ni_t ni = xg_gas_nic_ni();
+    ptl_handle_ni_t ni            = xg_gas_nic_ni();
     xg_nic_entry_desc_t le;
     ptl_pt_index_t pt, got;
     int idx;
@@ -62,13 +62,13 @@ static void rnic_register(xg_gas_region_t *region)
     region->key = -1;
     for (idx = limits->max_pt_index - 3; idx >= 0; idx--) {
         pt = (ptl_pt_index_t)idx;
-        if (xg_nic_pt_alloc(RNIC_FN, ni, 0, PTL_EQ_NONE, pt, &got) ==
-            PTL_OK) {
+        if (xg_nic_pt_alloc(RNIC_FN, ni, 0, PTL_EQ_NONE, pt, &got) == PTL_OK) {
             break;
         }
     }
     if (idx < 0) {
-        xg_info("gas", "no free portal index for a region key: other PEs "
+        xg_info("gas",
+                "no free portal index for a region key: other PEs "
                 "reach the region of %zu bytes through active messages",
                 region->size);
         return;
@@ -79,8 +79,8 @@ static void rnic_register(xg_gas_region_t *region)
     le.length    = region->size;
     le.ct_handle = PTL_CT_NONE;
     le.uid       = PTL_UID_ANY;
-    le.options   = PTL_LE_OP_PUT | PTL_LE_OP_GET |
-                   PTL_LE_EVENT_LINK_DISABLE | PTL_LE_EVENT_COMM_DISABLE;
+    le.options   = PTL_LE_OP_PUT | PTL_LE_OP_GET | PTL_LE_EVENT_LINK_DISABLE |
+                 PTL_LE_EVENT_COMM_DISABLE;
     if (xg_nic_entry_append(RNIC_FN, ni, got, &le, PTL_PRIORITY_LIST, NULL,
                             &region->le, PTL_CT_NONE, 0) != PTL_OK) {
         xg_nic_pt_free(RNIC_FN, ni, got);
@@ -102,7 +102,7 @@ xg_status_t xg_gas_region_nic_open(xg_gas_region_t *region)
         return XG_ERR_NO_MEMORY;
     }
     region->md = region->md_copy = region->ct = PTL_INVALID_HANDLE;
-    region->le = PTL_INVALID_HANDLE;
+    region->le                                = PTL_INVALID_HANDLE;
     ret = xg_nic_ct_alloc(RNIC_FN, xg_gas_nic_ni(), &region->ct);
     if (ret == PTL_OK) {
         ret = rnic_bind(region, 0, &region->md);
@@ -112,8 +112,10 @@ xg_status_t xg_gas_region_nic_open(xg_gas_region_t *region)
     }
     region->nic = 1;
     if (ret != PTL_OK) {
-        xg_error("gas", "cannot register a region of %zu bytes with the NIC "
-                 "(Portals code %d)", region->size, ret);
+        xg_error("gas",
+                 "cannot register a region of %zu bytes with the NIC "
+                 "(Portals code %d)",
+                 region->size, ret);
         xg_gas_region_nic_close(region);
         return XG_ERR_NO_RESOURCE;
     }
@@ -158,10 +160,9 @@ static xg_status_t rnic_complete_one(xg_gas_region_t *region)
          __atomic_load_n(&region->done_upto, __ATOMIC_ACQUIRE))) {
         return XG_OK; /* nothing issued since the last completion */
     }
-    status = xg_gas_nic_wait_ct(region->ct, &region->issued,
-                                &region->failed_seen,
-                                "operations on a region through the NIC",
-                                &want);
+    status =
+        xg_gas_nic_wait_ct(region->ct, &region->issued, &region->failed_seen,
+                           "operations on a region through the NIC", &want);
     /* done_upto only grows */
     old = __atomic_load_n(&region->done_upto, __ATOMIC_RELAXED);
     while ((old < want) &&
@@ -174,7 +175,7 @@ static xg_status_t rnic_complete_one(xg_gas_region_t *region)
 static void rnic_complete_each(xg_gas_region_t *region, void *arg)
 {
     xg_status_t *status = arg;
-    xg_status_t one = rnic_complete_one(region);
+    xg_status_t one     = rnic_complete_one(region);
 
     if (one != XG_OK) {
         *status = one;
@@ -262,12 +263,11 @@ static xg_status_t rnic_before_read(xg_gas_region_t *region)
 /* ---- operations ------------------------------------------------------------------ */
 
 /* A put or get of @len bytes at @offset of @region on @pe with its key. */
-static xg_status_t rnic_rdma(xg_gas_region_t *region, int put, int key,
-                             int pe, uint64_t offset, void *local,
-                             size_t len)
+static xg_status_t rnic_rdma(xg_gas_region_t *region, int put, int key, int pe,
+                             uint64_t offset, void *local, size_t len)
 {
     const ptl_ni_limits_t *limits = xg_gas_nic_limits();
-    int copy = put && (len <= limits->max_volatile_size);
+    int copy                      = put && (len <= limits->max_volatile_size);
     xg_nic_op_t op;
     uint64_t issued;
     int ret;
@@ -277,7 +277,7 @@ static xg_status_t rnic_rdma(xg_gas_region_t *region, int put, int key,
                    (ptl_size_t)(uintptr_t)local, len);
     xg_nic_op_target(&op, xg_nic_phys_id(pe), (ptl_pt_index_t)key, offset);
     op.ack_req = PTL_ACK_REQ;
-    issued = __atomic_add_fetch(&region->issued, 1, __ATOMIC_SEQ_CST);
+    issued     = __atomic_add_fetch(&region->issued, 1, __ATOMIC_SEQ_CST);
     /* a rendezvous put may land after later eager messages */
     if (put && (len > xg_config.nic_eager_limit)) {
         __atomic_store_n(&region->unordered, issued, __ATOMIC_RELEASE);
@@ -318,18 +318,18 @@ static xg_status_t rnic_lock(xg_gas_region_t *region, int pe)
 static xg_status_t rnic_unlock(xg_gas_region_t *region, int pe)
 {
     return xg_gas_amo(&rnic_lock_ctx, XG_GAS_AMO_SET, region->lock,
-                      sizeof(uint64_t), 0, 0, pe).status;
+                      sizeof(uint64_t), 0, 0, pe)
+        .status;
 }
 
 /* Source-driven accumulate: under the target's region lock, each row is
  * fetched into a staging buffer, updated here and put back. */
 static xg_status_t rnic_acc_source(xg_gas_region_t *region, int pe, int key,
-                                   const xg_gas_acc_t *acc,
-                                   region_rows_t *rows)
+                                   const xg_gas_acc_t *acc, region_rows_t *rows)
 {
     uint8_t stage[RNIC_STAGE];
-    size_t elem = xg_op_type_size(acc->type);
-    size_t step = RNIC_STAGE - RNIC_STAGE % elem;
+    size_t elem                   = xg_op_type_size(acc->type);
+    size_t step                   = RNIC_STAGE - RNIC_STAGE % elem;
     const ptl_ni_limits_t *limits = xg_gas_nic_limits();
     char *remote, *local;
     size_t len, chunk;
@@ -345,13 +345,12 @@ static xg_status_t rnic_acc_source(xg_gas_region_t *region, int pe, int key,
     if (status != XG_OK) {
         return status;
     }
-    while ((status == XG_OK) &&
-           region_rows_next(rows, &remote, &local, &len)) {
+    while ((status == XG_OK) && region_rows_next(rows, &remote, &local, &len)) {
         for (; (len > 0) && (status == XG_OK);
              remote += chunk, local += chunk, len -= chunk) {
             uint64_t offset = (uintptr_t)remote - region->base;
 
-            chunk = (len < step) ? len : step;
+            chunk  = (len < step) ? len : step;
             status = (key >= 0)
                          ? rnic_rdma(region, 0, key, pe, offset, stage, chunk)
                          : xg_gas_am_get(region, pe, offset, stage, chunk, 1);
@@ -384,13 +383,13 @@ static xg_status_t rnic_acc_source(xg_gas_region_t *region, int pe, int key,
 }
 
 xg_status_t xg_gas_region_nic_xfer(xg_gas_region_t *region, int pe,
-                                   const xg_gas_acc_t *acc,
-                                   region_rows_t *rows, int nb)
+                                   const xg_gas_acc_t *acc, region_rows_t *rows,
+                                   int nb)
 {
-    int key = xg_gas_key_lookup(pe, region->id);
+    int key                       = xg_gas_key_lookup(pe, region->id);
     const ptl_ni_limits_t *limits = xg_gas_nic_limits();
-    xg_status_t status = XG_OK;
-    int in_place = 0;
+    xg_status_t status            = XG_OK;
+    int in_place                  = 0;
     char *remote, *local;
     size_t len;
     am_batch_t batch;
@@ -418,14 +417,13 @@ xg_status_t xg_gas_region_nic_xfer(xg_gas_region_t *region, int pe,
     } else {
         /* a put without the key, or an accumulate the target applies:
          * active messages */
-        xg_gas_am_batch_init(&batch, (rows->kind == XG_GAS_XFER_ACC)
-                                         ? AM_ACC : AM_PUT,
+        xg_gas_am_batch_init(&batch,
+                             (rows->kind == XG_GAS_XFER_ACC) ? AM_ACC : AM_PUT,
                              region, pe, acc, key < 0);
         while ((status == XG_OK) &&
                region_rows_next(rows, &remote, &local, &len)) {
-            status = xg_gas_am_batch_add(&batch,
-                                         (uintptr_t)remote - region->base,
-                                         local, len);
+            status = xg_gas_am_batch_add(
+                &batch, (uintptr_t)remote - region->base, local, len);
         }
         if (status == XG_OK) {
             status = xg_gas_am_batch_flush(&batch);

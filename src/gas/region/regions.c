@@ -42,11 +42,11 @@ static xg_status_t region_place(size_t need, uint64_t first_fit,
 
     for (;;) {
         if ((cand == UINT64_MAX) ||
-            (xg_heap_fit(&xg_mem.heap, need, REGION_LOCK_LINE, cand, &fit)
-             != XG_OK)) {
+            (xg_heap_fit(&xg_mem.heap, need, REGION_LOCK_LINE, cand, &fit) !=
+             XG_OK)) {
             fit = UINT64_MAX;
         }
-        v = fit;
+        v      = fit;
         status = agree(&v, 1, arg);
         if (status != XG_OK) {
             return status;
@@ -67,8 +67,8 @@ static size_t region_need(size_t size)
     return xg_align_up(size, REGION_LOCK_LINE) + REGION_LOCK_LINE;
 }
 
-xg_status_t xg_gas_region_alloc(size_t size, xg_gas_agree_fn_t agree,
-                                void *arg, xg_gas_region_t **region_p)
+xg_status_t xg_gas_region_alloc(size_t size, xg_gas_agree_fn_t agree, void *arg,
+                                xg_gas_region_t **region_p)
 {
     uint64_t v[2], off = 0;
     xg_gas_region_t *region;
@@ -83,9 +83,8 @@ xg_status_t xg_gas_region_alloc(size_t size, xg_gas_agree_fn_t agree,
     /* the size and a first candidate for its place in one agreement */
     v[0] = size;
     v[1] = 0;
-    if ((size == 0) ||
-        (xg_heap_fit(&xg_mem.heap, region_need(size), REGION_LOCK_LINE, 0,
-                     &v[1]) != XG_OK)) {
+    if ((size == 0) || (xg_heap_fit(&xg_mem.heap, region_need(size),
+                                    REGION_LOCK_LINE, 0, &v[1]) != XG_OK)) {
         v[1] = (size == 0) ? 0 : UINT64_MAX;
     }
     status = agree(v, 2, arg);
@@ -94,8 +93,8 @@ xg_status_t xg_gas_region_alloc(size_t size, xg_gas_agree_fn_t agree,
     }
     size = (size_t)v[0];
     if ((size > xg_mem.heap_size) ||
-        ((status = region_place(region_need(size), v[1], agree, arg,
-                                &off)) == XG_ERR_NO_MEMORY)) {
+        ((status = region_place(region_need(size), v[1], agree, arg, &off)) ==
+         XG_ERR_NO_MEMORY)) {
         return XG_ERR_NO_MEMORY;
     }
     if (status != XG_OK) {
@@ -103,17 +102,16 @@ xg_status_t xg_gas_region_alloc(size_t size, xg_gas_agree_fn_t agree,
     }
     region = calloc(1, sizeof(*region));
     status = (region == NULL) ? XG_ERR_NO_MEMORY
-                              : xg_gas_alloc_at(off, region_need(size),
-                                                &ptr);
+                              : xg_gas_alloc_at(off, region_need(size), &ptr);
     if (status == XG_OK) {
         region->base = (uintptr_t)ptr;
         region->size = size;
         region->id   = off;
-        region->lock = (uint64_t *)(region->base +
-                                    xg_align_up(size, REGION_LOCK_LINE));
+        region->lock =
+            (uint64_t *)(region->base + xg_align_up(size, REGION_LOCK_LINE));
         __atomic_store_n(region->lock, 0, __ATOMIC_RELAXED);
-        region->key  = -1;
-        status = xg_gas_region_insert(region);
+        region->key = -1;
+        status      = xg_gas_region_insert(region);
         if (status == XG_OK) {
             status = xg_gas_region_nic_open(region);
             if (status != XG_OK) {
@@ -188,8 +186,8 @@ static xg_status_t region_range(const void *addr, size_t len,
     return XG_OK;
 }
 
-static xg_status_t region_check_acc(xg_gas_xfer_t kind,
-                                    const xg_gas_acc_t *acc, size_t len)
+static xg_status_t region_check_acc(xg_gas_xfer_t kind, const xg_gas_acc_t *acc,
+                                    size_t len)
 {
     size_t elem;
 
@@ -200,8 +198,7 @@ static xg_status_t region_check_acc(xg_gas_xfer_t kind,
         return XG_ERR_INVALID_PARAM;
     }
     elem = xg_op_type_size(acc->type);
-    return ((elem == 0) || (len % elem != 0)) ? XG_ERR_INVALID_PARAM
-                                              : XG_OK;
+    return ((elem == 0) || (len % elem != 0)) ? XG_ERR_INVALID_PARAM : XG_OK;
 }
 
 static int region_pe_direct(int pe)
@@ -213,7 +210,6 @@ int xg_gas_region_direct(int pe)
 {
     return ((unsigned)pe < (unsigned)xg_gas.npes) && region_pe_direct(pe);
 }
-
 
 /* The direct route's pointer to @len bytes of @addr (in a region) on
  * @pe. */
@@ -238,8 +234,9 @@ int region_rows_next(region_rows_t *rows, char **remote_p, char **local_p,
         for (; rows->vnext < rows->vcount; rows->vnext++) {
             size_t k = rows->vnext;
 
-            char *remote = (put ? (char *)rows->vdst[k]
-                                : (char *)rows->vsrc[k]) + rows->delta;
+            char *remote =
+                (put ? (char *)rows->vdst[k] : (char *)rows->vsrc[k]) +
+                rows->delta;
 
             if ((rows->only != NULL) &&
                 (xg_gas_region_lookup(remote) != rows->only)) {
@@ -266,8 +263,8 @@ int region_rows_next(region_rows_t *rows, char **remote_p, char **local_p,
         }
     }
     rows->started = 1;
-    d = rows->dst;
-    s = rows->src;
+    d             = rows->dst;
+    s             = rows->src;
     for (i = 0; i < rows->shape->levels; i++) {
         d += rows->idx[i] * rows->shape->dst_stride[i];
         s += rows->idx[i] * rows->shape->src_stride[i];
@@ -286,14 +283,14 @@ static uintptr_t region_delta(int pe)
 }
 
 /* The rows' bases, the remote one as this PE's address of its copy. */
-static void region_rows_bases(region_rows_t *rows, void *dst,
-                              const void *src, int pe)
+static void region_rows_bases(region_rows_t *rows, void *dst, const void *src,
+                              int pe)
 {
     uintptr_t delta = region_delta(pe);
 
     rows->dst = (char *)dst + ((rows->kind == XG_GAS_XFER_GET) ? 0 : delta);
-    rows->src = (const char *)src +
-                ((rows->kind == XG_GAS_XFER_GET) ? delta : 0);
+    rows->src =
+        (const char *)src + ((rows->kind == XG_GAS_XFER_GET) ? delta : 0);
 }
 
 /* The rows of strided shape @s between the remote block at @r (a pointer
@@ -303,14 +300,13 @@ static void region_rows_bases(region_rows_t *rows, void *dst,
 static void region_direct_shape(xg_gas_xfer_t kind, const xg_gas_acc_t *acc,
                                 char *r, char *l, const xg_gas_shape_t *s)
 {
-    const size_t *rs = (kind == XG_GAS_XFER_GET) ? s->src_stride
-                                                 : s->dst_stride;
-    const size_t *ls = (kind == XG_GAS_XFER_GET) ? s->dst_stride
-                                                 : s->src_stride;
+    const size_t *rs =
+        (kind == XG_GAS_XFER_GET) ? s->src_stride : s->dst_stride;
+    const size_t *ls =
+        (kind == XG_GAS_XFER_GET) ? s->dst_stride : s->src_stride;
     size_t idx[XG_GAS_SHAPE_MAX_LEVELS] = {0}, row = s->count[0];
-    size_t n1 = (s->levels > 0) ? s->count[1] : 1;
-    size_t rs0 = (s->levels > 0) ? rs[0] : 0, ls0 = (s->levels > 0) ? ls[0]
-                                                                   : 0;
+    size_t n1  = (s->levels > 0) ? s->count[1] : 1;
+    size_t rs0 = (s->levels > 0) ? rs[0] : 0, ls0 = (s->levels > 0) ? ls[0] : 0;
     size_t j;
     int i;
 
@@ -332,8 +328,7 @@ static void region_direct_shape(xg_gas_xfer_t kind, const xg_gas_acc_t *acc,
             break;
         default:
             for (j = 0; j < n1; j++) {
-                xg_gas_region_acc_apply(acc, rp + j * rs0, lp + j * ls0,
-                                        row);
+                xg_gas_region_acc_apply(acc, rp + j * rs0, lp + j * ls0, row);
             }
         }
         for (i = 1; i < s->levels; i++) {
@@ -359,21 +354,18 @@ static xg_status_t region_direct_rows(xg_gas_region_t *region, int pe,
     size_t len;
 
     if (rows->kind == XG_GAS_XFER_ACC) {
-        lock = (uint64_t *)region_direct_ptr(region->lock, sizeof(*lock),
-                                             pe);
+        lock = (uint64_t *)region_direct_ptr(region->lock, sizeof(*lock), pe);
         xg_gas_region_lock_word(lock);
     }
     if (rows->shape != NULL) {
         xg_status_t ignore;
-        int get = rows->kind == XG_GAS_XFER_GET;
-        size_t extent = xg_gas_shape_extent(rows->kind, rows->shape,
-                                            &ignore);
+        int get       = rows->kind == XG_GAS_XFER_GET;
+        size_t extent = xg_gas_shape_extent(rows->kind, rows->shape, &ignore);
 
-        region_direct_shape(rows->kind, acc,
-                            region_direct_ptr(get ? rows->src : rows->dst,
-                                              extent, pe),
-                            get ? rows->dst : (char *)rows->src,
-                            rows->shape);
+        region_direct_shape(
+            rows->kind, acc,
+            region_direct_ptr(get ? rows->src : rows->dst, extent, pe),
+            get ? rows->dst : (char *)rows->src, rows->shape);
     } else {
         while (region_rows_next(rows, &remote, &local, &len)) {
             char *ptr = region_direct_ptr(remote, len, pe);
@@ -401,8 +393,7 @@ static xg_status_t region_rows_xfer(xg_gas_region_t *region, int pe,
     if (region_pe_direct(pe)) {
         return region_direct_rows(region, pe, acc, rows);
     }
-    status = xg_gas_region_nic_xfer(region, pe, acc, rows,
-                                    pending_p != NULL);
+    status = xg_gas_region_nic_xfer(region, pe, acc, rows, pending_p != NULL);
     if ((status == XG_OK) && (pending_p != NULL) &&
         !xg_gas_region_nic_idle(region)) {
         *pending_p = (*pending_p == NULL) ? region : XG_GAS_PENDING_MANY;
@@ -415,8 +406,7 @@ static xg_status_t region_rows_xfer(xg_gas_region_t *region, int pe,
 static xg_status_t region_check_pe(int pe)
 {
     if (xg_unlikely((unsigned)pe >= (unsigned)xg_gas.npes)) {
-        return (xg_gas.npes == 0) ? XG_ERR_NOT_INITIALIZED
-                                  : XG_ERR_PE_RANGE;
+        return (xg_gas.npes == 0) ? XG_ERR_NOT_INITIALIZED : XG_ERR_PE_RANGE;
     }
     return XG_OK;
 }
@@ -463,8 +453,8 @@ xg_status_t xg_gas_region_xfer(xg_gas_xfer_t kind, const xg_gas_acc_t *acc,
     memset(&rows, 0, sizeof(rows));
     memset(&shape, 0, sizeof(shape));
     shape.count[0] = len;
-    rows.kind  = kind;
-    rows.shape = &shape;
+    rows.kind      = kind;
+    rows.shape     = &shape;
     region_rows_bases(&rows, dst, src, pe);
     return region_rows_xfer(region, pe, acc, &rows, pending_p);
 }
@@ -472,8 +462,8 @@ xg_status_t xg_gas_region_xfer(xg_gas_xfer_t kind, const xg_gas_acc_t *acc,
 size_t xg_gas_shape_extent(xg_gas_xfer_t kind, const xg_gas_shape_t *shape,
                            xg_status_t *status_p)
 {
-    const size_t *stride = (kind == XG_GAS_XFER_GET) ? shape->src_stride
-                                                     : shape->dst_stride;
+    const size_t *stride =
+        (kind == XG_GAS_XFER_GET) ? shape->src_stride : shape->dst_stride;
     size_t extent = shape->count[0], step;
     int i;
 
@@ -482,8 +472,7 @@ size_t xg_gas_shape_extent(xg_gas_xfer_t kind, const xg_gas_shape_t *shape,
         if (shape->count[i + 1] == 0) {
             return 0;
         }
-        if (__builtin_mul_overflow(shape->count[i + 1] - 1, stride[i],
-                                   &step) ||
+        if (__builtin_mul_overflow(shape->count[i + 1] - 1, stride[i], &step) ||
             __builtin_add_overflow(extent, step, &extent)) {
             *status_p = XG_ERR_OUT_OF_BOUNDS;
             return 0;
@@ -496,15 +485,14 @@ size_t xg_gas_shape_extent(xg_gas_xfer_t kind, const xg_gas_shape_t *shape,
  * (a 2-D patch of full rows is one copy). */
 static void region_shape_fold(xg_gas_shape_t *shape)
 {
-    while ((shape->levels > 0) &&
-           (shape->dst_stride[0] == shape->count[0]) &&
+    while ((shape->levels > 0) && (shape->dst_stride[0] == shape->count[0]) &&
            (shape->src_stride[0] == shape->count[0]) &&
            (shape->count[1] <= SIZE_MAX / shape->count[0])) {
         int i;
 
         shape->count[0] *= shape->count[1];
         for (i = 1; i < shape->levels; i++) {
-            shape->count[i]        = shape->count[i + 1];
+            shape->count[i]          = shape->count[i + 1];
             shape->dst_stride[i - 1] = shape->dst_stride[i];
             shape->src_stride[i - 1] = shape->src_stride[i];
         }
@@ -557,13 +545,14 @@ xg_status_t xg_gas_region_xfer_strided(xg_gas_xfer_t kind,
 }
 
 xg_status_t xg_gas_region_xfer_vector(xg_gas_xfer_t kind,
-                                      const xg_gas_acc_t *acc,
-                                      void *const *dst,
+                                      const xg_gas_acc_t *acc, void *const *dst,
                                       const void *const *src, size_t len,
                                       size_t count, int pe,
                                       xg_gas_region_t **pending_p)
 {
-    enum { VECTOR_REGIONS = 16 };
+    enum {
+        VECTOR_REGIONS = 16
+    };
     xg_gas_region_t *region, *seen[VECTOR_REGIONS];
     region_rows_t rows;
     xg_status_t status;
@@ -587,9 +576,9 @@ xg_status_t xg_gas_region_xfer_vector(xg_gas_xfer_t kind,
         if ((kind == XG_GAS_XFER_GET ? dst[i] : src[i]) == NULL) {
             return XG_ERR_INVALID_PARAM;
         }
-        status = region_range((const char *)(kind == XG_GAS_XFER_GET
-                                                 ? src[i] : dst[i]) + delta,
-                              len, &region);
+        status = region_range(
+            (const char *)(kind == XG_GAS_XFER_GET ? src[i] : dst[i]) + delta,
+            len, &region);
     }
     if (status != XG_OK) {
         return status;
@@ -608,8 +597,7 @@ xg_status_t xg_gas_region_xfer_vector(xg_gas_xfer_t kind,
         size_t k;
 
         region = xg_gas_region_lookup(
-            (const char *)(kind == XG_GAS_XFER_GET ? src[i] : dst[i]) +
-            delta);
+            (const char *)(kind == XG_GAS_XFER_GET ? src[i] : dst[i]) + delta);
         for (k = 0; (k < nseen) && (seen[k] != region); k++) {
         }
         if (k < nseen) {
@@ -628,16 +616,16 @@ xg_status_t xg_gas_region_xfer_vector(xg_gas_xfer_t kind,
     return status;
 }
 
-xg_gas_amo_result_t xg_gas_region_rmw(xg_gas_amo_t op, void *dst,
-                                      size_t size, uint64_t value, int pe)
+xg_gas_amo_result_t xg_gas_region_rmw(xg_gas_amo_t op, void *dst, size_t size,
+                                      uint64_t value, int pe)
 {
     xg_gas_amo_result_t result = {0, XG_OK};
     xg_gas_region_t *region;
 
     result.status = region_check_pe(pe);
     if (result.status == XG_OK) {
-        result.status = region_range((char *)dst + region_delta(pe), size,
-                                     &region);
+        result.status =
+            region_range((char *)dst + region_delta(pe), size, &region);
     }
     if ((result.status == XG_OK) &&
         ((((size != 4) && (size != 8))) ||
@@ -654,10 +642,9 @@ xg_gas_amo_result_t xg_gas_region_rmw(xg_gas_amo_t op, void *dst,
         result.old = xg_gas_amo_apply(op, dst, size, value, 0);
         return result;
     }
-    return xg_gas_region_nic_rmw(region, pe, op,
-                                 (uintptr_t)dst + region_delta(pe) -
-                                     region->base,
-                                 size, value);
+    return xg_gas_region_nic_rmw(
+        region, pe, op, (uintptr_t)dst + region_delta(pe) - region->base, size,
+        value);
 }
 
 /* ---- completion ---------------------------------------------------------- */
@@ -689,11 +676,12 @@ void xg_gas_region_print_stats(void)
 {
     const xg_gas_region_stats_t *s = &xg_gas_region_stats;
 
-    fprintf(stderr, "xgas[pe %d] stats: region keys hit %" PRIu64
-            " missed %" PRIu64 " evicted %" PRIu64 "; active messages "
+    fprintf(stderr,
+            "xgas[pe %d] stats: region keys hit %" PRIu64 " missed %" PRIu64
+            " evicted %" PRIu64 "; active messages "
             "sent %" PRIu64 " served %" PRIu64 " (deferred to the "
-            "application %" PRIu64 "); gets that waited for writes %"
-            PRIu64 "\n", xg_gas.me, s->key_hits, s->key_misses,
-            s->key_evictions, s->am_sent, s->am_served, s->am_deferred,
-            s->get_fences);
+            "application %" PRIu64 "); gets that waited for writes %" PRIu64
+            "\n",
+            xg_gas.me, s->key_hits, s->key_misses, s->key_evictions, s->am_sent,
+            s->am_served, s->am_deferred, s->get_fences);
 }

@@ -24,14 +24,14 @@ xg_gas_region_stats_t xg_gas_region_stats;
 /* Regions sorted by base.  Changed only by the collective alloc and free;
  * every change bumps gen, which invalidates the threads' last hits. */
 static struct {
-    pthread_mutex_t   lock;
+    pthread_mutex_t lock;
     xg_gas_region_t **sorted;
-    size_t            count, cap;
-    uint64_t          gen;
+    size_t count, cap;
+    uint64_t gen;
 } regions = {.lock = PTHREAD_MUTEX_INITIALIZER, .gen = 1};
 
 static __thread struct {
-    uint64_t         gen;
+    uint64_t gen;
     xg_gas_region_t *region;
 } region_last;
 
@@ -56,8 +56,8 @@ static size_t region_upper(uintptr_t addr)
 
 xg_gas_region_t *xg_gas_region_lookup(const void *addr)
 {
-    uintptr_t a = (uintptr_t)addr;
-    uint64_t gen = __atomic_load_n(&regions.gen, __ATOMIC_ACQUIRE);
+    uintptr_t a             = (uintptr_t)addr;
+    uint64_t gen            = __atomic_load_n(&regions.gen, __ATOMIC_ACQUIRE);
     xg_gas_region_t *region = region_last.region;
     size_t at;
 
@@ -66,10 +66,10 @@ xg_gas_region_t *xg_gas_region_lookup(const void *addr)
         return region;
     }
     pthread_mutex_lock(&regions.lock);
-    at = region_upper(a);
+    at     = region_upper(a);
     region = NULL;
-    if ((at > 0) && (a - regions.sorted[at - 1]->base <
-                     regions.sorted[at - 1]->size)) {
+    if ((at > 0) &&
+        (a - regions.sorted[at - 1]->base < regions.sorted[at - 1]->size)) {
         region = regions.sorted[at - 1];
     }
     gen = regions.gen;
@@ -95,7 +95,9 @@ xg_gas_region_t *xg_gas_region_by_id(uint64_t id)
 void xg_gas_region_each(void (*fn)(xg_gas_region_t *region, void *arg),
                         void *arg)
 {
-    enum { CHUNK = 64 };
+    enum {
+        CHUNK = 64
+    };
     xg_gas_region_t *chunk[CHUNK];
     size_t at = 0, n, i;
 
@@ -123,9 +125,8 @@ xg_status_t xg_gas_region_insert(xg_gas_region_t *region)
 
     pthread_mutex_lock(&regions.lock);
     if (regions.count == regions.cap) {
-        size_t cap = regions.cap ? 2 * regions.cap : 16;
-        xg_gas_region_t **grown = realloc(regions.sorted,
-                                          cap * sizeof(*grown));
+        size_t cap              = regions.cap ? 2 * regions.cap : 16;
+        xg_gas_region_t **grown = realloc(regions.sorted, cap * sizeof(*grown));
 
         if (grown == NULL) {
             pthread_mutex_unlock(&regions.lock);
@@ -186,14 +187,13 @@ uint64_t xg_gas_region_id(const xg_gas_region_t *region)
     return region->id;
 }
 
-void xg_gas_region_describe(const void *addr, int pe, char *buf,
-                            size_t len)
+void xg_gas_region_describe(const void *addr, int pe, char *buf, size_t len)
 {
     /* PE pe's addresses <-> this PE's */
     uintptr_t delta = ((unsigned)pe < (unsigned)xg_gas.npes)
                           ? xg_gas.heap_lo - xg_gas.table[pe + 1].base
                           : 0;
-    uintptr_t a = (uintptr_t)addr + delta;
+    uintptr_t a     = (uintptr_t)addr + delta;
     size_t at;
 
     pthread_mutex_lock(&regions.lock);
@@ -201,16 +201,18 @@ void xg_gas_region_describe(const void *addr, int pe, char *buf,
     if (regions.count == 0) {
         snprintf(buf, len, "no memory is allocated");
     } else if (at == 0) {
-        snprintf(buf, len, "its lowest allocation starts at %p (%zu "
+        snprintf(buf, len,
+                 "its lowest allocation starts at %p (%zu "
                  "allocations live)",
                  (void *)(regions.sorted[0]->base - delta), regions.count);
     } else {
         const xg_gas_region_t *r = regions.sorted[at - 1];
 
-        snprintf(buf, len, "its nearest allocation below is %p..%p (%zu "
-                 "bytes; %zu allocations live)", (void *)(r->base - delta),
-                 (void *)(r->base - delta + r->size), r->size,
-                 regions.count);
+        snprintf(buf, len,
+                 "its nearest allocation below is %p..%p (%zu "
+                 "bytes; %zu allocations live)",
+                 (void *)(r->base - delta), (void *)(r->base - delta + r->size),
+                 r->size, regions.count);
     }
     pthread_mutex_unlock(&regions.lock);
 }
@@ -236,17 +238,15 @@ void xg_gas_region_lock_word(uint64_t *word)
     uint64_t expected = 0;
     xg_wait_t wait;
 
-    if (xg_likely(__atomic_compare_exchange_n(word, &expected, 1, 0,
-                                              __ATOMIC_ACQUIRE,
-                                              __ATOMIC_RELAXED))) {
+    if (xg_likely(__atomic_compare_exchange_n(
+            word, &expected, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))) {
         return;
     }
     xg_wait_init(&wait);
     for (;;) {
         expected = 0;
         if ((__atomic_load_n(word, __ATOMIC_RELAXED) == 0) &&
-            __atomic_compare_exchange_n(word, &expected, 1, 0,
-                                        __ATOMIC_ACQUIRE,
+            __atomic_compare_exchange_n(word, &expected, 1, 0, __ATOMIC_ACQUIRE,
                                         __ATOMIC_RELAXED)) {
             return;
         }

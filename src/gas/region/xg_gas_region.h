@@ -89,8 +89,7 @@ typedef struct xg_gas_region xg_gas_region_t;
  * values by its maximum over the members.  Every member calls it the same
  * number of times.
  */
-typedef xg_status_t (*xg_gas_agree_fn_t)(uint64_t *values, size_t n,
-                                         void *arg);
+typedef xg_status_t (*xg_gas_agree_fn_t)(uint64_t *values, size_t n, void *arg);
 
 /*
  * Collective over the members (all call it, each with its own @size):
@@ -113,8 +112,7 @@ XG_EXPORT xg_status_t xg_gas_region_free(xg_gas_region_t *region);
 xg_gas_region_t *xg_gas_region_find(const void *addr);
 /* This PE's address of the region, and PE @pe's (valid PE). */
 XG_EXPORT void *xg_gas_region_base(const xg_gas_region_t *region);
-XG_EXPORT void *xg_gas_region_base_of(const xg_gas_region_t *region,
-                                      int pe);
+XG_EXPORT void *xg_gas_region_base_of(const xg_gas_region_t *region, int pe);
 XG_EXPORT size_t xg_gas_region_size(const xg_gas_region_t *region);
 /* The region's name, the same on every member (its partition offset). */
 XG_EXPORT uint64_t xg_gas_region_id(const xg_gas_region_t *region);
@@ -131,9 +129,9 @@ XG_EXPORT void xg_gas_region_describe(const void *addr, int pe, char *buf,
 /* ---- transfers ---------------------------------------------------------- */
 
 typedef enum xg_gas_xfer {
-    XG_GAS_XFER_PUT,   /* local src -> remote dst */
-    XG_GAS_XFER_GET,   /* remote src -> local dst */
-    XG_GAS_XFER_ACC    /* remote dst += scale * local src, element-wise */
+    XG_GAS_XFER_PUT, /* local src -> remote dst */
+    XG_GAS_XFER_GET, /* remote src -> local dst */
+    XG_GAS_XFER_ACC  /* remote dst += scale * local src, element-wise */
 } xg_gas_xfer_t;
 
 /* An accumulate's element type (integers, float, double and their
@@ -149,7 +147,7 @@ typedef struct xg_gas_acc {
  * src_stride[i] bytes apart.  levels 0 is one contiguous row.
  */
 typedef struct xg_gas_shape {
-    int    levels;
+    int levels;
     size_t count[XG_GAS_SHAPE_MAX_LEVELS + 1];
     size_t dst_stride[XG_GAS_SHAPE_MAX_LEVELS];
     size_t src_stride[XG_GAS_SHAPE_MAX_LEVELS];
@@ -171,10 +169,10 @@ XG_EXPORT xg_status_t xg_gas_region_xfer_strided(
     const xg_gas_shape_t *shape, int pe, xg_gas_region_t **pending_p);
 /* @count segments of @len bytes: segment i moves between @dst[i] and
  * @src[i] (armci_giov_t); segments may lie in different regions. */
-XG_EXPORT xg_status_t xg_gas_region_xfer_vector(
-    xg_gas_xfer_t kind, const xg_gas_acc_t *acc, void *const *dst,
-    const void *const *src, size_t len, size_t count, int pe,
-    xg_gas_region_t **pending_p);
+XG_EXPORT xg_status_t
+xg_gas_region_xfer_vector(xg_gas_xfer_t kind, const xg_gas_acc_t *acc,
+                          void *const *dst, const void *const *src, size_t len,
+                          size_t count, int pe, xg_gas_region_t **pending_p);
 
 /* Remote bytes a strided shape spans on the side @kind names remote
  * (dst for put and accumulate, src for get), or 0 with

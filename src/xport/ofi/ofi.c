@@ -24,7 +24,7 @@
 #include "base/xg_log.h"
 #include "boot/xg_boot.h"
 
-#define OFI_VERSION FI_VERSION(1, 5)
+#define OFI_VERSION  FI_VERSION(1, 5)
 #define OFI_KEY_ADDR "ofi.addr"
 
 xg_ofi_t xg_ofi = {.rx_fd = -1, .wake_fd = -1};
@@ -48,8 +48,8 @@ static pthread_mutex_t ofi_open_lock = PTHREAD_MUTEX_INITIALIZER;
  * this one (the dynamic loader runs a library's constructors after those
  * of its dependencies), whether libxgas is linked or dlopen'ed.
  */
-static const int ofi_crash_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGABRT,
-                                        SIGINT, SIGTERM};
+static const int ofi_crash_signals[] = {SIGSEGV, SIGBUS, SIGILL,
+                                        SIGABRT, SIGINT, SIGTERM};
 
 /* 1 if @handler is code of libinfinipath (any version). */
 static int ofi_infinipath_handler(void *handler)
@@ -75,9 +75,8 @@ __attribute__((constructor)) static void ofi_restore_crash_signals(void)
         if (sigaction(ofi_crash_signals[i], NULL, &action) != 0) {
             continue;
         }
-        handler = (action.sa_flags & SA_SIGINFO)
-                      ? (void *)action.sa_sigaction
-                      : (void *)action.sa_handler;
+        handler = (action.sa_flags & SA_SIGINFO) ? (void *)action.sa_sigaction
+                                                 : (void *)action.sa_handler;
         if ((handler == (void *)SIG_DFL) || (handler == (void *)SIG_IGN) ||
             !ofi_infinipath_handler(handler)) {
             continue;
@@ -94,8 +93,8 @@ __attribute__((constructor)) static void ofi_restore_crash_signals(void)
  * last.  Not listed, so never chosen by default: shm (one host only) and
  * the utility and hook providers, which wrap the others. */
 static const char *const ofi_preference[] = {
-    "cxi", "verbs;ofi_rxm", "psm3", "opx", "efa", "psm2",
-    "tcp;ofi_rxm", "tcp", "net", "sockets", "udp;ofi_rxd",
+    "cxi",         "verbs;ofi_rxm", "psm3", "opx",     "efa",         "psm2",
+    "tcp;ofi_rxm", "tcp",           "net",  "sockets", "udp;ofi_rxd",
 };
 
 /* What xgas asks of a provider. */
@@ -107,15 +106,15 @@ static struct fi_info *ofi_hints(void)
         return NULL;
     }
     hints->ep_attr->type = FI_EP_RDM;
-    hints->caps = FI_MSG | FI_RMA | FI_READ | FI_WRITE | FI_REMOTE_READ |
-                  FI_REMOTE_WRITE;
+    hints->caps =
+        FI_MSG | FI_RMA | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE;
     /* the packet contract: a sender's packets arrive in order */
-    hints->tx_attr->msg_order = FI_ORDER_SAS;
-    hints->rx_attr->msg_order = FI_ORDER_SAS;
+    hints->tx_attr->msg_order     = FI_ORDER_SAS;
+    hints->rx_attr->msg_order     = FI_ORDER_SAS;
     hints->domain_attr->threading = FI_THREAD_SAFE;
     /* the registration modes xgas handles (xg_ofi.h) */
-    hints->domain_attr->mr_mode = FI_MR_LOCAL | FI_MR_VIRT_ADDR |
-                                  FI_MR_ALLOCATED | FI_MR_PROV_KEY;
+    hints->domain_attr->mr_mode =
+        FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY;
     hints->mode = 0;
     return hints;
 }
@@ -138,7 +137,7 @@ static int ofi_rank(const struct fi_info *info)
  * host reaches it. */
 static int ofi_loopback(const struct fi_info *info)
 {
-    const struct sockaddr_in *in = info->src_addr;
+    const struct sockaddr_in *in   = info->src_addr;
     const struct sockaddr_in6 *in6 = info->src_addr;
 
     if ((in == NULL) || (info->src_addrlen < sizeof(*in))) {
@@ -156,7 +155,7 @@ static int ofi_loopback(const struct fi_info *info)
 static int ofi_is_provider(const struct fi_info *info, const char *name)
 {
     const char *prov = info->fabric_attr->prov_name;
-    size_t len = strlen(name);
+    size_t len       = strlen(name);
 
     /* "tcp" also names "tcp;ofi_rxm": the core provider under a utility */
     return (strcmp(prov, name) == 0) ||
@@ -169,10 +168,9 @@ static int ofi_is_provider(const struct fi_info *info, const char *name)
  * that is not loopback (the first at all if each is).  NULL with the
  * reason in @why if there is none.
  */
-static struct fi_info *ofi_pick(struct fi_info *list, char *why,
-                                size_t why_len)
+static struct fi_info *ofi_pick(struct fi_info *list, char *why, size_t why_len)
 {
-    const char *want = xg_config.ofi_provider;
+    const char *want   = xg_config.ofi_provider;
     const char *domain = xg_config.ofi_domain;
     struct fi_info *info, *best = NULL;
     int best_rank = 0, rank;
@@ -193,26 +191,29 @@ static struct fi_info *ofi_pick(struct fi_info *list, char *why,
         /* a loopback domain ranks after every other of its provider */
         rank = 2 * rank + ofi_loopback(info);
         if ((best == NULL) || (rank < best_rank)) {
-            best = info;
+            best      = info;
             best_rank = rank;
         }
     }
     if (best == NULL) {
-        snprintf(why, why_len, "no provider offers reliable datagrams with "
-                 "ordered messages and RMA%s%s%s%s%s",
-                 ((want != NULL) && (want[0] != '\0')) ? " as XGAS_OFI_PROVIDER="
-                                                       : "",
-                 ((want != NULL) && (want[0] != '\0')) ? want : "",
-                 ((domain != NULL) && (domain[0] != '\0'))
-                     ? " on XGAS_OFI_DOMAIN=" : "",
-                 ((domain != NULL) && (domain[0] != '\0')) ? domain : "",
-                 " (fi_info lists what is installed)");
+        snprintf(
+            why, why_len,
+            "no provider offers reliable datagrams with "
+            "ordered messages and RMA%s%s%s%s%s",
+            ((want != NULL) && (want[0] != '\0')) ? " as XGAS_OFI_PROVIDER="
+                                                  : "",
+            ((want != NULL) && (want[0] != '\0')) ? want : "",
+            ((domain != NULL) && (domain[0] != '\0')) ? " on XGAS_OFI_DOMAIN="
+                                                      : "",
+            ((domain != NULL) && (domain[0] != '\0')) ? domain : "",
+            " (fi_info lists what is installed)");
         return NULL;
     }
     if ((want != NULL) && (want[0] != '\0')) {
         snprintf(why, why_len, "XGAS_OFI_PROVIDER=%s", want);
     } else {
-        snprintf(why, why_len, "the first available of: cxi, verbs, psm3, "
+        snprintf(why, why_len,
+                 "the first available of: cxi, verbs, psm3, "
                  "opx, efa, psm2, tcp, net, sockets, udp");
     }
     if ((domain != NULL) && (domain[0] != '\0')) {
@@ -239,7 +240,8 @@ static struct fi_info *ofi_choose_info(char *why, size_t why_len)
     ret = fi_getinfo(OFI_VERSION, NULL, NULL, 0, hints, &list);
     fi_freeinfo(hints);
     if (ret != 0) {
-        snprintf(why, why_len, "fi_getinfo found no provider with "
+        snprintf(why, why_len,
+                 "fi_getinfo found no provider with "
                  "reliable datagrams, ordered messages and RMA (%s)",
                  fi_strerror(-ret));
         return NULL;
@@ -272,11 +274,12 @@ int xg_ofi_choose(char *name, size_t name_len, char *why, size_t why_len)
 /* Logs a libfabric call that failed while opening. */
 static xg_status_t ofi_failed(const char *what, int ret)
 {
-    xg_error("ofi", "%s failed on provider %s (%s): the PEs of other nodes "
+    xg_error("ofi",
+             "%s failed on provider %s (%s): the PEs of other nodes "
              "cannot be reached -- choose another provider with "
-             "XGAS_OFI_PROVIDER (fi_info lists them)", what,
-             (xg_ofi.info != NULL) ? xg_ofi.info->fabric_attr->prov_name
-                                   : "?",
+             "XGAS_OFI_PROVIDER (fi_info lists them)",
+             what,
+             (xg_ofi.info != NULL) ? xg_ofi.info->fabric_attr->prov_name : "?",
              fi_strerror(-ret));
     return XG_ERR_UNREACHABLE;
 }
@@ -295,7 +298,7 @@ static int ofi_open_rx_cq(struct fi_cq_attr *attr)
     int ret;
 
     attr->wait_obj = FI_WAIT_FD;
-    ret = fi_cq_open(xg_ofi.domain, attr, &xg_ofi.rx_cq, NULL);
+    ret            = fi_cq_open(xg_ofi.domain, attr, &xg_ofi.rx_cq, NULL);
     if ((ret == 0) &&
         (fi_control(&xg_ofi.rx_cq->fid, FI_GETWAIT, &xg_ofi.rx_fd) == 0)) {
         return 0;
@@ -304,7 +307,8 @@ static int ofi_open_rx_cq(struct fi_cq_attr *attr)
         fi_close(&xg_ofi.rx_cq->fid);
     }
     xg_ofi.rx_fd = -1;
-    xg_info("ofi", "provider %s has no wait descriptor: the receiver "
+    xg_info("ofi",
+            "provider %s has no wait descriptor: the receiver "
             "polls its queue while asleep every millisecond",
             xg_ofi.info->fabric_attr->prov_name);
     attr->wait_obj = FI_WAIT_NONE;
@@ -329,17 +333,17 @@ static xg_status_t ofi_open_endpoint(void)
     cq_attr.format   = FI_CQ_FORMAT_CONTEXT;
     cq_attr.size     = 0; /* the provider's default */
     cq_attr.wait_obj = FI_WAIT_NONE;
-    ret = fi_cq_open(xg_ofi.domain, &cq_attr, &xg_ofi.tx_cq, NULL);
+    ret              = fi_cq_open(xg_ofi.domain, &cq_attr, &xg_ofi.tx_cq, NULL);
     if (ret == 0) {
         cq_attr.format = FI_CQ_FORMAT_MSG; /* receives: their length */
-        ret = ofi_open_rx_cq(&cq_attr);
+        ret            = ofi_open_rx_cq(&cq_attr);
     }
     if (ret != 0) {
         return ofi_failed("fi_cq_open", ret);
     }
     memset(&av_attr, 0, sizeof(av_attr));
     av_attr.type = FI_AV_TABLE;
-    ret = fi_av_open(xg_ofi.domain, &av_attr, &xg_ofi.av, NULL);
+    ret          = fi_av_open(xg_ofi.domain, &av_attr, &xg_ofi.av, NULL);
     if (ret != 0) {
         return ofi_failed("fi_av_open", ret);
     }
@@ -347,8 +351,8 @@ static xg_status_t ofi_open_endpoint(void)
      * is then how a write is known visible (rma.c); writes, and sends,
      * after writes in order too: a fence then completes nothing */
     xg_ofi.raw_order = ofi_orders(FI_ORDER_RAW);
-    xg_ofi.waw_order = xg_ofi.raw_order &&
-                       ofi_orders(FI_ORDER_WAW | FI_ORDER_SAW);
+    xg_ofi.waw_order =
+        xg_ofi.raw_order && ofi_orders(FI_ORDER_WAW | FI_ORDER_SAW);
     if (xg_ofi.raw_order) {
         xg_ofi.info->tx_attr->msg_order |= FI_ORDER_RAW | FI_ORDER_SAS;
         xg_ofi.info->rx_attr->msg_order |= FI_ORDER_RAW | FI_ORDER_SAS;
@@ -386,7 +390,7 @@ static xg_status_t ofi_publish_addr(void)
 {
     uint8_t addr[256];
     size_t len = sizeof(addr);
-    int ret = fi_getname(&xg_ofi.ep->fid, addr, &len);
+    int ret    = fi_getname(&xg_ofi.ep->fid, addr, &len);
 
     if (ret != 0) {
         return ofi_failed("fi_getname", ret);
@@ -398,27 +402,26 @@ fi_addr_t xg_ofi_addr(int peer)
 {
     xg_ofi_peer_t *p = &xg_ofi.peers[peer];
     uint8_t addr[256];
-    size_t len = 0;
+    size_t len        = 0;
     fi_addr_t fi_addr = FI_ADDR_NOTAVAIL;
     xg_status_t status;
     int ret;
 
     /* acquire: the address is stored before the flag */
-    if (xg_likely(atomic_load_explicit(&p->state, memory_order_acquire) !=
-                  0)) {
+    if (xg_likely(atomic_load_explicit(&p->state, memory_order_acquire) != 0)) {
         return p->addr;
     }
     pthread_mutex_lock(&xg_ofi.resolve_lock);
     if (atomic_load_explicit(&p->state, memory_order_relaxed) == 0) {
-        status = xg_boot_kv_read(peer, OFI_KEY_ADDR, addr, sizeof(addr),
-                                 &len);
-        ret = (status == XG_OK)
-                  ? fi_av_insert(xg_ofi.av, addr, 1, &fi_addr, 0, NULL)
-                  : 0;
+        status = xg_boot_kv_read(peer, OFI_KEY_ADDR, addr, sizeof(addr), &len);
+        ret    = (status == XG_OK)
+                     ? fi_av_insert(xg_ofi.av, addr, 1, &fi_addr, 0, NULL)
+                     : 0;
         if ((status != XG_OK) || (ret != 1)) {
-            xg_error("ofi", "cannot find the network address of PE %d on "
-                     "node %d (%s): it did not publish one", peer,
-                     xg_boot_node_of(peer),
+            xg_error("ofi",
+                     "cannot find the network address of PE %d on "
+                     "node %d (%s): it did not publish one",
+                     peer, xg_boot_node_of(peer),
                      (status != XG_OK) ? xg_status_str(status)
                                        : fi_strerror(-ret));
             fi_addr = FI_ADDR_NOTAVAIL;
@@ -497,18 +500,20 @@ void xg_ofi_peer_failed(int peer, const char *what, int err)
 {
     /* shmem_global_exit: the peer is gone because the job is ending */
     xg_boot_follow_exit();
-    if (atomic_load_explicit(&xg_ofi.peers[peer].state,
-                             memory_order_acquire) == XG_OFI_PEER_CLOSED) {
+    if (atomic_load_explicit(&xg_ofi.peers[peer].state, memory_order_acquire) ==
+        XG_OFI_PEER_CLOSED) {
         /* its endpoint went with it: the caller reports the operation */
-        xg_info("ofi", "%s to PE %d on node %d failed (%s): that PE has "
-                "finalized", what, peer, xg_boot_node_of(peer),
-                fi_strerror(err));
+        xg_info("ofi",
+                "%s to PE %d on node %d failed (%s): that PE has "
+                "finalized",
+                what, peer, xg_boot_node_of(peer), fi_strerror(err));
         return;
     }
-    xg_error("ofi", "%s to PE %d on node %d failed (%s): the process or "
+    xg_error("ofi",
+             "%s to PE %d on node %d failed (%s): the process or "
              "its node died, or the network between the nodes failed; "
-             "ending the job", what, peer, xg_boot_node_of(peer),
-             fi_strerror(err));
+             "ending the job",
+             what, peer, xg_boot_node_of(peer), fi_strerror(err));
     xg_boot_abort_after(peer, 1);
 }
 
@@ -532,11 +537,13 @@ xg_status_t xg_ofi_open(void)
     xg_ofi.job_key = job.job_key;
     xg_ofi.info    = ofi_choose_info(xg_ofi.why, sizeof(xg_ofi.why));
     if (xg_ofi.info == NULL) {
-        xg_error("ofi", "this job spans %d nodes, but %s: PEs on other "
-                 "nodes cannot be reached", job.nnodes, xg_ofi.why);
+        xg_error("ofi",
+                 "this job spans %d nodes, but %s: PEs on other "
+                 "nodes cannot be reached",
+                 job.nnodes, xg_ofi.why);
         status = XG_ERR_UNREACHABLE;
     }
-    xg_ofi.peers = calloc((size_t)job.npes, sizeof(*xg_ofi.peers));
+    xg_ofi.peers  = calloc((size_t)job.npes, sizeof(*xg_ofi.peers));
     xg_ofi.talked = calloc((size_t)job.npes, 1);
     if ((status == XG_OK) &&
         ((xg_ofi.peers == NULL) || (xg_ofi.talked == NULL))) {
@@ -558,7 +565,7 @@ xg_status_t xg_ofi_open(void)
      * it): afterwards every address is readable */
     if (!xg_boot_fence_all(status == XG_OK) && (status == XG_OK)) {
         xg_error("ofi", "another PE could not open its network endpoint "
-                 "(see its message)");
+                        "(see its message)");
         status = XG_ERR_UNREACHABLE;
     }
     if (status == XG_OK) {
@@ -582,14 +589,14 @@ static unsigned ofi_reach(int peer)
 }
 
 static const xg_xport_ops_t ofi_ops = {
-    .pkt_open     = xg_ofi_pkt_open,
-    .rma_expose   = xg_ofi_rma_expose,
-    .rma_unexpose = xg_ofi_rma_unexpose,
-    .rma_reaches  = xg_ofi_rma_reaches,
-    .rma          = xg_ofi_rma,
+    .pkt_open        = xg_ofi_pkt_open,
+    .rma_expose      = xg_ofi_rma_expose,
+    .rma_unexpose    = xg_ofi_rma_unexpose,
+    .rma_reaches     = xg_ofi_rma_reaches,
+    .rma             = xg_ofi_rma,
     .rma_outstanding = xg_ofi_rma_outstanding,
-    .rma_complete = xg_ofi_rma_complete,
-    .rma_ordered  = xg_ofi_rma_ordered,
+    .rma_complete    = xg_ofi_rma_complete,
+    .rma_ordered     = xg_ofi_rma_ordered,
 };
 
 const xg_xport_component_t xg_xport_ofi = {

@@ -81,8 +81,8 @@ static xg_ofi_buf_t *ofi_buf(size_t i)
 int xg_ofi_is_buf(const void *ctx)
 {
     return ((const uint8_t *)ctx >= xg_ofi.bufs) &&
-           ((const uint8_t *)ctx < xg_ofi.bufs + xg_ofi.nbufs *
-                                                     xg_ofi.buf_stride);
+           ((const uint8_t *)ctx <
+            xg_ofi.bufs + xg_ofi.nbufs * xg_ofi.buf_stride);
 }
 
 static void ofi_count_drop(xg_ofi_drop_t why)
@@ -101,7 +101,7 @@ static void ofi_post(xg_ofi_buf_t *buf)
             xg_warn("ofi", "fi_recv failed (%s); retrying",
                     fi_strerror((int)-ret));
         }
-        buf->next = xg_ofi.rx_repost;
+        buf->next        = xg_ofi.rx_repost;
         xg_ofi.rx_repost = buf;
     }
 }
@@ -131,8 +131,8 @@ xg_status_t xg_ofi_pkt_init(void)
     if (xg_ofi.buf_size > xg_ofi.info->ep_attr->max_msg_size) {
         xg_ofi.buf_size = xg_ofi.info->ep_attr->max_msg_size;
     }
-    xg_ofi.buf_stride = xg_align_up(sizeof(xg_ofi_buf_t) + xg_ofi.buf_size,
-                                    XG_CACHELINE);
+    xg_ofi.buf_stride =
+        xg_align_up(sizeof(xg_ofi_buf_t) + xg_ofi.buf_size, XG_CACHELINE);
     xg_ofi.nbufs = (size_t)(ntx + nrx);
     if (posix_memalign((void **)&xg_ofi.bufs, 4096,
                        xg_ofi.nbufs * xg_ofi.buf_stride) != 0) {
@@ -143,8 +143,8 @@ xg_status_t xg_ofi_pkt_init(void)
     memset(xg_ofi.bufs, 0, xg_ofi.nbufs * xg_ofi.buf_stride);
     if (xg_ofi.info->domain_attr->mr_mode & FI_MR_LOCAL) {
         ret = fi_mr_reg(xg_ofi.domain, xg_ofi.bufs,
-                        xg_ofi.nbufs * xg_ofi.buf_stride, FI_SEND | FI_RECV,
-                        0, 0, 0, &xg_ofi.buf_mr, NULL);
+                        xg_ofi.nbufs * xg_ofi.buf_stride, FI_SEND | FI_RECV, 0,
+                        0, 0, &xg_ofi.buf_mr, NULL);
         if (ret != 0) {
             xg_error("ofi", "cannot register the packet buffers (%s)",
                      fi_strerror(-ret));
@@ -177,11 +177,9 @@ static int ofi_send(xg_ofi_buf_t *buf)
 
     /* counted first: its completion may be read at once */
     atomic_fetch_add_explicit(&xg_ofi.tx_inflight, 1, memory_order_release);
-    ret = fi_send(xg_ofi.ep, buf->data, buf->len, xg_ofi.buf_desc, addr,
-                  buf);
+    ret = fi_send(xg_ofi.ep, buf->data, buf->len, xg_ofi.buf_desc, addr, buf);
     if (ret != 0) {
-        atomic_fetch_sub_explicit(&xg_ofi.tx_inflight, 1,
-                                  memory_order_relaxed);
+        atomic_fetch_sub_explicit(&xg_ofi.tx_inflight, 1, memory_order_relaxed);
     }
     if (ret == -FI_EAGAIN) {
         return (int)ret;
@@ -232,12 +230,11 @@ void xg_ofi_pkt_sent(xg_ofi_buf_t *buf, int err)
     int peer = buf->peer;
 
     if ((err != 0) && (err != FI_ECANCELED)) {
-        xg_ofi_peer_failed(peer, buf->rma ? "an RMA write" : "a packet",
-                           err);
+        xg_ofi_peer_failed(peer, buf->rma ? "an RMA write" : "a packet", err);
     }
     pthread_mutex_lock(&xg_ofi.tx_lock);
-    buf->rma  = 0;
-    buf->next = xg_ofi.tx_free;
+    buf->rma       = 0;
+    buf->next      = xg_ofi.tx_free;
     xg_ofi.tx_free = buf;
     pthread_mutex_unlock(&xg_ofi.tx_lock);
 }
@@ -260,9 +257,10 @@ xg_ofi_buf_t *xg_ofi_tx_take(void)
 static xg_ofi_buf_t *ofi_start(int peer, uint16_t kind)
 {
     xg_ofi_buf_t *buf = xg_ofi_tx_take();
-    xg_ofi_hdr_t hdr = {.job_key = xg_ofi.job_key,
-                        .src = (uint32_t)xg_ofi.rank, .kind = kind,
-                        .opened = xg_ofi.opened};
+    xg_ofi_hdr_t hdr  = {.job_key = xg_ofi.job_key,
+                         .src     = (uint32_t)xg_ofi.rank,
+                         .kind    = kind,
+                         .opened  = xg_ofi.opened};
 
     if (buf == NULL) {
         /* sends that completed free their buffers */
@@ -383,8 +381,7 @@ static void ofi_received(xg_ofi_buf_t *buf, size_t len, xg_pkt_rx_func_t fn,
     p = &xg_ofi.peers[hdr.src];
     switch (hdr.kind) {
     case XG_OFI_PKT_DATA:
-        atomic_store_explicit(&xg_ofi.talked[hdr.src], 1,
-                              memory_order_relaxed);
+        atomic_store_explicit(&xg_ofi.talked[hdr.src], 1, memory_order_relaxed);
         if (atomic_load_explicit(&xg_ofi.rx_closed, memory_order_relaxed)) {
             ofi_count_drop(XG_OFI_DROP_CLOSED);
             return;
@@ -493,9 +490,9 @@ static void ofi_pkt_rx_wait(xg_pkt_ep_t *ep, uint64_t timeout_ns,
     atomic_store_explicit(&xg_ofi.rx_sleeping, 1, memory_order_seq_cst);
     fd = ofi_pkt_rx_sleep_fd(ep);
     if ((fd != -1) && ((may_sleep == NULL) || may_sleep(arg))) {
-        pfd[0].fd = xg_ofi.wake_fd;
+        pfd[0].fd     = xg_ofi.wake_fd;
         pfd[0].events = POLLIN;
-        pfd[1].fd = fd;
+        pfd[1].fd     = fd;
         pfd[1].events = POLLIN;
         if ((fd == XG_PKT_SLEEP_POLL) && (timeout_ns > 1000000u)) {
             timeout_ns = 1000000u; /* poll the queue every millisecond */
@@ -565,16 +562,15 @@ static int ofi_awaiting(void)
 static void ofi_print_stats(void)
 {
     char text[256] = "";
-    size_t len = 0;
+    size_t len     = 0;
     uint64_t n;
     int i;
 
     for (i = XG_OFI_DROP_SHORT; i < XG_OFI_DROP_LAST; i++) {
         n = atomic_load_explicit(&xg_ofi.dropped[i], memory_order_relaxed);
         if ((n != 0) && (len < sizeof(text))) {
-            len += (size_t)snprintf(text + len, sizeof(text) - len,
-                                    " %s %llu", ofi_drop_names[i],
-                                    (unsigned long long)n);
+            len += (size_t)snprintf(text + len, sizeof(text) - len, " %s %llu",
+                                    ofi_drop_names[i], (unsigned long long)n);
         }
     }
     fprintf(stderr, "xgas[pe %d] ofi: packets dropped:%s\n", xg_ofi.rank,
@@ -610,7 +606,7 @@ static void ofi_pkt_rx_close(xg_pkt_ep_t *ep, xg_pkt_rx_func_t fn, void *arg)
     }
     if (ofi_awaiting()) {
         xg_info("ofi", "closing: a peer did not answer within a second "
-                "(it stopped polling); what it still sends is dropped");
+                       "(it stopped polling); what it still sends is dropped");
     }
     atomic_store_explicit(&xg_ofi.rx_closed, 1, memory_order_release);
     /* the answers to the peers' CLOSE leave before this process may
@@ -629,8 +625,7 @@ static void ofi_pkt_rx_close(xg_pkt_ep_t *ep, xg_pkt_rx_func_t fn, void *arg)
 static void ofi_pkt_rx_open(xg_pkt_ep_t *ep)
 {
     (void)ep;
-    if (atomic_exchange_explicit(&xg_ofi.rx_closed, 0,
-                                 memory_order_acq_rel)) {
+    if (atomic_exchange_explicit(&xg_ofi.rx_closed, 0, memory_order_acq_rel)) {
         ofi_count_open();
         ofi_tell_peers(XG_OFI_PKT_OPEN);
     }

@@ -59,7 +59,7 @@ typedef struct ofi_mr_record {
 /* A waited-for operation's context (even: its address is 8-aligned). */
 typedef struct ofi_rma_wait {
     _Atomic int state; /* 0 pending, 1 done, or the error + 2 */
-    int         peer;
+    int peer;
 } ofi_rma_wait_t;
 
 xg_status_t xg_ofi_rma_expose(void *base, size_t len)
@@ -83,19 +83,21 @@ xg_status_t xg_ofi_rma_expose(void *base, size_t len)
                     FI_REMOTE_READ | FI_REMOTE_WRITE | FI_READ | FI_WRITE, 0,
                     key, 0, &xg_ofi.part_mr, NULL);
     if (ret != 0) {
-        xg_error("ofi", "cannot register this PE's symmetric memory (%zu "
+        xg_error("ofi",
+                 "cannot register this PE's symmetric memory (%zu "
                  "bytes at %p) with provider %s (%s): lower "
                  "SHMEM_SYMMETRIC_SIZE, or raise the locked-memory limit "
-                 "(ulimit -l) if the provider pins memory", len, base,
-                 xg_ofi.info->fabric_attr->prov_name, fi_strerror(-ret));
+                 "(ulimit -l) if the provider pins memory",
+                 len, base, xg_ofi.info->fabric_attr->prov_name,
+                 fi_strerror(-ret));
         return XG_ERR_NO_RESOURCE;
     }
     xg_ofi.part_desc = fi_mr_desc(xg_ofi.part_mr);
     xg_ofi.part_lo   = (uintptr_t)base;
     xg_ofi.part_hi   = (uintptr_t)base + len;
-    rec.base = (mode & FI_MR_VIRT_ADDR) ? (uint64_t)(uintptr_t)base : 0;
-    rec.key  = fi_mr_key(xg_ofi.part_mr);
-    rec.len  = len;
+    rec.base         = (mode & FI_MR_VIRT_ADDR) ? (uint64_t)(uintptr_t)base : 0;
+    rec.key          = fi_mr_key(xg_ofi.part_mr);
+    rec.len          = len;
     return xg_boot_kv_put(OFI_KEY_MR, &rec, sizeof(rec));
 }
 
@@ -130,20 +132,19 @@ static const xg_ofi_peer_t *ofi_rma_peer(int peer)
         pthread_mutex_lock(&xg_ofi.resolve_lock);
         state = atomic_load_explicit(&p->rma_state, memory_order_relaxed);
         if (state == 0) {
-            if (xg_boot_kv_get(peer, OFI_KEY_MR, &rec, sizeof(rec)) ==
-                XG_OK) {
+            if (xg_boot_kv_get(peer, OFI_KEY_MR, &rec, sizeof(rec)) == XG_OK) {
                 p->rma_base = rec.base;
                 p->rma_key  = rec.key;
                 p->rma_len  = rec.len;
-                state = 1;
+                state       = 1;
             } else {
-                xg_error("ofi", "PE %d on node %d published no memory "
-                         "registration: it cannot be reached by RMA", peer,
-                         xg_boot_node_of(peer));
+                xg_error("ofi",
+                         "PE %d on node %d published no memory "
+                         "registration: it cannot be reached by RMA",
+                         peer, xg_boot_node_of(peer));
                 state = -1;
             }
-            atomic_store_explicit(&p->rma_state, state,
-                                  memory_order_release);
+            atomic_store_explicit(&p->rma_state, state, memory_order_release);
         }
         pthread_mutex_unlock(&xg_ofi.resolve_lock);
     }
@@ -172,8 +173,8 @@ int xg_ofi_rma_reaches(int peer, const void *local, size_t len)
     int ok;
 
     (void)ofi_rma_desc(local, len, &ok);
-    return ok && xg_config.ofi_rma && xg_ofi.open &&
-           (xg_ofi.part_mr != NULL) && !xg_boot_same_node(peer);
+    return ok && xg_config.ofi_rma && xg_ofi.open && (xg_ofi.part_mr != NULL) &&
+           !xg_boot_same_node(peer);
 }
 
 void xg_ofi_rma_done(void *ctx, int err)
@@ -207,11 +208,15 @@ static xg_status_t ofi_rma_post(int put, int peer, void *local, size_t len,
                                 uint64_t raddr, uint64_t key, void *desc,
                                 void *ctx, uint64_t flags)
 {
-    struct iovec iov = {.iov_base = local, .iov_len = len};
+    struct iovec iov       = {.iov_base = local, .iov_len = len};
     struct fi_rma_iov riov = {.addr = raddr, .len = len, .key = key};
-    struct fi_msg_rma msg = {.msg_iov = &iov, .desc = &desc, .iov_count = 1,
-                             .addr = xg_ofi_addr(peer), .rma_iov = &riov,
-                             .rma_iov_count = 1, .context = ctx};
+    struct fi_msg_rma msg  = {.msg_iov       = &iov,
+                              .desc          = &desc,
+                              .iov_count     = 1,
+                              .addr          = xg_ofi_addr(peer),
+                              .rma_iov       = &riov,
+                              .rma_iov_count = 1,
+                              .context       = ctx};
     xg_wait_t wait;
     ssize_t ret;
 
@@ -222,8 +227,7 @@ static xg_status_t ofi_rma_post(int put, int peer, void *local, size_t len,
     for (;;) {
         xg_ofi_in_provider++;
         if (ctx == NULL) {
-            ret = fi_inject_write(xg_ofi.ep, local, len, msg.addr, raddr,
-                                  key);
+            ret = fi_inject_write(xg_ofi.ep, local, len, msg.addr, raddr, key);
         } else {
             /* counted first: its completion may be read at once */
             atomic_fetch_add_explicit(&xg_ofi.tx_inflight, 1,
@@ -240,8 +244,7 @@ static xg_status_t ofi_rma_post(int put, int peer, void *local, size_t len,
             break;
         }
         if (atomic_load_explicit(&xg_ofi.peers[peer].state,
-                                 memory_order_acquire) ==
-            XG_OFI_PEER_CLOSED) {
+                                 memory_order_acquire) == XG_OFI_PEER_CLOSED) {
             /* it finalized: its endpoint may be gone with its process */
             return XG_ERR_UNREACHABLE;
         }
@@ -273,7 +276,8 @@ static xg_status_t ofi_rma_wait(ofi_rma_wait_t *w)
         xg_wait_net_backoff(&wait, xg_ofi_progress());
     }
     return (atomic_load_explicit(&w->state, memory_order_relaxed) == 1)
-               ? XG_OK : XG_ERR_UNREACHABLE;
+               ? XG_OK
+               : XG_ERR_UNREACHABLE;
 }
 
 /* A write to @peer may not be visible there yet: a later flush reads. */
@@ -306,12 +310,11 @@ static xg_status_t ofi_rma_piece(int put, int peer, const xg_ofi_peer_t *p,
                                  void *desc, int mode)
 {
     ofi_rma_wait_t word = {.state = 0, .peer = peer};
-    uint64_t flags = ofi_rma_flags(put);
+    uint64_t flags      = ofi_rma_flags(put);
     xg_status_t status;
     xg_ofi_buf_t *copy;
 
-    if (put && xg_ofi.raw_order &&
-        (len <= xg_ofi.info->tx_attr->inject_size)) {
+    if (put && xg_ofi.raw_order && (len <= xg_ofi.info->tx_attr->inject_size)) {
         status = ofi_rma_post(1, peer, local, len, p->rma_base + off,
                               p->rma_key, NULL, NULL, 0);
     } else if (put && xg_ofi.raw_order && (mode == XG_XPORT_RMA_LOCAL) &&
@@ -325,18 +328,17 @@ static xg_status_t ofi_rma_piece(int put, int peer, const xg_ofi_peer_t *p,
         copy->peer = peer;
         copy->len  = (uint32_t)len;
         copy->rma  = 1;
-        status = ofi_rma_post(1, peer, copy->data, len, p->rma_base + off,
-                              p->rma_key, xg_ofi.buf_desc, copy, 0);
+        status     = ofi_rma_post(1, peer, copy->data, len, p->rma_base + off,
+                                  p->rma_key, xg_ofi.buf_desc, copy, 0);
         if (status != XG_OK) {
             xg_ofi_pkt_sent(copy, FI_ECANCELED);
         }
     } else if (mode == XG_XPORT_RMA_COUNT) {
         /* counted before it can complete */
-        atomic_fetch_add_explicit(&xg_ofi.rma_issued, 1,
-                                  memory_order_seq_cst);
-        status = ofi_rma_post(put, peer, local, len, p->rma_base + off,
-                              p->rma_key, desc, ofi_rma_counted_ctx(peer),
-                              flags);
+        atomic_fetch_add_explicit(&xg_ofi.rma_issued, 1, memory_order_seq_cst);
+        status =
+            ofi_rma_post(put, peer, local, len, p->rma_base + off, p->rma_key,
+                         desc, ofi_rma_counted_ctx(peer), flags);
         if (status != XG_OK) {
             atomic_fetch_sub_explicit(&xg_ofi.rma_issued, 1,
                                       memory_order_seq_cst);
@@ -360,13 +362,12 @@ static xg_status_t ofi_rma_piece(int put, int peer, const xg_ofi_peer_t *p,
  * for in order (every posted one: their completion words are on this
  * stack).
  */
-static xg_status_t ofi_rma_pipelined(int put, int peer,
-                                     const xg_ofi_peer_t *p, char *local,
-                                     uint64_t off, size_t len, size_t piece,
-                                     void *desc)
+static xg_status_t ofi_rma_pipelined(int put, int peer, const xg_ofi_peer_t *p,
+                                     char *local, uint64_t off, size_t len,
+                                     size_t piece, void *desc)
 {
     ofi_rma_wait_t words[OFI_RMA_WINDOW];
-    uint64_t flags = ofi_rma_flags(put);
+    uint64_t flags  = ofi_rma_flags(put);
     unsigned posted = 0, waited = 0;
     xg_status_t status = XG_OK;
     ofi_rma_wait_t *word;
@@ -379,13 +380,13 @@ static xg_status_t ofi_rma_pipelined(int put, int peer,
                 break;
             }
         }
-        chunk = (len - done < piece) ? len - done : piece;
-        word = &words[posted % OFI_RMA_WINDOW];
+        chunk       = (len - done < piece) ? len - done : piece;
+        word        = &words[posted % OFI_RMA_WINDOW];
         word->state = 0;
         word->peer  = peer;
-        status = ofi_rma_post(put, peer, local + done, chunk,
-                              p->rma_base + off + done, p->rma_key, desc,
-                              word, flags);
+        status      = ofi_rma_post(put, peer, local + done, chunk,
+                                   p->rma_base + off + done, p->rma_key, desc, word,
+                                   flags);
         if (status == XG_OK) {
             posted++;
         }
@@ -402,8 +403,8 @@ static xg_status_t ofi_rma_pipelined(int put, int peer,
     return status;
 }
 
-xg_status_t xg_ofi_rma(int put, int peer, void *local, uint64_t off,
-                       size_t len, int mode, int *counted_p)
+xg_status_t xg_ofi_rma(int put, int peer, void *local, uint64_t off, size_t len,
+                       int mode, int *counted_p)
 {
     const xg_ofi_peer_t *p = ofi_rma_peer(peer);
     size_t chunk, max = xg_ofi.info->ep_attr->max_msg_size, done = 0;
@@ -434,7 +435,7 @@ xg_status_t xg_ofi_rma(int put, int peer, void *local, uint64_t off,
         status = ofi_rma_pipelined(put, peer, p, local, off, len, max, desc);
     } else {
         for (; (status == XG_OK) && (done < len); done += chunk) {
-            chunk = (len - done < max) ? len - done : max;
+            chunk  = (len - done < max) ? len - done : max;
             status = ofi_rma_piece(put, peer, p, (char *)local + done,
                                    off + done, chunk, desc, mode);
         }
@@ -458,8 +459,7 @@ int xg_ofi_rma_outstanding(void)
 {
     return (atomic_load_explicit(&xg_ofi.rma_done, memory_order_seq_cst) !=
             atomic_load_explicit(&xg_ofi.rma_issued, memory_order_seq_cst)) ||
-           (atomic_load_explicit(&xg_ofi.rma_dirty, memory_order_acquire) !=
-            0);
+           (atomic_load_explicit(&xg_ofi.rma_dirty, memory_order_acquire) != 0);
 }
 
 /* Reads a word of every peer written since the last flush: with the
@@ -471,9 +471,10 @@ static xg_status_t ofi_rma_flush(void)
     xg_status_t status = XG_OK;
     int pe;
 
-    for (pe = 0; (pe < xg_ofi.npes) &&
-                 (atomic_load_explicit(&xg_ofi.rma_dirty,
-                                       memory_order_acquire) != 0); pe++) {
+    for (pe = 0;
+         (pe < xg_ofi.npes) &&
+         (atomic_load_explicit(&xg_ofi.rma_dirty, memory_order_acquire) != 0);
+         pe++) {
         if (!atomic_load_explicit(&xg_ofi.peers[pe].rma_dirty,
                                   memory_order_relaxed) ||
             !atomic_exchange_explicit(&xg_ofi.peers[pe].rma_dirty, 0,
@@ -482,12 +483,10 @@ static xg_status_t ofi_rma_flush(void)
         }
         atomic_fetch_sub_explicit(&xg_ofi.rma_dirty, 1, memory_order_relaxed);
         if (atomic_load_explicit(&xg_ofi.peers[pe].state,
-                                 memory_order_acquire) ==
-            XG_OFI_PEER_CLOSED) {
+                                 memory_order_acquire) == XG_OFI_PEER_CLOSED) {
             continue; /* it finalized: nobody reads what it holds */
         }
-        atomic_fetch_add_explicit(&xg_ofi.rma_issued, 1,
-                                  memory_order_seq_cst);
+        atomic_fetch_add_explicit(&xg_ofi.rma_issued, 1, memory_order_seq_cst);
         if (ofi_rma_post(0, pe, &scratch, sizeof(scratch),
                          xg_ofi.peers[pe].rma_base, xg_ofi.peers[pe].rma_key,
                          ofi_rma_desc(&scratch, sizeof(scratch), &(int){0}),
@@ -515,8 +514,8 @@ xg_status_t xg_ofi_rma_complete(void)
     xg_wait_init(&wait);
     for (;;) {
         done = atomic_load_explicit(&xg_ofi.rma_done, memory_order_seq_cst);
-        if (done == atomic_load_explicit(&xg_ofi.rma_issued,
-                                         memory_order_seq_cst)) {
+        if (done ==
+            atomic_load_explicit(&xg_ofi.rma_issued, memory_order_seq_cst)) {
             break;
         }
         xg_wait_net_backoff(&wait, xg_ofi_progress());

@@ -19,13 +19,11 @@ xg_ofi_drop_t xg_ofi_pkt_parse(const void *buf, size_t len, uint64_t job_key,
         return XG_OFI_DROP_SOURCE;
     }
     switch (hdr->kind) {
-    case XG_OFI_PKT_DATA:
-        return XG_OFI_OK;
+    case XG_OFI_PKT_DATA: return XG_OFI_OK;
     case XG_OFI_PKT_CLOSE:
     case XG_OFI_PKT_CLOSE_ACK:
     case XG_OFI_PKT_OPEN:
         return (len == sizeof(*hdr)) ? XG_OFI_OK : XG_OFI_DROP_KIND;
-    default:
-        return XG_OFI_DROP_KIND;
+    default: return XG_OFI_DROP_KIND;
     }
 }

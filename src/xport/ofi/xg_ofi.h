@@ -42,12 +42,12 @@ extern const xg_xport_component_t xg_xport_ofi;
 
 /* A buffer of the packet pool: sent from or received into. */
 typedef struct xg_ofi_buf {
-    struct xg_ofi_buf *next;   /* free list or pending queue */
-    uint32_t           len;    /* bytes of data[] in use */
-    int32_t            peer;   /* tx: the destination */
-    uint32_t           rma;    /* tx: 1 if it holds an RMA write's bytes
+    struct xg_ofi_buf *next; /* free list or pending queue */
+    uint32_t len;            /* bytes of data[] in use */
+    int32_t peer;            /* tx: the destination */
+    uint32_t rma;            /* tx: 1 if it holds an RMA write's bytes
                                 * (rma.c), not a packet */
-    uint8_t            data[] XG_CACHE_ALIGNED;
+    uint8_t data[] XG_CACHE_ALIGNED;
 } xg_ofi_buf_t;
 
 /* xg_ofi_peer_t.state */
@@ -59,69 +59,69 @@ enum {
 
 /* What this process knows about another one. */
 typedef struct xg_ofi_peer {
-    _Atomic int  state;     /* OFI_PEER_* (pkt.c): address, closed... */
-    fi_addr_t    addr;      /* in the address vector, once resolved */
-    uint64_t     opened;    /* the peer's openings when it closed */
-    _Atomic int  awaited;   /* our CLOSE is not acknowledged yet */
-    _Atomic int  rma_state; /* the registration below: 0 unknown, 1 read,
+    _Atomic int state;     /* OFI_PEER_* (pkt.c): address, closed... */
+    fi_addr_t addr;        /* in the address vector, once resolved */
+    uint64_t opened;       /* the peer's openings when it closed */
+    _Atomic int awaited;   /* our CLOSE is not acknowledged yet */
+    _Atomic int rma_state; /* the registration below: 0 unknown, 1 read,
                                -1 unusable */
-    uint64_t     rma_base;  /* address of offset 0 for fi_write/fi_read */
-    uint64_t     rma_key;
-    uint64_t     rma_len;   /* bytes registered */
-    _Atomic int  rma_dirty; /* written since the last flush */
+    uint64_t rma_base;     /* address of offset 0 for fi_write/fi_read */
+    uint64_t rma_key;
+    uint64_t rma_len;      /* bytes registered */
+    _Atomic int rma_dirty; /* written since the last flush */
 } xg_ofi_peer_t;
 
 typedef struct xg_ofi {
-    int                  open;        /* 1 once opened (several nodes) */
-    int                  rank;
-    int                  npes;
-    uint64_t             job_key;
-    struct fi_info      *info;        /* the provider chosen */
-    char                 why[192];    /* ... and why */
-    struct fid_fabric   *fabric;
-    struct fid_domain   *domain;
-    struct fid_av       *av;
-    struct fid_ep       *ep;
-    struct fid_cq       *tx_cq;       /* sends and RMA: any thread reads */
-    struct fid_cq       *rx_cq;       /* receives: the packet poller */
-    int                  rx_fd;       /* rx_cq's wait descriptor, or -1 */
-    int                  wake_fd;     /* eventfd: rx_wake, own process */
-    xg_ofi_peer_t       *peers;       /* npes */
-    pthread_mutex_t      resolve_lock; /* reading peers' records */
-    xg_spinlock_t        cq_lock;     /* one reader of tx_cq at a time */
-    _Atomic uint64_t     tx_inflight; /* operations whose completion tx_cq
+    int open; /* 1 once opened (several nodes) */
+    int rank;
+    int npes;
+    uint64_t job_key;
+    struct fi_info *info; /* the provider chosen */
+    char why[192];        /* ... and why */
+    struct fid_fabric *fabric;
+    struct fid_domain *domain;
+    struct fid_av *av;
+    struct fid_ep *ep;
+    struct fid_cq *tx_cq;         /* sends and RMA: any thread reads */
+    struct fid_cq *rx_cq;         /* receives: the packet poller */
+    int rx_fd;                    /* rx_cq's wait descriptor, or -1 */
+    int wake_fd;                  /* eventfd: rx_wake, own process */
+    xg_ofi_peer_t *peers;         /* npes */
+    pthread_mutex_t resolve_lock; /* reading peers' records */
+    xg_spinlock_t cq_lock;        /* one reader of tx_cq at a time */
+    _Atomic uint64_t tx_inflight; /* operations whose completion tx_cq
                                        * will hold */
 
     /* packets (pkt.c) */
-    size_t               buf_size;    /* bytes of data[] per buffer */
-    size_t               buf_stride;  /* bytes between buffers */
-    uint8_t             *bufs;        /* every buffer, one allocation */
-    size_t               nbufs;
-    struct fid_mr       *buf_mr;      /* where the provider wants it */
-    void                *buf_desc;
-    pthread_mutex_t      tx_lock;     /* free list and pending queue */
-    xg_ofi_buf_t        *tx_free;
-    xg_ofi_buf_t        *tx_pending;  /* committed, not yet accepted */
-    xg_ofi_buf_t        *tx_pending_tail;
-    xg_ofi_buf_t        *rx_repost;   /* not re-posted yet (poller's) */
-    _Atomic int          rx_closed;
-    uint64_t             opened;      /* rx_open calls, this one counted */
-    _Atomic int          rx_sleeping;
-    _Atomic uint8_t     *talked;      /* npes: peers to tell of a close */
-    _Atomic uint64_t     dropped[XG_OFI_DROP_LAST];
+    size_t buf_size;   /* bytes of data[] per buffer */
+    size_t buf_stride; /* bytes between buffers */
+    uint8_t *bufs;     /* every buffer, one allocation */
+    size_t nbufs;
+    struct fid_mr *buf_mr; /* where the provider wants it */
+    void *buf_desc;
+    pthread_mutex_t tx_lock; /* free list and pending queue */
+    xg_ofi_buf_t *tx_free;
+    xg_ofi_buf_t *tx_pending; /* committed, not yet accepted */
+    xg_ofi_buf_t *tx_pending_tail;
+    xg_ofi_buf_t *rx_repost; /* not re-posted yet (poller's) */
+    _Atomic int rx_closed;
+    uint64_t opened; /* rx_open calls, this one counted */
+    _Atomic int rx_sleeping;
+    _Atomic uint8_t *talked; /* npes: peers to tell of a close */
+    _Atomic uint64_t dropped[XG_OFI_DROP_LAST];
 
     /* RMA (rma.c) */
-    struct fid_mr       *part_mr;     /* this PE's partition */
-    void                *part_desc;
-    uintptr_t            part_lo, part_hi;
-    _Atomic uint64_t     rma_issued;  /* operations counted for quiet */
-    _Atomic uint64_t     rma_done;
-    _Atomic uint64_t     rma_failed;
-    uint64_t             rma_failed_seen;
-    _Atomic uint64_t     rma_dirty;   /* peers marked rma_dirty */
-    int                  raw_order;   /* the provider keeps reads after
+    struct fid_mr *part_mr; /* this PE's partition */
+    void *part_desc;
+    uintptr_t part_lo, part_hi;
+    _Atomic uint64_t rma_issued; /* operations counted for quiet */
+    _Atomic uint64_t rma_done;
+    _Atomic uint64_t rma_failed;
+    uint64_t rma_failed_seen;
+    _Atomic uint64_t rma_dirty; /* peers marked rma_dirty */
+    int raw_order;              /* the provider keeps reads after
                                        * writes (FI_ORDER_RAW) */
-    int                  waw_order;   /* ... and writes and sends after
+    int waw_order;              /* ... and writes and sends after
                                        * writes (FI_ORDER_WAW, SAW) */
 } xg_ofi_t;
 
@@ -175,8 +175,8 @@ int xg_ofi_is_buf(const void *ctx);
 xg_status_t xg_ofi_rma_expose(void *base, size_t len);
 void xg_ofi_rma_unexpose(void);
 int xg_ofi_rma_reaches(int peer, const void *local, size_t len);
-xg_status_t xg_ofi_rma(int put, int peer, void *local, uint64_t off,
-                       size_t len, int mode, int *counted_p);
+xg_status_t xg_ofi_rma(int put, int peer, void *local, uint64_t off, size_t len,
+                       int mode, int *counted_p);
 int xg_ofi_rma_outstanding(void);
 xg_status_t xg_ofi_rma_complete(void);
 int xg_ofi_rma_ordered(void);

@@ -23,7 +23,7 @@ typedef struct xg_ofi_hdr {
     uint32_t src;     /* the sending rank */
     uint16_t kind;    /* XG_OFI_PKT_* */
     uint16_t pad;
-    uint64_t opened;  /* CLOSE, OPEN: how often the sender has opened */
+    uint64_t opened; /* CLOSE, OPEN: how often the sender has opened */
 } xg_ofi_hdr_t;
 
 /* Why a received packet was dropped (counted per reason). */

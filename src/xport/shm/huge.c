@@ -41,11 +41,10 @@ static void huge_mode(const char *path, char *word, size_t len)
     n = read(fd, text, sizeof(text) - 1);
     close(fd);
     text[(n > 0) ? n : 0] = '\0';
-    open_br = strchr(text, '[');
-    close_br = (open_br != NULL) ? strchr(open_br, ']') : NULL;
+    open_br               = strchr(text, '[');
+    close_br              = (open_br != NULL) ? strchr(open_br, ']') : NULL;
     if (close_br != NULL) {
-        snprintf(word, len, "%.*s", (int)(close_br - open_br - 1),
-                 open_br + 1);
+        snprintf(word, len, "%.*s", (int)(close_br - open_br - 1), open_br + 1);
     }
 }
 
@@ -54,9 +53,9 @@ static int huge_mode_takes_advice(const char *word, int anonymous)
 {
     static const char *const shmem[] = {"advise", "always", "within_size",
                                         "force"};
-    static const char *const anon[] = {"madvise", "always"};
-    const char *const *ok = anonymous ? anon : shmem;
-    size_t n = anonymous ? 2 : 4, i;
+    static const char *const anon[]  = {"madvise", "always"};
+    const char *const *ok            = anonymous ? anon : shmem;
+    size_t n                         = anonymous ? 2 : 4, i;
 
     for (i = 0; i < n; i++) {
         if (strcmp(word, ok[i]) == 0) {
@@ -68,8 +67,8 @@ static int huge_mode_takes_advice(const char *word, int anonymous)
 
 void xg_shm_huge_advise(void *addr, size_t len, int anonymous)
 {
-    const char *path = anonymous ? HUGE_SYSFS "enabled"
-                                 : HUGE_SYSFS "shmem_enabled";
+    const char *path =
+        anonymous ? HUGE_SYSFS "enabled" : HUGE_SYSFS "shmem_enabled";
     xg_boot_identity_t me;
     char word[32];
 
@@ -80,20 +79,20 @@ void xg_shm_huge_advise(void *addr, size_t len, int anonymous)
     huge_mode(path, word, sizeof(word));
     if (!huge_mode_takes_advice(word, anonymous)) {
         if (me.local_rank == 0) {
-            xg_warn("shm", "XGAS_HUGE_PAGES=1: %s is '%s', so the kernel "
+            xg_warn("shm",
+                    "XGAS_HUGE_PAGES=1: %s is '%s', so the kernel "
                     "gives the node region no huge pages: it uses 4 KiB "
-                    "pages (an administrator may set it to %s)", path, word,
-                    anonymous ? "madvise" : "advise");
+                    "pages (an administrator may set it to %s)",
+                    path, word, anonymous ? "madvise" : "advise");
         }
         return;
     }
     if (madvise(addr, len, MADV_HUGEPAGE) != 0) {
         if (me.local_rank == 0) {
             xg_warn("shm", "XGAS_HUGE_PAGES=1: madvise(MADV_HUGEPAGE) on the "
-                    "node region failed (%m): it uses 4 KiB pages");
+                           "node region failed (%m): it uses 4 KiB pages");
         }
         return;
     }
-    xg_debug("shm", "node region advised huge pages (%s is '%s')", path,
-             word);
+    xg_debug("shm", "node region advised huge pages (%s is '%s')", path, word);
 }

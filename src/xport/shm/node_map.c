@@ -21,9 +21,11 @@
 #include "base/xg_log.h"
 #include "boot/xg_boot.h"
 
-enum { SHM_MAP_ATTEMPTS = 8 };
+enum {
+    SHM_MAP_ATTEMPTS = 8
+};
 #define SHM_ATTEMPT_STRIDE (1ULL << 42) /* 4 TiB between candidates */
-#define XG_SHM_VA_LIMIT (1ULL << 47) /* top of the user address space */
+#define XG_SHM_VA_LIMIT    (1ULL << 47) /* top of the user address space */
 
 /* Maps the region at @addr; NULL on failure with *limit_p set when the
  * cause is a memory limit of this process (RLIMIT_AS, vm.max_map_count)
@@ -66,7 +68,8 @@ static void shm_report_limit(size_t size, int npes, size_t part_size)
     char as[48];
 
     shm_limit_text(RLIMIT_AS, as, sizeof(as));
-    xg_error("shm", "cannot map the node region of %zu bytes (%d PEs x "
+    xg_error("shm",
+             "cannot map the node region of %zu bytes (%d PEs x "
              "%zu-byte partitions): this process hit a memory limit, its "
              "address-space limit (RLIMIT_AS, `ulimit -v`) is %s, or the "
              "number of mappings (vm.max_map_count) -- lower "
@@ -84,15 +87,18 @@ static xg_status_t shm_size_region(int fd, size_t size)
     if ((getrlimit(RLIMIT_FSIZE, &limit) == 0) &&
         (limit.rlim_cur != RLIM_INFINITY) && (limit.rlim_cur < size)) {
         shm_limit_text(RLIMIT_FSIZE, fsize, sizeof(fsize));
-        xg_error("shm", "cannot size the node region to %zu bytes: the "
+        xg_error("shm",
+                 "cannot size the node region to %zu bytes: the "
                  "file-size limit (RLIMIT_FSIZE, `ulimit -f`) is %s -- "
                  "raise it, lower SHMEM_SYMMETRIC_SIZE or run fewer PEs",
                  size, fsize);
         return XG_ERR_NO_MEMORY;
     }
     if (ftruncate(fd, (off_t)size) != 0) {
-        xg_error("shm", "cannot size the node region to %zu bytes (%m): "
-                 "lower SHMEM_SYMMETRIC_SIZE or run fewer PEs", size);
+        xg_error("shm",
+                 "cannot size the node region to %zu bytes (%m): "
+                 "lower SHMEM_SYMMETRIC_SIZE or run fewer PEs",
+                 size);
         return XG_ERR_NO_MEMORY;
     }
     return XG_OK;
@@ -119,8 +125,10 @@ xg_status_t xg_shm_region_open(xg_xport_region_t *region, int nparts,
         return xg_shm_pvas_open(region, nparts, part_size, base_hint);
     }
     if (__builtin_mul_overflow((size_t)nparts, part_size, &size)) {
-        xg_error("shm", "a node region of %d partitions of %zu bytes "
-                 "overflows: lower SHMEM_SYMMETRIC_SIZE", nparts, part_size);
+        xg_error("shm",
+                 "a node region of %d partitions of %zu bytes "
+                 "overflows: lower SHMEM_SYMMETRIC_SIZE",
+                 nparts, part_size);
         return XG_ERR_INVALID_PARAM;
     }
 
@@ -138,7 +146,7 @@ xg_status_t xg_shm_region_open(xg_xport_region_t *region, int nparts,
         fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
         if (fd < 0) {
             xg_error("shm", "cannot duplicate the node region descriptor "
-                     "(%m)");
+                            "(%m)");
             return XG_ERR_IO;
         }
     }
@@ -176,7 +184,8 @@ xg_status_t xg_shm_region_open(xg_xport_region_t *region, int nparts,
             return XG_ERR_NO_MEMORY;
         }
     }
-    xg_error("shm", "no virtual address range of %zu bytes was free in "
+    xg_error("shm",
+             "no virtual address range of %zu bytes was free in "
              "every PE at %#lx and the %d candidates after it: set "
              "XGAS_SYMMETRIC_BASE to a free, 2 MiB-aligned address (see "
              "/proc/self/maps) or lower SHMEM_SYMMETRIC_SIZE",
@@ -204,12 +213,14 @@ void xg_shm_region_close(xg_xport_region_t *region)
 xg_status_t xg_shm_region_alias(const xg_xport_region_t *region,
                                 uint64_t offset, void *addr, size_t len)
 {
-    void *map = mmap(addr, len, PROT_READ | PROT_WRITE,
-                     MAP_SHARED | MAP_FIXED, region->fd, (off_t)offset);
+    void *map = mmap(addr, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+                     region->fd, (off_t)offset);
 
     if (map != addr) {
-        xg_error("shm", "cannot map %zu bytes of the node region at %p "
-                 "(%m)", len, addr);
+        xg_error("shm",
+                 "cannot map %zu bytes of the node region at %p "
+                 "(%m)",
+                 len, addr);
         return XG_ERR_IO;
     }
     return XG_OK;

@@ -34,12 +34,16 @@
 #include "xport/shm/xg_shm.h"
 #include "xport/shm/xg_shm_ring.h"
 
-enum { PEER_UNKNOWN = 0, PEER_ATTACHED = 1, PEER_FAILED = -1 };
+enum {
+    PEER_UNKNOWN  = 0,
+    PEER_ATTACHED = 1,
+    PEER_FAILED   = -1
+};
 
 typedef struct shm_pkt_peer {
-    xg_shm_ring_t  ring;
-    _Atomic int    state;
-    uint64_t       full_since; /* ring found full since (ns), or 0 */
+    xg_shm_ring_t ring;
+    _Atomic int state;
+    uint64_t full_since; /* ring found full since (ns), or 0 */
 } shm_pkt_peer_t;
 
 /* How long a peer's ring may stay full before we ask whether its owner
@@ -47,11 +51,11 @@ typedef struct shm_pkt_peer {
 #define SHM_PKT_FULL_CHECK_NS (200ull * 1000000ull)
 
 struct xg_pkt_ep {
-    xg_shm_ring_t    own;
-    int              rank;
-    int              npes;
-    shm_pkt_peer_t  *peers;
-    pthread_mutex_t  attach_lock;
+    xg_shm_ring_t own;
+    int rank;
+    int npes;
+    shm_pkt_peer_t *peers;
+    pthread_mutex_t attach_lock;
 };
 
 static pthread_mutex_t shm_pkt_open_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -78,18 +82,21 @@ static void shm_pkt_report_unreachable(int peer, int pid, const char *path)
     snprintf(dir, sizeof(dir), "/proc/%d/fd", pid);
     if (((err == EACCES) || (err == EPERM)) && (stat(dir, &st) == 0) &&
         (st.st_uid != geteuid())) {
-        xg_error("shm", "PE %d (pid %d) cannot be reached: its process is "
+        xg_error("shm",
+                 "PE %d (pid %d) cannot be reached: its process is "
                  "not dumpable (it called prctl(PR_SET_DUMPABLE, 0), runs a "
                  "setuid or setgid program, or changed its credentials) or "
                  "runs as another user (uid %u), so %s, through which the "
                  "packet ring is mapped, is closed to this process: keep "
-                 "every PE dumpable and of one user", peer, pid,
-                 (unsigned)st.st_uid, path);
+                 "every PE dumpable and of one user",
+                 peer, pid, (unsigned)st.st_uid, path);
         return;
     }
     errno = err;
-    xg_info("shm", "cannot open PE %d's packet ring %s (%m): the process "
-            "has ended", peer, path);
+    xg_info("shm",
+            "cannot open PE %d's packet ring %s (%m): the process "
+            "has ended",
+            peer, path);
 }
 
 /* Maps @peer's ring; called under attach_lock until it succeeds or fails
@@ -115,14 +122,18 @@ static int shm_pkt_attach(xg_pkt_ep_t *ep, int peer)
     status = xg_shm_ring_attach(&p->ring, fd);
     close(fd);
     if (status != XG_OK) {
-        xg_error("shm", "PE %d's packet ring is not usable (%s): every PE "
+        xg_error("shm",
+                 "PE %d's packet ring is not usable (%s): every PE "
                  "must run the same libxgas with the same XGAS_NIC_* "
-                 "settings", peer, xg_status_str(status));
+                 "settings",
+                 peer, xg_status_str(status));
         return PEER_FAILED;
     }
     if (p->ring.max_packet < ep->own.max_packet) {
-        xg_error("shm", "PE %d's packet slots are smaller than ours: set "
-                 "XGAS_NIC_SLOT_SIZE alike for every PE", peer);
+        xg_error("shm",
+                 "PE %d's packet slots are smaller than ours: set "
+                 "XGAS_NIC_SLOT_SIZE alike for every PE",
+                 peer);
         xg_shm_ring_unmap(&p->ring);
         return PEER_FAILED;
     }
@@ -154,8 +165,7 @@ static xg_shm_ring_t *shm_pkt_ring(xg_pkt_ep_t *ep, int peer)
 
 /* @peer's ring is full.  If it stays full long, its owner may have died
  * without closing it (killed, _exit): then close it for every sender. */
-static xg_status_t shm_pkt_full(xg_pkt_ep_t *ep, int peer,
-                                xg_shm_ring_t *ring)
+static xg_status_t shm_pkt_full(xg_pkt_ep_t *ep, int peer, xg_shm_ring_t *ring)
 {
     shm_pkt_peer_t *p;
     uint64_t now;
@@ -174,8 +184,10 @@ static xg_status_t shm_pkt_full(xg_pkt_ep_t *ep, int peer,
     }
     p->full_since = now; /* ask again later if it lives */
     if ((kill((pid_t)ring->hdr->owner_pid, 0) != 0) && (errno == ESRCH)) {
-        xg_info("shm", "PE %d (pid %u) has ended with its packet ring "
-                "open: closing it", peer, ring->hdr->owner_pid);
+        xg_info("shm",
+                "PE %d (pid %u) has ended with its packet ring "
+                "open: closing it",
+                peer, ring->hdr->owner_pid);
         (void)xg_shm_ring_close(ring);
         return XG_ERR_UNREACHABLE;
     }
@@ -217,8 +229,7 @@ static xg_status_t shm_pkt_tx_reserve(xg_pkt_ep_t *ep, int peer, size_t len,
 static void shm_pkt_tx_commit(xg_pkt_ep_t *ep, int peer, void *token,
                               size_t len, int defer_wake)
 {
-    xg_shm_ring_t *ring = (peer == ep->rank) ? &ep->own
-                                             : &ep->peers[peer].ring;
+    xg_shm_ring_t *ring = (peer == ep->rank) ? &ep->own : &ep->peers[peer].ring;
 
     xg_shm_ring_publish(ring, (uint64_t)(uintptr_t)token, (uint32_t)len,
                         defer_wake);
@@ -264,7 +275,7 @@ static void shm_pkt_rx_wake(xg_pkt_ep_t *ep)
 
 static void shm_pkt_rx_close(xg_pkt_ep_t *ep, xg_pkt_rx_func_t fn, void *arg)
 {
-    uint64_t end = xg_shm_ring_close(&ep->own);
+    uint64_t end      = xg_shm_ring_close(&ep->own);
     uint64_t deadline = 0;
     xg_wait_t wait;
 
@@ -281,7 +292,7 @@ static void shm_pkt_rx_close(xg_pkt_ep_t *ep, xg_pkt_rx_func_t fn, void *arg)
             deadline = xg_time_ns() + 1000000000ull;
         } else if (xg_time_ns() > deadline) {
             xg_warn("shm", "closing the packet ring: a sender reserved a "
-                    "slot and never filled it (it died?); dropped");
+                           "slot and never filled it (it died?); dropped");
             break;
         }
         xg_wait_backoff(&wait);
@@ -305,15 +316,15 @@ static void shm_pkt_rx_sleep_end(xg_pkt_ep_t *ep)
 }
 
 static const xg_pkt_ops_t shm_pkt_ops = {
-    .mtu        = shm_pkt_mtu,
-    .tx_reserve = shm_pkt_tx_reserve,
-    .tx_commit  = shm_pkt_tx_commit,
-    .tx_flush   = shm_pkt_tx_flush,
-    .rx_poll    = shm_pkt_rx_poll,
-    .rx_wait    = shm_pkt_rx_wait,
-    .rx_wake    = shm_pkt_rx_wake,
-    .rx_close   = shm_pkt_rx_close,
-    .rx_open    = shm_pkt_rx_open,
+    .mtu          = shm_pkt_mtu,
+    .tx_reserve   = shm_pkt_tx_reserve,
+    .tx_commit    = shm_pkt_tx_commit,
+    .tx_flush     = shm_pkt_tx_flush,
+    .rx_poll      = shm_pkt_rx_poll,
+    .rx_wait      = shm_pkt_rx_wait,
+    .rx_wake      = shm_pkt_rx_wake,
+    .rx_close     = shm_pkt_rx_close,
+    .rx_open      = shm_pkt_rx_open,
     .rx_sleep_fd  = shm_pkt_rx_sleep_fd,
     .rx_sleep_end = shm_pkt_rx_sleep_end,
 };
@@ -324,13 +335,14 @@ static xg_status_t shm_pkt_create(xg_pkt_ep_t **ep_p)
     xg_boot_identity_t job;
     xg_pkt_ep_t *ep;
     xg_status_t status;
-    long slots = xg_config.nic_ring_slots;
+    long slots         = xg_config.nic_ring_slots;
     uint64_t slot_size = xg_config.nic_slot_size;
     int pe;
 
     if ((slots < 2) || (slots > (1L << 20)) || (slot_size < 512) ||
         (slot_size > (1u << 24))) {
-        xg_error("shm", "XGAS_NIC_RING_SLOTS=%ld or XGAS_NIC_SLOT_SIZE=%llu "
+        xg_error("shm",
+                 "XGAS_NIC_RING_SLOTS=%ld or XGAS_NIC_SLOT_SIZE=%llu "
                  "is out of range (2..1048576 slots of 512 B..16 MiB)",
                  slots, (unsigned long long)slot_size);
         return XG_ERR_INVALID_PARAM;
@@ -349,15 +361,16 @@ static xg_status_t shm_pkt_create(xg_pkt_ep_t **ep_p)
         return XG_ERR_NO_MEMORY;
     }
     /* a job over several nodes sleeps on the network too: a bell pipe */
-    status = xg_shm_ring_create(&ep->own, (uint32_t)slots,
-                                (uint32_t)slot_size, job.nnodes > 1);
+    status = xg_shm_ring_create(&ep->own, (uint32_t)slots, (uint32_t)slot_size,
+                                job.nnodes > 1);
     if (status != XG_OK) {
         free(ep->peers);
         free(ep);
         return status;
     }
     if (prctl(PR_GET_DUMPABLE) == 0) {
-        xg_warn("shm", "this process is not dumpable (prctl "
+        xg_warn("shm",
+                "this process is not dumpable (prctl "
                 "PR_SET_DUMPABLE 0, or a setuid or setgid program): other "
                 "PEs cannot open its packet ring through /proc/%d/fd unless "
                 "they are privileged, so their messages to it will fail",

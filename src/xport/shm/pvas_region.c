@@ -51,10 +51,12 @@ xg_status_t xg_shm_pvas_open(xg_xport_region_t *region, int nparts,
     /* @base is XGAS_SYMMETRIC_BASE, as mem passes it and xgasrun read it */
     if ((part_size != xg_config.pvas_segment_size) ||
         (xg_config.pvas_room_hi > part_size)) {
-        xg_error("shm", "a PVAS node region of %zu-byte partitions at %#lx "
+        xg_error("shm",
+                 "a PVAS node region of %zu-byte partitions at %#lx "
                  "does not match the segments xgasrun made "
                  "(XGAS_PVAS_SEGMENT_SIZE=%llu): start every PE with the "
-                 "same settings", part_size, (unsigned long)base,
+                 "same settings",
+                 part_size, (unsigned long)base,
                  (unsigned long long)xg_config.pvas_segment_size);
         return XG_ERR_MISMATCH;
     }
@@ -66,14 +68,14 @@ xg_status_t xg_shm_pvas_open(xg_xport_region_t *region, int nparts,
     region->fd        = -1;
     pvas_room(region, me.local_rank, &lo, &len);
     map = mmap((void *)lo, len, PROT_READ | PROT_WRITE,
-               MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1,
-               0);
+               MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
     if (map != MAP_FAILED) {
         xg_shm_huge_advise(map, len, 1);
     }
     if (!xg_boot_fence_all(map != MAP_FAILED)) {
         if (map == MAP_FAILED) {
-            xg_error("shm", "cannot map the %zu-byte room of this PE's PVAS "
+            xg_error("shm",
+                     "cannot map the %zu-byte room of this PE's PVAS "
                      "segment at %#lx (%m): the node's address space hit "
                      "vm.max_map_count or `ulimit -v`; run fewer PEs",
                      len, (unsigned long)lo);
@@ -84,9 +86,10 @@ xg_status_t xg_shm_pvas_open(xg_xport_region_t *region, int nparts,
         region->size = 0;
         return XG_ERR_NO_MEMORY;
     }
-    xg_debug("shm", "PVAS node region: %d segments of %zu bytes at %#lx, "
-             "this PE's room %#lx+%zu", nparts, part_size,
-             (unsigned long)base, (unsigned long)lo, len);
+    xg_debug("shm",
+             "PVAS node region: %d segments of %zu bytes at %#lx, "
+             "this PE's room %#lx+%zu",
+             nparts, part_size, (unsigned long)base, (unsigned long)lo, len);
     return XG_OK;
 }
 

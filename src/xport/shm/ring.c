@@ -50,14 +50,13 @@ xg_status_t xg_shm_ring_create(xg_shm_ring_t *ring, uint32_t slots,
         slot_size = 512;
     }
     bytes = XG_SHM_RING_HDR_BYTES + (size_t)slots * slot_size;
-    fd = memfd_create("xgas-nic-ring", MFD_CLOEXEC);
+    fd    = memfd_create("xgas-nic-ring", MFD_CLOEXEC);
     if (fd < 0) {
         xg_error("shm", "memfd_create for the packet ring failed (%m)");
         return XG_ERR_IO;
     }
     if (ftruncate(fd, (off_t)bytes) != 0) {
-        xg_error("shm", "cannot size the packet ring to %zu bytes (%m)",
-                 bytes);
+        xg_error("shm", "cannot size the packet ring to %zu bytes (%m)", bytes);
         close(fd);
         return XG_ERR_NO_MEMORY;
     }
@@ -67,7 +66,7 @@ xg_status_t xg_shm_ring_create(xg_shm_ring_t *ring, uint32_t slots,
         close(fd);
         return XG_ERR_NO_MEMORY;
     }
-    ring->hdr = map;
+    ring->hdr            = map;
     ring->hdr->magic     = XG_SHM_RING_MAGIC;
     ring->hdr->version   = XG_SHM_RING_VERSION;
     ring->hdr->slots     = slots;
@@ -103,8 +102,8 @@ xg_status_t xg_shm_ring_attach(xg_shm_ring_t *ring, int fd)
     if ((fstat(fd, &st) != 0) || (st.st_size < XG_SHM_RING_HDR_BYTES)) {
         return XG_ERR_UNREACHABLE;
     }
-    map = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED,
-               fd, 0);
+    map = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+               0);
     if (map == MAP_FAILED) {
         return XG_ERR_UNREACHABLE;
     }
@@ -114,13 +113,13 @@ xg_status_t xg_shm_ring_attach(xg_shm_ring_t *ring, int fd)
         (hdr->version != XG_SHM_RING_VERSION) || !xg_is_pow2(hdr->slots) ||
         (hdr->slot_size < 512) || (hdr->slot_size % XG_CACHELINE != 0) ||
         (hdr->bytes != (uint64_t)st.st_size) ||
-        (hdr->bytes != XG_SHM_RING_HDR_BYTES +
-                       (uint64_t)hdr->slots * hdr->slot_size)) {
+        (hdr->bytes !=
+         XG_SHM_RING_HDR_BYTES + (uint64_t)hdr->slots * hdr->slot_size)) {
         munmap(map, (size_t)st.st_size);
         return XG_ERR_MISMATCH;
     }
     ring_set_view(ring, map, (size_t)st.st_size);
-    ring->fd = -1;
+    ring->fd      = -1;
     ring->bell[0] = ring->bell[1] = -1;
     if (hdr->bell_fd > 0) {
         char path[64];
@@ -179,9 +178,9 @@ uint64_t xg_shm_ring_claim(xg_shm_ring_t *ring, size_t len)
         seq  = atomic_load_explicit(&slot->seq, memory_order_acquire);
         diff = (int64_t)(seq - pos);
         if (diff == 0) {
-            if (atomic_compare_exchange_weak_explicit(
-                    &hdr->tail, &pos, pos + 1, memory_order_relaxed,
-                    memory_order_relaxed)) {
+            if (atomic_compare_exchange_weak_explicit(&hdr->tail, &pos, pos + 1,
+                                                      memory_order_relaxed,
+                                                      memory_order_relaxed)) {
                 return pos;
             }
         } else if (diff < 0) {
@@ -282,7 +281,7 @@ const xg_shm_slot_t *xg_shm_ring_peek(xg_shm_ring_t *ring, uint32_t *len_p)
     if (slot == NULL) {
         return NULL;
     }
-    len = slot->len;
+    len    = slot->len;
     *len_p = (len <= ring->max_packet) ? len : 0; /* 0: malformed */
     return slot;
 }

@@ -19,7 +19,8 @@ static unsigned shm_reach(int peer)
 
     xg_boot_identity(&job);
     return ((peer >= 0) && (peer < job.npes) && xg_boot_same_node(peer))
-               ? xg_xport_shm.caps : 0u;
+               ? xg_xport_shm.caps
+               : 0u;
 }
 
 static const xg_xport_ops_t shm_ops = {
@@ -30,9 +31,9 @@ static const xg_xport_ops_t shm_ops = {
 };
 
 const xg_xport_component_t xg_xport_shm = {
-    .name  = "shm",
-    .caps  = XG_XPORT_CAP_LOAD_STORE | XG_XPORT_CAP_ATOMIC_CPU |
-             XG_XPORT_CAP_PACKETS | XG_XPORT_CAP_ORDERED,
+    .name = "shm",
+    .caps = XG_XPORT_CAP_LOAD_STORE | XG_XPORT_CAP_ATOMIC_CPU |
+            XG_XPORT_CAP_PACKETS | XG_XPORT_CAP_ORDERED,
     .open  = shm_open,
     .reach = shm_reach,
     .ops   = &shm_ops,

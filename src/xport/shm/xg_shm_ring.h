@@ -54,23 +54,23 @@
 typedef struct xg_shm_ring_hdr {
     uint64_t magic;
     uint32_t version;
-    uint32_t slots;      /* power of two */
-    uint32_t slot_size;  /* bytes per slot, header included, multiple of 64 */
+    uint32_t slots;     /* power of two */
+    uint32_t slot_size; /* bytes per slot, header included, multiple of 64 */
     uint32_t owner_pid;
-    uint64_t bytes;      /* whole mapping */
-    int32_t  bell_fd;    /* the owner's bell pipe write end + 1, or 0 */
+    uint64_t bytes;  /* whole mapping */
+    int32_t bell_fd; /* the owner's bell pipe write end + 1, or 0 */
     uint32_t pad;
 
-    _Atomic uint64_t tail XG_CACHE_ALIGNED;      /* next position to claim */
-    _Atomic uint32_t sleeping XG_CACHE_ALIGNED;  /* consumer waits on bell */
-    _Atomic uint32_t doorbell;                   /* futex word */
+    _Atomic uint64_t tail XG_CACHE_ALIGNED;     /* next position to claim */
+    _Atomic uint32_t sleeping XG_CACHE_ALIGNED; /* consumer waits on bell */
+    _Atomic uint32_t doorbell;                  /* futex word */
 } xg_shm_ring_hdr_t;
 
 typedef struct xg_shm_slot {
     _Atomic uint64_t seq;
-    uint32_t         len;   /* packet bytes */
-    uint32_t         pad;
-    uint8_t          data[];
+    uint32_t len; /* packet bytes */
+    uint32_t pad;
+    uint8_t data[];
 } xg_shm_slot_t;
 
 /* tail bit: the owner accepts no more packets */
@@ -85,15 +85,15 @@ typedef struct xg_shm_slot {
 /* A mapped ring, as seen by its owner or by a producer. */
 typedef struct xg_shm_ring {
     xg_shm_ring_hdr_t *hdr;
-    uint8_t           *slots;     /* first slot */
-    uint64_t           mask;      /* slots - 1 */
-    uint32_t           slot_size;
-    uint32_t           max_packet;
-    size_t             bytes;
-    _Atomic uint64_t   head;      /* owner: next position to pop (one
+    uint8_t *slots; /* first slot */
+    uint64_t mask;  /* slots - 1 */
+    uint32_t slot_size;
+    uint32_t max_packet;
+    size_t bytes;
+    _Atomic uint64_t head; /* owner: next position to pop (one
                                      popper at a time; a sleeper reads it) */
-    int                fd;        /* owner only, else -1 */
-    int                bell[2];   /* owner: the bell pipe; producer: [1],
+    int fd;                /* owner only, else -1 */
+    int bell[2];           /* owner: the bell pipe; producer: [1],
                                    * its write end; -1 if none */
 } xg_shm_ring_t;
 

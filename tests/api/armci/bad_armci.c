@@ -9,7 +9,7 @@
 
 int main(int argc, char **argv)
 {
-    const char *c = (argc > 1) ? argv[1] : "";
+    const char *c  = (argc > 1) ? argv[1] : "";
     char stack[64] = {0};
     void **base;
     int right, count[3] = {8, 2, 2}, stride[2] = {16, 32}, one = 1, old;
@@ -26,7 +26,7 @@ int main(int argc, char **argv)
     }
     ARMCI_Init();
     right = (at_me + 1) % at_np;
-    base = at_malloc(64);
+    base  = at_malloc(64);
     ARMCI_Barrier();
     if (strcmp(c, "put_bad_proc") == 0) {
         ARMCI_Put(stack, base[0], 8, at_np);
@@ -58,8 +58,8 @@ int main(int argc, char **argv)
 
         ARMCI_PutV(&iov, 1, right);
     } else if (strcmp(c, "rmw_misaligned") == 0) {
-        ARMCI_Rmw(ARMCI_FETCH_AND_ADD_LONG, &old, (char *)base[right] + 4,
-                  1, right);
+        ARMCI_Rmw(ARMCI_FETCH_AND_ADD_LONG, &old, (char *)base[right] + 4, 1,
+                  right);
     } else if (strcmp(c, "rmw_bad_op") == 0) {
         ARMCI_Rmw(7, &old, base[right], 1, right);
     } else if (strcmp(c, "lock_no_mutexes") == 0) {

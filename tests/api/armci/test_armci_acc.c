@@ -24,7 +24,7 @@ static size_t elem_size(int t)
     case ARMCI_ACC_FLT: return sizeof(float);
     case ARMCI_ACC_DBL: return sizeof(double);
     case ARMCI_ACC_CPL: return sizeof(float complex);
-    default:            return sizeof(double complex);
+    default: return sizeof(double complex);
     }
 }
 
@@ -36,10 +36,14 @@ static void set(int t, void *p, int i, double v)
     case ARMCI_ACC_LNG: ((long *)p)[i] = (long)v; break;
     case ARMCI_ACC_FLT: ((float *)p)[i] = (float)v; break;
     case ARMCI_ACC_DBL: ((double *)p)[i] = v; break;
-    case ARMCI_ACC_CPL: ((float *)p)[2 * i] = (float)v;
-                        ((float *)p)[2 * i + 1] = (float)(2 * v); break;
-    default:            ((double *)p)[2 * i] = v;
-                        ((double *)p)[2 * i + 1] = 2 * v; break;
+    case ARMCI_ACC_CPL:
+        ((float *)p)[2 * i]     = (float)v;
+        ((float *)p)[2 * i + 1] = (float)(2 * v);
+        break;
+    default:
+        ((double *)p)[2 * i]     = v;
+        ((double *)p)[2 * i + 1] = 2 * v;
+        break;
     }
 }
 
@@ -51,7 +55,7 @@ static double get(int t, const void *p, int i, int imag)
     case ARMCI_ACC_FLT: return ((const float *)p)[i];
     case ARMCI_ACC_DBL: return ((const double *)p)[i];
     case ARMCI_ACC_CPL: return ((const float *)p)[2 * i + imag];
-    default:            return ((const double *)p)[2 * i + imag];
+    default: return ((const double *)p)[2 * i + imag];
     }
 }
 
@@ -63,10 +67,10 @@ int main(int argc, char **argv)
 
     at_start(&argc, &argv);
     for (k = 0; k < sizeof(types) / sizeof(types[0]); k++) {
-        int t = types[k];
-        size_t es = elem_size(t);
+        int t       = types[k];
+        size_t es   = elem_size(t);
         void **base = at_malloc((long)(N * es));
-        char *mine = base[at_me];
+        char *mine  = base[at_me];
         char scale[16];
         armci_hdl_t h;
 
@@ -85,35 +89,35 @@ int main(int argc, char **argv)
         ARMCI_Access_end(mine);
         ARMCI_Barrier();
         for (target = 0; target < at_np; target++) {
-            int p = (at_me + target) % at_np; /* everyone at once */
+            int p     = (at_me + target) % at_np; /* everyone at once */
             char *dst = base[p];
             int count[4], stride[3];
             void *vs[100], *vd[100];
             armci_giov_t iov;
 
             /* [0, 100): contiguous, blocking and non-blocking halves */
-            CHECK(ARMCI_Acc(t, scale, src, dst, (int)(50 * es), p) == 0,
-                  "acc");
+            CHECK(ARMCI_Acc(t, scale, src, dst, (int)(50 * es), p) == 0, "acc");
             ARMCI_INIT_HANDLE(&h);
             CHECK(ARMCI_NbAcc(t, scale, src + 50 * es, dst + 50 * es,
-                              (int)(50 * es), p, &h) == 0, "nbacc");
+                              (int)(50 * es), p, &h) == 0,
+                  "nbacc");
             CHECK(ARMCI_Wait(&h) == 0, "wait");
             /* [100, 400): 3 levels, 5 x 6 x 10 elements */
-            count[0] = (int)(5 * es);
-            count[1] = 6;
-            count[2] = 10;
+            count[0]  = (int)(5 * es);
+            count[1]  = 6;
+            count[2]  = 10;
             stride[0] = (int)(5 * es);
             stride[1] = (int)(30 * es);
-            CHECK(ARMCI_AccS(t, scale, src + 100 * es, stride,
-                             dst + 100 * es, stride, count, 2, p) == 0,
+            CHECK(ARMCI_AccS(t, scale, src + 100 * es, stride, dst + 100 * es,
+                             stride, count, 2, p) == 0,
                   "accs");
             /* [400, 500): one element rows, non-blocking */
-            count[0] = (int)es;
-            count[1] = 100;
+            count[0]  = (int)es;
+            count[1]  = 100;
             stride[0] = (int)es;
             ARMCI_INIT_HANDLE(&h);
-            CHECK(ARMCI_NbAccS(t, scale, src + 400 * es, stride,
-                               dst + 400 * es, stride, count, 1, p, &h) == 0,
+            CHECK(ARMCI_NbAccS(t, scale, src + 400 * es, stride, dst + 400 * es,
+                               stride, count, 1, p, &h) == 0,
                   "nbaccs");
             CHECK(ARMCI_Wait(&h) == 0, "wait");
             /* [500, 600): a vector, in reverse order */
@@ -130,11 +134,15 @@ int main(int argc, char **argv)
             /* sum over q of 2 (q + 1)(i % 13 + 1) */
             double want = (double)(i % 13 + 1) * at_np * (at_np + 1);
 
-            CHECK(get(t, mine, i, 0) == want, "type %d element %d: %g, not "
-                  "%g", t, i, get(t, mine, i, 0), want);
+            CHECK(get(t, mine, i, 0) == want,
+                  "type %d element %d: %g, not "
+                  "%g",
+                  t, i, get(t, mine, i, 0), want);
             if ((t == ARMCI_ACC_CPL) || (t == ARMCI_ACC_DCP)) {
-                CHECK(get(t, mine, i, 1) == 2 * want, "type %d element %d "
-                      "imaginary", t, i);
+                CHECK(get(t, mine, i, 1) == 2 * want,
+                      "type %d element %d "
+                      "imaginary",
+                      t, i);
             }
         }
         ARMCI_Access_end(mine);

@@ -10,11 +10,13 @@
 
 #include "armci_test.h"
 
-enum { CHUNK = 4096 };
+enum {
+    CHUNK = 4096
+};
 
 int main(int argc, char **argv)
 {
-    long mib = (argc > 1) ? atol(argv[1]) : 600;
+    long mib   = (argc > 1) ? atol(argv[1]) : 600;
     long bytes = mib << 20, at[3], i, k;
     unsigned char out[CHUNK], in[CHUNK], *mine;
     void **base;
@@ -22,9 +24,9 @@ int main(int argc, char **argv)
 
     at_start(&argc, &argv);
     right = (at_me + 1) % at_np;
-    left = (at_me + at_np - 1) % at_np;
-    base = at_malloc(bytes);
-    mine = base[at_me];
+    left  = (at_me + at_np - 1) % at_np;
+    base  = at_malloc(bytes);
+    mine  = base[at_me];
     CHECK(mine != NULL, "ARMCI_Malloc of %ld bytes gave NULL", bytes);
     memset(mine, 0x5a, (size_t)bytes);
     ARMCI_Barrier();
@@ -45,17 +47,16 @@ int main(int argc, char **argv)
         /* what the left neighbour put into this process's part */
         for (i = 0; i < CHUNK; i++) {
             CHECK(mine[at[k] + i] == at_byte(left, at[k] + i),
-                  "byte %ld of my part is %d, process %d put %d",
-                  at[k] + i, mine[at[k] + i], left,
-                  at_byte(left, at[k] + i));
+                  "byte %ld of my part is %d, process %d put %d", at[k] + i,
+                  mine[at[k] + i], left, at_byte(left, at[k] + i));
         }
         /* and back from the right neighbour's part */
         CHECK(ARMCI_Get((char *)base[right] + at[k], in, CHUNK, right) == 0,
               "ARMCI_Get at offset %ld", at[k]);
         for (i = 0; i < CHUNK; i++) {
             CHECK(in[i] == at_byte(at_me, at[k] + i),
-                  "byte %ld of process %d's part is %d, expected %d",
-                  at[k] + i, right, in[i], at_byte(at_me, at[k] + i));
+                  "byte %ld of process %d's part is %d, expected %d", at[k] + i,
+                  right, in[i], at_byte(at_me, at[k] + i));
         }
     }
     /* between the chunks the pattern written before is intact */

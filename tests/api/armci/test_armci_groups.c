@@ -25,8 +25,8 @@ static void test_groups(void)
     if (at_me % 2 == 1) {
         ARMCI_Group_rank(&odd, &r);
         ARMCI_Group_size(&odd, &size);
-        CHECK((r == at_me / 2) && (size == n), "odd group: rank %d size %d",
-              r, size);
+        CHECK((r == at_me / 2) && (size == n), "odd group: rank %d size %d", r,
+              size);
         for (i = 0; i < size; i++) {
             CHECK(ARMCI_Absolute_id(&odd, i) == 2 * i + 1, "absolute id");
         }
@@ -45,7 +45,8 @@ static void test_groups(void)
             int v = 1000 + r;
 
             CHECK(ARMCI_Put(&v, ptrs[r + 1], sizeof(v),
-                            ARMCI_Absolute_id(&odd, r + 1)) == 0, "put");
+                            ARMCI_Absolute_id(&odd, r + 1)) == 0,
+                  "put");
         }
         ARMCI_AllFence();
         armci_msg_group_barrier(&odd);
@@ -109,8 +110,7 @@ static void test_messages(void)
         } else {
             char in[64];
 
-            armci_msg_rcv(7, in, sizeof(in), &len,
-                          (at_me + at_np - 1) % at_np);
+            armci_msg_rcv(7, in, sizeof(in), &len, (at_me + at_np - 1) % at_np);
             armci_msg_snd(7, buf, (int)strlen(buf) + 1, (at_me + 1) % at_np);
             memcpy(buf, in, sizeof(in));
         }
@@ -135,13 +135,13 @@ static void test_messages(void)
     armci_msg_brdcst(lx, sizeof(long), 0);
     CHECK(lx[0] == 17, "brdcst");
     /* reductions */
-    ix[0] = at_me + 1;       /* + */
+    ix[0] = at_me + 1;                          /* + */
     ix[1] = (at_me % 2) ? -(at_me + 5) : at_me; /* absmax */
     armci_msg_igop(ix, 1, "+");
     CHECK(ix[0] == at_np * (at_np + 1) / 2, "igop +");
     armci_msg_igop(ix + 1, 1, "absmax");
-    CHECK(ix[1] == ((at_np > 1) ? ((at_np - 1) % 2 ? at_np + 4 : at_np + 3)
-                                : 0),
+    CHECK(ix[1] ==
+              ((at_np > 1) ? ((at_np - 1) % 2 ? at_np + 4 : at_np + 3) : 0),
           "absmax %d", ix[1]);
     lx[0] = at_me + 2;
     lx[1] = at_me + 2;
@@ -169,7 +169,8 @@ static void test_messages(void)
     dx[1] = at_me;
     armci_msg_dgop(dx, 2, "+");
     CHECK((dx[0] == 0.25 * at_np * (at_np - 1)) &&
-          (dx[1] == 0.5 * at_np * (at_np - 1)), "dgop +");
+              (dx[1] == 0.5 * at_np * (at_np - 1)),
+          "dgop +");
     ix[2] = 1;
     ix[3] = at_me;
     armci_msg_gop_scope(SCOPE_ALL, ix + 2, 1, "&&", ARMCI_INT);
@@ -188,8 +189,7 @@ static void test_messages(void)
     if (at_np > 1) {
         int best = (at_np % 2) ? at_np - 2 : at_np - 1;
 
-        CHECK((dx[0] == best) && (dx[1] == 100.0 + best), "sel max %g",
-              dx[0]);
+        CHECK((dx[0] == best) && (dx[1] == 100.0 + best), "sel max %g", dx[0]);
     }
     ix[0] = at_me + 3;
     armci_msg_sel(ix, sizeof(int), "min", ARMCI_INT, 1);
@@ -197,10 +197,10 @@ static void test_messages(void)
     /* the tree over every process */
     armci_msg_bintree(SCOPE_ALL, &tree_root, &up, &left, &right);
     CHECK((tree_root == 0) && (up == ((at_me == 0) ? -1 : (at_me - 1) / 2)) &&
-          (left == ((2 * at_me + 1 < at_np) ? 2 * at_me + 1 : -1)),
+              (left == ((2 * at_me + 1 < at_np) ? 2 * at_me + 1 : -1)),
           "bintree");
     /* addresses */
-    addrs = calloc((size_t)at_np, sizeof(void *));
+    addrs        = calloc((size_t)at_np, sizeof(void *));
     addrs[at_me] = (void *)(uintptr_t)(0x1000 + at_me);
     armci_exchange_address(addrs, at_np);
     for (i = 0; i < at_np; i++) {

@@ -15,10 +15,10 @@ static void run_half(MPI_Comm half)
     int me, np, right, v, one = 1;
 
     CHECK(ARMCI_Init_mpi_comm(half) == 0, "init on half of the job");
-    me = armci_msg_me();
-    np = armci_msg_nproc();
+    me    = armci_msg_me();
+    np    = armci_msg_nproc();
     right = (me + 1) % np;
-    base = malloc(sizeof(void *) * (size_t)np);
+    base  = malloc(sizeof(void *) * (size_t)np);
     CHECK(ARMCI_Malloc(base, 64) == 0, "malloc");
     memset(base[me], 0, 64);
     ARMCI_Barrier();

@@ -38,17 +38,20 @@ int main(int argc, char **argv)
     }
     at_np = np;
     right = (me + 1) % np;
-    base = malloc(sizeof(void *) * (size_t)np);
+    base  = malloc(sizeof(void *) * (size_t)np);
     CHECK(ARMCI_Malloc(base, 256) == 0, "malloc");
     memset(base[me], 0, 256);
     ARMCI_Barrier();
     v = 500 + me;
     CHECK(ARMCI_Put(&v, base[right], sizeof(v), right) == 0, "put");
-    CHECK(ARMCI_Acc(ARMCI_ACC_INT, &one, &one, (char *)base[0] + 8,
-                    sizeof(int), 0) == 0, "acc");
+    CHECK(ARMCI_Acc(ARMCI_ACC_INT, &one, &one, (char *)base[0] + 8, sizeof(int),
+                    0) == 0,
+          "acc");
     ARMCI_Barrier();
-    CHECK(*(int *)base[me] == 500 + (me + np - 1) % np, "put within the "
-          "half: %d", *(int *)base[me]);
+    CHECK(*(int *)base[me] == 500 + (me + np - 1) % np,
+          "put within the "
+          "half: %d",
+          *(int *)base[me]);
     if (me == 0) {
         CHECK(*(int *)((char *)base[0] + 8) == np, "acc within the half");
     }
@@ -72,7 +75,8 @@ int main(int argc, char **argv)
     CHECK(armci_domain_count(ARMCI_DOMAIN_SMP) >= 1, "domains");
     CHECK(armci_domain_same_id(ARMCI_DOMAIN_SMP, me), "own domain");
     CHECK(armci_domain_id(ARMCI_DOMAIN_SMP, me) ==
-          armci_domain_my_id(ARMCI_DOMAIN_SMP), "my id");
+              armci_domain_my_id(ARMCI_DOMAIN_SMP),
+          "my id");
     {
         int d = armci_domain_my_id(ARMCI_DOMAIN_SMP), n, found = 0;
 
@@ -86,7 +90,8 @@ int main(int argc, char **argv)
         CHECK(found, "this process in its domain");
         CHECK(ARMCI_Same_node(me), "same node as itself");
         CHECK(ARMCI_Same_node(right) ==
-              armci_domain_same_id(ARMCI_DOMAIN_SMP, right), "same node");
+                  armci_domain_same_id(ARMCI_DOMAIN_SMP, right),
+              "same node");
         CHECK(ARMCI_Uses_shm() == (n > 1), "uses shm");
     }
     local = ARMCI_Malloc_local(100);

@@ -17,7 +17,7 @@
 static void test_exclusion(void)
 {
     long bytes = 4 + 4L * at_np;
-    void **c = at_malloc(bytes);
+    void **c   = at_malloc(bytes);
     int r, m, p, value, *counts;
 
     memset(c[at_me], 0, (size_t)bytes);
@@ -41,8 +41,10 @@ static void test_exclusion(void)
     }
     ARMCI_Barrier();
     if (at_me == 0) {
-        CHECK(*(int *)c[0] == ROUNDS * at_np, "the counter reads %d after "
-              "%d locked updates", *(int *)c[0], ROUNDS * at_np);
+        CHECK(*(int *)c[0] == ROUNDS * at_np,
+              "the counter reads %d after "
+              "%d locked updates",
+              *(int *)c[0], ROUNDS * at_np);
     }
     /* mutex m of this process guarded word m: one update per process */
     counts = (int *)((char *)c[at_me] + 4);
@@ -75,7 +77,7 @@ static void test_trylock_and_groups(void)
         ARMCI_Barrier();
         if (at_me != 0) {
             CHECK(ARMCIX_Trylock_hdl(mw, 1, 1) != 0, "trylock of a held "
-                  "mutex succeeded");
+                                                     "mutex succeeded");
         }
         ARMCI_Barrier();
         if (at_me == 0) {

@@ -35,7 +35,7 @@ int main(int argc, char **argv)
 
     at_start(&argc, &argv);
     right = (at_me + 1) % at_np;
-    base = at_malloc(64);
+    base  = at_malloc(64);
     ARMCI_Barrier();
     v = 40 + at_me;
     ARMCI_Put(&v, base[right], sizeof(v), right);

@@ -18,7 +18,7 @@ static int right, left;
 static void test_contiguous(void)
 {
     static const int sizes[] = {1, 3, 8, 17, 1000, 8191, 9000, 40000};
-    void **base = at_malloc(AREA);
+    void **base              = at_malloc(AREA);
     static unsigned char src[AREA], back[AREA];
     unsigned char *mine = base[at_me];
     size_t k;
@@ -34,8 +34,7 @@ static void test_contiguous(void)
             src[i] = at_byte(at_me, i + (long)k);
         }
         ARMCI_Barrier();
-        CHECK(ARMCI_Put(src, (char *)base[right] + off, n, right) == 0,
-              "put");
+        CHECK(ARMCI_Put(src, (char *)base[right] + off, n, right) == 0, "put");
         memset(src, 0, (size_t)n); /* reusable once the put returns */
         ARMCI_Barrier();
         ARMCI_Access_begin(mine);
@@ -48,11 +47,12 @@ static void test_contiguous(void)
                   mine[i], want);
         }
         ARMCI_Access_end(mine);
-        CHECK(ARMCI_Get((char *)base[right] + off, back, n, right) == 0,
-              "get");
+        CHECK(ARMCI_Get((char *)base[right] + off, back, n, right) == 0, "get");
         for (i = 0; i < n; i++) {
-            CHECK(back[i] == at_byte(at_me, i + (long)k), "get of %d: byte "
-                  "%d", n, i);
+            CHECK(back[i] == at_byte(at_me, i + (long)k),
+                  "get of %d: byte "
+                  "%d",
+                  n, i);
         }
         ARMCI_Barrier();
     }
@@ -61,8 +61,7 @@ static void test_contiguous(void)
 
 /* A shape of @levels levels: rows of 3 + levels bytes, odd counts, the
  * remote rows 2 bytes apart more than the local ones. */
-static void shape(int levels, int *count, int *sstride, int *dstride,
-                  int *span)
+static void shape(int levels, int *count, int *sstride, int *dstride, int *span)
 {
     static const int counts[] = {3, 2, 3, 1, 2, 2, 3, 2};
     int i, s = 3 + levels, d = 3 + levels;
@@ -70,10 +69,10 @@ static void shape(int levels, int *count, int *sstride, int *dstride,
     count[0] = 3 + levels;
     for (i = 0; i < levels; i++) {
         count[i + 1] = counts[i];
-        sstride[i] = s + 1;
-        dstride[i] = d + 2;
-        s = sstride[i] * counts[i];
-        d = dstride[i] * counts[i];
+        sstride[i]   = s + 1;
+        dstride[i]   = d + 2;
+        s            = sstride[i] * counts[i];
+        d            = dstride[i] * counts[i];
     }
     *span = (s > d) ? s : d;
 }
@@ -84,7 +83,7 @@ static int in_shape(int levels, const int *count, const int *st, int at,
                     long *index)
 {
     int idx[ARMCI_MAX_STRIDE_LEVEL] = {0}, i;
-    long n = 0;
+    long n                          = 0;
 
     for (;;) {
         int off = 0;
@@ -137,11 +136,13 @@ static void test_strided(void)
             if (nb) {
                 ARMCI_INIT_HANDLE(&h);
                 CHECK(ARMCI_NbPutS(src, ss, base[right], ds, count, levels,
-                                   right, &h) == 0, "nbputs");
+                                   right, &h) == 0,
+                      "nbputs");
                 CHECK(ARMCI_Wait(&h) == 0, "wait");
             } else {
                 CHECK(ARMCI_PutS(src, ss, base[right], ds, count, levels,
-                                 right) == 0, "puts");
+                                 right) == 0,
+                      "puts");
             }
             ARMCI_Barrier();
             for (i = 0; i < AREA; i++) {
@@ -157,11 +158,13 @@ static void test_strided(void)
             if (nb) {
                 ARMCI_INIT_HANDLE(&h);
                 CHECK(ARMCI_NbGetS(base[right], ds, back, ss, count, levels,
-                                   right, &h) == 0, "nbgets");
+                                   right, &h) == 0,
+                      "nbgets");
                 CHECK(ARMCI_Wait(&h) == 0, "wait");
             } else {
                 CHECK(ARMCI_GetS(base[right], ds, back, ss, count, levels,
-                                 right) == 0, "gets");
+                                 right) == 0,
+                      "gets");
             }
             memset(packed, 0, AREA);
             armci_read_strided(back, levels, ss, count, (char *)packed);
@@ -184,7 +187,10 @@ static void test_strided(void)
 
 static void test_vector(void)
 {
-    enum { SEGS = 12, LEN = 20 };
+    enum {
+        SEGS = 12,
+        LEN  = 20
+    };
     void **a = at_malloc(2048), **b = at_malloc(1024);
     void *rem[SEGS], *loc[SEGS], *mine_seg[SEGS];
     static char src[SEGS][LEN], back[SEGS][LEN];
@@ -195,9 +201,9 @@ static void test_vector(void)
     for (i = 0; i < SEGS; i++) {
         int off = (i % 2) ? 150 * i : 70 * i;
 
-        rem[i] = (char *)((i % 2) ? a : b)[right] + off;
+        rem[i]      = (char *)((i % 2) ? a : b)[right] + off;
         mine_seg[i] = (char *)((i % 2) ? a : b)[at_me] + off;
-        loc[i] = src[i];
+        loc[i]      = src[i];
         for (j = 0; j < LEN; j++) {
             src[i][j] = (char)at_byte(at_me, i * LEN + j);
         }
@@ -212,8 +218,8 @@ static void test_vector(void)
     ARMCI_Barrier();
     for (i = 0; i < SEGS; i++) {
         for (j = 0; j < LEN; j++) {
-            CHECK(((char *)mine_seg[i])[j] ==
-                  (char)at_byte(left, i * LEN + j), "putv segment %d", i);
+            CHECK(((char *)mine_seg[i])[j] == (char)at_byte(left, i * LEN + j),
+                  "putv segment %d", i);
         }
         loc[i] = back[i];
     }
@@ -231,7 +237,7 @@ static void test_vector(void)
 static void test_values_flags(void)
 {
     void **base = at_malloc(256);
-    char *mine = base[at_me];
+    char *mine  = base[at_me];
     static char data[100];
     int i, *flag = (int *)(mine + 200);
     armci_hdl_t h;
@@ -239,22 +245,24 @@ static void test_values_flags(void)
     memset(mine, 0, 256);
     ARMCI_Barrier();
     CHECK(ARMCI_PutValueInt(at_me + 1, base[right], right) == 0, "int");
-    CHECK(ARMCI_PutValueLong(-7L * at_me, (char *)base[right] + 8, right) ==
-          0, "long");
-    CHECK(ARMCI_PutValueFloat(0.5f + at_me, (char *)base[right] + 16,
-                              right) == 0, "float");
+    CHECK(ARMCI_PutValueLong(-7L * at_me, (char *)base[right] + 8, right) == 0,
+          "long");
+    CHECK(ARMCI_PutValueFloat(0.5f + at_me, (char *)base[right] + 16, right) ==
+              0,
+          "float");
     ARMCI_INIT_HANDLE(&h);
-    CHECK(ARMCI_NbPutValueDouble(1.25 * at_me, (char *)base[right] + 24,
-                                 right, &h) == 0, "double");
+    CHECK(ARMCI_NbPutValueDouble(1.25 * at_me, (char *)base[right] + 24, right,
+                                 &h) == 0,
+          "double");
     ARMCI_Wait(&h);
     ARMCI_Barrier();
     CHECK(ARMCI_GetValueInt(base[right], right) == at_me + 1, "get int");
-    CHECK(ARMCI_GetValueLong((char *)base[right] + 8, right) ==
-          -7L * at_me, "get long");
-    CHECK(ARMCI_GetValueFloat((char *)base[right] + 16, right) ==
-          0.5f + at_me, "get float");
-    CHECK(ARMCI_GetValueDouble((char *)base[right] + 24, right) ==
-          1.25 * at_me, "get double");
+    CHECK(ARMCI_GetValueLong((char *)base[right] + 8, right) == -7L * at_me,
+          "get long");
+    CHECK(ARMCI_GetValueFloat((char *)base[right] + 16, right) == 0.5f + at_me,
+          "get float");
+    CHECK(ARMCI_GetValueDouble((char *)base[right] + 24, right) == 1.25 * at_me,
+          "get double");
     ARMCI_Barrier();
     /* flagged: the receiver waits for the flag, then sees the data */
     for (i = 0; i < 100; i++) {
@@ -275,9 +283,10 @@ static void test_values_flags(void)
     {
         int count[2] = {10, 5}, ss[1] = {20}, ds[1] = {12};
 
-        CHECK(ARMCI_PutS_flag(data, ss, (char *)base[right] + 140, ds, count,
-                              1, (int *)((char *)base[right] + 200), 2,
-                              right) == 0, "puts_flag");
+        CHECK(ARMCI_PutS_flag(data, ss, (char *)base[right] + 140, ds, count, 1,
+                              (int *)((char *)base[right] + 200), 2,
+                              right) == 0,
+              "puts_flag");
         while (*(volatile int *)flag != 2) {
             ARMCIX_Progress();
         }
@@ -296,7 +305,7 @@ int main(int argc, char **argv)
 {
     at_start(&argc, &argv);
     right = (at_me + 1) % at_np;
-    left = (at_me + at_np - 1) % at_np;
+    left  = (at_me + at_np - 1) % at_np;
     test_contiguous();
     test_strided();
     test_vector();

@@ -68,7 +68,9 @@ static void test_handles(void)
 
 static void test_consistency(void)
 {
-    enum { ROUNDS = 6 };
+    enum {
+        ROUNDS = 6
+    };
     void **a = at_malloc(BIG), **c = at_malloc(4096);
     static char src[BIG], back[BIG];
     int r, i, one = 1, got;
@@ -87,14 +89,19 @@ static void test_consistency(void)
         CHECK(ARMCI_Put(src, a[right], n, right) == 0, "put");
         memset(back, 0, (size_t)n);
         CHECK(ARMCI_Get(a[right], back, n, right) == 0, "get");
-        CHECK(memcmp(back, src, (size_t)n) == 0, "round %d: a get after a "
-              "put of %d bytes does not see it", r, n);
+        CHECK(memcmp(back, src, (size_t)n) == 0,
+              "round %d: a get after a "
+              "put of %d bytes does not see it",
+              r, n);
         /* accumulate, then get */
         CHECK(ARMCI_Acc(ARMCI_ACC_INT, &one, &one, c[right], sizeof(int),
-                        right) == 0, "acc");
+                        right) == 0,
+              "acc");
         got = ARMCI_GetValueInt(c[right], right);
-        CHECK(got == r + 1, "round %d: the get after the accumulate reads "
-              "%d", r, got);
+        CHECK(got == r + 1,
+              "round %d: the get after the accumulate reads "
+              "%d",
+              r, got);
     }
     /* a non-blocking put, then a get of it before any wait */
     CHECK(ARMCI_NbPut(src, a[right], BIG, right, NULL) == 0, "nbput");
@@ -115,7 +122,9 @@ static void test_consistency(void)
 
 static void test_rmw(void)
 {
-    enum { ROUNDS = 40 };
+    enum {
+        ROUNDS = 40
+    };
     void **w = at_malloc(64);
     long sum = 0, lsum = 0, total, ltotal, old;
     int iold, r, v;
@@ -137,8 +146,9 @@ static void test_rmw(void)
           "swap");
     CHECK(v == 0, "swap returned %d", v);
     old = 1000L + at_me;
-    CHECK(ARMCI_Rmw(ARMCI_SWAP_LONG, &old, (char *)w[right] + 24, 0,
-                    right) == 0, "swap long");
+    CHECK(ARMCI_Rmw(ARMCI_SWAP_LONG, &old, (char *)w[right] + 24, 0, right) ==
+              0,
+          "swap long");
     CHECK(old == 0, "swap long returned %ld", old);
     /* ARMCI's barrier first: with XGAS_AM_THREAD=0 a process serves the
      * others' read-modify-writes only inside ARMCI, not inside MPI */
@@ -151,8 +161,7 @@ static void test_rmw(void)
         /* the fetched values are 0..n-1 (times 3), each once */
         CHECK(total == n * (n - 1) / 2, "fetch-and-add results sum to %ld",
               total);
-        CHECK(ltotal == 3 * n * (n - 1) / 2, "long results sum to %ld",
-              ltotal);
+        CHECK(ltotal == 3 * n * (n - 1) / 2, "long results sum to %ld", ltotal);
     }
     ARMCI_Barrier();
     CHECK(*(int *)((char *)w[at_me] + 16) == 100 + left, "swapped int");
@@ -168,7 +177,7 @@ int main(int argc, char **argv)
 {
     at_start(&argc, &argv);
     right = (at_me + 1) % at_np;
-    left = (at_me + at_np - 1) % at_np;
+    left  = (at_me + at_np - 1) % at_np;
     test_handles();
     test_consistency();
     test_rmw();

@@ -17,19 +17,19 @@
 
 #include "xg_test.h"
 
-#define ITERS 1500
-#define WORDS 8
+#define ITERS   1500
+#define WORDS   8
 #define MAX_PES 64
 
 struct counter {
-    long     add;
+    long add;
     uint64_t inc;
-    long     fetch_inc;
+    long fetch_inc;
     uint32_t cswap;
-    int32_t  narrow;   /* 32-bit neighbour of a 64-bit word */
-    int64_t  wide;
+    int32_t narrow; /* 32-bit neighbour of a 64-bit word */
+    int64_t wide;
     uint64_t signal;
-    long     data[MAX_PES][WORDS]; /* each PE's, before its signal */
+    long data[MAX_PES][WORDS]; /* each PE's, before its signal */
 };
 
 static long values[MAX_PES * ITERS]; /* fetch_inc results, PE 0 gathers */
@@ -43,8 +43,8 @@ int main(void)
     int me, npes, i, pe;
 
     shmem_init();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
+    me         = shmem_my_pe();
+    npes       = shmem_n_pes();
     xg_test_pe = me;
     XG_CHECK(npes <= MAX_PES, "at most %d PEs", MAX_PES);
     c = shmem_calloc(1, sizeof(*c));
@@ -62,12 +62,14 @@ int main(void)
         shmem_long_atomic_add(&c->add, me + 1, 0);
         shmem_uint64_atomic_inc(&c->inc, 0);
         *got = shmem_long_atomic_fetch_inc(&c->fetch_inc, 0);
-        XG_CHECK((i == 0) || (*got > got[-1]), "fetch_inc went from %ld to "
-                 "%ld", got[-1], *got);
+        XG_CHECK((i == 0) || (*got > got[-1]),
+                 "fetch_inc went from %ld to "
+                 "%ld",
+                 got[-1], *got);
         do {
             old = shmem_uint32_atomic_fetch(&c->cswap, 0);
-        } while (shmem_uint32_atomic_compare_swap(&c->cswap, old, old + 1,
-                                                  0) != old);
+        } while (shmem_uint32_atomic_compare_swap(&c->cswap, old, old + 1, 0) !=
+                 old);
         shmem_int32_atomic_fetch_add(&c->narrow, 2, 0);
         shmem_int64_atomic_add(&c->wide, -3, 0);
     }
@@ -84,9 +86,10 @@ int main(void)
         shmem_uint64_wait_until(&c->signal, SHMEM_CMP_EQ, (uint64_t)npes);
         for (pe = 0; pe < npes; pe++) {
             for (i = 0; i < WORDS; i++) {
-                XG_CHECK(c->data[pe][i] == 1000L * pe + i, "PE %d's word "
-                         "%d is %ld after its signal", pe, i,
-                         c->data[pe][i]);
+                XG_CHECK(c->data[pe][i] == 1000L * pe + i,
+                         "PE %d's word "
+                         "%d is %ld after its signal",
+                         pe, i, c->data[pe][i]);
             }
         }
     }
@@ -104,14 +107,18 @@ int main(void)
                  c->cswap);
         XG_CHECK(c->narrow == 2 * npes * ITERS, "32-bit fetch_add: %d",
                  c->narrow);
-        XG_CHECK(c->wide == -3L * npes * ITERS, "64-bit add beside it: "
-                 "%lld", (long long)c->wide);
+        XG_CHECK(c->wide == -3L * npes * ITERS,
+                 "64-bit add beside it: "
+                 "%lld",
+                 (long long)c->wide);
         once = calloc((size_t)npes * ITERS, 1);
         XG_CHECK(once != NULL, "calloc");
         for (i = 0; i < npes * ITERS; i++) {
             XG_CHECK((values[i] >= 0) && (values[i] < (long)npes * ITERS) &&
-                     !once[values[i]], "fetch_inc gave %ld twice or out of "
-                     "range", values[i]);
+                         !once[values[i]],
+                     "fetch_inc gave %ld twice or out of "
+                     "range",
+                     values[i]);
             once[values[i]] = 1;
         }
         free(once);

@@ -11,7 +11,9 @@
 #include "runtime/xg_runtime.h"
 #include "xg_test.h"
 
-enum { CHUNK = 4096 };
+enum {
+    CHUNK = 4096
+};
 
 int main(void)
 {
@@ -21,12 +23,12 @@ int main(void)
 
     xg_runtime_heap_from_node();
     shmem_init();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
+    me         = shmem_my_pe();
+    npes       = shmem_n_pes();
     xg_test_pe = me;
-    right = (me + 1) % npes;
-    left = (me + npes - 1) % npes;
-    heap = shmem_malloc(bytes);
+    right      = (me + 1) % npes;
+    left       = (me + npes - 1) % npes;
+    heap       = shmem_malloc(bytes);
     XG_CHECK(heap != NULL, "shmem_malloc of %zu bytes", bytes);
     memset(heap, 0x5a, bytes);
     for (i = 0; i < CHUNK; i++) {
@@ -37,8 +39,7 @@ int main(void)
     shmem_barrier_all();
     for (i = 0; i < CHUNK; i++) {
         XG_CHECK(heap[bytes - CHUNK + i] == (unsigned char)(left * 31 + i),
-                 "byte %zu from PE %d is %d", i, left,
-                 heap[bytes - CHUNK + i]);
+                 "byte %zu from PE %d is %d", i, left, heap[bytes - CHUNK + i]);
     }
     XG_CHECK(heap[bytes - CHUNK - 1] == 0x5a, "a byte before the put changed");
     shmem_barrier_all();

@@ -26,14 +26,16 @@ int main(int argc, char **argv)
 
     shmem_init();
     xg_test_pe = shmem_my_pe();
-    XG_CHECK((victim > 0) && (victim < shmem_n_pes()), "PE %d to kill in a "
-             "job of %d", victim, shmem_n_pes());
+    XG_CHECK((victim > 0) && (victim < shmem_n_pes()),
+             "PE %d to kill in a "
+             "job of %d",
+             victim, shmem_n_pes());
     shmem_barrier_all();
     if (shmem_my_pe() == victim) {
         /* when, for whoever measures how soon the job ends */
         clock_gettime(CLOCK_REALTIME, &now);
-        fprintf(stderr, "PE %d dies at %ld.%03ld\n", victim,
-                (long)now.tv_sec, now.tv_nsec / 1000000);
+        fprintf(stderr, "PE %d dies at %ld.%03ld\n", victim, (long)now.tv_sec,
+                now.tv_nsec / 1000000);
         raise(SIGKILL);
     }
     for (i = 0;; i++) {

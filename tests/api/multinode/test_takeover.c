@@ -25,13 +25,13 @@
 
 #include "xg_test.h"
 
-#define ROUNDS 20
+#define ROUNDS  20
 #define MAX_PES 64
 
-static long go;                 /* on the computing PE: the others' signal */
-static long counter;            /* on the computing PE: their adds */
-static long slots[MAX_PES];     /* on the computing PE: their puts */
-static long source[MAX_PES];    /* on the computing PE: what they get */
+static long go;              /* on the computing PE: the others' signal */
+static long counter;         /* on the computing PE: their adds */
+static long slots[MAX_PES];  /* on the computing PE: their puts */
+static long source[MAX_PES]; /* on the computing PE: what they get */
 
 int main(void)
 {
@@ -39,8 +39,8 @@ int main(void)
     long got, i;
 
     shmem_init();
-    me   = shmem_my_pe();
-    npes = shmem_n_pes();
+    me         = shmem_my_pe();
+    npes       = shmem_n_pes();
     xg_test_pe = me;
     XG_CHECK(npes <= MAX_PES, "at most %d PEs", MAX_PES);
     last = npes - 1;
@@ -61,8 +61,7 @@ int main(void)
                      (long)(npes - 1) * round);
             for (pe = 0; pe < last; pe++) {
                 XG_CHECK(slots[pe] == 100L * round + pe,
-                         "round %d: PE %d's put is %ld", round, pe,
-                         slots[pe]);
+                         "round %d: PE %d's put is %ld", round, pe, slots[pe]);
             }
         } else {
             got = shmem_long_g(&source[me], last);

@@ -17,12 +17,12 @@
 
 #include "api/portals/ptl_test.h"
 
-#define PT     7
-#define BATCH  64   /* Portals operations in flight per PE */
+#define PT    7
+#define BATCH 64 /* Portals operations in flight per PE */
 
 /* The counters, at fixed offsets of the list entry. */
 struct counters {
-    long    c64;
+    long c64;
     int32_t c32;
 };
 static struct counters counters;
@@ -61,21 +61,21 @@ static void portals_side(ptl_handle_ni_t ni, long iters, long *mine)
 
         for (k = 0; k < n; k++) {
             if ((i + k) % 3 == 0) {
-                PTL_OK_OR_DIE(PtlFetchAtomic(
-                    md, (ptl_size_t)(2 + k) * sizeof(int64_t), md, 0,
-                    sizeof(int64_t), ptl_test_rank(0), PT, 0,
-                    offsetof(struct counters, c64), NULL, 0, PTL_SUM,
-                    PTL_INT64_T));
+                PTL_OK_OR_DIE(
+                    PtlFetchAtomic(md, (ptl_size_t)(2 + k) * sizeof(int64_t),
+                                   md, 0, sizeof(int64_t), ptl_test_rank(0), PT,
+                                   0, offsetof(struct counters, c64), NULL, 0,
+                                   PTL_SUM, PTL_INT64_T));
             } else if ((i + k) % 3 == 1) {
                 PTL_OK_OR_DIE(PtlAtomic(md, 0, sizeof(int64_t), PTL_ACK_REQ,
                                         ptl_test_rank(0), PT, 0,
-                                        offsetof(struct counters, c64),
-                                        NULL, 0, PTL_SUM, PTL_INT64_T));
+                                        offsetof(struct counters, c64), NULL, 0,
+                                        PTL_SUM, PTL_INT64_T));
             } else {
                 PTL_OK_OR_DIE(PtlAtomic(md, sizeof(int64_t), sizeof(int32_t),
                                         PTL_ACK_REQ, ptl_test_rank(0), PT, 0,
-                                        offsetof(struct counters, c32),
-                                        NULL, 0, PTL_SUM, PTL_INT32_T));
+                                        offsetof(struct counters, c32), NULL, 0,
+                                        PTL_SUM, PTL_INT32_T));
             }
         }
         issued += (uint64_t)n;
@@ -104,9 +104,7 @@ static void shmem_side(long iters, long *mine, int nodd)
     for (i = 0; (i < iters) || (shmem_long_atomic_fetch(&odd_done, 0) < nodd);
          i++) {
         switch (i % 4) {
-        case 0:
-            shmem_long_atomic_add(&counters.c64, 1, 0);
-            break;
+        case 0: shmem_long_atomic_add(&counters.c64, 1, 0); break;
         case 1:
             v = shmem_long_atomic_fetch_add(&counters.c64, 1, 0);
             if (did[2] < iters) {
@@ -120,9 +118,7 @@ static void shmem_side(long iters, long *mine, int nodd)
                 mine[did[2]++] = (long)old;
             }
             break;
-        default:
-            shmem_int32_atomic_add(&counters.c32, 1, 0);
-            break;
+        default: shmem_int32_atomic_add(&counters.c32, 1, 0); break;
         }
         did[(i % 4 == 3) ? 1 : 0]++;
     }
@@ -137,7 +133,7 @@ static int cmp_long(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-    long iters = (argc > 1) ? atol(argv[1]) : 100000;
+    long iters  = (argc > 1) ? atol(argv[1]) : 100000;
     long want64 = 0, want32 = 0, total = 0, i, c64, *mine;
     int32_t c32;
     ptl_handle_ni_t ni;
@@ -147,8 +143,8 @@ int main(int argc, char **argv)
     int pe, npes, p;
 
     shmem_init();
-    pe = shmem_my_pe();
-    npes = shmem_n_pes();
+    pe         = shmem_my_pe();
+    npes       = shmem_n_pes();
     xg_test_pe = pe;
     if (npes < 2) {
         fprintf(stderr, "needs 2 or more PEs\n");
@@ -156,9 +152,8 @@ int main(int argc, char **argv)
         return XG_TEST_SKIP;
     }
     PTL_OK_OR_DIE(PtlInit());
-    PTL_OK_OR_DIE(PtlNIInit(PTL_IFACE_DEFAULT,
-                            PTL_NI_MATCHING | PTL_NI_LOGICAL, PTL_PID_ANY,
-                            NULL, NULL, &ni));
+    PTL_OK_OR_DIE(PtlNIInit(PTL_IFACE_DEFAULT, PTL_NI_MATCHING | PTL_NI_LOGICAL,
+                            PTL_PID_ANY, NULL, NULL, &ni));
     if (pe == 0) {
         PTL_OK_OR_DIE(PtlPTAlloc(ni, 0, PTL_EQ_NONE, PT, &pt));
         memset(&me, 0, sizeof(me));
@@ -168,8 +163,7 @@ int main(int argc, char **argv)
         me.uid           = PTL_UID_ANY;
         me.options       = PTL_ME_OP_PUT | PTL_ME_OP_GET;
         me.match_id.rank = PTL_RANK_ANY;
-        PTL_OK_OR_DIE(PtlMEAppend(ni, PT, &me, PTL_PRIORITY_LIST, NULL,
-                                  &meh));
+        PTL_OK_OR_DIE(PtlMEAppend(ni, PT, &me, PTL_PRIORITY_LIST, NULL, &meh));
     }
     /* the fetched values of every PE, in PE order, on PE 0 */
     fetched = shmem_malloc((size_t)npes * (size_t)iters * sizeof(long));
@@ -184,8 +178,8 @@ int main(int argc, char **argv)
         portals_side(ni, iters, mine);
         shmem_long_atomic_inc(&odd_done, 0);
     }
-    shmem_long_put(fetched + (size_t)pe * (size_t)iters, mine,
-                   (size_t)did[2], 0);
+    shmem_long_put(fetched + (size_t)pe * (size_t)iters, mine, (size_t)did[2],
+                   0);
     shmem_barrier_all();
 
     if (pe == 0) {
@@ -202,21 +196,26 @@ int main(int argc, char **argv)
         /* atomic reads: this PE's progress thread wrote them last */
         c64 = shmem_long_atomic_fetch(&counters.c64, 0);
         c32 = shmem_int32_atomic_fetch(&counters.c32, 0);
-        XG_CHECK(c64 == want64, "64-bit counter is %ld, expected %ld: %ld "
-                 "increments were lost", c64, want64, want64 - c64);
+        XG_CHECK(c64 == want64,
+                 "64-bit counter is %ld, expected %ld: %ld "
+                 "increments were lost",
+                 c64, want64, want64 - c64);
         /* the even PEs may run long enough to wrap it */
-        XG_CHECK(c32 == (int32_t)(uint32_t)want32, "32-bit counter is %d, "
-                 "expected %d (%ld modulo 2^32)", (int)c32,
-                 (int)(int32_t)(uint32_t)want32, want32);
+        XG_CHECK(c32 == (int32_t)(uint32_t)want32,
+                 "32-bit counter is %d, "
+                 "expected %d (%ld modulo 2^32)",
+                 (int)c32, (int)(int32_t)(uint32_t)want32, want32);
         qsort(fetched, (size_t)total, sizeof(long), cmp_long);
         for (i = 0; i < total; i++) {
             XG_CHECK((fetched[i] >= 0) && (fetched[i] < want64) &&
-                     ((i == 0) || (fetched[i] != fetched[i - 1])),
+                         ((i == 0) || (fetched[i] != fetched[i - 1])),
                      "fetched value %ld (%ld of %ld) is out of range or "
-                     "seen twice", fetched[i], i, total);
+                     "seen twice",
+                     fetched[i], i, total);
         }
         printf("mixed atomics: %d PEs, %ld + %ld increments, %ld fetched "
-               "values distinct\n", npes, want64, want32, total);
+               "values distinct\n",
+               npes, want64, want32, total);
     }
     shmem_barrier_all();
     if (pe == 0) {

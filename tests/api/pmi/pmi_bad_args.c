@@ -33,8 +33,7 @@ static void join(void)
 static int expect(const char *name, int got, int want)
 {
     if (got != want) {
-        fprintf(stderr, "case %s: returned %d, expected %d\n", name, got,
-                want);
+        fprintf(stderr, "case %s: returned %d, expected %d\n", name, got, want);
         return 1;
     }
     fprintf(stderr, "case %s: returned %d as expected\n", name, got);
@@ -59,8 +58,7 @@ int main(int argc, char **argv)
     } else if (strcmp(c, "null_size") == 0) {
         rc = expect(c, PMI_Get_size(NULL), PMI_ERR_INVALID_ARG);
     } else if (strcmp(c, "null_length") == 0) {
-        rc = expect(c, PMI_KVS_Get_value_length_max(NULL),
-                    PMI_ERR_INVALID_ARG);
+        rc = expect(c, PMI_KVS_Get_value_length_max(NULL), PMI_ERR_INVALID_ARG);
     } else if (strcmp(c, "after_finalize") == 0) {
         PMI_Finalize();
         rc = expect(c, PMI_Barrier(), PMI_ERR_INIT);
@@ -74,14 +72,12 @@ int main(int argc, char **argv)
         rc = expect(c, PMI_KVS_Put(kvs, "", "v"), PMI_ERR_INVALID_KEY);
     } else if (strcmp(c, "key_too_long") == 0) {
         memset(big, 'k', 64);
-        rc = expect(c, PMI_KVS_Put(kvs, big, "v"),
-                    PMI_ERR_INVALID_KEY_LENGTH);
+        rc = expect(c, PMI_KVS_Put(kvs, big, "v"), PMI_ERR_INVALID_KEY_LENGTH);
     } else if (strcmp(c, "null_value") == 0) {
         rc = expect(c, PMI_KVS_Put(kvs, "k", NULL), PMI_ERR_INVALID_VAL);
     } else if (strcmp(c, "value_too_long") == 0) {
         memset(big, 'v', 1024);
-        rc = expect(c, PMI_KVS_Put(kvs, "k", big),
-                    PMI_ERR_INVALID_VAL_LENGTH);
+        rc = expect(c, PMI_KVS_Put(kvs, "k", big), PMI_ERR_INVALID_VAL_LENGTH);
     } else if (strcmp(c, "get_key_too_long") == 0) {
         memset(big, 'k', 100);
         rc = expect(c, PMI_KVS_Get(kvs, big, buf, sizeof(buf)),
@@ -89,8 +85,7 @@ int main(int argc, char **argv)
     } else if (strcmp(c, "get_null_value") == 0) {
         rc = expect(c, PMI_KVS_Get(kvs, "k", NULL, 16), PMI_ERR_INVALID_VAL);
     } else if (strcmp(c, "get_zero_length") == 0) {
-        rc = expect(c, PMI_KVS_Get(kvs, "k", buf, 0),
-                    PMI_ERR_INVALID_LENGTH);
+        rc = expect(c, PMI_KVS_Get(kvs, "k", buf, 0), PMI_ERR_INVALID_LENGTH);
     } else if (strcmp(c, "get_small_buffer") == 0) {
         snprintf(buf, sizeof(buf), "from %d", xg_test_pe);
         PMI_KVS_Put(kvs, "greeting", "hello world");
@@ -103,13 +98,12 @@ int main(int argc, char **argv)
          * on every process, before and after the barrier */
         PMI_KVS_Put(kvs, "known", "1");
         PMI_KVS_Commit(kvs);
-        rc = expect(c, PMI_KVS_Get(kvs, "unknown", buf, sizeof(buf)),
-                    PMI_FAIL);
+        rc = expect(c, PMI_KVS_Get(kvs, "unknown", buf, sizeof(buf)), PMI_FAIL);
         PMI_Barrier();
-        rc |= expect(c, PMI_KVS_Get(kvs, "unknown", buf, sizeof(buf)),
-                     PMI_FAIL);
-        rc |= expect(c, PMI_KVS_Get(kvs, "known", buf, sizeof(buf)),
-                     PMI_SUCCESS);
+        rc |=
+            expect(c, PMI_KVS_Get(kvs, "unknown", buf, sizeof(buf)), PMI_FAIL);
+        rc |=
+            expect(c, PMI_KVS_Get(kvs, "known", buf, sizeof(buf)), PMI_SUCCESS);
     } else if (strcmp(c, "name_too_short") == 0) {
         rc = expect(c, PMI_KVS_Get_my_name(buf, 4), PMI_ERR_INVALID_LENGTH);
     } else if (strcmp(c, "clique_short") == 0) {
@@ -127,9 +121,10 @@ int main(int argc, char **argv)
         }
         rc = expect(c, rc, PMI_ERR_NOMEM);
     } else if (strcmp(c, "spawn") == 0) {
-        rc = expect(c, PMI_Spawn_multiple(0, NULL, NULL, NULL, NULL, NULL, 0,
-                                          NULL, NULL),
-                    PMI_FAIL);
+        rc = expect(
+            c,
+            PMI_Spawn_multiple(0, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL),
+            PMI_FAIL);
     } else if (strcmp(c, "abort") == 0) {
         PMI_Get_size(&size);
         if (xg_test_pe == size - 1) {

@@ -9,9 +9,9 @@
 #include "xg_test.h"
 
 /* Checks that a PMI call succeeds. */
-#define PMI_OK(call)                                                       \
-    do {                                                                   \
-        int pmi_rc_ = (call);                                              \
+#define PMI_OK(call)                                                        \
+    do {                                                                    \
+        int pmi_rc_ = (call);                                               \
         XG_CHECK(pmi_rc_ == PMI_SUCCESS, "%s returned %d", #call, pmi_rc_); \
     } while (0)
 

@@ -9,11 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 #include "pmi_test.h"
 
 #define ROUNDS 5
-
 
 int main(int argc, char **argv)
 {
@@ -36,8 +34,8 @@ int main(int argc, char **argv)
     PMI_OK(PMI_Get_rank(&rank));
     PMI_OK(PMI_Get_size(&size));
     xg_test_pe = rank;
-    XG_CHECK((size >= 1) && (rank >= 0) && (rank < size), "rank %d of %d",
-             rank, size);
+    XG_CHECK((size >= 1) && (rank >= 0) && (rank < size), "rank %d of %d", rank,
+             size);
     if (getenv("XGAS_NPES") != NULL) {
         XG_CHECK(size == atoi(getenv("XGAS_NPES")), "size %d", size);
         XG_CHECK(rank == atoi(getenv("XGAS_RANK")), "rank %d", rank);
@@ -98,16 +96,15 @@ int main(int argc, char **argv)
             int peer = (rank + i) % size;
 
             snprintf(key, (size_t)key_max, "r%d-from-%d", round, peer);
-            snprintf(want, (size_t)val_max, "value %d of rank %d", round,
-                     peer);
+            snprintf(want, (size_t)val_max, "value %d of rank %d", round, peer);
             PMI_OK(PMI_KVS_Get(name, key, val, val_max));
-            XG_CHECK(strcmp(val, want) == 0, "%s is '%s', want '%s'", key,
-                     val, want);
+            XG_CHECK(strcmp(val, want) == 0, "%s is '%s', want '%s'", key, val,
+                     want);
             snprintf(key, (size_t)key_max, "latest-%d", peer);
             snprintf(want, (size_t)val_max, "round %d", round);
             PMI_OK(PMI_KVS_Get(name, key, val, val_max));
-            XG_CHECK(strcmp(val, want) == 0, "%s is '%s', want '%s'", key,
-                     val, want);
+            XG_CHECK(strcmp(val, want) == 0, "%s is '%s', want '%s'", key, val,
+                     want);
         }
         /* nobody puts the next round's keys before this barrier */
         PMI_OK(PMI_Barrier());

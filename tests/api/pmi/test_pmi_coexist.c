@@ -21,10 +21,10 @@
 
 #define RING_PT 5
 
-#define PTL_OK(call)                                                       \
-    do {                                                                   \
-        int ptl_rc_ = (call);                                              \
-        XG_CHECK(ptl_rc_ == PTL_OK, "%s returned %d", #call, ptl_rc_);     \
+#define PTL_OK(call)                                                   \
+    do {                                                               \
+        int ptl_rc_ = (call);                                          \
+        XG_CHECK(ptl_rc_ == PTL_OK, "%s returned %d", #call, ptl_rc_); \
     } while (0)
 
 static int rank, size;
@@ -145,8 +145,8 @@ static void shmem_with_pmi(void)
     int i;
 
     shmem_init();
-    XG_CHECK(shmem_my_pe() == rank, "shmem PE %d, PMI rank %d",
-             shmem_my_pe(), rank);
+    XG_CHECK(shmem_my_pe() == rank, "shmem PE %d, PMI rank %d", shmem_my_pe(),
+             rank);
     XG_CHECK(shmem_n_pes() == size, "shmem %d PEs, PMI %d", shmem_n_pes(),
              size);
     shmem_long_atomic_inc(&counter, 0);

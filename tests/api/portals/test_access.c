@@ -26,9 +26,13 @@ int main(void)
     uint8_t tbuf[7][16], src[32];
     int right, i;
     static const struct {
-        ptl_ni_fail_t fail;  /* expected for the put */
-    } want[7] = {{PTL_NI_PERM_VIOLATION}, {PTL_NI_OK}, {PTL_NI_PERM_VIOLATION},
-                 {PTL_NI_OK}, {PTL_NI_OK}, {PTL_NI_OP_VIOLATION},
+        ptl_ni_fail_t fail; /* expected for the put */
+    } want[7] = {{PTL_NI_PERM_VIOLATION},
+                 {PTL_NI_OK},
+                 {PTL_NI_PERM_VIOLATION},
+                 {PTL_NI_OK},
+                 {PTL_NI_OK},
+                 {PTL_NI_OP_VIOLATION},
                  {PTL_NI_OK}};
 
     ptl_test_init(&env);
@@ -41,22 +45,26 @@ int main(void)
     memset(tbuf, 0, sizeof(tbuf));
     for (i = 0; i < 7; i++) {
         memset(&me, 0, sizeof(me));
-        me.start         = tbuf[i];
-        me.length        = 16;
-        me.ct_handle     = PTL_CT_NONE;
-        me.options       = PTL_ME_OP_PUT | PTL_ME_OP_GET |
-                           PTL_ME_EVENT_LINK_DISABLE;
+        me.start     = tbuf[i];
+        me.length    = 16;
+        me.ct_handle = PTL_CT_NONE;
+        me.options = PTL_ME_OP_PUT | PTL_ME_OP_GET | PTL_ME_EVENT_LINK_DISABLE;
         me.match_id.rank = PTL_RANK_ANY;
         me.match_bits    = (uint64_t)i;
         me.uid           = PTL_UID_ANY;
         me.jid           = PTL_JID_ANY;
         switch (i) {
-        case 0: me.uid = uid + 1; break;                 /* other user */
-        case 1: me.uid = uid; break;                     /* this user */
-        case 2: me.options |= PTL_ME_AUTH_USE_JID;       /* other job */
-                me.jid = jid + 1; break;
-        case 3: me.options |= PTL_ME_AUTH_USE_JID;       /* this job */
-                me.jid = jid; me.uid = uid + 1; break;   /* (uid ignored) */
+        case 0: me.uid = uid + 1; break; /* other user */
+        case 1: me.uid = uid; break;     /* this user */
+        case 2:
+            me.options |= PTL_ME_AUTH_USE_JID; /* other job */
+            me.jid = jid + 1;
+            break;
+        case 3:
+            me.options |= PTL_ME_AUTH_USE_JID; /* this job */
+            me.jid = jid;
+            me.uid = uid + 1;
+            break;                                        /* (uid ignored) */
         case 4: me.options |= PTL_ME_AUTH_USE_JID; break; /* any job */
         case 5: me.options &= ~(unsigned)PTL_ME_OP_PUT; break;
         case 6: me.options &= ~(unsigned)PTL_ME_OP_GET; break;
@@ -75,20 +83,20 @@ int main(void)
     ptl_test_barrier(&env);
 
     for (i = 0; i < 7; i++) {
-        PTL_OK_OR_DIE(PtlPut(md, 0, 16, PTL_ACK_REQ, ptl_test_rank(right),
-                             PT, (uint64_t)i, 0, NULL, 0));
+        PTL_OK_OR_DIE(PtlPut(md, 0, 16, PTL_ACK_REQ, ptl_test_rank(right), PT,
+                             (uint64_t)i, 0, NULL, 0));
         ptl_test_next(ieq, PTL_EVENT_ACK, &ev);
         XG_CHECK(ev.ni_fail_type == want[i].fail,
-                 "put to entry %d: fail type %u, want %u", i,
-                 ev.ni_fail_type, want[i].fail);
+                 "put to entry %d: fail type %u, want %u", i, ev.ni_fail_type,
+                 want[i].fail);
     }
     /* a get from a put-only entry, a fetch from it */
     PTL_OK_OR_DIE(PtlGet(md, 16, 8, ptl_test_rank(right), PT, 6, 0, NULL));
     ptl_test_next(ieq, PTL_EVENT_REPLY, &ev);
     XG_CHECK(ev.ni_fail_type == PTL_NI_OP_VIOLATION, "get: %u",
              ev.ni_fail_type);
-    PTL_OK_OR_DIE(PtlFetchAtomic(md, 16, md, 0, 8, ptl_test_rank(right), PT,
-                                 6, 0, NULL, 0, PTL_SUM, PTL_UINT64_T));
+    PTL_OK_OR_DIE(PtlFetchAtomic(md, 16, md, 0, 8, ptl_test_rank(right), PT, 6,
+                                 0, NULL, 0, PTL_SUM, PTL_UINT64_T));
     ptl_test_next(ieq, PTL_EVENT_REPLY, &ev);
     XG_CHECK(ev.ni_fail_type == PTL_NI_OP_VIOLATION, "fetch: %u",
              ev.ni_fail_type);
@@ -110,8 +118,10 @@ int main(void)
     ptl_test_none(teq);
     PTL_OK_OR_DIE(PtlNIStatus(env.ni, PTL_SR_PERMISSION_VIOLATIONS, &perm));
     PTL_OK_OR_DIE(PtlNIStatus(env.ni, PTL_SR_OPERATION_VIOLATIONS, &ops));
-    XG_CHECK(perm == 2 && ops == 3, "violations: %lld permission, %lld "
-             "operation", (long long)perm, (long long)ops);
+    XG_CHECK(perm == 2 && ops == 3,
+             "violations: %lld permission, %lld "
+             "operation",
+             (long long)perm, (long long)ops);
     PTL_EXPECT(PTL_ARG_INVALID, PtlNIStatus(env.ni, PTL_SR_LAST, &ops));
     ptl_test_barrier(&env);
     PTL_OK_OR_DIE(PtlMDRelease(md));

@@ -108,23 +108,26 @@ int main(void)
     ict       = ct_alloc();
     ict_bytes = ct_alloc();
     ict_plain = ct_alloc();
-    h[0] = me_append(1, PTL_ME_EVENT_CT_COMM | PTL_ME_EVENT_CT_BYTES,
-                     tct_bytes, tbuf[0]);
+    h[0] = me_append(1, PTL_ME_EVENT_CT_COMM | PTL_ME_EVENT_CT_BYTES, tct_bytes,
+                     tbuf[0]);
     h[1] = me_append(2, PTL_ME_ACK_DISABLE, PTL_CT_NONE, tbuf[1]);
     h[2] = me_append(3, PTL_ME_EVENT_COMM_DISABLE | PTL_ME_EVENT_CT_COMM,
                      tct_quiet, tbuf[2]);
     h[3] = me_append(4, PTL_ME_EVENT_SUCCESS_DISABLE, PTL_CT_NONE, tbuf[3]);
     h[4] = me_append(5, 0, PTL_CT_NONE, tbuf[4]);
-    md_eq = md_bind(ibuf, PTL_MD_EVENT_CT_SEND | PTL_MD_EVENT_CT_ACK |
-                    PTL_MD_EVENT_CT_REPLY, ieq, ict);
-    md_bytes = md_bind(ibuf, PTL_MD_EVENT_CT_SEND | PTL_MD_EVENT_CT_ACK |
-                       PTL_MD_EVENT_CT_BYTES, ieq, ict_bytes);
-    md_nosend = md_bind(ibuf, PTL_MD_EVENT_SEND_DISABLE |
-                        PTL_MD_EVENT_CT_ACK, ieq, ict_plain);
-    md_nosucc = md_bind(ibuf, PTL_MD_EVENT_SUCCESS_DISABLE, ieq,
-                        PTL_CT_NONE);
-    md_rfd = md_bind(ibuf, PTL_MD_REMOTE_FAILURE_DISABLE |
-                     PTL_MD_EVENT_CT_SEND, ieq, ict_plain);
+    md_eq     = md_bind(ibuf,
+                        PTL_MD_EVENT_CT_SEND | PTL_MD_EVENT_CT_ACK |
+                            PTL_MD_EVENT_CT_REPLY,
+                        ieq, ict);
+    md_bytes  = md_bind(ibuf,
+                        PTL_MD_EVENT_CT_SEND | PTL_MD_EVENT_CT_ACK |
+                            PTL_MD_EVENT_CT_BYTES,
+                        ieq, ict_bytes);
+    md_nosend = md_bind(ibuf, PTL_MD_EVENT_SEND_DISABLE | PTL_MD_EVENT_CT_ACK,
+                        ieq, ict_plain);
+    md_nosucc = md_bind(ibuf, PTL_MD_EVENT_SUCCESS_DISABLE, ieq, PTL_CT_NONE);
+    md_rfd = md_bind(ibuf, PTL_MD_REMOTE_FAILURE_DISABLE | PTL_MD_EVENT_CT_SEND,
+                     ieq, ict_plain);
     /* (the barrier's start-up retries may have counted drops before) */
     PTL_OK_OR_DIE(PtlNIStatus(env.ni, PTL_SR_DROP_COUNT, &drops0));
     ptl_test_barrier(&env);
@@ -177,7 +180,7 @@ int main(void)
     put(md_nosucc, 10, PTL_ACK_REQ, 99);
     ptl_test_next(ieq, PTL_EVENT_ACK, &ev);
     XG_CHECK(ev.ni_fail_type == PTL_NI_DROPPED, "failure with "
-             "SUCCESS_DISABLE");
+                                                "SUCCESS_DISABLE");
     /* 11. quiet entries, 12. success-disabled entries: no target event;
      * 13. a get, counted as a REPLY */
     put(md_eq, 10, PTL_ACK_REQ, 3);
@@ -186,8 +189,8 @@ int main(void)
     put(md_eq, 10, PTL_ACK_REQ, 4);
     ptl_test_next(ieq, PTL_EVENT_SEND, &ev);
     ptl_test_next(ieq, PTL_EVENT_ACK, &ev);
-    PTL_OK_OR_DIE(PtlGet(md_eq, 0, 16, ptl_test_rank(right), PT, 5, 0,
-                         (void *)77));
+    PTL_OK_OR_DIE(
+        PtlGet(md_eq, 0, 16, ptl_test_rank(right), PT, 5, 0, (void *)77));
     ptl_test_next(ieq, PTL_EVENT_REPLY, &ev);
     XG_CHECK(ev.user_ptr == (void *)77 && ev.mlength == 16, "REPLY");
     ct_is(ict, 14, 1, "after everything");

@@ -15,18 +15,28 @@
 #define SLOT  64
 #define SLOTS 1024
 
-enum { CL_INT, CL_UINT, CL_FLT, CL_CPLX };
+enum {
+    CL_INT,
+    CL_UINT,
+    CL_FLT,
+    CL_CPLX
+};
 
 static const struct {
     ptl_datatype_t type;
-    size_t         size;
-    int            cls;
+    size_t size;
+    int cls;
 } types[] = {
-    {PTL_INT8_T, 1, CL_INT},        {PTL_UINT8_T, 1, CL_UINT},
-    {PTL_INT16_T, 2, CL_INT},       {PTL_UINT16_T, 2, CL_UINT},
-    {PTL_INT32_T, 4, CL_INT},       {PTL_UINT32_T, 4, CL_UINT},
-    {PTL_INT64_T, 8, CL_INT},       {PTL_UINT64_T, 8, CL_UINT},
-    {PTL_FLOAT, 4, CL_FLT},         {PTL_DOUBLE, 8, CL_FLT},
+    {PTL_INT8_T, 1, CL_INT},
+    {PTL_UINT8_T, 1, CL_UINT},
+    {PTL_INT16_T, 2, CL_INT},
+    {PTL_UINT16_T, 2, CL_UINT},
+    {PTL_INT32_T, 4, CL_INT},
+    {PTL_UINT32_T, 4, CL_UINT},
+    {PTL_INT64_T, 8, CL_INT},
+    {PTL_UINT64_T, 8, CL_UINT},
+    {PTL_FLOAT, 4, CL_FLT},
+    {PTL_DOUBLE, 8, CL_FLT},
     {PTL_LONG_DOUBLE, sizeof(long double), CL_FLT},
     {PTL_FLOAT_COMPLEX, 8, CL_CPLX},
     {PTL_DOUBLE_COMPLEX, 16, CL_CPLX},
@@ -38,12 +48,17 @@ static const struct {
 static int defined(ptl_op_t op, int cls)
 {
     switch (op) {
-    case PTL_SUM: case PTL_PROD: case PTL_SWAP: case PTL_CSWAP:
-    case PTL_CSWAP_NE:
-        return 1;
-    case PTL_MIN: case PTL_MAX: case PTL_CSWAP_LE: case PTL_CSWAP_LT:
-    case PTL_CSWAP_GE: case PTL_CSWAP_GT:
-        return cls != CL_CPLX;
+    case PTL_SUM:
+    case PTL_PROD:
+    case PTL_SWAP:
+    case PTL_CSWAP:
+    case PTL_CSWAP_NE: return 1;
+    case PTL_MIN:
+    case PTL_MAX:
+    case PTL_CSWAP_LE:
+    case PTL_CSWAP_LT:
+    case PTL_CSWAP_GE:
+    case PTL_CSWAP_GT: return cls != CL_CPLX;
     default: /* logical, bitwise, masked swap */
         return (cls == CL_INT) || (cls == CL_UINT);
     }
@@ -51,11 +66,11 @@ static int defined(ptl_op_t op, int cls)
 
 static void store(int t, uint8_t *dst, long double re, long double im)
 {
-    int64_t i = (int64_t)re;
-    float f = (float)re;
-    double d = (double)re;
-    float complex fc = (float)re + (float)im * I;
-    double complex dc = (double)re + (double)im * I;
+    int64_t i              = (int64_t)re;
+    float f                = (float)re;
+    double d               = (double)re;
+    float complex fc       = (float)re + (float)im * I;
+    double complex dc      = (double)re + (double)im * I;
     long double complex lc = re + im * I;
 
     switch (types[t].cls) {
@@ -88,7 +103,7 @@ static void store(int t, uint8_t *dst, long double re, long double im)
 
 static int64_t load_int(int t, const uint8_t *src)
 {
-    int64_t v = 0;
+    int64_t v  = 0;
     uint64_t u = 0;
 
     memcpy(&u, src, types[t].size);
@@ -121,8 +136,8 @@ static long double complex load_num(int t, const uint8_t *src)
 }
 
 /* The reference: one element, written to @out. */
-static void reference(ptl_op_t op, int t, const uint8_t *tv,
-                      const uint8_t *sv, const uint8_t *cv, uint8_t *out)
+static void reference(ptl_op_t op, int t, const uint8_t *tv, const uint8_t *sv,
+                      const uint8_t *cv, uint8_t *out)
 {
     if ((types[t].cls == CL_INT) || (types[t].cls == CL_UINT)) {
         int64_t a = load_int(t, tv), b = load_int(t, sv);
@@ -178,11 +193,11 @@ static void reference(ptl_op_t op, int t, const uint8_t *tv,
 
 /* The plan: slot k gets one operation; both sides derive it alike. */
 typedef struct {
-    int       kind;   /* 0 atomic, 1 fetch, 2 swap */
-    ptl_op_t  op;
-    int       t;
-    int       n;      /* elements */
-    int       cval;   /* swap operand value */
+    int kind; /* 0 atomic, 1 fetch, 2 swap */
+    ptl_op_t op;
+    int t;
+    int n;    /* elements */
+    int cval; /* swap operand value */
 } plan_t;
 
 static plan_t plan[SLOTS];
@@ -225,13 +240,13 @@ static void fill(int t, uint8_t *dst, int n, int initiator)
     int e;
 
     for (e = 0; e < n; e++) {
-        store(t, dst + e * types[t].size,
-              initiator ? (e ? 3 : 7) : (e ? 9 : 5), initiator ? 1 : 2);
+        store(t, dst + e * types[t].size, initiator ? (e ? 3 : 7) : (e ? 9 : 5),
+              initiator ? 1 : 2);
     }
 }
 
 static uint8_t target_buf[SLOTS * SLOT];
-static uint8_t io_buf[2][SLOTS * SLOT];  /* put half, then get half */
+static uint8_t io_buf[2][SLOTS * SLOT]; /* put half, then get half */
 #define put_buf (io_buf[0])
 #define get_buf (io_buf[1])
 
@@ -239,8 +254,10 @@ static uint8_t io_buf[2][SLOTS * SLOT];  /* put half, then get half */
  * 16-byte half, which carry no value and are not compared. */
 static int same(int t, const uint8_t *a, const uint8_t *b, int n)
 {
-    size_t step = ((types[t].type == PTL_LONG_DOUBLE) ||
-                   (types[t].type == PTL_LONG_DOUBLE_COMPLEX)) ? 16 : 0;
+    size_t step  = ((types[t].type == PTL_LONG_DOUBLE) ||
+                   (types[t].type == PTL_LONG_DOUBLE_COMPLEX))
+                       ? 16
+                       : 0;
     size_t total = types[t].size * (size_t)n, i;
 
     if (step == 0) {
@@ -278,17 +295,15 @@ int main(void)
         fill(plan[k].t, put_buf + k * SLOT, plan[k].n, 1);
     }
     memset(&me, 0, sizeof(me));
-    me.start         = target_buf;
-    me.length        = sizeof(target_buf);
-    me.ct_handle     = PTL_CT_NONE;
-    me.uid           = PTL_UID_ANY;
-    me.options       = PTL_ME_OP_PUT | PTL_ME_OP_GET |
-                       PTL_ME_EVENT_LINK_DISABLE;
+    me.start     = target_buf;
+    me.length    = sizeof(target_buf);
+    me.ct_handle = PTL_CT_NONE;
+    me.uid       = PTL_UID_ANY;
+    me.options   = PTL_ME_OP_PUT | PTL_ME_OP_GET | PTL_ME_EVENT_LINK_DISABLE;
     me.match_id.rank = PTL_RANK_ANY;
-    PTL_OK_OR_DIE(PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST, NULL,
-                              &meh));
+    PTL_OK_OR_DIE(PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST, NULL, &meh));
     memset(&mdd, 0, sizeof(mdd));
-    mdd.start     = put_buf;  /* one MD for both directions: disjoint */
+    mdd.start     = put_buf; /* one MD for both directions: disjoint */
     mdd.length    = sizeof(put_buf) + sizeof(get_buf);
     mdd.eq_handle = ieq;
     mdd.ct_handle = PTL_CT_NONE;
@@ -296,52 +311,46 @@ int main(void)
     PTL_OK_OR_DIE(PtlMDBind(env.ni, &mdd, &md));
 
     /* undefined combinations are refused */
-    PTL_EXPECT(PTL_ARG_INVALID, PtlAtomic(md, 0, 8, PTL_NO_ACK_REQ,
-                                          ptl_test_rank(right), PT, 0, 0,
-                                          NULL, 0, PTL_BAND, PTL_DOUBLE));
-    PTL_EXPECT(PTL_ARG_INVALID, PtlAtomic(md, 0, 8, PTL_NO_ACK_REQ,
-                                          ptl_test_rank(right), PT, 0, 0,
-                                          NULL, 0, PTL_MIN,
-                                          PTL_FLOAT_COMPLEX));
-    PTL_EXPECT(PTL_ARG_INVALID, PtlAtomic(md, 0, 8, PTL_NO_ACK_REQ,
-                                          ptl_test_rank(right), PT, 0, 0,
-                                          NULL, 0, PTL_SWAP, PTL_INT64_T));
-    PTL_EXPECT(PTL_ARG_INVALID, PtlSwap(md, 0, md, 0, 16,
-                                        ptl_test_rank(right), PT, 0, 0,
-                                        NULL, 0, &k, PTL_CSWAP,
-                                        PTL_INT64_T));
-    PTL_EXPECT(PTL_ARG_INVALID, PtlAtomic(md, 0, 7, PTL_NO_ACK_REQ,
-                                          ptl_test_rank(right), PT, 0, 0,
-                                          NULL, 0, PTL_SUM, PTL_INT32_T));
+    PTL_EXPECT(PTL_ARG_INVALID,
+               PtlAtomic(md, 0, 8, PTL_NO_ACK_REQ, ptl_test_rank(right), PT, 0,
+                         0, NULL, 0, PTL_BAND, PTL_DOUBLE));
+    PTL_EXPECT(PTL_ARG_INVALID,
+               PtlAtomic(md, 0, 8, PTL_NO_ACK_REQ, ptl_test_rank(right), PT, 0,
+                         0, NULL, 0, PTL_MIN, PTL_FLOAT_COMPLEX));
+    PTL_EXPECT(PTL_ARG_INVALID,
+               PtlAtomic(md, 0, 8, PTL_NO_ACK_REQ, ptl_test_rank(right), PT, 0,
+                         0, NULL, 0, PTL_SWAP, PTL_INT64_T));
+    PTL_EXPECT(PTL_ARG_INVALID,
+               PtlSwap(md, 0, md, 0, 16, ptl_test_rank(right), PT, 0, 0, NULL,
+                       0, &k, PTL_CSWAP, PTL_INT64_T));
+    PTL_EXPECT(PTL_ARG_INVALID,
+               PtlAtomic(md, 0, 7, PTL_NO_ACK_REQ, ptl_test_rank(right), PT, 0,
+                         0, NULL, 0, PTL_SUM, PTL_INT32_T));
     ptl_test_barrier(&env);
 
     for (k = 0; k < nplan; k++) {
         sz = types[plan[k].t].size * (size_t)plan[k].n;
         switch (plan[k].kind) {
         case 0:
-            PTL_OK_OR_DIE(PtlAtomic(md, (ptl_size_t)k * SLOT, sz,
-                                    PTL_ACK_REQ, ptl_test_rank(right), PT, 0,
-                                    (ptl_size_t)k * SLOT,
-                                    (void *)(intptr_t)k, 0, plan[k].op,
-                                    types[plan[k].t].type));
+            PTL_OK_OR_DIE(PtlAtomic(md, (ptl_size_t)k * SLOT, sz, PTL_ACK_REQ,
+                                    ptl_test_rank(right), PT, 0,
+                                    (ptl_size_t)k * SLOT, (void *)(intptr_t)k,
+                                    0, plan[k].op, types[plan[k].t].type));
             break;
         case 1:
-            PTL_OK_OR_DIE(PtlFetchAtomic(md, sizeof(put_buf) +
-                                         (ptl_size_t)k * SLOT, md,
-                                         (ptl_size_t)k * SLOT, sz,
-                                         ptl_test_rank(right), PT, 0,
-                                         (ptl_size_t)k * SLOT,
-                                         (void *)(intptr_t)k, 0, plan[k].op,
-                                         types[plan[k].t].type));
+            PTL_OK_OR_DIE(
+                PtlFetchAtomic(md, sizeof(put_buf) + (ptl_size_t)k * SLOT, md,
+                               (ptl_size_t)k * SLOT, sz, ptl_test_rank(right),
+                               PT, 0, (ptl_size_t)k * SLOT, (void *)(intptr_t)k,
+                               0, plan[k].op, types[plan[k].t].type));
             break;
         default:
             store(plan[k].t, cop, plan[k].cval, 2);
             PTL_OK_OR_DIE(PtlSwap(md, sizeof(put_buf) + (ptl_size_t)k * SLOT,
                                   md, (ptl_size_t)k * SLOT, sz,
                                   ptl_test_rank(right), PT, 0,
-                                  (ptl_size_t)k * SLOT, (void *)(intptr_t)k,
-                                  0, cop, plan[k].op,
-                                  types[plan[k].t].type));
+                                  (ptl_size_t)k * SLOT, (void *)(intptr_t)k, 0,
+                                  cop, plan[k].op, types[plan[k].t].type));
             break;
         }
         expected_events++;
@@ -367,7 +376,7 @@ int main(void)
     /* our memory, updated by our left neighbour */
     for (k = 0; k < nplan; k++) {
         const plan_t *p = &plan[k];
-        size_t esz = types[p->t].size;
+        size_t esz      = types[p->t].size;
         uint8_t sv[SLOT];
 
         fill(p->t, tinit, p->n, 0);
@@ -379,20 +388,21 @@ int main(void)
                       (p->op > PTL_SWAP) ? cop : NULL, want + e * esz);
         }
         XG_CHECK(same(p->t, target_buf + k * SLOT, want, p->n),
-                 "op %u on type %u (kind %d, operand %d): wrong result",
-                 p->op, types[p->t].type, p->kind, p->cval);
+                 "op %u on type %u (kind %d, operand %d): wrong result", p->op,
+                 types[p->t].type, p->kind, p->cval);
     }
     for (done = 0; done < expected_events; done++) {
         PTL_OK_OR_DIE(PtlEQWait(teq, &ev));
         XG_CHECK((ev.type == PTL_EVENT_ATOMIC) ||
-                 (ev.type == PTL_EVENT_FETCH_ATOMIC), "target event %s",
-                 ptl_test_ev(ev.type));
+                     (ev.type == PTL_EVENT_FETCH_ATOMIC),
+                 "target event %s", ptl_test_ev(ev.type));
         k = (int)(ev.remote_offset / SLOT);
-        XG_CHECK((ev.atomic_operation == plan[k].op) &&
-                 (ev.atomic_type == types[plan[k].t].type) &&
-                 (ev.type == ((plan[k].kind == 0) ? PTL_EVENT_ATOMIC
-                                                  : PTL_EVENT_FETCH_ATOMIC)),
-                 "target event fields of operation %d", k);
+        XG_CHECK(
+            (ev.atomic_operation == plan[k].op) &&
+                (ev.atomic_type == types[plan[k].t].type) &&
+                (ev.type == ((plan[k].kind == 0) ? PTL_EVENT_ATOMIC
+                                                 : PTL_EVENT_FETCH_ATOMIC)),
+            "target event fields of operation %d", k);
     }
     ptl_test_none(teq);
     PTL_OK_OR_DIE(PtlAtomicSync());

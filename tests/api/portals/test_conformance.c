@@ -44,12 +44,12 @@ static void append(ptl_handle_ni_t ni, ptl_pt_index_t pt, void *start,
     ptl_me_t me;
 
     memset(&me, 0, sizeof(me));
-    me.start         = start;
-    me.length        = length;
-    me.ct_handle     = ct;
-    me.uid           = PTL_UID_ANY;
-    me.options       = PTL_ME_OP_PUT | PTL_ME_OP_GET |
-                       PTL_ME_EVENT_LINK_DISABLE | options;
+    me.start     = start;
+    me.length    = length;
+    me.ct_handle = ct;
+    me.uid       = PTL_UID_ANY;
+    me.options =
+        PTL_ME_OP_PUT | PTL_ME_OP_GET | PTL_ME_EVENT_LINK_DISABLE | options;
     me.match_id.rank = PTL_RANK_ANY;
     me.match_bits    = bits;
     PTL_OK_OR_DIE(PtlMEAppend(ni, pt, &me, list, NULL, meh));
@@ -73,8 +73,8 @@ static void test_whole_address_space(ptl_test_env_t *env, ptl_handle_eq_t eq,
     PTL_OK_OR_DIE(PtlMDBind(env->ni, &mdd, &md));
     /* local offsets are addresses */
     PTL_OK_OR_DIE(PtlPut(md, (ptl_size_t)(uintptr_t)src, sizeof(src),
-                         PTL_ACK_REQ, ptl_test_rank(peer), PT_DATA, 0, 0,
-                         NULL, 0));
+                         PTL_ACK_REQ, ptl_test_rank(peer), PT_DATA, 0, 0, NULL,
+                         0));
     ev = wait_event(eq, PTL_EVENT_ACK);
     XG_CHECK(ev.ni_fail_type == PTL_NI_OK, "put from address: fail %d",
              (int)ev.ni_fail_type);
@@ -111,11 +111,9 @@ static void test_reply_overflow_list(ptl_test_env_t *env, ptl_handle_md_t md,
     append(env->ni, PT_DATA, overflow_buf, sizeof(overflow_buf), 77, 0,
            PTL_CT_NONE, PTL_OVERFLOW_LIST, &meh);
     ptl_test_barrier(env);
-    PTL_OK_OR_DIE(PtlGet(md, 0, 8, ptl_test_rank(peer), PT_DATA, 77, 0,
-                         NULL));
+    PTL_OK_OR_DIE(PtlGet(md, 0, 8, ptl_test_rank(peer), PT_DATA, 77, 0, NULL));
     ev = wait_event(eq, PTL_EVENT_REPLY);
-    XG_CHECK(ev.ni_fail_type == PTL_NI_OK &&
-             ev.ptl_list == PTL_OVERFLOW_LIST,
+    XG_CHECK(ev.ni_fail_type == PTL_NI_OK && ev.ptl_list == PTL_OVERFLOW_LIST,
              "REPLY from an overflow entry: fail %d ptl_list %d",
              (int)ev.ni_fail_type, (int)ev.ptl_list);
     ptl_test_barrier(env);
@@ -133,8 +131,8 @@ static void test_volatile(ptl_test_env_t *env, ptl_handle_eq_t eq, int peer,
     const uint8_t *landed = (const uint8_t *)target_buf;
 
     XG_CHECK(max_volatile + 1 <= sizeof(vbuf) &&
-             max_volatile <= sizeof(target_buf), "max_volatile_size %llu",
-             (unsigned long long)max_volatile);
+                 max_volatile <= sizeof(target_buf),
+             "max_volatile_size %llu", (unsigned long long)max_volatile);
     memset(&mdd, 0, sizeof(mdd));
     mdd.start     = vbuf;
     mdd.length    = sizeof(vbuf);
@@ -143,8 +141,8 @@ static void test_volatile(ptl_test_env_t *env, ptl_handle_eq_t eq, int peer,
     mdd.ct_handle = PTL_CT_NONE;
     PTL_OK_OR_DIE(PtlMDBind(env->ni, &mdd, &md));
     memset(vbuf, 0xa5, sizeof(vbuf));
-    PTL_OK_OR_DIE(PtlPut(md, 0, max_volatile, PTL_ACK_REQ,
-                         ptl_test_rank(peer), PT_DATA, 0, 0, NULL, 0));
+    PTL_OK_OR_DIE(PtlPut(md, 0, max_volatile, PTL_ACK_REQ, ptl_test_rank(peer),
+                         PT_DATA, 0, 0, NULL, 0));
     memset(vbuf, 0x5a, sizeof(vbuf)); /* reusable once PtlPut returned */
     ev = wait_event(eq, PTL_EVENT_ACK);
     XG_CHECK(ev.ni_fail_type == PTL_NI_OK && ev.mlength == max_volatile,
@@ -156,8 +154,8 @@ static void test_volatile(ptl_test_env_t *env, ptl_handle_eq_t eq, int peer,
                  (unsigned long long)i, landed[i]);
     }
     PTL_EXPECT(PTL_ARG_INVALID,
-               PtlPut(md, 0, max_volatile + 1, PTL_ACK_REQ,
-                      ptl_test_rank(peer), PT_DATA, 0, 0, NULL, 0));
+               PtlPut(md, 0, max_volatile + 1, PTL_ACK_REQ, ptl_test_rank(peer),
+                      PT_DATA, 0, 0, NULL, 0));
     PTL_OK_OR_DIE(PtlMDRelease(md));
     ptl_test_barrier(env);
 }
@@ -200,21 +198,20 @@ static void test_counting_search(ptl_test_env_t *env, ptl_handle_md_t md)
     PTL_OK_OR_DIE(PtlCTAlloc(env->ni, &land));
     PTL_OK_OR_DIE(PtlCTAlloc(env->ni, &ct));
     memset(&me, 0, sizeof(me));
-    me.start         = overflow_buf;
-    me.length        = sizeof(overflow_buf);
-    me.ct_handle     = land;
-    me.uid           = PTL_UID_ANY;
-    me.options       = PTL_ME_OP_PUT | PTL_ME_EVENT_CT_COMM |
-                       PTL_ME_MANAGE_LOCAL | PTL_ME_EVENT_LINK_DISABLE;
+    me.start     = overflow_buf;
+    me.length    = sizeof(overflow_buf);
+    me.ct_handle = land;
+    me.uid       = PTL_UID_ANY;
+    me.options   = PTL_ME_OP_PUT | PTL_ME_EVENT_CT_COMM | PTL_ME_MANAGE_LOCAL |
+                 PTL_ME_EVENT_LINK_DISABLE;
     me.match_id.rank = PTL_RANK_ANY;
     me.ignore_bits   = ~(ptl_match_bits_t)0;
-    PTL_OK_OR_DIE(PtlMEAppend(env->ni, PT_SEARCH, &me, PTL_OVERFLOW_LIST,
-                              NULL, &over));
+    PTL_OK_OR_DIE(
+        PtlMEAppend(env->ni, PT_SEARCH, &me, PTL_OVERFLOW_LIST, NULL, &over));
     /* three unexpected messages to ourselves: 55, 1, 55 */
     for (i = 0; i < 3; i++) {
-        PTL_OK_OR_DIE(PtlPut(md, 0, 8, PTL_NO_ACK_REQ,
-                             ptl_test_rank(env->rank), PT_SEARCH, bits[i],
-                             0, NULL, 0));
+        PTL_OK_OR_DIE(PtlPut(md, 0, 8, PTL_NO_ACK_REQ, ptl_test_rank(env->rank),
+                             PT_SEARCH, bits[i], 0, NULL, 0));
     }
     PTL_OK_OR_DIE(PtlCTWait(land, 3, &c));
 
@@ -242,13 +239,13 @@ static void test_counting_search(ptl_test_env_t *env, ptl_handle_md_t md)
     PTL_OK_OR_DIE(PtlCTGet(ct, &c));
     XG_CHECK(c.success == 0 && c.failure == 1,
              "use-once search-only 101: success %llu failure %llu (want 0, "
-             "1)", (unsigned long long)c.success,
-             (unsigned long long)c.failure);
+             "1)",
+             (unsigned long long)c.success, (unsigned long long)c.failure);
     PTL_OK_OR_DIE(PtlCTSet(ct, (ptl_ct_event_t){0, 0}));
     me.options    = PTL_ME_OP_PUT | PTL_ME_EVENT_CT_OVERFLOW;
     me.match_bits = 55;
-    PTL_OK_OR_DIE(PtlMESearch(env->ni, PT_SEARCH, &me, PTL_SEARCH_DELETE,
-                              NULL));
+    PTL_OK_OR_DIE(
+        PtlMESearch(env->ni, PT_SEARCH, &me, PTL_SEARCH_DELETE, NULL));
     PTL_OK_OR_DIE(PtlCTWait(ct, 3, &c));
     XG_CHECK(c.success == 2 && c.failure == 1,
              "search-delete 55: success %llu failure %llu (want 2, 1)",
@@ -260,8 +257,8 @@ static void test_counting_search(ptl_test_env_t *env, ptl_handle_md_t md)
              (unsigned long long)c.success, (unsigned long long)c.failure);
     /* the one left (bits 1) goes too */
     me.ignore_bits = ~(ptl_match_bits_t)0;
-    PTL_OK_OR_DIE(PtlMESearch(env->ni, PT_SEARCH, &me, PTL_SEARCH_DELETE,
-                              NULL));
+    PTL_OK_OR_DIE(
+        PtlMESearch(env->ni, PT_SEARCH, &me, PTL_SEARCH_DELETE, NULL));
     PTL_OK_OR_DIE(PtlMEUnlink(over));
     PTL_OK_OR_DIE(PtlCTFree(ct));
     PTL_OK_OR_DIE(PtlCTFree(land));
@@ -288,9 +285,8 @@ static void test_triggered_me(ptl_test_env_t *env, ptl_handle_md_t md,
     PTL_EXPECT(PTL_ARG_INVALID,
                PtlTriggeredMEAppend(env->ni, PT_TRIG, &me, PTL_PRIORITY_LIST,
                                     NULL, &meh, PTL_CT_NONE, 1));
-    PTL_OK_OR_DIE(PtlTriggeredMEAppend(env->ni, PT_TRIG, &me,
-                                       PTL_PRIORITY_LIST, NULL, &meh, trig,
-                                       1));
+    PTL_OK_OR_DIE(PtlTriggeredMEAppend(env->ni, PT_TRIG, &me, PTL_PRIORITY_LIST,
+                                       NULL, &meh, trig, 1));
     PTL_OK_OR_DIE(PtlTriggeredMEUnlink(meh, trig, 2));
     /* not appended yet: no match */
     PTL_OK_OR_DIE(PtlPut(md, 0, 8, PTL_ACK_REQ, ptl_test_rank(env->rank),
@@ -310,13 +306,11 @@ static void test_triggered_me(ptl_test_env_t *env, ptl_handle_md_t md,
     XG_CHECK(ev.ni_fail_type != PTL_NI_OK, "matched after the unlink");
     PTL_EXPECT(PTL_ARG_INVALID, PtlMEUnlink(meh)); /* gone */
     /* a pending append dies with its counter */
-    PTL_OK_OR_DIE(PtlTriggeredMEAppend(env->ni, PT_TRIG, &me,
-                                       PTL_PRIORITY_LIST, NULL, &meh, trig,
-                                       100));
+    PTL_OK_OR_DIE(PtlTriggeredMEAppend(env->ni, PT_TRIG, &me, PTL_PRIORITY_LIST,
+                                       NULL, &meh, trig, 100));
     PTL_OK_OR_DIE(PtlMEUnlink(meh)); /* before it fires: allowed */
-    PTL_OK_OR_DIE(PtlTriggeredMEAppend(env->ni, PT_TRIG, &me,
-                                       PTL_PRIORITY_LIST, NULL, &meh, trig,
-                                       100));
+    PTL_OK_OR_DIE(PtlTriggeredMEAppend(env->ni, PT_TRIG, &me, PTL_PRIORITY_LIST,
+                                       NULL, &meh, trig, 100));
     PTL_OK_OR_DIE(PtlCTFree(trig));
     PTL_EXPECT(PTL_ARG_INVALID, PtlMEUnlink(meh));
 }
@@ -324,7 +318,7 @@ static void test_triggered_me(ptl_test_env_t *env, ptl_handle_md_t md,
 typedef struct {
     ptl_handle_ct_t ct;
     ptl_handle_eq_t eq;
-    int             ct_rc, eq_rc;
+    int ct_rc, eq_rc;
 } abort_arg_t;
 
 static void *abort_waiter(void *p)
@@ -375,9 +369,9 @@ int main(void)
 
     ptl_test_init(&env);
     peer = (env.rank + 1) % env.npes;
-    PTL_OK_OR_DIE(PtlNIInit(PTL_IFACE_DEFAULT,
-                            PTL_NI_MATCHING | PTL_NI_LOGICAL, PTL_PID_ANY,
-                            NULL, &got, &ni)); /* the same NI: its limits */
+    PTL_OK_OR_DIE(PtlNIInit(PTL_IFACE_DEFAULT, PTL_NI_MATCHING | PTL_NI_LOGICAL,
+                            PTL_PID_ANY, NULL, &got,
+                            &ni)); /* the same NI: its limits */
     PTL_OK_OR_DIE(PtlNIFini(ni));
     PTL_OK_OR_DIE(PtlEQAlloc(env.ni, 256, &eq));
     PTL_OK_OR_DIE(PtlEQAlloc(env.ni, 256, &pt_eq));
@@ -386,8 +380,7 @@ int main(void)
     PTL_OK_OR_DIE(PtlPTAlloc(env.ni, 0, PTL_EQ_NONE, PT_TRIG, &pt));
     target_buf[0] = 0;
     append(env.ni, PT_DATA, target_buf, sizeof(target_buf), 0,
-           PTL_ME_EVENT_COMM_DISABLE, PTL_CT_NONE, PTL_PRIORITY_LIST,
-           &data_me);
+           PTL_ME_EVENT_COMM_DISABLE, PTL_CT_NONE, PTL_PRIORITY_LIST, &data_me);
     memset(&mdd, 0, sizeof(mdd));
     mdd.start     = overflow_buf;
     mdd.length    = sizeof(overflow_buf);
@@ -414,8 +407,8 @@ int main(void)
     /* a new life waits normally again */
     PTL_OK_OR_DIE(PtlInit());
     PTL_OK_OR_DIE(PtlNIInit(PTL_IFACE_DEFAULT,
-                            PTL_NI_NO_MATCHING | PTL_NI_PHYSICAL,
-                            PTL_PID_ANY, NULL, NULL, &ni));
+                            PTL_NI_NO_MATCHING | PTL_NI_PHYSICAL, PTL_PID_ANY,
+                            NULL, NULL, &ni));
     PTL_OK_OR_DIE(PtlCTAlloc(ni, &ct));
     PTL_OK_OR_DIE(PtlCTInc(ct, (ptl_ct_event_t){1, 0}));
     PTL_OK_OR_DIE(PtlCTWait(ct, 1, &c));

@@ -88,11 +88,10 @@ int main(void)
     PTL_OK_OR_DIE(PtlPTAlloc(env.ni, 0, small, PT, &(ptl_pt_index_t){0}));
     PTL_EXPECT(PTL_EQ_EMPTY, PtlEQPoll(eqs, 2, 0, &ev, &which));
     PTL_EXPECT(PTL_EQ_EMPTY, PtlEQPoll(eqs, 2, 5, &ev, &which));
-    PTL_OK_OR_DIE(PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST,
-                              (void *)42, &h[0]));
+    PTL_OK_OR_DIE(
+        PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST, (void *)42, &h[0]));
     PTL_OK_OR_DIE(PtlEQPoll(eqs, 2, PTL_TIME_FOREVER, &ev, &which));
-    XG_CHECK(which == 1 && ev.user_ptr == (void *)42, "poll which %u",
-             which);
+    XG_CHECK(which == 1 && ev.user_ptr == (void *)42, "poll which %u", which);
     PTL_EXPECT(PTL_ARG_INVALID, PtlEQPoll(eqs, 0, 0, &ev, &which));
     PTL_OK_OR_DIE(PtlMEUnlink(h[0]));
     PTL_OK_OR_DIE(PtlPTFree(env.ni, PT));

@@ -21,9 +21,9 @@
 #define CLASSES 3
 
 static const ptl_size_t class_len[CLASSES] = {
-    1000,   /* one packet */
-    12000,  /* two packets, eager (limit 16 KiB) */
-    40000,  /* rendezvous */
+    1000,  /* one packet */
+    12000, /* two packets, eager (limit 16 KiB) */
+    40000, /* rendezvous */
 };
 
 static uint64_t tag_of(int round, int from, int to, int k)
@@ -76,17 +76,16 @@ int main(void)
     for (round = 0; round < ROUNDS; round++) {
         /* a fresh overflow buffer per round, filled from its start */
         memset(&me, 0, sizeof(me));
-        me.start         = obuf;
-        me.length        = obuf_len;
-        me.ct_handle     = PTL_CT_NONE;
-        me.uid           = PTL_UID_ANY;
-        me.options       = PTL_ME_OP_PUT | PTL_ME_MANAGE_LOCAL |
-                           PTL_ME_EVENT_LINK_DISABLE |
-                           PTL_ME_EVENT_UNLINK_DISABLE;
+        me.start     = obuf;
+        me.length    = obuf_len;
+        me.ct_handle = PTL_CT_NONE;
+        me.uid       = PTL_UID_ANY;
+        me.options   = PTL_ME_OP_PUT | PTL_ME_MANAGE_LOCAL |
+                     PTL_ME_EVENT_LINK_DISABLE | PTL_ME_EVENT_UNLINK_DISABLE;
         me.match_id.rank = PTL_RANK_ANY;
         me.ignore_bits   = ~0ull;
-        PTL_OK_OR_DIE(PtlMEAppend(env.ni, PT, &me, PTL_OVERFLOW_LIST, NULL,
-                                  &oh));
+        PTL_OK_OR_DIE(
+            PtlMEAppend(env.ni, PT, &me, PTL_OVERFLOW_LIST, NULL, &oh));
         memset(rbuf, 0, slot * (size_t)want);
         ptl_test_barrier(&env);
         /* late on odd rounds for even ranks, on even rounds for odd ones */
@@ -96,13 +95,13 @@ int main(void)
                 for (pe = 0; pe < env.npes; pe++) {
                     for (k = 0; k < CLASSES; k++) {
                         memset(&me, 0, sizeof(me));
-                        me.start  = rbuf + slot * (size_t)(pe * CLASSES + k);
-                        me.length = class_len[k];
-                        me.ct_handle     = PTL_CT_NONE;
-                        me.uid           = PTL_UID_ANY;
-                        me.options       = PTL_ME_OP_PUT | PTL_ME_USE_ONCE |
-                                           PTL_ME_EVENT_LINK_DISABLE |
-                                           PTL_ME_EVENT_UNLINK_DISABLE;
+                        me.start     = rbuf + slot * (size_t)(pe * CLASSES + k);
+                        me.length    = class_len[k];
+                        me.ct_handle = PTL_CT_NONE;
+                        me.uid       = PTL_UID_ANY;
+                        me.options   = PTL_ME_OP_PUT | PTL_ME_USE_ONCE |
+                                     PTL_ME_EVENT_LINK_DISABLE |
+                                     PTL_ME_EVENT_UNLINK_DISABLE;
                         me.match_id.rank = (ptl_rank_t)pe;
                         me.match_bits    = tag_of(round, pe, env.rank, k);
                         PTL_OK_OR_DIE(PtlMEAppend(
@@ -117,15 +116,13 @@ int main(void)
                         uint8_t *b = sbuf[k] + class_len[k] * (size_t)pe;
 
                         for (i = 0; i < class_len[k]; i++) {
-                            b[i] = ptl_test_byte(
-                                tag_of(round, env.rank, pe, k), i);
+                            b[i] = ptl_test_byte(tag_of(round, env.rank, pe, k),
+                                                 i);
                         }
-                        PTL_OK_OR_DIE(PtlPut(md[k],
-                                             class_len[k] * (ptl_size_t)pe,
-                                             class_len[k], PTL_CT_ACK_REQ,
-                                             ptl_test_rank(pe), PT,
-                                             tag_of(round, env.rank, pe, k),
-                                             0, NULL, 0));
+                        PTL_OK_OR_DIE(PtlPut(
+                            md[k], class_len[k] * (ptl_size_t)pe, class_len[k],
+                            PTL_CT_ACK_REQ, ptl_test_rank(pe), PT,
+                            tag_of(round, env.rank, pe, k), 0, NULL, 0));
                     }
                 }
             }
@@ -155,11 +152,12 @@ int main(void)
                 const uint8_t *r = rbuf + slot * (size_t)(pe * CLASSES + k);
 
                 for (i = 0; i < class_len[k]; i++) {
-                    if (r[i] != ptl_test_byte(tag_of(round, pe, env.rank, k),
-                                              i)) {
-                        XG_CHECK(0, "round %d: byte %llu of class %d from "
-                                 "PE %d is wrong", round,
-                                 (unsigned long long)i, k, pe);
+                    if (r[i] !=
+                        ptl_test_byte(tag_of(round, pe, env.rank, k), i)) {
+                        XG_CHECK(0,
+                                 "round %d: byte %llu of class %d from "
+                                 "PE %d is wrong",
+                                 round, (unsigned long long)i, k, pe);
                     }
                 }
             }

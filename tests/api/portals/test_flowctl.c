@@ -68,8 +68,8 @@ int main(void)
     right = (env.rank + 1) % env.npes;
     PTL_OK_OR_DIE(PtlEQAlloc(env.ni, 64, &teq));
     PTL_OK_OR_DIE(PtlEQAlloc(env.ni, 256, &ieq));
-    PTL_EXPECT(PTL_PT_EQ_NEEDED, PtlPTAlloc(env.ni, PTL_PT_FLOWCTRL,
-                                            PTL_EQ_NONE, PT, &pt));
+    PTL_EXPECT(PTL_PT_EQ_NEEDED,
+               PtlPTAlloc(env.ni, PTL_PT_FLOWCTRL, PTL_EQ_NONE, PT, &pt));
     PTL_OK_OR_DIE(PtlPTAlloc(env.ni, PTL_PT_FLOWCTRL, teq, PT, &pt));
     memset(&mdd, 0, sizeof(mdd));
     mdd.start     = src;
@@ -81,16 +81,14 @@ int main(void)
 
     /* 1. overflow exhaustion: one 64-byte overflow buffer, use-once */
     memset(&me, 0, sizeof(me));
-    me.start         = obuf;
-    me.length        = sizeof(obuf);
-    me.ct_handle     = PTL_CT_NONE;
-    me.uid           = PTL_UID_ANY;
-    me.options       = PTL_ME_OP_PUT | PTL_ME_USE_ONCE |
-                       PTL_ME_EVENT_LINK_DISABLE;
+    me.start     = obuf;
+    me.length    = sizeof(obuf);
+    me.ct_handle = PTL_CT_NONE;
+    me.uid       = PTL_UID_ANY;
+    me.options   = PTL_ME_OP_PUT | PTL_ME_USE_ONCE | PTL_ME_EVENT_LINK_DISABLE;
     me.match_id.rank = PTL_RANK_ANY;
     me.ignore_bits   = ~0ull;
-    PTL_OK_OR_DIE(PtlMEAppend(env.ni, PT, &me, PTL_OVERFLOW_LIST, NULL,
-                              &oh));
+    PTL_OK_OR_DIE(PtlMEAppend(env.ni, PT, &me, PTL_OVERFLOW_LIST, NULL, &oh));
     /* (the barrier's start-up retries may have counted drops before) */
     PTL_OK_OR_DIE(PtlNIStatus(env.ni, PTL_SR_DROP_COUNT, &drops0));
     ptl_test_barrier(&env);
@@ -117,8 +115,7 @@ int main(void)
     me.options       = PTL_ME_OP_PUT | PTL_ME_EVENT_LINK_DISABLE;
     me.match_id.rank = PTL_RANK_ANY;
     me.match_bits    = 5;
-    PTL_OK_OR_DIE(PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST, NULL,
-                              &ph));
+    PTL_OK_OR_DIE(PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST, NULL, &ph));
     ptl_test_next(teq, PTL_EVENT_PUT_OVERFLOW, &ev); /* the first message */
     ptl_test_next(teq, PTL_EVENT_AUTO_FREE, &ev);    /* its buffer */
     PTL_OK_OR_DIE(PtlPTEnable(env.ni, PT));
@@ -137,16 +134,14 @@ int main(void)
     /* 2. a full event queue: the index disables before losing events */
     PTL_OK_OR_DIE(PtlEQAlloc(env.ni, 4, &small_eq));
     PTL_OK_OR_DIE(PtlPTAlloc(env.ni, PTL_PT_FLOWCTRL, small_eq, PT, &pt));
-    PTL_OK_OR_DIE(PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST, NULL,
-                              &ph));
+    PTL_OK_OR_DIE(PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST, NULL, &ph));
     ptl_test_barrier(&env);
     for (i = 0; i < NMSG; i++) {
         pending[i] = 1;
     }
     failed = send_all(pending);
     ptl_test_barrier(&env);
-    XG_CHECK((failed > 0) && (failed < NMSG), "%d of %d failed", failed,
-             NMSG);
+    XG_CHECK((failed > 0) && (failed < NMSG), "%d of %d failed", failed, NMSG);
     /* every message is either an event here or a failure there */
     seen = disabled = 0;
     while (PtlEQGet(small_eq, &ev) == PTL_OK) {
@@ -179,8 +174,7 @@ int main(void)
 
     /* 3. disabled by hand */
     PTL_OK_OR_DIE(PtlPTAlloc(env.ni, 0, teq, PT, &pt));
-    PTL_OK_OR_DIE(PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST, NULL,
-                              &ph));
+    PTL_OK_OR_DIE(PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST, NULL, &ph));
     PTL_OK_OR_DIE(PtlPTDisable(env.ni, PT));
     ptl_test_barrier(&env);
     for (i = 0; i < NMSG; i++) {

@@ -32,12 +32,12 @@ static ptl_handle_me_t receive(uint64_t bits, uint8_t *buf, ptl_size_t len,
     ptl_me_t me;
 
     memset(&me, 0, sizeof(me));
-    me.start         = buf;
-    me.length        = len;
-    me.ct_handle     = PTL_CT_NONE;
-    me.uid           = PTL_UID_ANY;
-    me.options       = PTL_ME_OP_PUT | PTL_ME_OP_GET |
-                       PTL_ME_EVENT_LINK_DISABLE | opts;
+    me.start     = buf;
+    me.length    = len;
+    me.ct_handle = PTL_CT_NONE;
+    me.uid       = PTL_UID_ANY;
+    me.options =
+        PTL_ME_OP_PUT | PTL_ME_OP_GET | PTL_ME_EVENT_LINK_DISABLE | opts;
     me.match_id.rank = (ptl_rank_t)left;
     me.match_bits    = bits;
     PTL_OK_OR_DIE(PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST,
@@ -60,9 +60,10 @@ static void check(const uint8_t *buf, uint64_t tag, ptl_size_t len,
     ptl_size_t i;
 
     for (i = 0; i < len; i++) {
-        XG_CHECK(buf[i] == ptl_test_byte(tag, i), "%s: byte %llu of %llu "
-                 "wrong", what, (unsigned long long)i,
-                 (unsigned long long)len);
+        XG_CHECK(buf[i] == ptl_test_byte(tag, i),
+                 "%s: byte %llu of %llu "
+                 "wrong",
+                 what, (unsigned long long)i, (unsigned long long)len);
     }
 }
 
@@ -99,8 +100,8 @@ int main(void)
     ptl_test_init(&env);
     left  = (env.rank + env.npes - 1) % env.npes;
     right = (env.rank + 1) % env.npes;
-    src  = malloc(4 * BIG);
-    obuf = malloc(OVF);
+    src   = malloc(4 * BIG);
+    obuf  = malloc(OVF);
     for (i = 0; i <= NUNEX; i++) {
         rbuf[i] = calloc(1, BIG + 64);
     }
@@ -118,16 +119,15 @@ int main(void)
     h = receive(1, rbuf[0], BIG + 64, 0);
     ptl_test_barrier(&env);
     fill(1, 0, BIG);
-    PTL_OK_OR_DIE(PtlPut(md, 0, BIG, PTL_ACK_REQ, ptl_test_rank(right), PT,
-                         1, 64, NULL, 0));
+    PTL_OK_OR_DIE(PtlPut(md, 0, BIG, PTL_ACK_REQ, ptl_test_rank(right), PT, 1,
+                         64, NULL, 0));
     XG_CHECK(complete(1) == 1u << PTL_NI_OK, "expected put failed");
     ptl_test_next(teq, PTL_EVENT_PUT, &ev);
     XG_CHECK(ev.mlength == BIG && ev.rlength == BIG, "put lengths");
     ptl_test_barrier(&env);
     check(rbuf[0] + 64, 1, BIG, "expected put");
     memset(src + BIG, 0, BIG);
-    PTL_OK_OR_DIE(PtlGet(md, BIG, BIG, ptl_test_rank(right), PT, 1, 64,
-                         NULL));
+    PTL_OK_OR_DIE(PtlGet(md, BIG, BIG, ptl_test_rank(right), PT, 1, 64, NULL));
     ptl_test_next(ieq, PTL_EVENT_REPLY, &ev);
     XG_CHECK(ev.mlength == BIG, "get length");
     check(src + BIG, 1, BIG, "large get");
@@ -140,13 +140,14 @@ int main(void)
     h = receive(2, rbuf[0], BIG / 2, PTL_ME_USE_ONCE);
     ptl_test_barrier(&env);
     fill(2, 0, BIG);
-    PTL_OK_OR_DIE(PtlPut(md, 0, BIG, PTL_ACK_REQ, ptl_test_rank(right), PT,
-                         2, 0, NULL, 0));
+    PTL_OK_OR_DIE(PtlPut(md, 0, BIG, PTL_ACK_REQ, ptl_test_rank(right), PT, 2,
+                         0, NULL, 0));
     complete(1);
     ptl_test_next(teq, PTL_EVENT_PUT, &ev);
-    XG_CHECK(ev.mlength == BIG / 2 && ev.rlength == BIG, "truncation: %llu "
-             "of %llu", (unsigned long long)ev.mlength,
-             (unsigned long long)ev.rlength);
+    XG_CHECK(ev.mlength == BIG / 2 && ev.rlength == BIG,
+             "truncation: %llu "
+             "of %llu",
+             (unsigned long long)ev.mlength, (unsigned long long)ev.rlength);
     ptl_test_next(teq, PTL_EVENT_AUTO_UNLINK, &ev);
     ptl_test_barrier(&env);
     check(rbuf[0], 2, BIG / 2, "truncated put");
@@ -155,16 +156,15 @@ int main(void)
 
     /* 3. unexpected: three large puts before any receive */
     memset(&me, 0, sizeof(me));
-    me.start         = obuf;
-    me.length        = OVF;
-    me.ct_handle     = PTL_CT_NONE;
-    me.uid           = PTL_UID_ANY;
-    me.options       = PTL_ME_OP_PUT | PTL_ME_MANAGE_LOCAL |
-                       PTL_ME_EVENT_LINK_DISABLE;
+    me.start     = obuf;
+    me.length    = OVF;
+    me.ct_handle = PTL_CT_NONE;
+    me.uid       = PTL_UID_ANY;
+    me.options =
+        PTL_ME_OP_PUT | PTL_ME_MANAGE_LOCAL | PTL_ME_EVENT_LINK_DISABLE;
     me.match_id.rank = PTL_RANK_ANY;
     me.ignore_bits   = ~0ull;
-    PTL_OK_OR_DIE(PtlMEAppend(env.ni, PT, &me, PTL_OVERFLOW_LIST, NULL,
-                              &oh));
+    PTL_OK_OR_DIE(PtlMEAppend(env.ni, PT, &me, PTL_OVERFLOW_LIST, NULL, &oh));
     ptl_test_barrier(&env);
     for (i = 0; i < NUNEX; i++) {
         fill(10 + (uint64_t)i, (ptl_size_t)i * BIG, BIG);
@@ -194,7 +194,8 @@ int main(void)
             XG_CHECK(ev.type == PTL_EVENT_PUT, "event %s",
                      ptl_test_ev(ev.type));
             XG_CHECK(ev.ptl_list == PTL_PRIORITY_LIST && ev.mlength == BIG &&
-                     ev.start == rbuf[i], "delivery of a held message");
+                         ev.start == rbuf[i],
+                     "delivery of a held message");
         }
         XG_CHECK(ev.match_bits == 10 + (uint64_t)i, "bits %llu",
                  (unsigned long long)ev.match_bits);
@@ -205,8 +206,8 @@ int main(void)
     ptl_test_barrier(&env);
 
     /* 4. a large put deleted by a search still completes */
-    PTL_OK_OR_DIE(PtlPut(md, 0, BIG, PTL_ACK_REQ, ptl_test_rank(right), PT,
-                         20, 0, NULL, 0));
+    PTL_OK_OR_DIE(PtlPut(md, 0, BIG, PTL_ACK_REQ, ptl_test_rank(right), PT, 20,
+                         0, NULL, 0));
     ptl_test_barrier(&env);
     ptl_test_next(teq, PTL_EVENT_PUT, &ev);
     memset(&me, 0, sizeof(me));
@@ -222,8 +223,8 @@ int main(void)
 
     /* 5. a large put that matches nothing is dropped, and says so */
     ptl_test_barrier(&env);
-    PTL_OK_OR_DIE(PtlPut(md, 0, BIG, PTL_ACK_REQ, ptl_test_rank(right), PT,
-                         30, 0, NULL, 0));
+    PTL_OK_OR_DIE(PtlPut(md, 0, BIG, PTL_ACK_REQ, ptl_test_rank(right), PT, 30,
+                         0, NULL, 0));
     XG_CHECK(complete(1) == 1u << PTL_NI_DROPPED, "unmatched put");
     ptl_test_barrier(&env);
     ptl_test_none(teq);

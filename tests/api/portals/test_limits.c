@@ -31,12 +31,12 @@ static void iovec_transfer(ptl_handle_ni_t ni)
     PTL_OK_OR_DIE(PtlEQAlloc(ni, 16, &eq));
     PTL_OK_OR_DIE(PtlPTAlloc(ni, 0, eq, 2, &(ptl_pt_index_t){0}));
     memset(&me, 0, sizeof(me));
-    me.start         = diov;
-    me.length        = 3;
-    me.ct_handle     = PTL_CT_NONE;
-    me.uid           = PTL_UID_ANY;
-    me.options       = PTL_IOVEC | PTL_ME_OP_PUT | PTL_ME_OP_GET |
-                       PTL_ME_EVENT_LINK_DISABLE;
+    me.start     = diov;
+    me.length    = 3;
+    me.ct_handle = PTL_CT_NONE;
+    me.uid       = PTL_UID_ANY;
+    me.options =
+        PTL_IOVEC | PTL_ME_OP_PUT | PTL_ME_OP_GET | PTL_ME_EVENT_LINK_DISABLE;
     me.match_id.rank = PTL_RANK_ANY;
     PTL_OK_OR_DIE(PtlMEAppend(ni, 2, &me, PTL_PRIORITY_LIST, NULL, &meh));
     memset(&mdd, 0, sizeof(mdd));
@@ -75,8 +75,8 @@ static void iovec_transfer(ptl_handle_ni_t ni)
         XG_CHECK(all_dst[i] == all_src[2 + i], "iovec get byte %d", i);
     }
     /* a put past the end of an iovec MD is refused */
-    PTL_EXPECT(PTL_ARG_INVALID, PtlPut(md, 30, 3, PTL_NO_ACK_REQ, id, 2, 0,
-                                       0, NULL, 0));
+    PTL_EXPECT(PTL_ARG_INVALID,
+               PtlPut(md, 30, 3, PTL_NO_ACK_REQ, id, 2, 0, 0, NULL, 0));
     PTL_OK_OR_DIE(PtlMDRelease(md));
     PTL_OK_OR_DIE(PtlMEUnlink(meh));
     PTL_OK_OR_DIE(PtlPTFree(ni, 2));
@@ -127,7 +127,7 @@ int main(void)
     /* bad descriptors */
     mdd.options = 1u << 30;
     PTL_EXPECT(PTL_ARG_INVALID, PtlMDBind(ni, &mdd, &mds[2]));
-    mdd.options = 0;
+    mdd.options   = 0;
     mdd.eq_handle = cts[0];
     PTL_EXPECT(PTL_ARG_INVALID, PtlMDBind(ni, &mdd, &mds[2]));
     mdd.eq_handle = PTL_EQ_NONE;
@@ -139,63 +139,61 @@ int main(void)
     mdd.options = 0;
     mdd.length  = 64; /* NULL with a length: a missing buffer */
     PTL_EXPECT(PTL_ARG_INVALID, PtlMDBind(ni, &mdd, &mds[2]));
-    mdd.length  = sizeof(buf);
-    mdd.start   = buf;
+    mdd.length = sizeof(buf);
+    mdd.start  = buf;
     /* portal indexes */
     PTL_OK_OR_DIE(PtlPTAlloc(ni, 0, PTL_EQ_NONE, PTL_PT_ANY, &pt));
     XG_CHECK(pt == 0, "first free index %u", pt);
     PTL_EXPECT(PTL_PT_IN_USE, PtlPTAlloc(ni, 0, PTL_EQ_NONE, 0, &pt));
-    PTL_EXPECT(PTL_ARG_INVALID, PtlPTAlloc(ni, 0, PTL_EQ_NONE,
-                                           (ptl_pt_index_t)got.max_pt_index +
-                                           1, &pt));
-    PTL_EXPECT(PTL_ARG_INVALID, PtlPTAlloc(ni, 1u << 20, PTL_EQ_NONE, 1,
-                                           &pt));
+    PTL_EXPECT(PTL_ARG_INVALID,
+               PtlPTAlloc(ni, 0, PTL_EQ_NONE,
+                          (ptl_pt_index_t)got.max_pt_index + 1, &pt));
+    PTL_EXPECT(PTL_ARG_INVALID, PtlPTAlloc(ni, 1u << 20, PTL_EQ_NONE, 1, &pt));
     for (i = 1; i <= got.max_pt_index; i++) {
         PTL_OK_OR_DIE(PtlPTAlloc(ni, 0, PTL_EQ_NONE, PTL_PT_ANY, &pt));
     }
     PTL_EXPECT(PTL_PT_FULL, PtlPTAlloc(ni, 0, PTL_EQ_NONE, PTL_PT_ANY, &pt));
     /* entries: list length 2, 3 in all */
     memset(&me, 0, sizeof(me));
-    me.start     = buf;
-    me.length    = sizeof(buf);
-    me.ct_handle = PTL_CT_NONE;
-    me.uid       = PTL_UID_ANY;
-    me.options   = PTL_ME_OP_PUT;
+    me.start             = buf;
+    me.length            = sizeof(buf);
+    me.ct_handle         = PTL_CT_NONE;
+    me.uid               = PTL_UID_ANY;
+    me.options           = PTL_ME_OP_PUT;
     me.match_id.phys.nid = PTL_NID_ANY;
     me.match_id.phys.pid = PTL_PID_ANY;
     PTL_OK_OR_DIE(PtlMEAppend(ni, 0, &me, PTL_PRIORITY_LIST, NULL, &mes[0]));
     PTL_OK_OR_DIE(PtlMEAppend(ni, 0, &me, PTL_PRIORITY_LIST, NULL, &mes[1]));
-    PTL_EXPECT(PTL_LIST_TOO_LONG, PtlMEAppend(ni, 0, &me, PTL_PRIORITY_LIST,
-                                              NULL, &mes[2]));
+    PTL_EXPECT(PTL_LIST_TOO_LONG,
+               PtlMEAppend(ni, 0, &me, PTL_PRIORITY_LIST, NULL, &mes[2]));
     PTL_OK_OR_DIE(PtlMEAppend(ni, 1, &me, PTL_PRIORITY_LIST, NULL, &mes[2]));
-    PTL_EXPECT(PTL_NO_SPACE, PtlMEAppend(ni, 2, &me, PTL_PRIORITY_LIST, NULL,
-                                         &mes[3]));
+    PTL_EXPECT(PTL_NO_SPACE,
+               PtlMEAppend(ni, 2, &me, PTL_PRIORITY_LIST, NULL, &mes[3]));
     PTL_EXPECT(PTL_ARG_INVALID, PtlMEAppend(ni, 2, &me, 7, NULL, &mes[3]));
     me.options = 1u << 30;
-    PTL_EXPECT(PTL_ARG_INVALID, PtlMEAppend(ni, 2, &me, PTL_PRIORITY_LIST,
-                                            NULL, &mes[3]));
+    PTL_EXPECT(PTL_ARG_INVALID,
+               PtlMEAppend(ni, 2, &me, PTL_PRIORITY_LIST, NULL, &mes[3]));
     me.options = PTL_ME_OP_PUT;
     /* a NULL start takes length 0 or PTL_SIZE_MAX only */
     me.start  = NULL;
     me.length = 64;
-    PTL_EXPECT(PTL_ARG_INVALID, PtlMEAppend(ni, 2, &me, PTL_PRIORITY_LIST,
-                                            NULL, &mes[3]));
+    PTL_EXPECT(PTL_ARG_INVALID,
+               PtlMEAppend(ni, 2, &me, PTL_PRIORITY_LIST, NULL, &mes[3]));
     me.start  = buf;
     me.length = sizeof(buf);
     PTL_EXPECT(PTL_IN_USE, PtlPTFree(ni, 0));
     /* bounds and handles of data operations */
-    PTL_EXPECT(PTL_ARG_INVALID, PtlPut(mds[0], 60, 5, PTL_NO_ACK_REQ, id, 0,
-                                       0, 0, NULL, 0));
-    PTL_EXPECT(PTL_ARG_INVALID, PtlPut(mds[0], 0, 8, 9, id, 0, 0, 0, NULL,
-                                       0));
-    PTL_EXPECT(PTL_ARG_INVALID, PtlPut(PTL_INVALID_HANDLE, 0, 8,
-                                       PTL_NO_ACK_REQ, id, 0, 0, 0, NULL, 0));
+    PTL_EXPECT(PTL_ARG_INVALID,
+               PtlPut(mds[0], 60, 5, PTL_NO_ACK_REQ, id, 0, 0, 0, NULL, 0));
+    PTL_EXPECT(PTL_ARG_INVALID, PtlPut(mds[0], 0, 8, 9, id, 0, 0, 0, NULL, 0));
+    PTL_EXPECT(PTL_ARG_INVALID, PtlPut(PTL_INVALID_HANDLE, 0, 8, PTL_NO_ACK_REQ,
+                                       id, 0, 0, 0, NULL, 0));
     id.phys.pid = (ptl_pid_t)env.npes; /* not a process of the job */
-    PTL_EXPECT(PTL_ARG_INVALID, PtlPut(mds[0], 0, 8, PTL_NO_ACK_REQ, id, 0,
-                                       0, 0, NULL, 0));
-    PTL_EXPECT(PTL_ARG_INVALID, PtlTriggeredPut(mds[0], 0, 8, PTL_NO_ACK_REQ,
-                                                id, 0, 0, 0, NULL, 0,
-                                                PTL_CT_NONE, 1));
+    PTL_EXPECT(PTL_ARG_INVALID,
+               PtlPut(mds[0], 0, 8, PTL_NO_ACK_REQ, id, 0, 0, 0, NULL, 0));
+    PTL_EXPECT(PTL_ARG_INVALID,
+               PtlTriggeredPut(mds[0], 0, 8, PTL_NO_ACK_REQ, id, 0, 0, 0, NULL,
+                               0, PTL_CT_NONE, 1));
     PTL_OK_OR_DIE(PtlGetId(ni, &id));
     /* an MD in use by a pending triggered put cannot go */
     PTL_OK_OR_DIE(PtlTriggeredPut(mds[0], 0, 8, PTL_NO_ACK_REQ, id, 0, 0, 0,
@@ -220,7 +218,7 @@ int main(void)
     PTL_OK_OR_DIE(PtlNIFini(ni));
     iovec_transfer(env.ni);
     ptl_test_fini(&env);
-    PTL_EXPECT(PTL_NO_INIT, PtlPut(mds[0], 0, 8, PTL_NO_ACK_REQ, id, 0, 0,
-                                   0, NULL, 0));
+    PTL_EXPECT(PTL_NO_INIT,
+               PtlPut(mds[0], 0, 8, PTL_NO_ACK_REQ, id, 0, 0, 0, NULL, 0));
     return 0;
 }

@@ -8,151 +8,229 @@
  */
 #include "ptl_test.h"
 
-#define PT       7
-#define MAX_ENT  8
-#define MAX_MSG  6
-#define MAX_EV   16
-#define BUF      256
+#define PT      7
+#define MAX_ENT 8
+#define MAX_MSG 6
+#define MAX_EV  16
+#define BUF     256
 
-enum { SRC_LEFT = 0, SRC_ANY, SRC_OTHER };
+enum {
+    SRC_LEFT = 0,
+    SRC_ANY,
+    SRC_OTHER
+};
 
 typedef struct {
-    int          list;     /* PTL_PRIORITY_LIST / PTL_OVERFLOW_LIST */
-    int          src;      /* SRC_* */
-    uint64_t     bits;
-    uint64_t     ignore;
-    unsigned     opts;     /* extra PTL_ME_* options */
-    ptl_size_t   len;
+    int list; /* PTL_PRIORITY_LIST / PTL_OVERFLOW_LIST */
+    int src;  /* SRC_* */
+    uint64_t bits;
+    uint64_t ignore;
+    unsigned opts; /* extra PTL_ME_* options */
+    ptl_size_t len;
 } ent_t;
 
 typedef struct {
-    uint64_t     bits;
-    ptl_size_t   len;
-    ptl_ni_fail_t fail;    /* expected in the ACK */
+    uint64_t bits;
+    ptl_size_t len;
+    ptl_ni_fail_t fail; /* expected in the ACK */
 } msg_t;
 
 typedef struct {
-    int          type;     /* -1 ends the list */
-    int          entry;    /* user_ptr = entry number + 1 */
-    ptl_size_t   mlength;
-    int          list;
+    int type;  /* -1 ends the list */
+    int entry; /* user_ptr = entry number + 1 */
+    ptl_size_t mlength;
+    int list;
 } ev_t;
 
 typedef struct {
     const char *name;
-    ent_t       pre[MAX_ENT];    /* len 0 and list -1 ends */
-    int         npre;
-    msg_t       msg[MAX_MSG];
-    int         nmsg;
-    ev_t        msg_ev[MAX_EV];  /* events after the messages */
-    ent_t       post[MAX_ENT];   /* appended after the messages */
-    int         npost;
-    ev_t        post_ev[MAX_EV]; /* events of the post appends */
+    ent_t pre[MAX_ENT]; /* len 0 and list -1 ends */
+    int npre;
+    msg_t msg[MAX_MSG];
+    int nmsg;
+    ev_t msg_ev[MAX_EV]; /* events after the messages */
+    ent_t post[MAX_ENT]; /* appended after the messages */
+    int npost;
+    ev_t post_ev[MAX_EV]; /* events of the post appends */
 } case_t;
 
 #define PRI PTL_PRIORITY_LIST
 #define OVF PTL_OVERFLOW_LIST
-#define E(t, e, m, l) {PTL_EVENT_##t, e, m, l}
-#define END {-1, 0, 0, 0}
+#define E(t, e, m, l)          \
+    {                          \
+        PTL_EVENT_##t, e, m, l \
+    }
+#define END         \
+    {               \
+        -1, 0, 0, 0 \
+    }
 
 static const case_t cases[] = {
-    {"exact bits", {{PRI, SRC_LEFT, 5, 0, 0, BUF}}, 1,
-     {{5, 10, PTL_NI_OK}}, 1,
-     {E(PUT, 0, 10, PRI), END}, {{0}}, 0, {END}},
+    {"exact bits",
+     {{PRI, SRC_LEFT, 5, 0, 0, BUF}},
+     1,
+     {{5, 10, PTL_NI_OK}},
+     1,
+     {E(PUT, 0, 10, PRI), END},
+     {{0}},
+     0,
+     {END}},
 
-    {"no match drops", {{PRI, SRC_LEFT, 5, 0, 0, BUF}}, 1,
-     {{6, 10, PTL_NI_DROPPED}}, 1,
-     {END}, {{0}}, 0, {END}},
+    {"no match drops",
+     {{PRI, SRC_LEFT, 5, 0, 0, BUF}},
+     1,
+     {{6, 10, PTL_NI_DROPPED}},
+     1,
+     {END},
+     {{0}},
+     0,
+     {END}},
 
-    {"wildcard entry first beats hashed", {
-         {PRI, SRC_LEFT, 0x100, 0xff, 0, BUF},
-         {PRI, SRC_LEFT, 0x105, 0, 0, BUF}}, 2,
-     {{0x105, 8, PTL_NI_OK}}, 1,
-     {E(PUT, 0, 8, PRI), END}, {{0}}, 0, {END}},
+    {"wildcard entry first beats hashed",
+     {{PRI, SRC_LEFT, 0x100, 0xff, 0, BUF}, {PRI, SRC_LEFT, 0x105, 0, 0, BUF}},
+     2,
+     {{0x105, 8, PTL_NI_OK}},
+     1,
+     {E(PUT, 0, 8, PRI), END},
+     {{0}},
+     0,
+     {END}},
 
-    {"hashed entry first beats wildcard", {
-         {PRI, SRC_LEFT, 0x105, 0, 0, BUF},
-         {PRI, SRC_LEFT, 0x100, 0xff, 0, BUF}}, 2,
-     {{0x105, 8, PTL_NI_OK}}, 1,
-     {E(PUT, 0, 8, PRI), END}, {{0}}, 0, {END}},
+    {"hashed entry first beats wildcard",
+     {{PRI, SRC_LEFT, 0x105, 0, 0, BUF}, {PRI, SRC_LEFT, 0x100, 0xff, 0, BUF}},
+     2,
+     {{0x105, 8, PTL_NI_OK}},
+     1,
+     {E(PUT, 0, 8, PRI), END},
+     {{0}},
+     0,
+     {END}},
 
-    {"any-source before exact", {
-         {PRI, SRC_ANY, 7, 0, 0, BUF},
-         {PRI, SRC_LEFT, 7, 0, 0, BUF}}, 2,
-     {{7, 1, PTL_NI_OK}, {7, 2, PTL_NI_OK}}, 2,
-     {E(PUT, 0, 1, PRI), E(PUT, 0, 2, PRI), END}, {{0}}, 0, {END}},
+    {"any-source before exact",
+     {{PRI, SRC_ANY, 7, 0, 0, BUF}, {PRI, SRC_LEFT, 7, 0, 0, BUF}},
+     2,
+     {{7, 1, PTL_NI_OK}, {7, 2, PTL_NI_OK}},
+     2,
+     {E(PUT, 0, 1, PRI), E(PUT, 0, 2, PRI), END},
+     {{0}},
+     0,
+     {END}},
 
-    {"exact before any-source, use once", {
-         {PRI, SRC_LEFT, 7, 0, PTL_ME_USE_ONCE, BUF},
-         {PRI, SRC_ANY, 7, 0, 0, BUF}}, 2,
-     {{7, 1, PTL_NI_OK}, {7, 2, PTL_NI_OK}}, 2,
+    {"exact before any-source, use once",
+     {{PRI, SRC_LEFT, 7, 0, PTL_ME_USE_ONCE, BUF},
+      {PRI, SRC_ANY, 7, 0, 0, BUF}},
+     2,
+     {{7, 1, PTL_NI_OK}, {7, 2, PTL_NI_OK}},
+     2,
      {E(PUT, 0, 1, PRI), E(AUTO_UNLINK, 0, 0, PRI), E(PUT, 1, 2, PRI), END},
-     {{0}}, 0, {END}},
+     {{0}},
+     0,
+     {END}},
 
-    {"no-truncate entries are skipped when short", {
-         {PRI, SRC_LEFT, 9, 0, PTL_ME_NO_TRUNCATE, 4},
-         {PRI, SRC_LEFT, 9, 0, 0, BUF}}, 2,
-     {{9, 10, PTL_NI_OK}, {9, 3, PTL_NI_OK}}, 2,
-     {E(PUT, 1, 10, PRI), E(PUT, 0, 3, PRI), END}, {{0}}, 0, {END}},
+    {"no-truncate entries are skipped when short",
+     {{PRI, SRC_LEFT, 9, 0, PTL_ME_NO_TRUNCATE, 4},
+      {PRI, SRC_LEFT, 9, 0, 0, BUF}},
+     2,
+     {{9, 10, PTL_NI_OK}, {9, 3, PTL_NI_OK}},
+     2,
+     {E(PUT, 1, 10, PRI), E(PUT, 0, 3, PRI), END},
+     {{0}},
+     0,
+     {END}},
 
-    {"truncation", {{PRI, SRC_LEFT, 9, 0, 0, 4}}, 1,
-     {{9, 10, PTL_NI_OK}}, 1,
-     {E(PUT, 0, 4, PRI), END}, {{0}}, 0, {END}},
+    {"truncation",
+     {{PRI, SRC_LEFT, 9, 0, 0, 4}},
+     1,
+     {{9, 10, PTL_NI_OK}},
+     1,
+     {E(PUT, 0, 4, PRI), END},
+     {{0}},
+     0,
+     {END}},
 
-    {"source filter", {
-         {PRI, SRC_OTHER, 3, 0, 0, BUF},
-         {PRI, SRC_ANY, 4, 0, 0, BUF}}, 2,
-     {{3, 5, PTL_NI_DROPPED}, {4, 5, PTL_NI_OK}}, 2,
-     {E(PUT, 1, 5, PRI), END}, {{0}}, 0, {END}},
+    {"source filter",
+     {{PRI, SRC_OTHER, 3, 0, 0, BUF}, {PRI, SRC_ANY, 4, 0, 0, BUF}},
+     2,
+     {{3, 5, PTL_NI_DROPPED}, {4, 5, PTL_NI_OK}},
+     2,
+     {E(PUT, 1, 5, PRI), END},
+     {{0}},
+     0,
+     {END}},
 
-    {"ignore bits", {{PRI, SRC_LEFT, 0xF0, 0x0F, 0, BUF}}, 1,
-     {{0xF7, 5, PTL_NI_OK}, {0xE7, 5, PTL_NI_DROPPED}}, 2,
-     {E(PUT, 0, 5, PRI), END}, {{0}}, 0, {END}},
+    {"ignore bits",
+     {{PRI, SRC_LEFT, 0xF0, 0x0F, 0, BUF}},
+     1,
+     {{0xF7, 5, PTL_NI_OK}, {0xE7, 5, PTL_NI_DROPPED}},
+     2,
+     {E(PUT, 0, 5, PRI), END},
+     {{0}},
+     0,
+     {END}},
 
-    {"priority before overflow", {
-         {OVF, SRC_ANY, 0, ~0ull, 0, BUF},
-         {PRI, SRC_LEFT, 11, 0, 0, BUF}}, 2,
-     {{11, 6, PTL_NI_OK}}, 1,
-     {E(PUT, 1, 6, PRI), END}, {{0}}, 0, {END}},
+    {"priority before overflow",
+     {{OVF, SRC_ANY, 0, ~0ull, 0, BUF}, {PRI, SRC_LEFT, 11, 0, 0, BUF}},
+     2,
+     {{11, 6, PTL_NI_OK}},
+     1,
+     {E(PUT, 1, 6, PRI), END},
+     {{0}},
+     0,
+     {END}},
 
-    {"unexpected, then a use-once receive", {
-         {OVF, SRC_ANY, 0, ~0ull, 0, BUF}}, 1,
-     {{12, 6, PTL_NI_OK}}, 1,
+    {"unexpected, then a use-once receive",
+     {{OVF, SRC_ANY, 0, ~0ull, 0, BUF}},
+     1,
+     {{12, 6, PTL_NI_OK}},
+     1,
      {E(PUT, 0, 6, OVF), END},
-     {{PRI, SRC_LEFT, 12, 0, PTL_ME_USE_ONCE, BUF}}, 1,
+     {{PRI, SRC_LEFT, 12, 0, PTL_ME_USE_ONCE, BUF}},
+     1,
      {E(PUT_OVERFLOW, 1, 6, OVF), E(AUTO_UNLINK, 1, 0, PRI), END}},
 
-    {"unexpected, a receive that does not match, then one that does", {
-         {OVF, SRC_ANY, 0, ~0ull, 0, BUF}}, 1,
-     {{13, 6, PTL_NI_OK}}, 1,
+    {"unexpected, a receive that does not match, then one that does",
+     {{OVF, SRC_ANY, 0, ~0ull, 0, BUF}},
+     1,
+     {{13, 6, PTL_NI_OK}},
+     1,
      {E(PUT, 0, 6, OVF), END},
      {{PRI, SRC_LEFT, 14, 0, 0, BUF},
-      {PRI, SRC_ANY, 13, 0, PTL_ME_USE_ONCE, BUF}}, 2,
-     {E(LINK, 1, 0, PRI), E(PUT_OVERFLOW, 2, 6, OVF),
-      E(AUTO_UNLINK, 2, 0, PRI), END}},
+      {PRI, SRC_ANY, 13, 0, PTL_ME_USE_ONCE, BUF}},
+     2,
+     {E(LINK, 1, 0, PRI), E(PUT_OVERFLOW, 2, 6, OVF), E(AUTO_UNLINK, 2, 0, PRI),
+      END}},
 
-    {"a persistent receive takes every matching header, oldest first", {
-         {OVF, SRC_ANY, 0, ~0ull, 0, BUF}}, 1,
-     {{15, 1, PTL_NI_OK}, {16, 2, PTL_NI_OK}, {15, 3, PTL_NI_OK}}, 3,
+    {"a persistent receive takes every matching header, oldest first",
+     {{OVF, SRC_ANY, 0, ~0ull, 0, BUF}},
+     1,
+     {{15, 1, PTL_NI_OK}, {16, 2, PTL_NI_OK}, {15, 3, PTL_NI_OK}},
+     3,
      {E(PUT, 0, 1, OVF), E(PUT, 0, 2, OVF), E(PUT, 0, 3, OVF), END},
-     {{PRI, SRC_LEFT, 15, 0, 0, BUF}}, 1,
+     {{PRI, SRC_LEFT, 15, 0, 0, BUF}},
+     1,
      {E(PUT_OVERFLOW, 1, 1, OVF), E(PUT_OVERFLOW, 1, 3, OVF),
       E(LINK, 1, 0, PRI), END}},
 
-    {"a wildcard receive takes the oldest matching header", {
-         {OVF, SRC_ANY, 0, ~0ull, 0, BUF}}, 1,
-     {{0x21, 1, PTL_NI_OK}, {0x12, 2, PTL_NI_OK}, {0x22, 3, PTL_NI_OK}}, 3,
+    {"a wildcard receive takes the oldest matching header",
+     {{OVF, SRC_ANY, 0, ~0ull, 0, BUF}},
+     1,
+     {{0x21, 1, PTL_NI_OK}, {0x12, 2, PTL_NI_OK}, {0x22, 3, PTL_NI_OK}},
+     3,
      {E(PUT, 0, 1, OVF), E(PUT, 0, 2, OVF), E(PUT, 0, 3, OVF), END},
      {{PRI, SRC_ANY, 0x10, 0x0F, PTL_ME_USE_ONCE, BUF},
-      {PRI, SRC_ANY, 0x20, 0x0F, PTL_ME_USE_ONCE, BUF}}, 2,
+      {PRI, SRC_ANY, 0x20, 0x0F, PTL_ME_USE_ONCE, BUF}},
+     2,
      {E(PUT_OVERFLOW, 1, 2, OVF), E(AUTO_UNLINK, 1, 0, PRI),
       E(PUT_OVERFLOW, 2, 1, OVF), E(AUTO_UNLINK, 2, 0, PRI), END}},
 
-    {"overflow without a header keeps nothing", {
-         {OVF, SRC_ANY, 0, ~0ull, PTL_ME_UNEXPECTED_HDR_DISABLE, BUF}}, 1,
-     {{17, 4, PTL_NI_OK}}, 1,
+    {"overflow without a header keeps nothing",
+     {{OVF, SRC_ANY, 0, ~0ull, PTL_ME_UNEXPECTED_HDR_DISABLE, BUF}},
+     1,
+     {{17, 4, PTL_NI_OK}},
+     1,
      {E(PUT, 0, 4, OVF), END},
-     {{PRI, SRC_ANY, 17, 0, 0, BUF}}, 1,
+     {{PRI, SRC_ANY, 17, 0, 0, BUF}},
+     1,
      {E(LINK, 1, 0, PRI), END}},
 };
 
@@ -165,16 +243,16 @@ static void append(ptl_test_env_t *env, const ent_t *e, int id, int left)
     ptl_me_t me;
 
     memset(&me, 0, sizeof(me));
-    me.start       = bufs[id];
-    me.length      = e->len;
-    me.ct_handle   = PTL_CT_NONE;
-    me.uid         = PTL_UID_ANY;
-    me.options     = PTL_ME_OP_PUT | e->opts;
-    me.match_bits  = e->bits;
-    me.ignore_bits = e->ignore;
-    me.match_id.rank = (e->src == SRC_LEFT) ? (ptl_rank_t)left
-                     : (e->src == SRC_ANY) ? PTL_RANK_ANY
-                                           : (ptl_rank_t)(env->npes + 3);
+    me.start         = bufs[id];
+    me.length        = e->len;
+    me.ct_handle     = PTL_CT_NONE;
+    me.uid           = PTL_UID_ANY;
+    me.options       = PTL_ME_OP_PUT | e->opts;
+    me.match_bits    = e->bits;
+    me.ignore_bits   = e->ignore;
+    me.match_id.rank = (e->src == SRC_LEFT)  ? (ptl_rank_t)left
+                       : (e->src == SRC_ANY) ? PTL_RANK_ANY
+                                             : (ptl_rank_t)(env->npes + 3);
     PTL_OK_OR_DIE(PtlMEAppend(env->ni, PT, &me, (ptl_list_t)e->list,
                               (void *)(intptr_t)(id + 1),
                               &handles[nhandles++]));
@@ -198,8 +276,8 @@ static void expect(ptl_handle_eq_t eq, const ev_t *want, const char *name)
                      (unsigned long long)ev.mlength,
                      (unsigned long long)want[i].mlength);
             XG_CHECK((int)ev.ptl_list == want[i].list,
-                     "%s: event %d list %d, want %d", name, i,
-                     (int)ev.ptl_list, want[i].list);
+                     "%s: event %d list %d, want %d", name, i, (int)ev.ptl_list,
+                     want[i].list);
         }
     }
     ptl_test_none(eq);
@@ -284,13 +362,12 @@ int main(void)
             all.match_id.rank = PTL_RANK_ANY;
             all.ignore_bits   = ~0ull;
             all.options       = PTL_ME_EVENT_OVER_DISABLE;
-            PTL_OK_OR_DIE(PtlMESearch(env.ni, PT, &all, PTL_SEARCH_DELETE,
-                                      NULL));
+            PTL_OK_OR_DIE(
+                PtlMESearch(env.ni, PT, &all, PTL_SEARCH_DELETE, NULL));
             while (PtlEQGet(eq, &ev) == PTL_OK) {
                 XG_CHECK(ev.type == PTL_EVENT_SEARCH ||
-                         ev.type == PTL_EVENT_AUTO_FREE,
-                         "%s: stray event %s", k->name,
-                         ptl_test_ev(ev.type));
+                             ev.type == PTL_EVENT_AUTO_FREE,
+                         "%s: stray event %s", k->name, ptl_test_ev(ev.type));
             }
         }
     }

@@ -49,33 +49,32 @@ int main(void)
     PTL_OK_OR_DIE(PtlPTAlloc(env.ni, 0, teq, PT, &(ptl_pt_index_t){0}));
     memset(&me, 0, sizeof(me));
     /* puts land in the second half, gets read the first */
-    me.start         = tbuf;
-    me.length        = LEN;
-    me.ct_handle     = PTL_CT_NONE;
-    me.uid           = PTL_UID_ANY;
-    me.options       = PTL_ME_OP_PUT | PTL_ME_OP_GET |
-                       PTL_ME_EVENT_LINK_DISABLE | PTL_ME_EVENT_COMM_DISABLE;
+    me.start     = tbuf;
+    me.length    = LEN;
+    me.ct_handle = PTL_CT_NONE;
+    me.uid       = PTL_UID_ANY;
+    me.options   = PTL_ME_OP_PUT | PTL_ME_OP_GET | PTL_ME_EVENT_LINK_DISABLE |
+                 PTL_ME_EVENT_COMM_DISABLE;
     me.match_id.rank = PTL_RANK_ANY;
-    PTL_OK_OR_DIE(PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST, NULL,
-                              &meh));
+    PTL_OK_OR_DIE(PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST, NULL, &meh));
     ptl_test_barrier(&env);
 
     for (r = 0; r < ROUNDS; r++) {
         /* an acknowledged put, released at once */
         md = bind(pbuf, ieq);
-        PTL_OK_OR_DIE(PtlPut(md, 0, LEN / 2, PTL_ACK_REQ,
-                             ptl_test_rank(right), PT, 0, LEN / 2,
-                             (void *)(uintptr_t)r, 0));
+        PTL_OK_OR_DIE(PtlPut(md, 0, LEN / 2, PTL_ACK_REQ, ptl_test_rank(right),
+                             PT, 0, LEN / 2, (void *)(uintptr_t)r, 0));
         PTL_OK_OR_DIE(PtlMDRelease(md));
         ptl_test_next(ieq, PTL_EVENT_SEND, &ev);
         ptl_test_next(ieq, PTL_EVENT_ACK, &ev);
         XG_CHECK(ev.user_ptr == (void *)(uintptr_t)r &&
-                 ev.ni_fail_type == PTL_NI_OK, "round %d: ACK", r);
+                     ev.ni_fail_type == PTL_NI_OK,
+                 "round %d: ACK", r);
         /* a get, released at once: its data is there */
         memset(gbuf, 0, sizeof(gbuf));
         md = bind(gbuf, PTL_EQ_NONE);
-        PTL_OK_OR_DIE(PtlGet(md, 0, LEN / 2, ptl_test_rank(right), PT, 0, 0,
-                             NULL));
+        PTL_OK_OR_DIE(
+            PtlGet(md, 0, LEN / 2, ptl_test_rank(right), PT, 0, 0, NULL));
         PTL_OK_OR_DIE(PtlMDRelease(md));
         for (i = 0; i < LEN / 2; i++) {
             XG_CHECK(gbuf[i] == ptl_test_byte((uint64_t)right, (uint64_t)i),

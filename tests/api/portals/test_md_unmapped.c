@@ -43,15 +43,14 @@ int main(void)
     memset(target, 0x5a, sizeof(target));
     PTL_OK_OR_DIE(PtlPTAlloc(env.ni, 0, PTL_EQ_NONE, 4, &pt));
     memset(&me, 0, sizeof(me));
-    me.start         = target;
-    me.length        = sizeof(target);
-    me.ct_handle     = PTL_CT_NONE;
-    me.uid           = PTL_UID_ANY;
-    me.options       = PTL_ME_OP_PUT | PTL_ME_EVENT_COMM_DISABLE |
-                       PTL_ME_EVENT_LINK_DISABLE;
+    me.start     = target;
+    me.length    = sizeof(target);
+    me.ct_handle = PTL_CT_NONE;
+    me.uid       = PTL_UID_ANY;
+    me.options =
+        PTL_ME_OP_PUT | PTL_ME_EVENT_COMM_DISABLE | PTL_ME_EVENT_LINK_DISABLE;
     me.match_id.rank = PTL_RANK_ANY;
-    PTL_OK_OR_DIE(PtlMEAppend(env.ni, pt, &me, PTL_PRIORITY_LIST, NULL,
-                              &meh));
+    PTL_OK_OR_DIE(PtlMEAppend(env.ni, pt, &me, PTL_PRIORITY_LIST, NULL, &meh));
     ptl_test_barrier(&env);
     if (env.rank == 0) {
         buf = mmap(NULL, LEN, PROT_READ | PROT_WRITE,
@@ -67,12 +66,12 @@ int main(void)
         PTL_OK_OR_DIE(PtlMDBind(env.ni, &mdd, &md));
         XG_CHECK(munmap(buf, LEN) == 0, "munmap");
         /* one packet, then many (past the eager limit) */
-        PTL_OK_OR_DIE(PtlPut(md, 0, 64, PTL_ACK_REQ, ptl_test_rank(1), 4, 0,
-                             0, NULL, 0));
+        PTL_OK_OR_DIE(
+            PtlPut(md, 0, 64, PTL_ACK_REQ, ptl_test_rank(1), 4, 0, 0, NULL, 0));
         expect_segv(eq, PTL_EVENT_SEND, "small put");
         expect_segv(eq, PTL_EVENT_ACK, "small put");
-        PTL_OK_OR_DIE(PtlPut(md, 0, LEN, PTL_ACK_REQ, ptl_test_rank(1), 4, 0,
-                             0, NULL, 0));
+        PTL_OK_OR_DIE(PtlPut(md, 0, LEN, PTL_ACK_REQ, ptl_test_rank(1), 4, 0, 0,
+                             NULL, 0));
         expect_segv(eq, PTL_EVENT_SEND, "large put");
         expect_segv(eq, PTL_EVENT_ACK, "large put");
         PTL_OK_OR_DIE(PtlMDRelease(md));
@@ -81,8 +80,10 @@ int main(void)
     ptl_test_barrier(&env);
     if (env.rank == 1) {
         for (i = 0; i < sizeof(target); i++) {
-            XG_CHECK(target[i] == 0x5a, "byte %zu of the entry is %#x: "
-                     "something was sent", i, target[i]);
+            XG_CHECK(target[i] == 0x5a,
+                     "byte %zu of the entry is %#x: "
+                     "something was sent",
+                     i, target[i]);
         }
     }
     PTL_OK_OR_DIE(PtlMEUnlink(meh));

@@ -42,8 +42,8 @@ int main(void)
         }
     }
     PTL_OK_OR_DIE(PtlNIInit(PTL_IFACE_DEFAULT,
-                            PTL_NI_NO_MATCHING | PTL_NI_PHYSICAL,
-                            PTL_PID_ANY, NULL, NULL, &pni));
+                            PTL_NI_NO_MATCHING | PTL_NI_PHYSICAL, PTL_PID_ANY,
+                            NULL, NULL, &pni));
     PTL_OK_OR_DIE(PtlGetId(pni, &id));
     XG_CHECK(id.phys.nid == phys[env.rank].phys.nid &&
                  id.phys.pid == phys[env.rank].phys.pid,
@@ -55,24 +55,21 @@ int main(void)
     le.ct_handle = PTL_CT_NONE;
     le.uid       = PTL_UID_ANY;
     le.options   = PTL_LE_OP_PUT | PTL_LE_USE_ONCE;
-    le.start = a;
-    PTL_OK_OR_DIE(PtlLEAppend(pni, PT, &le, PTL_PRIORITY_LIST, (void *)1,
-                              &l0));
+    le.start     = a;
+    PTL_OK_OR_DIE(PtlLEAppend(pni, PT, &le, PTL_PRIORITY_LIST, (void *)1, &l0));
     ptl_test_next(eq, PTL_EVENT_LINK, &ev);
-    le.start = b;
+    le.start   = b;
     le.options = PTL_LE_OP_PUT;
-    PTL_OK_OR_DIE(PtlLEAppend(pni, PT, &le, PTL_PRIORITY_LIST, (void *)2,
-                              &l1));
+    PTL_OK_OR_DIE(PtlLEAppend(pni, PT, &le, PTL_PRIORITY_LIST, (void *)2, &l1));
     ptl_test_next(eq, PTL_EVENT_LINK, &ev);
     /* MEs do not go on a non-matching NI, LEs not on a matching one */
     memset(&me, 0, sizeof(me));
     me.ct_handle = PTL_CT_NONE;
-    me.uid = PTL_UID_ANY;
-    PTL_EXPECT(PTL_ARG_INVALID, PtlMEAppend(pni, PT, &me, PTL_PRIORITY_LIST,
-                                            NULL, &lo));
-    PTL_EXPECT(PTL_ARG_INVALID, PtlLEAppend(env.ni, PTL_TEST_BARRIER_PT,
-                                            &le, PTL_PRIORITY_LIST, NULL,
-                                            &lo));
+    me.uid       = PTL_UID_ANY;
+    PTL_EXPECT(PTL_ARG_INVALID,
+               PtlMEAppend(pni, PT, &me, PTL_PRIORITY_LIST, NULL, &lo));
+    PTL_EXPECT(PTL_ARG_INVALID, PtlLEAppend(env.ni, PTL_TEST_BARRIER_PT, &le,
+                                            PTL_PRIORITY_LIST, NULL, &lo));
     memset(&mdd, 0, sizeof(mdd));
     mdd.start     = src;
     mdd.length    = sizeof(src);
@@ -84,20 +81,20 @@ int main(void)
     target = phys[right];
     /* match bits are ignored by non-matching NIs; the first entry takes
      * the first message (and, used once, goes), the second the next */
-    PTL_OK_OR_DIE(PtlPut(md, 0, 16, PTL_NO_ACK_REQ, target, PT, 12345, 0,
-                         NULL, 7));
-    PTL_OK_OR_DIE(PtlPut(md, 0, 16, PTL_NO_ACK_REQ, target, PT, 999, 4,
-                         NULL, 8));
+    PTL_OK_OR_DIE(
+        PtlPut(md, 0, 16, PTL_NO_ACK_REQ, target, PT, 12345, 0, NULL, 7));
+    PTL_OK_OR_DIE(
+        PtlPut(md, 0, 16, PTL_NO_ACK_REQ, target, PT, 999, 4, NULL, 8));
     ptl_test_next(eq, PTL_EVENT_PUT, &ev);
     XG_CHECK(ev.user_ptr == (void *)1 && ev.hdr_data == 7, "first LE");
     r = (env.rank + env.npes - 1) % env.npes;
     XG_CHECK(ev.initiator.phys.pid == phys[r].phys.pid &&
-             ev.initiator.phys.nid == phys[r].phys.nid,
+                 ev.initiator.phys.nid == phys[r].phys.nid,
              "physical initiator");
     ptl_test_next(eq, PTL_EVENT_AUTO_UNLINK, &ev);
     ptl_test_next(eq, PTL_EVENT_PUT, &ev);
-    XG_CHECK(ev.user_ptr == (void *)2 && ev.hdr_data == 8 &&
-             ev.start == b + 4, "second LE");
+    XG_CHECK(ev.user_ptr == (void *)2 && ev.hdr_data == 8 && ev.start == b + 4,
+             "second LE");
     ptl_test_barrier(&env);
     XG_CHECK(a[0] == 0x5a && b[4] == 0x5a, "LE data");
     PTL_EXPECT(PTL_ARG_INVALID, PtlLEUnlink(l0)); /* used up */
@@ -106,12 +103,10 @@ int main(void)
     le.start   = o;
     le.length  = sizeof(o);
     le.options = PTL_LE_OP_PUT;
-    PTL_OK_OR_DIE(PtlLEAppend(pni, PT, &le, PTL_OVERFLOW_LIST, (void *)3,
-                              &lo));
+    PTL_OK_OR_DIE(PtlLEAppend(pni, PT, &le, PTL_OVERFLOW_LIST, (void *)3, &lo));
     ptl_test_next(eq, PTL_EVENT_LINK, &ev);
     ptl_test_barrier(&env);
-    PTL_OK_OR_DIE(PtlPut(md, 0, 16, PTL_NO_ACK_REQ, target, PT, 0, 0, NULL,
-                         9));
+    PTL_OK_OR_DIE(PtlPut(md, 0, 16, PTL_NO_ACK_REQ, target, PT, 0, 0, NULL, 9));
     ptl_test_next(eq, PTL_EVENT_PUT, &ev);
     XG_CHECK(ev.ptl_list == PTL_OVERFLOW_LIST, "overflow LE");
     le.start   = a;
@@ -120,8 +115,7 @@ int main(void)
     PTL_OK_OR_DIE(PtlLESearch(pni, PT, &le, PTL_SEARCH_ONLY, (void *)4));
     ptl_test_next(eq, PTL_EVENT_SEARCH, &ev);
     XG_CHECK(ev.ni_fail_type == PTL_NI_OK && ev.hdr_data == 9, "LE search");
-    PTL_OK_OR_DIE(PtlLEAppend(pni, PT, &le, PTL_PRIORITY_LIST, (void *)5,
-                              &l0));
+    PTL_OK_OR_DIE(PtlLEAppend(pni, PT, &le, PTL_PRIORITY_LIST, (void *)5, &l0));
     ptl_test_next(eq, PTL_EVENT_PUT_OVERFLOW, &ev);
     XG_CHECK(ev.user_ptr == (void *)5 && ev.hdr_data == 9, "LE overflow");
     ptl_test_next(eq, PTL_EVENT_AUTO_UNLINK, &ev);
@@ -149,7 +143,8 @@ int main(void)
     memset(map, 0xff, (size_t)env.npes * sizeof(*map));
     PTL_OK_OR_DIE(PtlGetMap(lni, (ptl_size_t)env.npes, map, &size));
     XG_CHECK(map[0].phys.pid == phys[env.npes - 1].phys.pid &&
-             map[0].phys.nid == phys[env.npes - 1].phys.nid, "map copy");
+                 map[0].phys.nid == phys[env.npes - 1].phys.nid,
+             "map copy");
     PTL_OK_OR_DIE(PtlGetId(lni, &id));
     XG_CHECK(id.rank == (ptl_rank_t)(env.npes - 1 - env.rank),
              "rank under the map %u", id.rank);
@@ -165,13 +160,13 @@ int main(void)
     PTL_OK_OR_DIE(PtlMDBind(lni, &mdd, &md));
     ptl_test_barrier(&env);
     /* send to logical rank 0, which is the last process */
-    PTL_OK_OR_DIE(PtlPut(md, 0, 8, PTL_NO_ACK_REQ, ptl_test_rank(0), PT, 0,
-                         0, NULL, (uint64_t)env.rank));
+    PTL_OK_OR_DIE(PtlPut(md, 0, 8, PTL_NO_ACK_REQ, ptl_test_rank(0), PT, 0, 0,
+                         NULL, (uint64_t)env.rank));
     if (env.rank == env.npes - 1) {
         for (r = 0; r < env.npes; r++) {
             ptl_test_next(eq, PTL_EVENT_PUT, &ev);
             XG_CHECK(ev.initiator.rank ==
-                     (ptl_rank_t)(env.npes - 1 - (int)ev.hdr_data),
+                         (ptl_rank_t)(env.npes - 1 - (int)ev.hdr_data),
                      "initiator %u of process %llu under the map",
                      ev.initiator.rank, (unsigned long long)ev.hdr_data);
         }

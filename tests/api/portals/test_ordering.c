@@ -9,8 +9,8 @@
  */
 #include "ptl_test.h"
 
-#define PT  31
-#define K   24
+#define PT     31
+#define K      24
 #define MAXLEN (48u * 1024u)
 
 static const ptl_size_t lens[] = {8, 100, 9000, 30000, 16, 1};
@@ -32,9 +32,9 @@ int main(void)
     ptl_size_t acked = 0; /* acknowledgements to wait for so far */
 
     ptl_test_init(&env);
-    src = malloc(MAXLEN);
+    src           = malloc(MAXLEN);
     srcs[nsrcs++] = src;
-    bufs = calloc((size_t)env.npes * K, sizeof(*bufs));
+    bufs          = calloc((size_t)env.npes * K, sizeof(*bufs));
     PTL_OK_OR_DIE(PtlEQAlloc(env.ni, 4 * (size_t)env.npes * K + 16, &eq));
     PTL_OK_OR_DIE(PtlCTAlloc(env.ni, &ct));
     PTL_OK_OR_DIE(PtlPTAlloc(env.ni, 0, eq, PT, &(ptl_pt_index_t){0}));
@@ -53,36 +53,34 @@ int main(void)
             me.ct_handle = PTL_CT_NONE;
             me.uid       = PTL_UID_ANY;
             me.options   = PTL_ME_OP_PUT | PTL_ME_USE_ONCE |
-                           PTL_ME_EVENT_LINK_DISABLE |
-                           PTL_ME_EVENT_UNLINK_DISABLE;
+                         PTL_ME_EVENT_LINK_DISABLE |
+                         PTL_ME_EVENT_UNLINK_DISABLE;
             me.match_bits = 77;
             for (s = 0; s < env.npes; s++) {
                 for (i = 0; i < K; i++) {
-                    bufs[s * K + i] = calloc(1, MAXLEN);
+                    bufs[s * K + i]  = calloc(1, MAXLEN);
                     me.start         = bufs[s * K + i];
                     me.length        = MAXLEN;
                     me.match_id.rank = (ptl_rank_t)s;
-                    PTL_OK_OR_DIE(PtlMEAppend(env.ni, PT, &me,
-                                              PTL_PRIORITY_LIST,
-                                              (void *)(intptr_t)(s * K + i),
-                                              &h));
+                    PTL_OK_OR_DIE(
+                        PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST,
+                                    (void *)(intptr_t)(s * K + i), &h));
                 }
             }
         }
         if ((env.rank == 0) && unexpected) {
             obuf = malloc((size_t)env.npes * K * MAXLEN);
             memset(&me, 0, sizeof(me));
-            me.start         = obuf;
-            me.length        = (size_t)env.npes * K * MAXLEN;
-            me.ct_handle     = PTL_CT_NONE;
-            me.uid           = PTL_UID_ANY;
-            me.options       = PTL_ME_OP_PUT | PTL_ME_MANAGE_LOCAL |
-                               PTL_ME_EVENT_LINK_DISABLE |
-                               PTL_ME_EVENT_COMM_DISABLE;
+            me.start     = obuf;
+            me.length    = (size_t)env.npes * K * MAXLEN;
+            me.ct_handle = PTL_CT_NONE;
+            me.uid       = PTL_UID_ANY;
+            me.options   = PTL_ME_OP_PUT | PTL_ME_MANAGE_LOCAL |
+                         PTL_ME_EVENT_LINK_DISABLE | PTL_ME_EVENT_COMM_DISABLE;
             me.match_id.rank = PTL_RANK_ANY;
             me.ignore_bits   = ~0ull;
-            PTL_OK_OR_DIE(PtlMEAppend(env.ni, PT, &me, PTL_OVERFLOW_LIST,
-                                      NULL, &oh));
+            PTL_OK_OR_DIE(
+                PtlMEAppend(env.ni, PT, &me, PTL_OVERFLOW_LIST, NULL, &oh));
         }
         ptl_test_barrier(&env);
         for (i = 0; i < K; i++) {
@@ -93,9 +91,8 @@ int main(void)
                 src[b] = ptl_test_byte((uint64_t)(env.rank * K + i), b);
             }
             /* each message is acknowledged before the buffer is reused */
-            PTL_OK_OR_DIE(PtlPut(md, 0, len, PTL_CT_ACK_REQ,
-                                 ptl_test_rank(0), PT, 77, 0, NULL,
-                                 (uint64_t)i));
+            PTL_OK_OR_DIE(PtlPut(md, 0, len, PTL_CT_ACK_REQ, ptl_test_rank(0),
+                                 PT, 77, 0, NULL, (uint64_t)i));
             if (!unexpected || (len <= 16384)) {
                 /* (held messages are acknowledged only once received,
                  * after this loop, so they cannot be counted here) */
@@ -103,9 +100,9 @@ int main(void)
             } else {
                 /* a held rendezvous completes once received: wait later,
                  * and keep its bytes apart from the next message's */
-                src = malloc(MAXLEN);
+                src           = malloc(MAXLEN);
                 srcs[nsrcs++] = src;
-                mdd.start = src;
+                mdd.start     = src;
                 PTL_OK_OR_DIE(PtlMDBind(env.ni, &mdd, &md));
             }
         }
@@ -116,8 +113,8 @@ int main(void)
                 me.ct_handle = PTL_CT_NONE;
                 me.uid       = PTL_UID_ANY;
                 me.options   = PTL_ME_OP_PUT | PTL_ME_USE_ONCE |
-                               PTL_ME_EVENT_LINK_DISABLE |
-                               PTL_ME_EVENT_UNLINK_DISABLE;
+                             PTL_ME_EVENT_LINK_DISABLE |
+                             PTL_ME_EVENT_UNLINK_DISABLE;
                 me.match_bits = 77;
                 for (s = 0; s < env.npes; s++) {
                     for (i = 0; i < K; i++) {
@@ -125,9 +122,9 @@ int main(void)
                         me.start         = bufs[s * K + i];
                         me.length        = MAXLEN;
                         me.match_id.rank = (ptl_rank_t)s;
-                        PTL_OK_OR_DIE(PtlMEAppend(
-                            env.ni, PT, &me, PTL_PRIORITY_LIST,
-                            (void *)(intptr_t)(s * K + i), &h));
+                        PTL_OK_OR_DIE(
+                            PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST,
+                                        (void *)(intptr_t)(s * K + i), &h));
                     }
                 }
             }
@@ -137,8 +134,8 @@ int main(void)
 
                 PTL_OK_OR_DIE(PtlEQWait(eq, &ev));
                 XG_CHECK((ev.type == PTL_EVENT_PUT) ||
-                         (ev.type == PTL_EVENT_PUT_OVERFLOW), "event %s",
-                         ptl_test_ev(ev.type));
+                             (ev.type == PTL_EVENT_PUT_OVERFLOW),
+                         "event %s", ptl_test_ev(ev.type));
                 s = (int)ev.initiator.rank;
                 i = (int)ev.hdr_data;
                 XG_CHECK(ev.user_ptr == (void *)(intptr_t)(s * K + i),
@@ -148,8 +145,7 @@ int main(void)
                 data = (ev.type == PTL_EVENT_PUT) ? bufs[s * K + i]
                                                   : (const uint8_t *)ev.start;
                 for (b = 0; b < len; b++) {
-                    XG_CHECK(data[b] ==
-                             ptl_test_byte((uint64_t)(s * K + i), b),
+                    XG_CHECK(data[b] == ptl_test_byte((uint64_t)(s * K + i), b),
                              "data of message %d of PE %d", i, s);
                 }
             }

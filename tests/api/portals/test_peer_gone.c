@@ -78,8 +78,8 @@ static void await_gone(ptl_handle_md_t md, ptl_handle_eq_t eq, int peer)
     int send_failed = 0;
 
     for (;;) {
-        PTL_OK_OR_DIE(PtlPut(md, 0, 8, PTL_ACK_REQ, ptl_test_rank(peer), 5,
-                             0, 0, NULL, 0));
+        PTL_OK_OR_DIE(PtlPut(md, 0, 8, PTL_ACK_REQ, ptl_test_rank(peer), 5, 0,
+                             0, NULL, 0));
         do {
             ev = next_event(eq);
             if (ev.type == PTL_EVENT_SEND) {
@@ -114,18 +114,18 @@ static void check_peer(ptl_handle_ni_t ni, int peer, int wait_gone)
     if (wait_gone) {
         await_gone(md, eq, peer);
     }
-    PTL_OK_OR_DIE(PtlPut(md, 0, 8, PTL_ACK_REQ, ptl_test_rank(peer), 0, 0,
-                         0, NULL, 0));
+    PTL_OK_OR_DIE(
+        PtlPut(md, 0, 8, PTL_ACK_REQ, ptl_test_rank(peer), 0, 0, 0, NULL, 0));
     expect(eq, PTL_EVENT_SEND, peer);
     expect(eq, PTL_EVENT_ACK, peer);
-    PTL_OK_OR_DIE(PtlAtomic(md, 0, 8, PTL_ACK_REQ, ptl_test_rank(peer), 0,
-                            0, 0, NULL, 0, PTL_SUM, PTL_UINT64_T));
+    PTL_OK_OR_DIE(PtlAtomic(md, 0, 8, PTL_ACK_REQ, ptl_test_rank(peer), 0, 0, 0,
+                            NULL, 0, PTL_SUM, PTL_UINT64_T));
     expect(eq, PTL_EVENT_SEND, peer);
     expect(eq, PTL_EVENT_ACK, peer);
     PTL_OK_OR_DIE(PtlGet(md, 8, 8, ptl_test_rank(peer), 0, 0, 0, NULL));
     expect(eq, PTL_EVENT_REPLY, peer);
-    PTL_OK_OR_DIE(PtlTriggeredPut(md, 0, 8, PTL_ACK_REQ, ptl_test_rank(peer),
-                                  0, 0, 0, NULL, 0, trig, 1));
+    PTL_OK_OR_DIE(PtlTriggeredPut(md, 0, 8, PTL_ACK_REQ, ptl_test_rank(peer), 0,
+                                  0, 0, NULL, 0, trig, 1));
     PTL_OK_OR_DIE(PtlCTInc(trig, (ptl_ct_event_t){1, 0}));
     expect(eq, PTL_EVENT_SEND, peer);
     expect(eq, PTL_EVENT_ACK, peer);
@@ -143,8 +143,7 @@ static void check_peer(ptl_handle_ni_t ni, int peer, int wait_gone)
     PTL_OK_OR_DIE(PtlCTWait(ct, 2 * FLOOD, &cte));
     XG_CHECK(cte.success == 0 && cte.failure == 2 * FLOOD,
              "flood to peer %d: success %llu failure %llu", peer,
-             (unsigned long long)cte.success,
-             (unsigned long long)cte.failure);
+             (unsigned long long)cte.success, (unsigned long long)cte.failure);
     PTL_OK_OR_DIE(PtlMDRelease(cmd));
     PTL_OK_OR_DIE(PtlMDRelease(md));
     PTL_OK_OR_DIE(PtlCTFree(ct));
@@ -163,7 +162,7 @@ int main(int argc, char **argv)
 
     if (strcmp(mode, "never") == 0) {
         XG_CHECK(xg_boot_init() == XG_OK, "boot");
-        rank = xg_boot.rank;
+        rank       = xg_boot.rank;
         xg_test_pe = rank;
         if (xg_boot.nnodes > 1) {
             /* the network endpoints of a job over several nodes open

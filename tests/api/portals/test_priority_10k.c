@@ -39,8 +39,8 @@ int main(void)
     me.length    = sizeof(uint64_t);
     me.ct_handle = PTL_CT_NONE;
     me.uid       = PTL_UID_ANY;
-    me.options   = PTL_ME_OP_PUT | PTL_ME_USE_ONCE |
-                   PTL_ME_EVENT_LINK_DISABLE | PTL_ME_EVENT_UNLINK_DISABLE;
+    me.options   = PTL_ME_OP_PUT | PTL_ME_USE_ONCE | PTL_ME_EVENT_LINK_DISABLE |
+                 PTL_ME_EVENT_UNLINK_DISABLE;
     for (i = 0; i < N; i++) {
         me.start       = &tbuf[i];
         me.match_bits  = bits_of(i);
@@ -67,9 +67,9 @@ int main(void)
         sbuf[i]  = 0xfeed000000000000ull | (uint64_t)i;
     }
     for (i = N - 1; i > 0; i--) { /* a fixed shuffle */
-        rng = rng * 1103515245u + 12345u;
-        j = (int)((rng >> 8) % (uint32_t)(i + 1));
-        tmp = order[i];
+        rng      = rng * 1103515245u + 12345u;
+        j        = (int)((rng >> 8) % (uint32_t)(i + 1));
+        tmp      = order[i];
         order[i] = order[j];
         order[j] = tmp;
     }
@@ -83,8 +83,10 @@ int main(void)
     while (got < N) {
         ptl_test_next(eq, PTL_EVENT_PUT, &ev);
         j = (int)(intptr_t)ev.user_ptr;
-        XG_CHECK(ev.hdr_data == (uint64_t)j, "message %llu landed in "
-                 "entry %d", (unsigned long long)ev.hdr_data, j);
+        XG_CHECK(ev.hdr_data == (uint64_t)j,
+                 "message %llu landed in "
+                 "entry %d",
+                 (unsigned long long)ev.hdr_data, j);
         XG_CHECK(tbuf[j] == (0xfeed000000000000ull | (uint64_t)j),
                  "entry %d holds %llx", j, (unsigned long long)tbuf[j]);
         got++;

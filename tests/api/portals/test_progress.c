@@ -38,43 +38,46 @@ int main(void)
     right = (env.rank + 1) % env.npes;
     PTL_OK_OR_DIE(PtlCTAlloc(env.ni, &tct));
     PTL_OK_OR_DIE(PtlCTAlloc(env.ni, &ict));
-    PTL_OK_OR_DIE(PtlPTAlloc(env.ni, 0, PTL_EQ_NONE, PT,
-                             &(ptl_pt_index_t){0}));
-    PTL_OK_OR_DIE(PtlPTAlloc(env.ni, 0, PTL_EQ_NONE, RPT,
-                             &(ptl_pt_index_t){0}));
+    PTL_OK_OR_DIE(PtlPTAlloc(env.ni, 0, PTL_EQ_NONE, PT, &(ptl_pt_index_t){0}));
+    PTL_OK_OR_DIE(
+        PtlPTAlloc(env.ni, 0, PTL_EQ_NONE, RPT, &(ptl_pt_index_t){0}));
     memset(&me, 0, sizeof(me));
     me.ct_handle     = PTL_CT_NONE;
     me.uid           = PTL_UID_ANY;
     me.options       = PTL_ME_OP_PUT | PTL_ME_OP_GET;
     me.match_id.rank = (ptl_rank_t)left;
-    me.start = tbuf;        me.length = N; me.match_bits = 1;
-    PTL_OK_OR_DIE(PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST, NULL,
-                              &h1));
-    me.start = &counter;    me.length = 8; me.match_bits = 2;
-    PTL_OK_OR_DIE(PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST, NULL,
-                              &h2));
+    me.start         = tbuf;
+    me.length        = N;
+    me.match_bits    = 1;
+    PTL_OK_OR_DIE(PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST, NULL, &h1));
+    me.start      = &counter;
+    me.length     = 8;
+    me.match_bits = 2;
+    PTL_OK_OR_DIE(PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST, NULL, &h2));
     /* the done word counts on tct, which triggers the answer */
-    me.start = &done_word;  me.length = 8; me.match_bits = 3;
-    me.ct_handle = tct;
-    me.options  |= PTL_ME_EVENT_CT_COMM;
-    PTL_OK_OR_DIE(PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST, NULL,
-                              &h3));
+    me.start      = &done_word;
+    me.length     = 8;
+    me.match_bits = 3;
+    me.ct_handle  = tct;
+    me.options |= PTL_ME_EVENT_CT_COMM;
+    PTL_OK_OR_DIE(PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST, NULL, &h3));
     /* where our own answer lands, counted on ict */
-    me.start = &reply_word; me.length = 8; me.match_bits = 4;
+    me.start         = &reply_word;
+    me.length        = 8;
+    me.match_bits    = 4;
     me.match_id.rank = (ptl_rank_t)right;
-    me.ct_handle = ict;
-    PTL_OK_OR_DIE(PtlMEAppend(env.ni, RPT, &me, PTL_PRIORITY_LIST, NULL,
-                              &h4));
+    me.ct_handle     = ict;
+    PTL_OK_OR_DIE(PtlMEAppend(env.ni, RPT, &me, PTL_PRIORITY_LIST, NULL, &h4));
     memset(&mdd, 0, sizeof(mdd));
     mdd.eq_handle = PTL_EQ_NONE;
     mdd.ct_handle = ict;
     mdd.options   = PTL_MD_EVENT_CT_ACK | PTL_MD_EVENT_CT_REPLY;
-    mdd.start  = &answer;
-    mdd.length = 8;
+    mdd.start     = &answer;
+    mdd.length    = 8;
     PTL_OK_OR_DIE(PtlMDBind(env.ni, &mdd, &answer_md));
     PTL_OK_OR_DIE(PtlTriggeredPut(answer_md, 0, 8, PTL_NO_ACK_REQ,
-                                  ptl_test_rank(left), RPT, 4, 0, NULL, 0,
-                                  tct, 1));
+                                  ptl_test_rank(left), RPT, 4, 0, NULL, 0, tct,
+                                  1));
     mdd.start  = src;
     mdd.length = N;
     PTL_OK_OR_DIE(PtlMDBind(env.ni, &mdd, &md));
@@ -84,27 +87,24 @@ int main(void)
     ptl_test_barrier(&env);
 
     /* initiator: put, get it back, two atomics, then the done word */
-    PTL_OK_OR_DIE(PtlPut(md, 0, N, PTL_CT_ACK_REQ, ptl_test_rank(right), PT,
-                         1, 0, NULL, 0));
+    PTL_OK_OR_DIE(PtlPut(md, 0, N, PTL_CT_ACK_REQ, ptl_test_rank(right), PT, 1,
+                         0, NULL, 0));
     PTL_OK_OR_DIE(PtlCTWait(ict, 1, &v));
     {
         ptl_handle_md_t bmd;
 
         mdd.start = back;
         PTL_OK_OR_DIE(PtlMDBind(env.ni, &mdd, &bmd));
-        PTL_OK_OR_DIE(PtlGet(bmd, 0, N, ptl_test_rank(right), PT, 1, 0,
-                             NULL));
+        PTL_OK_OR_DIE(PtlGet(bmd, 0, N, ptl_test_rank(right), PT, 1, 0, NULL));
         PTL_OK_OR_DIE(PtlCTWait(ict, 2, &v));
         XG_CHECK(memcmp(back, src, N) == 0, "get read what the put wrote");
-        mdd.start = &one;
+        mdd.start  = &one;
         mdd.length = 8;
         PTL_OK_OR_DIE(PtlMDBind(env.ni, &mdd, &bmd));
-        PTL_OK_OR_DIE(PtlAtomic(bmd, 0, 8, PTL_CT_ACK_REQ,
-                                ptl_test_rank(right), PT, 2, 0, NULL, 0,
-                                PTL_SUM, PTL_UINT64_T));
-        PTL_OK_OR_DIE(PtlAtomic(bmd, 0, 8, PTL_CT_ACK_REQ,
-                                ptl_test_rank(right), PT, 2, 0, NULL, 0,
-                                PTL_SUM, PTL_UINT64_T));
+        PTL_OK_OR_DIE(PtlAtomic(bmd, 0, 8, PTL_CT_ACK_REQ, ptl_test_rank(right),
+                                PT, 2, 0, NULL, 0, PTL_SUM, PTL_UINT64_T));
+        PTL_OK_OR_DIE(PtlAtomic(bmd, 0, 8, PTL_CT_ACK_REQ, ptl_test_rank(right),
+                                PT, 2, 0, NULL, 0, PTL_SUM, PTL_UINT64_T));
         PTL_OK_OR_DIE(PtlCTWait(ict, 4, &v));
         PTL_OK_OR_DIE(PtlPut(bmd, 0, 8, PTL_NO_ACK_REQ, ptl_test_rank(right),
                              PT, 3, 0, NULL, 0));

@@ -9,7 +9,7 @@
 
 #include "ptl_test.h"
 
-#define PT 5
+#define PT      5
 #define MAX_LEN (1u << 20)
 
 static const ptl_size_t sizes[] = {0, 1, 100, 8000, 20000, 65536, 1u << 20};
@@ -52,8 +52,8 @@ int main(void)
     me.options       = PTL_ME_OP_PUT | PTL_ME_OP_GET;
     me.match_id.rank = (ptl_rank_t)left;
     me.match_bits    = 0xabc0000000000000ull | (uint64_t)left;
-    PTL_OK_OR_DIE(PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST,
-                              (void *)0x1234, &meh));
+    PTL_OK_OR_DIE(
+        PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST, (void *)0x1234, &meh));
     ptl_test_next(eq, PTL_EVENT_LINK, &ev);
     XG_CHECK(ev.user_ptr == (void *)0x1234, "LINK user_ptr %p", ev.user_ptr);
     XG_CHECK(ev.pt_index == PT, "LINK pt_index %u", ev.pt_index);
@@ -74,18 +74,15 @@ int main(void)
         }
         memset(dst, 0, MAX_LEN + 64);
         ptl_test_barrier(&env);
-        PTL_OK_OR_DIE(PtlPut(md, 3, len, PTL_ACK_REQ, ptl_test_rank(right),
-                             PT, 0xabc0000000000000ull | (uint64_t)env.rank,
-                             roff, (void *)(uintptr_t)(k + 1),
-                             0x5eed0000ull + k));
+        PTL_OK_OR_DIE(PtlPut(md, 3, len, PTL_ACK_REQ, ptl_test_rank(right), PT,
+                             0xabc0000000000000ull | (uint64_t)env.rank, roff,
+                             (void *)(uintptr_t)(k + 1), 0x5eed0000ull + k));
         /* initiator: SEND, then ACK */
         ptl_test_next(ieq, PTL_EVENT_SEND, &ev);
         XG_CHECK(ev.user_ptr == (void *)(uintptr_t)(k + 1), "SEND user_ptr");
-        XG_CHECK(ev.ni_fail_type == PTL_NI_OK, "SEND fail %u",
-                 ev.ni_fail_type);
+        XG_CHECK(ev.ni_fail_type == PTL_NI_OK, "SEND fail %u", ev.ni_fail_type);
         ptl_test_next(ieq, PTL_EVENT_ACK, &ev);
-        XG_CHECK(ev.ni_fail_type == PTL_NI_OK, "ACK fail %u",
-                 ev.ni_fail_type);
+        XG_CHECK(ev.ni_fail_type == PTL_NI_OK, "ACK fail %u", ev.ni_fail_type);
         XG_CHECK(ev.mlength == len, "ACK mlength %llu, want %llu",
                  (unsigned long long)ev.mlength, (unsigned long long)len);
         XG_CHECK(ev.remote_offset == roff, "ACK remote_offset %llu",
@@ -102,8 +99,8 @@ int main(void)
                  "PUT match_bits %llx", (unsigned long long)ev.match_bits);
         XG_CHECK((ev.rlength == len) && (ev.mlength == len),
                  "PUT rlength %llu mlength %llu (len %llu)",
-                 (unsigned long long)ev.rlength,
-                 (unsigned long long)ev.mlength, (unsigned long long)len);
+                 (unsigned long long)ev.rlength, (unsigned long long)ev.mlength,
+                 (unsigned long long)len);
         XG_CHECK(ev.remote_offset == roff, "PUT remote_offset");
         XG_CHECK(ev.start == dst + roff, "PUT start %p, want %p", ev.start,
                  (void *)(dst + roff));
@@ -115,7 +112,7 @@ int main(void)
         XG_CHECK(ev.ni_fail_type == PTL_NI_OK, "PUT fail");
         for (i = 0; i < len; i++) {
             XG_CHECK(dst[roff + i] ==
-                     ptl_test_byte((uint64_t)left * 100 + k, i),
+                         ptl_test_byte((uint64_t)left * 100 + k, i),
                      "size %llu: byte %zu wrong", (unsigned long long)len, i);
         }
         XG_CHECK(dst[roff - 1] == 0 && dst[roff + len] == 0,
@@ -125,8 +122,8 @@ int main(void)
         ptl_test_barrier(&env);
         memset(src, 0, MAX_LEN + 64);
         PTL_OK_OR_DIE(PtlGet(md, 1, len, ptl_test_rank(right), PT,
-                             0xabc0000000000000ull | (uint64_t)env.rank,
-                             roff, (void *)(uintptr_t)(k + 100)));
+                             0xabc0000000000000ull | (uint64_t)env.rank, roff,
+                             (void *)(uintptr_t)(k + 100)));
         ptl_test_next(ieq, PTL_EVENT_REPLY, &ev);
         XG_CHECK(ev.ni_fail_type == PTL_NI_OK, "REPLY fail %u",
                  ev.ni_fail_type);
@@ -135,10 +132,9 @@ int main(void)
         XG_CHECK(ev.user_ptr == (void *)(uintptr_t)(k + 100), "REPLY ptr");
         XG_CHECK(ev.remote_offset == roff, "REPLY remote_offset");
         for (i = 0; i < len; i++) {
-            XG_CHECK(src[1 + i] ==
-                     ptl_test_byte((uint64_t)env.rank * 100 + k, i),
-                     "get size %llu: byte %zu wrong",
-                     (unsigned long long)len, i);
+            XG_CHECK(
+                src[1 + i] == ptl_test_byte((uint64_t)env.rank * 100 + k, i),
+                "get size %llu: byte %zu wrong", (unsigned long long)len, i);
         }
         ptl_test_next(eq, PTL_EVENT_GET, &ev);
         XG_CHECK(ev.initiator.rank == (ptl_rank_t)left, "GET initiator");

@@ -41,10 +41,9 @@ static void *sender(void *arg)
         PTL_OK_OR_DIE(PtlPut(md, (ptl_size_t)k * 8, 8, PTL_NO_ACK_REQ,
                              ptl_test_rank(right), PT, 0, (ptl_size_t)k * 8,
                              NULL, 0));
-        PTL_OK_OR_DIE(PtlAtomic(md, NTHREADS * NOPS * 8, 8, PTL_NO_ACK_REQ,
-                                ptl_test_rank(right), PT, 0,
-                                NTHREADS * NOPS * 8, NULL, 0, PTL_SUM,
-                                PTL_UINT64_T));
+        PTL_OK_OR_DIE(PtlAtomic(
+            md, NTHREADS * NOPS * 8, 8, PTL_NO_ACK_REQ, ptl_test_rank(right),
+            PT, 0, NTHREADS * NOPS * 8, NULL, 0, PTL_SUM, PTL_UINT64_T));
     }
     return NULL;
 }
@@ -116,8 +115,7 @@ int main(void)
     ptl_test_init(&env);
     right = (env.rank + 1) % env.npes;
     PTL_OK_OR_DIE(PtlCTAlloc(env.ni, &ct));
-    PTL_OK_OR_DIE(PtlPTAlloc(env.ni, 0, PTL_EQ_NONE, PT,
-                             &(ptl_pt_index_t){0}));
+    PTL_OK_OR_DIE(PtlPTAlloc(env.ni, 0, PTL_EQ_NONE, PT, &(ptl_pt_index_t){0}));
     memset(&me, 0, sizeof(me));
     me.start         = dst;
     me.length        = sizeof(dst);
@@ -125,8 +123,7 @@ int main(void)
     me.uid           = PTL_UID_ANY;
     me.options       = PTL_ME_OP_PUT | PTL_ME_EVENT_CT_COMM;
     me.match_id.rank = PTL_RANK_ANY;
-    PTL_OK_OR_DIE(PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST, NULL,
-                              &meh));
+    PTL_OK_OR_DIE(PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST, NULL, &meh));
     for (i = 0; i < NTHREADS * NOPS; i++) {
         src[i] = 0xc0de000000000000ull | (uint64_t)i;
     }
@@ -139,8 +136,9 @@ int main(void)
     PTL_OK_OR_DIE(PtlMDBind(env.ni, &mdd, &md));
     ptl_test_barrier(&env);
     for (i = 0; i < NTHREADS; i++) {
-        XG_CHECK(pthread_create(&threads[i], NULL, sender,
-                                (void *)(intptr_t)i) == 0, "thread");
+        XG_CHECK(
+            pthread_create(&threads[i], NULL, sender, (void *)(intptr_t)i) == 0,
+            "thread");
     }
     for (i = 0; i < NTHREADS; i++) {
         pthread_join(threads[i], NULL);
@@ -148,8 +146,7 @@ int main(void)
     PTL_OK_OR_DIE(PtlCTWait(ct, 2 * NTHREADS * NOPS, &v));
     XG_CHECK(v.failure == 0, "failures");
     for (i = 0; i < NTHREADS * NOPS; i++) {
-        XG_CHECK(dst[i] == (0xc0de000000000000ull | (uint64_t)i),
-                 "word %d", i);
+        XG_CHECK(dst[i] == (0xc0de000000000000ull | (uint64_t)i), "word %d", i);
     }
     XG_CHECK(dst[NTHREADS * NOPS] == NTHREADS * NOPS, "atomic sum %llu",
              (unsigned long long)dst[NTHREADS * NOPS]);

@@ -43,8 +43,8 @@ static ptl_size_t ct_val(ptl_handle_ct_t ct)
 static void tput(ptl_handle_ct_t ct, ptl_size_t thr, uint64_t tag)
 {
     PTL_OK_OR_DIE(PtlTriggeredPut(md, 0, 8, PTL_NO_ACK_REQ,
-                                  ptl_test_rank(right), PT, 1, 0, NULL, tag,
-                                  ct, thr));
+                                  ptl_test_rank(right), PT, 1, 0, NULL, tag, ct,
+                                  thr));
 }
 
 /* The tags of the next @n puts that reach us. */
@@ -56,8 +56,7 @@ static void expect_tags(const uint64_t *tags, int n)
     for (i = 0; i < n; i++) {
         ptl_test_next(teq, PTL_EVENT_PUT, &ev);
         XG_CHECK(ev.hdr_data == tags[i], "put %d: tag %llu, want %llu", i,
-                 (unsigned long long)ev.hdr_data,
-                 (unsigned long long)tags[i]);
+                 (unsigned long long)ev.hdr_data, (unsigned long long)tags[i]);
     }
 }
 
@@ -82,16 +81,14 @@ int main(void)
     PTL_OK_OR_DIE(PtlEQAlloc(env.ni, 256, &ieq));
     PTL_OK_OR_DIE(PtlPTAlloc(env.ni, 0, teq, PT, &(ptl_pt_index_t){0}));
     memset(&me, 0, sizeof(me));
-    me.start         = dst;
-    me.length        = sizeof(dst);
-    me.ct_handle     = PTL_CT_NONE;
-    me.uid           = PTL_UID_ANY;
-    me.options       = PTL_ME_OP_PUT | PTL_ME_OP_GET |
-                       PTL_ME_EVENT_LINK_DISABLE;
+    me.start     = dst;
+    me.length    = sizeof(dst);
+    me.ct_handle = PTL_CT_NONE;
+    me.uid       = PTL_UID_ANY;
+    me.options   = PTL_ME_OP_PUT | PTL_ME_OP_GET | PTL_ME_EVENT_LINK_DISABLE;
     me.match_id.rank = PTL_RANK_ANY;
     me.match_bits    = 1;
-    PTL_OK_OR_DIE(PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST, NULL,
-                              &meh));
+    PTL_OK_OR_DIE(PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST, NULL, &meh));
     memset(&mdd, 0, sizeof(mdd));
     mdd.start     = src;
     mdd.length    = sizeof(src);
@@ -148,23 +145,20 @@ int main(void)
     ptl_test_barrier(&env);
     ptl_test_none(teq);
     /* 6. every data operation, triggered together */
-    f = ct_new();
+    f      = ct_new();
     src[8] = one;
-    PTL_OK_OR_DIE(PtlTriggeredGet(md, 16 * 8, 8, ptl_test_rank(right), PT, 1,
-                                  0, (void *)1, f, 1));
+    PTL_OK_OR_DIE(PtlTriggeredGet(md, 16 * 8, 8, ptl_test_rank(right), PT, 1, 0,
+                                  (void *)1, f, 1));
     PTL_OK_OR_DIE(PtlTriggeredAtomic(md, 8 * 8, 8, PTL_ACK_REQ,
-                                     ptl_test_rank(right), PT, 1, 8,
-                                     (void *)2, 0, PTL_SUM, PTL_UINT64_T,
-                                     f, 2));
-    PTL_OK_OR_DIE(PtlTriggeredFetchAtomic(md, 17 * 8, md, 8 * 8, 8,
-                                          ptl_test_rank(right), PT, 1, 8,
-                                          (void *)3, 0, PTL_SUM,
-                                          PTL_UINT64_T, f, 3));
+                                     ptl_test_rank(right), PT, 1, 8, (void *)2,
+                                     0, PTL_SUM, PTL_UINT64_T, f, 2));
+    PTL_OK_OR_DIE(PtlTriggeredFetchAtomic(
+        md, 17 * 8, md, 8 * 8, 8, ptl_test_rank(right), PT, 1, 8, (void *)3, 0,
+        PTL_SUM, PTL_UINT64_T, f, 3));
     src[9] = 77;
     PTL_OK_OR_DIE(PtlTriggeredSwap(md, 18 * 8, md, 9 * 8, 8,
-                                   ptl_test_rank(right), PT, 1, 16,
-                                   (void *)4, 0, &cmp, PTL_CSWAP,
-                                   PTL_UINT64_T, f, 4));
+                                   ptl_test_rank(right), PT, 1, 16, (void *)4,
+                                   0, &cmp, PTL_CSWAP, PTL_UINT64_T, f, 4));
     ptl_test_barrier(&env);
     dst[1] = 0;
     dst[2] = 5;
@@ -182,26 +176,27 @@ int main(void)
     XG_CHECK(src[18] == 5, "triggered swap saw %llu",
              (unsigned long long)src[18]);
     ptl_test_barrier(&env);
-    XG_CHECK(dst[1] == 2 && dst[2] == 77, "target after triggered ops: "
-             "%llu %llu", (unsigned long long)dst[1],
-             (unsigned long long)dst[2]);
+    XG_CHECK(dst[1] == 2 && dst[2] == 77,
+             "target after triggered ops: "
+             "%llu %llu",
+             (unsigned long long)dst[1], (unsigned long long)dst[2]);
     while (PtlEQGet(teq, &ev) == PTL_OK) {
     }
 
     /* 7. a token around the ring, carried by triggered puts only */
     PTL_OK_OR_DIE(PtlCTAlloc(env.ni, &ring_ct));
-    PTL_OK_OR_DIE(PtlPTAlloc(env.ni, 0, PTL_EQ_NONE, RPT,
-                             &(ptl_pt_index_t){0}));
+    PTL_OK_OR_DIE(
+        PtlPTAlloc(env.ni, 0, PTL_EQ_NONE, RPT, &(ptl_pt_index_t){0}));
     me.start     = NULL;
     me.length    = 0;
     me.ct_handle = ring_ct;
     me.options   = PTL_ME_OP_PUT | PTL_ME_EVENT_CT_COMM;
-    PTL_OK_OR_DIE(PtlMEAppend(env.ni, RPT, &me, PTL_PRIORITY_LIST, NULL,
-                              &ring_me));
+    PTL_OK_OR_DIE(
+        PtlMEAppend(env.ni, RPT, &me, PTL_PRIORITY_LIST, NULL, &ring_me));
     if (env.rank != 0) {
         PTL_OK_OR_DIE(PtlTriggeredPut(md, 0, 0, PTL_NO_ACK_REQ,
-                                      ptl_test_rank(right), RPT, 1, 0, NULL,
-                                      0, ring_ct, 1));
+                                      ptl_test_rank(right), RPT, 1, 0, NULL, 0,
+                                      ring_ct, 1));
     }
     ptl_test_barrier(&env);
     if (env.rank == 0) {
@@ -228,13 +223,13 @@ int main(void)
         PTL_OK_OR_DIE(PtlCTAlloc(pni, &g));
         mdd.eq_handle = PTL_EQ_NONE;
         PTL_OK_OR_DIE(PtlMDBind(pni, &mdd, &pmd));
-        PTL_OK_OR_DIE(PtlTriggeredPut(pmd, 0, 8, PTL_NO_ACK_REQ, me_id, 0, 0,
-                                      0, NULL, 0, g, 5));
-        PTL_OK_OR_DIE(PtlTriggeredPut(pmd, 0, 8, PTL_NO_ACK_REQ, me_id, 0, 0,
-                                      0, NULL, 0, g, 5));
-        PTL_EXPECT(PTL_NO_SPACE, PtlTriggeredPut(pmd, 0, 8, PTL_NO_ACK_REQ,
-                                                 me_id, 0, 0, 0, NULL, 0, g,
-                                                 5));
+        PTL_OK_OR_DIE(PtlTriggeredPut(pmd, 0, 8, PTL_NO_ACK_REQ, me_id, 0, 0, 0,
+                                      NULL, 0, g, 5));
+        PTL_OK_OR_DIE(PtlTriggeredPut(pmd, 0, 8, PTL_NO_ACK_REQ, me_id, 0, 0, 0,
+                                      NULL, 0, g, 5));
+        PTL_EXPECT(PTL_NO_SPACE,
+                   PtlTriggeredPut(pmd, 0, 8, PTL_NO_ACK_REQ, me_id, 0, 0, 0,
+                                   NULL, 0, g, 5));
         PTL_EXPECT(PTL_IN_USE, PtlMDRelease(pmd));
         /* freeing the counter cancels its operations */
         PTL_OK_OR_DIE(PtlCTFree(g));

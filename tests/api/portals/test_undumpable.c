@@ -31,9 +31,8 @@ int main(void)
         XG_CHECK(prctl(PR_SET_DUMPABLE, 0) == 0, "prctl failed");
     }
     PTL_OK_OR_DIE(PtlInit());
-    PTL_OK_OR_DIE(PtlNIInit(PTL_IFACE_DEFAULT,
-                            PTL_NI_MATCHING | PTL_NI_LOGICAL, PTL_PID_ANY,
-                            NULL, NULL, &ni));
+    PTL_OK_OR_DIE(PtlNIInit(PTL_IFACE_DEFAULT, PTL_NI_MATCHING | PTL_NI_LOGICAL,
+                            PTL_PID_ANY, NULL, NULL, &ni));
     PTL_OK_OR_DIE(PtlGetId(ni, &id));
     xg_test_pe = (int)id.rank;
     PTL_OK_OR_DIE(PtlEQAlloc(ni, 16, &eq));

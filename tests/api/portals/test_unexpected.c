@@ -50,12 +50,11 @@ static void overflow_entry(int which, ptl_size_t min_free, unsigned opts,
     ptl_event_t ev;
 
     memset(&me, 0, sizeof(me));
-    me.start         = obuf[which];
-    me.length        = OBUF;
-    me.ct_handle     = PTL_CT_NONE;
-    me.uid           = PTL_UID_ANY;
-    me.options       = PTL_ME_OP_PUT | PTL_ME_OP_GET | PTL_ME_MANAGE_LOCAL |
-                       opts;
+    me.start     = obuf[which];
+    me.length    = OBUF;
+    me.ct_handle = PTL_CT_NONE;
+    me.uid       = PTL_UID_ANY;
+    me.options   = PTL_ME_OP_PUT | PTL_ME_OP_GET | PTL_ME_MANAGE_LOCAL | opts;
     me.match_id.rank = PTL_RANK_ANY;
     me.ignore_bits   = ~0ull;
     me.min_free      = min_free;
@@ -122,24 +121,22 @@ static void test_fill_and_free(void)
         me.match_id.rank = PTL_RANK_ANY;
         me.match_bits    = 2;
         me.options       = PTL_ME_USE_ONCE;
-        PTL_OK_OR_DIE(PtlMESearch(env.ni, PT, &me, PTL_SEARCH_ONLY,
-                                  (void *)7));
+        PTL_OK_OR_DIE(PtlMESearch(env.ni, PT, &me, PTL_SEARCH_ONLY, (void *)7));
         ptl_test_next(eq, PTL_EVENT_SEARCH, &ev);
         XG_CHECK(ev.ni_fail_type == PTL_NI_OK, "search found nothing");
         XG_CHECK(ev.user_ptr == (void *)7 && ev.match_bits == 2 &&
-                 ev.rlength == 16 && ev.start == obuf[0] + 16 &&
-                 ev.hdr_data == 2 &&
-                 ev.initiator.rank == (ptl_rank_t)left, "search fields");
+                     ev.rlength == 16 && ev.start == obuf[0] + 16 &&
+                     ev.hdr_data == 2 && ev.initiator.rank == (ptl_rank_t)left,
+                 "search fields");
         me.match_bits = 99;
-        PTL_OK_OR_DIE(PtlMESearch(env.ni, PT, &me, PTL_SEARCH_ONLY,
-                                  (void *)8));
+        PTL_OK_OR_DIE(PtlMESearch(env.ni, PT, &me, PTL_SEARCH_ONLY, (void *)8));
         ptl_test_next(eq, PTL_EVENT_SEARCH, &ev);
-        XG_CHECK(ev.ni_fail_type == PTL_NI_NO_MATCH && ev.user_ptr ==
-                 (void *)8, "search for nothing found something");
+        XG_CHECK(ev.ni_fail_type == PTL_NI_NO_MATCH && ev.user_ptr == (void *)8,
+                 "search for nothing found something");
         /* delete message 3's header: overflow event, no data moved */
         me.match_bits = 3;
-        PTL_OK_OR_DIE(PtlMESearch(env.ni, PT, &me, PTL_SEARCH_DELETE,
-                                  (void *)9));
+        PTL_OK_OR_DIE(
+            PtlMESearch(env.ni, PT, &me, PTL_SEARCH_DELETE, (void *)9));
         ptl_test_next(eq, PTL_EVENT_PUT_OVERFLOW, &ev);
         XG_CHECK(ev.user_ptr == (void *)9 && ev.match_bits == 3,
                  "search-delete event");
@@ -148,7 +145,8 @@ static void test_fill_and_free(void)
     receive(1, 0, (void *)11);
     ptl_test_next(eq, PTL_EVENT_PUT_OVERFLOW, &ev);
     XG_CHECK(ev.user_ptr == (void *)11 && ev.start == obuf[0] &&
-             ev.mlength == 16 && ev.hdr_data == 1, "overflow event 1");
+                 ev.mlength == 16 && ev.hdr_data == 1,
+             "overflow event 1");
     for (i = 0; i < 16; i++) {
         XG_CHECK(((uint8_t *)ev.start)[i] == ptl_test_byte(1, i),
                  "overflow data byte %zu", i);
@@ -184,16 +182,15 @@ static void test_other_kinds(void)
     memset(obuf[0], 0, OBUF);
     ptl_test_barrier(&env);
     memcpy(src, &one, sizeof(one));
-    PTL_OK_OR_DIE(PtlGet(md, 128, 8, ptl_test_rank(right), PT, 21, 0,
-                         (void *)21));
+    PTL_OK_OR_DIE(
+        PtlGet(md, 128, 8, ptl_test_rank(right), PT, 21, 0, (void *)21));
     ptl_test_next(ieq, PTL_EVENT_REPLY, &ev);
-    PTL_OK_OR_DIE(PtlAtomic(md, 0, 8, PTL_ACK_REQ, ptl_test_rank(right), PT,
-                            22, 0, (void *)22, 0, PTL_SUM, PTL_UINT64_T));
+    PTL_OK_OR_DIE(PtlAtomic(md, 0, 8, PTL_ACK_REQ, ptl_test_rank(right), PT, 22,
+                            0, (void *)22, 0, PTL_SUM, PTL_UINT64_T));
     ptl_test_next(ieq, PTL_EVENT_SEND, &ev);
     ptl_test_next(ieq, PTL_EVENT_ACK, &ev);
     PTL_OK_OR_DIE(PtlFetchAtomic(md, 136, md, 0, 8, ptl_test_rank(right), PT,
-                                 23, 0, (void *)23, 0, PTL_SUM,
-                                 PTL_UINT64_T));
+                                 23, 0, (void *)23, 0, PTL_SUM, PTL_UINT64_T));
     ptl_test_next(ieq, PTL_EVENT_SEND, &ev);
     ptl_test_next(ieq, PTL_EVENT_REPLY, &ev);
     memcpy(&old, src + 136, 8);
@@ -207,8 +204,8 @@ static void test_other_kinds(void)
     ptl_test_next(eq, PTL_EVENT_GET, &ev);
     XG_CHECK(ev.ptl_list == PTL_OVERFLOW_LIST, "get on overflow");
     ptl_test_next(eq, PTL_EVENT_ATOMIC, &ev);
-    XG_CHECK(ev.atomic_operation == PTL_SUM &&
-             ev.atomic_type == PTL_UINT64_T, "atomic event fields");
+    XG_CHECK(ev.atomic_operation == PTL_SUM && ev.atomic_type == PTL_UINT64_T,
+             "atomic event fields");
     ptl_test_next(eq, PTL_EVENT_FETCH_ATOMIC, &ev);
     receive(21, 0, (void *)31);
     ptl_test_next(eq, PTL_EVENT_GET_OVERFLOW, &ev);
@@ -235,24 +232,22 @@ static void test_inc_rlength(void)
 
     /* a zero-length overflow entry: messages are truncated to 0 bytes */
     memset(&me, 0, sizeof(me));
-    me.start         = obuf[0];
-    me.length        = 0;
-    me.ct_handle     = PTL_CT_NONE;
-    me.uid           = PTL_UID_ANY;
-    me.options       = PTL_ME_OP_PUT | PTL_ME_MANAGE_LOCAL |
-                       PTL_ME_LOCAL_INC_UH_RLENGTH;
+    me.start     = obuf[0];
+    me.length    = 0;
+    me.ct_handle = PTL_CT_NONE;
+    me.uid       = PTL_UID_ANY;
+    me.options =
+        PTL_ME_OP_PUT | PTL_ME_MANAGE_LOCAL | PTL_ME_LOCAL_INC_UH_RLENGTH;
     me.match_id.rank = PTL_RANK_ANY;
     me.ignore_bits   = ~0ull;
-    PTL_OK_OR_DIE(PtlMEAppend(env.ni, PT, &me, PTL_OVERFLOW_LIST, NULL,
-                              &o0));
+    PTL_OK_OR_DIE(PtlMEAppend(env.ni, PT, &me, PTL_OVERFLOW_LIST, NULL, &o0));
     ptl_test_next(eq, PTL_EVENT_LINK, &ev);
     /* a priority entry whose local offset moves with each message */
-    me.length        = 64;
-    me.options       = PTL_ME_OP_PUT | PTL_ME_MANAGE_LOCAL;
-    me.ignore_bits   = 0;
-    me.match_bits    = 40;
-    PTL_OK_OR_DIE(PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST, NULL,
-                              &t0));
+    me.length      = 64;
+    me.options     = PTL_ME_OP_PUT | PTL_ME_MANAGE_LOCAL;
+    me.ignore_bits = 0;
+    me.match_bits  = 40;
+    PTL_OK_OR_DIE(PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST, NULL, &t0));
     ptl_test_next(eq, PTL_EVENT_LINK, &ev);
     ptl_test_barrier(&env);
     put(41, 0, 10, 41);
@@ -265,8 +260,7 @@ static void test_inc_rlength(void)
     ptl_test_next(eq, PTL_EVENT_PUT, &ev);
     XG_CHECK(ev.start == obuf[0], "first local offset");
     ptl_test_next(eq, PTL_EVENT_PUT, &ev);
-    XG_CHECK(ev.start == obuf[0] + 10, "second local offset: %p",
-             ev.start);
+    XG_CHECK(ev.start == obuf[0] + 10, "second local offset: %p", ev.start);
     XG_CHECK(memcmp(obuf[0] + 10, src, 10) == 0, "data at local offset");
     PTL_OK_OR_DIE(PtlMEUnlink(t0));
     PTL_OK_OR_DIE(PtlMEUnlink(o0));
@@ -278,8 +272,7 @@ static void test_inc_rlength(void)
         all.uid           = PTL_UID_ANY;
         all.match_id.rank = PTL_RANK_ANY;
         all.ignore_bits   = ~0ull;
-        PTL_OK_OR_DIE(PtlMESearch(env.ni, PT, &all, PTL_SEARCH_DELETE,
-                                  NULL));
+        PTL_OK_OR_DIE(PtlMESearch(env.ni, PT, &all, PTL_SEARCH_DELETE, NULL));
         ptl_test_next(eq, PTL_EVENT_PUT_OVERFLOW, &ev);
         XG_CHECK(ev.mlength == 0 && ev.rlength == 10, "header kept");
     }

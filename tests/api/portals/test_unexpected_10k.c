@@ -33,17 +33,15 @@ int main(void)
     PTL_OK_OR_DIE(PtlCTAlloc(env.ni, &ct));
     PTL_OK_OR_DIE(PtlPTAlloc(env.ni, 0, eq, PT, &(ptl_pt_index_t){0}));
     memset(&me, 0, sizeof(me));
-    me.start         = obuf;
-    me.length        = sizeof(obuf);
-    me.ct_handle     = ct;
-    me.uid           = PTL_UID_ANY;
-    me.options       = PTL_ME_OP_PUT | PTL_ME_MANAGE_LOCAL |
-                       PTL_ME_EVENT_CT_COMM | PTL_ME_EVENT_COMM_DISABLE |
-                       PTL_ME_EVENT_LINK_DISABLE;
+    me.start     = obuf;
+    me.length    = sizeof(obuf);
+    me.ct_handle = ct;
+    me.uid       = PTL_UID_ANY;
+    me.options   = PTL_ME_OP_PUT | PTL_ME_MANAGE_LOCAL | PTL_ME_EVENT_CT_COMM |
+                 PTL_ME_EVENT_COMM_DISABLE | PTL_ME_EVENT_LINK_DISABLE;
     me.match_id.rank = PTL_RANK_ANY;
     me.ignore_bits   = ~0ull;
-    PTL_OK_OR_DIE(PtlMEAppend(env.ni, PT, &me, PTL_OVERFLOW_LIST, NULL,
-                              &oh));
+    PTL_OK_OR_DIE(PtlMEAppend(env.ni, PT, &me, PTL_OVERFLOW_LIST, NULL, &oh));
     memset(&mdd, 0, sizeof(mdd));
     mdd.start     = sbuf;
     mdd.length    = sizeof(sbuf);
@@ -63,24 +61,22 @@ int main(void)
     PTL_OK_OR_DIE(PtlCTWait(ct, N, &v));
     XG_CHECK(v.failure == 0, "failures");
     memset(&me, 0, sizeof(me));
-    me.start         = &sbuf[0]; /* receives nothing: overflow events */
-    me.length        = 8;
-    me.ct_handle     = PTL_CT_NONE;
-    me.uid           = PTL_UID_ANY;
-    me.options       = PTL_ME_OP_PUT | PTL_ME_USE_ONCE |
-                       PTL_ME_EVENT_UNLINK_DISABLE;
+    me.start     = &sbuf[0]; /* receives nothing: overflow events */
+    me.length    = 8;
+    me.ct_handle = PTL_CT_NONE;
+    me.uid       = PTL_UID_ANY;
+    me.options = PTL_ME_OP_PUT | PTL_ME_USE_ONCE | PTL_ME_EVENT_UNLINK_DISABLE;
     me.match_id.rank = (ptl_rank_t)left;
     for (i = N - 1; i >= 0; i--) {
         me.match_bits = (uint64_t)i;
         PTL_OK_OR_DIE(PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST,
                                   (void *)(intptr_t)i, &h));
         ptl_test_next(eq, PTL_EVENT_PUT_OVERFLOW, &ev);
-        XG_CHECK(ev.user_ptr == (void *)(intptr_t)i && ev.hdr_data ==
-                 (uint64_t)i && ev.match_bits == (uint64_t)i,
+        XG_CHECK(ev.user_ptr == (void *)(intptr_t)i &&
+                     ev.hdr_data == (uint64_t)i && ev.match_bits == (uint64_t)i,
                  "receive %d matched message %llu", i,
                  (unsigned long long)ev.hdr_data);
-        XG_CHECK(*(uint64_t *)ev.start == (0xbeef000000000000ull |
-                                           (uint64_t)i),
+        XG_CHECK(*(uint64_t *)ev.start == (0xbeef000000000000ull | (uint64_t)i),
                  "data of message %d", i);
     }
     ptl_test_none(eq);

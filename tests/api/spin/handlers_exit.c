@@ -14,8 +14,8 @@ typedef struct hold {
 
 __handler__ void hold_ph(handler_args_t *args)
 {
-    task_t *task = args->task;
-    hold_t *h = (hold_t *)task->handler_mem;
+    task_t *task   = args->task;
+    hold_t *h      = (hold_t *)task->handler_mem;
     pkt_hdr_t *hdr = (pkt_hdr_t *)task->pkt_mem;
     spin_cmd_t cmd;
 

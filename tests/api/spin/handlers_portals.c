@@ -16,7 +16,7 @@ typedef struct counts {
 __handler__ void count_hh(handler_args_t *args)
 {
     task_t *task = args->task;
-    counts_t *c = (counts_t *)task->handler_mem;
+    counts_t *c  = (counts_t *)task->handler_mem;
     pkt_hdr_t *h = (pkt_hdr_t *)task->pkt_mem;
 
     if ((h->ip_hdr.ihl != 5) || (h->ip_hdr.source_id != task->xg_source) ||
@@ -29,7 +29,7 @@ __handler__ void count_hh(handler_args_t *args)
 __handler__ void bump_ph(handler_args_t *args)
 {
     task_t *task = args->task;
-    counts_t *c = (counts_t *)task->handler_mem;
+    counts_t *c  = (counts_t *)task->handler_mem;
     uint8_t *pld;
     uint32_t len, i;
 

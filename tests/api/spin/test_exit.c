@@ -24,7 +24,12 @@
 #include "api/portals/ptl_test.h"
 #include "xgas_spin.h"
 
-enum { PT_HOLD = 12, PT_SEND = 13, MSGS = 2, LEN = 512 };
+enum {
+    PT_HOLD = 12,
+    PT_SEND = 13,
+    MSGS    = 2,
+    LEN     = 512
+};
 
 typedef struct hold {
     volatile int32_t started, sent, go;
@@ -48,10 +53,11 @@ static void at_exit_release(void)
     __atomic_store_n(&hold->go, 1, __ATOMIC_RELEASE);
     if ((xg_spin_ctx_quiet(ctx) != XG_OK) || (hold->sent != 0) ||
         (d->errors != 0)) { /* (exit() again would be undefined here) */
-        fprintf(stderr, "FAIL [pe 0] %d of %d handlers sent through the NIC "
+        fprintf(stderr,
+                "FAIL [pe 0] %d of %d handlers sent through the NIC "
                 "after the library's exit handler closed it, %llu errors "
-                "of the context at a clean exit\n", hold->sent,
-                hold->started, (unsigned long long)d->errors);
+                "of the context at a clean exit\n",
+                hold->sent, hold->started, (unsigned long long)d->errors);
         fflush(stderr);
         _exit(XG_TEST_FAIL);
     }
@@ -66,9 +72,8 @@ static void target(ptl_test_env_t *env, const char *so, const char *mode)
     ptl_me_t me;
 
     memset(&p, 0, sizeof(p));
-    p.field_mask = XG_SPIN_CTX_FIELD_HANDLERS |
-                   XG_SPIN_CTX_FIELD_HANDLER_MEM | XG_SPIN_CTX_FIELD_SEND |
-                   XG_SPIN_CTX_FIELD_WATCHDOG;
+    p.field_mask = XG_SPIN_CTX_FIELD_HANDLERS | XG_SPIN_CTX_FIELD_HANDLER_MEM |
+                   XG_SPIN_CTX_FIELD_SEND | XG_SPIN_CTX_FIELD_WATCHDOG;
     p.handler_file     = so;
     p.payload_handler  = "hold_ph";
     p.handler_mem_size = 4096;
@@ -84,8 +89,8 @@ static void target(ptl_test_env_t *env, const char *so, const char *mode)
     me.uid           = PTL_UID_ANY;
     me.options       = PTL_ME_OP_PUT | PTL_ME_MANAGE_LOCAL;
     me.match_id.rank = PTL_RANK_ANY;
-    PTL_OK_OR_DIE(PtlMEAppend(env->ni, PT_HOLD, &me, PTL_PRIORITY_LIST,
-                              NULL, &meh));
+    PTL_OK_OR_DIE(
+        PtlMEAppend(env->ni, PT_HOLD, &me, PTL_PRIORITY_LIST, NULL, &meh));
     XG_CHECK(xg_spin_ctx_attach(ctx, meh) == XG_OK, "attach");
     ptl_test_barrier(env); /* attached */
     ptl_test_barrier(env); /* the others have put */

@@ -13,15 +13,18 @@
 #include "usecase.h"
 #include "xgas_spin.h"
 
-enum { PT_KV = 20, PT_REPLY = 21 };
+enum {
+    PT_KV    = 20,
+    PT_REPLY = 21
+};
 
-#define KEYS   50    /* per client */
+#define KEYS   50 /* per client */
 #define MISSES 10
 #define SETS   256
 
 static void server(ptl_test_env_t *env, const char *so, ptl_handle_eq_t eq)
 {
-    size_t size = sizeof(uc_kv_mem_t) + SETS * sizeof(uc_kv_set_t);
+    size_t size      = sizeof(uc_kv_mem_t) + SETS * sizeof(uc_kv_set_t);
     uc_kv_mem_t *img = calloc(1, size);
     const uc_kv_mem_t *mem;
     xg_spin_ctx_params_t p;
@@ -34,8 +37,8 @@ static void server(ptl_test_env_t *env, const char *so, ptl_handle_eq_t eq)
 
     img->sets = SETS;
     memset(&p, 0, sizeof(p));
-    p.field_mask = XG_SPIN_CTX_FIELD_HANDLERS |
-                   XG_SPIN_CTX_FIELD_HANDLER_MEM | XG_SPIN_CTX_FIELD_SEND;
+    p.field_mask = XG_SPIN_CTX_FIELD_HANDLERS | XG_SPIN_CTX_FIELD_HANDLER_MEM |
+                   XG_SPIN_CTX_FIELD_SEND;
     p.handler_file           = so;
     p.payload_handler        = "kvstore_ph";
     p.handler_mem_size       = size;
@@ -46,15 +49,15 @@ static void server(ptl_test_env_t *env, const char *so, ptl_handle_eq_t eq)
     XG_CHECK(xg_spin_ctx_create(&p, &ctx) == XG_OK, "context");
     PTL_OK_OR_DIE(PtlPTAlloc(env->ni, 0, eq, PT_KV, &pt));
     memset(&me, 0, sizeof(me));
-    me.start         = sink;
-    me.length        = sizeof(sink);
-    me.ct_handle     = PTL_CT_NONE;
-    me.uid           = PTL_UID_ANY;
-    me.options       = PTL_ME_OP_PUT | PTL_ME_EVENT_LINK_DISABLE |
-                       PTL_ME_EVENT_SUCCESS_DISABLE;
+    me.start     = sink;
+    me.length    = sizeof(sink);
+    me.ct_handle = PTL_CT_NONE;
+    me.uid       = PTL_UID_ANY;
+    me.options   = PTL_ME_OP_PUT | PTL_ME_EVENT_LINK_DISABLE |
+                 PTL_ME_EVENT_SUCCESS_DISABLE;
     me.match_id.rank = PTL_RANK_ANY;
-    PTL_OK_OR_DIE(PtlMEAppend(env->ni, PT_KV, &me, PTL_PRIORITY_LIST, NULL,
-                              &meh));
+    PTL_OK_OR_DIE(
+        PtlMEAppend(env->ni, PT_KV, &me, PTL_PRIORITY_LIST, NULL, &meh));
     XG_CHECK(xg_spin_ctx_attach(ctx, meh) == XG_OK, "attach");
     ptl_test_barrier(env); /* clients may send */
     ptl_test_barrier(env); /* clients have all their replies */
@@ -87,15 +90,15 @@ static void client(ptl_test_env_t *env, ptl_handle_eq_t eq)
 
     PTL_OK_OR_DIE(PtlPTAlloc(env->ni, 0, eq, PT_REPLY, &pt));
     memset(&me, 0, sizeof(me));
-    me.start         = replies;
-    me.length        = sizeof(replies);
-    me.ct_handle     = PTL_CT_NONE;
-    me.uid           = PTL_UID_ANY;
-    me.options       = PTL_ME_OP_PUT | PTL_ME_EVENT_LINK_DISABLE |
-                       PTL_ME_MANAGE_LOCAL;
+    me.start     = replies;
+    me.length    = sizeof(replies);
+    me.ct_handle = PTL_CT_NONE;
+    me.uid       = PTL_UID_ANY;
+    me.options =
+        PTL_ME_OP_PUT | PTL_ME_EVENT_LINK_DISABLE | PTL_ME_MANAGE_LOCAL;
     me.match_id.rank = PTL_RANK_ANY;
-    PTL_OK_OR_DIE(PtlMEAppend(env->ni, PT_REPLY, &me, PTL_PRIORITY_LIST,
-                              NULL, &meh));
+    PTL_OK_OR_DIE(
+        PtlMEAppend(env->ni, PT_REPLY, &me, PTL_PRIORITY_LIST, NULL, &meh));
     PTL_OK_OR_DIE(PtlEQAlloc(env->ni, 64, &acks));
     memset(&mdd, 0, sizeof(mdd));
     mdd.start     = &req;
@@ -106,10 +109,10 @@ static void client(ptl_test_env_t *env, ptl_handle_eq_t eq)
     PTL_OK_OR_DIE(PtlMDBind(env->ni, &mdd, &md));
     ptl_test_barrier(env);
     for (j = 0; j < KEYS; j++) {
-        req = (uc_kv_msg_t){UC_KV_SET, base + j, 1000000ULL * env->rank + j,
-                            0, (uint32_t)env->rank};
-        PTL_OK_OR_DIE(PtlPut(md, 0, sizeof(req), PTL_ACK_REQ,
-                             ptl_test_rank(0), PT_KV, 0, 0, NULL, 0));
+        req = (uc_kv_msg_t){UC_KV_SET, base + j, 1000000ULL * env->rank + j, 0,
+                            (uint32_t)env->rank};
+        PTL_OK_OR_DIE(PtlPut(md, 0, sizeof(req), PTL_ACK_REQ, ptl_test_rank(0),
+                             PT_KV, 0, 0, NULL, 0));
         ptl_test_next(acks, PTL_EVENT_ACK, &ev); /* stored before a GET */
         XG_CHECK(ev.ni_fail_type == PTL_NI_OK, "SET %u: fail %u", j,
                  ev.ni_fail_type);
@@ -118,8 +121,8 @@ static void client(ptl_test_env_t *env, ptl_handle_eq_t eq)
         /* the misses: keys above every client's */
         key = (j < KEYS) ? base + j : 100000 + base + j;
         req = (uc_kv_msg_t){UC_KV_GET, key, 0, 0, (uint32_t)env->rank};
-        PTL_OK_OR_DIE(PtlPut(md, 0, sizeof(req), PTL_ACK_REQ,
-                             ptl_test_rank(0), PT_KV, 0, 0, NULL, 0));
+        PTL_OK_OR_DIE(PtlPut(md, 0, sizeof(req), PTL_ACK_REQ, ptl_test_rank(0),
+                             PT_KV, 0, 0, NULL, 0));
         ptl_test_next(acks, PTL_EVENT_ACK, &ev); /* req is free again */
     }
     for (j = 0; j < KEYS + MISSES; j++) {
@@ -134,8 +137,7 @@ static void client(ptl_test_env_t *env, ptl_handle_eq_t eq)
             seen[KEYS + (rep.key - 100000 - base - KEYS)]++;
         } else {
             XG_CHECK(rep.key >= base && rep.key < base + KEYS && rep.hit &&
-                         rep.value == 1000000ULL * env->rank +
-                                          (rep.key - base),
+                         rep.value == 1000000ULL * env->rank + (rep.key - base),
                      "key %u: hit %u, value %llu", rep.key, rep.hit,
                      (unsigned long long)rep.value);
             seen[rep.key - base]++;

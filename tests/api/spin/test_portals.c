@@ -22,12 +22,18 @@
 #include "usecase.h"
 #include "xgas_spin.h"
 
-enum { PT_STRIDED = 10, PT_DELIVER, PT_FAULT, PT_PING, PT_PONG };
+enum {
+    PT_STRIDED = 10,
+    PT_DELIVER,
+    PT_FAULT,
+    PT_PING,
+    PT_PONG
+};
 
 #define BLOCK   256
 #define STRIDE  512
-#define SMALL   (12 * 1024)       /* eager */
-#define LARGE   (200 * 1024)      /* rendezvous */
+#define SMALL   (12 * 1024)  /* eager */
+#define LARGE   (200 * 1024) /* rendezvous */
 #define DLEN    20000
 #define PINGS   40
 #define PINGLEN 300
@@ -38,17 +44,16 @@ typedef struct counts {
 
 static const char *strided_so, *local_so, *pingpong_so;
 
-static xg_spin_ctx_t *make_ctx(const char *file, const char *hh,
-                               const char *ph, const char *th,
-                               const void *img, size_t isize, void *win,
-                               size_t wsize, unsigned flags, int send)
+static xg_spin_ctx_t *make_ctx(const char *file, const char *hh, const char *ph,
+                               const char *th, const void *img, size_t isize,
+                               void *win, size_t wsize, unsigned flags,
+                               int send)
 {
     xg_spin_ctx_params_t p;
     xg_spin_ctx_t *ctx;
 
     memset(&p, 0, sizeof(p));
-    p.field_mask = XG_SPIN_CTX_FIELD_HANDLERS |
-                   XG_SPIN_CTX_FIELD_HANDLER_MEM |
+    p.field_mask = XG_SPIN_CTX_FIELD_HANDLERS | XG_SPIN_CTX_FIELD_HANDLER_MEM |
                    XG_SPIN_CTX_FIELD_HOST_MEM | XG_SPIN_CTX_FIELD_FLAGS;
     p.handler_file           = file;
     p.header_handler         = hh;
@@ -61,7 +66,7 @@ static xg_spin_ctx_t *make_ctx(const char *file, const char *hh,
     p.host_mem_size          = wsize;
     p.flags                  = flags;
     if (send) {
-        p.field_mask     |= XG_SPIN_CTX_FIELD_SEND;
+        p.field_mask |= XG_SPIN_CTX_FIELD_SEND;
         p.send_pt_index   = PT_PONG;
         p.send_match_bits = 0;
     }
@@ -70,8 +75,8 @@ static xg_spin_ctx_t *make_ctx(const char *file, const char *hh,
     return ctx;
 }
 
-static ptl_handle_me_t append(ptl_test_env_t *env, ptl_pt_index_t pt,
-                              void *buf, size_t len, unsigned options)
+static ptl_handle_me_t append(ptl_test_env_t *env, ptl_pt_index_t pt, void *buf,
+                              size_t len, unsigned options)
 {
     ptl_handle_me_t h;
     ptl_me_t me;
@@ -83,16 +88,15 @@ static ptl_handle_me_t append(ptl_test_env_t *env, ptl_pt_index_t pt,
     me.uid           = PTL_UID_ANY;
     me.options       = PTL_ME_OP_PUT | PTL_ME_EVENT_LINK_DISABLE | options;
     me.match_id.rank = PTL_RANK_ANY;
-    PTL_OK_OR_DIE(PtlMEAppend(env->ni, pt, &me, PTL_PRIORITY_LIST, NULL,
-                              &h));
+    PTL_OK_OR_DIE(PtlMEAppend(env->ni, pt, &me, PTL_PRIORITY_LIST, NULL, &h));
     return h;
 }
 
 static void target(ptl_test_env_t *env, ptl_handle_eq_t eq)
 {
     static uint8_t landing[LARGE], dbuf[DLEN + 64], plain[DLEN];
-    uint64_t wsize = (LARGE / BLOCK) * STRIDE + 8;
-    uint8_t *win = calloc(1, wsize);
+    uint64_t wsize        = (LARGE / BLOCK) * STRIDE + 8;
+    uint8_t *win          = calloc(1, wsize);
     uc_strided_mem_t simg = {BLOCK, STRIDE, wsize - 8};
     xg_spin_ctx_t *sctx, *dctx, *fctx, *pctx;
     ptl_handle_me_t sme, dme, fme, pme;
@@ -110,19 +114,20 @@ static void target(ptl_test_env_t *env, ptl_handle_eq_t eq)
     sctx = make_ctx(strided_so, NULL, "strided_ph", "strided_th", &simg,
                     sizeof(simg), win, wsize, 0, 0);
     sme  = append(env, PT_STRIDED, landing, sizeof(landing), 0);
-    dctx = make_ctx(local_so, "count_hh", "bump_ph", "count_th", NULL, 0,
-                    NULL, 0, XG_SPIN_CTX_DELIVER, 0);
+    dctx = make_ctx(local_so, "count_hh", "bump_ph", "count_th", NULL, 0, NULL,
+                    0, XG_SPIN_CTX_DELIVER, 0);
     dme  = append(env, PT_DELIVER, dbuf, sizeof(dbuf), PTL_ME_MANAGE_LOCAL);
     fctx = make_ctx(local_so, NULL, "crash_ph", NULL, NULL, 0, NULL, 0,
                     XG_SPIN_CTX_DELIVER, 0);
     fme  = append(env, PT_FAULT, plain, sizeof(plain), 0);
-    pctx = make_ctx(pingpong_so, NULL, "pingpong_ph", NULL, NULL, 0, NULL,
-                    0, 0, 1);
+    pctx = make_ctx(pingpong_so, NULL, "pingpong_ph", NULL, NULL, 0, NULL, 0, 0,
+                    1);
     pme  = append(env, PT_PING, landing, sizeof(landing), 0);
     XG_CHECK(xg_spin_ctx_attach(sctx, sme) == XG_OK &&
                  xg_spin_ctx_attach(dctx, dme) == XG_OK &&
                  xg_spin_ctx_attach(fctx, fme) == XG_OK &&
-                 xg_spin_ctx_attach(pctx, pme) == XG_OK, "attach");
+                 xg_spin_ctx_attach(pctx, pme) == XG_OK,
+             "attach");
     ptl_test_barrier(env);
 
     /* strided: an eager message, then a rendezvous one, same buffer */
@@ -167,8 +172,8 @@ static void target(ptl_test_env_t *env, ptl_handle_eq_t eq)
              ev.ni_fail_type);
     ptl_test_next(eq, PTL_EVENT_PUT, &ev);
     XG_CHECK(ev.ni_fail_type == PTL_NI_OK && plain[1] == 0x5a,
-             "the message after the fault: fail %u, byte %u",
-             ev.ni_fail_type, plain[1]);
+             "the message after the fault: fail %u, byte %u", ev.ni_fail_type,
+             plain[1]);
     d = xg_spin_ctx_desc(fctx);
     XG_CHECK(d->errors == 1 && d->last_fault == XG_SPIN_FAULT_MEMORY &&
                  d->last_handler == XG_SPIN_HANDLER_PAYLOAD &&
@@ -177,7 +182,8 @@ static void target(ptl_test_env_t *env, ptl_handle_eq_t eq)
              (unsigned long long)d->errors, xg_spin_fault_str(d->last_fault),
              (unsigned long long)d->last_addr);
     XG_CHECK(xg_spin_event_get(&sev) == XG_OK && sev.ctx == fctx &&
-                 sev.fault == XG_SPIN_FAULT_MEMORY, "fault event");
+                 sev.fault == XG_SPIN_FAULT_MEMORY,
+             "fault event");
     ptl_test_barrier(env);
 
     /* ping-pong: the initiator counts the pongs */
@@ -193,15 +199,15 @@ static void target(ptl_test_env_t *env, ptl_handle_eq_t eq)
     ptl_test_barrier(env);
     ptl_test_next(eq, PTL_EVENT_PUT, &ev);
     /* (the entry manages its offset: after the two messages) */
-    XG_CHECK(ev.ni_fail_type == PTL_NI_OK &&
-                 dbuf[DLEN] == ptl_test_byte(9, 0),
+    XG_CHECK(ev.ni_fail_type == PTL_NI_OK && dbuf[DLEN] == ptl_test_byte(9, 0),
              "after detach: byte %u", dbuf[DLEN]);
     ptl_test_barrier(env);
 
     XG_CHECK(xg_spin_ctx_destroy(sctx) == XG_OK &&
                  xg_spin_ctx_destroy(dctx) == XG_OK &&
                  xg_spin_ctx_destroy(fctx) == XG_OK &&
-                 xg_spin_ctx_destroy(pctx) == XG_OK, "destroy");
+                 xg_spin_ctx_destroy(pctx) == XG_OK,
+             "destroy");
     PTL_OK_OR_DIE(PtlMEUnlink(sme));
     PTL_OK_OR_DIE(PtlMEUnlink(dme));
     PTL_OK_OR_DIE(PtlMEUnlink(fme));
@@ -212,17 +218,16 @@ static void target(ptl_test_env_t *env, ptl_handle_eq_t eq)
     free(win);
 }
 
-static void put_acked(ptl_handle_md_t md, ptl_handle_eq_t eq,
-                      ptl_size_t off, ptl_size_t len, ptl_pt_index_t pt,
-                      ptl_ni_fail_t want)
+static void put_acked(ptl_handle_md_t md, ptl_handle_eq_t eq, ptl_size_t off,
+                      ptl_size_t len, ptl_pt_index_t pt, ptl_ni_fail_t want)
 {
     ptl_event_t ev;
 
-    PTL_OK_OR_DIE(PtlPut(md, off, len, PTL_ACK_REQ, ptl_test_rank(0), pt,
-                         0, 0, NULL, 0));
+    PTL_OK_OR_DIE(
+        PtlPut(md, off, len, PTL_ACK_REQ, ptl_test_rank(0), pt, 0, 0, NULL, 0));
     ptl_test_next(eq, PTL_EVENT_ACK, &ev);
-    XG_CHECK(ev.ni_fail_type == want, "ack on portal %u: fail %u, not %u",
-             pt, ev.ni_fail_type, want);
+    XG_CHECK(ev.ni_fail_type == want, "ack on portal %u: fail %u, not %u", pt,
+             ev.ni_fail_type, want);
 }
 
 static void initiator(ptl_test_env_t *env, ptl_handle_eq_t eq)
@@ -252,8 +257,7 @@ static void initiator(ptl_test_env_t *env, ptl_handle_eq_t eq)
         for (i = 0; i < LARGE; i++) {
             src[i] = ptl_test_byte(100 + k, i);
         }
-        put_acked(md, eq, 0, (k == 0) ? SMALL : LARGE, PT_STRIDED,
-                  PTL_NI_OK);
+        put_acked(md, eq, 0, (k == 0) ? SMALL : LARGE, PT_STRIDED, PTL_NI_OK);
         ptl_test_barrier(env);
     }
 
@@ -275,8 +279,8 @@ static void initiator(ptl_test_env_t *env, ptl_handle_eq_t eq)
 
     for (k = 0; k < PINGS; k++) {
         memset(src, k, PINGLEN);
-        PTL_OK_OR_DIE(PtlPut(md, 0, PINGLEN, PTL_NO_ACK_REQ,
-                             ptl_test_rank(0), PT_PING, 0, 0, NULL, 0));
+        PTL_OK_OR_DIE(PtlPut(md, 0, PINGLEN, PTL_NO_ACK_REQ, ptl_test_rank(0),
+                             PT_PING, 0, 0, NULL, 0));
     }
     for (k = 0; k < PINGS; k++) {
         /* the pong: the handler's packet, headers and all */
@@ -293,8 +297,8 @@ static void initiator(ptl_test_env_t *env, ptl_handle_eq_t eq)
 
     ptl_test_barrier(env); /* PE 0 detached */
     src[0] = ptl_test_byte(9, 0);
-    PTL_OK_OR_DIE(PtlPut(md, 0, 1, PTL_ACK_REQ, ptl_test_rank(0),
-                         PT_DELIVER, 0, 0, NULL, 0));
+    PTL_OK_OR_DIE(PtlPut(md, 0, 1, PTL_ACK_REQ, ptl_test_rank(0), PT_DELIVER, 0,
+                         0, NULL, 0));
     ptl_test_next(eq, PTL_EVENT_ACK, &ev);
     ptl_test_barrier(env);
     PTL_OK_OR_DIE(PtlMEUnlink(me));
@@ -307,8 +311,7 @@ int main(int argc, char **argv)
     ptl_test_env_t env;
     ptl_handle_eq_t eq;
 
-    XG_CHECK(argc == 4, "usage: %s strided.so portals.so pingpong.so",
-             argv[0]);
+    XG_CHECK(argc == 4, "usage: %s strided.so portals.so pingpong.so", argv[0]);
     strided_so  = argv[1];
     local_so    = argv[2];
     pingpong_so = argv[3];

@@ -16,9 +16,9 @@
 #include "usecase.h"
 #include "xgas_spin.h"
 
-#define PT      10
-#define ELEMS   6000     /* 24 KB: rendezvous */
-#define MSGS    3        /* per sending PE */
+#define PT    10
+#define ELEMS 6000 /* 24 KB: rendezvous */
+#define MSGS  3    /* per sending PE */
 
 static int32_t item(int pe, int m, uint32_t i)
 {
@@ -54,17 +54,16 @@ int main(int argc, char **argv)
         return XG_TEST_SKIP;
     }
     expected = (env.npes - 1) * MSGS;
-    win = calloc(1, UC_RESULT_OFF + 4 * ELEMS);
+    win      = calloc(1, UC_RESULT_OFF + 4 * ELEMS);
     PTL_OK_OR_DIE(PtlEQAlloc(env.ni, 256, &eq));
     if (env.rank == 0) {
         memset(&img, 0, sizeof(img));
         img.elems    = ELEMS;
         img.expected = (uint32_t)expected;
         memset(&p, 0, sizeof(p));
-        p.field_mask = XG_SPIN_CTX_FIELD_HANDLERS |
-                       XG_SPIN_CTX_FIELD_HANDLER_MEM |
-                       XG_SPIN_CTX_FIELD_SCRATCHPAD |
-                       XG_SPIN_CTX_FIELD_HOST_MEM;
+        p.field_mask =
+            XG_SPIN_CTX_FIELD_HANDLERS | XG_SPIN_CTX_FIELD_HANDLER_MEM |
+            XG_SPIN_CTX_FIELD_SCRATCHPAD | XG_SPIN_CTX_FIELD_HOST_MEM;
         p.handler_file           = argv[1];
         p.payload_handler        = "reduce_ph";
         p.completion_handler     = "reduce_th";
@@ -86,8 +85,8 @@ int main(int argc, char **argv)
         me.uid           = PTL_UID_ANY;
         me.options       = PTL_ME_OP_PUT | PTL_ME_EVENT_LINK_DISABLE;
         me.match_id.rank = PTL_RANK_ANY;
-        PTL_OK_OR_DIE(PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST, NULL,
-                                  &meh));
+        PTL_OK_OR_DIE(
+            PtlMEAppend(env.ni, PT, &me, PTL_PRIORITY_LIST, NULL, &meh));
         XG_CHECK(xg_spin_ctx_attach(ctx, meh) == XG_OK, "attach");
     }
     ptl_test_barrier(&env); /* the entry and its context are in place */
@@ -106,8 +105,8 @@ int main(int argc, char **argv)
             PTL_OK_OR_DIE(PtlPut(md, 0, sizeof(vec), PTL_ACK_REQ,
                                  ptl_test_rank(0), PT, 0, 0, NULL, 0));
             ptl_test_next(eq, PTL_EVENT_ACK, &ev); /* vec is free again */
-            XG_CHECK(ev.ni_fail_type == PTL_NI_OK, "ack of message %d: %u",
-                     m, ev.ni_fail_type);
+            XG_CHECK(ev.ni_fail_type == PTL_NI_OK, "ack of message %d: %u", m,
+                     ev.ni_fail_type);
         }
         PTL_OK_OR_DIE(PtlMDRelease(md));
     } else {
@@ -131,10 +130,9 @@ int main(int argc, char **argv)
         }
         for (m = 0; m < expected; m++) {
             ptl_test_next(eq, PTL_EVENT_PUT, &ev);
-            XG_CHECK(ev.ni_fail_type == PTL_NI_OK &&
-                         ev.mlength == sizeof(vec),
-                     "put event %d: fail %u, mlength %llu", m,
-                     ev.ni_fail_type, (unsigned long long)ev.mlength);
+            XG_CHECK(ev.ni_fail_type == PTL_NI_OK && ev.mlength == sizeof(vec),
+                     "put event %d: fail %u, mlength %llu", m, ev.ni_fail_type,
+                     (unsigned long long)ev.mlength);
         }
         XG_CHECK(xg_spin_ctx_desc(ctx)->errors == 0 &&
                      xg_spin_ctx_desc(ctx)->messages == (uint64_t)expected,

@@ -12,7 +12,7 @@ static long global_word;
 
 int main(int argc, char **argv)
 {
-    const char *c = (argc > 1) ? argv[1] : "";
+    const char *c   = (argc > 1) ? argv[1] : "";
     long stack_word = 0, local[4] = {0};
     int counts[2] = {1, 5}, disps[2] = {0, 1};
     long *sym;
@@ -25,7 +25,7 @@ int main(int argc, char **argv)
         return 1;
     }
     npes = xbrtime_num_pes();
-    sym = xbrtime_malloc(4 * sizeof(long));
+    sym  = xbrtime_malloc(4 * sizeof(long));
     if (strcmp(c, "put_bad_pe") == 0) {
         xbrtime_long_put(sym, local, 1, 1, npes);
     } else if (strcmp(c, "get_negative_pe") == 0) {

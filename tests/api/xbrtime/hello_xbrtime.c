@@ -15,9 +15,9 @@ int main(void)
     if (xbrtime_init() != 0) {
         return 1;
     }
-    me = xbrtime_mype();
-    npes = xbrtime_num_pes();
-    total = xbrtime_malloc(sizeof(long));
+    me     = xbrtime_mype();
+    npes   = xbrtime_num_pes();
+    total  = xbrtime_malloc(sizeof(long));
     *total = 0;
     xbrtime_barrier();
     xbrtime_long_atomic_add(total, me + 1, 0);

@@ -8,9 +8,9 @@
  */
 #include "xbr_test.h"
 
-#define MAXPES 64
-#define SENT   101
-#define VAL(T, pe, i) ((T)(((pe) * 13 + (i)) % 100))
+#define MAXPES        64
+#define SENT          101
+#define VAL(T, pe, i) ((T)(((pe)*13 + (i)) % 100))
 
 static int me, npes, counts[MAXPES], disps[MAXPES], total;
 
@@ -52,7 +52,7 @@ int main(void)
         return XG_TEST_SKIP;
     }
     total = xbr_test_layout(counts, disps, npes, 1);
-#define RUN(TYPE, NAME, COLL, BITS, AMO, UAMO)                             \
+#define RUN(TYPE, NAME, COLL, BITS, AMO, UAMO) \
     XBRTIME_IF_##COLL(test_##NAME(0); test_##NAME(npes - 1);)
     XBRTIME_TYPE_TABLE(RUN)
     xbrtime_close();

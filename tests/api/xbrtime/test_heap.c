@@ -21,10 +21,8 @@ int main(void)
 
     a = xbrtime_malloc(8);
     b = xbrtime_malloc(32768);
-    XG_CHECK((a != NULL) && (b != NULL), "malloc %p %p", (void *)a,
-             (void *)b);
-    XG_CHECK(((uintptr_t)a % 8 == 0) && ((uintptr_t)b % 8 == 0),
-             "aligned");
+    XG_CHECK((a != NULL) && (b != NULL), "malloc %p %p", (void *)a, (void *)b);
+    XG_CHECK(((uintptr_t)a % 8 == 0) && ((uintptr_t)b % 8 == 0), "aligned");
     for (pe = 0; pe < npes; pe++) {
         XG_CHECK(xbrtime_addr_accessible(a, pe), "a on PE %d", pe);
         XG_CHECK(xbrtime_addr_accessible(&b[4095], pe), "end of b on PE %d",

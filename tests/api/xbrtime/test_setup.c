@@ -22,14 +22,12 @@ int main(void)
              "addr_accessible before init");
 
     xbr_test_start(&me, &npes);
-    XG_CHECK((npes >= 1) && (me >= 0) && (me < npes), "PE %d of %d", me,
-             npes);
+    XG_CHECK((npes >= 1) && (me >= 0) && (me < npes), "PE %d of %d", me, npes);
 
     slots = xbrtime_malloc(sizeof(int) * (size_t)npes);
     XG_CHECK(slots != NULL, "malloc");
     for (pe = 0; pe < npes; pe++) {
-        XG_CHECK(xbrtime_addr_accessible(slots, pe) == 1, "heap on PE %d",
-                 pe);
+        XG_CHECK(xbrtime_addr_accessible(slots, pe) == 1, "heap on PE %d", pe);
         XG_CHECK(xbrtime_addr_accessible(&global_word, pe) == 1,
                  "global on PE %d", pe);
         XG_CHECK(xbrtime_addr_accessible(&stack_word, pe) == 0,

@@ -13,8 +13,8 @@
 static inline void xbr_test_start(int *me_p, int *npes_p)
 {
     XG_CHECK(xbrtime_init() == 0, "xbrtime_init");
-    *me_p = xbrtime_mype();
-    *npes_p = xbrtime_num_pes();
+    *me_p      = xbrtime_mype();
+    *npes_p    = xbrtime_num_pes();
     xg_test_pe = *me_p;
 }
 
@@ -26,7 +26,7 @@ static inline int xbr_test_layout(int *counts, int *disps, int npes, int gap)
 
     for (p = npes - 1; p >= 0; p--) {
         counts[p] = p + 1;
-        disps[p] = total;
+        disps[p]  = total;
         total += counts[p] + gap;
     }
     return total;

@@ -31,10 +31,10 @@ int main(void)
     xg_gaddr_t gaddr;
 
     XG_CHECK(xg_init() == XG_OK, "xg_init");
-    me = xg_rank();
-    npes = xg_size();
+    me         = xg_rank();
+    npes       = xg_size();
     xg_test_pe = me;
-    next = (me + 1) % npes;
+    next       = (me + 1) % npes;
     XG_CHECK(xg_malloc(5000, (void **)&bulk) == XG_OK, "malloc bulk");
     XG_CHECK(xg_malloc(8 * sizeof(uint64_t), (void **)&heap_words) == XG_OK,
              "malloc words");
@@ -49,13 +49,17 @@ int main(void)
 
     /* single-element puts of every width into the next PE */
     XG_CHECK(xg_put64(at(&heap_words[0], next), 0x1122334455667788ULL + me) ==
-             XG_OK, "put64");
+                 XG_OK,
+             "put64");
     XG_CHECK(xg_put32(at(&static_words[1], next), 0xabcd0000u + (uint32_t)me) ==
-             XG_OK, "put32 into a static");
+                 XG_OK,
+             "put32 into a static");
     XG_CHECK(xg_put16(at(&heap_words[1], next), (uint16_t)(0x4242 + me)) ==
-             XG_OK, "put16");
+                 XG_OK,
+             "put16");
     XG_CHECK(xg_put8(xg_gaddr_add(at(&heap_words[1], next), 7),
-                     (uint8_t)(0x10 + me)) == XG_OK, "put8");
+                     (uint8_t)(0x10 + me)) == XG_OK,
+             "put8");
     /* bulk put of an odd length */
     for (i = 0; i < 5000; i++) {
         local[i] = (uint8_t)(i * 7 + me);
@@ -87,7 +91,8 @@ int main(void)
     /* atomics: everyone adds into PE 0's global counter */
     for (i = 0; i < ITERS; i++) {
         XG_CHECK(xg_atomic_fetch_op64(at(&global_counter, 0), XG_AMO_ADD, 1,
-                                      NULL) == XG_OK, "fetch_add");
+                                      NULL) == XG_OK,
+                 "fetch_add");
     }
     xg_barrier();
     XG_CHECK(xg_atomic_load64(at(&global_counter, 0), &value) == XG_OK,
@@ -101,7 +106,8 @@ int main(void)
     }
     xg_barrier();
     XG_CHECK(xg_atomic_cswap64(at(&heap_words[2], 0), 0, (uint64_t)me + 1,
-                               &old) == XG_OK, "cswap");
+                               &old) == XG_OK,
+             "cswap");
     XG_CHECK(xg_atomic_fetch_op64(at(&heap_words[3], 0), XG_AMO_ADD,
                                   (old == 0) ? 1 : 0, NULL) == XG_OK,
              "count winners");
@@ -113,18 +119,20 @@ int main(void)
     /* bitwise ops and swap on 32-bit words */
     xg_atomic_store32(at(&static_words[0], me), 0xf0f0f0f0u);
     XG_CHECK(xg_atomic_fetch_op32(at(&static_words[0], me), XG_AMO_AND,
-                                  0x0ff00ff0u, &value32) == XG_OK, "and");
+                                  0x0ff00ff0u, &value32) == XG_OK,
+             "and");
     XG_CHECK(value32 == 0xf0f0f0f0u, "and returned the old value");
     xg_atomic_fetch_op32(at(&static_words[0], me), XG_AMO_OR, 1, NULL);
     xg_atomic_fetch_op32(at(&static_words[0], me), XG_AMO_XOR, 0x10, NULL);
     XG_CHECK(xg_atomic_fetch_op32(at(&static_words[0], me), XG_AMO_SWAP, 7,
-                                  &value32) == XG_OK, "swap");
+                                  &value32) == XG_OK,
+             "swap");
     XG_CHECK(value32 == (((0xf0f0f0f0u & 0x0ff00ff0u) | 1u) ^ 0x10u),
              "and/or/xor result %x", value32);
     XG_CHECK(static_words[0] == 7, "swap result");
 
     /* errors are returned, not fatal */
-    gaddr.ns = (uint64_t)npes + 1;
+    gaddr.ns  = (uint64_t)npes + 1;
     gaddr.off = 0;
     XG_CHECK(xg_put64(gaddr, 1) == XG_ERR_PE_RANGE, "namespace out of range");
     XG_CHECK(xg_gaddr(local, 0, &gaddr) == XG_ERR_NOT_SYMMETRIC,

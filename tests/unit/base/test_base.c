@@ -14,12 +14,23 @@
 
 static void test_status_strings(void)
 {
-    static const xg_status_t all[] = {
-        XG_OK, XG_INPROGRESS, XG_ERR_INVALID_PARAM, XG_ERR_NOT_INITIALIZED,
-        XG_ERR_PE_RANGE, XG_ERR_NOT_SYMMETRIC, XG_ERR_OUT_OF_BOUNDS,
-        XG_ERR_MISALIGNED, XG_ERR_UNSUPPORTED, XG_ERR_NO_MEMORY,
-        XG_ERR_NO_RESOURCE, XG_ERR_ADDRESS_IN_USE, XG_ERR_BOOT,
-        XG_ERR_UNREACHABLE, XG_ERR_MISMATCH, XG_ERR_IO, XG_ERR_INTERNAL};
+    static const xg_status_t all[] = {XG_OK,
+                                      XG_INPROGRESS,
+                                      XG_ERR_INVALID_PARAM,
+                                      XG_ERR_NOT_INITIALIZED,
+                                      XG_ERR_PE_RANGE,
+                                      XG_ERR_NOT_SYMMETRIC,
+                                      XG_ERR_OUT_OF_BOUNDS,
+                                      XG_ERR_MISALIGNED,
+                                      XG_ERR_UNSUPPORTED,
+                                      XG_ERR_NO_MEMORY,
+                                      XG_ERR_NO_RESOURCE,
+                                      XG_ERR_ADDRESS_IN_USE,
+                                      XG_ERR_BOOT,
+                                      XG_ERR_UNREACHABLE,
+                                      XG_ERR_MISMATCH,
+                                      XG_ERR_IO,
+                                      XG_ERR_INTERNAL};
     size_t i, j;
 
     for (i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
@@ -38,12 +49,18 @@ static void test_parse_size(void)
 {
     static const struct {
         const char *text;
-        uint64_t    value;
-    } good[] = {{"0", 0}, {"4096", 4096}, {"1K", 1024}, {"1k", 1024},
-                {"256M", 256ULL << 20}, {"2G", 2ULL << 30}, {"1T", 1ULL << 40},
-                {"3MB", 3ULL << 20}, {"3MiB", 3ULL << 20}, {"0x1000", 4096},
-                {" 5M ", 5ULL << 20}};
-    static const char *const bad[] = {"", "M", "-1", "12Q", "1.5G", "1G2",
+        uint64_t value;
+    } good[] = {
+        {"0", 0},           {"4096", 4096},         {"1K", 1024},
+        {"1k", 1024},       {"256M", 256ULL << 20}, {"2G", 2ULL << 30},
+        {"1T", 1ULL << 40}, {"3MB", 3ULL << 20},    {"3MiB", 3ULL << 20},
+        {"0x1000", 4096},   {" 5M ", 5ULL << 20}};
+    static const char *const bad[] = {"",
+                                      "M",
+                                      "-1",
+                                      "12Q",
+                                      "1.5G",
+                                      "1G2",
                                       "99999999999999999999",
                                       "99999999999T"};
     uint64_t value;
@@ -66,10 +83,11 @@ static void test_parse_choice(void)
 {
     static const struct {
         const char *text;
-        int         position;
-    } cases[] = {{"block", 0}, {"cyclic", 1}, {"CYCLIC", 1}, {"Block", 0},
-                 {"ring", 2}, {"", -1}, {"bloc", -1}, {"blocks", -1},
-                 {"block|cyclic", -1}, {"|", -1}, {"rin", -1}};
+        int position;
+    } cases[] = {{"block", 0}, {"cyclic", 1},  {"CYCLIC", 1},
+                 {"Block", 0}, {"ring", 2},    {"", -1},
+                 {"bloc", -1}, {"blocks", -1}, {"block|cyclic", -1},
+                 {"|", -1},    {"rin", -1}};
     size_t i;
 
     for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -79,7 +97,8 @@ static void test_parse_choice(void)
                  cases[i].text, got, cases[i].position);
     }
     XG_CHECK(xg_config_parse_choice("one", "one") == 0, "a list of one word");
-    XG_CHECK(xg_config_parse_choice("one", "two") == -1, "not in a list of one");
+    XG_CHECK(xg_config_parse_choice("one", "two") == -1,
+             "not in a list of one");
 }
 
 static void test_environment(void)
@@ -95,7 +114,7 @@ static void test_environment(void)
     XG_CHECK(xg_log_level == XG_LOG_INFO, "log level not applied");
     XG_CHECK(xg_config.stats == 0, "default of XGAS_STATS");
     XG_CHECK(xg_config.symmetric_base ==
-             strtoull(XG_DEFAULT_SYMMETRIC_BASE, NULL, 16),
+                 strtoull(XG_DEFAULT_SYMMETRIC_BASE, NULL, 16),
              "default of XGAS_SYMMETRIC_BASE");
 }
 

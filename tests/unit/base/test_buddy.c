@@ -34,10 +34,10 @@ int main(void)
     memset(blocks, 0, sizeof(blocks));
     for (step = 0; step < 200000; step++) {
         rng = rng * 1664525u + 1013904223u;
-        i = (rng >> 8) % SLOTS;
+        i   = (rng >> 8) % SLOTS;
         if (blocks[i] != NULL) {
             XG_CHECK(blocks[i][0] == (uint8_t)i &&
-                     blocks[i][sizes[i] - 1] == (uint8_t)i,
+                         blocks[i][sizes[i] - 1] == (uint8_t)i,
                      "block %zu was overwritten", i);
             xg_buddy_free(&b, blocks[i]);
             blocks[i] = NULL;
@@ -51,9 +51,8 @@ int main(void)
                 size_t got = xg_buddy_block_size(&b, blocks[i]);
 
                 XG_CHECK(got >= len && (got & (got - 1)) == 0 &&
-                         ((size_t)(blocks[i] - b.base) % got) == 0,
-                         "block of %zu for %zu bytes, misaligned?", got,
-                         len);
+                             ((size_t)(blocks[i] - b.base) % got) == 0,
+                         "block of %zu for %zu bytes, misaligned?", got, len);
                 sizes[i] = len;
                 memset(blocks[i], (int)i, len);
             }

@@ -17,7 +17,7 @@
 
 typedef struct item {
     xg_pool_obj_t obj;
-    uint64_t      value;
+    uint64_t value;
 } item_t;
 
 static void count_live(void *obj, void *arg)
@@ -28,7 +28,9 @@ static void count_live(void *obj, void *arg)
 
 static void test_pool(void)
 {
-    enum { MAX = 600 };  /* more than two chunks */
+    enum {
+        MAX = 600
+    }; /* more than two chunks */
     static item_t *items[MAX];
     xg_pool_t pool, other;
     uint32_t handle, old;
@@ -72,13 +74,16 @@ static void test_pool(void)
 
 typedef struct entry {
     xg_hlink_t link;
-    uint64_t   key;
-    unsigned   order;
+    uint64_t key;
+    unsigned order;
 } entry_t;
 
 static void test_hash(void)
 {
-    enum { N = 2000, KEYS = 7 };
+    enum {
+        N    = 2000,
+        KEYS = 7
+    };
     static entry_t e[N];
     unsigned i, k, last, seen;
     xg_hlink_t *l;
@@ -89,8 +94,8 @@ static void test_hash(void)
     /* many entries on few keys: chains are long and the table grows many
      * times while they are built */
     for (i = 0; i < N; i++) {
-        e[i].key = i % KEYS;
-        e[i].order = i;
+        e[i].key       = i % KEYS;
+        e[i].order     = i;
         e[i].link.hash = xg_hash2(e[i].key, 42);
         xg_htab_append(&tab, &e[i].link);
     }
@@ -103,8 +108,7 @@ static void test_hash(void)
     for (k = 0; k < KEYS; k++) {
         last = 0;
         seen = 0;
-        for (l = xg_htab_first(&tab, xg_hash2(k, 42)); l != NULL;
-             l = l->next) {
+        for (l = xg_htab_first(&tab, xg_hash2(k, 42)); l != NULL; l = l->next) {
             entry_t *en = xg_container_of(l, entry_t, link);
 
             if (en->key != k) {
@@ -127,7 +131,10 @@ static void test_hash(void)
     xg_htab_fini(&tab);
 }
 
-enum { THREADS = 4, ROUNDS = 20000 };
+enum {
+    THREADS = 4,
+    ROUNDS  = 20000
+};
 
 static xg_spinlock_t lock;
 static uint64_t counter;
@@ -155,8 +162,8 @@ static void test_spinlock(void)
     XG_CHECK(!xg_spinlock_trylock(&lock), "trylock of a held lock");
     xg_spinlock_unlock(&lock);
     for (i = 0; i < THREADS; i++) {
-        XG_CHECK(pthread_create(&t[i], NULL, spin_main, NULL) == 0,
-                 "thread %d", i);
+        XG_CHECK(pthread_create(&t[i], NULL, spin_main, NULL) == 0, "thread %d",
+                 i);
     }
     for (i = 0; i < THREADS; i++) {
         pthread_join(t[i], NULL);

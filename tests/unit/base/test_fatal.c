@@ -37,7 +37,7 @@ int main(void)
     if (pid == 0) {
         dup2(out[1], STDOUT_FILENO);
         dup2(err[1], STDERR_FILENO);
-        printf("before the error");  /* buffered: no newline, a pipe */
+        printf("before the error"); /* buffered: no newline, a pipe */
         xg_fatal_api("demo", "demo_put", "PE %d is out of range: use %s", 7,
                      "0..3");
     }
@@ -49,7 +49,8 @@ int main(void)
     XG_CHECK(WIFEXITED(wstatus) && (WEXITSTATUS(wstatus) == 1),
              "exit status %#x, expected an exit with status 1", wstatus);
     XG_CHECK(strcmp(err_text, "xgas error: demo: demo_put: PE 7 is out of "
-                    "range: use 0..3\n") == 0, "stderr was '%s'", err_text);
+                              "range: use 0..3\n") == 0,
+             "stderr was '%s'", err_text);
     XG_CHECK(strcmp(out_text, "before the error") == 0,
              "stdout was '%s': not flushed before the exit", out_text);
     printf("fatal api error: ok\n");

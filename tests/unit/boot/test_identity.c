@@ -22,10 +22,10 @@ int main(int argc, char **argv)
     XG_CHECK(xg_boot_init() == XG_OK, "a second xg_boot_init");
     xg_boot_identity(&me);
     xg_test_pe = me.rank;
-    XG_CHECK(strcmp(xg_boot.backend, singleton ? "singleton" : "xgasrun") ==
-             0, "joined through %s", xg_boot.backend);
-    XG_CHECK((me.rank >= 0) && (me.rank < me.npes), "rank %d of %d",
-             me.rank, me.npes);
+    XG_CHECK(strcmp(xg_boot.backend, singleton ? "singleton" : "xgasrun") == 0,
+             "joined through %s", xg_boot.backend);
+    XG_CHECK((me.rank >= 0) && (me.rank < me.npes), "rank %d of %d", me.rank,
+             me.npes);
     XG_CHECK((me.local_rank == me.rank) && (me.local_npes == me.npes),
              "node-local rank %d of %d: every PE of the job is on this node",
              me.local_rank, me.local_npes);
@@ -35,14 +35,15 @@ int main(int argc, char **argv)
                  "a singleton is its own job (job id %llu, pid %d)",
                  (unsigned long long)me.job_id, (int)getpid());
     } else {
-        XG_CHECK(me.job_id == (uint64_t)getppid(), "the job is named after "
+        XG_CHECK(me.job_id == (uint64_t)getppid(),
+                 "the job is named after "
                  "its launcher (job id %llu, parent %d)",
                  (unsigned long long)me.job_id, (int)getppid());
     }
 
     /* every PE has the same job id */
-    XG_CHECK(xg_boot_kv_put("test.job", &me.job_id, sizeof(me.job_id)) ==
-             XG_OK, "kv_put");
+    XG_CHECK(xg_boot_kv_put("test.job", &me.job_id, sizeof(me.job_id)) == XG_OK,
+             "kv_put");
     xg_boot_fence();
     XG_CHECK(xg_boot_kv_get(0, "test.job", &job0, sizeof(job0)) == XG_OK,
              "kv_get");
@@ -51,7 +52,8 @@ int main(int argc, char **argv)
 
     /* endpoints: none until published, then every peer finds ours next
      * to our pid */
-    XG_CHECK(xg_boot_endpoint_lookup(me.rank, &pid) == 0, "an endpoint "
+    XG_CHECK(xg_boot_endpoint_lookup(me.rank, &pid) == 0,
+             "an endpoint "
              "before any was published");
     XG_CHECK(pid == (int32_t)getpid(), "our slot holds pid %d", (int)pid);
     xg_boot_fence();

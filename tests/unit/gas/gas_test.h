@@ -21,10 +21,10 @@ static inline gas_test_ring_t gas_test_start(xg_gas_ctx_t *ctx)
     gas_test_ring_t ring;
 
     XG_CHECK(xg_init() == XG_OK, "xg_init");
-    ring.me   = xg_rank();
-    ring.npes = xg_size();
-    ring.next = (ring.me + 1) % ring.npes;
-    ring.prev = (ring.me + ring.npes - 1) % ring.npes;
+    ring.me    = xg_rank();
+    ring.npes  = xg_size();
+    ring.next  = (ring.me + 1) % ring.npes;
+    ring.prev  = (ring.me + ring.npes - 1) % ring.npes;
     xg_test_pe = ring.me;
     xg_gas_ctx_init(ctx, 1);
     return ring;

@@ -16,7 +16,7 @@ int main(int argc, char **argv)
     XG_CHECK(argc == 2, "usage: unit_gas_coll_channel direct|remote");
     XG_CHECK(xg_init() == XG_OK, "xg_init");
     xg_test_pe = xg_rank();
-    name = xg_coll_channel_name();
+    name       = xg_coll_channel_name();
     XG_CHECK(strcmp(name, argv[1]) == 0, "the channels are %s, expected %s",
              name, argv[1]);
     xg_barrier();

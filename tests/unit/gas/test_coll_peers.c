@@ -33,7 +33,8 @@ static int mapped(FILE *pagemap, uintptr_t lo, size_t len)
 
     for (p = lo & ~(page - 1); p < lo + len; p += page) {
         XG_CHECK(fseek(pagemap, (long)(p / page * sizeof(entry)), SEEK_SET) ==
-                     0, "seek in /proc/self/pagemap");
+                     0,
+                 "seek in /proc/self/pagemap");
         XG_CHECK(fread(&entry, sizeof(entry), 1, pagemap) == 1,
                  "read /proc/self/pagemap");
         if ((entry >> 63) & 1) {
@@ -49,8 +50,8 @@ int main(void)
     FILE *pagemap;
 
     XG_CHECK(xg_init() == XG_OK, "xg_init");
-    me = xg_rank();
-    npes = xg_size();
+    me         = xg_rank();
+    npes       = xg_size();
     xg_test_pe = me;
     XG_CHECK(strcmp(xg_coll_barrier_name(), "counter") == 0,
              "the barrier is %s: run with XGAS_COLL_BARRIER=counter",
@@ -76,7 +77,8 @@ int main(void)
     XG_CHECK(touched == 0,
              "after %d counter barriers this PE has %d other PEs' world "
              "slots in its page tables besides member 0's: the barrier "
-             "must touch member 0's slot only", ROUNDS, touched);
+             "must touch member 0's slot only",
+             ROUNDS, touched);
     xg_gas_barrier();
     xg_fini();
     return XG_TEST_PASS;

@@ -19,22 +19,21 @@ static xg_gas_ctx_t ctx;
 /* The tail word of @lock on @home: PE + 1 of the last one that asked. */
 static uint32_t tail(uint64_t *lock, int home)
 {
-    return (uint32_t)xg_gas_amo(&ctx, XG_GAS_AMO_FETCH,
-                                (uint32_t *)lock + 1, sizeof(uint32_t), 0,
-                                0, home).old;
+    return (uint32_t)xg_gas_amo(&ctx, XG_GAS_AMO_FETCH, (uint32_t *)lock + 1,
+                                sizeof(uint32_t), 0, 0, home)
+        .old;
 }
 
 int main(void)
 {
     gas_test_ring_t ring = gas_test_start(&ctx);
-    int home = ring.npes - 1, taken, i;
+    int home             = ring.npes - 1, taken, i;
     uint64_t *lock, *next, *order;
     xg_wait_t wait;
 
     XG_CHECK(xg_malloc(sizeof(*lock), (void **)&lock) == XG_OK, "lock");
     XG_CHECK(xg_malloc(sizeof(*next), (void **)&next) == XG_OK, "next");
-    XG_CHECK(xg_malloc(64 * sizeof(*order), (void **)&order) == XG_OK,
-             "order");
+    XG_CHECK(xg_malloc(64 * sizeof(*order), (void **)&order) == XG_OK, "order");
     *lock = 0;
     *next = 0;
     xg_barrier();
@@ -47,8 +46,8 @@ int main(void)
         xg_wait_backoff(&wait);
     }
     if (ring.me != 0) {
-        XG_CHECK(xg_gas_lock_test_at(lock, home, &taken) == XG_OK &&
-                 !taken, "test took a lock others hold and wait for");
+        XG_CHECK(xg_gas_lock_test_at(lock, home, &taken) == XG_OK && !taken,
+                 "test took a lock others hold and wait for");
         XG_CHECK(xg_gas_lock_set_at("test", lock, home) == XG_OK, "set");
     } else {
         /* release once everyone is queued */
@@ -58,19 +57,22 @@ int main(void)
         }
     }
     /* inside the lock: this PE's turn */
-    i = (int)xg_gas_amo(&ctx, XG_GAS_AMO_ADD, next, sizeof(*next), 1, 0,
-                        home).old;
+    i = (int)xg_gas_amo(&ctx, XG_GAS_AMO_ADD, next, sizeof(*next), 1, 0, home)
+            .old;
     XG_CHECK(xg_gas_amo(&ctx, XG_GAS_AMO_SET, &order[i], sizeof(*order),
-                        (uint64_t)ring.me, 0, home).status == XG_OK, "log");
+                        (uint64_t)ring.me, 0, home)
+                     .status == XG_OK,
+             "log");
     XG_CHECK(xg_gas_lock_clear_at(&ctx, lock, home) == XG_OK, "clear");
     XG_CHECK(xg_gas_lock_clear_at(&ctx, lock, home) != XG_OK,
              "clear of a lock this PE does not hold");
     xg_barrier();
     if (ring.me == home) {
         for (i = 0; i < ring.npes; i++) {
-            XG_CHECK(order[i] == (uint64_t)i, "turn %d went to PE %llu: "
-                     "not in the order asked", i,
-                     (unsigned long long)order[i]);
+            XG_CHECK(order[i] == (uint64_t)i,
+                     "turn %d went to PE %llu: "
+                     "not in the order asked",
+                     i, (unsigned long long)order[i]);
         }
         printf("unit_gas_lock_fifo: passed on %d PEs\n", ring.npes);
     }

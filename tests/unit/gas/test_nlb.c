@@ -20,8 +20,8 @@ int main(void)
     int me, npes, i;
 
     XG_CHECK(xg_init() == XG_OK, "xg_init");
-    me = xg_rank();
-    npes = xg_size();
+    me         = xg_rank();
+    npes       = xg_size();
     xg_test_pe = me;
     XG_CHECK(xg_gas.nlb_size == 2, "XGAS_NLB_SIZE=2 not applied");
     XG_CHECK(xg_malloc(64, (void **)&obj) == XG_OK, "alloc");
@@ -46,9 +46,10 @@ int main(void)
             XG_CHECK(xg_gas_translate(obj, 8, i % 2) != NULL, "translate");
         }
         counts(&h1, &m1);
-        XG_CHECK((h1 - h0 == 100) && (m1 == m0), "alternating two: %llu hits "
-                 "%llu misses", (unsigned long long)(h1 - h0),
-                 (unsigned long long)(m1 - m0));
+        XG_CHECK((h1 - h0 == 100) && (m1 == m0),
+                 "alternating two: %llu hits "
+                 "%llu misses",
+                 (unsigned long long)(h1 - h0), (unsigned long long)(m1 - m0));
         /* three namespaces in a cycle thrash a 2-entry LRU (starting with
          * the one not cached: the NLB holds 1 and 0 now) */
         for (i = 0; i < 99; i++) {
@@ -56,9 +57,10 @@ int main(void)
                      "translate");
         }
         counts(&h0, &m0);
-        XG_CHECK((h0 == h1) && (m0 - m1 == 99), "cycling three: %llu hits "
-                 "%llu misses", (unsigned long long)(h0 - h1),
-                 (unsigned long long)(m0 - m1));
+        XG_CHECK((h0 == h1) && (m0 - m1 == 99),
+                 "cycling three: %llu hits "
+                 "%llu misses",
+                 (unsigned long long)(h0 - h1), (unsigned long long)(m0 - m1));
     }
 
     /* the table follows free: the object is gone from every namespace */

@@ -27,8 +27,8 @@ typedef struct shared {
     uint64_t guarded;
     uint64_t sig;
     uint64_t flag;
-    long     data[64];
-    long     strided[64];
+    long data[64];
+    long strided[64];
     uint64_t bits64;
 } shared_t;
 
@@ -51,24 +51,21 @@ static void check_rma(shared_t *s, char *big, int me, int next, int prev)
     for (i = 0; i < BIG; i++) {
         bigsrc[i] = (char)(me + i * 7);
     }
-    XG_CHECK(xg_gas_put(&ctx, s->data, src, sizeof(src), next) == XG_OK,
-             "put");
-    XG_CHECK(xg_gas_p(&ctx, &s->data[15], &v, sizeof(v), next) == XG_OK,
-             "p");
+    XG_CHECK(xg_gas_put(&ctx, s->data, src, sizeof(src), next) == XG_OK, "put");
+    XG_CHECK(xg_gas_p(&ctx, &s->data[15], &v, sizeof(v), next) == XG_OK, "p");
     XG_CHECK(xg_gas_put(&ctx, global_data, src, sizeof(src), next) == XG_OK,
              "put to a global");
     XG_CHECK(xg_gas_put(&ctx, big, bigsrc, BIG, next) == XG_OK, "big put");
     /* element runs: every other element; and one contiguous run */
-    XG_CHECK(xg_gas_iput(&ctx, s->strided, src, sizeof(long),
-                         2 * sizeof(long), sizeof(long), 16, next) == XG_OK,
+    XG_CHECK(xg_gas_iput(&ctx, s->strided, src, sizeof(long), 2 * sizeof(long),
+                         sizeof(long), 16, next) == XG_OK,
              "iput");
-    XG_CHECK(xg_gas_iput(&ctx, &s->strided[32], src, sizeof(long),
-                         sizeof(long), sizeof(long), 16, next) == XG_OK,
+    XG_CHECK(xg_gas_iput(&ctx, &s->strided[32], src, sizeof(long), sizeof(long),
+                         sizeof(long), 16, next) == XG_OK,
              "iput contiguous");
     xg_barrier();
     for (i = 0; i < 15; i++) {
-        XG_CHECK(s->data[i] == prev * 100 + i, "data[%d] = %ld", i,
-                 s->data[i]);
+        XG_CHECK(s->data[i] == prev * 100 + i, "data[%d] = %ld", i, s->data[i]);
         XG_CHECK(global_data[i] == prev * 100 + i, "global[%d] = %ld", i,
                  global_data[i]);
         XG_CHECK(s->strided[2 * i] == prev * 100 + i, "strided[%d] = %ld",
@@ -80,26 +77,30 @@ static void check_rma(shared_t *s, char *big, int me, int next, int prev)
     for (i = 0; i < BIG; i++) {
         XG_CHECK(big[i] == (char)(prev + i * 7), "big[%d]", i);
     }
-    XG_CHECK(xg_gas_get(&ctx, back, s->data, 16 * sizeof(long), next) ==
-             XG_OK, "get");
-    XG_CHECK((back[0] == me * 100) && (back[15] == 1000 + me),
-             "get: %ld %ld", back[0], back[15]);
+    XG_CHECK(xg_gas_get(&ctx, back, s->data, 16 * sizeof(long), next) == XG_OK,
+             "get");
+    XG_CHECK((back[0] == me * 100) && (back[15] == 1000 + me), "get: %ld %ld",
+             back[0], back[15]);
     XG_CHECK(xg_gas_g(&ctx, &v, &global_data[3], sizeof(v), next) == XG_OK,
              "g");
     XG_CHECK(v == me * 100 + 3, "g of a global: %ld", v);
     XG_CHECK(xg_gas_get(&ctx, bigback, big, BIG, next) == XG_OK, "big get");
     XG_CHECK(memcmp(bigback, bigsrc, BIG) == 0, "big get data");
     XG_CHECK(xg_gas_iget(&ctx, back, s->strided, sizeof(long), sizeof(long),
-                         2 * sizeof(long), 4, next) == XG_OK, "iget");
+                         2 * sizeof(long), 4, next) == XG_OK,
+             "iget");
     XG_CHECK((back[0] == me * 100) && (back[3] == me * 100 + 3),
              "iget: %ld %ld", back[0], back[3]);
     /* the statuses of bad calls, as on the direct route */
     XG_CHECK(xg_gas_put(&ctx, s->data, src, sizeof(src), xg_size()) ==
-             XG_ERR_PE_RANGE, "PE range");
+                 XG_ERR_PE_RANGE,
+             "PE range");
     XG_CHECK(xg_gas_put(&ctx, &v, src, sizeof(long), next) ==
-             XG_ERR_NOT_SYMMETRIC, "stack address");
+                 XG_ERR_NOT_SYMMETRIC,
+             "stack address");
     XG_CHECK(xg_gas_put(&ctx, s->data, src, (size_t)1 << 40, next) ==
-             XG_ERR_OUT_OF_BOUNDS, "past the end");
+                 XG_ERR_OUT_OF_BOUNDS,
+             "past the end");
     XG_CHECK(xg_gas_put(&ctx, s->data, src, 0, next) == XG_OK, "length 0");
     xg_barrier();
     free(bigsrc);
@@ -120,10 +121,13 @@ static void check_nbi(shared_t *s, int me, int next, int prev)
     }
     for (i = 0; i < 64; i++) {
         XG_CHECK(xg_gas_put_nbi(&nbi, &s->data[i], &src[i], sizeof(long),
-                                next) == XG_OK, "put_nbi %d", i);
+                                next) == XG_OK,
+                 "put_nbi %d", i);
     }
-    XG_CHECK(xg_gas_ctx_pending(&nbi) == 64, "pending after 64 put_nbi: "
-             "%llu", (unsigned long long)xg_gas_ctx_pending(&nbi));
+    XG_CHECK(xg_gas_ctx_pending(&nbi) == 64,
+             "pending after 64 put_nbi: "
+             "%llu",
+             (unsigned long long)xg_gas_ctx_pending(&nbi));
     xg_gas_ctx_quiet(&nbi);
     XG_CHECK(xg_gas_ctx_pending(&nbi) == 0, "quiet drained the context");
     xg_barrier();
@@ -133,8 +137,8 @@ static void check_nbi(shared_t *s, int me, int next, int prev)
     }
     xg_barrier();
     memset(back, 0, sizeof(back));
-    XG_CHECK(xg_gas_get_nbi(&nbi, back, s->data, sizeof(back), next) ==
-             XG_OK, "get_nbi");
+    XG_CHECK(xg_gas_get_nbi(&nbi, back, s->data, sizeof(back), next) == XG_OK,
+             "get_nbi");
     XG_CHECK(xg_gas_ctx_pending(&nbi) == 1, "get_nbi pending");
     xg_gas_ctx_quiet(&nbi);
     XG_CHECK((back[0] == me * 1000) && (back[63] == me * 1000 + 63),
@@ -147,8 +151,8 @@ static void check_nbi(shared_t *s, int me, int next, int prev)
              "put_nbi data");
     xg_gas_ctx_fence(&nbi);
     XG_CHECK(xg_gas_ctx_pending(&nbi) == 0, "fence completed the put");
-    XG_CHECK(xg_gas_put_nbi(&nbi, &s->flag, &(uint64_t){1}, 8, next) ==
-             XG_OK, "put_nbi flag");
+    XG_CHECK(xg_gas_put_nbi(&nbi, &s->flag, &(uint64_t){1}, 8, next) == XG_OK,
+             "put_nbi flag");
     xg_gas_wait("test_route_nic", &s->flag, u64, XG_GAS_CMP_EQ, 1);
     XG_CHECK((s->data[0] == -prev) && (s->data[63] == -63 - prev),
              "data before the flag: %ld %ld", s->data[0], s->data[63]);
@@ -160,7 +164,7 @@ static void check_nbi(shared_t *s, int me, int next, int prev)
  * its operands, the old value it must return, and 0 for "any". */
 typedef struct amo_step {
     xg_gas_amo_t op;
-    uint64_t     value, cond, old;
+    uint64_t value, cond, old;
 } amo_step_t;
 
 static const amo_step_t amo_steps[] = {
@@ -182,12 +186,16 @@ static void check_atomics(shared_t *s, int me, int npes)
 
     for (i = 0; i < ROUNDS; i++) {
         XG_CHECK(xg_gas_amo(&ctx, XG_GAS_AMO_ADD, &s->counter64[0], 8,
-                            1ull << 33, 0, 0).status == XG_OK, "add64");
-        XG_CHECK(xg_gas_amo(&ctx, XG_GAS_AMO_ADD, &s->counter32[0], 4, 3, 0,
-                            0).status == XG_OK, "add32");
+                            1ull << 33, 0, 0)
+                         .status == XG_OK,
+                 "add64");
+        XG_CHECK(xg_gas_amo(&ctx, XG_GAS_AMO_ADD, &s->counter32[0], 4, 3, 0, 0)
+                         .status == XG_OK,
+                 "add32");
     }
-    XG_CHECK(xg_gas_amo(&ctx, XG_GAS_AMO_OR, &s->bits64, 8, 1ull << me, 0,
-                        0).status == XG_OK, "or");
+    XG_CHECK(xg_gas_amo(&ctx, XG_GAS_AMO_OR, &s->bits64, 8, 1ull << me, 0, 0)
+                     .status == XG_OK,
+             "or");
     xg_barrier();
     if (me == 0) {
         XG_CHECK(s->counter64[0] == (uint64_t)npes * ROUNDS << 33,
@@ -206,14 +214,14 @@ static void check_atomics(shared_t *s, int me, int npes)
                 r = xg_gas_amo(&ctx, st->op, words[k], k ? 8 : 4, st->value,
                                st->cond, 0);
                 XG_CHECK((r.status == XG_OK) && (r.old == st->old),
-                         "%d-byte step %zu: old %llu, expected %llu",
-                         k ? 8 : 4, i, (unsigned long long)r.old,
+                         "%d-byte step %zu: old %llu, expected %llu", k ? 8 : 4,
+                         i, (unsigned long long)r.old,
                          (unsigned long long)st->old);
             }
         }
     }
-    r = xg_gas_amo(&ctx, XG_GAS_AMO_ADD, (char *)&s->counter64[0] + 4, 8, 1,
-                   0, 0);
+    r = xg_gas_amo(&ctx, XG_GAS_AMO_ADD, (char *)&s->counter64[0] + 4, 8, 1, 0,
+                   0);
     XG_CHECK(r.status == XG_ERR_MISALIGNED, "misaligned: %d", r.status);
     xg_barrier();
 }
@@ -222,11 +230,11 @@ static void check_signal(shared_t *s, int me, int next, int prev)
 {
     long block[4] = {me, me + 1, me + 2, me + 3};
 
-    XG_CHECK(xg_gas_put_signal(&ctx, &s->data[8], block, sizeof(block),
-                               &s->sig, 5, XG_GAS_SIGNAL_ADD, next) == XG_OK,
+    XG_CHECK(xg_gas_put_signal(&ctx, &s->data[8], block, sizeof(block), &s->sig,
+                               5, XG_GAS_SIGNAL_ADD, next) == XG_OK,
              "put_signal");
-    XG_CHECK(xg_gas_wait("test_route_nic", &s->sig, u64, XG_GAS_CMP_GE, 5) ==
-             5, "signal value");
+    XG_CHECK(xg_gas_wait("test_route_nic", &s->sig, u64, XG_GAS_CMP_GE, 5) == 5,
+             "signal value");
     XG_CHECK((s->data[8] == prev) && (s->data[11] == prev + 3),
              "data before the signal: %ld %ld", s->data[8], s->data[11]);
     xg_barrier();
@@ -245,8 +253,7 @@ static void check_lock(shared_t *s, int me)
         if (i & 1) {
             xg_wait_init(&wait);
             for (taken = 0; !taken; xg_wait_backoff(&wait)) {
-                XG_CHECK(xg_gas_lock_test(&s->lock, &taken) == XG_OK,
-                         "test");
+                XG_CHECK(xg_gas_lock_test(&s->lock, &taken) == XG_OK, "test");
             }
         } else {
             XG_CHECK(xg_gas_lock_set("test_route_nic", &s->lock) == XG_OK,
@@ -320,14 +327,14 @@ static void check_many_strided(long *many, int me, int next, int prev)
                  local[i]);
     }
     xg_barrier();
-    XG_CHECK(xg_gas_iput(&ctx, many + 1, local, sizeof(long),
-                         2 * sizeof(long), sizeof(long), MANY, next) == XG_OK,
+    XG_CHECK(xg_gas_iput(&ctx, many + 1, local, sizeof(long), 2 * sizeof(long),
+                         sizeof(long), MANY, next) == XG_OK,
              "iput of %d elements", MANY);
     xg_barrier();
     /* the odd slots now hold what prev read from me */
     for (i = 0; i < MANY; i++) {
-        XG_CHECK(many[2 * i + 1] == (long)me * MANY + i, "iput [%d] = %ld",
-                 i, many[2 * i + 1]);
+        XG_CHECK(many[2 * i + 1] == (long)me * MANY + i, "iput [%d] = %ld", i,
+                 many[2 * i + 1]);
     }
     (void)prev;
     free(local);

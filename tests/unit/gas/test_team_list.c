@@ -32,8 +32,8 @@ static int make_list(int npes, int *list)
     return n;
 }
 
-static void check_translation(const xg_team_t *team, const int *list,
-                              int count, int me)
+static void check_translation(const xg_team_t *team, const int *list, int count,
+                              int me)
 {
     int i;
 
@@ -95,7 +95,7 @@ int main(void)
     long *src, *dst;
 
     XG_CHECK(xg_init() == XG_OK, "xg_init");
-    me = xg_rank();
+    me         = xg_rank();
     xg_test_pe = me;
     XG_CHECK(xg_size() <= 64, "at most 64 PEs");
     count = make_list(xg_size(), list);
@@ -107,8 +107,8 @@ int main(void)
              "a list naming PE 0 twice was accepted");
     XG_CHECK(team == NULL, "a team from a refused list");
 
-    XG_CHECK(xg_team_create_list(&xg_team_world, list, count,
-                                 "test_team_list", &team) == XG_OK,
+    XG_CHECK(xg_team_create_list(&xg_team_world, list, count, "test_team_list",
+                                 &team) == XG_OK,
              "xg_team_create_list");
     XG_CHECK((team != NULL) == (me != 2 || xg_size() <= 2),
              "this PE is%s a member", (team != NULL) ? "" : " not");

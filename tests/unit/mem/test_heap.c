@@ -11,10 +11,10 @@
 #include "xg_test.h"
 
 #define HEAP_SIZE (1u << 20)
-#define SLOTS 64
+#define SLOTS     64
 
 typedef struct {
-    void  *ptr;
+    void *ptr;
     size_t size;
 } slot_t;
 
@@ -57,8 +57,8 @@ static void test_basic(void)
     void *a, *b, *c, *moved;
     size_t align;
 
-    XG_CHECK(xg_heap_init(&heap, (uintptr_t)buffer, HEAP_SIZE, 65536) ==
-             XG_OK, "init");
+    XG_CHECK(xg_heap_init(&heap, (uintptr_t)buffer, HEAP_SIZE, 65536) == XG_OK,
+             "init");
     XG_CHECK(xg_heap_top(&heap) == 0, "empty heap has top 0");
     XG_CHECK(xg_heap_alloc(&heap, 0, 16, &a) == XG_ERR_INVALID_PARAM,
              "size 0 accepted");
@@ -99,8 +99,7 @@ static void test_basic(void)
 
     XG_CHECK(xg_heap_free(&heap, a) == XG_OK, "free a");
     XG_CHECK(xg_heap_free(&heap, c) == XG_OK, "free c");
-    XG_CHECK(heap.count == 1, "heap did not coalesce (%zu blocks)",
-             heap.count);
+    XG_CHECK(heap.count == 1, "heap did not coalesce (%zu blocks)", heap.count);
     XG_CHECK(heap.in_use == 0, "in_use %llu after freeing all",
              (unsigned long long)heap.in_use);
 
@@ -129,8 +128,8 @@ static void test_deterministic_random(void)
     xg_heap_init(&h1, (uintptr_t)buf1, HEAP_SIZE, 4096);
     xg_heap_init(&h2, (uintptr_t)buf2, HEAP_SIZE, 4096);
     for (step = 0; step < 20000; step++) {
-        int k = (int)(rng() % SLOTS);
-        size_t size = 1 + rng() % ((rng() % 8 == 0) ? 65536 : 512);
+        int k        = (int)(rng() % SLOTS);
+        size_t size  = 1 + rng() % ((rng() % 8 == 0) ? 65536 : 512);
         size_t align = (size_t)1 << (rng() % 10);
         xg_status_t r1, r2;
         void *p1 = NULL, *p2 = NULL;
@@ -142,8 +141,8 @@ static void test_deterministic_random(void)
             r1 = xg_heap_realloc(&h1, s1[k].ptr, size, &p1);
             r2 = xg_heap_realloc(&h2, s2[k].ptr, size, &p2);
         } else {
-            r1 = xg_heap_free(&h1, s1[k].ptr);
-            r2 = xg_heap_free(&h2, s2[k].ptr);
+            r1   = xg_heap_free(&h1, s1[k].ptr);
+            r2   = xg_heap_free(&h2, s2[k].ptr);
             size = 0;
         }
         XG_CHECK(r1 == r2, "step %d: results differ", step);
@@ -158,8 +157,9 @@ static void test_deterministic_random(void)
             check_no_overlap(s1, (uintptr_t)buf1);
             for (i = 0; i < SLOTS; i++) {
                 XG_CHECK((s1[i].ptr == NULL) ||
-                         ((char *)s1[i].ptr - buf1 + s1[i].size <=
-                          xg_heap_top(&h1)), "block %d above top", i);
+                             ((char *)s1[i].ptr - buf1 + s1[i].size <=
+                              xg_heap_top(&h1)),
+                         "block %d above top", i);
             }
         }
     }
@@ -173,7 +173,10 @@ static void test_deterministic_random(void)
  * each before, and alloc_at refuses a range that is taken. */
 static void test_agreed_placement(void)
 {
-    enum { HEAPS = 3, AGREE_SIZE = 3000 };
+    enum {
+        HEAPS      = 3,
+        AGREE_SIZE = 3000
+    };
     static char bufs[HEAPS][HEAP_SIZE] __attribute__((aligned(65536)));
     xg_heap_t heaps[HEAPS];
     void *p, *q;
@@ -182,7 +185,8 @@ static void test_agreed_placement(void)
 
     for (h = 0; h < HEAPS; h++) {
         XG_CHECK(xg_heap_init(&heaps[h], (uintptr_t)bufs[h], HEAP_SIZE,
-                              65536) == XG_OK, "init");
+                              65536) == XG_OK,
+                 "init");
     }
     /* heap 1 has a block at 0, heap 2 one further on with a hole before */
     XG_CHECK(xg_heap_alloc(&heaps[1], 4096, 16, &p) == XG_OK, "alloc");
@@ -190,11 +194,12 @@ static void test_agreed_placement(void)
     XG_CHECK(xg_heap_alloc(&heaps[2], 8192, 16, &q) == XG_OK, "alloc");
     XG_CHECK(xg_heap_free(&heaps[2], p) == XG_OK, "free");
     while (!agreed) {
-        best = 0;
+        best   = 0;
         agreed = 1;
         for (h = 0; h < HEAPS; h++) {
             XG_CHECK(xg_heap_fit(&heaps[h], AGREE_SIZE, 64, cand, &fit) ==
-                     XG_OK, "fit");
+                         XG_OK,
+                     "fit");
             XG_CHECK((fit >= cand) && (fit % 64 == 0), "fit %llu",
                      (unsigned long long)fit);
             agreed &= (fit == cand);
@@ -210,15 +215,15 @@ static void test_agreed_placement(void)
                  "alloc_at on heap %d", h);
         XG_CHECK((char *)p - bufs[h] == (long)cand, "placed elsewhere");
         XG_CHECK(xg_heap_alloc_at(&heaps[h], cand + 64, 16, &q) ==
-                 XG_ERR_NO_MEMORY, "alloc_at inside a used block");
+                     XG_ERR_NO_MEMORY,
+                 "alloc_at inside a used block");
     }
     XG_CHECK(xg_heap_alloc_at(&heaps[0], 8, 16, &q) == XG_ERR_INVALID_PARAM,
              "misaligned offset");
-    XG_CHECK(xg_heap_fit(&heaps[0], HEAP_SIZE, 16, 0, &fit) ==
-             XG_ERR_NO_MEMORY, "fit of a size that no hole holds");
+    XG_CHECK(xg_heap_fit(&heaps[0], HEAP_SIZE, 16, 0, &fit) == XG_ERR_NO_MEMORY,
+             "fit of a size that no hole holds");
     /* the taken range is free again after a free */
-    XG_CHECK(xg_heap_free(&heaps[0], (char *)bufs[0] + cand) == XG_OK,
-             "free");
+    XG_CHECK(xg_heap_free(&heaps[0], (char *)bufs[0] + cand) == XG_OK, "free");
     XG_CHECK(xg_heap_alloc_at(&heaps[0], cand, AGREE_SIZE, &p) == XG_OK,
              "alloc_at after the free");
     for (h = 0; h < HEAPS; h++) {

@@ -48,7 +48,7 @@ static void put_head(uint64_t bits, uint32_t len)
     xg_nic_wire_init(&hdr, XG_WIRE_PUT, 0, 0);
     hdr.id.match_bits = bits;
     hdr.id.rlength    = len;
-    hdr.payload    = 16;
+    hdr.payload       = 16;
     hdr.id.hdr_data   = bits * 10;
     hdr.id.uid        = nic->uid;
     hdr.id.ack_req    = PTL_NO_ACK_REQ;
@@ -65,9 +65,8 @@ static void put_rest(uint32_t len)
     feed(&hdr, src + 16, len - 16);
 }
 
-static void expect(ptl_handle_eq_t eq, ptl_event_kind_t type,
-                   ptl_list_t list, void *user_ptr, ptl_ni_fail_t fail,
-                   const char *what)
+static void expect(ptl_handle_eq_t eq, ptl_event_kind_t type, ptl_list_t list,
+                   void *user_ptr, ptl_ni_fail_t fail, const char *what)
 {
     ptl_event_t ev;
     int rc = PtlEQGet(eq, &ev);
@@ -78,8 +77,7 @@ static void expect(ptl_handle_eq_t eq, ptl_event_kind_t type,
         XG_CHECK(ev.ptl_list == list, "%s: list %d", what, ev.ptl_list);
         XG_CHECK(ev.ni_fail_type == fail, "%s: fail type %d", what,
                  ev.ni_fail_type);
-        XG_CHECK((type != PTL_EVENT_PUT_OVERFLOW) ||
-                     (ev.user_ptr == user_ptr),
+        XG_CHECK((type != PTL_EVENT_PUT_OVERFLOW) || (ev.user_ptr == user_ptr),
                  "%s: user_ptr %p, want %p", what, ev.user_ptr, user_ptr);
         XG_CHECK(ev.hdr_data == ev.match_bits * 10, "%s: hdr_data", what);
     }
@@ -118,12 +116,12 @@ int main(void)
     CHECK_RC(PtlCTAlloc(ni, &ct));
     CHECK_RC(PtlPTAlloc(ni, 0, eq, 0, &(ptl_pt_index_t){0}));
     memset(&me, 0, sizeof(me));
-    me.start         = obuf;
-    me.length        = sizeof(obuf);
-    me.ct_handle     = PTL_CT_NONE;
-    me.uid           = PTL_UID_ANY;
-    me.options       = PTL_ME_OP_PUT | PTL_ME_MANAGE_LOCAL |
-                       PTL_ME_EVENT_LINK_DISABLE;
+    me.start     = obuf;
+    me.length    = sizeof(obuf);
+    me.ct_handle = PTL_CT_NONE;
+    me.uid       = PTL_UID_ANY;
+    me.options =
+        PTL_ME_OP_PUT | PTL_ME_MANAGE_LOCAL | PTL_ME_EVENT_LINK_DISABLE;
     me.match_id.rank = PTL_RANK_ANY;
     me.ignore_bits   = ~0ull;
     CHECK_RC(PtlMEAppend(ni, 0, &me, PTL_OVERFLOW_LIST, NULL, &oh));
@@ -136,8 +134,8 @@ int main(void)
     me.ct_handle   = ct;
     me.ignore_bits = 0;
     me.match_bits  = 5;
-    me.options     = PTL_ME_OP_PUT | PTL_ME_USE_ONCE |
-                     PTL_ME_EVENT_LINK_DISABLE | PTL_ME_EVENT_CT_OVERFLOW;
+    me.options = PTL_ME_OP_PUT | PTL_ME_USE_ONCE | PTL_ME_EVENT_LINK_DISABLE |
+                 PTL_ME_EVENT_CT_OVERFLOW;
     CHECK_RC(PtlMEAppend(ni, 0, &me, PTL_PRIORITY_LIST, (void *)0x51, &ph));
     expect_none(eq, "claimed, data still landing");
     XG_CHECK(PtlMEUnlink(ph) == PTL_IN_USE,
@@ -153,8 +151,7 @@ int main(void)
     expect_none(eq, "1: nothing more");
     CHECK_RC(PtlCTGet(ct, &cv));
     XG_CHECK(cv.success == 1 && cv.failure == 0, "1: count %llu/%llu",
-             (unsigned long long)cv.success,
-             (unsigned long long)cv.failure);
+             (unsigned long long)cv.success, (unsigned long long)cv.failure);
     XG_CHECK(memcmp(obuf, src, 40) == 0, "1: data in the overflow entry");
     XG_CHECK(nic->ni[0].pt[0]->uh_count == 0, "1: header left behind");
 
@@ -176,7 +173,7 @@ int main(void)
     hdr.id.match_bits = 6;
     hdr.id.hdr_data   = 60;
     hdr.id.rlength    = 8;
-    hdr.payload    = 8;
+    hdr.payload       = 8;
     hdr.id.uid        = nic->uid;
     feed(&hdr, src, 8);
     expect(eq, PTL_EVENT_PUT, PTL_PRIORITY_LIST, NULL, PTL_NI_OK,
@@ -242,14 +239,14 @@ int main(void)
     put_head(9, 40);
     me.match_bits = 9;
     me.ct_handle  = ct;
-    me.options    = PTL_ME_OP_PUT | PTL_ME_USE_ONCE |
-                    PTL_ME_EVENT_LINK_DISABLE | PTL_ME_EVENT_CT_OVERFLOW;
+    me.options = PTL_ME_OP_PUT | PTL_ME_USE_ONCE | PTL_ME_EVENT_LINK_DISABLE |
+                 PTL_ME_EVENT_CT_OVERFLOW;
     CHECK_RC(PtlMEAppend(ni, 0, &me, PTL_PRIORITY_LIST, (void *)0x91, &ph));
     xg_nic_wire_init(&hdr, XG_WIRE_PUT, 0, 0);
     hdr.id.match_bits = 99;
     hdr.id.hdr_data   = 990;
     hdr.id.rlength    = 8;
-    hdr.payload    = 8;
+    hdr.payload       = 8;
     hdr.id.uid        = nic->uid;
     feed(&hdr, src, 8);
     expect(eq, PTL_EVENT_PUT_OVERFLOW, PTL_OVERFLOW_LIST, (void *)0x91,
@@ -259,8 +256,7 @@ int main(void)
            "5: the next message");
     CHECK_RC(PtlCTGet(ct, &cv));
     XG_CHECK(cv.success == 1 && cv.failure == 1, "5: count %llu/%llu",
-             (unsigned long long)cv.success,
-             (unsigned long long)cv.failure);
+             (unsigned long long)cv.success, (unsigned long long)cv.failure);
 
     CHECK_RC(PtlMEUnlink(oh));
     while (PtlEQGet(eq, &(ptl_event_t){0}) == PTL_OK) {

@@ -13,7 +13,7 @@
 #include "nic/xg_nic_ni_int.h"
 #include "xg_test.h"
 
-#define NENT  600
+#define NENT   600
 #define ROUNDS 40
 
 static uint32_t rng = 99;
@@ -61,8 +61,8 @@ int main(void)
     memset(&nic, 0, sizeof(nic));
     memset(&ni, 0, sizeof(ni));
     nic.hashing = 1;
-    ni.nic = &nic;
-    ni.logical = 1;
+    ni.nic      = &nic;
+    ni.logical  = 1;
     xg_nic_list_init(&list);
     for (round = 0; round < ROUNDS; round++) {
         /* unlink some, append fresh ones at the end */
@@ -84,21 +84,23 @@ int main(void)
             xg_nic_list_insert(&ni, &list, me);
         }
         for (q = 0; q < 500; q++) {
-            uint32_t src = rnd(4);
-            uint64_t bits = rnd(16);
+            uint32_t src   = rnd(4);
+            uint64_t bits  = rnd(16);
             ptl_size_t len = rnd(80);
 
             got  = xg_nic_list_match(&ni, &list, src, bits, len, 0);
             want = walk(&ni, ents, NENT, src, bits, len);
-            XG_CHECK(got == want, "round %d: source %u bits %llu length "
-                     "%llu matched entry %ld, want %ld", round, src,
-                     (unsigned long long)bits, (unsigned long long)len,
-                     got ? (long)(got - ents) : -1L,
+            XG_CHECK(got == want,
+                     "round %d: source %u bits %llu length "
+                     "%llu matched entry %ld, want %ld",
+                     round, src, (unsigned long long)bits,
+                     (unsigned long long)len, got ? (long)(got - ents) : -1L,
                      want ? (long)(want - ents) : -1L);
         }
     }
     XG_CHECK(list.exact.count > 0 && list.anysrc.count > 0 &&
-             list.wild_head != NULL, "all three indexes were used");
+                 list.wild_head != NULL,
+             "all three indexes were used");
     xg_nic_list_fini(&list);
     return 0;
 }

@@ -31,37 +31,44 @@
 #include "base/xg_wait.h"
 #include "nic/xg_nic_ni_int.h"
 
-#define PT     7
-#define BUF    (64 * 1024)
+#define PT  7
+#define BUF (64 * 1024)
 
-enum { MSG_EAGER = 1, MSG_RNDV, MSG_CONSUME, MSG_FAIL, MSG_ASYNC, MSG_LAST };
+enum {
+    MSG_EAGER = 1,
+    MSG_RNDV,
+    MSG_CONSUME,
+    MSG_FAIL,
+    MSG_ASYNC,
+    MSG_LAST
+};
 
 /* The asynchronous set's message state and what the resumer does. */
 typedef struct async_state {
-    uint8_t              copy[BUF];  /* payload copied by the handlers */
-    uint64_t             bytes;
-    unsigned             busy_left;  /* BUSY answers still to give */
-    unsigned             releases;
-    void                *released_msg;
+    uint8_t copy[BUF]; /* payload copied by the handlers */
+    uint64_t bytes;
+    unsigned busy_left; /* BUSY answers still to give */
+    unsigned releases;
+    void *released_msg;
     xg_nic_hook_ticket_t ticket;
-    _Atomic int          completion_called;
-    _Atomic int          resumed;
+    _Atomic int completion_called;
+    _Atomic int resumed;
 } async_state_t;
 
 static async_state_t async_st;
 static int async_token; /* the per-message state the header stores */
 
 typedef struct state {
-    uint64_t        bits;
+    uint64_t bits;
     xg_nic_hook_ret_t header_ret;
     xg_nic_hook_ret_t payload_ret;
     ptl_handle_ct_t ct;
-    uint8_t        *buf;
-    unsigned        headers, payloads, completions;
-    unsigned        out_of_order, bad_bytes, locked;
-    uint64_t        next_off, bytes;
-    uint64_t        landed_at_completion; /* bytes of the pattern in buf */
-    ptl_ni_fail_t   completion_fail;
+    uint8_t *buf;
+    unsigned headers, payloads, completions;
+    unsigned out_of_order, bad_bytes, locked;
+    uint64_t next_off, bytes;
+    uint64_t landed_at_completion; /* bytes of the pattern in buf */
+    ptl_ni_fail_t completion_fail;
 } state_t;
 
 static state_t states[MSG_LAST];
@@ -92,7 +99,7 @@ static xg_nic_hook_ret_t on_header(const xg_nic_hook_args_t *a)
 
 static xg_nic_hook_ret_t on_payload(const xg_nic_hook_args_t *a)
 {
-    state_t *st = a->mem;
+    state_t *st      = a->mem;
     const uint8_t *p = a->data;
     size_t i;
 
@@ -124,7 +131,7 @@ static xg_nic_hook_ret_t on_completion(const xg_nic_hook_args_t *a)
         n += st->buf[i] == ptl_test_byte(st->bits, i);
     }
     st->landed_at_completion = n;
-    st->completion_fail = a->fail;
+    st->completion_fail      = a->fail;
     st->completions++;
     return XG_NIC_HOOK_PROCEED;
 }
@@ -175,7 +182,8 @@ static void *async_resumer(void *arg)
     }
     atomic_store(&async_st.resumed, 1);
     XG_CHECK(xg_nic_hook_resume(&async_st.ticket, XG_NIC_HOOK_PROCEED) ==
-                 PTL_OK, "resume of the pending message");
+                 PTL_OK,
+             "resume of the pending message");
     return NULL;
 }
 
@@ -222,7 +230,8 @@ static void check_async(const ptl_event_t *ev, uint64_t len,
              "release calls: %u (state %p)", async_st.releases,
              async_st.released_msg);
     XG_CHECK(xg_nic_hook_resume(&async_st.ticket, XG_NIC_HOOK_PROCEED) ==
-                 PTL_ARG_INVALID, "a stale ticket was accepted");
+                 PTL_ARG_INVALID,
+             "a stale ticket was accepted");
     for (i = 0; i < len; i++) {
         XG_CHECK(landed[i] == 0, "consumed byte %llu landed",
                  (unsigned long long)i);
@@ -247,18 +256,18 @@ static void target(ptl_test_env_t *env)
     for (m = MSG_EAGER; m < MSG_LAST; m++) {
         state_t *st = &states[m];
 
-        st->bits        = (uint64_t)m;
-        st->buf         = bufs[m];
-        st->header_ret  = (m == MSG_CONSUME) ? XG_NIC_HOOK_CONSUMED
-                                             : XG_NIC_HOOK_PROCEED;
-        st->payload_ret = (m == MSG_FAIL) ? XG_NIC_HOOK_ERROR
-                                          : XG_NIC_HOOK_PROCEED;
+        st->bits = (uint64_t)m;
+        st->buf  = bufs[m];
+        st->header_ret =
+            (m == MSG_CONSUME) ? XG_NIC_HOOK_CONSUMED : XG_NIC_HOOK_PROCEED;
+        st->payload_ret =
+            (m == MSG_FAIL) ? XG_NIC_HOOK_ERROR : XG_NIC_HOOK_PROCEED;
         PTL_OK_OR_DIE(PtlCTAlloc(env->ni, &st->ct));
         if (m == MSG_ASYNC) {
-            hooks[m] = (xg_nic_hooks_t){.header     = async_header,
-                                        .payload    = async_payload,
-                                        .completion = async_completion,
-                                        .release    = async_release};
+            hooks[m]           = (xg_nic_hooks_t){.header     = async_header,
+                                                  .payload    = async_payload,
+                                                  .completion = async_completion,
+                                                  .release    = async_release};
             async_st.busy_left = 3;
         } else {
             hooks[m] = (xg_nic_hooks_t){.header     = on_header,
@@ -275,8 +284,8 @@ static void target(ptl_test_env_t *env)
         me.options       = PTL_ME_OP_PUT | PTL_ME_EVENT_LINK_DISABLE;
         me.match_id.rank = PTL_RANK_ANY;
         me.match_bits    = st->bits;
-        PTL_OK_OR_DIE(PtlMEAppend(env->ni, pt, &me, PTL_PRIORITY_LIST, NULL,
-                                  &meh[m]));
+        PTL_OK_OR_DIE(
+            PtlMEAppend(env->ni, pt, &me, PTL_PRIORITY_LIST, NULL, &meh[m]));
         PTL_OK_OR_DIE(xg_nic_entry_set_hooks("test", meh[m], &hooks[m]));
     }
     XG_CHECK(pthread_create(&resumer, NULL, async_resumer, NULL) == 0,
@@ -298,10 +307,12 @@ static void target(ptl_test_env_t *env)
         XG_CHECK(st->headers == 1 && st->completions == 1,
                  "message %d: %u header and %u completion calls", m,
                  st->headers, st->completions);
-        XG_CHECK(st->out_of_order == 0, "message %d: %u calls out of order",
-                 m, st->out_of_order);
-        XG_CHECK(st->locked == 0, "message %d: %u calls with an NI lock "
-                 "held", m, st->locked);
+        XG_CHECK(st->out_of_order == 0, "message %d: %u calls out of order", m,
+                 st->out_of_order);
+        XG_CHECK(st->locked == 0,
+                 "message %d: %u calls with an NI lock "
+                 "held",
+                 m, st->locked);
         PTL_OK_OR_DIE(PtlCTGet(st->ct, &ctv));
         XG_CHECK(ctv.success == 2 + st->payloads,
                  "message %d: %llu PtlCTInc from %u calls", m,
@@ -309,8 +320,7 @@ static void target(ptl_test_env_t *env)
         if (m == MSG_FAIL) {
             XG_CHECK(ev.ni_fail_type == PTL_NI_DROPPED,
                      "failed message: event fail type %u", ev.ni_fail_type);
-            XG_CHECK(st->payloads == 1 &&
-                     st->completion_fail == PTL_NI_DROPPED,
+            XG_CHECK(st->payloads == 1 && st->completion_fail == PTL_NI_DROPPED,
                      "failed message: %u payload calls, completion told %u",
                      st->payloads, st->completion_fail);
             XG_CHECK(st->landed_at_completion < len,
@@ -335,8 +345,8 @@ static void target(ptl_test_env_t *env)
             continue;
         }
         XG_CHECK(st->landed_at_completion == len,
-                 "message %d: %llu of %llu bytes in the entry at completion",
-                 m, (unsigned long long)st->landed_at_completion,
+                 "message %d: %llu of %llu bytes in the entry at completion", m,
+                 (unsigned long long)st->landed_at_completion,
                  (unsigned long long)len);
     }
     XG_CHECK(pthread_join(resumer, NULL) == 0, "resumer thread");
@@ -374,14 +384,12 @@ static void initiator(ptl_test_env_t *env)
     PTL_OK_OR_DIE(PtlMDBind(env->ni, &mdd, &md));
     ptl_test_barrier(env);
     for (m = MSG_EAGER; m < MSG_LAST; m++) {
-        PTL_OK_OR_DIE(PtlPut(md, (ptl_size_t)m * BUF, msg_len(m),
-                             PTL_ACK_REQ, ptl_test_rank(1), PT,
-                             (uint64_t)m, 0, NULL, 0));
+        PTL_OK_OR_DIE(PtlPut(md, (ptl_size_t)m * BUF, msg_len(m), PTL_ACK_REQ,
+                             ptl_test_rank(1), PT, (uint64_t)m, 0, NULL, 0));
         ptl_test_next(eq, PTL_EVENT_ACK, &ev);
-        XG_CHECK(ev.ni_fail_type ==
-                     ((m == MSG_FAIL) ? PTL_NI_DROPPED : PTL_NI_OK),
-                 "message %d: acknowledgement fail type %u", m,
-                 ev.ni_fail_type);
+        XG_CHECK(
+            ev.ni_fail_type == ((m == MSG_FAIL) ? PTL_NI_DROPPED : PTL_NI_OK),
+            "message %d: acknowledgement fail type %u", m, ev.ni_fail_type);
     }
     ptl_test_barrier(env);
     PTL_OK_OR_DIE(PtlMDRelease(md));

@@ -40,7 +40,7 @@ static void good_put(xg_nic_wire_t *hdr, uint64_t bits, uint32_t n)
     xg_nic_wire_init(hdr, XG_WIRE_PUT, 0, 0);
     hdr->id.match_bits = bits;
     hdr->id.rlength    = n;
-    hdr->payload    = n;
+    hdr->payload       = n;
     hdr->id.uid        = nic->uid;
     hdr->id.ack_req    = PTL_NO_ACK_REQ;
 }
@@ -67,17 +67,17 @@ int main(void)
     CHECK_RC(PtlEQAlloc(ni, 64, &eq));
     CHECK_RC(PtlPTAlloc(ni, 0, eq, 0, &(ptl_pt_index_t){0}));
     memset(&me, 0, sizeof(me));
-    me.start = tbuf;
-    me.length = sizeof(tbuf);
+    me.start     = tbuf;
+    me.length    = sizeof(tbuf);
     me.ct_handle = PTL_CT_NONE;
-    me.uid = PTL_UID_ANY;
-    me.options = PTL_ME_OP_PUT | PTL_ME_OP_GET | PTL_ME_EVENT_LINK_DISABLE;
+    me.uid       = PTL_UID_ANY;
+    me.options   = PTL_ME_OP_PUT | PTL_ME_OP_GET | PTL_ME_EVENT_LINK_DISABLE;
     me.match_id.rank = PTL_RANK_ANY;
-    me.match_bits = 1;
+    me.match_bits    = 1;
     CHECK_RC(PtlMEAppend(ni, 0, &me, PTL_PRIORITY_LIST, NULL, &meh));
     memset(&mdd, 0, sizeof(mdd));
-    mdd.start = src;
-    mdd.length = sizeof(src);
+    mdd.start     = src;
+    mdd.length    = sizeof(src);
     mdd.eq_handle = eq;
     mdd.ct_handle = PTL_CT_NONE;
     CHECK_RC(PtlMDBind(ni, &mdd, &md));
@@ -86,7 +86,8 @@ int main(void)
     /* the parser's classes */
     good_put(&hdr, 1, 8);
     XG_CHECK(xg_nic_wire_parse(&hdr, sizeof(hdr), &(xg_nic_wire_t){0}) ==
-             XG_WIRE_ERR_LENGTH, "payload claimed but absent");
+                 XG_WIRE_ERR_LENGTH,
+             "payload claimed but absent");
     feed(&hdr, src, 8, 10);
     XG_CHECK(malformed(XG_WIRE_ERR_SHORT) == 1, "short packet not counted");
     hdr.magic ^= 1;
@@ -112,9 +113,8 @@ int main(void)
     good_put(&hdr, 1, 8);
     hdr.src_rank = 5; /* no such process in a job of one */
     feed(&hdr, src, 8, sizeof(hdr) + 8);
-    XG_CHECK(malformed(XG_WIRE_ERR_FIELD) == before + 4,
-             "field errors: %llu", (unsigned long long)
-             (malformed(XG_WIRE_ERR_FIELD) - before));
+    XG_CHECK(malformed(XG_WIRE_ERR_FIELD) == before + 4, "field errors: %llu",
+             (unsigned long long)(malformed(XG_WIRE_ERR_FIELD) - before));
     /* well formed, but out of sequence or answering nothing */
     before = malformed(XG_WIRE_ERR_FIELD);
     xg_nic_wire_init(&hdr, XG_WIRE_DATA, 0, 0);
@@ -127,29 +127,29 @@ int main(void)
     before = atomic_load(&nic->rx_dropped);
     xg_nic_wire_init(&hdr, XG_WIRE_RNDV_DATA, 0, 0);
     hdr.tgt_cookie = 0x12345;
-    hdr.mlength = 8;
-    hdr.payload = 8;
+    hdr.mlength    = 8;
+    hdr.payload    = 8;
     feed(&hdr, src, 8, sizeof(hdr) + 8);
     xg_nic_wire_init(&hdr, XG_WIRE_REPLY, 0, 0);
-    hdr.id.md = 0xdead;
+    hdr.id.md      = 0xdead;
     hdr.id.rlength = hdr.mlength = 8;
-    hdr.payload = 8;
+    hdr.payload                  = 8;
     feed(&hdr, src, 8, sizeof(hdr) + 8);
     xg_nic_wire_init(&hdr, XG_WIRE_RNDV_GET, 0, 0);
-    hdr.id.md = md;   /* a real MD, but no rendezvous put is pending */
+    hdr.id.md      = md; /* a real MD, but no rendezvous put is pending */
     hdr.id.rlength = 8;
-    hdr.mlength = 8;
-    hdr.flags = XG_WIRE_F_FINAL;
+    hdr.mlength    = 8;
+    hdr.flags      = XG_WIRE_F_FINAL;
     feed(&hdr, NULL, 0, sizeof(hdr));
     xg_nic_wire_init(&hdr, XG_WIRE_ATOMIC, 0, 0);
-    hdr.id.match_bits = 1;
-    hdr.id.atomic_op = PTL_BAND;
-    hdr.id.atomic_type = PTL_DOUBLE;   /* undefined combination */
+    hdr.id.match_bits  = 1;
+    hdr.id.atomic_op   = PTL_BAND;
+    hdr.id.atomic_type = PTL_DOUBLE; /* undefined combination */
     hdr.id.rlength = hdr.payload = 8;
     feed(&hdr, src, 8, sizeof(hdr) + 8);
     XG_CHECK(atomic_load(&nic->rx_dropped) == before + 4,
-             "unusable packets counted %llu", (unsigned long long)
-             (atomic_load(&nic->rx_dropped) - before));
+             "unusable packets counted %llu",
+             (unsigned long long)(atomic_load(&nic->rx_dropped) - before));
     while (xg_nic_progress_once(nic) > 0) {
     }
     XG_CHECK(tbuf[0] == 0, "a bad packet wrote memory");

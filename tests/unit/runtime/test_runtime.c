@@ -41,7 +41,8 @@ static void portals_loopback(int round)
         dst[i] = -1;
     }
     XG_CHECK(PtlNIInit(PTL_IFACE_DEFAULT, PTL_NI_NO_MATCHING | PTL_NI_PHYSICAL,
-                       PTL_PID_ANY, NULL, NULL, &ni) == PTL_OK, "PtlNIInit");
+                       PTL_PID_ANY, NULL, NULL, &ni) == PTL_OK,
+             "PtlNIInit");
     XG_CHECK(PtlGetPhysId(ni, &me) == PTL_OK, "PtlGetPhysId");
     XG_CHECK(PtlPTAlloc(ni, 0, PTL_EQ_NONE, PTL_PT_ANY, &pt) == PTL_OK,
              "PtlPTAlloc");
@@ -50,10 +51,10 @@ static void portals_loopback(int round)
     le.length    = sizeof(dst);
     le.ct_handle = PTL_CT_NONE;
     le.uid       = PTL_UID_ANY;
-    le.options   = PTL_LE_OP_PUT | PTL_LE_EVENT_LINK_DISABLE |
-                   PTL_LE_EVENT_COMM_DISABLE;
-    XG_CHECK(PtlLEAppend(ni, pt, &le, PTL_PRIORITY_LIST, NULL, &leh) ==
-             PTL_OK, "PtlLEAppend");
+    le.options =
+        PTL_LE_OP_PUT | PTL_LE_EVENT_LINK_DISABLE | PTL_LE_EVENT_COMM_DISABLE;
+    XG_CHECK(PtlLEAppend(ni, pt, &le, PTL_PRIORITY_LIST, NULL, &leh) == PTL_OK,
+             "PtlLEAppend");
     XG_CHECK(PtlCTAlloc(ni, &ct) == PTL_OK, "PtlCTAlloc");
     memset(&mdd, 0, sizeof(mdd));
     mdd.start     = src;
@@ -63,7 +64,8 @@ static void portals_loopback(int round)
     mdd.ct_handle = ct;
     XG_CHECK(PtlMDBind(ni, &mdd, &md) == PTL_OK, "PtlMDBind");
     XG_CHECK(PtlPut(md, 0, sizeof(src), PTL_CT_ACK_REQ, me, pt, 0, 0, NULL,
-                    0) == PTL_OK, "PtlPut");
+                    0) == PTL_OK,
+             "PtlPut");
     XG_CHECK(PtlCTWait(ct, 1, &done) == PTL_OK, "PtlCTWait");
     XG_CHECK((done.success == 1) && (done.failure == 0),
              "round %d: ack success %llu failure %llu", round,

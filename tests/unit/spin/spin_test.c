@@ -4,13 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-uint8_t  st_host[ST_HOST_SIZE];
+uint8_t st_host[ST_HOST_SIZE];
 uint64_t st_feedbacks;
 uint64_t st_out_packets;
 st_out_t st_outs[ST_OUT_MAX];
 
-static void on_feedback(uint64_t user_ptr, uint64_t a, uint64_t b,
-                        uint64_t c)
+static void on_feedback(uint64_t user_ptr, uint64_t a, uint64_t b, uint64_t c)
 {
     (void)user_ptr;
     XG_CHECK(a <= c && b <= c, "feedback times out of order");
@@ -19,16 +18,16 @@ static void on_feedback(uint64_t user_ptr, uint64_t a, uint64_t b,
 
 static void on_host_write(uint64_t addr, uint8_t *data, size_t len)
 {
-    XG_CHECK(addr >= ST_HOST_ADDR && addr - ST_HOST_ADDR + len <=
-                 ST_HOST_SIZE, "host write at %#llx+%zu outside the window",
+    XG_CHECK(addr >= ST_HOST_ADDR && addr - ST_HOST_ADDR + len <= ST_HOST_SIZE,
+             "host write at %#llx+%zu outside the window",
              (unsigned long long)addr, len);
     memcpy(st_host + (addr - ST_HOST_ADDR), data, len);
 }
 
 static void on_host_read(uint64_t addr, uint8_t *data, size_t len)
 {
-    XG_CHECK(addr >= ST_HOST_ADDR && addr - ST_HOST_ADDR + len <=
-                 ST_HOST_SIZE, "host read at %#llx+%zu outside the window",
+    XG_CHECK(addr >= ST_HOST_ADDR && addr - ST_HOST_ADDR + len <= ST_HOST_SIZE,
+             "host read at %#llx+%zu outside the window",
              (unsigned long long)addr, len);
     memcpy(data, st_host + (addr - ST_HOST_ADDR), len);
 }
@@ -51,15 +50,15 @@ uint8_t *st_window(size_t size)
 }
 
 /* The program-memory name of handler @name of @file (0: none). */
-static uint32_t st_handler(const char *file, const char *name,
-                           uint32_t *size_p)
+static uint32_t st_handler(const char *file, const char *name, uint32_t *size_p)
 {
     spin_nic_addr_t addr = 0;
-    size_t size = 0;
+    size_t size          = 0;
 
     if (name != NULL) {
         XG_CHECK(spin_find_handler_by_name(file, name, &addr, &size) ==
-                     SPIN_SUCCESS, "%s in %s", name, file);
+                     SPIN_SUCCESS,
+                 "%s in %s", name, file);
         XG_CHECK(addr != 0, "%s not found in %s", name, file);
     }
     *size_p = (uint32_t)size;
@@ -73,12 +72,12 @@ void st_ec(spin_ec_t *ec, const char *file, const char *hh, const char *ph,
     unsigned c;
 
     memset(ec, 0, sizeof(*ec));
-    ec->hh_addr = st_handler(file, hh, &size);
-    ec->hh_size = size;
-    ec->ph_addr = st_handler(file, ph, &size);
-    ec->ph_size = size;
-    ec->th_addr = st_handler(file, th, &size);
-    ec->th_size = size;
+    ec->hh_addr          = st_handler(file, hh, &size);
+    ec->hh_size          = size;
+    ec->ph_addr          = st_handler(file, ph, &size);
+    ec->ph_size          = size;
+    ec->th_addr          = st_handler(file, th, &size);
+    ec->th_size          = size;
     ec->handler_mem_addr = ST_HMEM_ADDR + k * ST_HMEM_SIZE;
     ec->handler_mem_size = ST_HMEM_SIZE;
     ec->host_mem_addr    = ST_HOST_ADDR;
@@ -130,8 +129,7 @@ void st_run(uint64_t packets)
     XG_CHECK(pspinsim_packet_eos() == SPIN_SUCCESS, "eos");
     XG_CHECK(pspinsim_run() == SPIN_SUCCESS, "pspinsim_run");
     XG_CHECK(st_feedbacks == packets, "%llu feedbacks for %llu packets",
-             (unsigned long long)st_feedbacks,
-             (unsigned long long)packets);
+             (unsigned long long)st_feedbacks, (unsigned long long)packets);
 }
 
 void st_fini(void)

@@ -14,14 +14,14 @@
 #include "xg_test.h"
 
 /* Handler memory and scratchpads the tests give their contexts. */
-#define ST_HMEM_ADDR   L2_HANDLER_MEM_START
-#define ST_HMEM_SIZE   (1024 * 1024)
-#define ST_SCRATCH     (64 * 1024)
+#define ST_HMEM_ADDR L2_HANDLER_MEM_START
+#define ST_HMEM_SIZE (1024 * 1024)
+#define ST_SCRATCH   (64 * 1024)
 
 /* The host window: host addresses the driver's callbacks serve from a
  * buffer of the test (st_host). */
-#define ST_HOST_ADDR   0x7e57000000000000ULL
-#define ST_HOST_SIZE   (1024 * 1024)
+#define ST_HOST_ADDR 0x7e57000000000000ULL
+#define ST_HOST_SIZE (1024 * 1024)
 
 extern uint8_t st_host[ST_HOST_SIZE];
 
@@ -46,7 +46,7 @@ extern uint64_t st_out_packets;
 /* The packets handlers sent (raw flows), in the order they were sent. */
 typedef struct st_out {
     uint8_t data[2048];
-    size_t  len;
+    size_t len;
 } st_out_t;
 #define ST_OUT_MAX 4096
 extern st_out_t st_outs[ST_OUT_MAX];

@@ -18,11 +18,10 @@
 static _Atomic uint64_t started, fed_back, max_inside;
 static _Atomic uint8_t seen[PKTS];
 
-static void on_feedback(uint64_t user_ptr, uint64_t a, uint64_t b,
-                        uint64_t c)
+static void on_feedback(uint64_t user_ptr, uint64_t a, uint64_t b, uint64_t c)
 {
     uint64_t inside = atomic_load(&started) - atomic_load(&fed_back);
-    uint64_t m = atomic_load(&max_inside);
+    uint64_t m      = atomic_load(&max_inside);
 
     (void)a;
     (void)b;
@@ -51,17 +50,17 @@ int main(int argc, char **argv)
         atomic_fetch_add(&started, 1);
         /* messages interleaved ten at a time, each of ten packets */
         XG_CHECK(pspinsim_packet_add(&ec, (i / 100) * 10 + i % 10, pkt,
-                                     sizeof(pkt), sizeof(pkt),
-                                     (i % 100) >= 90, 0, i) ==
-                     SPIN_SUCCESS, "add");
+                                     sizeof(pkt), sizeof(pkt), (i % 100) >= 90,
+                                     0, i) == SPIN_SUCCESS,
+                 "add");
     }
     XG_CHECK(pspinsim_packet_eos() == SPIN_SUCCESS, "eos");
     XG_CHECK(pspinsim_run() == SPIN_SUCCESS, "run");
     XG_CHECK(atomic_load(&fed_back) == PKTS, "%llu feedbacks for %u packets",
              (unsigned long long)atomic_load(&fed_back), PKTS);
     for (i = 0; i < PKTS; i++) {
-        XG_CHECK(atomic_load(&seen[i]) == 1, "packet %u came back %u times",
-                 i, atomic_load(&seen[i]));
+        XG_CHECK(atomic_load(&seen[i]) == 1, "packet %u came back %u times", i,
+                 atomic_load(&seen[i]));
     }
     /* the one being added may be counted before it is in */
     XG_CHECK(atomic_load(&max_inside) <= SLOTS + 1,
@@ -69,6 +68,7 @@ int main(int argc, char **argv)
              (unsigned long long)atomic_load(&max_inside), SLOTS);
     st_fini();
     printf("back-pressure: %u packets, at most %llu inside, none lost or "
-           "duplicated\n", PKTS, (unsigned long long)atomic_load(&max_inside));
+           "duplicated\n",
+           PKTS, (unsigned long long)atomic_load(&max_inside));
     return XG_TEST_PASS;
 }

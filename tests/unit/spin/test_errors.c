@@ -25,7 +25,7 @@ static const char *new_stderr(void)
     f = fopen(errpath, "r");
     XG_CHECK(f != NULL, "reopen stderr file");
     fseek(f, errpos, SEEK_SET);
-    n = fread(buf, 1, sizeof(buf) - 1, f);
+    n      = fread(buf, 1, sizeof(buf) - 1, f);
     buf[n] = '\0';
     errpos = ftell(f);
     fclose(f);
@@ -41,8 +41,8 @@ static void expect(long got, long want, const char *call, const char *words)
              "%s: the message does not say \"%s\": %s", call, words, err);
 }
 
-#define EXPECT(call, want, words) expect((long)(call), (long)(want), #call, \
-                                         (words))
+#define EXPECT(call, want, words) \
+    expect((long)(call), (long)(want), #call, (words))
 
 int main(int argc, char **argv)
 {
@@ -75,8 +75,8 @@ int main(int argc, char **argv)
     p.payload_handler = NULL;
     EXPECT(xg_spin_ctx_create(&p, &ctx), XG_ERR_INVALID_PARAM,
            "has no handler at all");
-    p.payload_handler        = "empty_ph";
-    p.field_mask            |= XG_SPIN_CTX_FIELD_HANDLER_MEM;
+    p.payload_handler = "empty_ph";
+    p.field_mask |= XG_SPIN_CTX_FIELD_HANDLER_MEM;
     p.handler_mem_size       = 16;
     p.handler_mem_image      = big;
     p.handler_mem_image_size = 32;
@@ -87,8 +87,8 @@ int main(int argc, char **argv)
     EXPECT(xg_spin_ctx_create(&p, &ctx), XG_ERR_NO_MEMORY,
            "NIC memory is full");
     p.handler_mem_size = 16;
-    p.field_mask      |= XG_SPIN_CTX_FIELD_FLAGS;
-    p.flags            = 0x80;
+    p.field_mask |= XG_SPIN_CTX_FIELD_FLAGS;
+    p.flags = 0x80;
     EXPECT(xg_spin_ctx_create(&p, &ctx), XG_ERR_INVALID_PARAM,
            "flags 0x80 has unknown bits");
     p.flags = 0;
@@ -105,8 +105,7 @@ int main(int argc, char **argv)
            "is not attached to this context");
     EXPECT(xg_spin_ctx_inject(ok, 0, big, sizeof(big) + 100000, 1),
            XG_ERR_INVALID_PARAM, "larger than the engine's packets");
-    EXPECT(xg_spin_ctx_attach(NULL, 0), XG_ERR_INVALID_PARAM,
-           "ctx is NULL");
+    EXPECT(xg_spin_ctx_attach(NULL, 0), XG_ERR_INVALID_PARAM, "ctx is NULL");
     EXPECT(xg_spin_ctx_scratchpad(ok, 4, &size) == NULL, 1,
            "cluster must be below 4");
     EXPECT(xg_spin_event_get(NULL), XG_ERR_INVALID_PARAM, "ev is NULL");
@@ -114,8 +113,8 @@ int main(int argc, char **argv)
 
     /* the driver interface */
     memset(&ec, 0, sizeof(ec));
-    EXPECT(pspinsim_packet_add(&ec, 0, pkt, sizeof(pkt), 0, 1, 0, 0),
-           SPIN_ERR, "call pspinsim_init first");
+    EXPECT(pspinsim_packet_add(&ec, 0, pkt, sizeof(pkt), 0, 1, 0, 0), SPIN_ERR,
+           "call pspinsim_init first");
     st_init();
     EXPECT(pspinsim_init(0, NULL, NULL), SPIN_ERR, "already initialized");
     EXPECT(spin_find_handler_by_name("/nonexistent/h.so", "x", &addr, &size),
@@ -124,28 +123,28 @@ int main(int argc, char **argv)
            SPIN_SUCCESS, "defines no handler no_such");
     XG_CHECK(addr == 0 && size == 0, "a missing handler's address");
     ec.ph_addr = 0x1d00fff0;
-    EXPECT(pspinsim_packet_add(&ec, 0, pkt, sizeof(pkt), 0, 1, 0, 0),
-           SPIN_ERR, "was not given by spin_find_handler_by_name");
-    ec.ph_addr = 0;
+    EXPECT(pspinsim_packet_add(&ec, 0, pkt, sizeof(pkt), 0, 1, 0, 0), SPIN_ERR,
+           "was not given by spin_find_handler_by_name");
+    ec.ph_addr          = 0;
     ec.handler_mem_addr = 0x1c3ff000;
     ec.handler_mem_size = 8192;
-    EXPECT(pspinsim_packet_add(&ec, 0, pkt, sizeof(pkt), 0, 1, 0, 0),
-           SPIN_ERR, "is not inside the L2 handler memory");
-    ec.handler_mem_size = 0;
+    EXPECT(pspinsim_packet_add(&ec, 0, pkt, sizeof(pkt), 0, 1, 0, 0), SPIN_ERR,
+           "is not inside the L2 handler memory");
+    ec.handler_mem_size   = 0;
     ec.scratchpad_size[2] = 2u << 20;
-    EXPECT(pspinsim_packet_add(&ec, 0, pkt, sizeof(pkt), 0, 1, 0, 0),
-           SPIN_ERR, "scratchpad 2");
+    EXPECT(pspinsim_packet_add(&ec, 0, pkt, sizeof(pkt), 0, 1, 0, 0), SPIN_ERR,
+           "scratchpad 2");
     ec.scratchpad_size[2] = 0;
     EXPECT(spin_nicmem_write(0x1e000000, big, 64, NULL), SPIN_ERR,
            "is not inside L1 or the L2 handler memory");
     EXPECT(spin_nicmem_write(0x1c000000, NULL, 64, NULL), SPIN_ERR,
            "data must not be NULL");
-    EXPECT(pspinsim_packet_add(NULL, 0, pkt, sizeof(pkt), 0, 1, 0, 0),
-           SPIN_ERR, "ec and pkt_data");
+    EXPECT(pspinsim_packet_add(NULL, 0, pkt, sizeof(pkt), 0, 1, 0, 0), SPIN_ERR,
+           "ec and pkt_data");
     /* the engine goes on: a good packet still runs */
     st_ec(&ec, argv[1], NULL, "empty_ph", NULL, 0);
-    EXPECT(pspinsim_packet_add(&ec, 0, pkt, sizeof(pkt), sizeof(pkt), 1, 0,
-                               0), SPIN_SUCCESS, "");
+    EXPECT(pspinsim_packet_add(&ec, 0, pkt, sizeof(pkt), sizeof(pkt), 1, 0, 0),
+           SPIN_SUCCESS, "");
     st_run(1);
     st_fini();
     EXPECT(pspinsim_fini(), SPIN_ERR, "call pspinsim_init first");

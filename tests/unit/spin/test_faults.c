@@ -14,14 +14,17 @@
 #include "xgas_spin.h"
 
 typedef struct fault_case {
-    const char     *hh, *ph, *th;
+    const char *hh, *ph, *th;
     xg_spin_fault_t fault;
-    uint32_t        handler;
-    unsigned        msgs, pkts;   /* messages of so many packets */
-    int             good_pkts;    /* good_ph calls expected */
+    uint32_t handler;
+    unsigned msgs, pkts; /* messages of so many packets */
+    int good_pkts;       /* good_ph calls expected */
 } fault_case_t;
 
-#define PH(name, f) {NULL, name, NULL, f, XG_SPIN_HANDLER_PAYLOAD, 3, 1, 0}
+#define PH(name, f)                                           \
+    {                                                         \
+        NULL, name, NULL, f, XG_SPIN_HANDLER_PAYLOAD, 3, 1, 0 \
+    }
 
 static const fault_case_t cases[] = {
     PH("segv_ph", XG_SPIN_FAULT_MEMORY),
@@ -47,15 +50,15 @@ static const fault_case_t cases[] = {
     PH("terminate_ph", XG_SPIN_FAULT_TERMINATE),
     PH("assert_ph", XG_SPIN_FAULT_TERMINATE),
     /* one message: it runs for 0.6 s of CPU time */
-    {NULL, "masked_ph", NULL, XG_SPIN_FAULT_WATCHDOG,
-     XG_SPIN_HANDLER_PAYLOAD, 1, 1, 0},
+    {NULL, "masked_ph", NULL, XG_SPIN_FAULT_WATCHDOG, XG_SPIN_HANDLER_PAYLOAD,
+     1, 1, 0},
     /* messages of several packets: one report each, however many of
      * their packets were running when the first faulted */
-    {NULL, "segv_ph", NULL, XG_SPIN_FAULT_MEMORY, XG_SPIN_HANDLER_PAYLOAD,
-     2, 6, 0},
+    {NULL, "segv_ph", NULL, XG_SPIN_FAULT_MEMORY, XG_SPIN_HANDLER_PAYLOAD, 2, 6,
+     0},
     /* a header handler's fault: the message's payloads never run */
-    {"segv_hh", "good_ph", NULL, XG_SPIN_FAULT_MEMORY,
-     XG_SPIN_HANDLER_HEADER, 1, 5, 0},
+    {"segv_hh", "good_ph", NULL, XG_SPIN_FAULT_MEMORY, XG_SPIN_HANDLER_HEADER,
+     1, 5, 0},
     /* a completion handler's, after every payload ran */
     {NULL, "good_ph", "segv_ph", XG_SPIN_FAULT_MEMORY,
      XG_SPIN_HANDLER_COMPLETION, 1, 5, 5},
@@ -72,16 +75,14 @@ static const fault_case_t cases[] = {
 #endif
 #endif
 
-static xg_spin_ctx_t *make_ctx(const char *file, const char *hh,
-                               const char *ph, const char *th,
-                               uint64_t stall_ns)
+static xg_spin_ctx_t *make_ctx(const char *file, const char *hh, const char *ph,
+                               const char *th, uint64_t stall_ns)
 {
     xg_spin_ctx_params_t p;
     xg_spin_ctx_t *ctx;
 
     memset(&p, 0, sizeof(p));
-    p.field_mask = XG_SPIN_CTX_FIELD_HANDLERS |
-                   XG_SPIN_CTX_FIELD_HANDLER_MEM |
+    p.field_mask = XG_SPIN_CTX_FIELD_HANDLERS | XG_SPIN_CTX_FIELD_HANDLER_MEM |
                    XG_SPIN_CTX_FIELD_HOST_MEM | XG_SPIN_CTX_FIELD_WATCHDOG |
                    XG_SPIN_CTX_FIELD_STALL;
     p.handler_file       = file;
@@ -125,9 +126,10 @@ static void expect_event(xg_spin_ctx_t *ctx, xg_spin_fault_t fault,
     XG_CHECK(xg_spin_event_get(&ev) == XG_OK, "%s: no event", what);
     XG_CHECK(ev.ctx == ctx && ev.fault == fault && ev.handler == handler,
              "%s: event of %s, fault %s, handler %u (wanted %s, handler "
-             "%u)", what, (ev.ctx == ctx) ? "its context" : "another",
-             xg_spin_fault_str(ev.fault), ev.handler,
-             xg_spin_fault_str(fault), handler);
+             "%u)",
+             what, (ev.ctx == ctx) ? "its context" : "another",
+             xg_spin_fault_str(ev.fault), ev.handler, xg_spin_fault_str(fault),
+             handler);
 }
 
 int main(int argc, char **argv)
@@ -155,8 +157,8 @@ int main(int argc, char **argv)
         }
         XG_CHECK(xg_spin_ctx_quiet(ctx) == XG_OK, "quiet");
         d = xg_spin_ctx_desc(ctx);
-        XG_CHECK(d->errors == k->msgs, "%s: %llu faults for %u messages",
-                 k->ph, (unsigned long long)d->errors, k->msgs);
+        XG_CHECK(d->errors == k->msgs, "%s: %llu faults for %u messages", k->ph,
+                 (unsigned long long)d->errors, k->msgs);
         XG_CHECK(d->last_fault == (uint32_t)k->fault &&
                      d->last_handler == k->handler,
                  "%s: descriptor says %s in handler %u", k->ph,
@@ -182,17 +184,15 @@ int main(int argc, char **argv)
         xg_wait_backoff(&wait);
     }
     XG_CHECK(d->last_fault == XG_SPIN_FAULT_STALL &&
-                 d->last_handler == XG_SPIN_HANDLER_NONE &&
-                 d->last_msg == 7, "stall: descriptor says %s, message %llu",
-             xg_spin_fault_str(d->last_fault),
-             (unsigned long long)d->last_msg);
+                 d->last_handler == XG_SPIN_HANDLER_NONE && d->last_msg == 7,
+             "stall: descriptor says %s, message %llu",
+             xg_spin_fault_str(d->last_fault), (unsigned long long)d->last_msg);
     expect_event(ctx, XG_SPIN_FAULT_STALL, XG_SPIN_HANDLER_NONE, "stall");
     feed(ctx, 8, 3, 1);
     XG_CHECK(xg_spin_ctx_quiet(ctx) == XG_OK, "quiet");
     /* the stalled message's packets may or may not have run before the
      * reset; the next message's all run */
-    XG_CHECK(d->messages == 1 && good_count(ctx) >= 3 &&
-                 good_count(ctx) <= 5,
+    XG_CHECK(d->messages == 1 && good_count(ctx) >= 3 && good_count(ctx) <= 5,
              "after the stall: %llu messages, %d payload calls",
              (unsigned long long)d->messages, good_count(ctx));
     XG_CHECK(xg_spin_ctx_destroy(ctx) == XG_OK, "destroy");
@@ -202,7 +202,8 @@ int main(int argc, char **argv)
                  xg_spin_ctx_desc(good)->errors == 0 &&
                  xg_spin_ctx_desc(good)->messages == good_msgs,
              "the good context: %d payload calls for %u messages, %llu "
-             "faults", good_count(good), good_msgs,
+             "faults",
+             good_count(good), good_msgs,
              (unsigned long long)xg_spin_ctx_desc(good)->errors);
     XG_CHECK(xg_spin_event_get(&ev) == XG_INPROGRESS,
              "an event too many: %s in handler %u of message %llu",

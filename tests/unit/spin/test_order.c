@@ -19,8 +19,9 @@
 #include "spin_test.h"
 #include "xgas_spin.h"
 
-#define MSGS     600
-#define ACTIVE   200  /* interleaved at a time (the MPQ table grows to
+#define MSGS 600
+#define ACTIVE \
+    200 /* interleaved at a time (the MPQ table grows to
                          hold them if XGAS_SPIN_MPQS is smaller) */
 
 static uint32_t rnd_state = 12345;
@@ -49,8 +50,8 @@ int main(int argc, char **argv)
 
     XG_CHECK(argc == 2, "usage: %s order.so", argv[0]);
     memset(&p, 0, sizeof(p));
-    p.field_mask = XG_SPIN_CTX_FIELD_HANDLER_MEM |
-                   XG_SPIN_CTX_FIELD_MSG_SCRATCHPAD;
+    p.field_mask =
+        XG_SPIN_CTX_FIELD_HANDLER_MEM | XG_SPIN_CTX_FIELD_MSG_SCRATCHPAD;
     p.handler_file        = argv[1];
     p.handler_mem_size    = sizeof(stats);
     p.msg_scratchpad_size = 64;
@@ -81,13 +82,13 @@ int main(int argc, char **argv)
         active[i].sent++;
         active[i].bytes += len - (uint32_t)sizeof(pkt_hdr_t);
         XG_CHECK(xg_spin_ctx_inject(ctx, active[i].id, pkt, len,
-                                    active[i].sent == active[i].count) ==
-                     XG_OK, "inject");
+                                    active[i].sent == active[i].count) == XG_OK,
+                 "inject");
         total_pkts++;
         if (active[i].sent == active[i].count) {
-            stats[active[i].id].bytes = (int32_t)active[i].bytes; /* plan */
+            stats[active[i].id].bytes    = (int32_t)active[i].bytes; /* plan */
             stats[active[i].id].payloads = (int32_t)active[i].count;
-            active[i].count = 0;
+            active[i].count              = 0;
             live--;
         }
     }
@@ -100,8 +101,8 @@ int main(int argc, char **argv)
                  "message %u: %d header and %d completion calls", i,
                  st->headers, st->completions);
         XG_CHECK(st->payloads == stats[i].payloads,
-                 "message %u: %d payload calls for %d packets", i,
-                 st->payloads, stats[i].payloads);
+                 "message %u: %d payload calls for %d packets", i, st->payloads,
+                 stats[i].payloads);
         XG_CHECK(st->bytes == stats[i].bytes,
                  "message %u: payload handlers saw %d bytes of %d", i,
                  st->bytes, stats[i].bytes);

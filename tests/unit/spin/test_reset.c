@@ -42,8 +42,8 @@ int main(int argc, char **argv)
 
     XG_CHECK(argc == 2, "usage: %s faults.so", argv[0]);
     memset(&p, 0, sizeof(p));
-    p.field_mask = XG_SPIN_CTX_FIELD_HANDLERS |
-                   XG_SPIN_CTX_FIELD_HANDLER_MEM | XG_SPIN_CTX_FIELD_STALL;
+    p.field_mask = XG_SPIN_CTX_FIELD_HANDLERS | XG_SPIN_CTX_FIELD_HANDLER_MEM |
+                   XG_SPIN_CTX_FIELD_STALL;
     p.handler_file     = argv[1];
     p.payload_handler  = "good_ph"; /* counts its calls */
     p.handler_mem_size = 4096;
@@ -65,14 +65,14 @@ int main(int argc, char **argv)
         xg_wait_backoff(&wait);
     }
     while (xg_spin_event_get(&ev) == XG_OK) {
-        XG_CHECK(ev.ctx == ctx && ev.fault == XG_SPIN_FAULT_STALL,
-                 "event: %s", xg_spin_fault_str(ev.fault));
+        XG_CHECK(ev.ctx == ctx && ev.fault == XG_SPIN_FAULT_STALL, "event: %s",
+                 xg_spin_fault_str(ev.fault));
         events++;
     }
     ran = *calls; /* the last message's packet, and those reset late */
     XG_CHECK(d->errors == OPEN && events >= 1 && events <= OPEN &&
-                 d->messages == 1 && ran >= 1 &&
-                 ran <= (int32_t)OPEN + 1 && d->dropped == 0,
+                 d->messages == 1 && ran >= 1 && ran <= (int32_t)OPEN + 1 &&
+                 d->dropped == 0,
              "after the resets: %llu errors, %llu events, %llu messages, "
              "%d payload calls, %llu dropped (wanted %u, 1-%u, 1, 1-%u, 0)",
              (unsigned long long)d->errors, (unsigned long long)events,
@@ -87,20 +87,19 @@ int main(int argc, char **argv)
                  d->errors == OPEN,
              "late packets: %llu dropped, %llu messages, %d payload calls, "
              "%llu errors (wanted 2 dropped, 1 message, %d calls)",
-             (unsigned long long)d->dropped,
-             (unsigned long long)d->messages, *calls,
-             (unsigned long long)d->errors, ran);
+             (unsigned long long)d->dropped, (unsigned long long)d->messages,
+             *calls, (unsigned long long)d->errors, ran);
     /* after its eom, msgid 0 is a new message */
     inject(ctx, 0, 1);
     XG_CHECK(xg_spin_ctx_quiet(ctx) == XG_OK, "quiet");
-    XG_CHECK(d->messages == 2 && *calls == ran + 1 &&
-                 d->dropped == 2,
+    XG_CHECK(d->messages == 2 && *calls == ran + 1 && d->dropped == 2,
              "msgid 0 again: %llu messages, %d payload calls, %llu dropped",
              (unsigned long long)d->messages, *calls,
              (unsigned long long)d->dropped);
     XG_CHECK(xg_spin_event_get(&ev) == XG_INPROGRESS, "an event too many");
     XG_CHECK(xg_spin_ctx_destroy(ctx) == XG_OK, "destroy");
     printf("reset: %u messages reset with every MPQ taken, injection "
-           "went on; late packets dropped\n", OPEN);
+           "went on; late packets dropped\n",
+           OPEN);
     return XG_TEST_PASS;
 }

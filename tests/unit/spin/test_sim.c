@@ -27,25 +27,28 @@ static void commands(const char *file)
     st_init();
     st_ec(&ec, file, NULL, "cmds_ph", NULL, 0);
     memset(res, 0, sizeof(res));
-    XG_CHECK(spin_nicmem_write(ec.handler_mem_addr, res, sizeof(res), NULL)
-             == SPIN_SUCCESS, "nicmem_write");
+    XG_CHECK(spin_nicmem_write(ec.handler_mem_addr, res, sizeof(res), NULL) ==
+                 SPIN_SUCCESS,
+             "nicmem_write");
     for (i = 0; i < CMDS_MAX; i++) {
         st_packet(pkt, sizeof(pkt), i, 99, NULL);
         memcpy(pkt + sizeof(pkt_hdr_t), &i, 4);
-        XG_CHECK(pspinsim_packet_add(&ec, i, pkt, sizeof(pkt), sizeof(pkt),
-                                     1, 0, i) == SPIN_SUCCESS, "add");
+        XG_CHECK(pspinsim_packet_add(&ec, i, pkt, sizeof(pkt), sizeof(pkt), 1,
+                                     0, i) == SPIN_SUCCESS,
+                 "add");
     }
     st_run(CMDS_MAX);
-    XG_CHECK(spin_nicmem_read(ec.handler_mem_addr, res, sizeof(res), NULL)
-             == SPIN_SUCCESS, "nicmem_read");
+    XG_CHECK(spin_nicmem_read(ec.handler_mem_addr, res, sizeof(res), NULL) ==
+                 SPIN_SUCCESS,
+             "nicmem_read");
     for (i = 0; i < CMDS_MAX; i++) {
         XG_CHECK(res[i].issued == 6 && res[i].waited == 5 &&
-                     res[i].bogus == 2 && res[i].roundtrip &&
-                     res[i].dma && res[i].cluster,
+                     res[i].bogus == 2 && res[i].roundtrip && res[i].dma &&
+                     res[i].cluster,
                  "commands of packet %u: issued %u, waited %u, bogus %u, "
-                 "roundtrip %u, dma %u, cluster %u", i, res[i].issued,
-                 res[i].waited, res[i].bogus, res[i].roundtrip, res[i].dma,
-                 res[i].cluster);
+                 "roundtrip %u, dma %u, cluster %u",
+                 i, res[i].issued, res[i].waited, res[i].bogus,
+                 res[i].roundtrip, res[i].dma, res[i].cluster);
         XG_CHECK(((uint64_t *)(st_host + CMDS_FLAG_OFF))[i] == i + 1 &&
                      ((uint64_t *)(st_host + CMDS_FLAG2_OFF))[i] == i + 2,
                  "host writes of packet %u", i);
@@ -65,8 +68,7 @@ static const st_out_t *find_out(const uint8_t *pkt, size_t len)
     for (i = 0; i < st_out_packets; i++) {
         if ((st_outs[i].len == len) &&
             (memcmp(st_outs[i].data + sizeof(pkt_hdr_t),
-                    pkt + sizeof(pkt_hdr_t), len - sizeof(pkt_hdr_t)) ==
-             0)) {
+                    pkt + sizeof(pkt_hdr_t), len - sizeof(pkt_hdr_t)) == 0)) {
             return &st_outs[i];
         }
     }
@@ -98,7 +100,7 @@ static void pingpong(const char *file)
              (unsigned long long)st_out_packets);
     for (i = 0; i < 300; i++) {
         len = 100 + (i * 37) % 500;
-        o = find_out(sent[i], len);
+        o   = find_out(sent[i], len);
         XG_CHECK(o != NULL, "ping %u has no pong", i);
         in  = (const pkt_hdr_t *)sent[i];
         out = (const pkt_hdr_t *)o->data;
@@ -127,7 +129,8 @@ static void copy_from_host(const char *file)
     for (i = 0; i < 64; i++) { /* one message of 64 packets of 1000 B */
         st_packet(pkt, sizeof(pkt), 3, 4, NULL);
         XG_CHECK(pspinsim_packet_add(&ec, 0, pkt, sizeof(pkt), sizeof(pkt),
-                                     i == 63, 0, i) == SPIN_SUCCESS, "add");
+                                     i == 63, 0, i) == SPIN_SUCCESS,
+                 "add");
     }
     st_run(64);
     XG_CHECK(st_out_packets == 64, "%llu packets back, not 64",
@@ -136,8 +139,8 @@ static void copy_from_host(const char *file)
         /* some packet carries the host's bytes at offset 1000 i */
         o = NULL;
         for (k = 0; k < 64; k++) {
-            if (memcmp(st_outs[k].data + sizeof(pkt_hdr_t),
-                       st_host + 1000 * i, 1000) == 0) {
+            if (memcmp(st_outs[k].data + sizeof(pkt_hdr_t), st_host + 1000 * i,
+                       1000) == 0) {
                 o = &st_outs[k];
             }
         }
@@ -157,13 +160,16 @@ static void kv_send(spin_ec_t *ec, uint32_t id, uint32_t op, uint32_t key,
 
     st_packet(pkt, sizeof(pkt), 500 + id % 8, 1, &req);
     XG_CHECK(pspinsim_packet_add(ec, id, pkt, sizeof(pkt), sizeof(pkt), 1, 0,
-                                 id) == SPIN_SUCCESS, "add");
+                                 id) == SPIN_SUCCESS,
+             "add");
 }
 
 static void kvstore(const char *file)
 {
-    enum { SETS = 64 };
-    size_t size = sizeof(uc_kv_mem_t) + SETS * sizeof(uc_kv_set_t);
+    enum {
+        SETS = 64
+    };
+    size_t size      = sizeof(uc_kv_mem_t) + SETS * sizeof(uc_kv_set_t);
     uc_kv_mem_t *mem = calloc(1, size);
     uc_kv_msg_t rep;
     uint32_t id = 0, key, hits = 0, seen[SETS * 5] = {0};
@@ -174,7 +180,8 @@ static void kvstore(const char *file)
     st_ec(&ec, file, NULL, "kvstore_ph", NULL, 0);
     mem->sets = SETS;
     XG_CHECK(spin_nicmem_write(ec.handler_mem_addr, mem, size, NULL) ==
-                 SPIN_SUCCESS, "nicmem_write");
+                 SPIN_SUCCESS,
+             "nicmem_write");
     /* four keys per set: all stay */
     for (key = 0; key < SETS * 4; key++) {
         kv_send(&ec, id++, UC_KV_SET, key, 1000000ULL + key);
@@ -201,22 +208,23 @@ static void kvstore(const char *file)
         seen[rep.key]++;
         hits += rep.hit;
         if (rep.key == SETS * 4) {
-            XG_CHECK(rep.hit && rep.value == 42, "the fifth key: hit %u, "
-                     "value %llu", rep.hit, (unsigned long long)rep.value);
+            XG_CHECK(rep.hit && rep.value == 42,
+                     "the fifth key: hit %u, "
+                     "value %llu",
+                     rep.hit, (unsigned long long)rep.value);
         } else if (rep.key < SETS * 4 && rep.hit) {
-            XG_CHECK(rep.value == 1000000ULL + rep.key,
-                     "key %u: value %llu", rep.key,
-                     (unsigned long long)rep.value);
+            XG_CHECK(rep.value == 1000000ULL + rep.key, "key %u: value %llu",
+                     rep.key, (unsigned long long)rep.value);
         } else if (rep.key < SETS * 4) {
             /* the one evicted: in set 0 (key % SETS == 0) */
-            XG_CHECK(rep.key % SETS == 0, "key %u of set %u missing",
-                     rep.key, rep.key % SETS);
+            XG_CHECK(rep.key % SETS == 0, "key %u of set %u missing", rep.key,
+                     rep.key % SETS);
         } else {
             XG_CHECK(!rep.hit, "key %u was never set, yet hit", rep.key);
         }
         XG_CHECK(((const pkt_hdr_t *)st_outs[p].data)->ip_hdr.dest_id ==
-                     500 + rep.client % 8, "reply %llu to the wrong client",
-                 (unsigned long long)p);
+                     500 + rep.client % 8,
+                 "reply %llu to the wrong client", (unsigned long long)p);
     }
     for (key = 0; key < SETS * 5; key++) {
         XG_CHECK(seen[key] == 1, "key %u answered %u times", key, seen[key]);
@@ -244,12 +252,13 @@ static void trace_read(const char *file)
     df = fdopen(dfd, "wb");
     st_init();
     XG_CHECK(spin_find_handler_by_name(file, "pingpong_ph", &ph, &size) ==
-                 SPIN_SUCCESS, "pingpong_ph");
+                 SPIN_SUCCESS,
+             "pingpong_ph");
     for (i = 0; i < 20; i++) {
         st_packet(pkt, sizeof(pkt), i, 9, NULL);
         fwrite(pkt, 1, sizeof(pkt), df);
-        fprintf(pf, "%u,0,0,%u,%zu,0,0,%u,%u,%zu,%zu,%u,0\n", i / 5, ph,
-                size, L2_HANDLER_MEM_START, 4096, sizeof(pkt), sizeof(pkt),
+        fprintf(pf, "%u,0,0,%u,%zu,0,0,%u,%u,%zu,%zu,%u,0\n", i / 5, ph, size,
+                L2_HANDLER_MEM_START, 4096, sizeof(pkt), sizeof(pkt),
                 i % 5 == 4);
     }
     fclose(pf);

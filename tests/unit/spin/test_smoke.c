@@ -18,9 +18,9 @@ int main(int argc, char **argv)
     for (m = 0; m < 100; m++) {
         for (p = 0; p < 32; p++) {
             st_packet(pkt, sizeof(pkt), m, 0, NULL);
-            XG_CHECK(pspinsim_packet_add(&ec, m, pkt, sizeof(pkt),
-                                         sizeof(pkt), p == 31, 0, p) ==
-                         SPIN_SUCCESS, "packet_add");
+            XG_CHECK(pspinsim_packet_add(&ec, m, pkt, sizeof(pkt), sizeof(pkt),
+                                         p == 31, 0, p) == SPIN_SUCCESS,
+                     "packet_add");
         }
     }
     st_run(100 * 32);

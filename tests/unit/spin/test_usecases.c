@@ -36,10 +36,9 @@ static xg_spin_ctx_t *ctx_of(const char *file, size_t hsize, const void *img,
     xg_spin_ctx_t *ctx;
 
     memset(&p, 0, sizeof(p));
-    p.field_mask = XG_SPIN_CTX_FIELD_HANDLER_MEM |
-                   XG_SPIN_CTX_FIELD_SCRATCHPAD |
-                   XG_SPIN_CTX_FIELD_MSG_SCRATCHPAD |
-                   XG_SPIN_CTX_FIELD_HOST_MEM;
+    p.field_mask =
+        XG_SPIN_CTX_FIELD_HANDLER_MEM | XG_SPIN_CTX_FIELD_SCRATCHPAD |
+        XG_SPIN_CTX_FIELD_MSG_SCRATCHPAD | XG_SPIN_CTX_FIELD_HOST_MEM;
     p.handler_file           = file;
     p.handler_mem_size       = hsize;
     p.handler_mem_image      = img;
@@ -61,10 +60,10 @@ static void feed_words(xg_spin_ctx_t *ctx, uint32_t id, const int32_t *w,
 
     for (at = 0; at < words; at += n) {
         n = min32(per, words - at);
-        st_packet(pkt, (uint32_t)(sizeof(pkt_hdr_t) + 4 * n), id, 0,
-                  w + at);
+        st_packet(pkt, (uint32_t)(sizeof(pkt_hdr_t) + 4 * n), id, 0, w + at);
         XG_CHECK(xg_spin_ctx_inject(ctx, id, pkt, sizeof(pkt_hdr_t) + 4 * n,
-                                    at + n == words) == XG_OK, "inject");
+                                    at + n == words) == XG_OK,
+                 "inject");
     }
 }
 
@@ -75,8 +74,8 @@ static void reduce_case(const char *file)
 {
     static int32_t vec[RED_MSGS][RED_ELEMS];
     int32_t expect[RED_ELEMS] = {0}, *res;
-    uc_reduce_mem_t img = {RED_ELEMS, RED_MSGS, 0, 0};
-    uint8_t *win = st_window(UC_RESULT_OFF + 4 * RED_ELEMS);
+    uc_reduce_mem_t img       = {RED_ELEMS, RED_MSGS, 0, 0};
+    uint8_t *win              = st_window(UC_RESULT_OFF + 4 * RED_ELEMS);
     xg_spin_ctx_t *ctx;
     uint32_t m, i;
 
@@ -106,13 +105,13 @@ static void histogram_case(const char *file)
 {
     static int32_t items[8][2000];
     int32_t expect[UC_HIST_BINS] = {0}, *res;
-    uc_reduce_mem_t img = {UC_HIST_BINS, 8, 0, 0};
-    uint8_t *win = st_window(UC_RESULT_OFF + 4 * UC_HIST_BINS);
+    uc_reduce_mem_t img          = {UC_HIST_BINS, 8, 0, 0};
+    uint8_t *win                 = st_window(UC_RESULT_OFF + 4 * UC_HIST_BINS);
     xg_spin_ctx_t *ctx;
     uint32_t m, i;
 
-    ctx = ctx_of(file, sizeof(img) + 4 * UC_HIST_BINS, &img, sizeof(img),
-                 win, UC_RESULT_OFF + 4 * UC_HIST_BINS);
+    ctx = ctx_of(file, sizeof(img) + 4 * UC_HIST_BINS, &img, sizeof(img), win,
+                 UC_RESULT_OFF + 4 * UC_HIST_BINS);
     for (m = 0; m < 8; m++) {
         for (i = 0; i < 2000; i++) {
             items[m][i] = (int32_t)(rnd() % 3000);
@@ -135,7 +134,7 @@ static void aggregate_case(const char *file)
 {
     static int32_t items[40][3000];
     uint64_t expect[40] = {0};
-    uint8_t *win = st_window(40 * 8);
+    uint8_t *win        = st_window(40 * 8);
     xg_spin_ctx_t *ctx;
     uint32_t m, i, n;
 
@@ -165,10 +164,10 @@ static void aggregate_case(const char *file)
 
 static void filtering_case(const char *file)
 {
-    size_t hsize = sizeof(uc_filter_mem_t) +
-                   FLT_SLOTS * sizeof(uc_filter_entry_t);
+    size_t hsize =
+        sizeof(uc_filter_mem_t) + FLT_SLOTS * sizeof(uc_filter_entry_t);
     uc_filter_mem_t *img = calloc(1, hsize);
-    uint8_t *win = st_window((size_t)FLT_PKTS * UC_FILTER_SLOT);
+    uint8_t *win         = st_window((size_t)FLT_PKTS * UC_FILTER_SLOT);
     uint32_t i, j, src, match = 0, seen[FLT_KEYS * 2] = {0};
     uint8_t pkt[200];
     const uc_filter_mem_t *mem;
@@ -184,8 +183,8 @@ static void filtering_case(const char *file)
         img->table[j].key   = 2 * i + 1;
         img->table[j].value = 7000 + i;
     }
-    ctx = ctx_of(file, hsize, img, hsize, win,
-                 (size_t)FLT_PKTS * UC_FILTER_SLOT);
+    ctx =
+        ctx_of(file, hsize, img, hsize, win, (size_t)FLT_PKTS * UC_FILTER_SLOT);
     for (i = 0; i < FLT_PKTS; i++) {
         src = rnd() % (2 * FLT_KEYS);
         match += (src % 2 == 0);
@@ -201,7 +200,7 @@ static void filtering_case(const char *file)
              "filtering: %d matched, %d dropped (expected %u, %u)",
              mem->matched, mem->dropped, match, FLT_PKTS - match);
     for (i = 0; i < match; i++) {
-        h = (const pkt_hdr_t *)(win + (size_t)i * UC_FILTER_SLOT);
+        h   = (const pkt_hdr_t *)(win + (size_t)i * UC_FILTER_SLOT);
         src = h->ip_hdr.source_id;
         XG_CHECK(src % 2 == 0 && seen[src] > 0 &&
                      h->udp_hdr.dst_port == 7000 + src / 2,
@@ -216,7 +215,9 @@ static void filtering_case(const char *file)
 
 static void copy_case(const char *file)
 {
-    enum { LEN = 100000 };
+    enum {
+        LEN = 100000
+    };
     uint8_t *win = st_window(LEN), *src = malloc(LEN);
     uint8_t pkt[sizeof(pkt_hdr_t) + 1500];
     xg_spin_ctx_t *ctx;
@@ -230,11 +231,12 @@ static void copy_case(const char *file)
         n = min32(1 + rnd() % 1500, LEN - at);
         st_packet(pkt, (uint32_t)sizeof(pkt_hdr_t) + n, 0, 0, src + at);
         XG_CHECK(xg_spin_ctx_inject(ctx, 1, pkt, sizeof(pkt_hdr_t) + n,
-                                    at + n == LEN) == XG_OK, "inject");
+                                    at + n == LEN) == XG_OK,
+                 "inject");
     }
     XG_CHECK(xg_spin_ctx_quiet(ctx) == XG_OK, "quiet");
     XG_CHECK(memcmp(win, src, LEN) == 0, "copy_to_host: the host window "
-             "differs from the message");
+                                         "differs from the message");
     XG_CHECK(xg_spin_ctx_destroy(ctx) == XG_OK, "destroy");
     free(win);
     free(src);
@@ -249,7 +251,7 @@ static void host_direct_case(const char *file)
     uint32_t m, w;
 
     memset(&p, 0, sizeof(p));
-    p.field_mask = XG_SPIN_CTX_FIELD_HANDLERS | XG_SPIN_CTX_FIELD_HOST_MEM;
+    p.field_mask      = XG_SPIN_CTX_FIELD_HANDLERS | XG_SPIN_CTX_FIELD_HOST_MEM;
     p.handler_file    = file;
     p.payload_handler = "host_direct_ph";
     p.host_mem        = win;
@@ -274,8 +276,12 @@ static void host_direct_case(const char *file)
 
 static void strided_case(const char *file)
 {
-    enum { BLOCK = 256, STRIDE = 512, LEN = 64 * 1024 };
-    size_t wsize = (size_t)(LEN / BLOCK) * STRIDE + 8;
+    enum {
+        BLOCK  = 256,
+        STRIDE = 512,
+        LEN    = 64 * 1024
+    };
+    size_t wsize         = (size_t)(LEN / BLOCK) * STRIDE + 8;
     uc_strided_mem_t img = {BLOCK, STRIDE, wsize - 8};
     uint8_t *win = st_window(wsize), *src = malloc(LEN);
     uint8_t pkt[sizeof(pkt_hdr_t) + 1000];
@@ -290,13 +296,15 @@ static void strided_case(const char *file)
         n = min32(1 + rnd() % 1000, LEN - at);
         st_packet(pkt, (uint32_t)sizeof(pkt_hdr_t) + n, 0, 0, src + at);
         XG_CHECK(xg_spin_ctx_inject(ctx, 3, pkt, sizeof(pkt_hdr_t) + n,
-                                    at + n == LEN) == XG_OK, "inject");
+                                    at + n == LEN) == XG_OK,
+                 "inject");
     }
     XG_CHECK(xg_spin_ctx_quiet(ctx) == XG_OK, "quiet");
     XG_CHECK(*(uint64_t *)(win + wsize - 8) == 1, "strided: no flag");
     for (b = 0; b < LEN / BLOCK; b++) {
         XG_CHECK(memcmp(win + (size_t)b * STRIDE, src + (size_t)b * BLOCK,
-                        BLOCK) == 0, "strided: block %u misplaced", b);
+                        BLOCK) == 0,
+                 "strided: block %u misplaced", b);
         for (at = BLOCK; at < STRIDE && (size_t)b * STRIDE + at < wsize - 8;
              at++) {
             XG_CHECK(win[(size_t)b * STRIDE + at] == 0,
@@ -310,8 +318,10 @@ static void strided_case(const char *file)
 
 int main(int argc, char **argv)
 {
-    XG_CHECK(argc == 8, "usage: %s reduce.so histogram.so aggregate.so "
-             "filtering.so copy.so copy.so strided.so", argv[0]);
+    XG_CHECK(argc == 8,
+             "usage: %s reduce.so histogram.so aggregate.so "
+             "filtering.so copy.so copy.so strided.so",
+             argv[0]);
     reduce_case(argv[1]);
     histogram_case(argv[2]);
     aggregate_case(argv[3]);

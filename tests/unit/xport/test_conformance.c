@@ -30,25 +30,25 @@
 #include "xg_test.h"
 #include "xport/xg_xport.h"
 
-#define PACKETS    500   /* to the right neighbour, more than a ring holds */
-#define ADDS       10000 /* fetch-adds per PE */
-#define PART_SIZE  (2u << 20)
-#define KNOWN_CAPS (XG_XPORT_CAP_LOAD_STORE | XG_XPORT_CAP_ATOMIC_CPU | \
-                    XG_XPORT_CAP_PACKETS | XG_XPORT_CAP_RMA |           \
-                    XG_XPORT_CAP_ORDERED)
+#define PACKETS   500   /* to the right neighbour, more than a ring holds */
+#define ADDS      10000 /* fetch-adds per PE */
+#define PART_SIZE (2u << 20)
+#define KNOWN_CAPS                                       \
+    (XG_XPORT_CAP_LOAD_STORE | XG_XPORT_CAP_ATOMIC_CPU | \
+     XG_XPORT_CAP_PACKETS | XG_XPORT_CAP_RMA | XG_XPORT_CAP_ORDERED)
 
 typedef struct {
-    int32_t  from;
+    int32_t from;
     uint32_t seq;
-    uint8_t  fill[];
+    uint8_t fill[];
 } test_pkt_t;
 
 typedef struct {
     const char *name;
-    int         ordered;
-    uint32_t   *received; /* per sender: its packets so far */
-    uint32_t    loopback; /* our own */
-    uint32_t    closed;   /* handed over by rx_close */
+    int ordered;
+    uint32_t *received; /* per sender: its packets so far */
+    uint32_t loopback;  /* our own */
+    uint32_t closed;    /* handed over by rx_close */
 } rx_state_t;
 
 static xg_boot_identity_t job;
@@ -72,18 +72,20 @@ static void pkt_fill(void *buf, int from, uint32_t seq)
 
 static void on_packet(void *arg, const void *data, size_t len)
 {
-    rx_state_t *rx = arg;
+    rx_state_t *rx        = arg;
     const test_pkt_t *pkt = data;
     size_t i;
 
     XG_CHECK(len >= sizeof(*pkt), "%s: a packet of %zu bytes", rx->name, len);
-    XG_CHECK(len == pkt_len(pkt->seq), "%s: packet %u from %d has %zu "
-             "bytes, sent %zu", rx->name, pkt->seq, pkt->from, len,
-             pkt_len(pkt->seq));
+    XG_CHECK(len == pkt_len(pkt->seq),
+             "%s: packet %u from %d has %zu "
+             "bytes, sent %zu",
+             rx->name, pkt->seq, pkt->from, len, pkt_len(pkt->seq));
     for (i = 0; i < len - sizeof(*pkt); i++) {
-        XG_CHECK(pkt->fill[i] == (uint8_t)(pkt->seq + i), "%s: byte %zu of "
-                 "packet %u from %d damaged", rx->name, i, pkt->seq,
-                 pkt->from);
+        XG_CHECK(pkt->fill[i] == (uint8_t)(pkt->seq + i),
+                 "%s: byte %zu of "
+                 "packet %u from %d damaged",
+                 rx->name, i, pkt->seq, pkt->from);
     }
     if (pkt->seq >= PACKETS) {
         /* loopback packets and probes of a closed endpoint are numbered
@@ -92,10 +94,11 @@ static void on_packet(void *arg, const void *data, size_t len)
         return;
     }
     XG_CHECK((pkt->from >= 0) && (pkt->from < job.npes) &&
-             (pkt->from != job.rank), "%s: a packet from %d", rx->name,
-             pkt->from);
+                 (pkt->from != job.rank),
+             "%s: a packet from %d", rx->name, pkt->from);
     if (rx->ordered) {
-        XG_CHECK(pkt->seq == rx->received[pkt->from], "%s: packet %u from "
+        XG_CHECK(pkt->seq == rx->received[pkt->from],
+                 "%s: packet %u from "
                  "%d arrived as number %u: the component promises order",
                  rx->name, pkt->seq, pkt->from, rx->received[pkt->from]);
     }
@@ -112,14 +115,14 @@ static void on_closed(void *arg, const void *data, size_t len)
 static int pkt_send(xg_pkt_xport_t *x, int peer, uint32_t seq)
 {
     void *buf, *token;
-    xg_status_t status = x->ops.tx_reserve(x->ep, peer, pkt_len(seq), &buf,
-                                           &token);
+    xg_status_t status =
+        x->ops.tx_reserve(x->ep, peer, pkt_len(seq), &buf, &token);
 
     if (status == XG_ERR_NO_RESOURCE) {
         return 0;
     }
-    XG_CHECK(status == XG_OK, "%s: tx_reserve to %d: status %d", x->name,
-             peer, (int)status);
+    XG_CHECK(status == XG_OK, "%s: tx_reserve to %d: status %d", x->name, peer,
+             (int)status);
     pkt_fill(buf, job.rank, seq);
     x->ops.tx_commit(x->ep, peer, token, pkt_len(seq), 0);
     return 1;
@@ -132,24 +135,28 @@ static void check_identity(const xg_xport_component_t *c)
     XG_CHECK((c->name != NULL) && (c->name[0] != '\0'), "a nameless component");
     XG_CHECK((c->caps & ~KNOWN_CAPS) == 0, "%s: unknown capabilities %#x",
              c->name, c->caps);
-    XG_CHECK((c->open() == XG_OK) && (c->open() == XG_OK), "%s: open",
-             c->name);
+    XG_CHECK((c->open() == XG_OK) && (c->open() == XG_OK), "%s: open", c->name);
     self = c->reach(job.rank);
-    XG_CHECK((self & ~c->caps) == 0, "%s offers PE %d %#x beyond its "
-             "capabilities %#x", c->name, job.rank, self, c->caps);
+    XG_CHECK((self & ~c->caps) == 0,
+             "%s offers PE %d %#x beyond its "
+             "capabilities %#x",
+             c->name, job.rank, self, c->caps);
     XG_CHECK((c->reach(job.npes) == 0) && (c->reach(-1) == 0),
              "%s reaches a rank outside the job", c->name);
     if (self != 0) {
-        XG_CHECK(xg_xport_select(job.rank, self) != NULL, "%s offers %#x "
-                 "but nothing is selected for it", c->name, self);
+        XG_CHECK(xg_xport_select(job.rank, self) != NULL,
+                 "%s offers %#x "
+                 "but nothing is selected for it",
+                 c->name, self);
     }
     XG_CHECK(((c->caps & XG_XPORT_CAP_LOAD_STORE) == 0) ||
-             ((c->ops->region_open != NULL) && (c->ops->region_close != NULL) &&
-              (c->ops->region_alias != NULL)),
+                 ((c->ops->region_open != NULL) &&
+                  (c->ops->region_close != NULL) &&
+                  (c->ops->region_alias != NULL)),
              "%s: load/store without region ops", c->name);
     XG_CHECK(((c->caps & XG_XPORT_CAP_PACKETS) == 0) ||
-             (c->ops->pkt_open != NULL), "%s: packets without pkt_open",
-             c->name);
+                 (c->ops->pkt_open != NULL),
+             "%s: packets without pkt_open", c->name);
 }
 
 static void check_region(const xg_xport_component_t *c)
@@ -160,47 +167,53 @@ static void check_region(const xg_xport_component_t *c)
     int pe;
 
     XG_CHECK(c->ops->region_open(&region, job.local_npes, PART_SIZE,
-                                 (uintptr_t)xg_config.symmetric_base) ==
-             XG_OK, "%s: region_open", c->name);
+                                 (uintptr_t)xg_config.symmetric_base) == XG_OK,
+             "%s: region_open", c->name);
     XG_CHECK((region.nparts == job.local_npes) &&
-             (region.part_size == PART_SIZE) &&
-             (region.size == (size_t)job.local_npes * PART_SIZE),
+                 (region.part_size == PART_SIZE) &&
+                 (region.size == (size_t)job.local_npes * PART_SIZE),
              "%s: region of %d x %zu bytes", c->name, region.nparts,
              region.part_size);
-    XG_CHECK(xg_boot_kv_put("xport.base", &region.base, sizeof(region.base))
-             == XG_OK, "kv_put");
+    XG_CHECK(xg_boot_kv_put("xport.base", &region.base, sizeof(region.base)) ==
+                 XG_OK,
+             "kv_put");
     xg_boot_fence();
     XG_CHECK(xg_boot_kv_get(0, "xport.base", &base0, sizeof(base0)) == XG_OK,
              "kv_get");
-    XG_CHECK(base0 == region.base, "%s: PE 0 maps the region at %#lx, we at "
-             "%#lx", c->name, (unsigned long)base0,
-             (unsigned long)region.base);
+    XG_CHECK(base0 == region.base,
+             "%s: PE 0 maps the region at %#lx, we at "
+             "%#lx",
+             c->name, (unsigned long)base0, (unsigned long)region.base);
 
     /* stores of each PE in its own partition, loads by every PE */
-    word = (uint64_t *)xg_xport_region_part(&region, job.local_rank);
+    word    = (uint64_t *)xg_xport_region_part(&region, job.local_rank);
     word[0] = 0x5a00000000ull + (uint64_t)job.rank;
     word[PART_SIZE / 8 - 1] = ~word[0];
     xg_boot_fence();
     for (pe = 0; pe < job.local_npes; pe++) {
         uint64_t *theirs = (uint64_t *)xg_xport_region_part(&region, pe);
 
-        XG_CHECK((theirs[0] == 0x5a00000000ull +
-                               (uint64_t)xg_boot_rank_at(job.node, pe)) &&
-                 (theirs[PART_SIZE / 8 - 1] == ~theirs[0]), "%s: partition "
-                 "%d does not hold what its PE stored", c->name, pe);
+        XG_CHECK((theirs[0] ==
+                  0x5a00000000ull + (uint64_t)xg_boot_rank_at(job.node, pe)) &&
+                     (theirs[PART_SIZE / 8 - 1] == ~theirs[0]),
+                 "%s: partition "
+                 "%d does not hold what its PE stored",
+                 c->name, pe);
     }
 
     /* an alias of our partition's second page */
     alias = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     XG_CHECK(alias != MAP_FAILED, "mmap");
-    XG_CHECK(c->ops->region_alias(&region,
-                                  (uint64_t)((uintptr_t)word - region.base) +
-                                      4096, alias, 4096) == XG_OK,
+    XG_CHECK(c->ops->region_alias(
+                 &region, (uint64_t)((uintptr_t)word - region.base) + 4096,
+                 alias, 4096) == XG_OK,
              "%s: region_alias", c->name);
     alias[1] = 77 + (uint64_t)job.rank;
-    XG_CHECK(word[4096 / 8 + 1] == 77 + (uint64_t)job.rank, "%s: a store "
-             "through the alias is not seen in the region", c->name);
+    XG_CHECK(word[4096 / 8 + 1] == 77 + (uint64_t)job.rank,
+             "%s: a store "
+             "through the alias is not seen in the region",
+             c->name);
     munmap(alias, 4096);
 
     if (c->caps & XG_XPORT_CAP_ATOMIC_CPU) {
@@ -214,9 +227,8 @@ static void check_region(const xg_xport_component_t *c)
         }
         xg_boot_fence();
         XG_CHECK(atomic_load(counter) == (uint64_t)ADDS * job.local_npes,
-                 "%s: %d PEs x %d fetch-adds gave %lu", c->name,
-                 job.local_npes, ADDS,
-                 (unsigned long)atomic_load(counter));
+                 "%s: %d PEs x %d fetch-adds gave %lu", c->name, job.local_npes,
+                 ADDS, (unsigned long)atomic_load(counter));
     }
     xg_boot_fence();
     c->ops->region_close(&region);
@@ -227,7 +239,7 @@ static void check_region(const xg_xport_component_t *c)
  * the test's time limit catches it). */
 typedef struct {
     xg_pkt_xport_t *x;
-    _Atomic int     flag;
+    _Atomic int flag;
 } wake_state_t;
 
 static int wake_may_sleep(void *arg)
@@ -280,10 +292,10 @@ static int all_received(const rx_state_t *rx, const uint8_t *peers,
  * heard of it) until it opens again.  Reaching is symmetric: the PEs in
  * @peers are the ones that send to this PE.
  */
-static void check_pkt_xport(xg_pkt_xport_t *x, const uint8_t *peers,
-                            int loop, int ordered)
+static void check_pkt_xport(xg_pkt_xport_t *x, const uint8_t *peers, int loop,
+                            int ordered)
 {
-    rx_state_t rx = {.name = x->name, .ordered = ordered};
+    rx_state_t rx  = {.name = x->name, .ordered = ordered};
     uint32_t *sent = calloc((size_t)job.npes, sizeof(*sent)), i;
     void *buf, *token;
     xg_wait_t wait;
@@ -291,16 +303,19 @@ static void check_pkt_xport(xg_pkt_xport_t *x, const uint8_t *peers,
 
     rx.received = calloc((size_t)job.npes, sizeof(*rx.received));
     XG_CHECK((sent != NULL) && (rx.received != NULL), "calloc");
-    XG_CHECK((x->rank == job.rank) && (x->npes == job.npes), "%s: endpoint "
-             "of PE %d of %d", x->name, x->rank, x->npes);
-    XG_CHECK(x->ops.mtu(x->ep) >= pkt_len(PACKETS + 1), "%s: mtu %zu",
-             x->name, x->ops.mtu(x->ep));
+    XG_CHECK((x->rank == job.rank) && (x->npes == job.npes),
+             "%s: endpoint "
+             "of PE %d of %d",
+             x->name, x->rank, x->npes);
+    XG_CHECK(x->ops.mtu(x->ep) >= pkt_len(PACKETS + 1), "%s: mtu %zu", x->name,
+             x->ops.mtu(x->ep));
     XG_CHECK(x->ops.tx_reserve(x->ep, job.npes, 16, &buf, &token) ==
-             XG_ERR_PE_RANGE, "%s: a rank outside the job accepted", x->name);
+                 XG_ERR_PE_RANGE,
+             "%s: a rank outside the job accepted", x->name);
     for (pe = 0; pe < job.npes; pe++) {
         if (peers[pe] || ((pe == job.rank) && loop)) {
-            XG_CHECK(x->ops.tx_reserve(x->ep, pe, x->ops.mtu(x->ep) + 1,
-                                       &buf, &token) != XG_OK,
+            XG_CHECK(x->ops.tx_reserve(x->ep, pe, x->ops.mtu(x->ep) + 1, &buf,
+                                       &token) != XG_OK,
                      "%s: a packet above the mtu accepted", x->name);
         }
     }
@@ -344,8 +359,10 @@ static void check_pkt_xport(xg_pkt_xport_t *x, const uint8_t *peers,
     /* a closed endpoint refuses senders until it opens again; a peer
      * through the network hears of it by packet, so it may take polls */
     x->ops.rx_close(x->ep, on_closed, &rx);
-    XG_CHECK(rx.closed == 0, "%s: rx_close handed over %u packets nobody "
-             "sent", x->name, rx.closed);
+    XG_CHECK(rx.closed == 0,
+             "%s: rx_close handed over %u packets nobody "
+             "sent",
+             x->name, rx.closed);
     xg_boot_fence();
     for (pe = 0; pe < job.npes; pe++) {
         xg_status_t status;
@@ -361,8 +378,10 @@ static void check_pkt_xport(xg_pkt_xport_t *x, const uint8_t *peers,
             x->ops.rx_poll(x->ep, 16, on_closed, &rx);
             xg_wait_backoff(&wait);
         }
-        XG_CHECK(status == XG_ERR_UNREACHABLE, "%s: a closed endpoint "
-                 "answered %d", x->name, (int)status);
+        XG_CHECK(status == XG_ERR_UNREACHABLE,
+                 "%s: a closed endpoint "
+                 "answered %d",
+                 x->name, (int)status);
     }
     xg_boot_fence();
     x->ops.rx_open(x->ep);
@@ -414,8 +433,7 @@ static void check_packets(const xg_xport_component_t *c)
         return;
     }
     XG_CHECK(c->ops->pkt_open(&x) == XG_OK, "%s: pkt_open", c->name);
-    check_pkt_xport(&x, peers,
-                    (c->reach(job.rank) & XG_XPORT_CAP_PACKETS) != 0,
+    check_pkt_xport(&x, peers, (c->reach(job.rank) & XG_XPORT_CAP_PACKETS) != 0,
                     ordered);
     free(peers);
 }
@@ -449,7 +467,7 @@ int main(void)
     XG_CHECK(xg_xport_open() == XG_OK, "xg_xport_open");
     xg_boot_identity(&job);
     xg_test_pe = job.rank;
-    list = xg_xport_components(&count);
+    list       = xg_xport_components(&count);
     XG_CHECK(count > 0, "no transport component");
     for (i = 0; i < count; i++) {
         check_identity(list[i]);
@@ -465,7 +483,7 @@ int main(void)
         }
     }
     XG_CHECK(xg_xport_select(job.rank, XG_XPORT_CAP_LOAD_STORE |
-                             XG_XPORT_CAP_PACKETS) != NULL,
+                                           XG_XPORT_CAP_PACKETS) != NULL,
              "no component offers this node load/store and packets");
     check_joined();
     return XG_TEST_PASS;

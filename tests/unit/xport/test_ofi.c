@@ -35,14 +35,14 @@
 #include "xport/ofi/xg_ofi.h"
 #include "xport/xg_xport.h"
 
-#define REGION (12u << 20)
-#define SLOT   64           /* bytes per PE in the small-put area */
-#define BIG    (256u << 10) /* a transfer too large to inject */
-#define BIG_AT (512u << 10) /* + BIG x (rank mod 4): one area per writer */
-#define MID    4096         /* too large to inject, copied by the put */
-#define MID_AT (1536u << 10) /* + MID x (rank mod 4) */
-#define LONG_PUT    ((1u << 20) + 3)    /* several pieces, an odd tail */
-#define LONG_PUT_AT (2u << 20)          /* + LONG_STRIDE x (rank mod 4) */
+#define REGION      (12u << 20)
+#define SLOT        64           /* bytes per PE in the small-put area */
+#define BIG         (256u << 10) /* a transfer too large to inject */
+#define BIG_AT      (512u << 10) /* + BIG x (rank mod 4): one area per writer */
+#define MID         4096         /* too large to inject, copied by the put */
+#define MID_AT      (1536u << 10)    /* + MID x (rank mod 4) */
+#define LONG_PUT    ((1u << 20) + 3) /* several pieces, an odd tail */
+#define LONG_PUT_AT (2u << 20)       /* + LONG_STRIDE x (rank mod 4) */
 #define LONG_STRIDE ((1u << 20) + 4096)
 #define LONG_GET    ((4u << 20) + 4099) /* more pieces than in flight */
 #define LONG_GET_AT (7u << 20)          /* every PE's own pattern */
@@ -114,8 +114,9 @@ static void check_rma(void)
         XG_CHECK(counted, "a %d-byte put was not injected", SLOT);
         /* past the end: refused before it leaves */
         XG_CHECK(xg_xport_rma(1, pe, out, REGION - SLOT / 2, SLOT,
-                              XG_XPORT_RMA_WAIT, &counted) ==
-                 XG_ERR_OUT_OF_BOUNDS, "a put past PE %d's registration", pe);
+                              XG_XPORT_RMA_WAIT,
+                              &counted) == XG_ERR_OUT_OF_BOUNDS,
+                 "a put past PE %d's registration", pe);
     }
     XG_CHECK(xg_xport_rma_complete() == XG_OK, "rma_complete");
     XG_CHECK(!xg_xport_rma_outstanding(), "outstanding after complete");
@@ -126,9 +127,9 @@ static void check_rma(void)
                      "byte %zu of PE %d's put", i, pe);
         }
         if (network_peer(pe)) {
-            XG_CHECK(xg_xport_rma(0, pe, back, (uint64_t)job.rank * SLOT,
-                                  SLOT, XG_XPORT_RMA_WAIT, &counted) ==
-                     XG_OK, "get from PE %d", pe);
+            XG_CHECK(xg_xport_rma(0, pe, back, (uint64_t)job.rank * SLOT, SLOT,
+                                  XG_XPORT_RMA_WAIT, &counted) == XG_OK,
+                     "get from PE %d", pe);
             XG_CHECK(!counted && (memcmp(back, out, SLOT) == 0),
                      "get of my slot from PE %d", pe);
         }
@@ -143,8 +144,8 @@ static void check_rma(void)
         for (i = 0; i < MID; i++) {
             big[i] = pattern(job.rank + 2, i);
         }
-        XG_CHECK(xg_xport_rma(1, pe, big, MID_AT + MID * (job.rank % 4),
-                              MID, XG_XPORT_RMA_LOCAL, &counted) == XG_OK,
+        XG_CHECK(xg_xport_rma(1, pe, big, MID_AT + MID * (job.rank % 4), MID,
+                              XG_XPORT_RMA_LOCAL, &counted) == XG_OK,
                  "%d-byte put", MID);
         memset(big, 0xee, MID);
         XG_CHECK(xg_xport_rma_complete() == XG_OK, "rma_complete");
@@ -187,8 +188,8 @@ static void check_rma_long(void)
     XG_CHECK((src != NULL) && (back != NULL), "malloc");
     for (pe = 0; !network_peer(pe); pe++) {
     }
-    XG_CHECK(xg_xport_rma(0, pe, back, LONG_GET_AT, LONG_GET,
-                          XG_XPORT_RMA_WAIT, &counted) == XG_OK,
+    XG_CHECK(xg_xport_rma(0, pe, back, LONG_GET_AT, LONG_GET, XG_XPORT_RMA_WAIT,
+                          &counted) == XG_OK,
              "a %u-byte get from PE %d", LONG_GET, pe);
     XG_CHECK(!counted, "a get left work to quiet");
     for (i = 0; i < LONG_GET; i++) {
@@ -204,7 +205,8 @@ static void check_rma_long(void)
     memset(src, 0xee, LONG_PUT); /* its source is free: nothing changes */
     XG_CHECK(xg_xport_rma_complete() == XG_OK, "rma_complete");
     XG_CHECK(xg_xport_rma(0, pe, back, at, LONG_PUT, XG_XPORT_RMA_WAIT,
-                          &counted) == XG_OK, "the long put read back");
+                          &counted) == XG_OK,
+             "the long put read back");
     for (i = 0; i < LONG_PUT; i++) {
         XG_CHECK(back[i] == pattern(job.rank + 5, i),
                  "byte %zu of the %u-byte put to PE %d", i, LONG_PUT, pe);
@@ -233,7 +235,7 @@ static void check_target_bounds(void)
                  "PE %d's registration", pe);
         for (bad = 0; bad < 2; bad++) {
             uint64_t addr = bad ? rec[0] : rec[0] + rec[2];
-            uint64_t key = bad ? rec[1] ^ 0x5a5a : rec[1];
+            uint64_t key  = bad ? rec[1] ^ 0x5a5a : rec[1];
 
             XG_CHECK(atomic_load(&xg_ofi.tx_inflight) == 0,
                      "library operations in flight");
@@ -283,15 +285,16 @@ static void send_raw(int pe, const xg_ofi_hdr_t *hdr, size_t len)
         pkts.ops.rx_poll(pkts.ep, 16, on_packet, NULL);
         xg_wait_backoff(&wait);
     }
-    XG_CHECK(ret == 0, "fi_inject to PE %d: %s", pe,
-             fi_strerror((int)-ret));
+    XG_CHECK(ret == 0, "fi_inject to PE %d: %s", pe, fi_strerror((int)-ret));
 }
 
 static void check_foreign(void)
 {
-    xg_pkt_xport_t x = pkts;
-    xg_ofi_hdr_t good = {.job_key = job.job_key, .src = (uint32_t)job.rank,
-                         .kind = XG_OFI_PKT_DATA}, bad;
+    xg_pkt_xport_t x  = pkts;
+    xg_ofi_hdr_t good = {.job_key = job.job_key,
+                         .src     = (uint32_t)job.rank,
+                         .kind    = XG_OFI_PKT_DATA},
+                 bad;
     unsigned peers = 0;
     uint64_t before[XG_OFI_DROP_LAST];
     void *buf, *token;
@@ -310,12 +313,12 @@ static void check_foreign(void)
         bad = good;
         bad.job_key ^= 1; /* another job */
         send_raw(pe, &bad, sizeof(bad) + 8);
-        bad = good;
+        bad     = good;
         bad.src = (uint32_t)pe; /* the receiver itself */
         send_raw(pe, &bad, sizeof(bad) + 8);
         bad.src = (uint32_t)job.npes; /* no rank of the job */
         send_raw(pe, &bad, sizeof(bad));
-        bad = good;
+        bad      = good;
         bad.kind = 99;
         send_raw(pe, &bad, sizeof(bad));
         send_raw(pe, &good, 8); /* short */
@@ -337,13 +340,17 @@ static void check_foreign(void)
     XG_CHECK(delivered == 0, "%u foreign packets reached the callback",
              delivered);
     XG_CHECK(atomic_load(&xg_ofi.dropped[XG_OFI_DROP_FOREIGN]) -
-                     before[XG_OFI_DROP_FOREIGN] == peers &&
-             atomic_load(&xg_ofi.dropped[XG_OFI_DROP_SOURCE]) -
-                     before[XG_OFI_DROP_SOURCE] == 2 * peers &&
-             atomic_load(&xg_ofi.dropped[XG_OFI_DROP_KIND]) -
-                     before[XG_OFI_DROP_KIND] == peers &&
-             atomic_load(&xg_ofi.dropped[XG_OFI_DROP_SHORT]) -
-                     before[XG_OFI_DROP_SHORT] == peers,
+                         before[XG_OFI_DROP_FOREIGN] ==
+                     peers &&
+                 atomic_load(&xg_ofi.dropped[XG_OFI_DROP_SOURCE]) -
+                         before[XG_OFI_DROP_SOURCE] ==
+                     2 * peers &&
+                 atomic_load(&xg_ofi.dropped[XG_OFI_DROP_KIND]) -
+                         before[XG_OFI_DROP_KIND] ==
+                     peers &&
+                 atomic_load(&xg_ofi.dropped[XG_OFI_DROP_SHORT]) -
+                         before[XG_OFI_DROP_SHORT] ==
+                     peers,
              "drops by reason do not match what %u peers sent", peers);
     xg_boot_fence();
 }

@@ -16,8 +16,8 @@
 #define PRODUCERS 3
 
 static xg_shm_ring_t ring;
-static _Atomic uint64_t sent;   /* packets claimed and published */
-static _Atomic int      closed_seen[PRODUCERS];
+static _Atomic uint64_t sent; /* packets claimed and published */
+static _Atomic int closed_seen[PRODUCERS];
 
 static void *producer(void *arg)
 {
@@ -63,7 +63,8 @@ int main(void)
     XG_CHECK(xg_shm_ring_create(&ring, 16, 512, 0) == XG_OK, "create");
     for (i = 0; i < PRODUCERS; i++) {
         XG_CHECK(pthread_create(&threads[i], NULL, producer,
-                                (void *)(intptr_t)i) == 0, "thread");
+                                (void *)(intptr_t)i) == 0,
+                 "thread");
     }
     while (got < 5000) {
         got += consume();
@@ -84,8 +85,7 @@ int main(void)
         XG_CHECK(atomic_load(&closed_seen[i]), "producer %d not refused", i);
     }
     XG_CHECK(atomic_load(&sent) == got, "claimed %llu, consumed %llu",
-             (unsigned long long)atomic_load(&sent),
-             (unsigned long long)got);
+             (unsigned long long)atomic_load(&sent), (unsigned long long)got);
     XG_CHECK(xg_shm_ring_peek(&ring, &(uint32_t){0}) == NULL, "left over");
     XG_CHECK(xg_shm_ring_claim(&ring, 8) == XG_SHM_RING_CLOSED_POS,
              "claim after close");

@@ -20,14 +20,14 @@
 #define ROUNDS 100
 
 struct counters {
-    long     add;
+    long add;
     uint64_t inc;
-    int      fetch_inc;
-    int32_t  fetch_add;
+    int fetch_inc;
+    int32_t fetch_add;
     uint32_t cswap;
     uint64_t bits;
-    int      winner;
-    long     wins;
+    int winner;
+    long wins;
 };
 
 int main(void)
@@ -40,16 +40,16 @@ int main(void)
     long sum;
 
     shmem_init();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
+    me         = shmem_my_pe();
+    npes       = shmem_n_pes();
     xg_test_pe = me;
     if (npes > 63) {
         return XG_TEST_SKIP; /* one bit per PE in a uint64_t */
     }
-    total = npes * ITERS;
-    c = shmem_calloc(1, sizeof(*c));
+    total       = npes * ITERS;
+    c           = shmem_calloc(1, sizeof(*c));
     seen_values = shmem_malloc((size_t)total * sizeof(int));
-    mine = malloc(ITERS * sizeof(int));
+    mine        = malloc(ITERS * sizeof(int));
     XG_CHECK((c != NULL) && (seen_values != NULL) && (mine != NULL),
              "allocation");
     shmem_barrier_all();
@@ -86,16 +86,20 @@ int main(void)
                  c->fetch_inc, total);
         XG_CHECK(c->fetch_add == sum, "fetch_add: %d, expected %ld",
                  (int)c->fetch_add, sum);
-        XG_CHECK(c->cswap == (uint32_t)total, "compare_swap loop: %u, "
-                 "expected %d", c->cswap, total);
+        XG_CHECK(c->cswap == (uint32_t)total,
+                 "compare_swap loop: %u, "
+                 "expected %d",
+                 c->cswap, total);
         XG_CHECK(c->bits == 0, "xor of an even count left %#llx",
                  (unsigned long long)c->bits);
         seen = calloc((size_t)total, 1);
         XG_CHECK(seen != NULL, "calloc");
         for (i = 0; i < total; i++) {
             XG_CHECK((seen_values[i] >= 0) && (seen_values[i] < total) &&
-                     !seen[seen_values[i]], "fetch_inc value %d returned "
-                     "twice or out of range", seen_values[i]);
+                         !seen[seen_values[i]],
+                     "fetch_inc value %d returned "
+                     "twice or out of range",
+                     seen_values[i]);
             seen[seen_values[i]] = 1;
         }
         free(seen);
@@ -124,10 +128,12 @@ int main(void)
         winner = shmem_int_atomic_fetch(&c->winner, 0);
         XG_CHECK((winner >= 0) && (winner < npes), "round %d: winner %d", r,
                  winner);
-        XG_CHECK(won == (winner == me), "round %d: won=%d but winner is %d",
-                 r, won, winner);
-        XG_CHECK(shmem_long_atomic_fetch(&c->wins, 0) == r + 1, "round %d: "
-                 "%ld wins so far", r, shmem_long_atomic_fetch(&c->wins, 0));
+        XG_CHECK(won == (winner == me), "round %d: won=%d but winner is %d", r,
+                 won, winner);
+        XG_CHECK(shmem_long_atomic_fetch(&c->wins, 0) == r + 1,
+                 "round %d: "
+                 "%ld wins so far",
+                 r, shmem_long_atomic_fetch(&c->wins, 0));
         shmem_barrier_all();
     }
 

@@ -18,10 +18,10 @@
 #define UPDATES 3000
 
 struct words {
-    long     sum;      /* atomic_add / atomic_inc from the left PE */
-    uint64_t bits;     /* and/or/xor/set from the left PE */
-    long     ctx_sum;  /* atomic_add on a created context */
-    long     flag;     /* put after a fence */
+    long sum;      /* atomic_add / atomic_inc from the left PE */
+    uint64_t bits; /* and/or/xor/set from the left PE */
+    long ctx_sum;  /* atomic_add on a created context */
+    long flag;     /* put after a fence */
 };
 
 int main(void)
@@ -32,11 +32,11 @@ int main(void)
     uint64_t expect_bits = 0;
 
     shmem_init();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
+    me         = shmem_my_pe();
+    npes       = shmem_n_pes();
     xg_test_pe = me;
-    right = (me + 1) % npes;
-    w = shmem_calloc(1, sizeof(*w));
+    right      = (me + 1) % npes;
+    w          = shmem_calloc(1, sizeof(*w));
     XG_CHECK(w != NULL, "allocation");
     shmem_barrier_all();
 
@@ -79,8 +79,8 @@ int main(void)
     shmem_quiet();
     shmem_barrier_all();
     XG_CHECK(w->ctx_sum == (long)UPDATES * (UPDATES - 1) / 2,
-             "context sum %ld, expected %ld after shmem_ctx_quiet",
-             w->ctx_sum, (long)UPDATES * (UPDATES - 1) / 2);
+             "context sum %ld, expected %ld after shmem_ctx_quiet", w->ctx_sum,
+             (long)UPDATES * (UPDATES - 1) / 2);
     XG_CHECK(w->bits == expect_bits,
              "bits %#llx, expected %#llx (the updates applied out of order)",
              (unsigned long long)w->bits, (unsigned long long)expect_bits);

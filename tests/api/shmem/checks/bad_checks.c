@@ -30,14 +30,14 @@ static int heap_case(const char *name)
     void *a, *b;
 
     if (strcmp(name, "malloc_size") == 0) {
-        a = shmem_malloc(odd_one() ? 2048 : 1024);
+        a         = shmem_malloc(odd_one() ? 2048 : 1024);
         g_dest[0] = (long)(intptr_t)a;
         /* a put here would land inside another object */
         shmem_long_p((long *)a, 1, 0);
     } else if (strcmp(name, "malloc_order") == 0) {
         /* A (100 bytes) then B (200) on most PEs, B then A on the last */
-        a = shmem_malloc(odd_one() ? 200 : 100);
-        b = shmem_malloc(odd_one() ? 100 : 200);
+        a         = shmem_malloc(odd_one() ? 200 : 100);
+        b         = shmem_malloc(odd_one() ? 100 : 200);
         g_dest[0] = (long)(intptr_t)a + (long)(intptr_t)b;
     } else if (strcmp(name, "free_order") == 0) {
         a = shmem_malloc(64);
@@ -47,7 +47,7 @@ static int heap_case(const char *name)
     } else if (strcmp(name, "free_vs_malloc") == 0) {
         a = shmem_malloc(64);
         if (odd_one()) {
-            b = shmem_malloc(64);
+            b         = shmem_malloc(64);
             g_dest[0] = (long)(intptr_t)b;
         } else {
             shmem_free(a);
@@ -56,27 +56,27 @@ static int heap_case(const char *name)
         if (odd_one()) {
             shmem_barrier_all();
         } else {
-            a = shmem_malloc(64);
+            a         = shmem_malloc(64);
             g_dest[0] = (long)(intptr_t)a;
         }
     } else if (strcmp(name, "calloc_size") == 0) {
-        a = shmem_calloc(odd_one() ? 8 : 4, sizeof(long));
+        a         = shmem_calloc(odd_one() ? 8 : 4, sizeof(long));
         g_dest[0] = (long)(intptr_t)a;
     } else if (strcmp(name, "align_alignment") == 0) {
-        a = shmem_align(odd_one() ? 128 : 64, 256);
+        a         = shmem_align(odd_one() ? 128 : 64, 256);
         g_dest[0] = (long)(intptr_t)a;
     } else if (strcmp(name, "hints_size") == 0) {
         a = shmem_malloc_with_hints(odd_one() ? 96 : 64,
                                     SHMEM_MALLOC_ATOMICS_REMOTE);
         g_dest[0] = (long)(intptr_t)a;
     } else if (strcmp(name, "realloc_size") == 0) {
-        a = shmem_malloc(64);
-        b = shmem_realloc(a, odd_one() ? 4096 : 128);
+        a         = shmem_malloc(64);
+        b         = shmem_realloc(a, odd_one() ? 4096 : 128);
         g_dest[0] = (long)(intptr_t)b;
     } else if (strcmp(name, "realloc_object") == 0) {
-        a = shmem_malloc(64);
-        b = shmem_malloc(64);
-        a = shmem_realloc(odd_one() ? b : a, 128);
+        a         = shmem_malloc(64);
+        b         = shmem_malloc(64);
+        a         = shmem_realloc(odd_one() ? b : a, 128);
         g_dest[0] = (long)(intptr_t)a;
     } else {
         return -1;

@@ -54,17 +54,17 @@ static void fill_check(long *obj, size_t bytes, int step)
 
 int main(void)
 {
-    long *obj[SLOTS] = {NULL};
-    int fills = 0;
+    long *obj[SLOTS]   = {NULL};
+    int fills          = 0;
     size_t size[SLOTS] = {0};
     shmem_team_t half;
     int step, npes, k;
 
     shmem_init();
     xg_test_pe = shmem_my_pe();
-    npes = shmem_n_pes();
-    XG_CHECK(shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1,
-                                      (npes + 1) / 2, NULL, 0, &half) == 0,
+    npes       = shmem_n_pes();
+    XG_CHECK(shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, (npes + 1) / 2,
+                                      NULL, 0, &half) == 0,
              "split");
     for (step = 0; step < STEPS; step++) {
         k = (int)next(SLOTS);
@@ -73,24 +73,24 @@ int main(void)
         case 1:
             if (obj[k] == NULL) {
                 size[k] = 8 * (1 + next(64));
-                obj[k] = shmem_malloc(size[k]);
+                obj[k]  = shmem_malloc(size[k]);
             }
             break;
         case 2:
             if (obj[k] == NULL) {
                 size[k] = 8 * (1 + next(16));
-                obj[k] = shmem_calloc(size[k] / 8, 8);
+                obj[k]  = shmem_calloc(size[k] / 8, 8);
             }
             break;
         case 3:
             if (obj[k] == NULL) {
                 size[k] = 64;
-                obj[k] = shmem_align((size_t)64 << next(6), size[k]);
+                obj[k]  = shmem_align((size_t)64 << next(6), size[k]);
             }
             break;
         case 4:
             size[k] = 8 * (1 + next(128));
-            obj[k] = shmem_realloc(obj[k], size[k]);
+            obj[k]  = shmem_realloc(obj[k], size[k]);
             break;
         case 5:
             shmem_free(obj[k]);
@@ -113,9 +113,7 @@ int main(void)
             shmem_free(shmem_malloc_with_hints(
                 0, (xg_test_pe % 2) ? SHMEM_MALLOC_ATOMICS_REMOTE : 0));
             break;
-        default:
-            shmem_barrier_all();
-            break;
+        default: shmem_barrier_all(); break;
         }
         if (obj[k] != NULL) {
             XG_CHECK(size[k] > 0, "step %d", step);

@@ -33,22 +33,22 @@ static void check_psync(const char *what, int start, int log, int size,
     for (i = 0; i < SHMEM_SYNC_SIZE; i++) {
         XG_CHECK(psync[i] == SHMEM_SYNC_VALUE,
                  "%s (set %d/%d/%d, %s): pSync[%d] is %ld, not "
-                 "SHMEM_SYNC_VALUE", what, start, log, size,
-                 after_barrier ? "after a barrier" : "on return", i,
-                 psync[i]);
+                 "SHMEM_SYNC_VALUE",
+                 what, start, log, size,
+                 after_barrier ? "after a barrier" : "on return", i, psync[i]);
     }
 }
 
 /* Runs one call over the active set (if this PE is in it) and checks. */
-#define RUN(WHAT, CALL)                                                    \
-    do {                                                                   \
-        if (member) {                                                      \
-            CALL;                                                          \
-            check_psync(WHAT, start, log, size, 0);                        \
-        }                                                                  \
-        shmem_barrier_all();                                               \
-        check_psync(WHAT, start, log, size, 1);                            \
-        shmem_barrier_all(); /* the next call may signal at once */        \
+#define RUN(WHAT, CALL)                                             \
+    do {                                                            \
+        if (member) {                                               \
+            CALL;                                                   \
+            check_psync(WHAT, start, log, size, 0);                 \
+        }                                                           \
+        shmem_barrier_all();                                        \
+        check_psync(WHAT, start, log, size, 1);                     \
+        shmem_barrier_all(); /* the next call may signal at once */ \
     } while (0)
 
 static void run_set(int start, int log, int size)
@@ -70,8 +70,7 @@ static void run_set(int start, int log, int size)
         RUN("shmem_broadcast64",
             shmem_broadcast64(dst, src, n, 0, start, log, size, psync));
         RUN("shmem_broadcast32",
-            shmem_broadcast32(dst, src, n, size - 1, start, log, size,
-                              psync));
+            shmem_broadcast32(dst, src, n, size - 1, start, log, size, psync));
         RUN("shmem_long_sum_to_all",
             shmem_long_sum_to_all(dst, src, (int)n, start, log, size, pwrk,
                                   psync));
@@ -95,8 +94,7 @@ static void run_set(int start, int log, int size)
             shmem_alltoall32(dst, src, n, start, log, size, psync));
         if (n * 2 * (size_t)size <= BIG * 8) {
             RUN("shmem_alltoalls64",
-                shmem_alltoalls64(dst, src, 2, 2, n, start, log, size,
-                                  psync));
+                shmem_alltoalls64(dst, src, 2, 2, n, start, log, size, psync));
         }
     }
 }
@@ -153,7 +151,7 @@ int main(void)
 
     shmem_init();
     xg_test_pe = shmem_my_pe();
-    npes = shmem_n_pes();
+    npes       = shmem_n_pes();
     for (i = 0; i < SHMEM_SYNC_SIZE; i++) {
         psync[i] = SHMEM_SYNC_VALUE;
     }
@@ -161,11 +159,11 @@ int main(void)
         src[i] = i + xg_test_pe;
     }
     shmem_barrier_all();
-    run_set(0, 0, npes);                   /* the whole job */
+    run_set(0, 0, npes); /* the whole job */
     if (npes >= 3) {
-        run_set(0, 1, (npes + 1) / 2);     /* the even PEs */
-        run_set(1, 0, npes - 1);           /* all but PE 0 */
-        run_set(npes - 1, 0, 1);           /* the last PE alone */
+        run_set(0, 1, (npes + 1) / 2); /* the even PEs */
+        run_set(1, 0, npes - 1);       /* all but PE 0 */
+        run_set(npes - 1, 0, 1);       /* the last PE alone */
     }
     if (npes >= 5) {
         run_set(1, 2, (npes - 2) / 4 + 1); /* every 4th PE from 1 */

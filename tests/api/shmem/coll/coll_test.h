@@ -17,15 +17,15 @@
 #define COLL_TEST_TEAMS 7
 
 typedef struct coll_test_team {
-    const char  *name;
-    shmem_team_t team;  /* SHMEM_TEAM_INVALID on non-members */
+    const char *name;
+    shmem_team_t team; /* SHMEM_TEAM_INVALID on non-members */
 } coll_test_team_t;
 
 static coll_test_team_t coll_teams[COLL_TEST_TEAMS];
 
 static void coll_test_teams_create(void)
 {
-    int npes = shmem_n_pes();
+    int npes    = shmem_n_pes();
     int top_odd = ((npes - 1) % 2 == 1) ? npes - 1 : npes - 2;
 
     coll_teams[0].name = "world";
@@ -72,8 +72,8 @@ static inline void coll_test_start(size_t bytes, unsigned char **src,
 {
     shmem_init();
     xg_test_pe = shmem_my_pe();
-    *src = shmem_malloc(bytes);
-    *dst = shmem_malloc(bytes);
+    *src       = shmem_malloc(bytes);
+    *dst       = shmem_malloc(bytes);
     XG_CHECK((*src != NULL) && (*dst != NULL), "shmem_malloc");
     coll_test_teams_create();
 }
@@ -87,8 +87,7 @@ static inline int coll_test_finish(const long *psync, int words,
     int i;
 
     for (i = 0; i < words; i++) {
-        XG_CHECK(psync[i] == SHMEM_SYNC_VALUE, "pSync[%d] = %ld", i,
-                 psync[i]);
+        XG_CHECK(psync[i] == SHMEM_SYNC_VALUE, "pSync[%d] = %ld", i, psync[i]);
     }
     coll_test_teams_destroy();
     shmem_free(dst);

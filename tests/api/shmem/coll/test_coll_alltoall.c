@@ -28,72 +28,71 @@ static unsigned code(int from, int to, size_t k)
     return (unsigned)(from * 37 + to * 11 + (int)(k % 97));
 }
 
-#define ALLTOALL_TYPED(TYPE, TYPENAME)                                     \
-    static void a2a_##TYPENAME(const char *what, shmem_team_t team,        \
-                               size_t n)                                   \
-    {                                                                      \
-        TYPE *s = (TYPE *)src, *d = (TYPE *)dst;                           \
-        int r = shmem_team_my_pe(team), np = shmem_team_n_pes(team), q;    \
-        size_t k;                                                          \
-                                                                           \
-        for (q = 0; q < np; q++) {                                         \
-            for (k = 0; k < n; k++) {                                      \
-                s[(size_t)q * n + k] = (TYPE)(code(r, q, k) % 100);        \
-            }                                                              \
-        }                                                                  \
-        d[(size_t)np * n] = (TYPE)-1;                                      \
-        XG_CHECK(shmem_##TYPENAME##_alltoall(team, d, s, n) == 0,          \
-                 "%s " #TYPENAME "_alltoall", what);                       \
-        for (q = 0; q < np; q++) {                                         \
-            for (k = 0; k < n; k++) {                                      \
-                XG_CHECK(d[(size_t)q * n + k] ==                           \
-                             (TYPE)(code(q, r, k) % 100),                  \
-                         "%s " #TYPENAME "_alltoall of %zu: block of "     \
-                         "member %d, element %zu", what, n, q, k);         \
-            }                                                              \
-        }                                                                  \
-        XG_CHECK(d[(size_t)np * n] == (TYPE)-1,                            \
-                 "%s " #TYPENAME "_alltoall: past the end", what);         \
-    }                                                                      \
-    static void a2as_##TYPENAME(const char *what, shmem_team_t team,       \
-                                size_t n, ptrdiff_t dst_stride,            \
-                                ptrdiff_t src_stride)                      \
-    {                                                                      \
-        TYPE *s = (TYPE *)src, *d = (TYPE *)dst;                           \
-        int r = shmem_team_my_pe(team), np = shmem_team_n_pes(team), q;    \
-        size_t k, span = (size_t)np * n * (size_t)dst_stride;              \
-                                                                           \
-        for (q = 0; q < np; q++) {                                         \
-            for (k = 0; k < n; k++) {                                      \
-                s[((size_t)q * n + k) * (size_t)src_stride] =              \
-                    (TYPE)(code(r, q, k) % 100);                           \
-            }                                                              \
-        }                                                                  \
-        for (k = 0; k <= span; k++) {                                      \
-            d[k] = (TYPE)-1;                                               \
-        }                                                                  \
-        XG_CHECK(shmem_##TYPENAME##_alltoalls(team, d, s, dst_stride,      \
-                                              src_stride, n) == 0,         \
-                 "%s " #TYPENAME "_alltoalls", what);                      \
-        for (k = 0; k <= span; k++) {                                      \
-            size_t e = k / (size_t)dst_stride;                             \
-            TYPE want = (TYPE)-1;                                          \
-                                                                           \
-            if ((k % (size_t)dst_stride == 0) && (k < span)) {             \
-                want = (TYPE)(code((int)(e / n), r, e % n) % 100);         \
-            }                                                              \
-            XG_CHECK(d[k] == want,                                         \
-                     "%s " #TYPENAME "_alltoalls of %zu, dst %td sst %td:" \
-                     " element %zu", what, n, dst_stride, src_stride, k);  \
-        }                                                                  \
+#define ALLTOALL_TYPED(TYPE, TYPENAME)                                         \
+    static void a2a_##TYPENAME(const char *what, shmem_team_t team, size_t n)  \
+    {                                                                          \
+        TYPE *s = (TYPE *)src, *d = (TYPE *)dst;                               \
+        int r = shmem_team_my_pe(team), np = shmem_team_n_pes(team), q;        \
+        size_t k;                                                              \
+                                                                               \
+        for (q = 0; q < np; q++) {                                             \
+            for (k = 0; k < n; k++) {                                          \
+                s[(size_t)q * n + k] = (TYPE)(code(r, q, k) % 100);            \
+            }                                                                  \
+        }                                                                      \
+        d[(size_t)np * n] = (TYPE)-1;                                          \
+        XG_CHECK(shmem_##TYPENAME##_alltoall(team, d, s, n) == 0,              \
+                 "%s " #TYPENAME "_alltoall", what);                           \
+        for (q = 0; q < np; q++) {                                             \
+            for (k = 0; k < n; k++) {                                          \
+                XG_CHECK(d[(size_t)q * n + k] == (TYPE)(code(q, r, k) % 100),  \
+                         "%s " #TYPENAME "_alltoall of %zu: block of "         \
+                         "member %d, element %zu",                             \
+                         what, n, q, k);                                       \
+            }                                                                  \
+        }                                                                      \
+        XG_CHECK(d[(size_t)np * n] == (TYPE)-1,                                \
+                 "%s " #TYPENAME "_alltoall: past the end", what);             \
+    }                                                                          \
+    static void a2as_##TYPENAME(const char *what, shmem_team_t team, size_t n, \
+                                ptrdiff_t dst_stride, ptrdiff_t src_stride)    \
+    {                                                                          \
+        TYPE *s = (TYPE *)src, *d = (TYPE *)dst;                               \
+        int r = shmem_team_my_pe(team), np = shmem_team_n_pes(team), q;        \
+        size_t k, span = (size_t)np * n * (size_t)dst_stride;                  \
+                                                                               \
+        for (q = 0; q < np; q++) {                                             \
+            for (k = 0; k < n; k++) {                                          \
+                s[((size_t)q * n + k) * (size_t)src_stride] =                  \
+                    (TYPE)(code(r, q, k) % 100);                               \
+            }                                                                  \
+        }                                                                      \
+        for (k = 0; k <= span; k++) {                                          \
+            d[k] = (TYPE)-1;                                                   \
+        }                                                                      \
+        XG_CHECK(shmem_##TYPENAME##_alltoalls(team, d, s, dst_stride,          \
+                                              src_stride, n) == 0,             \
+                 "%s " #TYPENAME "_alltoalls", what);                          \
+        for (k = 0; k <= span; k++) {                                          \
+            size_t e  = k / (size_t)dst_stride;                                \
+            TYPE want = (TYPE)-1;                                              \
+                                                                               \
+            if ((k % (size_t)dst_stride == 0) && (k < span)) {                 \
+                want = (TYPE)(code((int)(e / n), r, e % n) % 100);             \
+            }                                                                  \
+            XG_CHECK(d[k] == want,                                             \
+                     "%s " #TYPENAME "_alltoalls of %zu, dst %td sst %td:"     \
+                     " element %zu",                                           \
+                     what, n, dst_stride, src_stride, k);                      \
+        }                                                                      \
     }
-#define TEST_TYPES(X)                                                      \
-    X(char, char)                                                          \
-    X(int, int)                                                            \
-    X(long, long)                                                          \
-    X(double, double)                                                      \
-    X(long double, longdouble)                                             \
-    X(uint16_t, uint16)                                                    \
+#define TEST_TYPES(X)          \
+    X(char, char)              \
+    X(int, int)                \
+    X(long, long)              \
+    X(double, double)          \
+    X(long double, longdouble) \
+    X(uint16_t, uint16)        \
     X(ptrdiff_t, ptrdiff)
 TEST_TYPES(ALLTOALL_TYPED)
 
@@ -117,21 +116,19 @@ static void bytes(const char *what, shmem_team_t team, size_t n)
             }
         }
     }
-    XG_CHECK(dst[(size_t)np * n] == 0xee, "%s alltoallmem: past the end",
-             what);
+    XG_CHECK(dst[(size_t)np * n] == 0xee, "%s alltoallmem: past the end", what);
     /* alltoallsmem with stride 2 on both sides */
     for (q = 0; q < np; q++) {
         for (k = 0; k < n; k++) {
             src[((size_t)q * n + k) * 2] = (unsigned char)code(r, q, k);
         }
     }
-    XG_CHECK(shmem_alltoallsmem(team, dst, src, 2, 2, n) == 0,
-             "alltoallsmem");
+    XG_CHECK(shmem_alltoallsmem(team, dst, src, 2, 2, n) == 0, "alltoallsmem");
     for (q = 0; q < np; q++) {
         for (k = 0; k < n; k++) {
             if (dst[((size_t)q * n + k) * 2] != (unsigned char)code(q, r, k)) {
-                XG_CHECK(0, "%s alltoallsmem of %zu: member %d byte %zu",
-                         what, n, q, k);
+                XG_CHECK(0, "%s alltoallsmem of %zu: member %d byte %zu", what,
+                         n, q, k);
             }
         }
     }
@@ -242,7 +239,7 @@ int main(void)
     int t, i;
 
     coll_test_start(BUF_BYTES, &src, &dst);
-    me = shmem_my_pe();
+    me   = shmem_my_pe();
     npes = shmem_n_pes();
 
     for (t = 0; t < COLL_TEST_TEAMS; t++) {

@@ -34,39 +34,39 @@ static int value_at(size_t i, int root, unsigned round)
     return (int)((i * 7 + (size_t)root * 5 + round * 3) & 63);
 }
 
-#define CHECK_TYPED(TYPE, TYPENAME)                                        \
-    static void typed_##TYPENAME(const char *what, shmem_team_t team,      \
-                                 int root, size_t n)                       \
-    {                                                                      \
-        TYPE *s = (TYPE *)src, *d = (TYPE *)dst;                           \
-        unsigned r = ++round_no;                                           \
-        size_t i;                                                          \
-                                                                           \
-        for (i = 0; i < n; i++) {                                          \
-            s[i] = (TYPE)value_at(i, shmem_team_my_pe(team), r);           \
-        }                                                                  \
-        for (i = 0; i <= n; i++) {                                         \
-            d[i] = (TYPE)-1;                                               \
-        }                                                                  \
-        XG_CHECK(shmem_##TYPENAME##_broadcast(team, d, s, n, root) == 0,   \
-                 "%s " #TYPENAME " broadcast", what);                      \
-        for (i = 0; i < n; i++) {                                          \
-            XG_CHECK(d[i] == (TYPE)value_at(i, root, r),                   \
-                     "%s " #TYPENAME " root %d n %zu: element %zu wrong",  \
-                     what, root, n, i);                                    \
-        }                                                                  \
+#define CHECK_TYPED(TYPE, TYPENAME)                                         \
+    static void typed_##TYPENAME(const char *what, shmem_team_t team,       \
+                                 int root, size_t n)                        \
+    {                                                                       \
+        TYPE *s = (TYPE *)src, *d = (TYPE *)dst;                            \
+        unsigned r = ++round_no;                                            \
+        size_t i;                                                           \
+                                                                            \
+        for (i = 0; i < n; i++) {                                           \
+            s[i] = (TYPE)value_at(i, shmem_team_my_pe(team), r);            \
+        }                                                                   \
+        for (i = 0; i <= n; i++) {                                          \
+            d[i] = (TYPE)-1;                                                \
+        }                                                                   \
+        XG_CHECK(shmem_##TYPENAME##_broadcast(team, d, s, n, root) == 0,    \
+                 "%s " #TYPENAME " broadcast", what);                       \
+        for (i = 0; i < n; i++) {                                           \
+            XG_CHECK(d[i] == (TYPE)value_at(i, root, r),                    \
+                     "%s " #TYPENAME " root %d n %zu: element %zu wrong",   \
+                     what, root, n, i);                                     \
+        }                                                                   \
         XG_CHECK(d[n] == (TYPE)-1, "%s " #TYPENAME ": past the end", what); \
     }
-#define TEST_TYPES(X)                                                      \
-    X(char, char)                                                          \
-    X(short, short)                                                        \
-    X(int, int)                                                            \
-    X(long, long)                                                          \
-    X(float, float)                                                        \
-    X(double, double)                                                      \
-    X(long double, longdouble)                                             \
-    X(uint8_t, uint8)                                                      \
-    X(uint64_t, uint64)                                                    \
+#define TEST_TYPES(X)          \
+    X(char, char)              \
+    X(short, short)            \
+    X(int, int)                \
+    X(long, long)              \
+    X(float, float)            \
+    X(double, double)          \
+    X(long double, longdouble) \
+    X(uint8_t, uint8)          \
+    X(uint64_t, uint64)        \
     X(size_t, size)
 TEST_TYPES(CHECK_TYPED)
 
@@ -83,9 +83,10 @@ static void bytes(const char *what, shmem_team_t team, int root, size_t n)
              "%s broadcastmem", what);
     for (i = 0; i < n; i++) {
         if (dst[i] != byte_at(i, root, r)) {
-            XG_CHECK(0, "%s broadcastmem root %d, %zu bytes: byte %zu is "
-                     "%#x, expected %#x", what, root, n, i, dst[i],
-                     byte_at(i, root, r));
+            XG_CHECK(0,
+                     "%s broadcastmem root %d, %zu bytes: byte %zu is "
+                     "%#x, expected %#x",
+                     what, root, n, i, dst[i], byte_at(i, root, r));
         }
     }
     XG_CHECK(dst[n] == 0xee, "%s broadcastmem: byte past the end", what);
@@ -109,13 +110,13 @@ static void generic(shmem_team_t team, int root)
 static void team_case(const char *what, shmem_team_t team, int big)
 {
     static const size_t counts[] = {0, 1, 7, 1000};
-    static const size_t sizes[] = {0, 1, 100, 65536, BIG + 3};
+    static const size_t sizes[]  = {0, 1, 100, 65536, BIG + 3};
     int n = shmem_team_n_pes(team), roots[3] = {0, n / 2, n - 1}, k;
     size_t c, nsizes = sizeof(sizes) / sizeof(sizes[0]) - (big ? 0 : 1);
 
     for (k = 0; k < 3; k++) {
         for (c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
-#define RUN_TYPED(TYPE, TYPENAME)                                          \
+#define RUN_TYPED(TYPE, TYPENAME) \
     typed_##TYPENAME(what, team, roots[k], counts[c]);
             TEST_TYPES(RUN_TYPED)
 #undef RUN_TYPED
@@ -169,7 +170,7 @@ int main(void)
     int t, i;
 
     coll_test_start(BIG + 64, &src, &dst);
-    me = shmem_my_pe();
+    me   = shmem_my_pe();
     npes = shmem_n_pes();
 
     for (t = 0; t < COLL_TEST_TEAMS; t++) {

@@ -14,7 +14,7 @@
 
 #include "coll_test.h"
 
-#define BUF_BYTES (8u << 20)
+#define BUF_BYTES  (8u << 20)
 #define BIG_PER_PE ((256u << 10) + 5)
 
 static int me, npes;
@@ -32,70 +32,70 @@ static size_t collect_count(int r, size_t scale)
     return (size_t)(r % 3) * scale + ((r % 3 == 0) ? 0 : (size_t)r);
 }
 
-#define FCOLLECT_TYPED(TYPE, TYPENAME)                                     \
-    static void fcollect_##TYPENAME(const char *what, shmem_team_t team,   \
-                                    size_t n)                              \
-    {                                                                      \
-        TYPE *s = (TYPE *)src, *d = (TYPE *)dst;                           \
-        int r = shmem_team_my_pe(team), np = shmem_team_n_pes(team), q;    \
-        size_t i;                                                          \
-                                                                           \
-        for (i = 0; i < n; i++) {                                          \
-            s[i] = (TYPE)((r * 11 + (int)i) % 100);                        \
-        }                                                                  \
-        d[n * (size_t)np] = (TYPE)-1;                                      \
-        XG_CHECK(shmem_##TYPENAME##_fcollect(team, d, s, n) == 0,          \
-                 "%s " #TYPENAME "_fcollect", what);                       \
-        for (q = 0; q < np; q++) {                                         \
-            for (i = 0; i < n; i++) {                                      \
-                XG_CHECK(d[(size_t)q * n + i] ==                           \
-                             (TYPE)((q * 11 + (int)i) % 100),              \
-                         "%s " #TYPENAME "_fcollect of %zu: member %d "    \
-                         "element %zu", what, n, q, i);                    \
-            }                                                              \
-        }                                                                  \
-        XG_CHECK(d[n * (size_t)np] == (TYPE)-1,                            \
-                 "%s " #TYPENAME "_fcollect: past the end", what);         \
-    }                                                                      \
-    static void collect_##TYPENAME(const char *what, shmem_team_t team,    \
-                                   size_t scale)                           \
-    {                                                                      \
-        TYPE *s = (TYPE *)src, *d = (TYPE *)dst;                           \
-        int r = shmem_team_my_pe(team), np = shmem_team_n_pes(team), q;    \
-        size_t i, off = 0, n = collect_count(r, scale);                    \
-                                                                           \
-        for (i = 0; i < n; i++) {                                          \
-            s[i] = (TYPE)((r * 13 + (int)i) % 90);                         \
-        }                                                                  \
-        for (q = 0; q < np; q++) {                                         \
-            off += collect_count(q, scale);                                \
-        }                                                                  \
-        d[off] = (TYPE)-1;                                                 \
-        XG_CHECK(shmem_##TYPENAME##_collect(team, d, s, n) == 0,           \
-                 "%s " #TYPENAME "_collect", what);                        \
-        for (off = 0, q = 0; q < np; q++) {                                \
-            for (i = 0; i < collect_count(q, scale); i++, off++) {         \
-                XG_CHECK(d[off] == (TYPE)((q * 13 + (int)i) % 90),         \
-                         "%s " #TYPENAME "_collect: member %d element %zu", \
-                         what, q, i);                                      \
-            }                                                              \
-        }                                                                  \
-        XG_CHECK(d[off] == (TYPE)-1, "%s " #TYPENAME                       \
-                 "_collect: past the end", what);                          \
+#define FCOLLECT_TYPED(TYPE, TYPENAME)                                         \
+    static void fcollect_##TYPENAME(const char *what, shmem_team_t team,       \
+                                    size_t n)                                  \
+    {                                                                          \
+        TYPE *s = (TYPE *)src, *d = (TYPE *)dst;                               \
+        int r = shmem_team_my_pe(team), np = shmem_team_n_pes(team), q;        \
+        size_t i;                                                              \
+                                                                               \
+        for (i = 0; i < n; i++) {                                              \
+            s[i] = (TYPE)((r * 11 + (int)i) % 100);                            \
+        }                                                                      \
+        d[n * (size_t)np] = (TYPE)-1;                                          \
+        XG_CHECK(shmem_##TYPENAME##_fcollect(team, d, s, n) == 0,              \
+                 "%s " #TYPENAME "_fcollect", what);                           \
+        for (q = 0; q < np; q++) {                                             \
+            for (i = 0; i < n; i++) {                                          \
+                XG_CHECK(d[(size_t)q * n + i] ==                               \
+                             (TYPE)((q * 11 + (int)i) % 100),                  \
+                         "%s " #TYPENAME "_fcollect of %zu: member %d "        \
+                         "element %zu",                                        \
+                         what, n, q, i);                                       \
+            }                                                                  \
+        }                                                                      \
+        XG_CHECK(d[n * (size_t)np] == (TYPE)-1,                                \
+                 "%s " #TYPENAME "_fcollect: past the end", what);             \
+    }                                                                          \
+    static void collect_##TYPENAME(const char *what, shmem_team_t team,        \
+                                   size_t scale)                               \
+    {                                                                          \
+        TYPE *s = (TYPE *)src, *d = (TYPE *)dst;                               \
+        int r = shmem_team_my_pe(team), np = shmem_team_n_pes(team), q;        \
+        size_t i, off = 0, n = collect_count(r, scale);                        \
+                                                                               \
+        for (i = 0; i < n; i++) {                                              \
+            s[i] = (TYPE)((r * 13 + (int)i) % 90);                             \
+        }                                                                      \
+        for (q = 0; q < np; q++) {                                             \
+            off += collect_count(q, scale);                                    \
+        }                                                                      \
+        d[off] = (TYPE)-1;                                                     \
+        XG_CHECK(shmem_##TYPENAME##_collect(team, d, s, n) == 0,               \
+                 "%s " #TYPENAME "_collect", what);                            \
+        for (off = 0, q = 0; q < np; q++) {                                    \
+            for (i = 0; i < collect_count(q, scale); i++, off++) {             \
+                XG_CHECK(d[off] == (TYPE)((q * 13 + (int)i) % 90),             \
+                         "%s " #TYPENAME "_collect: member %d element %zu",    \
+                         what, q, i);                                          \
+            }                                                                  \
+        }                                                                      \
+        XG_CHECK(d[off] == (TYPE)-1, "%s " #TYPENAME "_collect: past the end", \
+                 what);                                                        \
     }
-#define TEST_TYPES(X)                                                      \
-    X(char, char)                                                          \
-    X(short, short)                                                        \
-    X(int, int)                                                            \
-    X(double, double)                                                      \
-    X(long double, longdouble)                                             \
-    X(uint32_t, uint32)                                                    \
+#define TEST_TYPES(X)          \
+    X(char, char)              \
+    X(short, short)            \
+    X(int, int)                \
+    X(double, double)          \
+    X(long double, longdouble) \
+    X(uint32_t, uint32)        \
     X(uint64_t, uint64)
 TEST_TYPES(FCOLLECT_TYPED)
 
 /* The byte forms with @n bytes per member (fcollect) or scaled counts. */
-static void bytes(const char *what, shmem_team_t team, size_t n,
-                  unsigned salt)
+static void bytes(const char *what, shmem_team_t team, size_t n, unsigned salt)
 {
     int r = shmem_team_my_pe(team), np = shmem_team_n_pes(team), q;
     size_t i, off, mine;
@@ -108,13 +108,12 @@ static void bytes(const char *what, shmem_team_t team, size_t n,
     for (q = 0; q < np; q++) {
         for (i = 0; i < n; i++) {
             if (dst[(size_t)q * n + i] != byte_at(q, i, salt)) {
-                XG_CHECK(0, "%s fcollectmem of %zu: member %d byte %zu",
-                         what, n, q, i);
+                XG_CHECK(0, "%s fcollectmem of %zu: member %d byte %zu", what,
+                         n, q, i);
             }
         }
     }
-    XG_CHECK(dst[n * (size_t)np] == 0xee, "%s fcollectmem: past the end",
-             what);
+    XG_CHECK(dst[n * (size_t)np] == 0xee, "%s fcollectmem: past the end", what);
 
     mine = collect_count(r, n / 2);
     for (i = 0; i < mine; i++) {
@@ -159,8 +158,8 @@ static void team_case(const char *what, shmem_team_t team)
     unsigned c;
 
     for (c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
-#define RUN(TYPE, TYPENAME)                                                \
-    fcollect_##TYPENAME(what, team, counts[c]);                            \
+#define RUN(TYPE, TYPENAME)                     \
+    fcollect_##TYPENAME(what, team, counts[c]); \
     collect_##TYPENAME(what, team, counts[c]);
         TEST_TYPES(RUN)
 #undef RUN
@@ -224,7 +223,7 @@ int main(void)
     int t, i;
 
     coll_test_start(BUF_BYTES, &src, &dst);
-    me = shmem_my_pe();
+    me   = shmem_my_pe();
     npes = shmem_n_pes();
 
     for (t = 0; t < COLL_TEST_TEAMS; t++) {

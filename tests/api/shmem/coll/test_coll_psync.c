@@ -33,22 +33,45 @@ static void check(const char *what, const long *psync, const char *name,
     for (i = 0; i < SHMEM_SYNC_SIZE; i++) {
         XG_CHECK(psync[i] == SHMEM_SYNC_VALUE,
                  "%s round %d: %s[%d] is %ld right after the call, not "
-                 "SHMEM_SYNC_VALUE", what, round, name, i, psync[i]);
+                 "SHMEM_SYNC_VALUE",
+                 what, round, name, i, psync[i]);
     }
 }
 
 enum {
-    BARRIER, SYNC, BCAST64, BCAST32, FCOLLECT64, FCOLLECT32, COLLECT64,
-    COLLECT32, ALLTOALL64, ALLTOALL32, ALLTOALLS64, ALLTOALLS32, SUM_TO_ALL,
-    MAX_TO_ALL, SUM_TO_ALL_BIG, CALLS
+    BARRIER,
+    SYNC,
+    BCAST64,
+    BCAST32,
+    FCOLLECT64,
+    FCOLLECT32,
+    COLLECT64,
+    COLLECT32,
+    ALLTOALL64,
+    ALLTOALL32,
+    ALLTOALLS64,
+    ALLTOALLS32,
+    SUM_TO_ALL,
+    MAX_TO_ALL,
+    SUM_TO_ALL_BIG,
+    CALLS
 };
 
-static const char *const names[CALLS] = {
-    "shmem_barrier", "shmem_sync", "shmem_broadcast64", "shmem_broadcast32",
-    "shmem_fcollect64", "shmem_fcollect32", "shmem_collect64",
-    "shmem_collect32", "shmem_alltoall64", "shmem_alltoall32",
-    "shmem_alltoalls64", "shmem_alltoalls32", "shmem_long_sum_to_all",
-    "shmem_int_max_to_all", "shmem_long_sum_to_all (split)"};
+static const char *const names[CALLS] = {"shmem_barrier",
+                                         "shmem_sync",
+                                         "shmem_broadcast64",
+                                         "shmem_broadcast32",
+                                         "shmem_fcollect64",
+                                         "shmem_fcollect32",
+                                         "shmem_collect64",
+                                         "shmem_collect32",
+                                         "shmem_alltoall64",
+                                         "shmem_alltoall32",
+                                         "shmem_alltoalls64",
+                                         "shmem_alltoalls32",
+                                         "shmem_long_sum_to_all",
+                                         "shmem_int_max_to_all",
+                                         "shmem_long_sum_to_all (split)"};
 
 /* One call of @which over the whole job with @psync. */
 static void call(int which, long *psync, int round)
@@ -56,36 +79,24 @@ static void call(int which, long *psync, int round)
     int n = 1 + round % 3; /* elements: collect's counts differ by PE */
 
     switch (which) {
-    case BARRIER:
-        shmem_barrier(0, 0, npes, psync);
-        break;
-    case SYNC:
-        shmem_sync(0, 0, npes, psync);
-        break;
+    case BARRIER: shmem_barrier(0, 0, npes, psync); break;
+    case SYNC: shmem_sync(0, 0, npes, psync); break;
     case BCAST64:
         shmem_broadcast64(dst, src, 4, round % npes, 0, 0, npes, psync);
         break;
     case BCAST32:
         shmem_broadcast32(dst, src, 5, (round + 1) % npes, 0, 0, npes, psync);
         break;
-    case FCOLLECT64:
-        shmem_fcollect64(dst, src, 3, 0, 0, npes, psync);
-        break;
-    case FCOLLECT32:
-        shmem_fcollect32(dst, src, 3, 0, 0, npes, psync);
-        break;
+    case FCOLLECT64: shmem_fcollect64(dst, src, 3, 0, 0, npes, psync); break;
+    case FCOLLECT32: shmem_fcollect32(dst, src, 3, 0, 0, npes, psync); break;
     case COLLECT64:
         shmem_collect64(dst, src, (size_t)(n + me % 2), 0, 0, npes, psync);
         break;
     case COLLECT32:
         shmem_collect32(dst, src, (size_t)(n + me % 2), 0, 0, npes, psync);
         break;
-    case ALLTOALL64:
-        shmem_alltoall64(dst, src, 2, 0, 0, npes, psync);
-        break;
-    case ALLTOALL32:
-        shmem_alltoall32(dst, src, 2, 0, 0, npes, psync);
-        break;
+    case ALLTOALL64: shmem_alltoall64(dst, src, 2, 0, 0, npes, psync); break;
+    case ALLTOALL32: shmem_alltoall32(dst, src, 2, 0, 0, npes, psync); break;
     case ALLTOALLS64:
         shmem_alltoalls64(dst, src, 2, 1, 2, 0, 0, npes, psync);
         break;
@@ -96,8 +107,8 @@ static void call(int which, long *psync, int round)
         shmem_long_sum_to_all(dst, src, 4, 0, 0, npes, pwrk, psync);
         break;
     case MAX_TO_ALL:
-        shmem_int_max_to_all((int *)dst, (int *)src, 7, 0, 0, npes,
-                             (int *)pwrk, psync);
+        shmem_int_max_to_all((int *)dst, (int *)src, 7, 0, 0, npes, (int *)pwrk,
+                             psync);
         break;
     default:
         shmem_long_sum_to_all(dst, src, BIG, 0, 0, npes, pwrk, psync);
@@ -110,8 +121,8 @@ int main(void)
     int i, which, round;
 
     shmem_init();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
+    me         = shmem_my_pe();
+    npes       = shmem_n_pes();
     xg_test_pe = me;
     for (i = 0; i < SHMEM_SYNC_SIZE; i++) {
         psync_a[i] = psync_b[i] = SHMEM_SYNC_VALUE;

@@ -35,17 +35,16 @@ static int negative(long double v)
 #define SIGNED(T) negative((long double)(T)-1)
 
 /* The value of member r at element i for operation OP. */
-#define VAL_and(T, r, i)  ((T)((0x5a + 3 * (r) + 11 * (int)(i)) & 0x7f))
-#define VAL_or(T, r, i)   VAL_and(T, r, i)
-#define VAL_xor(T, r, i)  VAL_and(T, r, i)
-#define VAL_max(T, r, i)                                                   \
-    ((T)(((r) * 37 + (int)(i) * 11) % 97 - (SIGNED(T) ? 48 : 0)))
-#define VAL_min(T, r, i)  VAL_max(T, r, i)
-#define VAL_sum(T, r, i)                                                   \
-    ((T)(((r) + (int)(i)) % 4 - (SIGNED(T) ? 1 : 0)))
-#define VAL_prod(T, r, i)                                                  \
-    ((T)((((r) + (int)(i)) % 3 == 0)                                       \
-             ? 2                                                           \
+#define VAL_and(T, r, i) ((T)((0x5a + 3 * (r) + 11 * (int)(i)) & 0x7f))
+#define VAL_or(T, r, i)  VAL_and(T, r, i)
+#define VAL_xor(T, r, i) VAL_and(T, r, i)
+#define VAL_max(T, r, i) \
+    ((T)(((r)*37 + (int)(i)*11) % 97 - (SIGNED(T) ? 48 : 0)))
+#define VAL_min(T, r, i) VAL_max(T, r, i)
+#define VAL_sum(T, r, i) ((T)(((r) + (int)(i)) % 4 - (SIGNED(T) ? 1 : 0)))
+#define VAL_prod(T, r, i)            \
+    ((T)((((r) + (int)(i)) % 3 == 0) \
+             ? 2                     \
              : (((((r) + (int)(i)) % 5 == 1) && SIGNED(T)) ? -1 : 1)))
 
 #define COMB_and(a, b)  ((a) & (b))
@@ -57,44 +56,46 @@ static int negative(long double v)
 #define COMB_prod(a, b) ((a) * (b))
 
 /* Runs shmem_TYPENAME_OP_reduce on @team and checks every element. */
-#define RED_TEST(TYPE, TYPENAME, OP)                                       \
-    static void red_##TYPENAME##_##OP(const char *what, shmem_team_t team, \
-                                      size_t n, int in_place)              \
-    {                                                                      \
-        TYPE *s = (TYPE *)src, *d = in_place ? s : (TYPE *)dst;            \
-        int r = shmem_team_my_pe(team), np = shmem_team_n_pes(team), q;    \
-        size_t i;                                                          \
-                                                                           \
-        for (i = 0; i < n; i++) {                                          \
-            s[i] = VAL_##OP(TYPE, r, i);                                   \
-        }                                                                  \
-        d[n] = (TYPE)99;                                                   \
-        XG_CHECK(shmem_##TYPENAME##_##OP##_reduce(team, d, s, n) == 0,     \
-                 "%s: " #TYPENAME "_" #OP "_reduce", what);                \
-        for (i = 0; i < n; i++) {                                          \
-            TYPE want = VAL_##OP(TYPE, 0, i);                              \
-                                                                           \
-            for (q = 1; q < np; q++) {                                     \
-                want = (TYPE)COMB_##OP(want, VAL_##OP(TYPE, q, i));        \
-            }                                                              \
-            if (d[i] != want) {                                            \
-                XG_CHECK(0, "%s: " #TYPENAME "_" #OP "_reduce of %zu "     \
-                         "(%s): element %zu wrong", what, n,               \
-                         in_place ? "in place" : "out of place", i);       \
-            }                                                              \
-        }                                                                  \
-        XG_CHECK(d[n] == (TYPE)99, "%s: " #TYPENAME "_" #OP                \
-                 ": element past the end changed", what);                  \
+#define RED_TEST(TYPE, TYPENAME, OP)                                          \
+    static void red_##TYPENAME##_##OP(const char *what, shmem_team_t team,    \
+                                      size_t n, int in_place)                 \
+    {                                                                         \
+        TYPE *s = (TYPE *)src, *d = in_place ? s : (TYPE *)dst;               \
+        int r = shmem_team_my_pe(team), np = shmem_team_n_pes(team), q;       \
+        size_t i;                                                             \
+                                                                              \
+        for (i = 0; i < n; i++) {                                             \
+            s[i] = VAL_##OP(TYPE, r, i);                                      \
+        }                                                                     \
+        d[n] = (TYPE)99;                                                      \
+        XG_CHECK(shmem_##TYPENAME##_##OP##_reduce(team, d, s, n) == 0,        \
+                 "%s: " #TYPENAME "_" #OP "_reduce", what);                   \
+        for (i = 0; i < n; i++) {                                             \
+            TYPE want = VAL_##OP(TYPE, 0, i);                                 \
+                                                                              \
+            for (q = 1; q < np; q++) {                                        \
+                want = (TYPE)COMB_##OP(want, VAL_##OP(TYPE, q, i));           \
+            }                                                                 \
+            if (d[i] != want) {                                               \
+                XG_CHECK(0,                                                   \
+                         "%s: " #TYPENAME "_" #OP "_reduce of %zu "           \
+                         "(%s): element %zu wrong",                           \
+                         what, n, in_place ? "in place" : "out of place", i); \
+            }                                                                 \
+        }                                                                     \
+        XG_CHECK(d[n] == (TYPE)99,                                            \
+                 "%s: " #TYPENAME "_" #OP ": element past the end changed",   \
+                 what);                                                       \
     }
-#define RED_BITWISE(TYPE, TYPENAME)                                        \
-    RED_TEST(TYPE, TYPENAME, and)                                          \
-    RED_TEST(TYPE, TYPENAME, or)                                           \
+#define RED_BITWISE(TYPE, TYPENAME) \
+    RED_TEST(TYPE, TYPENAME, and)   \
+    RED_TEST(TYPE, TYPENAME, or)    \
     RED_TEST(TYPE, TYPENAME, xor)
-#define RED_MINMAX(TYPE, TYPENAME)                                         \
-    RED_TEST(TYPE, TYPENAME, max)                                          \
+#define RED_MINMAX(TYPE, TYPENAME) \
+    RED_TEST(TYPE, TYPENAME, max)  \
     RED_TEST(TYPE, TYPENAME, min)
-#define RED_ARITH(TYPE, TYPENAME)                                          \
-    RED_TEST(TYPE, TYPENAME, sum)                                          \
+#define RED_ARITH(TYPE, TYPENAME) \
+    RED_TEST(TYPE, TYPENAME, sum) \
     RED_TEST(TYPE, TYPENAME, prod)
 XG_SHMEM_REDUCE_BITWISE_TYPES(RED_BITWISE)
 XG_SHMEM_REDUCE_MINMAX_TYPES(RED_MINMAX)
@@ -104,12 +105,11 @@ static void all_types(const char *what, shmem_team_t team, size_t n,
                       int in_place)
 {
 #define CALL(TYPE, TYPENAME, OP) red_##TYPENAME##_##OP(what, team, n, in_place);
-#define CALL_BITWISE(TYPE, TYPENAME)                                       \
-    CALL(TYPE, TYPENAME, and) CALL(TYPE, TYPENAME, or)                     \
-    CALL(TYPE, TYPENAME, xor)
-#define CALL_MINMAX(TYPE, TYPENAME)                                        \
+#define CALL_BITWISE(TYPE, TYPENAME) \
+    CALL(TYPE, TYPENAME, and) CALL(TYPE, TYPENAME, or) CALL(TYPE, TYPENAME, xor)
+#define CALL_MINMAX(TYPE, TYPENAME) \
     CALL(TYPE, TYPENAME, max) CALL(TYPE, TYPENAME, min)
-#define CALL_ARITH(TYPE, TYPENAME)                                         \
+#define CALL_ARITH(TYPE, TYPENAME) \
     CALL(TYPE, TYPENAME, sum) CALL(TYPE, TYPENAME, prod)
     XG_SHMEM_REDUCE_BITWISE_TYPES(CALL_BITWISE)
     XG_SHMEM_REDUCE_MINMAX_TYPES(CALL_MINMAX)
@@ -117,37 +117,35 @@ static void all_types(const char *what, shmem_team_t team, size_t n,
 }
 
 /* Complex sum and product: exact small Gaussian integers. */
-#define CPLX_TEST(TYPE, TYPENAME)                                          \
-    static void cplx_##TYPENAME(const char *what, shmem_team_t team,       \
-                                size_t n)                                  \
-    {                                                                      \
-        TYPE *s = (TYPE *)src, *d = (TYPE *)dst, want;                     \
-        int r = shmem_team_my_pe(team), np = shmem_team_n_pes(team), q;    \
-        size_t i;                                                          \
-                                                                           \
-        for (i = 0; i < n; i++) {                                          \
-            s[i] = (TYPE)((r + (int)i % 3) + I * (r % 2));                 \
-        }                                                                  \
-        XG_CHECK(shmem_##TYPENAME##_sum_reduce(team, d, s, n) == 0, "sum"); \
-        for (i = 0; i < n; i++) {                                          \
-            for (want = 0, q = 0; q < np; q++) {                           \
-                want += (TYPE)((q + (int)i % 3) + I * (q % 2));            \
-            }                                                              \
-            XG_CHECK(d[i] == want, "%s: " #TYPENAME "_sum_reduce [%zu]",   \
-                     what, i);                                             \
-        }                                                                  \
-        for (i = 0; i < n; i++) {                                          \
-            s[i] = ((r + (int)i) % 3 == 0) ? (TYPE)(1 + I) : (TYPE)1;      \
-        }                                                                  \
-        XG_CHECK(shmem_##TYPENAME##_prod_reduce(team, d, s, n) == 0,       \
-                 "prod");                                                  \
-        for (i = 0; i < n; i++) {                                          \
-            for (want = 1, q = 0; q < np; q++) {                           \
-                want *= ((q + (int)i) % 3 == 0) ? (TYPE)(1 + I) : (TYPE)1; \
-            }                                                              \
-            XG_CHECK(d[i] == want, "%s: " #TYPENAME "_prod_reduce [%zu]",  \
-                     what, i);                                             \
-        }                                                                  \
+#define CPLX_TEST(TYPE, TYPENAME)                                              \
+    static void cplx_##TYPENAME(const char *what, shmem_team_t team, size_t n) \
+    {                                                                          \
+        TYPE *s = (TYPE *)src, *d = (TYPE *)dst, want;                         \
+        int r = shmem_team_my_pe(team), np = shmem_team_n_pes(team), q;        \
+        size_t i;                                                              \
+                                                                               \
+        for (i = 0; i < n; i++) {                                              \
+            s[i] = (TYPE)((r + (int)i % 3) + I * (r % 2));                     \
+        }                                                                      \
+        XG_CHECK(shmem_##TYPENAME##_sum_reduce(team, d, s, n) == 0, "sum");    \
+        for (i = 0; i < n; i++) {                                              \
+            for (want = 0, q = 0; q < np; q++) {                               \
+                want += (TYPE)((q + (int)i % 3) + I * (q % 2));                \
+            }                                                                  \
+            XG_CHECK(d[i] == want, "%s: " #TYPENAME "_sum_reduce [%zu]", what, \
+                     i);                                                       \
+        }                                                                      \
+        for (i = 0; i < n; i++) {                                              \
+            s[i] = ((r + (int)i) % 3 == 0) ? (TYPE)(1 + I) : (TYPE)1;          \
+        }                                                                      \
+        XG_CHECK(shmem_##TYPENAME##_prod_reduce(team, d, s, n) == 0, "prod");  \
+        for (i = 0; i < n; i++) {                                              \
+            for (want = 1, q = 0; q < np; q++) {                               \
+                want *= ((q + (int)i) % 3 == 0) ? (TYPE)(1 + I) : (TYPE)1;     \
+            }                                                                  \
+            XG_CHECK(d[i] == want, "%s: " #TYPENAME "_prod_reduce [%zu]",      \
+                     what, i);                                                 \
+        }                                                                      \
     }
 CPLX_TEST(double _Complex, complexd)
 CPLX_TEST(float _Complex, complexf)
@@ -184,40 +182,41 @@ static void generic(shmem_team_t team)
 
 /* ---- deprecated _to_all ------------------------------------------------- */
 
-#define TOALL_TEST(TYPE, TYPENAME, OP)                                     \
-    static void toall_##TYPENAME##_##OP(int start, int logstride,          \
-                                        int size, int n)                   \
-    {                                                                      \
-        TYPE *s = (TYPE *)src, *d = (TYPE *)dst;                           \
-        int r = (me - start) >> logstride, q, i;                           \
-                                                                           \
-        for (i = 0; i < n; i++) {                                          \
-            s[i] = VAL_##OP(TYPE, r, i);                                   \
-        }                                                                  \
-        shmem_##TYPENAME##_##OP##_to_all(d, s, n, start, logstride, size,  \
-                                         (TYPE *)pwrk, psync);             \
-        for (i = 0; i < n; i++) {                                          \
-            TYPE want = VAL_##OP(TYPE, 0, i);                              \
-                                                                           \
-            for (q = 1; q < size; q++) {                                   \
-                want = (TYPE)COMB_##OP(want, VAL_##OP(TYPE, q, i));        \
-            }                                                              \
-            if (d[i] != want) {                                            \
-                XG_CHECK(0, #TYPENAME "_" #OP "_to_all (%d, %d, %d) of "   \
-                         "%d: element %d wrong", start, logstride, size,   \
-                         n, i);                                            \
-            }                                                              \
-        }                                                                  \
+#define TOALL_TEST(TYPE, TYPENAME, OP)                                      \
+    static void toall_##TYPENAME##_##OP(int start, int logstride, int size, \
+                                        int n)                              \
+    {                                                                       \
+        TYPE *s = (TYPE *)src, *d = (TYPE *)dst;                            \
+        int r = (me - start) >> logstride, q, i;                            \
+                                                                            \
+        for (i = 0; i < n; i++) {                                           \
+            s[i] = VAL_##OP(TYPE, r, i);                                    \
+        }                                                                   \
+        shmem_##TYPENAME##_##OP##_to_all(d, s, n, start, logstride, size,   \
+                                         (TYPE *)pwrk, psync);              \
+        for (i = 0; i < n; i++) {                                           \
+            TYPE want = VAL_##OP(TYPE, 0, i);                               \
+                                                                            \
+            for (q = 1; q < size; q++) {                                    \
+                want = (TYPE)COMB_##OP(want, VAL_##OP(TYPE, q, i));         \
+            }                                                               \
+            if (d[i] != want) {                                             \
+                XG_CHECK(0,                                                 \
+                         #TYPENAME "_" #OP "_to_all (%d, %d, %d) of "       \
+                                   "%d: element %d wrong",                  \
+                         start, logstride, size, n, i);                     \
+            }                                                               \
+        }                                                                   \
     }
-#define TOALL_BITWISE(TYPE, TYPENAME)                                      \
-    TOALL_TEST(TYPE, TYPENAME, and)                                        \
-    TOALL_TEST(TYPE, TYPENAME, or)                                         \
+#define TOALL_BITWISE(TYPE, TYPENAME) \
+    TOALL_TEST(TYPE, TYPENAME, and)   \
+    TOALL_TEST(TYPE, TYPENAME, or)    \
     TOALL_TEST(TYPE, TYPENAME, xor)
-#define TOALL_MINMAX(TYPE, TYPENAME)                                       \
-    TOALL_TEST(TYPE, TYPENAME, max)                                        \
+#define TOALL_MINMAX(TYPE, TYPENAME) \
+    TOALL_TEST(TYPE, TYPENAME, max)  \
     TOALL_TEST(TYPE, TYPENAME, min)
-#define TOALL_ARITH(TYPE, TYPENAME)                                        \
-    TOALL_TEST(TYPE, TYPENAME, sum)                                        \
+#define TOALL_ARITH(TYPE, TYPENAME) \
+    TOALL_TEST(TYPE, TYPENAME, sum) \
     TOALL_TEST(TYPE, TYPENAME, prod)
 XG_SHMEM_TOALL_BITWISE_TYPES(TOALL_BITWISE)
 XG_SHMEM_TOALL_MINMAX_TYPES(TOALL_MINMAX)
@@ -233,17 +232,17 @@ static void toall_set(int start, int logstride, int size, int member)
     for (c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
         int n = counts[c];
 
-#define TCALL(TYPE, TYPENAME, OP)                                          \
-    if (member) {                                                          \
-        toall_##TYPENAME##_##OP(start, logstride, size, n);                \
-    }                                                                      \
+#define TCALL(TYPE, TYPENAME, OP)                           \
+    if (member) {                                           \
+        toall_##TYPENAME##_##OP(start, logstride, size, n); \
+    }                                                       \
     shmem_barrier_all();
-#define TCALL_BITWISE(TYPE, TYPENAME)                                      \
-    TCALL(TYPE, TYPENAME, and) TCALL(TYPE, TYPENAME, or)                   \
-    TCALL(TYPE, TYPENAME, xor)
-#define TCALL_MINMAX(TYPE, TYPENAME)                                       \
+#define TCALL_BITWISE(TYPE, TYPENAME) \
+    TCALL(TYPE, TYPENAME, and)        \
+    TCALL(TYPE, TYPENAME, or) TCALL(TYPE, TYPENAME, xor)
+#define TCALL_MINMAX(TYPE, TYPENAME) \
     TCALL(TYPE, TYPENAME, max) TCALL(TYPE, TYPENAME, min)
-#define TCALL_ARITH(TYPE, TYPENAME)                                        \
+#define TCALL_ARITH(TYPE, TYPENAME) \
     TCALL(TYPE, TYPENAME, sum) TCALL(TYPE, TYPENAME, prod)
         XG_SHMEM_TOALL_BITWISE_TYPES(TCALL_BITWISE)
         XG_SHMEM_TOALL_MINMAX_TYPES(TCALL_MINMAX)
@@ -276,7 +275,7 @@ int main(void)
     unsigned c;
 
     coll_test_start(BUF_BYTES, &src, &dst);
-    me = shmem_my_pe();
+    me   = shmem_my_pe();
     npes = shmem_n_pes();
 
     for (t = 0; t < COLL_TEST_TEAMS; t++) {

@@ -25,64 +25,64 @@ static int negative(long double v)
 {
     return v < 0;
 }
-#define SIGNED(T) negative((long double)(T)-1)
-#define VAL(T, r, i) ((T)(((r) * 3 + (int)(i)) % 5 - (SIGNED(T) ? 2 : 0)))
+#define SIGNED(T)    negative((long double)(T)-1)
+#define VAL(T, r, i) ((T)(((r)*3 + (int)(i)) % 5 - (SIGNED(T) ? 2 : 0)))
 
-#define SCAN_TEST(TYPE, TYPENAME)                                          \
-    static void scan_##TYPENAME(const char *what, shmem_team_t team,       \
-                                size_t n, int in_place, int exclusive)     \
-    {                                                                      \
-        TYPE *s = (TYPE *)src, *d = in_place ? s : (TYPE *)dst;            \
-        int r = shmem_team_my_pe(team), q, rc;                             \
-        size_t i;                                                          \
-                                                                           \
-        for (i = 0; i < n; i++) {                                          \
-            s[i] = VAL(TYPE, r, i);                                        \
-        }                                                                  \
-        d[n] = (TYPE)77;                                                   \
-        rc = exclusive ? shmem_##TYPENAME##_sum_exscan(team, d, s, n)      \
-                       : shmem_##TYPENAME##_sum_inscan(team, d, s, n);     \
-        XG_CHECK(rc == 0, "%s: " #TYPENAME " scan", what);                 \
-        for (i = 0; i < n; i++) {                                          \
-            TYPE want = 0;                                                 \
-                                                                           \
-            for (q = 0; q < r + (exclusive ? 0 : 1); q++) {                \
-                want = (TYPE)(want + VAL(TYPE, q, i));                     \
-            }                                                              \
-            if (d[i] != want) {                                            \
-                XG_CHECK(0, "%s: " #TYPENAME "_sum_%s of %zu (%s): "       \
-                         "element %zu wrong on member %d", what,           \
-                         exclusive ? "exscan" : "inscan", n,               \
-                         in_place ? "in place" : "out of place", i, r);    \
-            }                                                              \
-        }                                                                  \
-        XG_CHECK(d[n] == (TYPE)77, "%s: " #TYPENAME                        \
-                 " scan wrote past the end", what);                        \
+#define SCAN_TEST(TYPE, TYPENAME)                                              \
+    static void scan_##TYPENAME(const char *what, shmem_team_t team, size_t n, \
+                                int in_place, int exclusive)                   \
+    {                                                                          \
+        TYPE *s = (TYPE *)src, *d = in_place ? s : (TYPE *)dst;                \
+        int r = shmem_team_my_pe(team), q, rc;                                 \
+        size_t i;                                                              \
+                                                                               \
+        for (i = 0; i < n; i++) {                                              \
+            s[i] = VAL(TYPE, r, i);                                            \
+        }                                                                      \
+        d[n] = (TYPE)77;                                                       \
+        rc   = exclusive ? shmem_##TYPENAME##_sum_exscan(team, d, s, n)        \
+                         : shmem_##TYPENAME##_sum_inscan(team, d, s, n);       \
+        XG_CHECK(rc == 0, "%s: " #TYPENAME " scan", what);                     \
+        for (i = 0; i < n; i++) {                                              \
+            TYPE want = 0;                                                     \
+                                                                               \
+            for (q = 0; q < r + (exclusive ? 0 : 1); q++) {                    \
+                want = (TYPE)(want + VAL(TYPE, q, i));                         \
+            }                                                                  \
+            if (d[i] != want) {                                                \
+                XG_CHECK(0,                                                    \
+                         "%s: " #TYPENAME "_sum_%s of %zu (%s): "              \
+                         "element %zu wrong on member %d",                     \
+                         what, exclusive ? "exscan" : "inscan", n,             \
+                         in_place ? "in place" : "out of place", i, r);        \
+            }                                                                  \
+        }                                                                      \
+        XG_CHECK(d[n] == (TYPE)77,                                             \
+                 "%s: " #TYPENAME " scan wrote past the end", what);           \
     }
 XG_SHMEM_REDUCE_MINMAX_TYPES(SCAN_TEST)
 
-#define CPLX_SCAN(TYPE, TYPENAME)                                          \
-    static void cscan_##TYPENAME(const char *what, shmem_team_t team,      \
-                                 size_t n, int exclusive)                  \
-    {                                                                      \
-        TYPE *s = (TYPE *)src, *d = (TYPE *)dst, want;                     \
-        int r = shmem_team_my_pe(team), q;                                 \
-        size_t i;                                                          \
-                                                                           \
-        for (i = 0; i < n; i++) {                                          \
-            s[i] = (TYPE)(r + I * (int)(i % 4));                           \
-        }                                                                  \
-        XG_CHECK((exclusive ? shmem_##TYPENAME##_sum_exscan(team, d, s, n) \
-                            : shmem_##TYPENAME##_sum_inscan(team, d, s,    \
-                                                            n)) == 0,      \
-                 "complex scan");                                          \
-        for (i = 0; i < n; i++) {                                          \
-            for (want = 0, q = 0; q < r + (exclusive ? 0 : 1); q++) {      \
-                want += (TYPE)(q + I * (int)(i % 4));                      \
-            }                                                              \
-            XG_CHECK(d[i] == want, "%s: " #TYPENAME " scan [%zu]", what,   \
-                     i);                                                   \
-        }                                                                  \
+#define CPLX_SCAN(TYPE, TYPENAME)                                            \
+    static void cscan_##TYPENAME(const char *what, shmem_team_t team,        \
+                                 size_t n, int exclusive)                    \
+    {                                                                        \
+        TYPE *s = (TYPE *)src, *d = (TYPE *)dst, want;                       \
+        int r = shmem_team_my_pe(team), q;                                   \
+        size_t i;                                                            \
+                                                                             \
+        for (i = 0; i < n; i++) {                                            \
+            s[i] = (TYPE)(r + I * (int)(i % 4));                             \
+        }                                                                    \
+        XG_CHECK((exclusive                                                  \
+                      ? shmem_##TYPENAME##_sum_exscan(team, d, s, n)         \
+                      : shmem_##TYPENAME##_sum_inscan(team, d, s, n)) == 0,  \
+                 "complex scan");                                            \
+        for (i = 0; i < n; i++) {                                            \
+            for (want = 0, q = 0; q < r + (exclusive ? 0 : 1); q++) {        \
+                want += (TYPE)(q + I * (int)(i % 4));                        \
+            }                                                                \
+            XG_CHECK(d[i] == want, "%s: " #TYPENAME " scan [%zu]", what, i); \
+        }                                                                    \
     }
 CPLX_SCAN(double _Complex, complexd)
 CPLX_SCAN(float _Complex, complexf)
@@ -103,7 +103,7 @@ static void all_types(const char *what, shmem_team_t team, size_t n,
 
 static void generic(shmem_team_t team)
 {
-    int r = shmem_team_my_pe(team);
+    int r    = shmem_team_my_pe(team);
     long *sl = (long *)src, *dl = (long *)dst;
     float *sf = (float *)src, *df = (float *)dst;
 
@@ -124,8 +124,8 @@ int main(void)
 
     shmem_init();
     xg_test_pe = shmem_my_pe();
-    src = shmem_malloc(BUF_BYTES);
-    dst = shmem_malloc(BUF_BYTES);
+    src        = shmem_malloc(BUF_BYTES);
+    dst        = shmem_malloc(BUF_BYTES);
     XG_CHECK((src != NULL) && (dst != NULL), "shmem_malloc");
     coll_test_teams_create();
 

@@ -45,9 +45,7 @@ static void rounds(const char *what, int how, shmem_team_t team, int start,
             shmem_quiet();
             XG_CHECK(shmem_sync(team) == 0, "%s: shmem_sync(team)", what);
             break;
-        case 2:
-            shmem_barrier(start, logstride, size, psync);
-            break;
+        case 2: shmem_barrier(start, logstride, size, psync); break;
         default:
             shmem_quiet();
             shmem_sync(start, logstride, size, psync);
@@ -72,8 +70,8 @@ static void check_psync(const long *psync, int len)
 
     for (i = 0; i < len; i++) {
         XG_CHECK(psync[i] == SHMEM_SYNC_VALUE,
-                 "pSync[%d] = %ld after the barriers, not SHMEM_SYNC_VALUE",
-                 i, psync[i]);
+                 "pSync[%d] = %ld after the barriers, not SHMEM_SYNC_VALUE", i,
+                 psync[i]);
     }
 }
 
@@ -82,8 +80,8 @@ int main(void)
     int t, how, in_even, in_odd;
 
     shmem_init();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
+    me         = shmem_my_pe();
+    npes       = shmem_n_pes();
     xg_test_pe = me;
     coll_test_teams_create();
 
@@ -106,14 +104,14 @@ int main(void)
                psync_a);
         reset();
         in_even = (me % 2 == 0);
-        in_odd = (me % 2 == 1);
+        in_odd  = (me % 2 == 1);
         if (in_even) {
             rounds("evens (active set)", how, SHMEM_TEAM_INVALID, 0, 1,
                    (npes + 1) / 2, psync_a);
         }
         if (in_odd) {
-            rounds("odds (active set)", how, SHMEM_TEAM_INVALID, 1, 1,
-                   npes / 2, psync_b);
+            rounds("odds (active set)", how, SHMEM_TEAM_INVALID, 1, 1, npes / 2,
+                   psync_b);
         }
         reset();
         check_psync(psync_a, SHMEM_BARRIER_SYNC_SIZE);

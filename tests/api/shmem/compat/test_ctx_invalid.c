@@ -17,13 +17,13 @@ static long global_value = 42;
 int main(void)
 {
     shmem_team_t evens = SHMEM_TEAM_INVALID;
-    shmem_ctx_t ctx = SHMEM_CTX_INVALID;
+    shmem_ctx_t ctx    = SHMEM_CTX_INVALID;
     long *heap;
     int me, npes;
 
     shmem_init();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
+    me         = shmem_my_pe();
+    npes       = shmem_n_pes();
     xg_test_pe = me;
 
     /* the specification's pattern: only the even PEs are in the team */
@@ -56,16 +56,18 @@ int main(void)
              shmem_ptr(&global_value, me), (void *)&global_value);
     XG_CHECK(shmem_ptr(heap, me) == (void *)heap, "shmem_ptr(heap, me)");
     XG_CHECK(shmem_team_ptr(SHMEM_TEAM_WORLD, &global_value, me) ==
-             (void *)&global_value, "shmem_team_ptr(world, &global, me)");
+                 (void *)&global_value,
+             "shmem_team_ptr(world, &global, me)");
     XG_CHECK(shmem_team_ptr(SHMEM_TEAM_SHARED, heap,
                             shmem_team_my_pe(SHMEM_TEAM_SHARED)) ==
-             (void *)heap, "shmem_team_ptr(shared, heap, me)");
+                 (void *)heap,
+             "shmem_team_ptr(shared, heap, me)");
     /* another PE's global is still reached through its window */
     if ((npes > 1) && XG_TEST_SAME_NODE((me + 1) % npes)) {
         long *theirs = shmem_ptr(&global_value, (me + 1) % npes);
 
-        XG_CHECK(theirs != NULL && theirs != &global_value &&
-                 *theirs == 42, "shmem_ptr to the next PE's global");
+        XG_CHECK(theirs != NULL && theirs != &global_value && *theirs == 42,
+                 "shmem_ptr to the next PE's global");
     }
     shmem_free(heap);
     shmem_finalize();

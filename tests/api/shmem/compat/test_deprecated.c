@@ -29,14 +29,17 @@ static void after_finalize(void)
 
     shmem_query_initialized(&initialized);
     if (initialized) {
-        fprintf(stderr, "FAIL [pe %d] the library is still initialized at "
-                "exit: start_pes must finalize it\n", me);
+        fprintf(stderr,
+                "FAIL [pe %d] the library is still initialized at "
+                "exit: start_pes must finalize it\n",
+                me);
         _exit(XG_TEST_FAIL);
     }
     if (last_put != (me + npes - 1) % npes) {
-        fprintf(stderr, "FAIL [pe %d] the put of the previous PE has not "
-                "arrived after the implicit finalization (%ld)\n", me,
-                last_put);
+        fprintf(stderr,
+                "FAIL [pe %d] the put of the previous PE has not "
+                "arrived after the implicit finalization (%ld)\n",
+                me, last_put);
         _exit(XG_TEST_FAIL);
     }
 }
@@ -53,11 +56,13 @@ int main(void)
     atexit(after_finalize); /* runs after the library's exit handler */
     start_pes(0);
     start_pes(0); /* no effect */
-    me = _my_pe();
-    npes = _num_pes();
+    me         = _my_pe();
+    npes       = _num_pes();
     xg_test_pe = me;
-    XG_CHECK(me == shmem_my_pe() && npes == shmem_n_pes(), "_my_pe %d "
-             "_num_pes %d", me, npes);
+    XG_CHECK(me == shmem_my_pe() && npes == shmem_n_pes(),
+             "_my_pe %d "
+             "_num_pes %d",
+             me, npes);
     XG_CHECK(p_my_pe() == me && p_num_pes() == npes, "profiling names");
     right = (me + 1) % npes;
 
@@ -104,8 +109,8 @@ int main(void)
     }
     shmem_barrier_all();
     if (me == 1 % npes) { /* the PE after PE 0 */
-        XG_CHECK(ivalue == 9 && dvalue == 2.5, "ivalue %d dvalue %g",
-                 ivalue, dvalue);
+        XG_CHECK(ivalue == 9 && dvalue == 2.5, "ivalue %d dvalue %g", ivalue,
+                 dvalue);
     }
 
     /* the last put: no barrier after it; the implicit finalization must

@@ -21,8 +21,10 @@ static void check_usable(unsigned char *obj, size_t offset, const char *what)
 
     shmem_int_p((int *)(obj + offset), me, (me + 1) % npes);
     shmem_barrier_all();
-    XG_CHECK(*(int *)(obj + offset) == left, "%s: offset %zu holds %d, not "
-             "%d", what, offset, *(int *)(obj + offset), left);
+    XG_CHECK(*(int *)(obj + offset) == left,
+             "%s: offset %zu holds %d, not "
+             "%d",
+             what, offset, *(int *)(obj + offset), left);
     shmem_barrier_all();
 }
 
@@ -34,8 +36,8 @@ int main(void)
     int i;
 
     shmem_init();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
+    me         = shmem_my_pe();
+    npes       = shmem_n_pes();
     xg_test_pe = me;
     XG_CHECK(env != NULL, "run with SHMEM_SYMMETRIC_SIZE set");
     size = strtoull(env, NULL, 10) << 20; /* "<n>M" */
@@ -59,7 +61,7 @@ int main(void)
     }
     obj = shmem_calloc(size / sizeof(int), sizeof(int));
     XG_CHECK(obj != NULL && obj[size - 1] == 0, "shmem_calloc of the whole "
-             "heap");
+                                                "heap");
     shmem_free(obj);
 
     /* every alignment up to the heap size, for a small object; an

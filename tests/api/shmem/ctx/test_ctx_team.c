@@ -26,10 +26,10 @@ int main(void)
     shmem_init();
     XG_CHECK(shmem_ctx_create(SHMEM_CTX_SERIALIZED, &world_shared) == 0,
              "shareable world context");
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
+    me         = shmem_my_pe();
+    npes       = shmem_n_pes();
     xg_test_pe = me;
-    n = (npes + 1) / 2;
+    n          = (npes + 1) / 2;
     XG_CHECK(shmem_team_split_strided(SHMEM_TEAM_WORLD, 2 * (n - 1), -2, n,
                                       NULL, 0, &evens) == 0,
              "split the even PEs in reverse order");
@@ -40,12 +40,14 @@ int main(void)
                  "shmem_team_create_ctx");
         XG_CHECK(shmem_ctx_get_team(ctx, &got) == 0 && got == evens,
                  "shmem_ctx_get_team");
-        tright = (tme + 1) % n;
+        tright      = (tme + 1) % n;
         world_right = 2 * (n - 1 - tright);
         XG_CHECK(shmem_team_translate_pe(evens, tright, SHMEM_TEAM_WORLD) ==
-                     world_right, "translate");
+                     world_right,
+                 "translate");
         XG_CHECK(shmem_team_ptr(evens, &inbox, tright) ==
-                     shmem_ptr(&inbox, world_right), "shmem_team_ptr");
+                     shmem_ptr(&inbox, world_right),
+                 "shmem_team_ptr");
         XG_CHECK(shmem_team_create_ctx(evens, 0, &shared) == 0,
                  "shareable team context");
         shmem_ctx_long_p(ctx, &inbox, 1000 + me, tright);
@@ -54,10 +56,10 @@ int main(void)
         shmem_ctx_quiet(shared);
         shmem_team_sync(evens);
         /* the left team neighbour of tme wrote here */
-        XG_CHECK(inbox == 1000 + 2 * (n - 1 - (tme + n - 1) % n),
-                 "inbox %ld", inbox);
-        XG_CHECK(counter == 2 * (n - 1 - (tme + n - 1) % n) + 1,
-                 "counter %ld", counter);
+        XG_CHECK(inbox == 1000 + 2 * (n - 1 - (tme + n - 1) % n), "inbox %ld",
+                 inbox);
+        XG_CHECK(counter == 2 * (n - 1 - (tme + n - 1) % n) + 1, "counter %ld",
+                 counter);
         shmem_ctx_destroy(ctx);
         shmem_team_destroy(evens);
     } else {

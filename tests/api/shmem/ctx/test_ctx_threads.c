@@ -11,7 +11,7 @@
 #include "xg_test.h"
 
 #define THREADS 4
-#define ROUNDS 500
+#define ROUNDS  500
 
 static long counter;
 static long slots[64 * THREADS];
@@ -45,9 +45,10 @@ int main(void)
     long total;
 
     XG_CHECK(shmem_init_thread(SHMEM_THREAD_MULTIPLE, &provided) == 0 &&
-             provided == SHMEM_THREAD_MULTIPLE, "SHMEM_THREAD_MULTIPLE");
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
+                 provided == SHMEM_THREAD_MULTIPLE,
+             "SHMEM_THREAD_MULTIPLE");
+    me         = shmem_my_pe();
+    npes       = shmem_n_pes();
     xg_test_pe = me;
     if (npes > 64) {
         shmem_finalize();
@@ -55,8 +56,9 @@ int main(void)
     }
     XG_CHECK(shmem_ctx_create(0, &shared_ctx) == 0, "shared context");
     for (t = 0; t < THREADS; t++) {
-        XG_CHECK(pthread_create(&threads[t], NULL, worker, (void *)(long)t)
-                 == 0, "pthread_create");
+        XG_CHECK(pthread_create(&threads[t], NULL, worker, (void *)(long)t) ==
+                     0,
+                 "pthread_create");
     }
     for (t = 0; t < THREADS; t++) {
         pthread_join(threads[t], NULL);

@@ -71,27 +71,24 @@ void mod_run(long *counter, long *slots, int nslots, const long *moved)
                  (long)npes * (npes + 1) / 2);
     }
     for (pe = 0; pe < npes; pe++) {
-        XG_CHECK(slots[pe] == 10L * pe + 1, "slot %d holds %ld", pe,
-                 slots[pe]);
+        XG_CHECK(slots[pe] == 10L * pe + 1, "slot %d holds %ld", pe, slots[pe]);
     }
 
     /* The symmetric heap, a put ring, a reduction and a broadcast. */
     heap = shmem_malloc(3 * sizeof(long));
     XG_CHECK(heap != NULL, "shmem_malloc failed");
-    src = heap + 1;
-    dst = heap + 2;
+    src     = heap + 1;
+    dst     = heap + 2;
     heap[0] = -1;
     shmem_barrier_all();
     shmem_long_put(heap, &(long){100L + me}, 1, peer);
     *src = me + 1;
     shmem_barrier_all();
-    XG_CHECK(heap[0] == 100L + (me + npes - 1) % npes, "ring got %ld",
-             heap[0]);
+    XG_CHECK(heap[0] == 100L + (me + npes - 1) % npes, "ring got %ld", heap[0]);
     XG_CHECK(shmem_long_sum_reduce(SHMEM_TEAM_WORLD, dst, src, 1) == 0,
              "shmem_long_sum_reduce failed");
     XG_CHECK(*dst == (long)npes * (npes + 1) / 2, "sum %ld", *dst);
-    XG_CHECK(shmem_long_broadcast(SHMEM_TEAM_WORLD, dst, src, 1,
-                                  npes - 1) == 0,
+    XG_CHECK(shmem_long_broadcast(SHMEM_TEAM_WORLD, dst, src, 1, npes - 1) == 0,
              "shmem_long_broadcast failed");
     XG_CHECK(*dst == npes, "broadcast from PE %d gave %ld", npes - 1, *dst);
     shmem_barrier_all();

@@ -54,7 +54,7 @@ int main(int argc, char **argv)
 
     xg_test_pe = ((mod_init_fn)need(mod, "mod_init"))();
     ((mod_run_fn)need(mod, "mod_run"))(&host_counter, host_slots, 64,
-                                        &host_moved);
+                                       &host_moved);
 
     if (strcmp(mode, "finalize") == 0) {
         ((mod_void_fn)need(mod, "mod_finalize"))();

@@ -106,7 +106,7 @@ static void test_two_locks(long *a, long *b)
     }
     shmem_barrier_all();
     XG_CHECK(shmem_long_g(&counter, 0) == (long)npes * (ROUNDS / 2) &&
-             shmem_long_g(&second_counter, 0) == (long)npes * (ROUNDS / 2),
+                 shmem_long_g(&second_counter, 0) == (long)npes * (ROUNDS / 2),
              "two locks");
     shmem_barrier_all();
 }
@@ -139,8 +139,8 @@ static void test_fifo(long *lock)
         }
         shmem_set_lock(lock);
     }
-    shmem_long_p(&order_log[shmem_long_atomic_fetch_inc(&order_next, 0)],
-                 me, 0);
+    shmem_long_p(&order_log[shmem_long_atomic_fetch_inc(&order_next, 0)], me,
+                 0);
     if (me == 0) {
         /* hold on until everybody queued */
         while (fifo_tail(lock) != (uint32_t)npes) {
@@ -151,8 +151,8 @@ static void test_fifo(long *lock)
     shmem_barrier_all();
     if (me == 0) {
         for (i = 0; i < npes; i++) {
-            XG_CHECK(order_log[i] == i, "lock order: position %d got PE %ld",
-                     i, order_log[i]);
+            XG_CHECK(order_log[i] == i, "lock order: position %d got PE %ld", i,
+                     order_log[i]);
         }
     }
     shmem_barrier_all();
@@ -204,10 +204,10 @@ int main(void)
     long *heap_lock;
 
     shmem_init();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
+    me         = shmem_my_pe();
+    npes       = shmem_n_pes();
     xg_test_pe = me;
-    heap_lock = shmem_calloc(1, sizeof(long));
+    heap_lock  = shmem_calloc(1, sizeof(long));
     XG_CHECK(heap_lock != NULL, "shmem_calloc");
 
     test_exclusion(&global_lock);

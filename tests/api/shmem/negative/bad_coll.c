@@ -17,8 +17,8 @@ static shmem_team_t evens(void)
 {
     shmem_team_t t;
 
-    shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2,
-                             (shmem_n_pes() + 1) / 2, NULL, 0, &t);
+    shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, (shmem_n_pes() + 1) / 2,
+                             NULL, 0, &t);
     return t;
 }
 
@@ -68,11 +68,10 @@ static int run(const char *name)
     } else if (strcmp(name, "destroy_world") == 0) {
         shmem_team_destroy(SHMEM_TEAM_WORLD);
     } else if (strcmp(name, "split_null_handle") == 0) {
-        shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, npes, NULL, 0,
-                                 NULL);
+        shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, npes, NULL, 0, NULL);
     } else if (strcmp(name, "split_bad_mask") == 0) {
-        shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, npes, &config,
-                                 0x100, &t);
+        shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, npes, &config, 0x100,
+                                 &t);
     } else if (strcmp(name, "split_negative_contexts") == 0) {
         config.num_contexts = -2;
         shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, npes, &config,
@@ -80,8 +79,7 @@ static int run(const char *name)
     } else if (strcmp(name, "get_config_null") == 0) {
         shmem_team_get_config(SHMEM_TEAM_WORLD, SHMEM_TEAM_NUM_CONTEXTS, NULL);
     } else if (strcmp(name, "mismatch_nelems") == 0) {
-        shmem_long_broadcast(SHMEM_TEAM_WORLD, dst, src, (me == 0) ? 8 : 16,
-                             0);
+        shmem_long_broadcast(SHMEM_TEAM_WORLD, dst, src, (me == 0) ? 8 : 16, 0);
     } else if (strcmp(name, "mismatch_root") == 0) {
         shmem_long_broadcast(SHMEM_TEAM_WORLD, dst, src, 8, me);
     } else if (strcmp(name, "mismatch_kind") == 0) {

@@ -354,8 +354,8 @@ static void ctx_team_destroyed(void)
     shmem_ctx_t ctx;
 
     shmem_init();
-    if ((shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, shmem_n_pes(),
-                                  NULL, 0, &team) == 0) &&
+    if ((shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, shmem_n_pes(), NULL,
+                                  0, &team) == 0) &&
         (shmem_team_create_ctx(team, SHMEM_CTX_PRIVATE, &ctx) == 0)) {
         shmem_team_destroy(team);
         shmem_ctx_long_p(ctx, &g_long, 1, 0);
@@ -371,8 +371,8 @@ static void ctx_destroy_default(void)
 static void session_null_config(void)
 {
     shmem_init();
-    shmem_ctx_session_start(SHMEM_CTX_DEFAULT, SHMEM_CTX_SESSION_BATCH,
-                            NULL, SHMEM_CTX_SESSION_TOTAL_OPS);
+    shmem_ctx_session_start(SHMEM_CTX_DEFAULT, SHMEM_CTX_SESSION_BATCH, NULL,
+                            SHMEM_CTX_SESSION_TOTAL_OPS);
 }
 
 static uint64_t g_signals[2];

@@ -32,11 +32,11 @@
 
 #include "xg_test.h"
 
-#define WORDS  (1u << 17)   /* 1 MiB of long */
-#define ROUNDS 30
+#define WORDS       (1u << 17) /* 1 MiB of long */
+#define ROUNDS      30
 #define BITE_ROUNDS 3000
-#define TAIL   64           /* words checked first */
-#define SPINS  100000       /* polls of the flag before yielding */
+#define TAIL        64     /* words checked first */
+#define SPINS       100000 /* polls of the flag before yielding */
 
 long flag;
 int overtaken_seen; /* on PE 0: some PE saw the flag overtake the data */
@@ -83,25 +83,25 @@ static size_t first_stale(const long *block, int left, int r, long *seen_p)
 int main(int argc, char **argv)
 {
     int no_fence = (argc > 1) && (strcmp(argv[1], "no-fence") == 0);
-    int rounds = no_fence ? BITE_ROUNDS : ROUNDS;
+    int rounds   = no_fence ? BITE_ROUNDS : ROUNDS;
     long *block, *source, *remote;
     int me, npes, right, left, r, overtaken = 0;
     size_t i, stale;
     long spins, seen;
 
     shmem_init();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
+    me         = shmem_my_pe();
+    npes       = shmem_n_pes();
     xg_test_pe = me;
-    right = (me + 1) % npes;
-    left = (me + npes - 1) % npes;
-    block = shmem_malloc(WORDS * sizeof(long));
-    source = malloc(WORDS * sizeof(long));
+    right      = (me + 1) % npes;
+    left       = (me + npes - 1) % npes;
+    block      = shmem_malloc(WORDS * sizeof(long));
+    source     = malloc(WORDS * sizeof(long));
     XG_CHECK((block != NULL) && (source != NULL), "allocation");
     remote = shmem_ptr(block, right);
     XG_CHECK((remote != NULL) ||
-             (shmem_team_translate_pe(SHMEM_TEAM_WORLD, right,
-                                      SHMEM_TEAM_SHARED) < 0),
+                 (shmem_team_translate_pe(SHMEM_TEAM_WORLD, right,
+                                          SHMEM_TEAM_SHARED) < 0),
              "shmem_ptr to PE %d on this node", right);
     if (no_fence && ((npes < 2) || (remote == NULL))) {
         shmem_finalize();
@@ -129,7 +129,7 @@ int main(int argc, char **argv)
             shmem_putmem_nbi(block, source, WORDS * sizeof(long), right);
             shmem_fence();
             shmem_long_put_nbi(&flag, &up, 1, right);
-            shmem_quiet();  /* before up goes out of scope */
+            shmem_quiet(); /* before up goes out of scope */
         }
         /* spin a while before yielding: a reader that looks late sees
          * every store land, whatever the order */
@@ -142,12 +142,15 @@ int main(int argc, char **argv)
         if (no_fence) {
             overtaken |= (stale != WORDS);
         } else {
-            XG_CHECK(stale == WORDS, "round %d (%s): word %zu was %#lx, "
-                     "expected %#lx: the flag overtook the data", r,
+            XG_CHECK(stale == WORDS,
+                     "round %d (%s): word %zu was %#lx, "
+                     "expected %#lx: the flag overtook the data",
+                     r,
                      ((r % 3 == 0) && (remote != NULL))
                          ? "stores through shmem_ptr"
-                     : (r % 3 == 1) ? "put" : "put_nbi", stale, seen,
-                     word(left, r, stale));
+                     : (r % 3 == 1) ? "put"
+                                    : "put_nbi",
+                     stale, seen, word(left, r, stale));
         }
         /* every PE stops in the round in which one saw the overtaking */
         shmem_barrier_all();
@@ -162,11 +165,12 @@ int main(int argc, char **argv)
         }
     }
     if (no_fence && (me == 0)) {
-        printf("without shmem_fence %s\n", (r <= rounds)
-               ? "the flag overtook the data: the test can fail"
-               : "the flag never overtook the data\nSKIPPED: this "
-                 "machine never reordered the stores in its rounds, so "
-                 "the test could not show that it fails without a fence");
+        printf("without shmem_fence %s\n",
+               (r <= rounds)
+                   ? "the flag overtook the data: the test can fail"
+                   : "the flag never overtook the data\nSKIPPED: this "
+                     "machine never reordered the stores in its rounds, so "
+                     "the test could not show that it fails without a fence");
     }
 
     free(source);

@@ -43,10 +43,10 @@ int main(void)
     char expect[32];
 
     shmem_init();
-    me   = shmem_my_pe();
-    npes = shmem_n_pes();
+    me         = shmem_my_pe();
+    npes       = shmem_n_pes();
     xg_test_pe = me;
-    right = (me + 1) % npes;
+    right      = (me + 1) % npes;
     shmem_pcontrol(1);
 
     shmem_long_p(&cell, 100 + me, right);

@@ -18,9 +18,9 @@
 static int me, npes, right, left;
 
 /* One .data global, one .bss global and one file-scope static per type. */
-#define DEFINE_VARS(TYPE, TYPENAME)                                        \
-    TYPE data_##TYPENAME = (TYPE)1;                                        \
-    TYPE bss_##TYPENAME;                                                   \
+#define DEFINE_VARS(TYPE, TYPENAME) \
+    TYPE data_##TYPENAME = (TYPE)1; \
+    TYPE bss_##TYPENAME;            \
     static TYPE static_##TYPENAME;
 XG_SHMEM_RMA_TYPES(DEFINE_VARS)
 
@@ -29,27 +29,27 @@ static int static_block[BLOCK] = {7};
 
 static int value(int pe, int round)
 {
-    return 3 + pe * 5 + round;  /* <= 100 for 8 PEs: fits signed char */
+    return 3 + pe * 5 + round; /* <= 100 for 8 PEs: fits signed char */
 }
 
-#define TEST_P_G(TYPE, TYPENAME)                                           \
-    static void test_##TYPENAME(void)                                      \
-    {                                                                      \
-        static TYPE local_static_##TYPENAME;                               \
-        TYPE *vars[] = {&data_##TYPENAME, &bss_##TYPENAME,                 \
-                        &static_##TYPENAME, &local_static_##TYPENAME};     \
-        size_t v;                                                          \
-                                                                           \
-        for (v = 0; v < sizeof(vars) / sizeof(vars[0]); v++) {             \
-            shmem_##TYPENAME##_p(vars[v], (TYPE)value(me, (int)v), right); \
-            shmem_barrier_all();                                           \
-            XG_CHECK(*vars[v] == (TYPE)value(left, (int)v),                \
-                     "shmem_" #TYPENAME "_p to variable %zu", v);          \
-            XG_CHECK(shmem_##TYPENAME##_g(vars[v], right) ==               \
-                     (TYPE)value(me, (int)v),                              \
-                     "shmem_" #TYPENAME "_g of variable %zu", v);          \
-            shmem_barrier_all();                                           \
-        }                                                                  \
+#define TEST_P_G(TYPE, TYPENAME)                                               \
+    static void test_##TYPENAME(void)                                          \
+    {                                                                          \
+        static TYPE local_static_##TYPENAME;                                   \
+        TYPE *vars[] = {&data_##TYPENAME, &bss_##TYPENAME, &static_##TYPENAME, \
+                        &local_static_##TYPENAME};                             \
+        size_t v;                                                              \
+                                                                               \
+        for (v = 0; v < sizeof(vars) / sizeof(vars[0]); v++) {                 \
+            shmem_##TYPENAME##_p(vars[v], (TYPE)value(me, (int)v), right);     \
+            shmem_barrier_all();                                               \
+            XG_CHECK(*vars[v] == (TYPE)value(left, (int)v),                    \
+                     "shmem_" #TYPENAME "_p to variable %zu", v);              \
+            XG_CHECK(shmem_##TYPENAME##_g(vars[v], right) ==                   \
+                         (TYPE)value(me, (int)v),                              \
+                     "shmem_" #TYPENAME "_g of variable %zu", v);              \
+            shmem_barrier_all();                                               \
+        }                                                                      \
     }
 XG_SHMEM_RMA_TYPES(TEST_P_G)
 
@@ -70,8 +70,7 @@ static void test_blocks(void)
         XG_CHECK(global_block[i] == (long)left * 100000 + i,
                  "global_block[%d] = %ld", i, global_block[i]);
     }
-    XG_CHECK(static_block[0] == left, "static_block[0] = %d",
-             static_block[0]);
+    XG_CHECK(static_block[0] == left, "static_block[0] = %d", static_block[0]);
 
     for (i = 0; i < BLOCK; i++) {
         static_block[i] = me * 1000 + i;
@@ -79,22 +78,25 @@ static void test_blocks(void)
     shmem_barrier_all();
     shmem_int_get(local, static_block, BLOCK, right);
     for (i = 0; i < BLOCK; i++) {
-        XG_CHECK(local[i] == right * 1000 + i, "static_block[%d] of the "
-                 "right neighbour = %d", i, local[i]);
+        XG_CHECK(local[i] == right * 1000 + i,
+                 "static_block[%d] of the "
+                 "right neighbour = %d",
+                 i, local[i]);
     }
     XG_CHECK(shmem_long_g(&global_block[BLOCK - 1], right) ==
-             (long)me * 100000 + BLOCK - 1, "last element of global_block");
+                 (long)me * 100000 + BLOCK - 1,
+             "last element of global_block");
     shmem_barrier_all();
 }
 
 int main(void)
 {
     shmem_init();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
+    me         = shmem_my_pe();
+    npes       = shmem_n_pes();
     xg_test_pe = me;
-    right = (me + 1) % npes;
-    left = (me + npes - 1) % npes;
+    right      = (me + 1) % npes;
+    left       = (me + npes - 1) % npes;
 
 #define RUN(TYPE, TYPENAME) test_##TYPENAME();
     XG_SHMEM_RMA_TYPES(RUN)

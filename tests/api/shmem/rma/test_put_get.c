@@ -15,33 +15,33 @@
 
 #include "xg_test.h"
 
-#define GUARD_BYTES 64
+#define GUARD_BYTES  64
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
 /* The large case: 1 MiB of data plus 3 elements. */
-#define BIG_BYTES (1u << 20)
+#define BIG_BYTES       (1u << 20)
 #define BIG_COUNT(size) (BIG_BYTES / (size) + 3)
 
 static const size_t counts[] = {0, 1, 7, 8, 64, 4096};
 
 /* The types that also move BIG_COUNT elements. */
-#define BIG_TYPES(X)                                                       \
-    X(char, char)                                                          \
-    X(short, short)                                                        \
-    X(int, int)                                                            \
-    X(long, long)                                                          \
-    X(long long, longlong)                                                 \
-    X(float, float)                                                        \
-    X(double, double)                                                      \
-    X(long double, longdouble)                                             \
-    X(uint64_t, uint64)                                                    \
-    X(size_t, size)                                                        \
+#define BIG_TYPES(X)           \
+    X(char, char)              \
+    X(short, short)            \
+    X(int, int)                \
+    X(long, long)              \
+    X(long long, longlong)     \
+    X(float, float)            \
+    X(double, double)          \
+    X(long double, longdouble) \
+    X(uint64_t, uint64)        \
+    X(size_t, size)            \
     X(ptrdiff_t, ptrdiff)
 
 static int me, npes, right, left;
 static unsigned salt;
-static unsigned char *sym;     /* symmetric, as large as the largest case */
-static unsigned char *local;   /* local source or destination */
+static unsigned char *sym;   /* symmetric, as large as the largest case */
+static unsigned char *local; /* local source or destination */
 
 /* Small enough for every type (signed char included), exact in float, and
  * different for each PE (7 * pe is distinct modulo 64 for pe < 64). */
@@ -59,56 +59,60 @@ static unsigned char byte_value(int pe, size_t i, unsigned round)
  * Typed put/get (and _nbi) of n elements.  The guard element after the
  * range holds the sentinel -1 and must keep it.
  */
-#define TEST_TYPED(TYPE, TYPENAME)                                         \
-    static void test_##TYPENAME(size_t n, int nbi)                         \
-    {                                                                      \
-        TYPE *dst = (TYPE *)sym, *buf = (TYPE *)local;                     \
-        size_t i;                                                          \
-                                                                           \
-        /* put: my values into the right neighbour's dst */                \
-        salt++;                                                            \
-        for (i = 0; i <= n; i++) {                                         \
-            dst[i] = (TYPE)-1;                                             \
-            buf[i] = (TYPE)value(me, i, salt);                             \
-        }                                                                  \
-        shmem_barrier_all();                                               \
-        if (nbi) {                                                         \
-            shmem_##TYPENAME##_put_nbi(dst, buf, n, right);                \
-            shmem_quiet();                                                 \
-        } else {                                                           \
-            shmem_##TYPENAME##_put(dst, buf, n, right);                    \
-        }                                                                  \
-        shmem_barrier_all();                                               \
-        for (i = 0; i < n; i++) {                                          \
-            XG_CHECK(dst[i] == (TYPE)value(left, i, salt),                 \
-                     #TYPENAME "_put%s n=%zu: element %zu wrong",          \
-                     nbi ? "_nbi" : "", n, i);                             \
-        }                                                                  \
-        XG_CHECK(dst[n] == (TYPE)-1, #TYPENAME "_put n=%zu wrote past "    \
-                 "the end", n);                                            \
-        shmem_barrier_all();                                               \
-                                                                           \
-        /* get: the right neighbour's values into my buffer */             \
-        salt++;                                                            \
-        for (i = 0; i <= n; i++) {                                         \
-            dst[i] = (TYPE)value(me, i, salt);                             \
-            buf[i] = (TYPE)-1;                                             \
-        }                                                                  \
-        shmem_barrier_all();                                               \
-        if (nbi) {                                                         \
-            shmem_##TYPENAME##_get_nbi(buf, dst, n, right);                \
-            shmem_quiet();                                                 \
-        } else {                                                           \
-            shmem_##TYPENAME##_get(buf, dst, n, right);                    \
-        }                                                                  \
-        for (i = 0; i < n; i++) {                                          \
-            XG_CHECK(buf[i] == (TYPE)value(right, i, salt),                \
-                     #TYPENAME "_get%s n=%zu: element %zu wrong",          \
-                     nbi ? "_nbi" : "", n, i);                             \
-        }                                                                  \
-        XG_CHECK(buf[n] == (TYPE)-1, #TYPENAME "_get n=%zu read past the " \
-                 "end", n);                                                \
-        shmem_barrier_all();                                               \
+#define TEST_TYPED(TYPE, TYPENAME)                                \
+    static void test_##TYPENAME(size_t n, int nbi)                \
+    {                                                             \
+        TYPE *dst = (TYPE *)sym, *buf = (TYPE *)local;            \
+        size_t i;                                                 \
+                                                                  \
+        /* put: my values into the right neighbour's dst */       \
+        salt++;                                                   \
+        for (i = 0; i <= n; i++) {                                \
+            dst[i] = (TYPE)-1;                                    \
+            buf[i] = (TYPE)value(me, i, salt);                    \
+        }                                                         \
+        shmem_barrier_all();                                      \
+        if (nbi) {                                                \
+            shmem_##TYPENAME##_put_nbi(dst, buf, n, right);       \
+            shmem_quiet();                                        \
+        } else {                                                  \
+            shmem_##TYPENAME##_put(dst, buf, n, right);           \
+        }                                                         \
+        shmem_barrier_all();                                      \
+        for (i = 0; i < n; i++) {                                 \
+            XG_CHECK(dst[i] == (TYPE)value(left, i, salt),        \
+                     #TYPENAME "_put%s n=%zu: element %zu wrong", \
+                     nbi ? "_nbi" : "", n, i);                    \
+        }                                                         \
+        XG_CHECK(dst[n] == (TYPE)-1,                              \
+                 #TYPENAME "_put n=%zu wrote past "               \
+                           "the end",                             \
+                 n);                                              \
+        shmem_barrier_all();                                      \
+                                                                  \
+        /* get: the right neighbour's values into my buffer */    \
+        salt++;                                                   \
+        for (i = 0; i <= n; i++) {                                \
+            dst[i] = (TYPE)value(me, i, salt);                    \
+            buf[i] = (TYPE)-1;                                    \
+        }                                                         \
+        shmem_barrier_all();                                      \
+        if (nbi) {                                                \
+            shmem_##TYPENAME##_get_nbi(buf, dst, n, right);       \
+            shmem_quiet();                                        \
+        } else {                                                  \
+            shmem_##TYPENAME##_get(buf, dst, n, right);           \
+        }                                                         \
+        for (i = 0; i < n; i++) {                                 \
+            XG_CHECK(buf[i] == (TYPE)value(right, i, salt),       \
+                     #TYPENAME "_get%s n=%zu: element %zu wrong", \
+                     nbi ? "_nbi" : "", n, i);                    \
+        }                                                         \
+        XG_CHECK(buf[n] == (TYPE)-1,                              \
+                 #TYPENAME "_get n=%zu read past the "            \
+                           "end",                                 \
+                 n);                                              \
+        shmem_barrier_all();                                      \
     }
 
 XG_SHMEM_RMA_TYPES(TEST_TYPED)
@@ -132,8 +136,10 @@ static void test_bytes(const char *name, bytes_func_t put, bytes_func_t get,
     shmem_quiet();
     shmem_barrier_all();
     for (i = 0; i < len; i++) {
-        XG_CHECK(sym[i] == byte_value(left, i, salt), "%s put n=%zu: byte "
-                 "%zu wrong", name, n, i);
+        XG_CHECK(sym[i] == byte_value(left, i, salt),
+                 "%s put n=%zu: byte "
+                 "%zu wrong",
+                 name, n, i);
     }
     for (i = len; i < len + GUARD_BYTES; i++) {
         XG_CHECK(sym[i] == 0xa5, "%s put n=%zu wrote byte %zu past the end",
@@ -150,8 +156,10 @@ static void test_bytes(const char *name, bytes_func_t put, bytes_func_t get,
     get(local, sym, n, right);
     shmem_quiet();
     for (i = 0; i < len; i++) {
-        XG_CHECK(local[i] == byte_value(right, i, salt), "%s get n=%zu: "
-                 "byte %zu wrong", name, n, i);
+        XG_CHECK(local[i] == byte_value(right, i, salt),
+                 "%s get n=%zu: "
+                 "byte %zu wrong",
+                 name, n, i);
     }
     for (i = len; i < len + GUARD_BYTES; i++) {
         XG_CHECK(local[i] == 0x5a, "%s get n=%zu read byte %zu past the end",
@@ -161,9 +169,9 @@ static void test_bytes(const char *name, bytes_func_t put, bytes_func_t get,
 }
 
 static const struct {
-    const char   *name;
-    bytes_func_t  put, get;
-    size_t        size;
+    const char *name;
+    bytes_func_t put, get;
+    size_t size;
 } sized[] = {
     {"putmem/getmem", shmem_putmem, shmem_getmem, 1},
     {"putmem_nbi/getmem_nbi", shmem_putmem_nbi, shmem_getmem_nbi, 1},
@@ -186,13 +194,13 @@ int main(void)
     int nbi;
 
     shmem_init();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
+    me         = shmem_my_pe();
+    npes       = shmem_n_pes();
     xg_test_pe = me;
-    right = (me + 1) % npes;
-    left = (me + npes - 1) % npes;
-    sym = shmem_malloc(max_bytes);
-    local = malloc(max_bytes);
+    right      = (me + 1) % npes;
+    left       = (me + npes - 1) % npes;
+    sym        = shmem_malloc(max_bytes);
+    local      = malloc(max_bytes);
     XG_CHECK((sym != NULL) && (local != NULL), "allocating %zu bytes",
              max_bytes);
 

@@ -15,14 +15,14 @@
 
 #include "xg_test.h"
 
-#define GUARD 64
+#define GUARD        64
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
-#define MIB ((size_t)1 << 20)
+#define MIB          ((size_t)1 << 20)
 
-static const size_t lens[] = {2111, 2112, 2113, 4095, 4097,
-                              MIB - 1, MIB, MIB + 1};
+static const size_t lens[]        = {2111, 2112,    2113, 4095,
+                                     4097, MIB - 1, MIB,  MIB + 1};
 static const size_t remote_offs[] = {0, 1, 63};
-static const size_t local_offs[] = {0, 7};
+static const size_t local_offs[]  = {0, 7};
 
 static int me, right, left;
 static unsigned salt;
@@ -37,8 +37,8 @@ static unsigned char byte_value(int pe, size_t i)
 
 /* @buf holds @pe's values in [@start, @start + @len) and @fill around it
  * (@what, @roff and @loff name the case). */
-static void check(const unsigned char *buf, size_t start, size_t len,
-                  int pe, unsigned char fill, const char *what, size_t roff,
+static void check(const unsigned char *buf, size_t start, size_t len, int pe,
+                  unsigned char fill, const char *what, size_t roff,
                   size_t loff)
 {
     size_t i;
@@ -48,7 +48,8 @@ static void check(const unsigned char *buf, size_t start, size_t len,
                                  ? byte_value(pe, i - start)
                                  : fill;
 
-        XG_CHECK(buf[i] == want, "%s len=%zu remote offset %zu local offset "
+        XG_CHECK(buf[i] == want,
+                 "%s len=%zu remote offset %zu local offset "
                  "%zu: buffer byte %zu (the range is %zu..%zu) is %u, not %u",
                  what, len, roff, loff, i, start, start + len - 1,
                  (unsigned)buf[i], (unsigned)want);
@@ -88,13 +89,13 @@ int main(void)
     int npes;
 
     shmem_init();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
+    me         = shmem_my_pe();
+    npes       = shmem_n_pes();
     xg_test_pe = me;
-    right = (me + 1) % npes;
-    left = (me + npes - 1) % npes;
-    sym = shmem_malloc(most);
-    local = malloc(most);
+    right      = (me + 1) % npes;
+    left       = (me + npes - 1) % npes;
+    sym        = shmem_malloc(most);
+    local      = malloc(most);
     XG_CHECK((sym != NULL) && (local != NULL), "allocating %zu bytes", most);
     for (l = 0; l < ARRAY_LEN(lens); l++) {
         for (r = 0; r < ARRAY_LEN(remote_offs); r++) {

@@ -21,16 +21,16 @@
 int main(int argc, char **argv)
 {
     const char *what = (argc > 1) ? argv[1] : "";
-    long stack_var = 0, *heap;
+    long stack_var   = 0, *heap;
     int npes, src[4] = {0};
 
     if (strcmp(what, "init") == 0) {
         shmem_putmem(NULL, NULL, 0, 0);
     }
     shmem_init();
-    npes = shmem_n_pes();
+    npes       = shmem_n_pes();
     xg_test_pe = shmem_my_pe();
-    heap = shmem_malloc(4 * sizeof(long));
+    heap       = shmem_malloc(4 * sizeof(long));
     XG_CHECK(heap != NULL, "shmem_malloc");
 
     if (strcmp(what, "pe") == 0) {

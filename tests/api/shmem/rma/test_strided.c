@@ -22,21 +22,20 @@ static unsigned char *sym;
 
 struct shape {
     ptrdiff_t dst, sst;
-    size_t    bsize, nblocks;
+    size_t bsize, nblocks;
 };
 
 /* {dst, sst, bsize, nblocks}.  iput/iget take the shapes with bsize 1;
  * {3, 1, 2, 5} reads overlapping source blocks; the last two move nothing. */
 static const struct shape shapes[] = {
-    {1, 1, 1, 5},   {2, 1, 1, 9},   {1, 3, 1, 9},   {7, 2, 1, 100},
-    {3, 3, 3, 4},   {4, 2, 2, 10},  {5, 2, 2, 30},  {2, 7, 2, 50},
-    {3, 1, 2, 5},   {2, 2, 1, 0},   {3, 1, 0, 4},
+    {1, 1, 1, 5}, {2, 1, 1, 9},  {1, 3, 1, 9},  {7, 2, 1, 100},
+    {3, 3, 3, 4}, {4, 2, 2, 10}, {5, 2, 2, 30}, {2, 7, 2, 50},
+    {3, 1, 2, 5}, {2, 2, 1, 0},  {3, 1, 0, 4},
 };
 
 static size_t span(ptrdiff_t stride, const struct shape *s)
 {
-    return (s->nblocks == 0) ? 0 : (s->nblocks - 1) * (size_t)stride +
-                                   s->bsize;
+    return (s->nblocks == 0) ? 0 : (s->nblocks - 1) * (size_t)stride + s->bsize;
 }
 
 /* Element e of a strided array is at index (e / bsize) * stride + e % bsize. */
@@ -59,13 +58,13 @@ static void check(const char *what, const unsigned char *buf, size_t len,
                   size_t size, ptrdiff_t stride, ptrdiff_t src_stride,
                   const struct shape *s, int pe)
 {
-    size_t total = s->bsize * s->nblocks, e, b, at;
+    size_t total          = s->bsize * s->nblocks, e, b, at;
     unsigned char *expect = malloc(len);
 
     XG_CHECK(expect != NULL, "malloc");
     memset(expect, SENTINEL, len);
     for (e = 0; e < total; e++) {
-        size_t to = position(e, stride, s->bsize) * size;
+        size_t to   = position(e, stride, s->bsize) * size;
         size_t from = position(e, src_stride, s->bsize) * size;
 
         for (b = 0; b < size; b++) {
@@ -73,9 +72,10 @@ static void check(const char *what, const unsigned char *buf, size_t len,
         }
     }
     for (at = 0; at < len; at++) {
-        XG_CHECK(buf[at] == expect[at], "%s dst=%td sst=%td bsize=%zu "
-                 "nblocks=%zu size=%zu: byte %zu is %#x, expected %#x", what,
-                 s->dst, s->sst, s->bsize, s->nblocks, size, at, buf[at],
+        XG_CHECK(buf[at] == expect[at],
+                 "%s dst=%td sst=%td bsize=%zu "
+                 "nblocks=%zu size=%zu: byte %zu is %#x, expected %#x",
+                 what, s->dst, s->sst, s->bsize, s->nblocks, size, at, buf[at],
                  expect[at]);
     }
     free(expect);
@@ -88,8 +88,8 @@ typedef void (*ibfunc_t)(void *dest, const void *source, ptrdiff_t dst,
 static void run(const char *name, ibfunc_t put, ibfunc_t get, size_t size,
                 const struct shape *s)
 {
-    size_t dlen = (span(s->dst, s) + 1) * size;
-    size_t slen = (span(s->sst, s) + 1) * size;
+    size_t dlen          = (span(s->dst, s) + 1) * size;
+    size_t slen          = (span(s->sst, s) + 1) * size;
     unsigned char *local = malloc(slen > dlen ? slen : dlen);
     size_t i;
 
@@ -151,16 +151,16 @@ static void run(const char *name, ibfunc_t put, ibfunc_t get, size_t size,
         shmem_##TYPENAME##_iget(d, s, dst, sst, nblocks, pe);              \
     }
 
-#define TEST_TYPES(X)                                                      \
-    X(char, char)                                                          \
-    X(short, short)                                                        \
-    X(int, int)                                                            \
-    X(long, long)                                                          \
-    X(float, float)                                                        \
-    X(double, double)                                                      \
-    X(long double, longdouble)                                             \
-    X(uint8_t, uint8)                                                      \
-    X(uint64_t, uint64)                                                    \
+#define TEST_TYPES(X)          \
+    X(char, char)              \
+    X(short, short)            \
+    X(int, int)                \
+    X(long, long)              \
+    X(float, float)            \
+    X(double, double)          \
+    X(long double, longdouble) \
+    X(uint8_t, uint8)          \
+    X(uint64_t, uint64)        \
     X(ptrdiff_t, ptrdiff)
 TEST_TYPES(ADAPT_TYPED)
 
@@ -183,35 +183,34 @@ XG_SHMEM_RMA_SIZES(ADAPT_SIZED)
 
 static const struct {
     const char *name;
-    ibfunc_t    put, get;
-    size_t      size;
-    int         blocked;
+    ibfunc_t put, get;
+    size_t size;
+    int blocked;
 } routines[] = {
-#define ROW_TYPED(TYPE, TYPENAME)                                          \
-    {#TYPENAME "_ibput/ibget", ib_##TYPENAME##_put, ib_##TYPENAME##_get,   \
-     sizeof(TYPE), 1},                                                     \
-    {#TYPENAME "_iput/iget", i_##TYPENAME##_put, i_##TYPENAME##_get,       \
-     sizeof(TYPE), 0},
+#define ROW_TYPED(TYPE, TYPENAME)                                        \
+    {#TYPENAME "_ibput/ibget", ib_##TYPENAME##_put, ib_##TYPENAME##_get, \
+     sizeof(TYPE), 1},                                                   \
+        {#TYPENAME "_iput/iget", i_##TYPENAME##_put, i_##TYPENAME##_get, \
+         sizeof(TYPE), 0},
     TEST_TYPES(ROW_TYPED)
-#define ROW_SIZED(SIZE)                                                    \
-    {"ibput" #SIZE "/ibget" #SIZE, shmem_ibput##SIZE, shmem_ibget##SIZE,   \
-     (SIZE) / 8, 1},                                                       \
-    {"iput" #SIZE "/iget" #SIZE, i##SIZE##_put, i##SIZE##_get, (SIZE) / 8, \
-     0},
-    XG_SHMEM_RMA_SIZES(ROW_SIZED)
-};
+#define ROW_SIZED(SIZE)                                                        \
+    {"ibput" #SIZE "/ibget" #SIZE, shmem_ibput##SIZE, shmem_ibget##SIZE,       \
+     (SIZE) / 8, 1},                                                           \
+        {"iput" #SIZE "/iget" #SIZE, i##SIZE##_put, i##SIZE##_get, (SIZE) / 8, \
+         0},
+        XG_SHMEM_RMA_SIZES(ROW_SIZED)};
 
 int main(void)
 {
     size_t r, s;
 
     shmem_init();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
+    me         = shmem_my_pe();
+    npes       = shmem_n_pes();
     xg_test_pe = me;
-    right = (me + 1) % npes;
-    left = (me + npes - 1) % npes;
-    sym = shmem_malloc(MAX_ELEMS * 16);
+    right      = (me + 1) % npes;
+    left       = (me + npes - 1) % npes;
+    sym        = shmem_malloc(MAX_ELEMS * 16);
     XG_CHECK(sym != NULL, "shmem_malloc");
 
     for (r = 0; r < sizeof(routines) / sizeof(routines[0]); r++) {

@@ -45,8 +45,8 @@ int main(void)
     int me, npes;
 
     shmem_init();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
+    me         = shmem_my_pe();
+    npes       = shmem_n_pes();
     xg_test_pe = me;
 
     rounds(0, me, npes);

@@ -22,7 +22,7 @@ int main(void)
     for (round = 0; round < ROUNDS; round++) {
         shmem_init();
         xg_test_pe = shmem_my_pe();
-        last = shmem_n_pes() - 1;
+        last       = shmem_n_pes() - 1;
         /* the last PE arrives late, so the others wait long enough for
          * the hang watch to look at their members */
         if (shmem_my_pe() == last) {

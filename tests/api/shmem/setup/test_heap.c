@@ -20,9 +20,9 @@
 
 #include "xg_test.h"
 
-#define MAX_PES 64
+#define MAX_PES  64
 #define MAX_LIVE 16
-#define CYCLES 600
+#define CYCLES   600
 
 static uint64_t addr_table[MAX_PES][MAX_LIVE];
 static int me, npes;
@@ -53,21 +53,21 @@ static void check_symmetric(void *const *addrs, int count, const char *what)
     if (me == 0) {
         for (pe = 0; pe < npes; pe++) {
             for (i = 0; (i < count) && !XG_TEST_SAME_NODE(pe); i++) {
-                XG_CHECK((mine[i] == 0) ? (addr_table[pe][i] == 0)
-                                        : (addr_table[pe][i] -
-                                               addr_table[pe][first] ==
-                                           mine[i] - mine[first]),
+                XG_CHECK((mine[i] == 0)
+                             ? (addr_table[pe][i] == 0)
+                             : (addr_table[pe][i] - addr_table[pe][first] ==
+                                mine[i] - mine[first]),
                          "%s: object %d is %#llx on PE %d of another node, "
-                         "its object %d at %#llx", what, i,
-                         (unsigned long long)addr_table[pe][i], pe, first,
-                         (unsigned long long)addr_table[pe][first]);
+                         "its object %d at %#llx",
+                         what, i, (unsigned long long)addr_table[pe][i], pe,
+                         first, (unsigned long long)addr_table[pe][first]);
             }
             for (i = 0; (i < count) && XG_TEST_SAME_NODE(pe); i++) {
                 there = (uint64_t)(uintptr_t)shmem_ptr(addrs[i], pe);
                 XG_CHECK(addr_table[pe][i] == there,
                          "%s: object %d is %#llx on PE %d, PE 0 reaches "
-                         "it at %#llx", what, i,
-                         (unsigned long long)addr_table[pe][i], pe,
+                         "it at %#llx",
+                         what, i, (unsigned long long)addr_table[pe][i], pe,
                          (unsigned long long)there);
             }
         }
@@ -133,15 +133,14 @@ static void test_basic(void)
         shmem_barrier_all();
         for (i = 0; i < (size_t)npes; i++) {
             XG_CHECK(words[i] == ((i == (size_t)prev) ? prev + 1 : 0),
-                     "calloc round %d: word %zu is %ld", round, i,
-                     words[i]);
+                     "calloc round %d: word %zu is %ld", round, i, words[i]);
         }
         check_one(words, "shmem_calloc");
         shmem_free(words);
     }
 
-    hinted = shmem_malloc_with_hints(64 * sizeof(long),
-                                     SHMEM_MALLOC_ATOMICS_REMOTE);
+    hinted =
+        shmem_malloc_with_hints(64 * sizeof(long), SHMEM_MALLOC_ATOMICS_REMOTE);
     check_one(hinted, "shmem_malloc_with_hints(ATOMICS_REMOTE)");
     hinted[0] = 0;
     shmem_barrier_all();
@@ -153,7 +152,7 @@ static void test_basic(void)
     check_one(hinted, "shmem_malloc_with_hints(0)");
     shmem_free(hinted);
     hinted = shmem_malloc_with_hints(100, SHMEM_MALLOC_ATOMICS_REMOTE |
-                                          SHMEM_MALLOC_SIGNAL_REMOTE);
+                                              SHMEM_MALLOC_SIGNAL_REMOTE);
     check_one(hinted, "shmem_malloc_with_hints(both)");
     shmem_free(hinted);
 }
@@ -191,8 +190,8 @@ static void check_fill(const unsigned char *p, size_t n, unsigned seed,
     size_t i;
 
     for (i = 0; i < n; i++) {
-        XG_CHECK(p[i] == (unsigned char)(seed + i * 13), "%s: byte %zu",
-                 what, i);
+        XG_CHECK(p[i] == (unsigned char)(seed + i * 13), "%s: byte %zu", what,
+                 i);
     }
 }
 
@@ -200,7 +199,7 @@ static void test_realloc(void)
 {
     unsigned char *p, *blocker, *q;
 
-    p = shmem_malloc(256);
+    p       = shmem_malloc(256);
     blocker = shmem_malloc(256);
     fill(p, 256, me + 1);
     fill(blocker, 256, me + 2);
@@ -237,22 +236,21 @@ static unsigned next_random(unsigned *state)
 static void test_cycles(void)
 {
     unsigned char *live[MAX_LIVE] = {0};
-    size_t sizes[MAX_LIVE] = {0};
-    unsigned state = 42;
+    size_t sizes[MAX_LIVE]        = {0};
+    unsigned state                = 42;
     int cycle, slot, i;
 
     for (cycle = 0; cycle < CYCLES; cycle++) {
         slot = (int)(next_random(&state) % MAX_LIVE);
         if (live[slot] != NULL) {
-            check_fill(live[slot], sizes[slot], (unsigned)slot,
-                       "live object");
+            check_fill(live[slot], sizes[slot], (unsigned)slot, "live object");
             shmem_free(live[slot]);
             live[slot] = NULL;
         } else {
             sizes[slot] = 1 + next_random(&state) * (1 + slot % 4);
-            live[slot] = (next_random(&state) % 4 == 0)
-                             ? shmem_align(256, sizes[slot])
-                             : shmem_malloc(sizes[slot]);
+            live[slot]  = (next_random(&state) % 4 == 0)
+                              ? shmem_align(256, sizes[slot])
+                              : shmem_malloc(sizes[slot]);
             XG_CHECK(live[slot] != NULL, "cycle %d: allocation", cycle);
             fill(live[slot], sizes[slot], (unsigned)slot);
         }
@@ -272,8 +270,8 @@ static void test_cycles(void)
 int main(void)
 {
     shmem_init();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
+    me         = shmem_my_pe();
+    npes       = shmem_n_pes();
     xg_test_pe = me;
     if (npes > MAX_PES) {
         shmem_finalize();

@@ -46,7 +46,8 @@ int main(int argc, char **argv)
     XG_CHECK(shmem_calloc(2, TOO_BIG / 2) == NULL, "shmem_calloc");
     XG_CHECK(shmem_align(4096, TOO_BIG) == NULL, "shmem_align");
     XG_CHECK(shmem_malloc_with_hints(TOO_BIG, SHMEM_MALLOC_ATOMICS_REMOTE) ==
-             NULL, "shmem_malloc_with_hints");
+                 NULL,
+             "shmem_malloc_with_hints");
 
     p = shmem_malloc(4096);
     XG_CHECK(p != NULL, "a small allocation after the failures");
@@ -55,8 +56,10 @@ int main(int argc, char **argv)
     }
     XG_CHECK(shmem_realloc(p, TOO_BIG) == NULL, "shmem_realloc to 2M");
     for (i = 0; i < 4096; i++) {
-        XG_CHECK(p[i] == (unsigned char)i, "byte %zu changed by a failed "
-                 "realloc", i);
+        XG_CHECK(p[i] == (unsigned char)i,
+                 "byte %zu changed by a failed "
+                 "realloc",
+                 i);
     }
     shmem_putmem(p, p, 4096, (shmem_my_pe() + 1) % shmem_n_pes());
     shmem_free(p);

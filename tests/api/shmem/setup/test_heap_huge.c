@@ -26,8 +26,7 @@ int main(void)
     XG_CHECK(obj != NULL, "shmem_malloc(4096)");
     memset(obj, 0x5a, 4096);
     for (k = 0; k < sizeof(huge) / sizeof(huge[0]); k++) {
-        XG_CHECK(shmem_malloc(huge[k]) == NULL, "shmem_malloc(%zu)",
-                 huge[k]);
+        XG_CHECK(shmem_malloc(huge[k]) == NULL, "shmem_malloc(%zu)", huge[k]);
         XG_CHECK(shmem_align(64, huge[k]) == NULL, "shmem_align(64, %zu)",
                  huge[k]);
         XG_CHECK(shmem_malloc_with_hints(huge[k], 0) == NULL,
@@ -42,7 +41,7 @@ int main(void)
     }
     other = shmem_malloc(4096);
     XG_CHECK((other != NULL) &&
-             ((other >= obj + 4096) || (other + 4096 <= obj)),
+                 ((other >= obj + 4096) || (other + 4096 <= obj)),
              "new object %p overlaps the live object %p", (void *)other,
              (void *)obj);
     shmem_free(other);

@@ -9,8 +9,8 @@
 
 #include "xg_test.h"
 
-static const char *const level_names[] = {"single", "funneled",
-                                          "serialized", "multiple"};
+static const char *const level_names[] = {"single", "funneled", "serialized",
+                                          "multiple"};
 static const int levels[] = {SHMEM_THREAD_SINGLE, SHMEM_THREAD_FUNNELED,
                              SHMEM_THREAD_SERIALIZED, SHMEM_THREAD_MULTIPLE};
 
@@ -31,8 +31,8 @@ int main(int argc, char **argv)
     XG_CHECK(provided == requested, "requested %d, provided %d", requested,
              provided);
     shmem_query_thread(&queried);
-    XG_CHECK(queried == requested, "query_thread gave %d, expected %d",
-             queried, requested);
+    XG_CHECK(queried == requested, "query_thread gave %d, expected %d", queried,
+             requested);
     shmem_barrier_all();
     shmem_query_thread(&queried);
     XG_CHECK(queried == requested, "query_thread changed to %d", queried);

@@ -15,8 +15,8 @@
 
 #include "xg_test.h"
 
-static volatile long written = 1;       /* .data: copied first */
-char ballast[16 << 20];                 /* .bss, after it (kept: extern) */
+static volatile long written = 1; /* .data: copied first */
+char ballast[16 << 20];           /* .bss, after it (kept: extern) */
 static int started, stop;
 static long final_written;
 
@@ -50,17 +50,16 @@ int main(void)
         sched_yield();
     }
     shmem_init();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
+    me         = shmem_my_pe();
+    npes       = shmem_n_pes();
     xg_test_pe = me;
     __atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
     XG_CHECK(pthread_join(thread, &count) == 0, "pthread_join");
     XG_CHECK(written == 1 + (long)count,
              "the global holds %ld increments, the thread made %ld: %ld "
-             "lost while shmem_init moved the globals", written - 1,
-             (long)count, (long)count - (written - 1));
-    XG_CHECK(((volatile char *)ballast)[sizeof(ballast) - 1] == 0,
-             "ballast");
+             "lost while shmem_init moved the globals",
+             written - 1, (long)count, (long)count - (written - 1));
+    XG_CHECK(((volatile char *)ballast)[sizeof(ballast) - 1] == 0, "ballast");
     final_written = written;
     shmem_barrier_all();
     XG_CHECK(shmem_long_g((long *)&written, (me + 1) % npes) ==

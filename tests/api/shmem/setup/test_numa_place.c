@@ -77,17 +77,21 @@ static void check_policy(const char *what, void *addr, int node)
                      (unsigned long)MPOL_F_ADDR) == 0,
              "get_mempolicy(%s): %s", what, strerror(errno));
     if (node < 0) {
-        XG_CHECK(mode == MPOL_DEFAULT, "%s: mode %d on a PE free to run on "
-                 "several NUMA nodes, expected the default", what, mode);
+        XG_CHECK(mode == MPOL_DEFAULT,
+                 "%s: mode %d on a PE free to run on "
+                 "several NUMA nodes, expected the default",
+                 what, mode);
         return;
     }
-    XG_CHECK(mode == MPOL_PREFERRED, "%s: mode %d, expected MPOL_PREFERRED "
-             "(%d) for NUMA node %d", what, mode, MPOL_PREFERRED, node);
+    XG_CHECK(mode == MPOL_PREFERRED,
+             "%s: mode %d, expected MPOL_PREFERRED "
+             "(%d) for NUMA node %d",
+             what, mode, MPOL_PREFERRED, node);
     for (i = 0; i < 8 * sizeof(mask); i++) {
         XG_CHECK(((mask[i / (8 * sizeof(long))] >> (i % (8 * sizeof(long)))) &
                   1ul) == (i == (unsigned)node),
-                 "%s: node %u in the preferred mask, expected only %d", what,
-                 i, node);
+                 "%s: node %u in the preferred mask, expected only %d", what, i,
+                 node);
     }
 }
 
@@ -107,7 +111,7 @@ int main(void)
     node = my_node();
     shmem_init();
     xg_test_pe = shmem_my_pe();
-    heap = shmem_malloc(1 << 20);
+    heap       = shmem_malloc(1 << 20);
     XG_CHECK(heap != NULL, "shmem_malloc");
     check_policy("the symmetric heap", heap, node);
     check_policy("the last heap page", (char *)heap + (1 << 20) - 1, node);

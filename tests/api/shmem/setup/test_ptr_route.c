@@ -18,15 +18,15 @@ static long global_word;
 int main(void)
 {
     const char *route = getenv("XGAS_ROUTE");
-    int nic = (route != NULL) && (strcmp(route, "nic") == 0);
+    int nic           = (route != NULL) && (strcmp(route, "nic") == 0);
     long *heap;
     int me, npes, pe;
 
     shmem_init();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
+    me         = shmem_my_pe();
+    npes       = shmem_n_pes();
     xg_test_pe = me;
-    heap = shmem_malloc(sizeof(long));
+    heap       = shmem_malloc(sizeof(long));
     XG_CHECK(heap != NULL, "shmem_malloc");
     XG_CHECK(shmem_ptr(heap, me) == heap, "shmem_ptr(heap, me) = %p, not %p",
              shmem_ptr(heap, me), (void *)heap);

@@ -49,11 +49,10 @@ int main(void)
 
     XG_CHECK(private_buf != NULL, "malloc");
     shmem_init();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
+    me         = shmem_my_pe();
+    npes       = shmem_n_pes();
     xg_test_pe = me;
-    XG_CHECK((npes >= 1) && (me >= 0) && (me < npes), "pe %d of %d", me,
-             npes);
+    XG_CHECK((npes >= 1) && (me >= 0) && (me < npes), "pe %d of %d", me, npes);
     if (npes > MAX_PES) {
         shmem_finalize();
         return XG_TEST_SKIP;
@@ -67,8 +66,8 @@ int main(void)
     XG_CHECK(shmem_int_g(&npes_seen_by_pe0, 0) == npes, "n_pes differs");
 
     shmem_query_thread(&level);
-    XG_CHECK((level >= SHMEM_THREAD_SINGLE) &&
-             (level <= SHMEM_THREAD_MULTIPLE), "query_thread gave %d", level);
+    XG_CHECK((level >= SHMEM_THREAD_SINGLE) && (level <= SHMEM_THREAD_MULTIPLE),
+             "query_thread gave %d", level);
 
     shmem_info_get_version(&major, &minor);
     XG_CHECK((major == 1) && (minor == 6), "version %d.%d", major, minor);
@@ -104,15 +103,15 @@ int main(void)
             shmem_long_p(&global_slots[me], 2000L * me + pe, pe);
             continue;
         }
-        remote = shmem_ptr(&heap_slots[me], pe);
+        remote  = shmem_ptr(&heap_slots[me], pe);
         *remote = 1000L * me + pe;
-        remote = shmem_ptr(&global_slots[me], pe);
+        remote  = shmem_ptr(&global_slots[me], pe);
         *remote = 2000L * me + pe;
     }
     shmem_barrier_all();
     for (pe = 0; pe < npes; pe++) {
-        XG_CHECK(heap_slots[pe] == 1000L * pe + me,
-                 "heap slot %d holds %ld", pe, heap_slots[pe]);
+        XG_CHECK(heap_slots[pe] == 1000L * pe + me, "heap slot %d holds %ld",
+                 pe, heap_slots[pe]);
         XG_CHECK(global_slots[pe] == 2000L * pe + me,
                  "global slot %d holds %ld", pe, global_slots[pe]);
     }

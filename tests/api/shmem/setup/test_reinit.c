@@ -13,7 +13,7 @@
 
 #define CYCLES 4
 
-static long cycles_seen;  /* global: survives finalize */
+static long cycles_seen; /* global: survives finalize */
 static long ring_value;
 
 static int initialized(void)
@@ -64,8 +64,7 @@ int main(void)
         shmem_init(); /* nested: the library stays up until both finalize */
         use_library(cycle);
         shmem_finalize();
-        XG_CHECK(initialized() == 1, "cycle %d: after inner finalize",
-                 cycle);
+        XG_CHECK(initialized() == 1, "cycle %d: after inner finalize", cycle);
         shmem_finalize();
         XG_CHECK(initialized() == 0, "cycle %d: after finalize", cycle);
     }

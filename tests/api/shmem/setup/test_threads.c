@@ -13,10 +13,10 @@
 #include "xg_test.h"
 
 #define THREADS 4
-#define WORDS 256
-#define ITERS 2000
+#define WORDS   256
+#define ITERS   2000
 
-static long *table;            /* [npes][THREADS][WORDS] on every PE */
+static long *table; /* [npes][THREADS][WORDS] on every PE */
 static long thread_count[THREADS];
 static long shared_count;
 static int me, npes;
@@ -65,21 +65,21 @@ int main(void)
 {
     pthread_t threads[THREADS];
     int provided = -1, t, pe, w;
-    long expect = 0;
+    long expect  = 0;
 
     XG_CHECK(shmem_init_thread(SHMEM_THREAD_MULTIPLE, &provided) == 0,
              "shmem_init_thread");
     XG_CHECK(provided == SHMEM_THREAD_MULTIPLE, "provided %d", provided);
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
+    me         = shmem_my_pe();
+    npes       = shmem_n_pes();
     xg_test_pe = me;
-    table = shmem_malloc((size_t)npes * THREADS * WORDS * sizeof(long));
+    table      = shmem_malloc((size_t)npes * THREADS * WORDS * sizeof(long));
     XG_CHECK(table != NULL, "shmem_malloc");
 
     for (t = 0; t < THREADS; t++) {
-        XG_CHECK(pthread_create(&threads[t], NULL, worker,
-                                (void *)(intptr_t)t) == 0,
-                 "pthread_create");
+        XG_CHECK(
+            pthread_create(&threads[t], NULL, worker, (void *)(intptr_t)t) == 0,
+            "pthread_create");
     }
     for (t = 0; t < THREADS; t++) {
         pthread_join(threads[t], NULL);
@@ -90,8 +90,7 @@ int main(void)
         for (t = 0; t < THREADS; t++) {
             for (w = 0; w < WORDS; w++) {
                 XG_CHECK(row(pe, t)[w] == value(pe, t, w),
-                         "row (%d, %d) word %d: %ld", pe, t, w,
-                         row(pe, t)[w]);
+                         "row (%d, %d) word %d: %ld", pe, t, w, row(pe, t)[w]);
             }
         }
     }
@@ -99,15 +98,19 @@ int main(void)
      * itself: ITERS / npes to each PE, plus one to the first
      * ITERS % npes PEs of its rotation */
     for (pe = 0; pe < npes; pe++) {
-        expect += ITERS / npes +
-                  ((((me - pe + npes) % npes) < ITERS % npes) ? 1 : 0);
+        expect +=
+            ITERS / npes + ((((me - pe + npes) % npes) < ITERS % npes) ? 1 : 0);
     }
     for (t = 0; t < THREADS; t++) {
-        XG_CHECK(thread_count[t] == expect, "thread counter %d: %ld, "
-                 "expected %ld", t, thread_count[t], expect);
+        XG_CHECK(thread_count[t] == expect,
+                 "thread counter %d: %ld, "
+                 "expected %ld",
+                 t, thread_count[t], expect);
     }
-    XG_CHECK(shared_count == THREADS * expect, "shared counter: %ld, "
-             "expected %ld", shared_count, THREADS * expect);
+    XG_CHECK(shared_count == THREADS * expect,
+             "shared counter: %ld, "
+             "expected %ld",
+             shared_count, THREADS * expect);
     shmem_barrier_all();
     shmem_free(table);
     shmem_finalize();

@@ -18,7 +18,7 @@
 #include "xg_test.h"
 
 #define ROUNDS 200
-#define WORDS 64
+#define WORDS  64
 
 static long block[WORDS];
 static long flag;
@@ -109,9 +109,9 @@ static void chain_signal(void)
 int main(void)
 {
     shmem_init();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
-    next = (me + 1) % npes;
+    me         = shmem_my_pe();
+    npes       = shmem_n_pes();
+    next       = (me + 1) % npes;
     xg_test_pe = me;
 
     chain_flag();

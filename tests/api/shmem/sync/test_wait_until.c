@@ -21,11 +21,11 @@
 /* One column per comparison operator: the flag's initial value, the value
  * the writer stores first and the one it stores last.  Only the last
  * satisfies "flag op CMP_VALUE"; all fit every type. */
-static const int ops[6] = {SHMEM_CMP_EQ, SHMEM_CMP_NE, SHMEM_CMP_GT,
-                           SHMEM_CMP_GE, SHMEM_CMP_LT, SHMEM_CMP_LE};
+static const int ops[6]     = {SHMEM_CMP_EQ, SHMEM_CMP_NE, SHMEM_CMP_GT,
+                               SHMEM_CMP_GE, SHMEM_CMP_LT, SHMEM_CMP_LE};
 static const int initial[6] = {0, 10, 0, 0, 20, 20};
-static const int step[6] = {9, 10, 10, 9, 10, 11};
-static const int last[6] = {10, 11, 11, 10, 9, 10};
+static const int step[6]    = {9, 10, 10, 9, 10, 11};
+static const int last[6]    = {10, 11, 11, 10, 9, 10};
 
 static int me, npes;
 
@@ -33,96 +33,90 @@ static int me, npes;
 static int holds(int value, int op)
 {
     switch (op) {
-    case SHMEM_CMP_EQ:
-        return value == CMP_VALUE;
-    case SHMEM_CMP_NE:
-        return value != CMP_VALUE;
-    case SHMEM_CMP_GT:
-        return value > CMP_VALUE;
-    case SHMEM_CMP_GE:
-        return value >= CMP_VALUE;
-    case SHMEM_CMP_LT:
-        return value < CMP_VALUE;
-    default:
-        return value <= CMP_VALUE;
+    case SHMEM_CMP_EQ: return value == CMP_VALUE;
+    case SHMEM_CMP_NE: return value != CMP_VALUE;
+    case SHMEM_CMP_GT: return value > CMP_VALUE;
+    case SHMEM_CMP_GE: return value >= CMP_VALUE;
+    case SHMEM_CMP_LT: return value < CMP_VALUE;
+    default: return value <= CMP_VALUE;
     }
 }
 
-#define DEFINE_TYPE_TEST(TYPE, TYPENAME)                                   \
-    static TYPE flag_##TYPENAME[6];                                        \
-                                                                           \
-    static void write_##TYPENAME(int pe)                                   \
-    {                                                                      \
-        int i;                                                             \
-                                                                           \
-        for (i = 0; i < 6; i++) {                                          \
-            shmem_##TYPENAME##_p(&flag_##TYPENAME[i], (TYPE)step[i], pe);  \
-            shmem_fence();                                                 \
-            shmem_##TYPENAME##_p(&flag_##TYPENAME[i], (TYPE)last[i], pe);  \
-        }                                                                  \
-    }                                                                      \
-                                                                           \
-    static void wait_##TYPENAME(void)                                      \
-    {                                                                      \
-        int i;                                                             \
-                                                                           \
-        for (i = 0; i < 6; i++) {                                          \
-            shmem_##TYPENAME##_wait_until(&flag_##TYPENAME[i], ops[i],     \
-                                          (TYPE)CMP_VALUE);                \
-            XG_CHECK(flag_##TYPENAME[i] == (TYPE)last[i],                  \
-                     #TYPENAME " op %d returned before the last value",    \
-                     ops[i]);                                              \
-            XG_CHECK(shmem_##TYPENAME##_test(&flag_##TYPENAME[i], ops[i],  \
-                                             (TYPE)CMP_VALUE) == 1,        \
-                     #TYPENAME " test after wait, op %d", ops[i]);         \
-        }                                                                  \
-    }                                                                      \
-                                                                           \
-    static void test_##TYPENAME(void)                                      \
-    {                                                                      \
-        volatile TYPE minus_one = (TYPE)-1;                                \
-        TYPE zero = 0;                                                     \
-        int i, v, is_signed = minus_one < zero;                            \
-                                                                           \
-        /* signedness: (TYPE)-1 is below 0 or the largest value */         \
-        flag_##TYPENAME[0] = minus_one;                                    \
-        XG_CHECK(shmem_##TYPENAME##_test(&flag_##TYPENAME[0],              \
-                                         SHMEM_CMP_LT, zero) == is_signed, \
-                 #TYPENAME " compares with the wrong signedness");         \
-        XG_CHECK(shmem_##TYPENAME##_test(&flag_##TYPENAME[0],              \
-                                         SHMEM_CMP_GT, zero) != is_signed, \
-                 #TYPENAME " compares with the wrong signedness");         \
-        shmem_##TYPENAME##_wait_until(&flag_##TYPENAME[0], SHMEM_CMP_EQ,   \
-                                      minus_one);                          \
-        /* every operator on a value below, equal to and above */          \
-        for (v = CMP_VALUE - 1; v <= CMP_VALUE + 1; v++) {                 \
-            flag_##TYPENAME[0] = (TYPE)v;                                  \
-            for (i = 0; i < 6; i++) {                                      \
-                XG_CHECK(shmem_##TYPENAME##_test(&flag_##TYPENAME[0],      \
-                                                 ops[i], (TYPE)CMP_VALUE)  \
-                         == holds(v, ops[i]),                              \
-                         #TYPENAME " test of %d, op %d", v, ops[i]);       \
-            }                                                              \
-        }                                                                  \
-                                                                           \
-        for (i = 0; i < 6; i++) {                                          \
-            flag_##TYPENAME[i] = (TYPE)initial[i];                         \
-        }                                                                  \
-        shmem_barrier_all();                                               \
-        for (i = 0; i < 6; i++) {                                          \
-            XG_CHECK(shmem_##TYPENAME##_test(&flag_##TYPENAME[i], ops[i],  \
-                                             (TYPE)CMP_VALUE) == 0,        \
-                     #TYPENAME " test before the write, op %d", ops[i]);   \
-        }                                                                  \
-        shmem_barrier_all();                                               \
-        if (me == 0) {                                                     \
-            write_##TYPENAME((me + 1) % npes);                             \
-            wait_##TYPENAME();                                             \
-        } else {                                                           \
-            wait_##TYPENAME();                                             \
-            write_##TYPENAME((me + 1) % npes);                             \
-        }                                                                  \
-        shmem_barrier_all();                                               \
+#define DEFINE_TYPE_TEST(TYPE, TYPENAME)                                      \
+    static TYPE flag_##TYPENAME[6];                                           \
+                                                                              \
+    static void write_##TYPENAME(int pe)                                      \
+    {                                                                         \
+        int i;                                                                \
+                                                                              \
+        for (i = 0; i < 6; i++) {                                             \
+            shmem_##TYPENAME##_p(&flag_##TYPENAME[i], (TYPE)step[i], pe);     \
+            shmem_fence();                                                    \
+            shmem_##TYPENAME##_p(&flag_##TYPENAME[i], (TYPE)last[i], pe);     \
+        }                                                                     \
+    }                                                                         \
+                                                                              \
+    static void wait_##TYPENAME(void)                                         \
+    {                                                                         \
+        int i;                                                                \
+                                                                              \
+        for (i = 0; i < 6; i++) {                                             \
+            shmem_##TYPENAME##_wait_until(&flag_##TYPENAME[i], ops[i],        \
+                                          (TYPE)CMP_VALUE);                   \
+            XG_CHECK(flag_##TYPENAME[i] == (TYPE)last[i],                     \
+                     #TYPENAME " op %d returned before the last value",       \
+                     ops[i]);                                                 \
+            XG_CHECK(shmem_##TYPENAME##_test(&flag_##TYPENAME[i], ops[i],     \
+                                             (TYPE)CMP_VALUE) == 1,           \
+                     #TYPENAME " test after wait, op %d", ops[i]);            \
+        }                                                                     \
+    }                                                                         \
+                                                                              \
+    static void test_##TYPENAME(void)                                         \
+    {                                                                         \
+        volatile TYPE minus_one = (TYPE)-1;                                   \
+        TYPE zero               = 0;                                          \
+        int i, v, is_signed = minus_one < zero;                               \
+                                                                              \
+        /* signedness: (TYPE)-1 is below 0 or the largest value */            \
+        flag_##TYPENAME[0] = minus_one;                                       \
+        XG_CHECK(shmem_##TYPENAME##_test(&flag_##TYPENAME[0], SHMEM_CMP_LT,   \
+                                         zero) == is_signed,                  \
+                 #TYPENAME " compares with the wrong signedness");            \
+        XG_CHECK(shmem_##TYPENAME##_test(&flag_##TYPENAME[0], SHMEM_CMP_GT,   \
+                                         zero) != is_signed,                  \
+                 #TYPENAME " compares with the wrong signedness");            \
+        shmem_##TYPENAME##_wait_until(&flag_##TYPENAME[0], SHMEM_CMP_EQ,      \
+                                      minus_one);                             \
+        /* every operator on a value below, equal to and above */             \
+        for (v = CMP_VALUE - 1; v <= CMP_VALUE + 1; v++) {                    \
+            flag_##TYPENAME[0] = (TYPE)v;                                     \
+            for (i = 0; i < 6; i++) {                                         \
+                XG_CHECK(shmem_##TYPENAME##_test(&flag_##TYPENAME[0], ops[i], \
+                                                 (TYPE)CMP_VALUE) ==          \
+                             holds(v, ops[i]),                                \
+                         #TYPENAME " test of %d, op %d", v, ops[i]);          \
+            }                                                                 \
+        }                                                                     \
+                                                                              \
+        for (i = 0; i < 6; i++) {                                             \
+            flag_##TYPENAME[i] = (TYPE)initial[i];                            \
+        }                                                                     \
+        shmem_barrier_all();                                                  \
+        for (i = 0; i < 6; i++) {                                             \
+            XG_CHECK(shmem_##TYPENAME##_test(&flag_##TYPENAME[i], ops[i],     \
+                                             (TYPE)CMP_VALUE) == 0,           \
+                     #TYPENAME " test before the write, op %d", ops[i]);      \
+        }                                                                     \
+        shmem_barrier_all();                                                  \
+        if (me == 0) {                                                        \
+            write_##TYPENAME((me + 1) % npes);                                \
+            wait_##TYPENAME();                                                \
+        } else {                                                              \
+            wait_##TYPENAME();                                                \
+            write_##TYPENAME((me + 1) % npes);                                \
+        }                                                                     \
+        shmem_barrier_all();                                                  \
     }
 XG_SHMEM_SYNC_TYPES(DEFINE_TYPE_TEST)
 XG_SHMEM_SYNC_DEPRECATED_TYPES(DEFINE_TYPE_TEST)
@@ -168,8 +162,8 @@ static void wait_deprecated(void)
 int main(void)
 {
     shmem_init();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
+    me         = shmem_my_pe();
+    npes       = shmem_n_pes();
     xg_test_pe = me;
 
 #define RUN_TYPE_TEST(TYPE, TYPENAME) test_##TYPENAME();

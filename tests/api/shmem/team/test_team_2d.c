@@ -29,10 +29,10 @@ static void check_grid(const char *what, shmem_team_t parent, int xrange)
     if (parent == SHMEM_TEAM_INVALID) {
         return;
     }
-    p = shmem_team_my_pe(parent);
-    n = shmem_team_n_pes(parent);
-    x = p % xrange;
-    y = p / xrange;
+    p     = shmem_team_my_pe(parent);
+    n     = shmem_team_n_pes(parent);
+    x     = p % xrange;
+    y     = p / xrange;
     xsize = (n - y * xrange < xrange) ? n - y * xrange : xrange;
     ysize = (n - x + xrange - 1) / xrange;
 
@@ -41,10 +41,10 @@ static void check_grid(const char *what, shmem_team_t parent, int xrange)
              "%s xrange %d: split_2d failed", what, xrange);
     XG_CHECK((xt != SHMEM_TEAM_INVALID) && (yt != SHMEM_TEAM_INVALID),
              "%s xrange %d: missing team", what, xrange);
-    XG_CHECK(shmem_team_my_pe(xt) == x, "%s xrange %d: x %d, expected %d",
-             what, xrange, shmem_team_my_pe(xt), x);
-    XG_CHECK(shmem_team_my_pe(yt) == y, "%s xrange %d: y %d, expected %d",
-             what, xrange, shmem_team_my_pe(yt), y);
+    XG_CHECK(shmem_team_my_pe(xt) == x, "%s xrange %d: x %d, expected %d", what,
+             xrange, shmem_team_my_pe(xt), x);
+    XG_CHECK(shmem_team_my_pe(yt) == y, "%s xrange %d: y %d, expected %d", what,
+             xrange, shmem_team_my_pe(yt), y);
     XG_CHECK(shmem_team_n_pes(xt) == xsize,
              "%s xrange %d: row of %d PEs, expected %d", what, xrange,
              shmem_team_n_pes(xt), xsize);
@@ -53,21 +53,20 @@ static void check_grid(const char *what, shmem_team_t parent, int xrange)
              shmem_team_n_pes(yt), ysize);
     for (i = 0; i < xsize; i++) {
         XG_CHECK(shmem_team_translate_pe(xt, i, parent) == y * xrange + i,
-                 "%s xrange %d: row member %d is parent PE %d", what, xrange,
-                 i, shmem_team_translate_pe(xt, i, parent));
+                 "%s xrange %d: row member %d is parent PE %d", what, xrange, i,
+                 shmem_team_translate_pe(xt, i, parent));
     }
     for (i = 0; i < ysize; i++) {
         XG_CHECK(shmem_team_translate_pe(yt, i, parent) == i * xrange + x,
-                 "%s xrange %d: column member %d is parent PE %d", what,
-                 xrange, i, shmem_team_translate_pe(yt, i, parent));
+                 "%s xrange %d: column member %d is parent PE %d", what, xrange,
+                 i, shmem_team_translate_pe(yt, i, parent));
     }
 
     /* reductions: the sum of the members' parent ranks */
     src[0] = p;
     src[1] = 1;
     XG_CHECK(shmem_int_sum_reduce(xt, dst, src, 2) == 0, "row reduce");
-    XG_CHECK((dst[0] == ranks_sum(xsize, 1, y * xrange)) &&
-                 (dst[1] == xsize),
+    XG_CHECK((dst[0] == ranks_sum(xsize, 1, y * xrange)) && (dst[1] == xsize),
              "%s xrange %d: row sum %d/%d, expected %d/%d", what, xrange,
              dst[0], dst[1], ranks_sum(xsize, 1, y * xrange), xsize);
     XG_CHECK(shmem_int_sum_reduce(yt, dst, src, 2) == 0, "column reduce");
@@ -106,7 +105,7 @@ static void check_parent(const char *what, shmem_team_t parent)
     if (parent == SHMEM_TEAM_INVALID) {
         return;
     }
-    n = shmem_team_n_pes(parent);
+    n     = shmem_team_n_pes(parent);
     xr[0] = 1;
     xr[1] = 2;
     xr[2] = 3;
@@ -128,8 +127,8 @@ int main(void)
     shmem_team_t rev, even;
 
     shmem_init();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
+    me         = shmem_my_pe();
+    npes       = shmem_n_pes();
     xg_test_pe = me;
 
     check_parent("world", SHMEM_TEAM_WORLD);

@@ -39,24 +39,21 @@ static void check_team(const char *what, shmem_team_t team, int start,
                  "%s: PE %d is not a member but got a team", what, me);
         return;
     }
-    XG_CHECK(team != SHMEM_TEAM_INVALID, "%s: member %d got no team", what,
-             me);
-    XG_CHECK(shmem_team_my_pe(team) == mine, "%s: my_pe %d, expected %d",
-             what, shmem_team_my_pe(team), mine);
-    XG_CHECK(shmem_team_n_pes(team) == size, "%s: n_pes %d, expected %d",
-             what, shmem_team_n_pes(team), size);
+    XG_CHECK(team != SHMEM_TEAM_INVALID, "%s: member %d got no team", what, me);
+    XG_CHECK(shmem_team_my_pe(team) == mine, "%s: my_pe %d, expected %d", what,
+             shmem_team_my_pe(team), mine);
+    XG_CHECK(shmem_team_n_pes(team) == size, "%s: n_pes %d, expected %d", what,
+             shmem_team_n_pes(team), size);
     for (i = -1; i <= size; i++) {
         int world = shmem_team_translate_pe(team, i, SHMEM_TEAM_WORLD);
-        int want = ((i < 0) || (i >= size)) ? -1 : member(start, stride, i);
+        int want  = ((i < 0) || (i >= size)) ? -1 : member(start, stride, i);
 
         XG_CHECK(world == want, "%s: translate %d to world gave %d, not %d",
                  what, i, world, want);
         if (want >= 0) {
-            XG_CHECK(shmem_team_translate_pe(SHMEM_TEAM_WORLD, want, team) ==
-                         i,
+            XG_CHECK(shmem_team_translate_pe(SHMEM_TEAM_WORLD, want, team) == i,
                      "%s: world PE %d is not member %d", what, want, i);
-            XG_CHECK(shmem_team_ptr(team, &probe, i) ==
-                         shmem_ptr(&probe, want),
+            XG_CHECK(shmem_team_ptr(team, &probe, i) == shmem_ptr(&probe, want),
                      "%s: team_ptr of member %d differs from shmem_ptr", what,
                      i);
         }
@@ -93,22 +90,22 @@ static void test_invalid(void)
 
     XG_CHECK(shmem_team_my_pe(SHMEM_TEAM_INVALID) == -1, "my_pe(INVALID)");
     XG_CHECK(shmem_team_n_pes(SHMEM_TEAM_INVALID) == -1, "n_pes(INVALID)");
-    XG_CHECK(shmem_team_translate_pe(SHMEM_TEAM_INVALID, 0,
-                                     SHMEM_TEAM_WORLD) == -1,
+    XG_CHECK(shmem_team_translate_pe(SHMEM_TEAM_INVALID, 0, SHMEM_TEAM_WORLD) ==
+                 -1,
              "translate from INVALID");
-    XG_CHECK(shmem_team_translate_pe(SHMEM_TEAM_WORLD, 0,
-                                     SHMEM_TEAM_INVALID) == -1,
+    XG_CHECK(shmem_team_translate_pe(SHMEM_TEAM_WORLD, 0, SHMEM_TEAM_INVALID) ==
+                 -1,
              "translate to INVALID");
-    XG_CHECK(shmem_team_get_config(SHMEM_TEAM_INVALID,
-                                   SHMEM_TEAM_NUM_CONTEXTS, &config) != 0,
+    XG_CHECK(shmem_team_get_config(SHMEM_TEAM_INVALID, SHMEM_TEAM_NUM_CONTEXTS,
+                                   &config) != 0,
              "get_config(INVALID) returned 0");
     XG_CHECK(config.num_contexts == 7, "get_config(INVALID) wrote config");
     XG_CHECK(shmem_team_ptr(SHMEM_TEAM_INVALID, &probe, 0) == NULL,
              "team_ptr(INVALID)");
     shmem_team_destroy(SHMEM_TEAM_INVALID); /* no operation */
-    XG_CHECK(shmem_team_split_strided(SHMEM_TEAM_INVALID, 0, 1, 1, NULL, 0,
-                                      &t) != 0,
-             "split of INVALID returned 0");
+    XG_CHECK(
+        shmem_team_split_strided(SHMEM_TEAM_INVALID, 0, 1, 1, NULL, 0, &t) != 0,
+        "split of INVALID returned 0");
     XG_CHECK(t == SHMEM_TEAM_INVALID, "split of INVALID gave a team");
     XG_CHECK(shmem_team_split_2d(SHMEM_TEAM_INVALID, 1, NULL, 0, &x, NULL, 0,
                                  &y) != 0,
@@ -126,8 +123,7 @@ static void test_predefined(void)
      * PEs, which xgasrun's virtual nodes (blocks) and mpirun (by slot)
      * give in consecutive ranks */
     check_team("shared", SHMEM_TEAM_SHARED,
-               shmem_team_translate_pe(SHMEM_TEAM_SHARED, 0,
-                                       SHMEM_TEAM_WORLD),
+               shmem_team_translate_pe(SHMEM_TEAM_SHARED, 0, SHMEM_TEAM_WORLD),
                1, shmem_team_n_pes(SHMEM_TEAM_SHARED));
     XG_CHECK(shmem_team_get_config(SHMEM_TEAM_WORLD, SHMEM_TEAM_NUM_CONTEXTS,
                                    &config) == 0,
@@ -145,9 +141,9 @@ static void expect_invalid(const char *what, shmem_team_t parent, int start,
 {
     shmem_team_t t = SHMEM_TEAM_WORLD;
 
-    XG_CHECK(shmem_team_split_strided(parent, start, stride, size, NULL, 0,
-                                      &t) != 0,
-             "%s: split (%d, %d, %d) returned 0", what, start, stride, size);
+    XG_CHECK(
+        shmem_team_split_strided(parent, start, stride, size, NULL, 0, &t) != 0,
+        "%s: split (%d, %d, %d) returned 0", what, start, stride, size);
     XG_CHECK(t == SHMEM_TEAM_INVALID, "%s: split (%d, %d, %d) gave a team",
              what, start, stride, size);
 }
@@ -182,8 +178,8 @@ static void test_splits(void)
     }
 
     /* one PE with stride 0 */
-    XG_CHECK(shmem_team_split_strided(SHMEM_TEAM_WORLD, npes - 1, 0, 1, NULL,
-                                      0, &single) == 0,
+    XG_CHECK(shmem_team_split_strided(SHMEM_TEAM_WORLD, npes - 1, 0, 1, NULL, 0,
+                                      &single) == 0,
              "single split failed");
     check_team("single", single, npes - 1, 0, 1);
 
@@ -193,9 +189,9 @@ static void test_splits(void)
                                       NULL, 0, &all) == 0,
              "reverse split failed");
     check_team("reverse", all, npes - 1, -1, npes);
-    XG_CHECK(shmem_team_split_strided(all, 0, 1, (npes + 1) / 2, NULL, 0,
-                                      &sub) == 0,
-             "split of reverse failed");
+    XG_CHECK(
+        shmem_team_split_strided(all, 0, 1, (npes + 1) / 2, NULL, 0, &sub) == 0,
+        "split of reverse failed");
     check_team("reverse first half", sub, npes - 1, -1, (npes + 1) / 2);
     if (sub != SHMEM_TEAM_INVALID) {
         /* translate between two user teams */
@@ -247,8 +243,8 @@ static void test_splits(void)
 int main(void)
 {
     shmem_init();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
+    me         = shmem_my_pe();
+    npes       = shmem_n_pes();
     xg_test_pe = me;
 
     test_invalid();

@@ -45,8 +45,8 @@ int main(void)
     int i, cycle;
 
     shmem_init();
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
+    me         = shmem_my_pe();
+    npes       = shmem_n_pes();
     xg_test_pe = me;
 
     for (i = 0; i < LIMIT; i++) {
@@ -58,18 +58,18 @@ int main(void)
     teams[LIMIT] = make_world_copy();
     XG_CHECK(teams[LIMIT] == SHMEM_TEAM_INVALID,
              "team %d was created with XGAS_TEAMS_MAX=%d", LIMIT + 1, LIMIT);
-    XG_CHECK(shmem_team_split_2d(SHMEM_TEAM_WORLD, 2, NULL, 0, &x, NULL, 0,
-                                 &y) != 0,
-             "split_2d succeeded without free slots");
+    XG_CHECK(
+        shmem_team_split_2d(SHMEM_TEAM_WORLD, 2, NULL, 0, &x, NULL, 0, &y) != 0,
+        "split_2d succeeded without free slots");
     XG_CHECK((x == SHMEM_TEAM_INVALID) && (y == SHMEM_TEAM_INVALID),
              "failed split_2d gave teams");
 
     /* two slots free: a 2-D split fits, whatever the number of rows */
     shmem_team_destroy(teams[0]);
     shmem_team_destroy(teams[1]);
-    XG_CHECK(shmem_team_split_2d(SHMEM_TEAM_WORLD, 2, NULL, 0, &x, NULL, 0,
-                                 &y) == 0,
-             "split_2d with two free slots failed");
+    XG_CHECK(
+        shmem_team_split_2d(SHMEM_TEAM_WORLD, 2, NULL, 0, &x, NULL, 0, &y) == 0,
+        "split_2d with two free slots failed");
     use(x);
     use(y);
     XG_CHECK(make_world_copy() == SHMEM_TEAM_INVALID,
@@ -84,12 +84,11 @@ int main(void)
         shmem_team_t even, odd = SHMEM_TEAM_INVALID;
 
         XG_CHECK(shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2,
-                                          (npes + 1) / 2, NULL, 0,
-                                          &even) == 0,
+                                          (npes + 1) / 2, NULL, 0, &even) == 0,
                  "cycle %d: even split", cycle);
         if (npes > 1) {
-            XG_CHECK(shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 2,
-                                              npes / 2, NULL, 0, &odd) == 0,
+            XG_CHECK(shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 2, npes / 2,
+                                              NULL, 0, &odd) == 0,
                      "cycle %d: odd split", cycle);
         }
         if (even != SHMEM_TEAM_INVALID) {

@@ -19,7 +19,7 @@ static long src[2], dst[2];
 
 static void *worker(void *arg)
 {
-    int which = (int)(long)arg, cycle;
+    int which           = (int)(long)arg, cycle;
     shmem_team_t parent = which ? SHMEM_TEAM_SHARED : SHMEM_TEAM_WORLD, t;
     int size = shmem_team_n_pes(parent); /* the node's PEs may be fewer */
 
@@ -29,8 +29,8 @@ static void *worker(void *arg)
         long want = 0;
         int i;
 
-        XG_CHECK(shmem_team_split_strided(parent, start, stride, size, NULL,
-                                          0, &t) == 0,
+        XG_CHECK(shmem_team_split_strided(parent, start, stride, size, NULL, 0,
+                                          &t) == 0,
                  "thread %d cycle %d: split failed", which, cycle);
         src[which] = (long)shmem_team_my_pe(t) * (which + 1) + cycle;
         XG_CHECK(shmem_long_sum_reduce(t, &dst[which], &src[which], 1) == 0,
@@ -58,8 +58,8 @@ int main(void)
         shmem_finalize();
         return XG_TEST_SKIP;
     }
-    me = shmem_my_pe();
-    npes = shmem_n_pes();
+    me         = shmem_my_pe();
+    npes       = shmem_n_pes();
     xg_test_pe = me;
 
     for (i = 0; i < 2; i++) {

@@ -1,1 +1,4 @@
-int high_reads(void) { return (int)xg_config.low_knob + (int)xg_config.high_knob; }
+int high_reads(void)
+{
+    return (int)xg_config.low_knob + (int)xg_config.high_knob;
+}

@@ -1,1 +1,4 @@
-int low_reads(void) { return (int)xg_config.low_knob + (int)xg_config.high_knob; }
+int low_reads(void)
+{
+    return (int)xg_config.low_knob + (int)xg_config.high_knob;
+}

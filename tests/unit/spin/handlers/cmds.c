@@ -18,7 +18,7 @@ static uint64_t host_of(const task_t *task)
 
 __handler__ void cmds_ph(handler_args_t *args)
 {
-    task_t *task = args->task;
+    task_t *task       = args->task;
     cmds_result_t *all = (cmds_result_t *)task->handler_mem, *r;
     uint8_t *pld, local[64];
     uint32_t len, idx;
@@ -31,24 +31,23 @@ __handler__ void cmds_ph(handler_args_t *args)
     (void)len;
     memcpy(&idx, pld, 4);
     r = &all[idx % CMDS_MAX];
-    r->issued += spin_rdma_put(idx, task->pkt_mem,
-                               (uint32_t)task->pkt_mem_size, &put) == SPIN_OK;
-    r->issued += spin_send_packet(task->pkt_mem,
-                                  (uint32_t)task->pkt_mem_size, &send)
-                 == SPIN_OK;
+    r->issued += spin_rdma_put(idx, task->pkt_mem, (uint32_t)task->pkt_mem_size,
+                               &put) == SPIN_OK;
+    r->issued += spin_send_packet(task->pkt_mem, (uint32_t)task->pkt_mem_size,
+                                  &send) == SPIN_OK;
     /* 64 bytes of payload to host slot idx, and back into a local buffer */
-    r->issued += spin_dma_to_host(host_of(task) + 64 * (uint64_t)idx,
-                                  (uint32_t)(uintptr_t)pld, 64, true, &to)
-                 == SPIN_OK;
+    r->issued +=
+        spin_dma_to_host(host_of(task) + 64 * (uint64_t)idx,
+                         (uint32_t)(uintptr_t)pld, 64, true, &to) == SPIN_OK;
     r->issued += spin_dma_from_host(host_of(task) + 64 * (uint64_t)idx,
                                     (uint32_t)(uintptr_t)local, 64, false,
                                     &from) == SPIN_OK;
-    r->issued += spin_write_to_host(host_of(task) + CMDS_FLAG_OFF +
-                                        8 * (uint64_t)idx, idx + 1, &wr)
-                 == SPIN_OK;
-    r->issued += spin_host_write(host_of(task) + CMDS_FLAG2_OFF +
-                                     8 * (uint64_t)idx, idx + 2, NULL)
-                 == SPIN_OK;
+    r->issued +=
+        spin_write_to_host(host_of(task) + CMDS_FLAG_OFF + 8 * (uint64_t)idx,
+                           idx + 1, &wr) == SPIN_OK;
+    r->issued +=
+        spin_host_write(host_of(task) + CMDS_FLAG2_OFF + 8 * (uint64_t)idx,
+                        idx + 2, NULL) == SPIN_OK;
     r->waited += spin_cmd_wait(put) == SPIN_OK;
     r->waited += spin_cmd_wait(send) == SPIN_OK;
     r->waited += spin_cmd_wait(to) == SPIN_OK;
@@ -62,12 +61,14 @@ __handler__ void cmds_ph(handler_args_t *args)
     r->bogus += spin_cmd_wait(0) == SPIN_FAIL;
     r->roundtrip = (memcmp(local, pld, 64) == 0);
     /* cluster DMA: the packet's first 32 bytes into the scratchpad */
-    spin_dma(pld, (uint8_t *)task->scratchpad[args->cluster_id] + 64 * idx,
-             32, SPIN_DMA_EXT2LOC, 0, &dma);
+    spin_dma(pld, (uint8_t *)task->scratchpad[args->cluster_id] + 64 * idx, 32,
+             SPIN_DMA_EXT2LOC, 0, &dma);
     spin_dma_wait(dma);
     spin_dma_test(dma, &dma_done);
-    r->dma = dma_done && (memcmp(pld, (uint8_t *)task->scratchpad[
-                                     args->cluster_id] + 64 * idx, 32) == 0);
+    r->dma =
+        dma_done &&
+        (memcmp(pld, (uint8_t *)task->scratchpad[args->cluster_id] + 64 * idx,
+                32) == 0);
     r->cluster = rt_cluster_id() == args->cluster_id;
 }
 

@@ -18,7 +18,7 @@
 
 /* An address in the NIC memory window that nothing maps: the gap after
  * cluster 0's L1 (spin_hw_conf.h). */
-#define UNMAPPED ((volatile uint32_t *)(uintptr_t)(L1_CLUSTER_BASE_ + 0x200000))
+#define UNMAPPED         ((volatile uint32_t *)(uintptr_t)(L1_CLUSTER_BASE_ + 0x200000))
 #define L1_CLUSTER_BASE_ 0x10000000u
 
 volatile uint32_t sink;
@@ -51,7 +51,7 @@ __handler__ void deep(handler_args_t *args, uint32_t depth)
     if (depth == depth_limit) {
         return;
     }
-    frame[0] = (uint8_t)depth;
+    frame[0]    = (uint8_t)depth;
     frame[4095] = (uint8_t)depth;
     deep(args, depth + 1);
     sink += frame[0] + frame[4095];
@@ -100,7 +100,8 @@ __handler__ void masked_ph(handler_args_t *args)
     do {
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
     } while ((now.tv_sec - start.tv_sec) * 1000000000L +
-                 (now.tv_nsec - start.tv_nsec) < 600000000L);
+                 (now.tv_nsec - start.tv_nsec) <
+             600000000L);
     pthread_sigmask(SIG_UNBLOCK, &all, NULL);
     for (;;) {
         sink++;
@@ -154,7 +155,8 @@ __handler__ void cmd_loop_ph(handler_args_t *args)
     bool done;
 
     spin_write_to_host(((uint64_t)args->task->host_mem_high << 32) |
-                           args->task->host_mem_low, 1, &h);
+                           args->task->host_mem_low,
+                       1, &h);
     for (;;) {
         spin_cmd_test(h, &done);
     }
@@ -183,7 +185,7 @@ __handler__ void abort_ph(handler_args_t *args)
 __handler__ void bus_ph(handler_args_t *args)
 {
     char name[] = "/tmp/xgas-spin-bus-XXXXXX";
-    int fd = mkstemp(name);
+    int fd      = mkstemp(name);
     volatile uint8_t *p;
 
     (void)args;
@@ -201,23 +203,24 @@ __handler__ void bus_ph(handler_args_t *args)
 
 __handler__ void dma_out_ph(handler_args_t *args)
 {
-    task_t *t = args->task;
+    task_t *t     = args->task;
     uint64_t host = ((uint64_t)t->host_mem_high << 32) | t->host_mem_low;
 
     /* one byte past the window */
-    spin_dma_to_host(host + t->host_mem_size - 4, (uint32_t)(uintptr_t)
-                     t->pkt_mem, 8, false, NULL);
+    spin_dma_to_host(host + t->host_mem_size - 4,
+                     (uint32_t)(uintptr_t)t->pkt_mem, 8, false, NULL);
 }
 
 __handler__ void nic_out_ph(handler_args_t *args)
 {
-    task_t *t = args->task;
+    task_t *t     = args->task;
     uint64_t host = ((uint64_t)t->host_mem_high << 32) | t->host_mem_low;
 
     /* NIC memory of nobody: the start of the L2 handler memory is
      * the context's, 3 MiB further is not (the test gives 64 KiB) */
-    spin_dma_from_host(host, (uint32_t)(uintptr_t)t->handler_mem +
-                       3 * 1024 * 1024, 8, false, NULL);
+    spin_dma_from_host(host,
+                       (uint32_t)(uintptr_t)t->handler_mem + 3 * 1024 * 1024, 8,
+                       false, NULL);
 }
 
 __handler__ void write_out_ph(handler_args_t *args)

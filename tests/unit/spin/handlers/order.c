@@ -28,7 +28,7 @@ static order_stats_t *stats_of(task_t *task)
 static void jitter(uint32_t seed)
 {
     volatile uint32_t x = seed * 2654435761u;
-    uint32_t n = (x >> 20) % 2048, i;
+    uint32_t n          = (x >> 20) % 2048, i;
 
     for (i = 0; i < n; i++) {
         x = x * 1103515245u + 12345u;
@@ -37,13 +37,13 @@ static void jitter(uint32_t seed)
 
 __handler__ void order_hh(handler_args_t *args)
 {
-    task_t *task = args->task;
-    order_stats_t *st = stats_of(task);
+    task_t *task           = args->task;
+    order_stats_t *st      = stats_of(task);
     volatile uint32_t *pad = (volatile uint32_t *)task->xg_msg_scratchpad;
 
     if ((amo_add(&st->headers, 1) != 0) || (st->payloads != 0) ||
-        (st->completions != 0) || (args->cluster_id != task->home_cluster_id)
-        || (pad == NULL) || (pad[0] != 0)) {
+        (st->completions != 0) || (args->cluster_id != task->home_cluster_id) ||
+        (pad == NULL) || (pad[0] != 0)) {
         amo_add(&st->bad, 1);
     }
     jitter(task->flow_id);
@@ -54,8 +54,8 @@ __handler__ void order_hh(handler_args_t *args)
 
 __handler__ void order_ph(handler_args_t *args)
 {
-    task_t *task = args->task;
-    order_stats_t *st = stats_of(task);
+    task_t *task           = args->task;
+    order_stats_t *st      = stats_of(task);
     volatile uint32_t *pad = (volatile uint32_t *)task->xg_msg_scratchpad;
     uint8_t *pld;
     uint32_t len, word;
@@ -73,8 +73,8 @@ __handler__ void order_ph(handler_args_t *args)
 
 __handler__ void order_th(handler_args_t *args)
 {
-    task_t *task = args->task;
-    order_stats_t *st = stats_of(task);
+    task_t *task           = args->task;
+    order_stats_t *st      = stats_of(task);
     volatile uint32_t *pad = (volatile uint32_t *)task->xg_msg_scratchpad;
     uint8_t *pld;
     uint32_t len, count;

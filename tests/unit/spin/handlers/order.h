@@ -7,9 +7,9 @@
 #define ORDER_MSGS 1024
 
 typedef struct order_stats {
-    volatile int32_t  headers, payloads, completions, bad, bytes;
+    volatile int32_t headers, payloads, completions, bad, bytes;
     volatile uint32_t header_done;
-    uint32_t          pad_[2];
+    uint32_t pad_[2];
 } order_stats_t;
 
 #endif
