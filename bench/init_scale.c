@@ -16,25 +16,6 @@
 
 #include "bench_core.h"
 
-static long init_vmpte_kb(void)
-{
-    char line[256];
-    long kb = -1;
-    FILE *f = fopen("/proc/self/status", "r");
-
-    if (f == NULL) {
-        return -1;
-    }
-    while (fgets(line, sizeof(line), f) != NULL) {
-        if (strncmp(line, "VmPTE:", 6) == 0) {
-            sscanf(line + 6, "%ld", &kb);
-            break;
-        }
-    }
-    fclose(f);
-    return kb;
-}
-
 static long in_ms[2], in_kb[2], out_max[2], out_sum;
 
 int main(void)
@@ -45,7 +26,7 @@ int main(void)
     shmem_init();
     ms       = (double)(bench_now_ns() - start) / 1e6;
     in_ms[0] = (long)(ms * 1000.0); /* microseconds */
-    in_kb[0] = init_vmpte_kb();
+    in_kb[0] = bench_vmpte_kb();
     in_kb[1] = in_kb[0];
     shmem_long_max_reduce(SHMEM_TEAM_WORLD, &out_max[0], &in_ms[0], 1);
     shmem_long_max_reduce(SHMEM_TEAM_WORLD, &out_max[1], &in_kb[0], 1);

@@ -27,25 +27,6 @@
 #define OBJECT_BYTES (2u << 20)
 #define PAGE         4096u
 
-static long vmpte_kb(void)
-{
-    char line[256];
-    long kb = -1;
-    FILE *f = fopen("/proc/self/status", "r");
-
-    if (f == NULL) {
-        return -1;
-    }
-    while (fgets(line, sizeof(line), f) != NULL) {
-        if (strncmp(line, "VmPTE:", 6) == 0) {
-            sscanf(line + 6, "%ld", &kb);
-            break;
-        }
-    }
-    fclose(f);
-    return kb;
-}
-
 static long in[3], out_max[3], out_sum[3];
 
 /* The node's page tables for the values in[i]: the sum over PEs, or in
@@ -66,7 +47,7 @@ int main(int argc, char **argv)
 
     shmem_init();
     in[0]  = (long)(bench_now_ns() - start) / 1000; /* microseconds */
-    in[1]  = vmpte_kb();
+    in[1]  = bench_vmpte_kb();
     me     = shmem_my_pe();
     npes   = shmem_n_pes();
     object = shmem_malloc(OBJECT_BYTES);
@@ -84,7 +65,7 @@ int main(int argc, char **argv)
         }
     }
     shmem_barrier_all();
-    in[2] = vmpte_kb();
+    in[2] = bench_vmpte_kb();
     shmem_long_max_reduce(SHMEM_TEAM_WORLD, out_max, in, 3);
     shmem_long_sum_reduce(SHMEM_TEAM_WORLD, out_sum, in, 3);
     if (me == 0) {

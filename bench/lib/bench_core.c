@@ -163,3 +163,22 @@ int bench_bind_cpu(int index)
     CPU_SET(cpu, &set);
     return (sched_setaffinity(0, sizeof(set), &set) == 0) ? cpu : -1;
 }
+
+long bench_vmpte_kb(void)
+{
+    char line[256];
+    long kb = -1;
+    FILE *f = fopen("/proc/self/status", "r");
+
+    if (f == NULL) {
+        return -1;
+    }
+    while (fgets(line, sizeof(line), f) != NULL) {
+        if (strncmp(line, "VmPTE:", 6) == 0) {
+            sscanf(line + 6, "%ld", &kb);
+            break;
+        }
+    }
+    fclose(f);
+    return kb;
+}

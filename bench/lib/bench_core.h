@@ -113,4 +113,8 @@ int bench_parse_names(const char *list, const char *const *names, int count,
  */
 int bench_bind_cpu(int index);
 
+/* This process's page tables in KiB (VmPTE of /proc/self/status: in a
+ * PVAS node the whole node's), or -1 where the kernel does not say. */
+long bench_vmpte_kb(void);
+
 #endif

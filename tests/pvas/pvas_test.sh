@@ -64,6 +64,17 @@ run() {
     STATUS=$?
 }
 
+# start_waiting_job: a job of PEs that wait forever, in the background
+# (RUN_PID), once every PE has written its pid file.
+start_waiting_job() {
+    "$XGASRUN" --pvas -n "$NP" "$PE" wait >"$TMP/out" 2>"$TMP/err" &
+    RUN_PID=$!
+    while [ "$(ls "$TMP" | grep -c '^pe\..*\.pid$')" -lt "$NP" ]; do
+        alive "$RUN_PID" || fail "xgasrun exited before its PEs started"
+        backoff
+    done
+}
+
 expect_status() {
     [ "$STATUS" -eq "$1" ] || fail "exit status $STATUS, expected $1"
 }
@@ -99,12 +110,7 @@ tag_output)
     ;;
 sigterm)
     # xgasrun ends the job on SIGTERM: every PE gone, status 128 + 15
-    "$XGASRUN" --pvas -n "$NP" "$PE" wait >"$TMP/out" 2>"$TMP/err" &
-    RUN_PID=$!
-    while [ "$(ls "$TMP" | grep -c '^pe\..*\.pid$')" -lt "$NP" ]; do
-        alive "$RUN_PID" || fail "xgasrun exited before its PEs started"
-        backoff
-    done
+    start_waiting_job
     kill -TERM "$RUN_PID"
     wait "$RUN_PID"
     STATUS=$?
@@ -170,12 +176,7 @@ map_count)
     ;;
 sigkill)
     # xgasrun SIGKILLed: PR_SET_PDEATHSIG ends every copy
-    "$XGASRUN" --pvas -n "$NP" "$PE" wait >"$TMP/out" 2>"$TMP/err" &
-    RUN_PID=$!
-    while [ "$(ls "$TMP" | grep -c '^pe\..*\.pid$')" -lt "$NP" ]; do
-        alive "$RUN_PID" || fail "xgasrun exited before its PEs started"
-        backoff
-    done
+    start_waiting_job
     kill -KILL "$RUN_PID"
     wait "$RUN_PID" 2>/dev/null
     DELAY=10

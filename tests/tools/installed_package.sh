@@ -64,4 +64,26 @@ CMAKE
     cmake --build "$work/aproj/build" >/dev/null
     mpirun --oversubscribe -n 2 "$work/aproj/build/hello_armci" | grep -q 'armci total 1'
 fi
+# the xBGAS machine, where the RISC-V cross compiler is: the installed
+# xgas-xbgas-cc (with the installed xbgas.h) builds a guest that stores to
+# its neighbour with esd, and the installed machine runs it on 2 PEs
+if command -v riscv64-linux-gnu-gcc >/dev/null 2>&1; then
+    cat > "$work/guest.c" <<'GUEST'
+#include <stdio.h>
+#include "xbgas.h"
+static long word;
+int main(void)
+{
+    int me = (int)xbgas_mype(), n = (int)xbgas_npes();
+
+    xbgas_esd(xbgas_ns((me + 1) % n), &word, me + 1);
+    xbgas_fence();
+    printf("guest %d of %d\n", me, n);
+    return 0;
+}
+GUEST
+    "$prefix/bin/xgas-xbgas-cc" -O2 -o "$work/guest.rv64" "$work/guest.c"
+    "$prefix/bin/xgasrun" -n 2 "$prefix/bin/xgas-xbgas" "$work/guest.rv64" |
+        grep -q 'guest 1 of 2'
+fi
 echo "installed package: passed"

@@ -12,53 +12,36 @@
  */
 #include "machine_int.h"
 
-static uint64_t amo64(uint64_t *p, int f5, uint64_t v)
-{
-    uint64_t old = __atomic_load_n(p, __ATOMIC_RELAXED), nv;
-    switch (f5) {
-    case 0x00: return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
-    case 0x01: return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST);
-    case 0x04: return __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST);
-    case 0x08: return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST);
-    case 0x0c: return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST);
-    default: break;
+/* The read-modify-write of funct5 @f5 on @p with @v, of one width (U
+ * unsigned, S signed): the old value.  min/max are a compare-and-swap
+ * loop (no host instruction does them). */
+#define AMO_FN(NAME, U, S)                                             \
+    static U NAME(U *p, int f5, U v)                                   \
+    {                                                                  \
+        U old = __atomic_load_n(p, __ATOMIC_RELAXED), nv;              \
+        switch (f5) {                                                  \
+        case 0x00: return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);  \
+        case 0x01: return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST); \
+        case 0x04: return __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST);  \
+        case 0x08: return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST);   \
+        case 0x0c: return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST);  \
+        default: break;                                                \
+        }                                                              \
+        do {                                                           \
+            S so = (S)old, sv = (S)v;                                  \
+            switch (f5) {                                              \
+            case 0x10: nv = so < sv ? old : v; break;                  \
+            case 0x14: nv = so > sv ? old : v; break;                  \
+            case 0x18: nv = old < v ? old : v; break;                  \
+            default: nv = old > v ? old : v; break;                    \
+            }                                                          \
+        } while (!__atomic_compare_exchange_n(                         \
+            p, &old, nv, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));      \
+        return old;                                                    \
     }
-    do {
-        int64_t so = (int64_t)old, sv = (int64_t)v;
-        switch (f5) {
-        case 0x10: nv = so < sv ? old : v; break;
-        case 0x14: nv = so > sv ? old : v; break;
-        case 0x18: nv = old < v ? old : v; break;
-        default: nv = old > v ? old : v; break;
-        }
-    } while (!__atomic_compare_exchange_n(p, &old, nv, 0, __ATOMIC_SEQ_CST,
-                                          __ATOMIC_RELAXED));
-    return old;
-}
 
-static uint32_t amo32(uint32_t *p, int f5, uint32_t v)
-{
-    uint32_t old = __atomic_load_n(p, __ATOMIC_RELAXED), nv;
-    switch (f5) {
-    case 0x00: return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
-    case 0x01: return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST);
-    case 0x04: return __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST);
-    case 0x08: return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST);
-    case 0x0c: return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST);
-    default: break;
-    }
-    do {
-        int32_t so = (int32_t)old, sv = (int32_t)v;
-        switch (f5) {
-        case 0x10: nv = so < sv ? old : v; break;
-        case 0x14: nv = so > sv ? old : v; break;
-        case 0x18: nv = old < v ? old : v; break;
-        default: nv = old > v ? old : v; break;
-        }
-    } while (!__atomic_compare_exchange_n(p, &old, nv, 0, __ATOMIC_SEQ_CST,
-                                          __ATOMIC_RELAXED));
-    return old;
-}
+AMO_FN(amo64, uint64_t, int64_t)
+AMO_FN(amo32, uint32_t, int32_t)
 
 uint64_t mach_amo_host(void *p, int f5, uint64_t v, int wide)
 {

@@ -193,14 +193,30 @@ static inline uint8_t *xfast(const hart_t *h, uint64_t ns, uint64_t off,
     return b ? b + off : NULL;
 }
 
+/* The value of an xBGAS load of width f3 (the funct3 of ld/lw/...: 0..3
+ * signed, 4..6 unsigned) at @p: one host load of a constant size each. */
 static inline uint64_t xload(const uint8_t *p, int f3)
 {
-    int n = 1 << (f3 & 3), sh = 64 - 8 * n;
-    uint64_t v = ld_u(p, n);
-    if (f3 & 4 || n == 8) {
-        return v;
+    switch (f3) {
+    case 0: return (uint64_t)(int64_t)(int8_t)ld_u(p, 1);
+    case 1: return (uint64_t)(int64_t)(int16_t)ld_u(p, 2);
+    case 2: return (uint64_t)(int64_t)(int32_t)ld_u(p, 4);
+    case 4: return ld_u(p, 1);
+    case 5: return ld_u(p, 2);
+    case 6: return ld_u(p, 4);
+    default: return ld_u(p, 8);
     }
-    return (uint64_t)((int64_t)(v << sh) >> sh);
+}
+
+/* An xBGAS store of width 1 << f3 at @p, likewise. */
+static inline void xstore(uint8_t *p, uint64_t v, int f3)
+{
+    switch (f3) {
+    case 0: st_u(p, v, 1); break;
+    case 1: st_u(p, v, 2); break;
+    case 2: st_u(p, v, 4); break;
+    default: st_u(p, v, 8); break;
+    }
 }
 
 #define NEXT() (pc += d->len)
@@ -335,7 +351,7 @@ int mach_run(hart_t *h)
             if (mach_unlikely(!p)) {
                 goto other;
             }
-            st_u(p, X(d->rs2), 1 << d->f3);
+            xstore(p, X(d->rs2), d->f3);
             h->st.xmem++;
             h->st.xremote++;
             NEXT();
