@@ -21,13 +21,14 @@
 #define XG_DEFAULT_SYMMETRIC_BASE "0x100000000000"
 #endif
 #endif
+/* the rows are a table, laid out by hand */
+/* clang-format off */
 #ifdef XG_CONFIG_VAR
-XG_CONFIG_VAR(
-    symmetric_size, "SHMEM_SYMMETRIC_SIZE", XG_CFG_SIZE, "256M", "0", "64T",
-    XG_CFG_USER,
-    "bytes of symmetric heap per PE; suffixes K, M, G, T (powers of 1024)")
-XG_CONFIG_VAR(
-    symmetric_base, "XGAS_SYMMETRIC_BASE", XG_CFG_ADDR,
-    XG_DEFAULT_SYMMETRIC_BASE, "0x10000", "0x7fffffe00000", XG_CFG_USER,
-    "virtual address of the node-wide symmetric region (same in every PE)")
+XG_CONFIG_VAR(symmetric_size, "SHMEM_SYMMETRIC_SIZE", XG_CFG_SIZE, "256M",
+              "0", "64T", XG_CFG_USER,
+              "bytes of symmetric heap per PE; suffixes K, M, G, T (powers of 1024)")
+XG_CONFIG_VAR(symmetric_base, "XGAS_SYMMETRIC_BASE", XG_CFG_ADDR,
+              XG_DEFAULT_SYMMETRIC_BASE,
+              "0x10000", "0x7fffffe00000", XG_CFG_USER,
+              "virtual address of the node-wide symmetric region (same in every PE)")
 #endif
