@@ -130,6 +130,18 @@ static hart_t *hart_create(uint64_t size)
     return h;
 }
 
+/* Frees what hart_create and main allocated on the host (the guest
+ * memory is symmetric heap: it goes with xg_fini). */
+static void hart_destroy(hart_t *h)
+{
+    free(h->icache);
+    free(h->ns_ptr);
+    free(h->ns_known);
+    free(h->ns_gaddr);
+    free((char *)h->prog);
+    free(h);
+}
+
 static double now_s(clockid_t clock)
 {
     struct timespec ts;
@@ -161,6 +173,7 @@ int main(int argc, char **argv)
     if (o.stats) {
         mach_print_stats(h, t1 - t0, c1 - c0);
     }
+    hart_destroy(h);
     if (code != 0) {
         exit(code); /* xgasrun ends the other PEs */
     }
