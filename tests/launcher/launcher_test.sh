@@ -20,14 +20,7 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/xgasrun-test.XXXXXX") || exit 1
 RUN_PID=
 STATUS=
 
-# alive PID: PID is a process that has not exited.  A zombie counts as
-# exited: an orphan may wait for an init that never reaps it.
-alive() {
-    kill -0 "$1" 2>/dev/null || return 1
-    stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
-    state=${stat##*) }
-    [ "${state%% *}" != Z ]
-}
+. "$(dirname "$0")/../tools/alive.sh"
 
 # Ends what a failed case left running: only the processes it started.
 cleanup() {

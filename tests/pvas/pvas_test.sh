@@ -21,12 +21,7 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/pvas-test.XXXXXX") || exit 1
 RUN_PID=
 export PVAS_TEST_DIR="$TMP"
 
-alive() {
-    kill -0 "$1" 2>/dev/null || return 1
-    stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
-    state=${stat##*) }
-    [ "${state%% *}" != Z ]
-}
+. "$HERE/../tools/alive.sh"
 
 cleanup() {
     if [ -n "$RUN_PID" ] && alive "$RUN_PID"; then
