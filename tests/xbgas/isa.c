@@ -3,9 +3,12 @@
  * built for the host and for the machine and the outputs must be equal.
  * It prints the results of integer, M, A, F and D operations on inputs
  * the compiler cannot fold (volatile), and uses glibc (qsort, setjmp,
- * strings, malloc, snprintf of floats, file I/O).  No undefined
- * behaviour.
+ * strings, malloc, snprintf of floats, file I/O), and the floating-point
+ * environment: the exception flags each operation raises and the four
+ * rounding modes (fenv.h; the flags are printed by name, as the two
+ * libraries' bit values differ).  No undefined behaviour.
  */
+#include <fenv.h>
 #include <inttypes.h>
 #include <math.h>
 #include <setjmp.h>
@@ -181,10 +184,78 @@ static void files(void)
     printf("remove %d\n", remove(path));
 }
 
+/* The exception flags raised since the last call, by name. */
+static void flags(const char *what)
+{
+    int e = fetestexcept(FE_ALL_EXCEPT);
+
+    printf("fenv %s:%s%s%s%s%s\n", what, (e & FE_INVALID) ? " NV" : "",
+           (e & FE_DIVBYZERO) ? " DZ" : "", (e & FE_OVERFLOW) ? " OF" : "",
+           (e & FE_UNDERFLOW) ? " UF" : "", (e & FE_INEXACT) ? " NX" : "");
+    feclearexcept(FE_ALL_EXCEPT);
+}
+
+static volatile double fe_one = 1.0, fe_three = 3.0, fe_zero = 0.0,
+                       fe_big = 1e308, fe_tiny = 1e-308, fe_neg = -1.0,
+                       fe_frac = 2.5, fe_nan = NAN;
+static volatile float fe_onef = 1.0f, fe_threef = 3.0f, fe_bigf = 3e38f;
+
+static void fenv(void)
+{
+    static const int modes[] = {FE_TONEAREST, FE_TOWARDZERO, FE_DOWNWARD,
+                                FE_UPWARD};
+    static const char *const names[] = {"rne", "rtz", "rdn", "rup"};
+    volatile double r;
+    volatile float rf;
+    volatile long l;
+    volatile int cmp;
+    unsigned i;
+
+    feclearexcept(FE_ALL_EXCEPT);
+    r = fe_one / fe_three;
+    flags("1/3");
+    r = fe_one / fe_zero;
+    flags("1/0");
+    r = fe_big * fe_big;
+    flags("big*big");
+    r = fe_tiny / 1e10;
+    flags("tiny/1e10");
+    r = sqrt(fe_neg);
+    flags("sqrt(-1)");
+    r = fe_one + fe_one;
+    flags("1+1");
+    rf = fe_bigf * fe_bigf;
+    flags("float big*big");
+    rf = (float)fe_big;
+    flags("(float)1e308");
+    l = lrint(fe_frac);
+    flags("lrint(2.5)");
+    l = lrint(fe_nan);
+    flags("lrint(nan)");
+    cmp = fe_nan < fe_one;
+    flags("nan<1");
+    cmp = fe_nan == fe_one;
+    flags("nan==1");
+    r = fma(fe_big, fe_big, -fe_big);
+    flags("fma big");
+    for (i = 0; i < 4; i++) {
+        fesetround(modes[i]);
+        r  = fe_one / fe_three;
+        rf = fe_onef / fe_threef;
+        l  = lrint(fe_frac);
+        printf("round %s: %a %a %ld %a %d\n", names[i], r, (double)rf, l,
+               -fe_one / fe_three, fegetround() == modes[i]);
+    }
+    fesetround(FE_TONEAREST);
+    (void)cmp;
+    feclearexcept(FE_ALL_EXCEPT);
+}
+
 int main(void)
 {
     ints();
     floats();
+    fenv();
     lib();
     files();
     return 0;

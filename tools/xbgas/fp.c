@@ -1,17 +1,26 @@
 /*
  * The F and D extensions and Zicsr.
  *
- * Arithmetic runs on the host's IEEE-754 unit in its default rounding mode
- * (round to nearest even); the instruction's rm is honoured by the
- * conversions to integers (C casts use rtz), which follow the RISC-V
- * saturation rules.  fflags are not accumulated: the guest reads back what
- * it wrote.  Singles live NaN-boxed in the 64-bit f registers; a NaN result
- * is the RISC-V canonical NaN.
+ * Arithmetic runs on the host's IEEE-754 unit in the instruction's rounding
+ * mode (rm, or frm for dynamic): each operation runs between fp_enter,
+ * which sets the host's mode and clears its exception flags, and
+ * fp_leave, which ORs the flags it raised into fflags and restores round
+ * to nearest.  x86-64 detects tininess after rounding, as RISC-V does.
+ * What the host cannot tell is added by hand: a signalling NaN operand
+ * (a single's is quieted when it widens to double before the operation),
+ * and the conversions to integers, which round and saturate by the RISC-V
+ * rules (invalid when out of range or NaN, inexact when rounded).  RMM
+ * (round to nearest, ties away) has no host mode: it runs as round to
+ * nearest even, except in the conversions to integers.  This file is
+ * compiled with -frounding-math, so the compiler keeps every operation
+ * where the mode is set.  Singles live NaN-boxed in the 64-bit f
+ * registers; a NaN result is the RISC-V canonical NaN.
  * CSRs: fflags, frm, fcsr, cycle, time, instret (read-only counters);
  * any other CSR is an illegal instruction.
  */
 #include "machine_int.h"
 
+#include <fenv.h>
 #include <math.h>
 #include <string.h>
 #include <time.h>
@@ -59,6 +68,65 @@ static int frm_of(const hart_t *h, int rm)
     return rm == 7 ? (int)(h->fcsr >> 5) & 7 : rm;
 }
 
+/* fflags bits */
+enum {
+    FF_NX = 1,
+    FF_UF = 2,
+    FF_OF = 4,
+    FF_DZ = 8,
+    FF_NV = 16
+};
+
+/* f register @r holds a signalling NaN of its format. */
+static int is_snan(const hart_t *h, int r, int dbl)
+{
+    if (dbl) {
+        uint64_t v = h->f[r];
+        return ((v >> 52 & 0x7ff) == 0x7ff) && (v & 0xfffffffffffffull) &&
+               !(v >> 51 & 1);
+    }
+    uint32_t v = (uint32_t)h->f[r];
+    return ((v >> 23 & 0xff) == 0xff) && (v & 0x7fffffu) && !(v >> 22 & 1);
+}
+
+/* The host's rounding mode for RISC-V rm 0..4 (RMM: see the header). */
+static int host_round(int rm)
+{
+    switch (rm) {
+    case 1: return FE_TOWARDZERO;
+    case 2: return FE_DOWNWARD;
+    case 3: return FE_UPWARD;
+    default: return FE_TONEAREST;
+    }
+}
+
+/* Before a host operation in rounding mode @rm (0..4): the mode set, the
+ * host's flags clear. */
+static void fp_enter(int rm)
+{
+    if ((rm != 0) && (rm != 4)) {
+        fesetround(host_round(rm));
+    }
+    feclearexcept(FE_ALL_EXCEPT);
+}
+
+/* After it: the flags it raised, and @extra, into fflags. */
+static void fp_leave(hart_t *h, int rm, unsigned extra)
+{
+    int e      = fetestexcept(FE_ALL_EXCEPT);
+    unsigned f = extra;
+
+    f |= (e & FE_INVALID) ? FF_NV : 0;
+    f |= (e & FE_DIVBYZERO) ? FF_DZ : 0;
+    f |= (e & FE_OVERFLOW) ? FF_OF : 0;
+    f |= (e & FE_UNDERFLOW) ? FF_UF : 0;
+    f |= (e & FE_INEXACT) ? FF_NX : 0;
+    if ((rm != 0) && (rm != 4)) {
+        fesetround(FE_TONEAREST);
+    }
+    h->fcsr |= f;
+}
+
 static double round_rm(double v, int rm)
 {
     switch (rm) {
@@ -70,13 +138,18 @@ static double round_rm(double v, int rm)
     }
 }
 
-/* fcvt to an integer of @p bits, signed or not, saturating like RISC-V. */
-static uint64_t cvt_to_int(double v, int rm, int is_signed, int bits)
+/* fcvt to an integer of @p bits, signed or not, saturating like RISC-V;
+ * *@ff gets invalid (NaN, out of range) or inexact (rounded). */
+static uint64_t cvt_to_int(double v, int rm, int is_signed, int bits,
+                           unsigned *ff)
 {
+    double in = v;
+
     if (isnan(v)) {
         v = INFINITY;
     }
-    v = round_rm(v, rm);
+    v   = round_rm(v, rm);
+    *ff = (!isnan(in) && (v != in)) ? FF_NX : 0;
     if (is_signed) {
         double lim = ldexp(1.0, bits - 1);
         int64_t r;
@@ -87,14 +160,19 @@ static uint64_t cvt_to_int(double v, int rm, int is_signed, int bits)
         } else {
             r = (int64_t)v;
         }
+        if ((v >= lim) || (v < -lim)) {
+            *ff = FF_NV;
+        }
         return (uint64_t)r;
     }
     double lim = ldexp(1.0, bits);
     uint64_t r;
     if (v >= lim) {
-        r = bits == 64 ? UINT64_MAX : UINT32_MAX;
+        r   = bits == 64 ? UINT64_MAX : UINT32_MAX;
+        *ff = FF_NV;
     } else if (v <= -1.0 || v < 0) {
-        r = 0;
+        r   = 0;
+        *ff = FF_NV;
     } else {
         r = (uint64_t)v;
     }
@@ -121,8 +199,11 @@ static float cvt_from_int_s(uint64_t x, int kind)
     }
 }
 
-static uint64_t fclass(double v, int neg)
+static uint64_t fclass(double v, int neg, int snan)
 {
+    if (snan) {
+        return 1u << 8;
+    }
     int c = fpclassify(v);
     if (c == FP_INFINITE) {
         return neg ? 1u << 0 : 1u << 7;
@@ -136,7 +217,7 @@ static uint64_t fclass(double v, int neg)
     if (c == FP_ZERO) {
         return neg ? 1u << 3 : 1u << 4;
     }
-    return 1u << 9; /* canonical quiet NaN; signalling ones not told */
+    return 1u << 9; /* quiet NaN */
 }
 
 static double fminmax(double a, double b, int max)
@@ -233,22 +314,30 @@ static void fp_convert(hart_t *h, const insn_t *d, int dbl, double a)
         mach_fault(h, d, d->pc, "illegal instruction 0x%08x", d->raw);
     }
     switch (d->f7 >> 2) {
-    case 0x18:
-        h->x[d->rd] = cvt_to_int(a, rm, !(k & 1), k & 2 ? 64 : 32);
+    case 0x18: {
+        unsigned ff;
+
+        h->x[d->rd] = cvt_to_int(a, rm, !(k & 1), k & 2 ? 64 : 32, &ff);
+        h->fcsr |= ff;
         break;
+    }
     case 0x1a:
+        fp_enter(rm);
         if (dbl) {
             set_d(h, d->rd & 31, cvt_from_int(h->x[d->rs1], k));
         } else {
             set_s(h, d->rd & 31, cvt_from_int_s(h->x[d->rs1], k));
         }
+        fp_leave(h, rm, 0);
         break;
-    default: /* 0x08: between formats */
+    default: /* 0x08: between formats (rs1 is of the other one) */
+        fp_enter(rm);
         if (dbl) {
             set_d(h, d->rd & 31, (double)get_s(h, d->rs1));
         } else {
             set_s(h, d->rd & 31, (float)get_d(h, d->rs1));
         }
+        fp_leave(h, rm, is_snan(h, d->rs1, !dbl) ? FF_NV : 0);
         break;
     }
 }
@@ -263,7 +352,7 @@ static void fp_move(hart_t *h, const insn_t *d, int dbl, double a)
         h->x[d->rd] = dbl ? raw : (uint64_t)(int64_t)(int32_t)raw;
     } else if (d->f3 == 1) { /* fclass */
         int neg     = dbl ? (int)(raw >> 63) : (int)(raw >> 31) & 1;
-        h->x[d->rd] = fclass(a, neg);
+        h->x[d->rd] = fclass(a, neg, is_snan(h, d->rs1, dbl));
     } else {
         mach_fault(h, d, d->pc, "illegal instruction 0x%08x", d->raw);
     }
@@ -281,11 +370,16 @@ static void exec_fma(hart_t *h, const insn_t *d)
     if (op >= 2) {
         a = -a;
     }
+    int rm        = frm_of(h, d->f3);
+    unsigned snan = is_snan(h, d->rs1, dbl) || is_snan(h, d->rs2, dbl) ||
+                    is_snan(h, d->rs3, dbl);
+    fp_enter(rm);
     if (dbl) {
         set_d(h, d->rd & 31, fma(a, b, c));
     } else {
         set_s(h, d->rd & 31, fmaf((float)a, (float)b, (float)c));
     }
+    fp_leave(h, rm, snan ? FF_NV : 0);
 }
 
 void mach_exec_fp(hart_t *h, const insn_t *d)
@@ -297,21 +391,37 @@ void mach_exec_fp(hart_t *h, const insn_t *d)
     int dbl  = d->f7 & 1;
     double a = dbl ? get_d(h, d->rs1) : get_s(h, d->rs1);
     double b = dbl ? get_d(h, d->rs2) : get_s(h, d->rs2);
-    switch (d->f7 >> 2) {
+    int f5   = d->f7 >> 2;
+    unsigned snan =
+        is_snan(h, d->rs1, dbl) || ((f5 != 0x0b) && is_snan(h, d->rs2, dbl));
+    switch (f5) {
     case 0x00:
     case 0x01:
     case 0x02:
     case 0x03:
-    case 0x0b:
+    case 0x0b: {
+        int rm = frm_of(h, d->f3);
+
+        fp_enter(rm);
         if (dbl) {
             fp_arith(h, d, 1, a, b);
         } else {
             fp_arith_s(h, d, (float)a, (float)b);
         }
+        fp_leave(h, rm, snan ? FF_NV : 0);
         break;
-    case 0x04:
-    case 0x05: fp_sign_minmax(h, d, dbl, a, b); break;
-    case 0x14: h->x[d->rd] = fp_compare(h, d, a, b); break;
+    }
+    case 0x04: fp_sign_minmax(h, d, dbl, a, b); break; /* raises nothing */
+    case 0x05:
+        fp_enter(0);
+        fp_sign_minmax(h, d, dbl, a, b);
+        fp_leave(h, 0, snan ? FF_NV : 0);
+        break;
+    case 0x14:
+        fp_enter(0);
+        h->x[d->rd] = fp_compare(h, d, a, b);
+        fp_leave(h, 0, snan ? FF_NV : 0);
+        break;
     case 0x08:
     case 0x18:
     case 0x1a: fp_convert(h, d, dbl, a); break;
