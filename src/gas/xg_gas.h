@@ -94,7 +94,7 @@ extern xg_gas_t xg_gas;
  */
 extern __thread xg_nlb_t *xg_nlb_tls __attribute__((tls_model("initial-exec")));
 
-/* The layer's life (setup.c): the namespace table, then the NIC route when
+/* The layer's life (life.c): the namespace table, then the NIC route when
  * the job needs it, then translation is switched on; fini in reverse, the
  * regions first. */
 xg_status_t xg_gas_init(void);
