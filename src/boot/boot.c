@@ -134,6 +134,7 @@ void xg_boot_identity(xg_boot_identity_t *id)
     id->npes       = xg_boot.npes;
     id->local_rank = xg_boot.local_rank;
     id->local_npes = xg_boot.local_npes;
+    id->host_npes  = xg_boot.host_npes;
     id->node       = xg_boot.node;
     id->nnodes     = xg_boot.nnodes;
     id->singleton  = xg_boot.singleton;

@@ -103,5 +103,6 @@ xg_status_t xg_boot_topology_set(const uint32_t *node_id)
     xg_boot.node       = xg_boot.pe_node[xg_boot.rank];
     xg_boot.local_rank = xg_boot.pe_local[xg_boot.rank];
     xg_boot.local_npes = xg_boot_node_size(xg_boot.node);
+    xg_boot.host_npes  = xg_boot.local_npes;
     return XG_OK;
 }

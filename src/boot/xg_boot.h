@@ -23,6 +23,8 @@ typedef struct xg_boot {
     int npes;
     int local_rank;   /* among the PEs of this node */
     int local_npes;   /* PEs on this node */
+    int host_npes;    /* PEs of the job on this host's CPUs: local_npes, or
+                       * every PE under xgasrun's virtual nodes */
     int node;         /* this PE's node, 0..nnodes-1 */
     int nnodes;       /* nodes of the job */
     int ctl_pes;      /* PEs that share the control area: npes, or
@@ -86,6 +88,7 @@ typedef struct xg_boot_identity {
     int npes;
     int local_rank;
     int local_npes;
+    int host_npes; /* PEs sharing this host's CPUs (virtual nodes do) */
     int node;
     int nnodes;
     int singleton; /* a job of one process without a launcher */

@@ -178,6 +178,8 @@ static xg_status_t xgasrun_nodes(void)
                                          ctl->nodes, ctl->node_map);
     }
     status = xg_boot_topology_set(node);
+    /* xgasrun starts every PE on this host, whatever virtual node */
+    xg_boot.host_npes = xg_boot.npes;
     free(node);
     return status;
 }

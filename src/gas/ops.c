@@ -239,6 +239,15 @@ xg_status_t xg_gas_area_amo_nbi(xg_gas_ctx_t *ctx, xg_gas_amo_t op, void *word,
     return XG_OK;
 }
 
+xg_status_t xg_gas_area_write_ordered(xg_gas_ctx_t *ctx, void *word,
+                                      uint64_t value, int pe)
+{
+    if (ops_area(word, pe) != NULL) {
+        return XG_ERR_UNSUPPORTED; /* reached by load/store: an atomic */
+    }
+    return xg_gas_nic_write_ordered(ctx, word, value, pe);
+}
+
 xg_status_t xg_gas_area_get(void *dst, const void *src, size_t len, int pe)
 {
     const void *ptr = ops_area(src, pe);

@@ -363,6 +363,17 @@ xg_status_t xg_gas_nic_rma(xg_gas_ctx_t *ctx, int put, int nbi, void *local,
     return xg_gas_nic_complete();
 }
 
+xg_status_t xg_gas_nic_write_ordered(xg_gas_ctx_t *ctx, void *remote,
+                                     uint64_t value, int pe)
+{
+    if (!xg_xport_rma_ordered() ||
+        !xg_xport_rma_reaches(pe, &value, sizeof(value))) {
+        return XG_ERR_UNSUPPORTED;
+    }
+    /* a blocking put of this size is injected: @value is copied at once */
+    return nic_wire_rma(ctx, 1, 0, &value, remote, sizeof(value), pe);
+}
+
 xg_status_t xg_gas_nic_strided(int put, void *dst, const void *src, size_t elem,
                                ptrdiff_t dst_stride, ptrdiff_t src_stride,
                                size_t count, int pe)

@@ -73,6 +73,14 @@ static inline int xg_gas_nic_reaches(int pe)
 xg_status_t xg_gas_nic_rma(xg_gas_ctx_t *ctx, int put, int nbi, void *local,
                            const void *remote, size_t len, int pe);
 
+/* Stores @value into the 64-bit word at symmetric or internal-area
+ * @remote on @pe with one write of the network's RMA, left outstanding in
+ * @ctx, where that write takes effect after every earlier write and
+ * packet of this PE to @pe (xg_xport_rma_ordered) and the network reaches
+ * @pe; else XG_ERR_UNSUPPORTED and nothing is done. */
+xg_status_t xg_gas_nic_write_ordered(xg_gas_ctx_t *ctx, void *remote,
+                                     uint64_t value, int pe);
+
 /* A strided transfer through the NIC (arguments checked, as in
  * xg_gas_iput): contiguous runs are one operation, other elements one
  * each, completed every 256 operations (NIC_STRIDED_BATCH: the NIC holds a

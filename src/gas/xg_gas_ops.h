@@ -495,6 +495,15 @@ xg_status_t xg_gas_area_get(void *dst, const void *src, size_t len, int pe);
  * costs the network one way, not a round trip. */
 xg_status_t xg_gas_area_amo_nbi(xg_gas_ctx_t *ctx, xg_gas_amo_t op, void *word,
                                 uint64_t value, int pe);
+/* A store of @value into such a word of a PE of another node by one
+ * write of the network's RMA, ordered after this PE's earlier writes and
+ * packets to @pe and outstanding in @ctx: a signal whose count only this
+ * PE changes needs no atomic at the target, whose CPU then has nothing to
+ * do for it but read its queues.  XG_ERR_UNSUPPORTED where the network
+ * does not keep that order or does not reach @pe (the caller uses an
+ * atomic instead): for a given @pe always the same answer. */
+xg_status_t xg_gas_area_write_ordered(xg_gas_ctx_t *ctx, void *word,
+                                      uint64_t value, int pe);
 
 /* ---- waiting on local memory ------------------------------------------ */
 

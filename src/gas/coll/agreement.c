@@ -75,13 +75,16 @@ static int coll_channel_remote(void)
 
 void xg_coll_setup_publish(void)
 {
-    /* the PEs that share this node's CPUs */
-    int oversubscribed = xg_mem.local_npes > coll_cpus();
-    long radix         = xg_config.coll_radix;
+    /* the PEs that share this host's CPUs (virtual nodes share them) */
+    xg_boot_identity_t job;
+    long radix = xg_config.coll_radix;
     uint64_t mine[4];
-    int barrier    = oversubscribed ? COLL_BAR_COUNTER : COLL_BAR_DISSEMINATION;
+    int oversubscribed, barrier;
     int node_aware = xg_config.coll_barrier == BARRIER_AUTO;
 
+    xg_boot_identity(&job);
+    oversubscribed = job.host_npes > coll_cpus();
+    barrier        = oversubscribed ? COLL_BAR_COUNTER : COLL_BAR_DISSEMINATION;
     xg_coll_cfg.remote      = coll_channel_remote();
     xg_coll_cfg.yield_early = (xg_config.coll_yield < 0)
                                   ? oversubscribed

@@ -70,6 +70,11 @@ void xg_coll_backoff(xg_wait_t *wait)
     if (xg_coll_cfg.yield_early && (wait->polls >= COLL_SPIN) &&
         (wait->polls < COLL_SPIN + COLL_YIELDS)) {
         wait->polls++;
+        if (xg_unlikely(xg_gas.poll_remote)) {
+            /* what the wait is for may be a write the network applies
+             * only while this process reads its queues */
+            (void)xg_gas_poll_remote();
+        }
         sched_yield();
         return;
     }
@@ -586,9 +591,10 @@ void xg_coll_fcollect(xg_coll_t *coll, void *dest, const void *source,
     coll->chan->check(coll, (coll->rank + 1) % n);
     for (j = 0; j < n; j++) {
         p = (coll->rank + j) % n;
-        coll->chan->read(coll, (char *)dest + (size_t)p * nbytes, source, p,
-                         nbytes);
+        coll->chan->read_start(coll, (char *)dest + (size_t)p * nbytes, source,
+                               p, nbytes);
     }
+    coll->chan->read_end(coll);
     xg_coll_phase(coll);
 }
 
@@ -617,9 +623,10 @@ void xg_coll_collect(xg_coll_t *coll, void *dest, const void *source,
     off = 0;
     for (p = 0; p < coll->size; p++) {
         len = (p == coll->rank) ? nbytes : coll->chan->count_get(coll, p);
-        coll->chan->read(coll, (char *)dest + off, source, p, len);
+        coll->chan->read_start(coll, (char *)dest + off, source, p, len);
         off += len;
     }
+    coll->chan->read_end(coll);
     xg_coll_phase(coll);
     coll->chan->count_done(coll);
 }
@@ -634,10 +641,11 @@ void xg_coll_alltoall(xg_coll_t *coll, void *dest, const void *source,
     coll->chan->check(coll, (coll->rank + 1) % n);
     for (j = 0; j < n; j++) {
         p = (coll->rank + j) % n;
-        coll->chan->read(coll, (char *)dest + (size_t)p * nbytes,
-                         (const char *)source + (size_t)coll->rank * nbytes, p,
-                         nbytes);
+        coll->chan->read_start(
+            coll, (char *)dest + (size_t)p * nbytes,
+            (const char *)source + (size_t)coll->rank * nbytes, p, nbytes);
     }
+    coll->chan->read_end(coll);
     xg_coll_phase(coll);
 }
 
@@ -694,9 +702,11 @@ void xg_coll_gatherv(xg_coll_t *coll, void *dest, const void *source,
     if (coll->rank == root) {
         for (j = 0; j < coll->size; j++) {
             p = (root + j) % coll->size;
-            coll->chan->read(coll, (char *)dest + (size_t)displs[p] * elem_size,
-                             source, p, (size_t)counts[p] * elem_size);
+            coll->chan->read_start(coll,
+                                   (char *)dest + (size_t)displs[p] * elem_size,
+                                   source, p, (size_t)counts[p] * elem_size);
         }
+        coll->chan->read_end(coll);
     }
     /* the sources stay until the root has read them */
     xg_coll_phase(coll);

@@ -46,6 +46,11 @@ static void chan_read(const xg_coll_t *coll, void *dst, const void *ptr,
     }
 }
 
+static void chan_read_end(const xg_coll_t *coll)
+{
+    (void)coll; /* every read is done when it returns */
+}
+
 static void chan_write(const xg_coll_t *coll, void *ptr, const void *src,
                        int rank, size_t n)
 {
@@ -216,7 +221,7 @@ static void team_wait(const xg_coll_t *coll, const int *from, int count,
              * in this one with other arguments: look at its descriptor
              * now and then */
             if ((++polls % XG_COLL_CHECK_EVERY) == 0) {
-                coll->chan->check(coll, from[seen]);
+                coll->chan->watch(coll, from[seen]);
             }
         }
     }
@@ -281,7 +286,7 @@ static void team_wait_release(const xg_coll_t *coll)
     while (atomic_load_explicit(&bar0->release, memory_order_acquire) < b) {
         xg_coll_backoff(&wait);
         if ((++polls % XG_COLL_CHECK_EVERY) == 0) {
-            coll->chan->check(coll, 0);
+            coll->chan->watch(coll, 0);
         }
     }
 }
@@ -289,9 +294,12 @@ static void team_wait_release(const xg_coll_t *coll)
 const xg_coll_chan_t xg_coll_chan_team = {
     .publish      = team_publish,
     .check        = team_check,
+    .watch        = team_check,
     .signal       = team_signal,
     .wait         = team_wait,
     .read         = chan_read,
+    .read_start   = chan_read,
+    .read_end     = chan_read_end,
     .write        = chan_write,
     .combine      = chan_combine,
     .read_strided = chan_read_strided,
@@ -348,9 +356,12 @@ static void psync_count_done(xg_coll_t *coll)
 const xg_coll_chan_t xg_coll_chan_psync = {
     .publish      = psync_publish,
     .check        = psync_check,
+    .watch        = psync_check,
     .signal       = team_signal,
     .wait         = team_wait,
     .read         = chan_read,
+    .read_start   = chan_read,
+    .read_end     = chan_read_end,
     .write        = chan_write,
     .combine      = chan_combine,
     .read_strided = chan_read_strided,
@@ -366,14 +377,15 @@ const xg_coll_chan_t xg_coll_chan_psync = {
  * access to another member is a gas operation through that member's route
  * (gets, puts and atomics on symmetric memory; xg_gas_area_* on the team
  * slots), and every wait is a local load of this PE's own words, which the
- * senders' atomics update.  The words are the direct channels' (a member
- * on either channel reads and writes the same ones the same way), and each
- * operation but a signal completes before it returns, so what a member
- * writes before a signal is in place when the signal arrives.  A signal
- * is sent and not waited for (signal_ctx): nothing at the sender depends
- * on its arrival, and a round of a barrier then costs the network one way
- * instead of a round trip.  Any later operation through the NIC, a quiet
- * included, completes it.
+ * senders' signals update.  The words are the direct channels' (a member
+ * on either channel reads and writes the same ones the same way).  A read
+ * completes before it returns (read_start's at read_end); a write once its
+ * source is free, and before this PE's next signal, so what a member
+ * writes before a signal is in place when the signal, or one it causes
+ * elsewhere, arrives.  A signal is sent and not waited for (signal_ctx):
+ * nothing at the sender depends on its arrival, and a round of a barrier
+ * then costs the network one way instead of a round trip.  Any later
+ * operation through the NIC, a quiet included, completes it.
  */
 
 enum {
@@ -410,6 +422,25 @@ static void remote_read(const xg_coll_t *coll, void *dst, const void *ptr,
     } else if (n > 0) {
         remote_ok(coll, xg_gas_get(&remote_ctx, dst, ptr, n, pe), rank);
     }
+}
+
+static void remote_read_start(const xg_coll_t *coll, void *dst, const void *ptr,
+                              int rank, size_t n)
+{
+    if ((rank == coll->rank) || remote_in_area(ptr)) {
+        remote_read(coll, dst, ptr, rank, n);
+    } else if (n > 0) {
+        remote_ok(
+            coll,
+            xg_gas_get_nbi(&remote_ctx, dst, ptr, n, xg_coll_world(coll, rank)),
+            rank);
+    }
+}
+
+static void remote_read_end(const xg_coll_t *coll)
+{
+    (void)coll;
+    xg_gas_ctx_quiet(&remote_ctx);
 }
 
 static void remote_write(const xg_coll_t *coll, void *ptr, const void *src,
@@ -485,49 +516,112 @@ static uint64_t remote_slot_amo(const xg_coll_t *coll, xg_gas_amo_t op,
     return result.old;
 }
 
-/* The seqlock read of team_check through the route: the sequence word,
- * the line, the sequence word again. */
+/* The descriptor line of @peer's counterpart of this PE's @mine, read
+ * through the route. */
+static void remote_desc_get(const xg_coll_t *coll, xg_coll_desc_t *copy,
+                            xg_coll_desc_t *mine, int peer)
+{
+    remote_ok(
+        coll,
+        xg_gas_area_get(copy, mine, sizeof(*copy), xg_coll_world(coll, peer)),
+        peer);
+}
+
+static void remote_compare(const xg_coll_t *coll, int peer,
+                           const xg_coll_desc_t *copy)
+{
+    xg_coll_compare(coll, peer,
+                    atomic_load_explicit(&copy->kind, memory_order_relaxed),
+                    atomic_load_explicit(&copy->code, memory_order_relaxed),
+                    atomic_load_explicit(&copy->nelems, memory_order_relaxed),
+                    atomic_load_explicit(&copy->root, memory_order_relaxed),
+                    atomic_load_explicit(&copy->extra, memory_order_relaxed));
+}
+
+/* team_check through the route where @peer's descriptor holds still (it
+ * is in this call and waits for this PE): one read of the line. */
 static void remote_team_check(const xg_coll_t *coll, int peer)
 {
     xg_coll_desc_t *mine = xg_slot_desc(coll->slot, coll->team->seq);
-    uint64_t want        = 2 * coll->team->seq;
     xg_coll_desc_t copy;
 
-    if ((peer == coll->rank) ||
-        (remote_slot_amo(coll, XG_GAS_AMO_FETCH, &mine->seq2, 0, peer) !=
-         want)) {
+    if (peer == coll->rank) {
         return;
     }
-    remote_ok(
-        coll,
-        xg_gas_area_get(&copy, mine, sizeof(copy), xg_coll_world(coll, peer)),
-        peer);
-    if (remote_slot_amo(coll, XG_GAS_AMO_FETCH, &mine->seq2, 0, peer) != want) {
-        return;
+    remote_desc_get(coll, &copy, mine, peer);
+    if (atomic_load_explicit(&copy.seq2, memory_order_relaxed) ==
+        2 * coll->team->seq) {
+        remote_compare(coll, peer, &copy);
     }
-    xg_coll_compare(coll, peer,
-                    atomic_load_explicit(&copy.kind, memory_order_relaxed),
-                    atomic_load_explicit(&copy.code, memory_order_relaxed),
-                    atomic_load_explicit(&copy.nelems, memory_order_relaxed),
-                    atomic_load_explicit(&copy.root, memory_order_relaxed),
-                    atomic_load_explicit(&copy.extra, memory_order_relaxed));
 }
 
+/* The seqlock read of team_check through the route, for a peer that may
+ * be rewriting its descriptor: its sequence word, the line, the sequence
+ * word again, one read each. */
+static void remote_team_watch(const xg_coll_t *coll, int peer)
+{
+    xg_coll_desc_t *mine = xg_slot_desc(coll->slot, coll->team->seq);
+    uint64_t want        = 2 * coll->team->seq, seq2;
+    xg_coll_desc_t copy;
+
+    if (peer == coll->rank) {
+        return;
+    }
+    remote_ok(coll,
+              xg_gas_area_get(&seq2, &mine->seq2, sizeof(seq2),
+                              xg_coll_world(coll, peer)),
+              peer);
+    if (seq2 != want) {
+        return;
+    }
+    remote_desc_get(coll, &copy, mine, peer);
+    remote_ok(coll,
+              xg_gas_area_get(&seq2, &mine->seq2, sizeof(seq2),
+                              xg_coll_world(coll, peer)),
+              peer);
+    if (seq2 == want) {
+        remote_compare(coll, peer, &copy);
+    }
+}
+
+/* A signal to a member of another node is a store of the number of
+ * signals this PE has sent it (only this PE writes that word) by one
+ * ordered network write, which the target's provider applies while any of
+ * its threads reads its queues, where the network keeps that order; an
+ * added 1 otherwise (an atomic, which the target's NIC must execute). */
 static void remote_team_signal(const xg_coll_t *coll, int to, int phase)
 {
-    remote_ok(coll,
-              xg_gas_area_amo_nbi(&signal_ctx, XG_GAS_AMO_ADD,
-                                  xg_slot_chan(coll->slot, team_dir(phase),
-                                               sig_index(coll, coll->rank)),
-                                  1, xg_coll_world(coll, to)),
-              to);
+    int dir         = team_dir(phase);
+    xg_team_t *team = sig_team(coll);
+    uint64_t sent =
+        ++team->expected[(2 + dir) * team->size + sig_index(coll, to)];
+    _Atomic uint64_t *word =
+        xg_slot_chan(coll->slot, dir, sig_index(coll, coll->rank));
+    int pe = xg_coll_world(coll, to);
+    xg_status_t status;
+
+    /* what this PE wrote before the signal is in place before it, where
+     * the signal goes and wherever it is passed on */
+    if (xg_gas_ctx_pending(&remote_ctx) != 0) {
+        xg_gas_ctx_quiet(&remote_ctx);
+    }
+    status = xg_gas_area_write_ordered(&signal_ctx, (void *)word, sent, pe);
+
+    if (status == XG_ERR_UNSUPPORTED) {
+        status = xg_gas_area_amo_nbi(&signal_ctx, XG_GAS_AMO_ADD, (void *)word,
+                                     1, pe);
+    }
+    remote_ok(coll, status, to);
 }
 
+/* (read after a barrier phase, before the next: the count holds still) */
 static size_t remote_team_count_get(const xg_coll_t *coll, int rank)
 {
-    return (size_t)remote_slot_amo(
-        coll, XG_GAS_AMO_FETCH,
-        &xg_slot_desc(coll->slot, coll->team->seq)->count, 0, rank);
+    uint64_t count = 0;
+
+    remote_read(coll, &count, &xg_slot_desc(coll->slot, coll->team->seq)->count,
+                rank, sizeof(count));
+    return (size_t)count;
 }
 
 static int remote_team_arrive(const xg_coll_t *coll)
@@ -564,7 +658,7 @@ static void remote_team_wait_release(const xg_coll_t *coll)
     do {
         xg_coll_backoff(&wait);
         if ((++polls % XG_COLL_CHECK_EVERY) == 0) {
-            coll->chan->check(coll, 0);
+            coll->chan->watch(coll, 0);
         }
     } while (remote_slot_amo(coll, XG_GAS_AMO_FETCH, release, 0, 0) < b);
 }
@@ -573,9 +667,12 @@ const xg_coll_chan_t xg_coll_chan_team_remote = {
     .remote       = 1,
     .publish      = team_publish,
     .check        = remote_team_check,
+    .watch        = remote_team_watch,
     .signal       = remote_team_signal,
     .wait         = team_wait,
     .read         = remote_read,
+    .read_start   = remote_read_start,
+    .read_end     = remote_read_end,
     .write        = remote_write,
     .combine      = remote_combine,
     .read_strided = remote_read_strided,
@@ -602,9 +699,12 @@ const xg_coll_chan_t xg_coll_chan_psync_remote = {
     .remote       = 1,
     .publish      = psync_publish,
     .check        = psync_check,
+    .watch        = psync_check,
     .signal       = remote_team_signal,
     .wait         = team_wait,
     .read         = remote_read,
+    .read_start   = remote_read_start,
+    .read_end     = remote_read_end,
     .write        = remote_write,
     .combine      = remote_combine,
     .read_strided = remote_read_strided,

@@ -39,6 +39,11 @@ struct xg_coll_chan {
      * PE's (no-op where the channel keeps no descriptors). */
     void (*publish)(xg_coll_t *coll);
     void (*check)(const xg_coll_t *coll, int peer);
+    /* The same from inside a wait (the hang watch), where @peer may be
+     * in another call or rewriting its descriptor; check is only called
+     * where @peer cannot leave this call (it waits for a signal this PE
+     * sends later), so its descriptor holds still. */
+    void (*watch)(const xg_coll_t *coll, int peer);
     /* One signal of @phase to member @to (release). */
     void (*signal)(const xg_coll_t *coll, int to, int phase);
     /* Waits for the next signal of @phase from each of @count members
@@ -51,6 +56,12 @@ struct xg_coll_chan {
      * @dst_stride-th of @dst (strides in elements). */
     void (*read)(const xg_coll_t *coll, void *dst, const void *ptr, int rank,
                  size_t n);
+    /* A read as read's that may still be in flight when it returns: the
+     * reads started by a PE are complete when its read_end returns (a
+     * remote channel overlaps their round trips). */
+    void (*read_start)(const xg_coll_t *coll, void *dst, const void *ptr,
+                       int rank, size_t n);
+    void (*read_end)(const xg_coll_t *coll);
     void (*write)(const xg_coll_t *coll, void *ptr, const void *src, int rank,
                   size_t n);
     void (*combine)(const xg_coll_t *coll, xg_op_kernel_t op, void *dst,

@@ -137,7 +137,7 @@ static void team_release(xg_team_t *team);
 static xg_team_t *team_alloc(const xg_team_spec_t *spec, int my_pe)
 {
     xg_team_t *team;
-    uint64_t *expected = calloc(2 * (size_t)spec->size, sizeof(*expected));
+    uint64_t *expected = calloc(4 * (size_t)spec->size, sizeof(*expected));
     int *members       = NULL;
 
     if ((spec->members != NULL) && (expected != NULL)) {
@@ -225,7 +225,7 @@ static void team_init_predefined(xg_team_t *team, uint64_t slot, int start,
     team->my_pe      = my_pe;
     team->predefined = 1;
     team->slot       = slot;
-    team->expected   = calloc(2 * (size_t)size, sizeof(*team->expected));
+    team->expected   = calloc(4 * (size_t)size, sizeof(*team->expected));
     if ((team->expected == NULL) || !team_nodes_init(team)) {
         xg_error("team", "no memory for the predefined teams of %d PEs", size);
         xg_boot_abort(1);

@@ -48,7 +48,8 @@ typedef struct xg_team {
     uint64_t seq;          /* collectives this PE started on the team */
     uint64_t bar_count;    /* counter barriers this PE passed on it */
     uint64_t *expected;    /* [dir * size + member]: the member's signals
-                            * (in direction dir) this PE consumed */
+                            * (in direction dir) this PE consumed; from
+                            * [2 * size] on, the signals it sent them */
     int num_contexts;      /* shmem_team_config_t.num_contexts */
     long config_mask;      /* the mask the team was created with */
     xg_team_nodes_t nodes; /* where the members run */
