@@ -118,15 +118,14 @@ static hart_t *hart_create(uint64_t size)
                  h->pe, (unsigned long long)(size >> 20), xg_status_str(s));
     }
     h->base     = mem;
-    h->icache   = malloc(MACH_ICACHE_SIZE * sizeof(insn_t));
     h->ns_ptr   = calloc((size_t)h->npes, sizeof(*h->ns_ptr));
     h->ns_known = calloc((size_t)h->npes, 1);
     h->ns_gaddr = calloc((size_t)h->npes, sizeof(*h->ns_gaddr));
-    if (!h->icache || !h->ns_ptr || !h->ns_known || !h->ns_gaddr) {
+    if (!h->ns_ptr || !h->ns_known || !h->ns_gaddr) {
         mach_die("out of memory");
     }
     layout(h, size);
-    mach_icache_flush(h);
+    mach_code_init(h);
     return h;
 }
 
@@ -134,7 +133,7 @@ static hart_t *hart_create(uint64_t size)
  * memory is symmetric heap: it goes with xg_fini). */
 static void hart_destroy(hart_t *h)
 {
-    free(h->icache);
+    mach_code_free(h);
     free(h->ns_ptr);
     free(h->ns_known);
     free(h->ns_gaddr);

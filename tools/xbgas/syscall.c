@@ -142,6 +142,7 @@ static int64_t sys_rw(hart_t *h, int write_it)
     if (write_it) {
         return ret(write((int)A(0), b, A(2)));
     }
+    mach_code_written(h, A(1), A(2));
     return ret(read((int)A(0), b, A(2)));
 }
 
@@ -331,6 +332,7 @@ static int64_t sys_process(hart_t *h, const insn_t *d, uint64_t nr)
     case 215:
     case 226: return 0;
     case 222: return sys_mmap(h);
+    case 259: mach_code_flush(h); return 0; /* riscv_flush_icache */
     case 261: return sys_prlimit(h);
     case 278: return sys_random(h);
     default: return sys_files(h, nr);
