@@ -116,8 +116,30 @@ void mach_code_free(hart_t *h)
     free(h->codemap);
 }
 
+/* The bytes a block of @p n instructions takes in the arena. */
+static size_t block_size(uint32_t n)
+{
+    size_t sz = sizeof(block_t) + (n + 1) * sizeof(insn_t);
+    return (sz + 7) & ~(size_t)7;
+}
+
+void mach_block_fold(hart_t *h)
+{
+    for (size_t at = 0; at < h->arena_used;) {
+        block_t *b = (block_t *)(void *)(h->arena + at);
+        h->st.loads += b->execs * b->loads;
+        h->st.stores += b->execs * b->stores;
+        h->st.xmem += b->execs * b->xmem;
+        h->st.xremote += b->execs * b->xmem;
+        h->st.xaddr += b->execs * b->xaddr;
+        b->execs = 0;
+        at += block_size(b->n);
+    }
+}
+
 void mach_code_flush(hart_t *h)
 {
+    mach_block_fold(h);
     memset(h->btab, 0, MACH_BTAB_SIZE * sizeof(*h->btab));
     memset(h->codemap, 0, (size_t)(h->size >> 12) + 1);
     h->arena_used    = 0;
@@ -242,9 +264,8 @@ block_t *mach_block(hart_t *h, uint64_t pc, const void *const *fn)
     }
     block_t *b = (block_t *)(void *)(h->arena + h->arena_used);
     translate(h, b, pc, fn);
-    h->arena_used += sizeof(block_t) + (b->n + 1) * sizeof(insn_t);
-    h->arena_used = (h->arena_used + 7) & ~(size_t)7;
-    *row          = b;
+    h->arena_used += block_size(b->n);
+    *row = b;
     return b;
 }
 

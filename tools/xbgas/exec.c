@@ -11,8 +11,8 @@
  * xBGAS and ecall cases call out of line (fp.c, atomic.c, xbgas.c,
  * syscall.c) with h->pc set, so a fault there names the pc.
  * Invariants: the pc is not kept while a block runs (each record has its
- * own); the counters of a block are added when it is entered, so
- * h->st.total is exact (the loop stores its local count less the records
+ * own); the total of a block's instructions is added when it is entered
+ * (its other counters count entries, block.c), so h->st.total is exact (the loop stores its local count less the records
  * still to come) whenever an out-of-line case runs: the guest may read
  * instret and exit prints exact counts.  A local store into a page of
  * translated code flushes the cache and leaves the block after the store,
@@ -316,11 +316,7 @@ lookup: /* pc: a block without a chain to it */
 enter: /* b */
     blk = b;
     n += b->n;
-    h->st.loads += b->loads;
-    h->st.stores += b->stores;
-    h->st.xmem += b->xmem;
-    h->st.xremote += b->xmem;
-    h->st.xaddr += b->xaddr;
+    b->execs++;
     d = b->ins;
     goto * d->fn;
 chain: /* pc and the chain slot of the block that ends */
@@ -494,5 +490,6 @@ estore : {
     FUSED(addiw_bne, x[d->rd] = sx32(x[d->rs1] + (uint64_t)d->imm), bne)
 out:
     h->st.total = n;
+    mach_block_fold(h);
     return h->exit_code;
 }

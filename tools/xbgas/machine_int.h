@@ -14,10 +14,11 @@
  *   A block is made only from bytes inside guest memory; fence.i, the
  *   riscv_flush_icache call and a local store into a page that holds
  *   translated code empty the block cache (every block at once).
- * - The counters of a block's instructions are added when the block is
- *   entered; a block left before its end (a store into code) takes the
- *   rest back (mach_block_uncount).  h->st.total is exact whenever an
- *   out-of-line case runs.
+ * - The total of retired instructions is added when a block is entered
+ *   (exact whenever an out-of-line case runs); the other counters are
+ *   the block's entries times its counts, added to h->st at a flush and
+ *   when mach_run returns (mach_block_fold).  A block left before its end
+ *   (a store into code) takes the rest back (mach_block_uncount).
  * - Single-threaded: a hart is run by one thread of its process.
  */
 #ifndef XG_XBGAS_MACHINE_INT_H
@@ -106,6 +107,7 @@ enum {
 #define MACH_BLOCK_MAX 48
 typedef struct block {
     uint64_t pc;            /* the tag: its first instruction's pc */
+    uint64_t execs;         /* entries not yet added to the counters */
     struct block *next[2];  /* chained successors: fall-through, taken */
     uint32_t n;             /* instructions */
     uint32_t loads, stores; /* counters of mach_stats_t, per entry */
@@ -179,6 +181,8 @@ void mach_code_flush(hart_t *h);
  * guest memory.
  */
 block_t *mach_block(hart_t *h, uint64_t pc, const void *const *fn);
+/** @brief Adds the counters of every block's entries to h->st. */
+void mach_block_fold(hart_t *h);
 /** @brief Takes back the counters of the records after @p d in its block
  * (the block is left after @p d); returns how many instructions. */
 uint64_t mach_block_uncount(hart_t *h, const insn_t *d);
