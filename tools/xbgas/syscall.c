@@ -12,7 +12,8 @@
  * ioctl (-ENOTTY: no terminal), sched_yield (guest waits back off through
  * it), getpid/gettid, rt_sigaction and
  * rt_sigprocmask (no signals are delivered), kill/tgkill (the guest's
- * abort: ends the job), uname.
+ * abort: ends the job), uname, riscv_flush_icache (empties the block
+ * cache).  read/readv into a page of translated code empty it too.
  */
 #include "machine_int.h"
 
@@ -162,6 +163,9 @@ static int64_t sys_rwv(hart_t *h, int write_it)
         iov[i].iov_len  = g[2 * i + 1];
         if (!iov[i].iov_base && iov[i].iov_len) {
             return -EFAULT;
+        }
+        if (!write_it) {
+            mach_code_written(h, g[2 * i], g[2 * i + 1]);
         }
     }
     if (write_it) {
