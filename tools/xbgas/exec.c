@@ -176,12 +176,11 @@ static void exec_other(hart_t *h, const insn_t *d)
 static inline uint8_t *xfast(const hart_t *h, uint64_t ns, uint64_t off,
                              uint64_t n)
 {
-    uint64_t pe = ns - 1;
-    if (pe >= (uint64_t)h->npes || off - h->lo > h->span - n ||
+    if (ns > (uint64_t)h->npes || off - h->lo > h->span - n ||
         (off & (n - 1))) {
         return NULL;
     }
-    uint8_t *b = h->ns_ptr[pe];
+    uint8_t *b = h->ns_dir[ns]; /* NULL for namespace 0 */
     return b ? b + off : NULL;
 }
 

@@ -141,6 +141,7 @@ typedef struct hart {
     uint64_t resv_val;  /* the value lr read */
     int pe, npes;
     uint8_t **ns_ptr;     /* per PE: direct host base, or NULL (ops) */
+    uint8_t **ns_dir;     /* per namespace: NULL (0), then ns_ptr[] */
     uint8_t *ns_known;    /* per PE: ns_ptr[] filled */
     xg_gaddr_t *ns_gaddr; /* per PE: its guest address 0, for the ops */
     mach_stats_t st;
