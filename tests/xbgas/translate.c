@@ -1,7 +1,8 @@
 /*
  * translate.c: the machine's block translation (tools/xbgas/block.c) seen
  * from the guest:
- *   smc      code rewritten with and without fence.i, by a store inside
+ *   smc      code rewritten with and without fence.i (or glibc's
+ *            __riscv_flush_icache), by a store inside
  *            the block being run and by an xBGAS store to this PE's own
  *            namespace, runs as rewritten
  *   mid      a call into the middle of a translated block runs from there
@@ -10,6 +11,7 @@
  * Prints "translate: passed".
  */
 #include <string.h>
+#include <sys/cachectl.h>
 
 #include "guest.h"
 
@@ -46,6 +48,9 @@ static void smc(void)
     code[0] = LI_A0(3);
     fence_i();
     CHECK_EQ(run(), 3);
+    code[0] = LI_A0(8); /* glibc's flush: the riscv_flush_icache call */
+    CHECK_EQ(__riscv_flush_icache(code, code + 2, 0), 0);
+    CHECK_EQ(run(), 8);
     /* the first instruction rewrites the fourth of its own block */
     code[0] = SW_A1_12;
     code[1] = NOP;
