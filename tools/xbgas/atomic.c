@@ -59,7 +59,6 @@ static void exec_lr(hart_t *h, const insn_t *d, uint8_t *p, int wide)
     h->resv_addr = h->x[d->rs1];
     h->resv_val  = v;
     h->x[d->rd]  = v;
-    h->st.loads++;
 }
 
 static void exec_sc(hart_t *h, const insn_t *d, uint8_t *p, int wide)
@@ -80,7 +79,9 @@ static void exec_sc(hart_t *h, const insn_t *d, uint8_t *p, int wide)
     }
     h->resv_addr = UINT64_MAX;
     h->x[d->rd]  = !ok;
-    h->st.stores++;
+    if (ok) {
+        mach_code_written(h, h->x[d->rs1], wide ? 8 : 4);
+    }
 }
 
 void mach_exec_amo(hart_t *h, const insn_t *d)
@@ -97,6 +98,6 @@ void mach_exec_amo(hart_t *h, const insn_t *d)
         exec_sc(h, d, p, wide);
     } else {
         h->x[d->rd] = mach_amo_host(p, d->f7, h->x[d->rs2], wide);
-        h->st.stores++;
+        mach_code_written(h, a, (uint64_t)n);
     }
 }

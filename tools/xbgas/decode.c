@@ -457,10 +457,3 @@ void mach_decode(hart_t *h, insn_t *d, uint64_t pc)
     d->raw = in;
     decode32(d, in);
 }
-
-void mach_icache_flush(hart_t *h)
-{
-    for (uint32_t i = 0; i < MACH_ICACHE_SIZE; i++) {
-        h->icache[i].pc = 1; /* odd: never a pc */
-    }
-}

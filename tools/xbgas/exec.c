@@ -1,14 +1,22 @@
 /*
- * The interpreter loop: fetch the decoded instruction for pc from the
- * decode cache (decoding on a miss), count it, run it.
+ * The interpreter: direct-threaded code over translated blocks (block.c).
+ * Each record holds the address of its handler, a label in mach_run; a
+ * handler runs its instruction and jumps to the next record's handler
+ * (`goto *d->fn`), a fused pair runs both with a direct jump between
+ * them.  A block's end looks up its successor once and chains it
+ * (block_t.next), so a loop runs without a table lookup.
  *
  * Integer instructions, local loads/stores and the direct (same-node)
- * case of the xBGAS loads/stores run inline in one switch;
- * FP, CSR, AMO, xBGAS and ecall cases call out of line (fp.c, atomic.c,
- * xbgas.c, syscall.c) with h->pc set, so a fault there names the pc.
- * Invariant: h->st.total is exact whenever an out-of-line case runs (the
- * loop stores its local count first), so the guest may read instret and
- * exit prints exact counts.
+ * case of the xBGAS loads/stores run inline; FP, CSR, AMO, the other
+ * xBGAS and ecall cases call out of line (fp.c, atomic.c, xbgas.c,
+ * syscall.c) with h->pc set, so a fault there names the pc.
+ * Invariants: the pc is not kept while a block runs (each record has its
+ * own); the total of a block's instructions is added when it is entered
+ * (its other counters count entries, block.c), so h->st.total is exact (the loop stores its local count less the records
+ * still to come) whenever an out-of-line case runs: the guest may read
+ * instret and exit prints exact counts.  A local store into a page of
+ * translated code flushes the cache and leaves the block after the store,
+ * taking back the counts of the records it skips.
  */
 #include "machine_int.h"
 
@@ -114,19 +122,6 @@ static uint64_t exec_mul(const hart_t *h, const insn_t *d)
     }
 }
 
-static int take_branch(const hart_t *h, const insn_t *d)
-{
-    uint64_t a = X(d->rs1), b = X(d->rs2);
-    switch (d->op) {
-    case OP_BEQ: return a == b;
-    case OP_BNE: return a != b;
-    case OP_BLT: return (int64_t)a < (int64_t)b;
-    case OP_BGE: return (int64_t)a >= (int64_t)b;
-    case OP_BLTU: return a < b;
-    default: return a >= b;
-    }
-}
-
 static void exec_fload(hart_t *h, const insn_t *d)
 {
     uint64_t a = X(d->rs1) + (uint64_t)d->imm;
@@ -137,22 +132,20 @@ static void exec_fload(hart_t *h, const insn_t *d)
     } else {
         memcpy(&h->f[d->rd & 31], mach_mem(h, d, a, 8), 8);
     }
-    h->st.loads++;
 }
 
 static void exec_fstore(hart_t *h, const insn_t *d)
 {
     uint64_t a = X(d->rs1) + (uint64_t)d->imm;
-    memcpy(mach_mem(h, d, a, d->op == OP_FSW ? 4 : 8), &h->f[d->rs2],
-           d->op == OP_FSW ? 4 : 8);
-    h->st.stores++;
+    uint64_t n = d->op == OP_FSW ? 4 : 8;
+    memcpy(mach_mem(h, d, a, n), &h->f[d->rs2], n);
+    mach_code_written(h, a, n);
 }
 
-/* The cases that leave the loop's hot path; returns the next pc. */
-static uint64_t exec_other(hart_t *h, const insn_t *d)
+/* The cases that leave the loop's hot path. */
+static void exec_other(hart_t *h, const insn_t *d)
 {
-    uint64_t next = d->pc + d->len;
-    h->pc         = d->pc;
+    h->pc = d->pc;
     switch (d->op) {
     case OP_FLW:
     case OP_FLD: exec_fload(h, d); break;
@@ -165,7 +158,7 @@ static uint64_t exec_other(hart_t *h, const insn_t *d)
     case OP_SC:
     case OP_AMO: mach_exec_amo(h, d); break;
     case OP_FENCE: xg_quiet(); break;
-    case OP_FENCE_I: mach_icache_flush(h); break;
+    case OP_FENCE_I: mach_code_flush(h); break;
     case OP_ECALL: mach_syscall(h, d); break;
     case OP_EBREAK: mach_fault(h, d, d->pc, "breakpoint (ebreak) reached");
     case OP_ILLEGAL:
@@ -173,7 +166,6 @@ static uint64_t exec_other(hart_t *h, const insn_t *d)
                    d->raw);
     default: mach_exec_xbgas(h, d); break;
     }
-    return next;
 }
 
 /*
@@ -184,12 +176,11 @@ static uint64_t exec_other(hart_t *h, const insn_t *d)
 static inline uint8_t *xfast(const hart_t *h, uint64_t ns, uint64_t off,
                              uint64_t n)
 {
-    uint64_t pe = ns - 1;
-    if (pe >= (uint64_t)h->npes || off - h->lo > h->span - n ||
+    if (ns > (uint64_t)h->npes || off - h->lo > h->span - n ||
         (off & (n - 1))) {
         return NULL;
     }
-    uint8_t *b = h->ns_ptr[pe];
+    uint8_t *b = h->ns_dir[ns]; /* NULL for namespace 0 */
     return b ? b + off : NULL;
 }
 
@@ -219,157 +210,285 @@ static inline void xstore(uint8_t *p, uint64_t v, int f3)
     }
 }
 
-#define NEXT() (pc += d->len)
-#define LOAD(n, cast)                                                 \
-    {                                                                 \
-        uint64_t a_ = X(d->rs1) + (uint64_t)d->imm;                   \
-        X(d->rd)    = (uint64_t)(cast)ld_u(mach_mem(h, d, a_, n), n); \
-        h->st.loads++;                                                \
-        NEXT();                                                       \
-        break;                                                        \
+/* Each handler ends by jumping to the next record's. */
+#define NEXT()        \
+    do {              \
+        d++;          \
+        goto * d->fn; \
+    } while (0)
+#define ALU(name, expr)                        \
+    l_##name:                                  \
+    {                                          \
+        uint64_t a = x[d->rs1], c = x[d->rs2]; \
+        (void)a, (void)c;                      \
+        x[d->rd] = (expr);                     \
+        NEXT();                                \
     }
-#define STORE(n)                                    \
+#define LOAD(name, n, cast)                                         \
+    l_##name:                                                       \
+    {                                                               \
+        uint64_t a = x[d->rs1] + (uint64_t)d->imm;                  \
+        x[d->rd]   = (uint64_t)(cast)ld_u(mach_mem(h, d, a, n), n); \
+        NEXT();                                                     \
+    }
+#define STORE(name, n)                              \
+    l_##name:                                       \
     {                                               \
-        uint64_t a_ = X(d->rs1) + (uint64_t)d->imm; \
-        st_u(mach_mem(h, d, a_, n), X(d->rs2), n);  \
-        h->st.stores++;                             \
+        uint64_t a = x[d->rs1] + (uint64_t)d->imm;  \
+        st_u(mach_mem(h, d, a, n), x[d->rs2], n);   \
+        if (mach_unlikely(mach_is_code(h, a, n))) { \
+            goto code_written;                      \
+        }                                           \
         NEXT();                                     \
-        break;                                      \
     }
-/* each ends its case */
-#define ALU(expr)          \
-    {                      \
-        X(d->rd) = (expr); \
-        NEXT();            \
-        break;             \
+/* a branch leaves the block through one of its two chains */
+#define BRANCH(name, cond)                     \
+    l_##name:                                  \
+    {                                          \
+        uint64_t a = x[d->rs1], c = x[d->rs2]; \
+        if (cond) {                            \
+            pc   = d->pc + (uint64_t)d->imm;   \
+            slot = &blk->next[1];              \
+        } else {                               \
+            pc   = d->pc + d->len;             \
+            slot = &blk->next[0];              \
+        }                                      \
+        goto chain;                            \
+    }
+/* the first of a fused pair: its own work, then the second's handler */
+#define FUSED(name, first, second) \
+    l_##name:                      \
+    {                              \
+        first;                     \
+        d++;                       \
+        goto l_##second;           \
     }
 
 int mach_run(hart_t *h)
 {
-    uint64_t pc = h->pc, n = h->st.total;
-    insn_t *cache = h->icache;
-    while (mach_likely(!h->exited)) {
-        insn_t *d = &cache[(pc >> 1) & (MACH_ICACHE_SIZE - 1)];
-        if (mach_unlikely(d->pc != pc)) {
-            h->pc = pc;
-            mach_decode(h, d, pc);
-        }
-        n++;
-        uint64_t a  = X(d->rs1);
-        int64_t imm = d->imm;
-        switch (d->op) {
-        case OP_LUI: ALU((uint64_t)imm);
-        case OP_AUIPC: ALU(pc + (uint64_t)imm);
-        case OP_JAL:
-            X(d->rd) = pc + d->len;
-            pc += (uint64_t)imm;
-            break;
-        case OP_JALR: {
-            uint64_t t = (a + (uint64_t)imm) & ~1ull;
-            X(d->rd)   = pc + d->len;
-            pc         = t;
-            break;
-        }
-        case OP_BEQ:
-        case OP_BNE:
-        case OP_BLT:
-        case OP_BGE:
-        case OP_BLTU:
-        case OP_BGEU:
-            if (take_branch(h, d)) {
-                pc += (uint64_t)imm;
-            } else {
-                NEXT();
-            }
-            break;
-        case OP_LB: LOAD(1, int8_t);
-        case OP_LH: LOAD(2, int16_t);
-        case OP_LW: LOAD(4, int32_t);
-        case OP_LD: LOAD(8, uint64_t);
-        case OP_LBU: LOAD(1, uint8_t);
-        case OP_LHU: LOAD(2, uint16_t);
-        case OP_LWU: LOAD(4, uint32_t);
-        case OP_SB: STORE(1);
-        case OP_SH: STORE(2);
-        case OP_SW: STORE(4);
-        case OP_SD: STORE(8);
-        case OP_ADDI: ALU(a + (uint64_t)imm);
-        case OP_SLTI: ALU((int64_t)a < imm);
-        case OP_SLTIU: ALU(a < (uint64_t)imm);
-        case OP_XORI: ALU(a ^ (uint64_t)imm);
-        case OP_ORI: ALU(a | (uint64_t)imm);
-        case OP_ANDI: ALU(a & (uint64_t)imm);
-        case OP_SLLI: ALU(a << imm);
-        case OP_SRLI: ALU(a >> imm);
-        case OP_SRAI: ALU((uint64_t)((int64_t)a >> imm));
-        case OP_ADD: ALU(a + X(d->rs2));
-        case OP_SUB: ALU(a - X(d->rs2));
-        case OP_SLL: ALU(a << (X(d->rs2) & 63));
-        case OP_SLT: ALU((int64_t)a < (int64_t)X(d->rs2));
-        case OP_SLTU: ALU(a < X(d->rs2));
-        case OP_XOR: ALU(a ^ X(d->rs2));
-        case OP_SRL: ALU(a >> (X(d->rs2) & 63));
-        case OP_SRA: ALU((uint64_t)((int64_t)a >> (X(d->rs2) & 63)));
-        case OP_OR: ALU(a | X(d->rs2));
-        case OP_AND: ALU(a & X(d->rs2));
-        case OP_ADDIW: ALU(sx32(a + (uint64_t)imm));
-        case OP_SLLIW: ALU(sx32((uint32_t)a << imm));
-        case OP_SRLIW: ALU(sx32((uint32_t)a >> imm));
-        case OP_SRAIW: ALU((uint64_t)(int64_t)((int32_t)a >> imm));
-        case OP_ADDW: ALU(sx32(a + X(d->rs2)));
-        case OP_SUBW: ALU(sx32(a - X(d->rs2)));
-        case OP_SLLW: ALU(sx32((uint32_t)a << (X(d->rs2) & 31)));
-        case OP_SRLW: ALU(sx32((uint32_t)a >> (X(d->rs2) & 31)));
-        case OP_SRAW: ALU((uint64_t)(int64_t)((int32_t)a >> (X(d->rs2) & 31)));
-        case OP_MUL:
-        case OP_MULH:
-        case OP_MULHSU:
-        case OP_MULHU:
-        case OP_DIV:
-        case OP_DIVU:
-        case OP_REM:
-        case OP_REMU:
-        case OP_MULW:
-        case OP_DIVW:
-        case OP_DIVUW:
-        case OP_REMW:
-        case OP_REMUW: ALU(exec_mul(h, d));
-        case OP_ELOAD: {
-            uint8_t *p =
-                xfast(h, h->e[d->rs1], a + (uint64_t)imm, 1u << (d->f3 & 3));
-            if (mach_unlikely(!p)) {
-                goto other;
-            }
-            X(d->rd) = xload(p, d->f3);
-            h->st.xmem++;
-            h->st.xremote++;
-            NEXT();
-            break;
-        }
-        case OP_ESTORE: {
-            uint8_t *p = xfast(h, h->e[d->rs1], a + (uint64_t)imm, 1u << d->f3);
-            if (mach_unlikely(!p)) {
-                goto other;
-            }
-            xstore(p, X(d->rs2), d->f3);
-            h->st.xmem++;
-            h->st.xremote++;
-            NEXT();
-            break;
-        }
-        case OP_EADDIE:
-            h->e[d->rd] = a + (uint64_t)imm;
-            h->st.xaddr++;
-            NEXT();
-            break;
-        default:
-        other:
-            h->st.total = n;
-            pc          = exec_other(h, d);
-            n           = h->st.total;
-            break;
-        }
+    /* clang-format off */
+    static const void *const fn[H_COUNT] = {
+        [OP_JAL] = &&l_jal, [OP_JALR] = &&l_jalr, [OP_BEQ] = &&l_beq,
+        [OP_BNE] = &&l_bne, [OP_BLT] = &&l_blt, [OP_BGE] = &&l_bge,
+        [OP_BLTU] = &&l_bltu, [OP_BGEU] = &&l_bgeu, [OP_LB] = &&l_lb,
+        [OP_LH] = &&l_lh, [OP_LW] = &&l_lw, [OP_LD] = &&l_ld,
+        [OP_LBU] = &&l_lbu, [OP_LHU] = &&l_lhu, [OP_LWU] = &&l_lwu,
+        [OP_SB] = &&l_sb, [OP_SH] = &&l_sh, [OP_SW] = &&l_sw,
+        [OP_SD] = &&l_sd, [OP_ADDI] = &&l_addi, [OP_SLTI] = &&l_slti,
+        [OP_SLTIU] = &&l_sltiu, [OP_XORI] = &&l_xori, [OP_ORI] = &&l_ori,
+        [OP_ANDI] = &&l_andi, [OP_SLLI] = &&l_slli, [OP_SRLI] = &&l_srli,
+        [OP_SRAI] = &&l_srai, [OP_ADD] = &&l_add, [OP_SUB] = &&l_sub,
+        [OP_SLL] = &&l_sll, [OP_SLT] = &&l_slt, [OP_SLTU] = &&l_sltu,
+        [OP_XOR] = &&l_xor, [OP_SRL] = &&l_srl, [OP_SRA] = &&l_sra,
+        [OP_OR] = &&l_or, [OP_AND] = &&l_and, [OP_ADDIW] = &&l_addiw,
+        [OP_SLLIW] = &&l_slliw, [OP_SRLIW] = &&l_srliw,
+        [OP_SRAIW] = &&l_sraiw, [OP_ADDW] = &&l_addw, [OP_SUBW] = &&l_subw,
+        [OP_SLLW] = &&l_sllw, [OP_SRLW] = &&l_srlw, [OP_SRAW] = &&l_sraw,
+        [OP_MUL] = &&l_mul, [OP_MULH] = &&l_mul, [OP_MULHSU] = &&l_mul,
+        [OP_MULHU] = &&l_mul, [OP_DIV] = &&l_mul, [OP_DIVU] = &&l_mul,
+        [OP_REM] = &&l_mul, [OP_REMU] = &&l_mul, [OP_MULW] = &&l_mul,
+        [OP_DIVW] = &&l_mul, [OP_DIVUW] = &&l_mul, [OP_REMW] = &&l_mul,
+        [OP_REMUW] = &&l_mul, [OP_ELOAD] = &&l_eload,
+        [OP_ESTORE] = &&l_estore, [OP_EADDIE] = &&l_eaddie,
+        [H_END] = &&l_end, [H_OTHER] = &&l_other,
+        [H_OTHER_END] = &&l_other_end, [H_ELD] = &&l_eld,
+        [H_ESD] = &&l_esd, [H_LI] = &&l_li,
+        [H_EADDIE_ELD] = &&l_eaddie_eld, [H_EADDIE_ESD] = &&l_eaddie_esd,
+        [H_EADDIE_ELOAD] = &&l_eaddie_eload,
+        [H_EADDIE_ESTORE] = &&l_eaddie_estore,
+        [H_LI_ADDI] = &&l_li_addi, [H_LI_LD] = &&l_li_ld,
+        [H_LI_JALR] = &&l_li_jalr, [H_ADDI_BNE] = &&l_addi_bne,
+        [H_ADDI_BLT] = &&l_addi_blt, [H_ADDI_BLTU] = &&l_addi_bltu,
+        [H_ADDIW_BNE] = &&l_addiw_bne,
+    };
+    /* clang-format on */
+    uint64_t *x = h->x, *e = h->e;
+    uint64_t pc = h->pc, n = h->st.total, gen, ns;
+    block_t *b, *blk, **slot;
+    const insn_t *d;
+
+lookup: /* pc: a block without a chain to it */
+    b = h->btab[(pc >> 1) & (MACH_BTAB_SIZE - 1)];
+    if (mach_unlikely(!b || b->pc != pc)) {
+        b = mach_block(h, pc, fn);
     }
+enter: /* b */
+    blk = b;
+    n += b->n;
+    b->execs++;
+    d = b->ins;
+    goto * d->fn;
+chain: /* pc and the chain slot of the block that ends */
+    b = *slot;
+    if (mach_likely(b && b->pc == pc)) {
+        goto enter;
+    }
+    gen = h->gen;
+    b   = mach_block(h, pc, fn);
+    if (gen == h->gen) {
+        *slot = b;
+    }
+    goto enter;
+code_written: /* after a store into code at d: leave the block */
+    n -= mach_block_uncount(h, d);
+    pc = d->pc + d->len;
+    mach_code_flush(h);
+    goto lookup;
+
+l_end:
+    pc   = d->pc;
+    slot = &blk->next[0];
+    goto chain;
+l_other:
+    h->st.total = n - d->left;
+    exec_other(h, d);
+    n = h->st.total + d->left;
+    if (mach_unlikely(h->flush_pending)) {
+        goto code_written;
+    }
+    NEXT();
+l_other_end:
     h->st.total = n;
+    exec_other(h, d);
+    n  = h->st.total;
+    pc = d->pc + d->len;
+    if (h->exited) {
+        goto out;
+    }
+    if (h->flush_pending) {
+        mach_code_flush(h);
+    }
+    goto lookup;
+l_jal:
+    x[d->rd] = d->pc + d->len;
+    pc       = d->pc + (uint64_t)d->imm;
+    slot     = &blk->next[1];
+    goto chain;
+l_jalr : {
+    uint64_t t = (x[d->rs1] + (uint64_t)d->imm) & ~1ull;
+    x[d->rd]   = d->pc + d->len;
+    pc         = t;
+    slot       = &blk->next[1];
+    goto chain;
+}
+    BRANCH(beq, a == c)
+    BRANCH(bne, a != c)
+    BRANCH(blt, (int64_t)a < (int64_t)c)
+    BRANCH(bge, (int64_t)a >= (int64_t)c)
+    BRANCH(bltu, a < c)
+    BRANCH(bgeu, a >= c)
+    LOAD(lb, 1, int8_t)
+    LOAD(lh, 2, int16_t)
+    LOAD(lw, 4, int32_t)
+    LOAD(ld, 8, uint64_t)
+    LOAD(lbu, 1, uint8_t)
+    LOAD(lhu, 2, uint16_t)
+    LOAD(lwu, 4, uint32_t)
+    STORE(sb, 1)
+    STORE(sh, 2)
+    STORE(sw, 4)
+    STORE(sd, 8)
+l_li:
+    x[d->rd] = (uint64_t)d->imm;
+    NEXT();
+    ALU(addi, a + (uint64_t)d->imm)
+    ALU(slti, (int64_t)a < d->imm)
+    ALU(sltiu, a < (uint64_t)d->imm)
+    ALU(xori, a ^ (uint64_t)d->imm)
+    ALU(ori, a | (uint64_t)d->imm)
+    ALU(andi, a & (uint64_t)d->imm)
+    ALU(slli, a << d->imm)
+    ALU(srli, a >> d->imm)
+    ALU(srai, (uint64_t)((int64_t)a >> d->imm))
+    ALU(add, a + c)
+    ALU(sub, a - c)
+    ALU(sll, a << (c & 63))
+    ALU(slt, (int64_t)a < (int64_t)c)
+    ALU(sltu, a < c)
+    ALU(xor, a ^ c)
+    ALU(srl, a >> (c & 63))
+    ALU(sra, (uint64_t)((int64_t)a >> (c & 63)))
+    ALU(or, a | c)
+    ALU(and, a & c)
+    ALU(addiw, sx32(a + (uint64_t)d->imm))
+    ALU(slliw, sx32((uint32_t)a << d->imm))
+    ALU(srliw, sx32((uint32_t)a >> d->imm))
+    ALU(sraiw, (uint64_t)(int64_t)((int32_t)a >> d->imm))
+    ALU(addw, sx32(a + c))
+    ALU(subw, sx32(a - c))
+    ALU(sllw, sx32((uint32_t)a << (c & 31)))
+    ALU(srlw, sx32((uint32_t)a >> (c & 31)))
+    ALU(sraw, (uint64_t)(int64_t)((int32_t)a >> (c & 31)))
+    ALU(mul, exec_mul(h, d))
+l_eaddie:
+    e[d->rd] = x[d->rs1] + (uint64_t)d->imm;
+    NEXT();
+l_eaddie_eld:
+    ns = e[d->rd] = x[d->rs1] + (uint64_t)d->imm;
+    d++;
+    goto eld;
+l_eld:
+    ns = e[d->rs1];
+eld : {
+    uint8_t *p = xfast(h, ns, x[d->rs1] + (uint64_t)d->imm, 8);
+    if (mach_unlikely(!p)) {
+        goto l_other;
+    }
+    x[d->rd] = ld_u(p, 8);
+    NEXT();
+}
+l_eaddie_eload:
+    ns = e[d->rd] = x[d->rs1] + (uint64_t)d->imm;
+    d++;
+    goto eload;
+l_eload:
+    ns = e[d->rs1];
+eload : {
+    uint64_t off = x[d->rs1] + (uint64_t)d->imm;
+    uint8_t *p   = xfast(h, ns, off, 1u << (d->f3 & 3));
+    if (mach_unlikely(!p)) {
+        goto l_other;
+    }
+    x[d->rd] = xload(p, d->f3);
+    NEXT();
+}
+l_eaddie_esd:
+    ns = e[d->rd] = x[d->rs1] + (uint64_t)d->imm;
+    d++;
+    goto esd;
+l_esd:
+    ns = e[d->rs1];
+esd : {
+    uint8_t *p = xfast(h, ns, x[d->rs1] + (uint64_t)d->imm, 8);
+    if (mach_unlikely(!p || ns - 1 == (uint64_t)h->pe)) {
+        goto l_other; /* this PE's own memory: it may be code */
+    }
+    st_u(p, x[d->rs2], 8);
+    NEXT();
+}
+l_eaddie_estore:
+    ns = e[d->rd] = x[d->rs1] + (uint64_t)d->imm;
+    d++;
+    goto estore;
+l_estore:
+    ns = e[d->rs1];
+estore : {
+    uint8_t *p = xfast(h, ns, x[d->rs1] + (uint64_t)d->imm, 1u << d->f3);
+    if (mach_unlikely(!p || ns - 1 == (uint64_t)h->pe)) {
+        goto l_other;
+    }
+    xstore(p, x[d->rs2], d->f3);
+    NEXT();
+}
+    FUSED(li_addi, x[d->rd] = (uint64_t)d->imm, addi)
+    FUSED(li_ld, x[d->rd] = (uint64_t)d->imm, ld)
+    FUSED(li_jalr, x[d->rd] = (uint64_t)d->imm, jalr)
+    FUSED(addi_bne, x[d->rd] = x[d->rs1] + (uint64_t)d->imm, bne)
+    FUSED(addi_blt, x[d->rd] = x[d->rs1] + (uint64_t)d->imm, blt)
+    FUSED(addi_bltu, x[d->rd] = x[d->rs1] + (uint64_t)d->imm, bltu)
+    FUSED(addiw_bne, x[d->rd] = sx32(x[d->rs1] + (uint64_t)d->imm), bne)
+out:
+    h->st.total = n;
+    mach_block_fold(h);
     return h->exit_code;
 }

@@ -9,8 +9,16 @@
  * - x[32] is a write sink: the decoder turns a destination x0 into 32, so
  *   x[0] stays 0 without a store per instruction; e[32] is the same for e0.
  *   A field that names a register that is only read is used as rd & 31.
- * - A decoded instruction (insn_t) is cached by pc; fence.i empties the
- *   cache.  A cache entry is only made for a pc inside guest memory.
+ * - Code runs as translated basic blocks (block_t, block.c): each
+ *   instruction decoded once into an insn_t with its handler's address.
+ *   A block is made only from bytes inside guest memory; fence.i, the
+ *   riscv_flush_icache call and a local store into a page that holds
+ *   translated code empty the block cache (every block at once).
+ * - The total of retired instructions is added when a block is entered
+ *   (exact whenever an out-of-line case runs); the other counters are
+ *   the block's entries times its counts, added to h->st at a flush and
+ *   when mach_run returns (mach_block_fold).  A block left before its end
+ *   (a store into code) takes the rest back (mach_block_uncount).
  * - Single-threaded: a hart is run by one thread of its process.
  */
 #ifndef XG_XBGAS_MACHINE_INT_H
@@ -64,15 +72,51 @@ typedef enum {
  * the format in rs3's top bit.
  */
 typedef struct insn {
-    uint64_t pc; /* the tag: the pc this entry decodes */
+    const void *fn; /* the handler (a label of mach_run) */
+    uint64_t pc;    /* the pc this record decodes */
     int64_t imm;
     uint32_t raw; /* the instruction bits (16 or 32) */
     uint16_t op;
     uint8_t rd, rs1, rs2, rs3, f3, f7, len;
+    uint8_t left; /* instructions after this one in its block */
 } insn_t;
 
-#define MACH_ICACHE_BITS 14
-#define MACH_ICACHE_SIZE (1u << MACH_ICACHE_BITS)
+/*
+ * The handlers beyond one per operation: the end of a block that is not
+ * ended by a jump (H_END, a record that is no instruction), the cases run
+ * out of line (H_OTHER; H_OTHER_END when they end the block), the 8-byte
+ * forms of the xBGAS load/store fast path, and the fused pairs (the first
+ * instruction's record names the pair; the second keeps its own record,
+ * so a fault in it names its pc).
+ */
+/* clang-format off */
+#define MACH_HANDLERS(X)                                                   \
+    X(END) X(OTHER) X(OTHER_END) X(ELD) X(ESD) X(LI)                      \
+    X(EADDIE_ELD) X(EADDIE_ESD) X(EADDIE_ELOAD) X(EADDIE_ESTORE)          \
+    X(LI_ADDI) X(LI_LD) X(LI_JALR) X(ADDI_BNE) X(ADDI_BLT) X(ADDIW_BNE)   \
+    X(ADDI_BLTU)
+/* clang-format on */
+#define MACH_H_ENUM(name) H_##name,
+enum {
+    H_FIRST = OP_COUNT - 1,
+    MACH_HANDLERS(MACH_H_ENUM) H_COUNT
+};
+
+/* A translated basic block: up to MACH_BLOCK_MAX instructions, then an
+ * H_END record unless a jump, branch or block-ending case ends it. */
+#define MACH_BLOCK_MAX 48
+typedef struct block {
+    uint64_t pc;            /* the tag: its first instruction's pc */
+    uint64_t execs;         /* entries not yet added to the counters */
+    struct block *next[2];  /* chained successors: fall-through, taken */
+    uint32_t n;             /* instructions */
+    uint32_t loads, stores; /* counters of mach_stats_t, per entry */
+    uint32_t xmem, xaddr;
+    insn_t ins[];
+} block_t;
+
+#define MACH_BTAB_SIZE  (1u << 14) /* block table rows (by pc) */
+#define MACH_ARENA_SIZE (8u << 20) /* bytes of blocks between flushes */
 
 /* Counters of retired instructions (printed by --stats). */
 typedef struct mach_stats {
@@ -97,6 +141,7 @@ typedef struct hart {
     uint64_t resv_val;  /* the value lr read */
     int pe, npes;
     uint8_t **ns_ptr;     /* per PE: direct host base, or NULL (ops) */
+    uint8_t **ns_dir;     /* per namespace: NULL (0), then ns_ptr[] */
     uint8_t *ns_known;    /* per PE: ns_ptr[] filled */
     xg_gaddr_t *ns_gaddr; /* per PE: its guest address 0, for the ops */
     mach_stats_t st;
@@ -105,9 +150,14 @@ typedef struct hart {
     uint64_t shared_lo, shared_size, stack_lo, stack_top;
     const char *prog;
     int exited, exit_code;
-    int start_gate; /* --start-gate: the first remote access waits */
-    int gate_done;  /* ... for every hart's (or its exit), once */
-    insn_t *icache;
+    int start_gate;    /* --start-gate: the first remote access waits */
+    int gate_done;     /* ... for every hart's (or its exit), once */
+    block_t **btab;    /* by pc: a block starting there, or NULL */
+    uint8_t *arena;    /* the blocks, MACH_ARENA_SIZE bytes */
+    size_t arena_used; /* ... of them in use */
+    uint64_t gen;      /* flushes so far: a chain made across one is lost */
+    uint8_t *codemap;  /* per 4 KiB guest page: holds translated code */
+    int flush_pending; /* an out-of-line store wrote into code */
 } hart_t;
 
 /** @brief --start-gate: the one xg_barrier of every hart, at its first
@@ -117,8 +167,38 @@ void mach_start_gate(hart_t *h);
 /* decode.c */
 /** @brief Decodes the instruction at @p pc into @p d (faults if bad). */
 void mach_decode(hart_t *h, insn_t *d, uint64_t pc);
-/** @brief Empties the decode cache (fence.i, start). */
-void mach_icache_flush(hart_t *h);
+
+/* block.c */
+/** @brief Allocates @p h's block cache for @p size bytes of guest memory
+ * (fatal without memory); mach_code_free frees it. */
+void mach_code_init(hart_t *h);
+void mach_code_free(hart_t *h);
+/** @brief Empties the block cache (fence.i, a store into code). */
+void mach_code_flush(hart_t *h);
+/**
+ * @brief The block that starts at @p pc, translated now if it is not in
+ * the table; @p fn maps handler numbers (OP_*, H_*) to mach_run's labels
+ * (NULL: H_OTHER).  Faults like an instruction fetch if @p pc is outside
+ * guest memory.
+ */
+block_t *mach_block(hart_t *h, uint64_t pc, const void *const *fn);
+/** @brief Adds the counters of every block's entries to h->st. */
+void mach_block_fold(hart_t *h);
+/** @brief Takes back the counters of the records after @p d in its block
+ * (the block is left after @p d); returns how many instructions. */
+uint64_t mach_block_uncount(hart_t *h, const insn_t *d);
+/** @brief A store by the machine's own hart wrote guest [@p a, @p a + @p
+ * n): if it holds translated code, marks the cache for a flush. */
+void mach_code_written(hart_t *h, uint64_t a, uint64_t n);
+/** @brief The same for host address @p p (xBGAS stores through a PE's
+ * host base, which may be this PE's own). */
+void mach_code_written_host(hart_t *h, const void *p, uint64_t n);
+
+/** @brief True if guest [@p a, @p a + @p n) touches a page of code. */
+static inline int mach_is_code(const hart_t *h, uint64_t a, uint64_t n)
+{
+    return h->codemap[a >> 12] | h->codemap[(a + n - 1) >> 12];
+}
 
 /* exec.c */
 /** @brief Runs @p h until the guest exits; returns its exit code. */

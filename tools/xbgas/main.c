@@ -118,15 +118,15 @@ static hart_t *hart_create(uint64_t size)
                  h->pe, (unsigned long long)(size >> 20), xg_status_str(s));
     }
     h->base     = mem;
-    h->icache   = malloc(MACH_ICACHE_SIZE * sizeof(insn_t));
-    h->ns_ptr   = calloc((size_t)h->npes, sizeof(*h->ns_ptr));
+    h->ns_dir   = calloc((size_t)h->npes + 1, sizeof(*h->ns_dir));
+    h->ns_ptr   = h->ns_dir ? h->ns_dir + 1 : NULL; /* ns k is PE k - 1 */
     h->ns_known = calloc((size_t)h->npes, 1);
     h->ns_gaddr = calloc((size_t)h->npes, sizeof(*h->ns_gaddr));
-    if (!h->icache || !h->ns_ptr || !h->ns_known || !h->ns_gaddr) {
+    if (!h->ns_ptr || !h->ns_known || !h->ns_gaddr) {
         mach_die("out of memory");
     }
     layout(h, size);
-    mach_icache_flush(h);
+    mach_code_init(h);
     return h;
 }
 
@@ -134,8 +134,8 @@ static hart_t *hart_create(uint64_t size)
  * memory is symmetric heap: it goes with xg_fini). */
 static void hart_destroy(hart_t *h)
 {
-    free(h->icache);
-    free(h->ns_ptr);
+    mach_code_free(h);
+    free(h->ns_dir);
     free(h->ns_known);
     free(h->ns_gaddr);
     free((char *)h->prog);

@@ -12,7 +12,8 @@
  * ioctl (-ENOTTY: no terminal), sched_yield (guest waits back off through
  * it), getpid/gettid, rt_sigaction and
  * rt_sigprocmask (no signals are delivered), kill/tgkill (the guest's
- * abort: ends the job), uname.
+ * abort: ends the job), uname, riscv_flush_icache (empties the block
+ * cache).  read/readv into a page of translated code empty it too.
  */
 #include "machine_int.h"
 
@@ -142,6 +143,7 @@ static int64_t sys_rw(hart_t *h, int write_it)
     if (write_it) {
         return ret(write((int)A(0), b, A(2)));
     }
+    mach_code_written(h, A(1), A(2));
     return ret(read((int)A(0), b, A(2)));
 }
 
@@ -161,6 +163,9 @@ static int64_t sys_rwv(hart_t *h, int write_it)
         iov[i].iov_len  = g[2 * i + 1];
         if (!iov[i].iov_base && iov[i].iov_len) {
             return -EFAULT;
+        }
+        if (!write_it) {
+            mach_code_written(h, g[2 * i], g[2 * i + 1]);
         }
     }
     if (write_it) {
@@ -331,6 +336,7 @@ static int64_t sys_process(hart_t *h, const insn_t *d, uint64_t nr)
     case 215:
     case 226: return 0;
     case 222: return sys_mmap(h);
+    case 259: mach_code_flush(h); return 0; /* riscv_flush_icache */
     case 261: return sys_prlimit(h);
     case 278: return sys_random(h);
     default: return sys_files(h, nr);

@@ -51,12 +51,11 @@ static eref_t resolve(hart_t *h, const insn_t *d, uint64_t ns, uint64_t off,
                       uint64_t n)
 {
     eref_t r = {NULL, {0, 0}};
-    h->st.xmem++;
     if (ns == 0) {
+        h->st.xremote--; /* the block counted it remote */
         r.p = mach_mem(h, d, off, n);
         return r;
     }
-    h->st.xremote++;
     if (ns > (uint64_t)h->npes) {
         mach_fault(h, d, off,
                    "unknown namespace %llu: this job has %d PEs "
@@ -145,6 +144,7 @@ static void estore(hart_t *h, const insn_t *d, uint64_t ns, uint64_t off,
     eref_t r = resolve(h, d, ns, off, n);
     if (r.p) {
         memcpy(r.p, &v, n);
+        mach_code_written_host(h, r.p, n); /* this PE's own memory? */
     } else {
         op_put(h, d, r.ga, n, v);
     }
@@ -247,6 +247,9 @@ static void exec_eamo(hart_t *h, const insn_t *d)
     } else {
         old = amo_op(h, d, r.ga, d->f7, v, wide);
     }
+    if (r.p) {
+        mach_code_written_host(h, r.p, n);
+    }
     h->x[d->rd] = sext_w(old, wide);
 }
 
@@ -267,18 +270,9 @@ void mach_exec_xbgas(hart_t *h, const insn_t *d)
         estore(h, d, e[d->rd & 31], x[d->rs2], 1ull << d->f3, x[d->rs1]);
         break;
     case OP_ERSE: estore(h, d, e[d->rd & 31], x[d->rs2], 8, e[d->rs1]); break;
-    case OP_EADDI:
-        x[d->rd] = e[d->rs1] + (uint64_t)d->imm;
-        h->st.xaddr++;
-        break;
-    case OP_EADDIE:
-        e[d->rd] = off;
-        h->st.xaddr++;
-        break;
-    case OP_EADDIX:
-        e[d->rd] = e[d->rs1] + (uint64_t)d->imm;
-        h->st.xaddr++;
-        break;
+    case OP_EADDI: x[d->rd] = e[d->rs1] + (uint64_t)d->imm; break;
+    case OP_EADDIE: e[d->rd] = off; break;
+    case OP_EADDIX: e[d->rd] = e[d->rs1] + (uint64_t)d->imm; break;
     default: exec_eamo(h, d); break; /* EAMO, EAMOCAS */
     }
 }
