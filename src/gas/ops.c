@@ -260,6 +260,30 @@ xg_status_t xg_gas_area_get(void *dst, const void *src, size_t len, int pe)
     return XG_OK;
 }
 
+xg_status_t xg_gas_area_put(xg_gas_ctx_t *ctx, void *dst, const void *src,
+                            size_t len, int pe)
+{
+    void *ptr = ops_area(dst, pe);
+
+    if (ptr == NULL) {
+        return xg_gas_nic_rma(ctx, 1, 0, (void *)src, dst, len, pe);
+    }
+    memcpy(ptr, src, len);
+    return XG_OK;
+}
+
+xg_status_t xg_gas_area_get_nbi(xg_gas_ctx_t *ctx, void *dst, const void *src,
+                                size_t len, int pe)
+{
+    const void *ptr = ops_area(src, pe);
+
+    if (ptr == NULL) {
+        return xg_gas_nic_rma(ctx, 0, 1, dst, src, len, pe);
+    }
+    memcpy(dst, ptr, len);
+    return XG_OK;
+}
+
 /*
  * The remote side's extent ((count - 1) * stride + elem bytes) is
  * translated once, so the loop only copies (xg_gas_copy_strided: elements

@@ -489,6 +489,14 @@ xg_gas_put_signal(xg_gas_ctx_t *ctx, void *dst, const void *src, size_t len,
 xg_gas_amo_result_t xg_gas_area_amo(xg_gas_amo_t op, void *word, uint64_t value,
                                     int pe);
 xg_status_t xg_gas_area_get(void *dst, const void *src, size_t len, int pe);
+/* A put of @len bytes into such words: returns once @src is free; through
+ * the NIC, its completion at the target is counted in @ctx. */
+xg_status_t xg_gas_area_put(xg_gas_ctx_t *ctx, void *dst, const void *src,
+                            size_t len, int pe);
+/* The get without waiting: through the NIC it stays outstanding in @ctx
+ * (complete at its quiet), so gets to several PEs overlap. */
+xg_status_t xg_gas_area_get_nbi(xg_gas_ctx_t *ctx, void *dst, const void *src,
+                                size_t len, int pe);
 /* An update of such a word that nobody waits for at the sender (a
  * collective's signal): through the NIC it stays outstanding in @ctx
  * (xg_gas_nic_amo_nbi), so the sender goes on at once and the signal

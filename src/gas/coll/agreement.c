@@ -530,7 +530,7 @@ void xg_coll_aset(xg_coll_t *coll, int start, int stride, int size, int rank,
 static void coll_check_after_phase(const xg_coll_t *coll)
 {
     if (coll->size > 1) {
-        coll->chan->check(coll, (coll->rank + 1) % coll->size);
+        xg_coll_check(coll, (coll->rank + 1) % coll->size);
     }
 }
 

@@ -259,6 +259,39 @@ void xg_coll_barrier(xg_coll_t *coll)
 
 /* ---- broadcast ---------------------------------------------------------- */
 
+/*
+ * Through the network: each member's data comes written by its parent
+ * (data, the parent's descriptor, the signal: one way), and it writes its
+ * children's in turn -- instead of a read of the root's source, a round
+ * trip.  A member first tells its parent that it is in the call, so no
+ * parent writes a dest that its owner may still be using (before the
+ * call) or an inbox line it has not read (of the call before); the root
+ * leaves once it has written its children's.
+ */
+static void coll_broadcast_push(const xg_coll_t *coll, void *dest,
+                                const void *source, size_t nbytes, int root,
+                                int root_copies)
+{
+    long v           = coll_pos(coll, root), first, count, i;
+    int parent       = coll_at(coll, coll_parent(v), root);
+    const void *data = source;
+
+    coll_children(coll, v, &first, &count);
+    if (v != 0) {
+        coll_signal(coll, parent, XG_PSYNC_ACK);
+        coll_wait(coll, parent, XG_PSYNC_DOWN);
+        coll->chan->check_pushed(coll, parent);
+        data = dest;
+    } else if (root_copies && (dest != source)) {
+        coll_memmove(dest, source, nbytes);
+    }
+    coll_wait_children(coll, first, count, root, XG_PSYNC_ACK);
+    for (i = 0; i < count; i++) {
+        coll->chan->push(coll, dest, data, nbytes,
+                         coll_at(coll, first + i, root), XG_PSYNC_DOWN);
+    }
+}
+
 void xg_coll_broadcast(xg_coll_t *coll, void *dest, const void *source,
                        size_t nbytes, int root, int root_copies)
 {
@@ -266,10 +299,14 @@ void xg_coll_broadcast(xg_coll_t *coll, void *dest, const void *source,
     int parent = coll_at(coll, coll_parent(v), root);
 
     xg_coll_begin(coll, XG_COLL_BROADCAST, 1, nbytes, root, 0);
+    if (coll->chan->push != NULL) {
+        coll_broadcast_push(coll, dest, source, nbytes, root, root_copies);
+        return;
+    }
     coll_children(coll, v, &first, &count);
     if (v != 0) {
         coll_wait(coll, parent, XG_PSYNC_DOWN);
-        coll->chan->check(coll, parent);
+        xg_coll_check(coll, parent);
     }
     /* pass "the root is in" on before copying, so the subtree copies in
      * parallel with this PE */
@@ -289,6 +326,48 @@ void xg_coll_broadcast(xg_coll_t *coll, void *dest, const void *source,
 /* ---- reductions --------------------------------------------------------- */
 
 /*
+ * Combines the partial results of @count children from position @first
+ * (their dest arrays) into @dest.  Through a remote channel a small
+ * payload comes from every child at once, with the checks' reads, so the
+ * round trips overlap; otherwise child after child, a chunk at a time.
+ */
+static void coll_reduce_children(const xg_coll_t *coll, void *dest,
+                                 size_t nelems, size_t elem_size,
+                                 xg_op_kernel_t op, long first, long count)
+{
+    size_t nbytes = nelems * elem_size;
+    int children[COLL_RADIX_MAX];
+    char *parts = NULL;
+    long i;
+
+    for (i = 0; i < count; i++) {
+        children[i] = (int)(first + i);
+    }
+    if (coll->chan->remote && (count > 0) && (nbytes > 0) &&
+        (nbytes <= COLL_CHUNK)) {
+        parts = malloc((size_t)count * nbytes);
+    }
+    if (parts == NULL) {
+        for (i = 0; i < count; i++) {
+            xg_coll_check(coll, children[i]);
+            coll->chan->combine(coll, op, dest, dest, children[i], nelems,
+                                elem_size);
+        }
+        return;
+    }
+    for (i = 0; i < count; i++) {
+        coll->chan->read_start(coll, parts + (size_t)i * nbytes, dest,
+                               children[i], nbytes);
+    }
+    coll->chan->check(coll, children, (int)count);
+    coll->chan->read_end(coll);
+    for (i = 0; i < count; i++) {
+        op(dest, parts + (size_t)i * nbytes, nelems);
+    }
+    free(parts);
+}
+
+/*
  * Radix-k tree rooted at member 0.  Up: each member combines its
  * children's partial results (in their dest arrays) into its own dest and
  * tells its parent.  Down: member 0's dest holds the result; "ready" flows
@@ -301,7 +380,7 @@ static void coll_reduce_tree(const xg_coll_t *coll, void *dest,
                              size_t elem_size, xg_op_kernel_t op)
 {
     size_t nbytes = nelems * elem_size;
-    long v        = coll->rank, first, count, i;
+    long v        = coll->rank, first, count;
     int parent    = (int)coll_parent(v);
 
     coll_children(coll, v, &first, &count);
@@ -309,20 +388,16 @@ static void coll_reduce_tree(const xg_coll_t *coll, void *dest,
         coll_memcpy(dest, source, nbytes);
     }
     coll_wait_children(coll, first, count, 0, XG_PSYNC_UP);
-    for (i = 0; i < count; i++) {
-        int child = (int)(first + i);
-
-        coll->chan->check(coll, child);
-        coll->chan->combine(coll, op, dest, dest, child, nelems, elem_size);
-    }
+    coll_reduce_children(coll, dest, nelems, elem_size, op, first, count);
     if (v != 0) {
         coll_signal(coll, parent, XG_PSYNC_UP);
         coll_wait(coll, parent, XG_PSYNC_DOWN);
-        coll->chan->check(coll, parent);
     }
     coll_signal_children(coll, first, count, 0, XG_PSYNC_DOWN);
     if (v != 0) {
-        coll->chan->read(coll, dest, dest, 0, nbytes);
+        coll->chan->read_start(coll, dest, dest, 0, nbytes);
+        xg_coll_check(coll, parent);
+        coll->chan->read_end(coll);
     }
     coll_wait_children(coll, first, count, 0, XG_PSYNC_ACK);
     if (v != 0) {
@@ -370,7 +445,7 @@ static void coll_reduce_split(xg_coll_t *coll, void *dest, const void *source,
         chunk = 1;
     }
     xg_coll_phase(coll);
-    coll->chan->check(coll, (coll->rank + 1) % n);
+    xg_coll_check(coll, (coll->rank + 1) % n);
     coll_slice(nelems, elem_size, n, coll->rank, &lo, &count);
     for (off = lo; off < lo + count; off += m) {
         m = (lo + count - off < chunk) ? lo + count - off : chunk;
@@ -458,7 +533,7 @@ static void coll_scan_step(const xg_coll_t *coll, void *dest, void *tmp,
     }
     if (left) {
         coll_wait(coll, (int)(r - dist), XG_PSYNC_DOWN);
-        coll->chan->check(coll, (int)(r - dist));
+        xg_coll_check(coll, (int)(r - dist));
         coll->chan->read(coll, tmp, dest, (int)(r - dist), nbytes);
         coll_signal(coll, (int)(r - dist), XG_PSYNC_ACK);
     }
@@ -521,7 +596,7 @@ static void coll_scan_split(xg_coll_t *coll, void *dest, const void *source,
     int n = coll->size, p;
 
     xg_coll_phase(coll);
-    coll->chan->check(coll, (coll->rank + 1) % n);
+    xg_coll_check(coll, (coll->rank + 1) % n);
     coll_slice(nelems, elem_size, n, coll->rank, &lo, &count);
     for (off = lo; off < lo + count; off += m) {
         m     = (lo + count - off < chunk) ? lo + count - off : chunk;
@@ -588,12 +663,12 @@ void xg_coll_fcollect(xg_coll_t *coll, void *dest, const void *source,
 
     xg_coll_begin(coll, XG_COLL_FCOLLECT, 1, nbytes, -1, 0);
     xg_coll_phase(coll);
-    coll->chan->check(coll, (coll->rank + 1) % n);
     for (j = 0; j < n; j++) {
         p = (coll->rank + j) % n;
         coll->chan->read_start(coll, (char *)dest + (size_t)p * nbytes, source,
                                p, nbytes);
     }
+    xg_coll_check(coll, (coll->rank + 1) % n);
     coll->chan->read_end(coll);
     xg_coll_phase(coll);
 }
@@ -609,7 +684,7 @@ void xg_coll_collect(xg_coll_t *coll, void *dest, const void *source,
     coll->chan->count_put(coll, nbytes);
     /* the barrier's release/acquire publishes the counts */
     xg_coll_phase(coll);
-    coll->chan->check(coll, (coll->rank + 1) % coll->size);
+    xg_coll_check(coll, (coll->rank + 1) % coll->size);
     for (p = 0; p < coll->size; p++) {
         off += (p == coll->rank) ? nbytes : coll->chan->count_get(coll, p);
     }
@@ -638,13 +713,13 @@ void xg_coll_alltoall(xg_coll_t *coll, void *dest, const void *source,
 
     xg_coll_begin(coll, XG_COLL_ALLTOALL, 1, nbytes, -1, 0);
     xg_coll_phase(coll);
-    coll->chan->check(coll, (coll->rank + 1) % n);
     for (j = 0; j < n; j++) {
         p = (coll->rank + j) % n;
         coll->chan->read_start(
             coll, (char *)dest + (size_t)p * nbytes,
             (const char *)source + (size_t)coll->rank * nbytes, p, nbytes);
     }
+    xg_coll_check(coll, (coll->rank + 1) % n);
     coll->chan->read_end(coll);
     xg_coll_phase(coll);
 }
@@ -658,7 +733,7 @@ void xg_coll_alltoalls(xg_coll_t *coll, void *dest, const void *source,
 
     xg_coll_begin(coll, XG_COLL_ALLTOALLS, elem_size, nelems, -1, strides);
     xg_coll_phase(coll);
-    coll->chan->check(coll, (coll->rank + 1) % n);
+    xg_coll_check(coll, (coll->rank + 1) % n);
     for (j = 0; j < n; j++) {
         p = (coll->rank + j) % n;
         coll->chan->read_strided(
@@ -680,7 +755,7 @@ void xg_coll_scatterv(xg_coll_t *coll, void *dest, const void *source,
     xg_coll_begin(coll, XG_COLL_SCATTER, elem_size, nelems, root, 0);
     /* the root's source is ready */
     xg_coll_phase(coll);
-    coll->chan->check(coll, (coll->rank + 1) % coll->size);
+    xg_coll_check(coll, (coll->rank + 1) % coll->size);
     coll->chan->read(coll, dest,
                      (const char *)source +
                          (size_t)displs[coll->rank] * elem_size,
@@ -698,7 +773,6 @@ void xg_coll_gatherv(xg_coll_t *coll, void *dest, const void *source,
     xg_coll_begin(coll, XG_COLL_GATHER, elem_size, nelems, root, 0);
     /* every member's source is ready */
     xg_coll_phase(coll);
-    coll->chan->check(coll, (coll->rank + 1) % coll->size);
     if (coll->rank == root) {
         for (j = 0; j < coll->size; j++) {
             p = (root + j) % coll->size;
@@ -706,8 +780,9 @@ void xg_coll_gatherv(xg_coll_t *coll, void *dest, const void *source,
                                    (char *)dest + (size_t)displs[p] * elem_size,
                                    source, p, (size_t)counts[p] * elem_size);
         }
-        coll->chan->read_end(coll);
     }
+    xg_coll_check(coll, (coll->rank + 1) % coll->size);
+    coll->chan->read_end(coll);
     /* the sources stay until the root has read them */
     xg_coll_phase(coll);
 }

@@ -166,6 +166,15 @@ static void team_check(const xg_coll_t *coll, int peer)
     xg_coll_compare(coll, peer, kind, code, nelems, root, extra);
 }
 
+static void team_check_list(const xg_coll_t *coll, const int *peers, int count)
+{
+    int i;
+
+    for (i = 0; i < count; i++) {
+        team_check(coll, peers[i]);
+    }
+}
+
 static void team_signal(const xg_coll_t *coll, int to, int phase)
 {
     /* release: everything this PE wrote before (data, results) is visible
@@ -293,7 +302,7 @@ static void team_wait_release(const xg_coll_t *coll)
 
 const xg_coll_chan_t xg_coll_chan_team = {
     .publish      = team_publish,
-    .check        = team_check,
+    .check        = team_check_list,
     .watch        = team_check,
     .signal       = team_signal,
     .wait         = team_wait,
@@ -328,7 +337,14 @@ static void psync_publish(xg_coll_t *coll)
     (void)coll;
 }
 
-static void psync_check(const xg_coll_t *coll, int peer)
+static void psync_check(const xg_coll_t *coll, const int *peers, int count)
+{
+    (void)coll;
+    (void)peers;
+    (void)count;
+}
+
+static void psync_watch(const xg_coll_t *coll, int peer)
 {
     (void)coll;
     (void)peer;
@@ -356,7 +372,7 @@ static void psync_count_done(xg_coll_t *coll)
 const xg_coll_chan_t xg_coll_chan_psync = {
     .publish      = psync_publish,
     .check        = psync_check,
-    .watch        = psync_check,
+    .watch        = psync_watch,
     .signal       = team_signal,
     .wait         = team_wait,
     .read         = chan_read,
@@ -516,17 +532,6 @@ static uint64_t remote_slot_amo(const xg_coll_t *coll, xg_gas_amo_t op,
     return result.old;
 }
 
-/* The descriptor line of @peer's counterpart of this PE's @mine, read
- * through the route. */
-static void remote_desc_get(const xg_coll_t *coll, xg_coll_desc_t *copy,
-                            xg_coll_desc_t *mine, int peer)
-{
-    remote_ok(
-        coll,
-        xg_gas_area_get(copy, mine, sizeof(*copy), xg_coll_world(coll, peer)),
-        peer);
-}
-
 static void remote_compare(const xg_coll_t *coll, int peer,
                            const xg_coll_desc_t *copy)
 {
@@ -538,20 +543,33 @@ static void remote_compare(const xg_coll_t *coll, int peer,
                     atomic_load_explicit(&copy->extra, memory_order_relaxed));
 }
 
-/* team_check through the route where @peer's descriptor holds still (it
- * is in this call and waits for this PE): one read of the line. */
-static void remote_team_check(const xg_coll_t *coll, int peer)
+/* team_check through the route where the peers' descriptors hold still
+ * (they are in this call and wait for this PE): one read of each line,
+ * all in flight together -- and with the reads this PE started before
+ * (read_start), which complete here too. */
+static void remote_team_check(const xg_coll_t *coll, const int *peers,
+                              int count)
 {
     xg_coll_desc_t *mine = xg_slot_desc(coll->slot, coll->team->seq);
-    xg_coll_desc_t copy;
+    xg_coll_desc_t copies[COLL_CHECK_MAX];
+    int i;
 
-    if (peer == coll->rank) {
-        return;
+    for (i = 0; i < count; i++) {
+        if (peers[i] != coll->rank) {
+            remote_ok(coll,
+                      xg_gas_area_get_nbi(&remote_ctx, &copies[i], mine,
+                                          sizeof(copies[i]),
+                                          xg_coll_world(coll, peers[i])),
+                      peers[i]);
+        }
     }
-    remote_desc_get(coll, &copy, mine, peer);
-    if (atomic_load_explicit(&copy.seq2, memory_order_relaxed) ==
-        2 * coll->team->seq) {
-        remote_compare(coll, peer, &copy);
+    xg_gas_ctx_quiet(&remote_ctx);
+    for (i = 0; i < count; i++) {
+        if ((peers[i] != coll->rank) &&
+            (atomic_load_explicit(&copies[i].seq2, memory_order_relaxed) ==
+             2 * coll->team->seq)) {
+            remote_compare(coll, peers[i], &copies[i]);
+        }
     }
 }
 
@@ -574,7 +592,10 @@ static void remote_team_watch(const xg_coll_t *coll, int peer)
     if (seq2 != want) {
         return;
     }
-    remote_desc_get(coll, &copy, mine, peer);
+    remote_ok(
+        coll,
+        xg_gas_area_get(&copy, mine, sizeof(copy), xg_coll_world(coll, peer)),
+        peer);
     remote_ok(coll,
               xg_gas_area_get(&seq2, &mine->seq2, sizeof(seq2),
                               xg_coll_world(coll, peer)),
@@ -588,8 +609,11 @@ static void remote_team_watch(const xg_coll_t *coll, int peer)
  * signals this PE has sent it (only this PE writes that word) by one
  * ordered network write, which the target's provider applies while any of
  * its threads reads its queues, where the network keeps that order; an
- * added 1 otherwise (an atomic, which the target's NIC must execute). */
-static void remote_team_signal(const xg_coll_t *coll, int to, int phase)
+ * added 1 otherwise (an atomic, which the target's NIC must execute).
+ * What this PE wrote before is in place first -- @to_only: at @to (the
+ * network's order is enough for writes to @to); else everywhere, since
+ * @to may pass the signal on. */
+static void remote_signal(const xg_coll_t *coll, int to, int phase, int to_only)
 {
     int dir         = team_dir(phase);
     xg_team_t *team = sig_team(coll);
@@ -597,21 +621,72 @@ static void remote_team_signal(const xg_coll_t *coll, int to, int phase)
         ++team->expected[(2 + dir) * team->size + sig_index(coll, to)];
     _Atomic uint64_t *word =
         xg_slot_chan(coll->slot, dir, sig_index(coll, coll->rank));
-    int pe = xg_coll_world(coll, to);
-    xg_status_t status;
+    int pe             = xg_coll_world(coll, to);
+    xg_status_t status = XG_ERR_UNSUPPORTED;
 
-    /* what this PE wrote before the signal is in place before it, where
-     * the signal goes and wherever it is passed on */
-    if (xg_gas_ctx_pending(&remote_ctx) != 0) {
+    if (!to_only && (xg_gas_ctx_pending(&remote_ctx) != 0)) {
         xg_gas_ctx_quiet(&remote_ctx);
     }
     status = xg_gas_area_write_ordered(&signal_ctx, (void *)word, sent, pe);
-
     if (status == XG_ERR_UNSUPPORTED) {
+        /* (a member reached by load/store got its data already) */
+        if ((xg_gas.table[pe + 1].route != XG_GAS_ROUTE_DIRECT) &&
+            (xg_gas_ctx_pending(&remote_ctx) != 0)) {
+            xg_gas_ctx_quiet(&remote_ctx);
+        }
         status = xg_gas_area_amo_nbi(&signal_ctx, XG_GAS_AMO_ADD, (void *)word,
                                      1, pe);
     }
     remote_ok(coll, status, to);
+}
+
+static void remote_team_signal(const xg_coll_t *coll, int to, int phase)
+{
+    remote_signal(coll, to, phase, 0);
+}
+
+/* Data, descriptor and signal: writes to one member, which the network
+ * keeps in order (remote_signal's fallback completes them otherwise). */
+static void remote_team_push(const xg_coll_t *coll, void *ptr, const void *src,
+                             size_t n, int rank, int phase)
+{
+    uint64_t seq = coll->team->seq;
+    int pe       = xg_coll_world(coll, rank);
+
+    remote_write(coll, ptr, src, rank, n);
+    remote_ok(coll,
+              xg_gas_area_put(&remote_ctx, xg_slot_inbox(coll->slot, seq),
+                              xg_slot_desc(coll->slot, seq),
+                              sizeof(xg_coll_desc_t), pe),
+              rank);
+    remote_signal(coll, rank, phase, 1);
+}
+
+/* (the pusher waits for this PE before it may push again: the line holds
+ * still) */
+static void remote_team_check_pushed(const xg_coll_t *coll, int from)
+{
+    const xg_coll_desc_t *line = xg_slot_inbox(coll->slot, coll->team->seq);
+
+    if ((from != coll->rank) &&
+        (atomic_load_explicit(&line->seq2, memory_order_acquire) ==
+         2 * coll->team->seq)) {
+        remote_compare(coll, from, line);
+    }
+}
+
+/* No descriptors in the active-set calls: data and signal. */
+static void remote_psync_push(const xg_coll_t *coll, void *ptr, const void *src,
+                              size_t n, int rank, int phase)
+{
+    remote_write(coll, ptr, src, rank, n);
+    remote_signal(coll, rank, phase, 1);
+}
+
+static void remote_psync_check_pushed(const xg_coll_t *coll, int from)
+{
+    (void)coll;
+    (void)from;
 }
 
 /* (read after a barrier phase, before the next: the count holds still) */
@@ -668,6 +743,8 @@ const xg_coll_chan_t xg_coll_chan_team_remote = {
     .publish      = team_publish,
     .check        = remote_team_check,
     .watch        = remote_team_watch,
+    .push         = remote_team_push,
+    .check_pushed = remote_team_check_pushed,
     .signal       = remote_team_signal,
     .wait         = team_wait,
     .read         = remote_read,
@@ -699,7 +776,9 @@ const xg_coll_chan_t xg_coll_chan_psync_remote = {
     .remote       = 1,
     .publish      = psync_publish,
     .check        = psync_check,
-    .watch        = psync_check,
+    .watch        = psync_watch,
+    .push         = remote_psync_push,
+    .check_pushed = remote_psync_check_pushed,
     .signal       = remote_team_signal,
     .wait         = team_wait,
     .read         = remote_read,

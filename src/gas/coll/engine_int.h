@@ -38,11 +38,13 @@ struct xg_coll_chan {
      * mismatch checks; compares member @peer's published call with this
      * PE's (no-op where the channel keeps no descriptors). */
     void (*publish)(xg_coll_t *coll);
-    void (*check)(const xg_coll_t *coll, int peer);
-    /* The same from inside a wait (the hang watch), where @peer may be
-     * in another call or rewriting its descriptor; check is only called
-     * where @peer cannot leave this call (it waits for a signal this PE
-     * sends later), so its descriptor holds still. */
+    /* The comparison with each of members @peers[0..count-1] (count at
+     * most COLL_CHECK_MAX), where none of them can leave this call (each
+     * waits for a signal this PE sends later), so their descriptors hold
+     * still. */
+    void (*check)(const xg_coll_t *coll, const int *peers, int count);
+    /* The same for one member from inside a wait (the hang watch), where
+     * @peer may be in another call or rewriting its descriptor. */
     void (*watch)(const xg_coll_t *coll, int peer);
     /* One signal of @phase to member @to (release). */
     void (*signal)(const xg_coll_t *coll, int to, int phase);
@@ -64,6 +66,16 @@ struct xg_coll_chan {
     void (*read_end)(const xg_coll_t *coll);
     void (*write)(const xg_coll_t *coll, void *ptr, const void *src, int rank,
                   size_t n);
+    /* For members reached through the network, where a write costs the
+     * receiver less than a read (NULL: the channel reads instead): @n
+     * bytes of private @src into member @rank's copy of symmetric @ptr,
+     * this PE's descriptor of the call into its inbox, then a signal of
+     * @phase, in that order at @rank; and, at the receiver, after the
+     * wait for that signal, the comparison of @from's pushed descriptor
+     * with this PE's call. */
+    void (*push)(const xg_coll_t *coll, void *ptr, const void *src, size_t n,
+                 int rank, int phase);
+    void (*check_pushed)(const xg_coll_t *coll, int from);
     void (*combine)(const xg_coll_t *coll, xg_op_kernel_t op, void *dst,
                     const void *ptr, int rank, size_t nelems, size_t elem_size);
     void (*read_strided)(const xg_coll_t *coll, void *dst, ptrdiff_t dst_stride,
@@ -90,6 +102,16 @@ extern const xg_coll_chan_t xg_coll_chan_psync;
 /* The same over gas operations, for members not reached by load/store. */
 extern const xg_coll_chan_t xg_coll_chan_team_remote;
 extern const xg_coll_chan_t xg_coll_chan_psync_remote;
+
+enum {
+    COLL_CHECK_MAX = 64 /* members one check compares at most */
+};
+
+/* The check of one member (xg_coll_chan_t.check). */
+static inline void xg_coll_check(const xg_coll_t *coll, int peer)
+{
+    coll->chan->check(coll, &peer, 1);
+}
 
 /* World PE of member @rank of the call. */
 static inline int xg_coll_world(const xg_coll_t *coll, int rank)

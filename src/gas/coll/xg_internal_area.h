@@ -19,6 +19,10 @@
  *            synchronization that needs all members, broadcasts aside,
  *            which need the root), so a peer's line for the call this PE
  *            is in stays readable until this PE leaves the call;
+ *   inbox    XG_COLL_DESC_RING lines more, indexed the same way: where a
+ *            member that pushes data to this PE through the network (a
+ *            broadcast's parent) writes its descriptor before its signal,
+ *            so this PE checks the call with a local read;
  *   bar      the counter barrier's words, used in member 0's slot only:
  *            arrivals (every member's) and release (written by the last
  *            member to arrive, read by every member);
@@ -82,6 +86,7 @@ _Static_assert(sizeof(xg_coll_bar_t) == 128, "the barrier is two lines");
 typedef struct xg_slot_layout {
     uint64_t slots;       /* slots per PE */
     uint64_t size;        /* bytes per slot */
+    uint64_t inbox_off;   /* offset of the inbox lines in a slot */
     uint64_t bar_off;     /* offset of the barrier line in a slot */
     uint64_t scratch_off; /* offset of the scratch words in a slot */
     uint64_t scratch_words;
@@ -103,16 +108,17 @@ static inline uint64_t xg_gas_team_slots(long teams_max)
 }
 
 /* The geometry of @slots slots for a job of @npes PEs: four cache lines of
- * collective descriptors, two of barrier counters, scratch lines for a
+ * collective descriptors, four of pushed ones, two of barrier counters, scratch lines for a
  * bitmap of every slot (team creation agrees on free slots with it) and
- * two 8-byte signal words per PE, each part rounded to cache lines: 576
+ * two 8-byte signal words per PE, each part rounded to cache lines: 832
  * bytes per slot at 8 PEs. */
 static inline xg_slot_layout_t xg_slot_geometry(int npes, uint64_t slots)
 {
     xg_slot_layout_t g;
 
     g.slots         = slots;
-    g.bar_off       = XG_COLL_DESC_RING * sizeof(xg_coll_desc_t);
+    g.inbox_off     = XG_COLL_DESC_RING * sizeof(xg_coll_desc_t);
+    g.bar_off       = g.inbox_off + XG_COLL_DESC_RING * sizeof(xg_coll_desc_t);
     g.scratch_off   = g.bar_off + sizeof(xg_coll_bar_t);
     g.scratch_words = slots / 64 + 2; /* bitmap + flags */
     g.chan_off      = g.scratch_off + xg_align_up(8 * g.scratch_words, 64);
@@ -142,6 +148,13 @@ static inline char *xg_slot(int pe, uint64_t slot)
 static inline xg_coll_desc_t *xg_slot_desc(char *slot, uint64_t seq)
 {
     return (xg_coll_desc_t *)slot + (seq & (XG_COLL_DESC_RING - 1));
+}
+
+/* The inbox line of collective number @seq in @slot. */
+static inline xg_coll_desc_t *xg_slot_inbox(char *slot, uint64_t seq)
+{
+    return (xg_coll_desc_t *)(slot + xg_slot_layout.inbox_off) +
+           (seq & (XG_COLL_DESC_RING - 1));
 }
 
 static inline xg_coll_bar_t *xg_slot_bar(char *slot)
