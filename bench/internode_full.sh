@@ -61,9 +61,15 @@ osh_flags="--allow-run-as-root --oversubscribe --mca btl self,tcp --mca osc ^rdm
 coll_args="--no-baseline --sizes 8,64,512,4K,32K,256K,1M --budget-ms 2 --reps 3"
 many_args="--internode --op gups,barrier_all --reps 5 --budget-ms 5"
 pair_args="--internode --op long_p,long_g,long_atomic_fetch_add,long_atomic_add,putmem,getmem"
-pair_args="$pair_args --kind pingpong,issue,bw --max-size 8 --max-bw-size 1M --step 8"
-pair_args="$pair_args --reps 5 --budget-ms 5"
-raw_args="--max-bw-size 1M --step 8 --reps 5"
+# the default mode's pair figures (bandwidth 8 B .. 4 MiB) and the rates
+pair_args="$pair_args --kind pingpong,issue,bw --max-size 8 --reps 5 --budget-ms 5"
+raw_args="--reps 5"
+# in the namespace hosts a busy-polling raw program starves the kernel's
+# network processing of this 2-core machine (milliseconds per ping-pong):
+# fewer repetitions there
+raw_args_n="--reps 3"
+fipp_iters=10000
+fipp_iters_n=1000
 layouts=${XGAS_FULL_LAYOUTS:-v2x1 v2x2 v4x1 v4x2 n2x1 n2x2}
 rounds=${XGAS_INTERNODE_ROUNDS:-3}
 limit=${XGAS_FULL_TIMEOUT:-300}
@@ -74,6 +80,9 @@ if [ "$quick" = "--quick" ]; then
     pair_args="$pair_args --kind pingpong,issue,bw --max-size 8 --max-bw-size 8"
     pair_args="$pair_args --reps 1 --budget-ms 2"
     raw_args="--max-bw-size 8 --reps 1"
+    raw_args_n=$raw_args
+    fipp_iters=2000
+    fipp_iters_n=200
     layouts=${XGAS_FULL_LAYOUTS:-v2x1 v2x2 n2x1}
     rounds=${XGAS_INTERNODE_ROUNDS:-1}
     limit=${XGAS_FULL_TIMEOUT:-120}
@@ -106,14 +115,14 @@ rm -f "$results"/[vn][0-9]x[0-9]-*.txt "$results"/full_*.png
 netns_before=$(ip netns list 2>/dev/null | sed -n 's/^\(xgas-[^ ]*\).*/\1/p' | sort)
 cat >"$results/fi_pingpong.sh" <<EOF
 #!/bin/sh
-# written by bench/internode_full.sh
+# written by bench/internode_full.sh: fi_pingpong.sh ITERATIONS
 if [ "\$OMPI_COMM_WORLD_RANK" = 0 ]; then
-    exec fi_pingpong -p "$prov" -e rdm -I 10000 -S 8 -B 47592
+    exec fi_pingpong -p "$prov" -e rdm -I "\$1" -S 8 -B 47592
 fi
 sleep 1
 # across namespaces the server is host ...node1 (this one is ...node2)
 server=\$(getent hosts "\$(hostname | sed 's/[0-9]*\$//')1" | cut -d' ' -f1)
-exec fi_pingpong -p "$prov" -e rdm -I 10000 -S 8 -P 47592 "\${server:-127.0.0.1}"
+exec fi_pingpong -p "$prov" -e rdm -I "\$1" -S 8 -P 47592 "\${server:-127.0.0.1}"
 EOF
 
 # run LAYOUT PROG LIB ROUND OUT LAUNCHER-AND-COMMAND...: one program run
@@ -151,6 +160,8 @@ launchers() {
         xl="env XGAS_VIRTUAL_NODES=$nodes $build/xgasrun -n $((nodes * ppn))"
         ol="env UCX_TLS=tcp,self oshrun -np $((nodes * ppn)) $osh_flags -x UCX_TLS"
         rl="$mpirun -n 2 $XGAS_OSHRUN_FLAGS"
+        ra=$raw_args
+        fpi=$fipp_iters
         ;;
     n*)
         # every namespace host thinks it has every core: without
@@ -160,6 +171,8 @@ launchers() {
         ol="env UCX_TLS=tcp,self sh $netns oshrun $nodes $ppn --bind-to none"
         ol="$ol -x UCX_TLS --mca btl self,tcp --mca osc ^rdma"
         rl="sh $netns $mpirun 2 1 --bind-to none"
+        ra=$raw_args_n
+        fpi=$fipp_iters_n
         ;;
     esac
 }
@@ -185,10 +198,10 @@ while [ "$round" -le "$rounds" ]; do
             fi
             run "$L" raw ofi-raw "$round" "${pre}raw.txt" \
                 $rl "$build/bench/xgas-ofi-raw" --provider "$prov" \
-                --domain "$dom" $raw_args
+                --domain "$dom" $ra
             if command -v fi_pingpong >/dev/null 2>&1; then
                 run "$L" fi_pingpong fi_pingpong "$round" \
-                    "${pre}fi_pingpong.txt" $rl sh "$results/fi_pingpong.sh"
+                    "${pre}fi_pingpong.txt" $rl sh "$results/fi_pingpong.sh" "$fpi"
             fi
             ;;
         esac
