@@ -151,7 +151,7 @@ static void add_number(bench_line_t *l, const char *key, double v,
 {
     const char *fmt = (strcmp(unit, "ns") == 0)     ? "%.1f"
                       : (strcmp(unit, "GB/s") == 0) ? "%.6f"
-                                                    : "%.5f";
+                                                    : "%.8f";
 
     bench_line_add(l, key, fmt, v);
 }
