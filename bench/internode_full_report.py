@@ -413,12 +413,14 @@ def main():
 
     if any(d.raw_starved(lay) for lay in d.layouts):
         lines += ["[raw starved]: the raw libfabric half round trip of "
-                  "these nodes is slower than xgas's own put ping-pong "
-                  "between them -- the raw programs poll without pause, "
-                  "and on this 2-core machine the namespace hosts' "
-                  "network processing (veth, bridge) then waits for a "
-                  "core; the raw-based bounds there are not a fair "
-                  "reference.", ""]
+                  "these nodes came out slower than xgas's own put "
+                  "ping-pong between the same nodes in the same run.  The "
+                  "raw programs poll without pause; on a loaded 2-core "
+                  "machine the kernel's network processing (loopback, or "
+                  "veth and bridge between namespaces) then waits for a "
+                  "core, while xgas's waits yield it.  A bound derived "
+                  "from such a raw figure is looser than the network's "
+                  "real one: read those rows as indicative.", ""]
     heads = [("barrier_all", 0), ("broadcast", 8), ("reduce", 8),
              ("fcollect", 8), ("alltoall", 8), ("broadcast", 1 << 20),
              ("reduce", 1 << 20), ("fcollect", 1 << 20),
