@@ -6,6 +6,12 @@
 # report (bench/internode_report.py).
 #
 #   bench/internode.sh BUILD_DIR RESULTS_DIR [loopback|netns] [--quick]
+#   bench/internode.sh BUILD_DIR RESULTS_DIR --full [--quick]
+#
+# --full: every collective, GUPS, barrier, the 8-byte latencies and
+#   message rates across 2 and 4 nodes of 1 and 2 PEs each (virtual and
+#   namespace nodes) next to OSHMEM and raw libfabric, interleaved
+#   rounds: bench/internode_full.sh (and bench/internode_full_report.py).
 #
 # loopback (the default): the two nodes are xgasrun's virtual nodes on this
 #   host, talking over the loopback network; the raw programs run as two
@@ -25,6 +31,14 @@ if [ $# -lt 2 ]; then
     echo "usage: $0 BUILD_DIR RESULTS_DIR [loopback|netns] [--quick]" >&2
     exit 2
 fi
+case " $* " in
+*" --full "*)
+    full_quick=""
+    case " $* " in *" --quick "*) full_quick=--quick ;; esac
+    # shellcheck disable=SC2086  # empty or --quick
+    exec sh "$(dirname "$0")/internode_full.sh" "$1" "$2" $full_quick
+    ;;
+esac
 build=$(cd "$1" && pwd)
 mkdir -p "$2"
 results=$(cd "$2" && pwd)

@@ -26,10 +26,11 @@
  *                        flight, GB/s (xgas: putmem bw, getmem bw); the
  *                        message rate is the 8-byte figure over 8 bytes
  *
- * Output: one line per figure in xgas-bench's format (bench/README.md),
+ * Output (GB/s with 6 decimals: an 8-byte stream is a fraction of a
+ * MB/s): one line per figure in xgas-bench's format (bench/README.md),
  * lib=ofi-raw, baseline=none.  Options: --provider NAME (default tcp),
- * --domain NAME, --reps N (default 7), --max-bw-size BYTES (4M), --step N
- * (2: every power of two).
+ * --domain NAME, --reps N (default 7), --max-bw-size BYTES (4M; also
+ * 64K, 1M), --step N (2: every power of two).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -359,8 +360,8 @@ static void figure(int fig, size_t size)
     bench_line_add(&l, "op", "%s", names[fig][0]);
     bench_line_add(&l, "kind", "%s", names[fig][1]);
     bench_line_add(&l, "size", "%zu", size);
-    bench_line_add(&l, "value", "%.*f", bw ? 3 : 1, med);
-    bench_line_add(&l, "best", "%.*f", bw ? 3 : 1, bw ? v[opt.reps - 1] : v[0]);
+    bench_line_add(&l, "value", "%.*f", bw ? 6 : 1, med);
+    bench_line_add(&l, "best", "%.*f", bw ? 6 : 1, bw ? v[opt.reps - 1] : v[0]);
     bench_line_add(&l, "unit", "%s", bw ? "GB/s" : "ns");
     bench_line_raw(&l, " baseline=none baseline_value=0 ratio=0");
     bench_line_add(&l, "iters", "%ld", iters);
@@ -494,7 +495,14 @@ int main(int argc, char **argv)
         case 'p': opt.provider = optarg; break;
         case 'd': opt.domain = optarg; break;
         case 'r': opt.reps = atoi(optarg); break;
-        case 'm': opt.max_bw = strtoull(optarg, NULL, 0); break;
+        case 'm': /* bytes, or with a suffix: 64K, 1M */
+            opt.max_bw = bench_parse_size(optarg);
+            if (opt.max_bw == 0) {
+                fprintf(stderr, "xgas-ofi-raw: --max-bw-size %s: expected a "
+                        "size such as 4096, 64K or 1M\n", optarg);
+                exit(2);
+            }
+            break;
         case 's': opt.step = strtoull(optarg, NULL, 0); break;
         default:
             fprintf(stderr,

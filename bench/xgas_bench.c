@@ -453,6 +453,36 @@ static uint64_t sh_put_bw(const bench_fig_t *fig, long warm, long iters)
         shmem_quiet());
 }
 
+/*
+ * The message rate of 8-byte operations from PE 0 to PE 1 (kind bw,
+ * size 8; the rate is the figure over 8 bytes): a stream of shmem_long_p,
+ * of shmem_long_get_nbi or of non-fetching shmem_long_atomic_add completed
+ * by one quiet, or of blocking shmem_long_atomic_fetch_add (OpenSHMEM 1.4
+ * has no non-blocking fetching atomic, so both libraries wait for each).
+ */
+static uint64_t sh_word_rate(const bench_fig_t *fig, long warm, long iters)
+{
+    long *ctr = &ctl->ctr, *word = &ctl->sink, *dst = (long *)bench_env.dst;
+
+    switch (fig->op) {
+    case OP_LONG_P:
+        BENCH_PE0_LOOP(
+            warm, iters, { shmem_long_p(word, i, 1); }, shmem_quiet());
+    case OP_LONG_G:
+        BENCH_PE0_LOOP(
+            warm, iters, { shmem_long_get_nbi(dst, word, 1, 1); },
+            shmem_quiet());
+    case OP_ADD:
+        BENCH_PE0_LOOP(
+            warm, iters, { shmem_long_atomic_add(ctr, 1, 1); }, shmem_quiet());
+    case OP_FETCH_ADD:
+        BENCH_PE0_LOOP(
+            warm, iters,
+            { bench_sink = shmem_long_atomic_fetch_add(ctr, 1, 1); }, (void)0);
+    default: bench_die("%s has no rate kernel", op_names[fig->op]);
+    }
+}
+
 /* A stream of shmem_getmem by PE 0 from PE 1. */
 static uint64_t sh_get_bw(const bench_fig_t *fig, long warm, long iters)
 {
@@ -578,9 +608,11 @@ static const bench_spec_t specs[] = {
     SPEC(OP_LONG_P, KIND_PINGPONG, SIZE_WORD, sh_put_pingpong,
          raw_store_pingpong),
     SPEC(OP_LONG_P, KIND_ISSUE, SIZE_WORD, sh_issue, raw_store_fence),
+    SPEC(OP_LONG_P, KIND_BW, SIZE_WORD, sh_word_rate, raw_memcpy_to_shared),
     SPEC(OP_LONG_G, KIND_PINGPONG, SIZE_WORD, sh_get_pingpong,
          raw_load_after_write),
     SPEC(OP_LONG_G, KIND_ISSUE, SIZE_WORD, sh_issue, raw_load),
+    SPEC(OP_LONG_G, KIND_BW, SIZE_WORD, sh_word_rate, raw_memcpy_from_shared),
     SPEC(OP_FETCH, KIND_PINGPONG, SIZE_WORD, sh_get_pingpong,
          raw_load_after_write),
     SPEC(OP_FETCH, KIND_ISSUE, SIZE_WORD, sh_issue, raw_load),
@@ -590,7 +622,9 @@ static const bench_spec_t specs[] = {
     SPEC_AMO(OP_FETCH_INC),
     SPEC_AMO(OP_INC),
     SPEC_AMO(OP_FETCH_ADD),
+    SPEC(OP_FETCH_ADD, KIND_BW, SIZE_WORD, sh_word_rate, raw_fetch_add),
     SPEC_AMO(OP_ADD),
+    SPEC(OP_ADD, KIND_BW, SIZE_WORD, sh_word_rate, raw_fetch_add),
     SPEC_AMO(OP_FETCH_AND),
     SPEC_AMO(OP_FETCH_OR),
     SPEC_AMO(OP_FETCH_XOR),

@@ -1,8 +1,11 @@
 /*
  * xgas-coll-bench: latency of the OpenSHMEM collectives of the library it
  * is linked with -- barrier_all, sync_all, team sync, broadcast, sum
- * reduction, collect, fcollect, alltoall -- over every PE of the job, each
- * next to a raw shared-memory baseline measured in the same run.
+ * reduction, collect, fcollect, alltoall, alltoalls -- over every PE of
+ * the job, each next to a raw shared-memory baseline measured in the same
+ * run (or, with --no-baseline, alone: across nodes a shared-memory
+ * baseline means nothing).  alltoalls moves 8-byte elements with strides
+ * 1 (alltoall's layout, through the strided call).
  *
  * Plain OpenSHMEM, libc and POSIX, so the same source builds with Open
  * MPI's oshcc.  With a library of OpenSHMEM 1.5 or later the team forms
@@ -55,6 +58,7 @@
 
 #define ASET_SLOTS  16
 #define MAX_REPS    31
+#define MAX_SIZES   32
 #define DEFAULT_MAX (1u << 20)
 
 static long psync[ASET_SLOTS][SHMEM_REDUCE_SYNC_SIZE];
@@ -73,18 +77,23 @@ typedef enum {
     OPC_COLLECT,
     OPC_FCOLLECT,
     OPC_ALLTOALL,
+    OPC_ALLTOALLS,
     OPC_COUNT
 } coll_op_t;
 
 static const char *const op_names[OPC_COUNT] = {
     "barrier_all", "sync_all", "team_sync", "broadcast",
-    "reduce",      "collect",  "fcollect",  "alltoall"};
+    "reduce",      "collect",  "fcollect",  "alltoall",
+    "alltoalls"};
 
 static struct {
     int team_api;
     double budget_ns;
     int reps;
     size_t max_size;
+    size_t sizes[MAX_SIZES]; /* --sizes, ascending; nsizes 0: the defaults */
+    int nsizes;
+    int no_baseline;
     int op_on[OPC_COUNT];
     char lib[SHMEM_MAX_NAME_LEN];
 } opt;
@@ -94,7 +103,8 @@ static struct {
 /* Bytes each PE receives: the whole payload for collect-like ops. */
 static size_t received(coll_op_t op, size_t size)
 {
-    return ((op == OPC_COLLECT) || (op == OPC_FCOLLECT) || (op == OPC_ALLTOALL))
+    return ((op == OPC_COLLECT) || (op == OPC_FCOLLECT) ||
+            (op == OPC_ALLTOALL) || (op == OPC_ALLTOALLS))
                ? size * (size_t)bench_env.npes
                : size;
 }
@@ -127,6 +137,10 @@ static void coll_call(coll_op_t op, size_t size, long i)
         case OPC_ALLTOALL:
             shmem_alltoallmem(SHMEM_TEAM_WORLD, sym_dst, sym_src, size);
             break;
+        case OPC_ALLTOALLS:
+            shmem_int64_alltoalls(SHMEM_TEAM_WORLD, (int64_t *)sym_dst,
+                                  (const int64_t *)sym_src, 1, 1, words);
+            break;
         default: break;
         }
 #endif
@@ -152,6 +166,9 @@ static void coll_call(coll_op_t op, size_t size, long i)
         break;
     case OPC_ALLTOALL:
         shmem_alltoall64(sym_dst, sym_src, words, 0, 0, n, ps);
+        break;
+    case OPC_ALLTOALLS:
+        shmem_alltoalls64(sym_dst, sym_src, 1, 1, words, 0, 0, n, ps);
         break;
     default: return;
     }
@@ -298,6 +315,9 @@ static double series_run(void *ctx, int baseline)
     const coll_fig_t *f = ctx;
     long iters          = baseline ? f->base_iters : f->iters;
 
+    if (baseline && opt.no_baseline) {
+        return 1.0; /* not measured: every ratio is the figure itself */
+    }
     return (double)run_once(baseline ? run_raw : run_coll, f->op, f->size,
                             iters) /
            (double)iters;
@@ -312,7 +332,7 @@ static void measure(coll_op_t op, size_t size)
     int r;
 
     f.iters      = calibrate(run_coll, op, size);
-    f.base_iters = calibrate(run_raw, op, size);
+    f.base_iters = opt.no_baseline ? 0 : calibrate(run_raw, op, size);
     bench_series_run(&s, opt.reps, 0, series_run, &f);
     if (bench_env.me != 0) {
         return;
@@ -329,10 +349,12 @@ static void measure(coll_op_t op, size_t size)
     bench_line_add(&l, "value", "%.1f", bench_median(s.m, opt.reps));
     bench_line_add(&l, "best", "%.1f", best);
     bench_line_add(&l, "unit", "%s", "ns");
-    bench_line_add(&l, "baseline", "%s", raw_name(op));
+    bench_line_add(&l, "baseline", "%s",
+                   opt.no_baseline ? "none" : raw_name(op));
     bench_line_add(&l, "baseline_value", "%.1f",
-                   bench_median(s.b, opt.reps + 1));
-    bench_line_add(&l, "ratio", "%.3f", bench_median(s.r, opt.reps));
+                   opt.no_baseline ? 0.0 : bench_median(s.b, opt.reps + 1));
+    bench_line_add(&l, "ratio", "%.3f",
+                   opt.no_baseline ? 0.0 : bench_median(s.r, opt.reps));
     bench_line_add(&l, "iters", "%ld", f.iters);
     bench_line_add(&l, "baseline_iters", "%ld", f.base_iters);
     bench_line_add(&l, "reps", "%d", opt.reps);
@@ -349,15 +371,67 @@ static void usage(FILE *out)
         "Latency of OpenSHMEM collectives over every PE, with raw\n"
         "shared-memory baselines from the same run.\n"
         "  --op LIST        barrier_all,sync_all,team_sync,broadcast,reduce,\n"
-        "                   collect,fcollect,alltoall (default: all)\n"
+        "                   collect,fcollect,alltoall,alltoalls (default:\n"
+        "                   all)\n"
         "  --api team|aset  team forms (OpenSHMEM >= 1.5) or the active-set\n"
         "                   forms with pSync (default: team if available)\n"
-        "  --max-size N     largest payload in bytes (default 1 MiB)\n"
+        "  --max-size N     largest payload in bytes, e.g. 4096, 64K, 1M\n"
+        "                   (default 1M)\n"
+        "  --sizes LIST     payloads of the sized collectives, e.g.\n"
+        "                   8,512,32K,1M (default: 8,64K,1M for broadcast\n"
+        "                   and reduce, 8,64K for the others), each at most\n"
+        "                   --max-size\n"
+        "  --no-baseline    no raw shared-memory baseline (baseline=none;\n"
+        "                   PEs on several nodes)\n"
         "  --budget-ms MS   length of each timed run (default 10)\n"
         "  --reps N         timed runs per figure (default 5, odd, <= %d)\n"
         "  --quick          budget 1 ms, 3 reps, sizes up to 64 KiB\n"
         "  --lib NAME       library name in the output\n",
         MAX_REPS);
+}
+
+/* A size option's bytes ("4096", "64K", "1M"); dies on anything else. */
+static size_t parse_size(const char *arg, const char *name)
+{
+    size_t v = bench_parse_size(arg);
+
+    if (v == 0) {
+        bench_die("%s %s: expected a positive size such as 4096, 64K or 1M",
+                  name, arg);
+    }
+    return v;
+}
+
+/* --sizes LIST: comma-separated sizes, kept ascending, each once and a
+ * multiple of 8 (the 64-bit active-set forms count words). */
+static void parse_sizes(const char *list)
+{
+    char buf[512], *tok, *save = NULL;
+    size_t v;
+    int i, n = 0;
+
+    snprintf(buf, sizeof(buf), "%s", list);
+    for (tok = strtok_r(buf, ",", &save); tok != NULL;
+         tok = strtok_r(NULL, ",", &save)) {
+        v = parse_size(tok, "--sizes");
+        if ((v % 8) != 0) {
+            bench_die("--sizes %s: %zu is not a multiple of 8", list, v);
+        }
+        for (i = 0; (i < n) && (opt.sizes[i] != v); i++) {
+        }
+        if (i < n) {
+            continue; /* given twice */
+        }
+        if (n == MAX_SIZES) {
+            bench_die("--sizes %s: more than %d sizes", list, MAX_SIZES);
+        }
+        for (i = n; (i > 0) && (opt.sizes[i - 1] > v); i--) {
+            opt.sizes[i] = opt.sizes[i - 1];
+        }
+        opt.sizes[i] = v;
+        n++;
+    }
+    opt.nsizes = n;
 }
 
 static void parse_options(int argc, char **argv)
@@ -366,6 +440,8 @@ static void parse_options(int argc, char **argv)
         {"op", required_argument, NULL, 'o'},
         {"api", required_argument, NULL, 'a'},
         {"max-size", required_argument, NULL, 'm'},
+        {"sizes", required_argument, NULL, 's'},
+        {"no-baseline", no_argument, NULL, 'n'},
         {"budget-ms", required_argument, NULL, 'b'},
         {"reps", required_argument, NULL, 'r'},
         {"quick", no_argument, NULL, 'q'},
@@ -406,7 +482,9 @@ static void parse_options(int argc, char **argv)
                 bench_die("--api %s: use team or aset", optarg);
             }
             break;
-        case 'm': opt.max_size = (size_t)strtoull(optarg, NULL, 0); break;
+        case 'm': opt.max_size = parse_size(optarg, "--max-size"); break;
+        case 's': parse_sizes(optarg); break;
+        case 'n': opt.no_baseline = 1; break;
         case 'b': opt.budget_ns = 1e6 * atof(optarg); break;
         case 'r': opt.reps = atoi(optarg); break;
         case 'q':
@@ -474,7 +552,7 @@ int main(int argc, char **argv)
 {
     static const size_t data_sizes[]  = {8, 64u << 10, 1u << 20};
     static const size_t block_sizes[] = {8, 64u << 10};
-    int op;
+    int op, i;
     unsigned s;
 
     shmem_init();
@@ -485,10 +563,10 @@ int main(int argc, char **argv)
     setup();
     if (bench_env.me == 0) {
         printf("# xgas-coll-bench lib=%s npes=%d api=%s spec=%d.%d "
-               "budget_ms=%.1f reps=%d aset_slots=%d\n",
+               "budget_ms=%.1f reps=%d aset_slots=%d baseline=%d\n",
                opt.lib, bench_env.npes, opt.team_api ? "team" : "aset",
                SHMEM_MAJOR_VERSION, SHMEM_MINOR_VERSION, opt.budget_ns / 1e6,
-               opt.reps, ASET_SLOTS);
+               opt.reps, ASET_SLOTS, !opt.no_baseline);
         fflush(stdout);
     }
     for (op = 0; op < OPC_COUNT; op++) {
@@ -497,6 +575,14 @@ int main(int argc, char **argv)
         }
         if (op <= OPC_TEAM_SYNC) {
             measure((coll_op_t)op, 0);
+            continue;
+        }
+        if (opt.nsizes > 0) {
+            for (i = 0; i < opt.nsizes; i++) {
+                if (opt.sizes[i] <= opt.max_size) {
+                    measure((coll_op_t)op, opt.sizes[i]);
+                }
+            }
             continue;
         }
         if ((op == OPC_BROADCAST) || (op == OPC_REDUCE)) {

@@ -150,8 +150,8 @@ static void add_number(bench_line_t *l, const char *key, double v,
                        const char *unit)
 {
     const char *fmt = (strcmp(unit, "ns") == 0)     ? "%.1f"
-                      : (strcmp(unit, "GB/s") == 0) ? "%.3f"
-                                                    : "%.5f";
+                      : (strcmp(unit, "GB/s") == 0) ? "%.6f"
+                                                    : "%.8f";
 
     bench_line_add(l, key, fmt, v);
 }
