@@ -259,6 +259,16 @@ void xg_coll_barrier(xg_coll_t *coll)
 
 /* ---- broadcast ---------------------------------------------------------- */
 
+/* Whether the call writes members' @n bytes of @dest rather than each
+ * member reading into its own: where the channel pushes and @dest is
+ * symmetric (xbrtime's may be private), the same answer on every member
+ * of a correct call. */
+static int coll_pushes(const xg_coll_t *coll, const void *dest, size_t n)
+{
+    return (coll->chan->push != NULL) && (n > 0) &&
+           (xg_gas_diagnose(dest, n, xg_gas.me) == XG_OK);
+}
+
 /*
  * Through the network: each member's data comes written by its parent
  * (data, the parent's descriptor, the signal: one way), and it writes its
@@ -288,7 +298,7 @@ static void coll_broadcast_push(const xg_coll_t *coll, void *dest,
     coll_wait_children(coll, first, count, root, XG_PSYNC_ACK);
     for (i = 0; i < count; i++) {
         coll->chan->push(coll, dest, data, nbytes,
-                         coll_at(coll, first + i, root), XG_PSYNC_DOWN);
+                         coll_at(coll, first + i, root), XG_PSYNC_DOWN, 1);
     }
 }
 
@@ -299,7 +309,7 @@ void xg_coll_broadcast(xg_coll_t *coll, void *dest, const void *source,
     int parent = coll_at(coll, coll_parent(v), root);
 
     xg_coll_begin(coll, XG_COLL_BROADCAST, 1, nbytes, root, 0);
-    if (coll->chan->push != NULL) {
+    if (coll_pushes(coll, dest, nbytes)) {
         coll_broadcast_push(coll, dest, source, nbytes, root, root_copies);
         return;
     }
@@ -656,12 +666,57 @@ void xg_coll_scan(xg_coll_t *coll, void *dest, const void *source,
 
 /* ---- collect, fcollect, alltoall(s) ------------------------------------- */
 
+/*
+ * Through the network, fcollect and alltoall write: after a barrier phase
+ * (every member in the call, its dest free), each member writes its block
+ * into every other member's dest and signals it, and leaves with every
+ * other member's block in its own -- one way instead of a read's round
+ * trip and a closing phase.  The others wait for this PE's signal, so
+ * the check of the neighbour after the phase finds it still in the call.
+ * This PE's block lands at its rank's place in each member's dest; it is
+ * @source (fcollect), or @source's block of that member (@all: alltoall).
+ */
+static void coll_exchange_push(xg_coll_t *coll, char *dest, const char *source,
+                               size_t nbytes, int all)
+{
+    int n            = coll->size, j, p, from[COLL_CHECK_MAX];
+    const char *mine = source;
+
+    xg_coll_phase(coll);
+    xg_coll_check(coll, (coll->rank + 1) % n);
+    for (j = 0; j < n; j++) {
+        p = (coll->rank + j) % n;
+        if (all) {
+            mine = source + (size_t)p * nbytes; /* alltoall: block p */
+        }
+        if (p == coll->rank) {
+            coll_memmove(dest + (size_t)p * nbytes, mine, nbytes);
+        } else {
+            coll->chan->push(coll, dest + (size_t)coll->rank * nbytes, mine,
+                             nbytes, p, XG_PSYNC_DOWN, 0);
+        }
+    }
+    /* one wait names at most COLL_CHECK_MAX senders */
+    for (j = 1; j < n;) {
+        int m = 0;
+
+        for (; (j < n) && (m < COLL_CHECK_MAX); j++) {
+            from[m++] = (coll->rank - j + n) % n;
+        }
+        coll->chan->wait(coll, from, m, XG_PSYNC_DOWN);
+    }
+}
+
 void xg_coll_fcollect(xg_coll_t *coll, void *dest, const void *source,
                       size_t nbytes)
 {
     int n = coll->size, j, p;
 
     xg_coll_begin(coll, XG_COLL_FCOLLECT, 1, nbytes, -1, 0);
+    if (coll_pushes(coll, dest, (size_t)n * nbytes)) {
+        coll_exchange_push(coll, dest, source, nbytes, 0);
+        return;
+    }
     xg_coll_phase(coll);
     for (j = 0; j < n; j++) {
         p = (coll->rank + j) % n;
@@ -712,6 +767,10 @@ void xg_coll_alltoall(xg_coll_t *coll, void *dest, const void *source,
     int n = coll->size, j, p;
 
     xg_coll_begin(coll, XG_COLL_ALLTOALL, 1, nbytes, -1, 0);
+    if (coll_pushes(coll, dest, (size_t)n * nbytes)) {
+        coll_exchange_push(coll, dest, source, nbytes, 1);
+        return;
+    }
     xg_coll_phase(coll);
     for (j = 0; j < n; j++) {
         p = (coll->rank + j) % n;

@@ -648,17 +648,19 @@ static void remote_team_signal(const xg_coll_t *coll, int to, int phase)
 /* Data, descriptor and signal: writes to one member, which the network
  * keeps in order (remote_signal's fallback completes them otherwise). */
 static void remote_team_push(const xg_coll_t *coll, void *ptr, const void *src,
-                             size_t n, int rank, int phase)
+                             size_t n, int rank, int phase, int with_desc)
 {
     uint64_t seq = coll->team->seq;
     int pe       = xg_coll_world(coll, rank);
 
     remote_write(coll, ptr, src, rank, n);
-    remote_ok(coll,
-              xg_gas_area_put(&remote_ctx, xg_slot_inbox(coll->slot, seq),
-                              xg_slot_desc(coll->slot, seq),
-                              sizeof(xg_coll_desc_t), pe),
-              rank);
+    if (with_desc) {
+        remote_ok(coll,
+                  xg_gas_area_put(&remote_ctx, xg_slot_inbox(coll->slot, seq),
+                                  xg_slot_desc(coll->slot, seq),
+                                  sizeof(xg_coll_desc_t), pe),
+                  rank);
+    }
     remote_signal(coll, rank, phase, 1);
 }
 
@@ -677,8 +679,9 @@ static void remote_team_check_pushed(const xg_coll_t *coll, int from)
 
 /* No descriptors in the active-set calls: data and signal. */
 static void remote_psync_push(const xg_coll_t *coll, void *ptr, const void *src,
-                              size_t n, int rank, int phase)
+                              size_t n, int rank, int phase, int with_desc)
 {
+    (void)with_desc;
     remote_write(coll, ptr, src, rank, n);
     remote_signal(coll, rank, phase, 1);
 }

@@ -69,12 +69,12 @@ struct xg_coll_chan {
     /* For members reached through the network, where a write costs the
      * receiver less than a read (NULL: the channel reads instead): @n
      * bytes of private @src into member @rank's copy of symmetric @ptr,
-     * this PE's descriptor of the call into its inbox, then a signal of
-     * @phase, in that order at @rank; and, at the receiver, after the
-     * wait for that signal, the comparison of @from's pushed descriptor
-     * with this PE's call. */
+     * if @with_desc this PE's descriptor of the call into its inbox, then
+     * a signal of @phase, in that order at @rank; and, at the receiver,
+     * after the wait for that signal, the comparison of @from's pushed
+     * descriptor with this PE's call. */
     void (*push)(const xg_coll_t *coll, void *ptr, const void *src, size_t n,
-                 int rank, int phase);
+                 int rank, int phase, int with_desc);
     void (*check_pushed)(const xg_coll_t *coll, int from);
     void (*combine)(const xg_coll_t *coll, xg_op_kernel_t op, void *dst,
                     const void *ptr, int rank, size_t nelems, size_t elem_size);
