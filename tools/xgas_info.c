@@ -56,7 +56,7 @@ static void print_build(void)
 static void print_boot(void)
 {
     const char *name, *why;
-    char net[192], net_why[256], binding[512];
+    char net[192], net_why[512], binding[512];
 
     xg_boot_describe(&name, &why);
     printf("boot backend here: %s (%s)\n", name, why);

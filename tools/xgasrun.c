@@ -957,12 +957,50 @@ static char **xg_run_pvas_env(void *arg, int rank)
     return job->envp;
 }
 
-/* In PE @rank's process (xg_pvas_spec_t.enter). */
-static int xg_run_pvas_enter(void *arg, int rank)
+/* What PE @rank's process does before its program starts
+ * (xg_pvas_spec_t.plan): what xg_run_child_setup does for a forked PE,
+ * as system calls the PE makes without the root's libc. */
+static int xg_run_pvas_plan(void *arg, int rank, xg_pvas_plan_t *plan)
 {
     xg_run_job_t *job = arg;
+    size_t i;
+    int which, bytes;
 
-    return xg_run_child_setup(job, rank, job->pvas_pipes[rank]);
+    plan->parent = (int32_t)job->launcher;
+    for (which = 0; job->tag_output && (which < XG_RUN_NSTREAMS); which++) {
+        plan->dup_from[plan->ndups] = job->pvas_pipes[rank][which][1];
+        plan->dup_to[plan->ndups++] = STDOUT_FILENO + which;
+    }
+    for (i = 0; i < XG_ARRAY_SIZE(xg_run_own_actions); i++) {
+        const struct sigaction *caller = &job->caller_action[i];
+
+        /* xgasrun was exec'd: the caller's action is SIG_DFL or SIG_IGN,
+         * which need no restorer */
+        plan->signo[plan->nsigs]          = xg_run_own_actions[i].signo;
+        plan->action[plan->nsigs].handler = (caller->sa_handler == SIG_IGN)
+                                                ? (uint64_t)(uintptr_t)SIG_IGN
+                                                : (uint64_t)(uintptr_t)SIG_DFL;
+        plan->action[plan->nsigs].flags =
+            (uint64_t)caller->sa_flags & ~(uint64_t)0x04000000; /* RESTORER */
+        memcpy(&plan->action[plan->nsigs].mask, &caller->sa_mask,
+               sizeof(plan->action[plan->nsigs].mask));
+        plan->nsigs++;
+    }
+    if (job->nofile_raised) {
+        plan->set_nofile = 1;
+        plan->nofile[0]  = (uint64_t)job->caller_nofile.rlim_cur;
+        plan->nofile[1]  = (uint64_t)job->caller_nofile.rlim_max;
+    }
+    bytes = xg_bind_mask(&job->bind, rank, plan->cpus, sizeof(plan->cpus));
+    if (bytes < 0) {
+        xg_run_say("PE %d: its CPUs do not fit a mask of %d CPUs: run with "
+                   "--bind-to none",
+                   rank, XG_PVAS_PLAN_CPUS);
+        return -1;
+    }
+    plan->cpu_bytes = (uint32_t)bytes;
+    memcpy(&plan->sigmask, &job->caller_mask, sizeof(plan->sigmask));
+    return 0;
 }
 
 /* The checks of the settings --pvas depends on. */
@@ -1028,7 +1066,7 @@ static XG_NORETURN void xg_run_pvas_root(xg_run_job_t *job, int node,
         .argv      = job->argv,
         .report_fd = report_fd,
         .env       = xg_run_pvas_env,
-        .enter     = xg_run_pvas_enter,
+        .plan      = xg_run_pvas_plan,
         .arg       = job,
     };
     int *ranks = (int *)spec.ranks;
@@ -1047,6 +1085,13 @@ static XG_NORETURN void xg_run_pvas_root(xg_run_job_t *job, int node,
     for (rank = 0; rank < job->npes; rank++) {
         if (xg_run_node_of(job, rank) == node) {
             ranks[spec.npes++] = rank;
+        }
+    }
+    /* a virtual node reaches no other node's memory: the PEs drop those
+     * descriptors with the close-on-exec ones */
+    for (rank = 0; rank < job->nodes; rank++) {
+        if ((rank != node) && (job->seg_fd[rank] >= 0)) {
+            fcntl(job->seg_fd[rank], F_SETFD, FD_CLOEXEC);
         }
     }
     _exit(xg_pvas_root(&spec));

@@ -208,6 +208,26 @@ int xg_bind_apply(const xg_bind_t *b, int rank)
     return hwloc_set_cpubind(b->topo, b->pe_set[rank], HWLOC_CPUBIND_PROCESS);
 }
 
+int xg_bind_mask(const xg_bind_t *b, int rank, void *mask, size_t len)
+{
+    unsigned char *bytes = mask;
+    int cpu;
+
+    memset(mask, 0, len);
+    if (b->pe_set == NULL) {
+        return 0;
+    }
+    hwloc_bitmap_foreach_begin(cpu, b->pe_set[rank])
+    {
+        if ((size_t)cpu >= len * 8) {
+            return -1;
+        }
+        bytes[cpu / 8] |= (unsigned char)(1u << (cpu % 8));
+    }
+    hwloc_bitmap_foreach_end();
+    return (int)len;
+}
+
 void xg_bind_describe_pe(const xg_bind_t *b, int rank, int node, char *buf,
                          size_t len)
 {

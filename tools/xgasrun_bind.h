@@ -56,6 +56,10 @@ int xg_bind_plan(xg_bind_t *b, xg_bind_policy_t policy, int npes);
  * unbound); 0, or -1 with errno set. */
 int xg_bind_apply(const xg_bind_t *b, int rank);
 
+/* PE @rank's CPU set as a sched_setaffinity mask in @mask (@len bytes):
+ * the bytes to pass, 0 when unbound, -1 if the set does not fit. */
+int xg_bind_mask(const xg_bind_t *b, int rank, void *mask, size_t len);
+
 /* PE @rank's line of --report-bindings, without the "xgasrun: " prefix. */
 void xg_bind_describe_pe(const xg_bind_t *b, int rank, int node, char *buf,
                          size_t len);

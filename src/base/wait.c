@@ -70,6 +70,11 @@ void xg_wait_backoff_slow(xg_wait_t *wait)
     wait->polls--; /* stay in the sleeping phase without overflow */
 }
 
+int xg_wait_sleepy(const xg_wait_t *wait)
+{
+    return wait->polls >= xg_wait_spin_polls + wait_pause_rounds;
+}
+
 /* 1 while @wait's next back-off does not sleep (a sleeping wait stays
  * one poll short of its next round: xg_wait_backoff_slow) */
 static int wait_is_awake(const xg_wait_t *wait)

@@ -83,6 +83,11 @@ static inline void xg_wait_backoff(xg_wait_t *wait)
     }
 }
 
+/* 1 once @wait has backed off past spinning and pausing, to yielding:
+ * a loop that can sleep in the kernel until its condition changes (a
+ * futex) does so from here on. */
+int xg_wait_sleepy(const xg_wait_t *wait);
+
 /* Applies XGAS_WAIT_SPIN / XGAS_WAIT_PAUSE (after xg_config_load). */
 void xg_wait_configure(unsigned spin_polls, unsigned pause_rounds);
 

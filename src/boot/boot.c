@@ -7,12 +7,16 @@
 #include "boot/xg_boot.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/xg_config.h"
@@ -266,8 +270,25 @@ static void boot_describe_fence(const xg_wait_what_t *what, char *buf,
              (unsigned)xg_boot.ctl_pes);
 }
 
+/* A fence waiter that has backed off to yielding sleeps in the kernel
+ * until the epoch moves: with hundreds of PEs on a few cores, yielding
+ * waiters would take the CPUs from the PEs still on their way to the
+ * fence.  It wakes up now and then for the hang watch (xg_wait_hook),
+ * after 1 ms, then twice as long each time up to a quarter of a second:
+ * a thousand waiters waking every 10 ms would keep two cores busy. */
+#define BOOT_FENCE_NAP_MIN_NS 1000000L
+#define BOOT_FENCE_NAP_MAX_NS 250000000L
+
+/* not FUTEX_PRIVATE: the control area is shared between processes */
+static void boot_futex(_Atomic uint32_t *word, int op, uint32_t value,
+                       const struct timespec *timeout)
+{
+    syscall(SYS_futex, (uint32_t *)word, op, value, timeout, NULL, 0);
+}
+
 static int boot_fence(int ok, const char *routine)
 {
+    struct timespec nap = {0, BOOT_FENCE_NAP_MIN_NS};
     xg_ctl_t *ctl       = xg_boot.ctl;
     xg_wait_what_t what = {.routine  = routine,
                            .peer     = -1,
@@ -293,11 +314,19 @@ static int boot_fence(int ok, const char *routine)
         atomic_store_explicit(&ctl->barrier_arrived, 0, memory_order_relaxed);
         atomic_store_explicit(&ctl->barrier_epoch, epoch + 1,
                               memory_order_release);
+        boot_futex(&ctl->barrier_epoch, FUTEX_WAKE, INT_MAX, NULL);
     } else {
         xg_wait_init(&wait);
         xg_wait_watch(&wait, &what);
         while (atomic_load_explicit(&ctl->barrier_epoch,
                                     memory_order_acquire) == epoch) {
+            if (xg_wait_sleepy(&wait)) {
+                /* returns at once if the epoch has moved already */
+                boot_futex(&ctl->barrier_epoch, FUTEX_WAIT, epoch, &nap);
+                nap.tv_nsec = (nap.tv_nsec * 2 < BOOT_FENCE_NAP_MAX_NS)
+                                  ? nap.tv_nsec * 2
+                                  : BOOT_FENCE_NAP_MAX_NS;
+            }
             xg_wait_backoff(&wait);
         }
     }

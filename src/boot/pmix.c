@@ -25,6 +25,9 @@
  * exits with status 0 finalizes PMIx (any other status is a failure the
  * launcher reports itself).
  */
+/* first: renames the PMIx_* functions (libpmix is loaded on first use) */
+#include "boot/xg_pmix_dl.h"
+
 #include <fcntl.h>
 #include <pmix.h>
 #include <stdio.h>
@@ -422,6 +425,13 @@ static xg_status_t pmix_join(void)
     size_t i, len = 0;
     int threads = xg_ctl_proc_threads(getpid());
 
+    char why[512];
+
+    if (xg_pmix_dl_load(why, sizeof(why)) != XG_OK) {
+        xg_error("boot", "PMIX_NAMESPACE=%s is set, but %s",
+                 xg_config.pmix_namespace, why);
+        return XG_ERR_BOOT;
+    }
     rc = PMIx_Init(&pmix_me, NULL, 0);
     if (rc != PMIX_SUCCESS) {
         xg_error("boot",

@@ -44,6 +44,9 @@ XG_CONFIG_VAR(pvas_room_hi, "XGAS_PVAS_ROOM_HI", XG_CFG_SIZE, "0",
 XG_CONFIG_VAR(pmix_namespace, "PMIX_NAMESPACE", XG_CFG_STRING, "",
               "", "", XG_CFG_LAUNCHER,
               "PMIx namespace of the job (set by a PMIx launcher such as mpirun)")
+XG_CONFIG_VAR(pmix_library, "XGAS_PMIX_LIBRARY", XG_CFG_STRING, "",
+              "", "", XG_CFG_USER,
+              "the libpmix library loaded under a PMIx launcher (empty: the one xgas was built with; docs/multinode.md)")
 XG_CONFIG_VAR(run_grace_ms, "XGAS_RUN_GRACE_MS", XG_CFG_INT, "300",
               "0", "86400000", XG_CFG_USER,
               "xgasrun: milliseconds between SIGTERM and SIGKILL when ending a job")

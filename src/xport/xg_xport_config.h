@@ -22,6 +22,9 @@ XG_CONFIG_VAR(nic_slot_size, "XGAS_NIC_SLOT_SIZE", XG_CFG_SIZE, "8K",
 XG_CONFIG_VAR(ofi_provider, "XGAS_OFI_PROVIDER", XG_CFG_STRING, "",
               "", "", XG_CFG_USER,
               "network: the libfabric provider for the PEs of other nodes (e.g. tcp, verbs, sockets; empty: the best available, see docs/multinode.md)")
+XG_CONFIG_VAR(ofi_library, "XGAS_OFI_LIBRARY", XG_CFG_STRING, "",
+              "", "", XG_CFG_USER,
+              "network: the libfabric library loaded for a job over several nodes (empty: the one xgas was built with; docs/multinode.md)")
 XG_CONFIG_VAR(ofi_domain, "XGAS_OFI_DOMAIN", XG_CFG_STRING, "",
               "", "", XG_CFG_USER,
               "network: the provider's domain, for tcp the network interface (e.g. eth0; empty: the first that is not loopback)")

@@ -1,7 +1,8 @@
 /*
  * The crashing PE program of the launcher tests (launcher_test.sh, cases
  * crash_* and global_exit_quiet): a real OpenSHMEM program, linked with
- * libxgas and so with libfabric and whatever that pulls in.
+ * libxgas (which loads libfabric, and whatever that pulls in, in a job
+ * over several nodes).
  *
  *     launcher_crash MODE RANK DIR
  *
@@ -28,8 +29,11 @@
  *
  *     launcher_crash dispositions
  *
- * Singleton (no launcher): after shmem_init no crash signal may have a
- * handler of libinfinipath; exit 77 if that library is not loaded.
+ * After shmem_init no crash signal may have a handler of libinfinipath;
+ * exit 77 if that library is not loaded.  libxgas loads libfabric (and
+ * with it libinfinipath) on first use: a singleton never does, a PE of
+ * a job over (virtual) nodes does in shmem_init -- without
+ * IPATH_NO_BACKTRACE, which this mode unsets first (xgasrun sets it).
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -124,6 +128,7 @@ static int crash_dispositions(void)
     int bad = 0;
     size_t i;
 
+    unsetenv("IPATH_NO_BACKTRACE");
     shmem_init();
     if (dlopen("libinfinipath.so.4", RTLD_NOW | RTLD_NOLOAD) == NULL) {
         printf("SKIP: libinfinipath is not loaded\n");

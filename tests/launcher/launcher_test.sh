@@ -545,6 +545,15 @@ dispositions)
     [ "$STATUS" -ne 77 ] || { cat "$TMP/out"; exit 77; }
     expect_status 0
     ;;
+dispositions_vnodes)
+    # PEs of two virtual nodes load libfabric in shmem_init (libxgas loads
+    # it on first use), without IPATH_NO_BACKTRACE (the PEs unset it)
+    XGAS_VIRTUAL_NODES=2 "$XGASRUN" -n "$NP" "$PE" dispositions \
+        >"$TMP/out" 2>"$TMP/err"
+    STATUS=$?
+    [ "$STATUS" -ne 77 ] || { cat "$TMP/out"; exit 77; }
+    expect_status 0
+    ;;
 *)
     fail "unknown case"
     ;;

@@ -8,9 +8,15 @@
  * them.  The
  * globals are the program's own, in place (no window): their address is
  * inside this PE's segment before and after shmem_init.
+ *
+ * With XGAS_TEST_MAPS_PER_PE_MAX set, PE 0 also counts the node's memory
+ * mappings once every PE has initialized (/proc/self/maps: the one
+ * address space's) and checks the mean per PE: what bounds the PEs of a
+ * PVAS node under vm.max_map_count (docs/pvas.md).
  */
 #include <shmem.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +48,38 @@ static int check_ptr(const void *local, int pe)
     return (uintptr_t)shmem_ptr(local, pe) == want;
 }
 
+/* Lines of /proc/self/maps: the mappings of this address space. */
+static long count_mappings(void)
+{
+    FILE *maps = fopen("/proc/self/maps", "re");
+    long lines = 0;
+    int c;
+
+    XG_CHECK(maps != NULL, "cannot open /proc/self/maps");
+    while ((c = getc(maps)) != EOF) {
+        lines += (c == '\n');
+    }
+    fclose(maps);
+    return lines;
+}
+
+static void check_mappings(int npes)
+{
+    const char *text = getenv("XGAS_TEST_MAPS_PER_PE_MAX");
+    long lines;
+
+    if ((text == NULL) || (shmem_my_pe() != 0)) {
+        return;
+    }
+    lines = count_mappings();
+    printf("%ld mappings for %d PEs: %.1f per PE\n", lines, npes,
+           (double)lines / npes);
+    XG_CHECK(lines <= atol(text) * npes,
+             "%ld mappings for %d PEs, more than %s per PE: a PE maps more "
+             "libraries or areas than before (docs/pvas.md, Limits)",
+             lines, npes, text);
+}
+
 int main(void)
 {
     const void *before = &global_word;
@@ -71,6 +109,7 @@ int main(void)
     shmem_long_p(heap_word, 1000 + me, pe);
     shmem_long_p(&global_word, 2000 + me, pe);
     shmem_barrier_all();
+    check_mappings(npes);
     pe = (me + npes - 1) % npes;
     XG_CHECK(*heap_word == 1000 + pe, "heap word %ld, expected %d", *heap_word,
              1000 + pe);

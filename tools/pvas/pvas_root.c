@@ -54,15 +54,14 @@ typedef struct pvas_root {
     char room_env[2][64]; /* XGAS_PVAS_ROOM_LO=, _HI= */
 } pvas_root_t;
 
-/* What a new PE's process needs from the root, on its own trampoline
- * stack (the root goes on with the next PE once it has let go). */
+/* What a new PE's process needs, at the bottom of its own stack (in its
+ * segment): the root goes on with the next PE at once. */
 typedef struct pvas_start {
-    const xg_pvas_spec_t *spec;
     int rank;
     uintptr_t entry;
     uintptr_t sp;
-    int sync_fd; /* its end of the start pipe: closed last */
     char name[16];
+    xg_pvas_plan_t plan;
 } pvas_start_t;
 
 static __attribute__((format(printf, 1, 2))) void pvas_say(const char *fmt, ...)
@@ -429,20 +428,83 @@ static uintptr_t pvas_build_stack(const pvas_root_t *r, uintptr_t seg,
 
 /* ---- starting a copy -------------------------------------------------- */
 
-/* Closes every descriptor marked close-on-exec but @keep, as the exec a
- * PE does not do would: the root's, xgasrun's and the other PEs'.  No
- * allocation: getdents64 into the stack. */
-static void pvas_close_on_exec(int keep)
+/* A system call that touches neither errno nor anything else of the
+ * root's libc state: what a new PE's process runs before its program. */
+static long pvas_sys(long nr, long a, long b, long c, long d)
+{
+    long ret;
+#if defined(__x86_64__)
+    register long r10 __asm__("r10") = d;
+
+    __asm__ volatile("syscall"
+                     : "=a"(ret)
+                     : "a"(nr), "D"(a), "S"(b), "d"(c), "r"(r10)
+                     : "rcx", "r11", "memory");
+#elif defined(__aarch64__)
+    register long x8 __asm__("x8") = nr;
+    register long x0 __asm__("x0") = a;
+    register long x1 __asm__("x1") = b;
+    register long x2 __asm__("x2") = c;
+    register long x3 __asm__("x3") = d;
+
+    __asm__ volatile("svc 0"
+                     : "+r"(x0)
+                     : "r"(x8), "r"(x1), "r"(x2), "r"(x3)
+                     : "memory");
+    ret = x0;
+#endif
+    return ret;
+}
+
+static __attribute__((noreturn)) void pvas_sys_exit(int status)
+{
+    for (;;) {
+        pvas_sys(SYS_exit_group, status, 0, 0, 0);
+    }
+}
+
+/* "xgasrun: PE <rank>: <what>\n" on stderr, without libc. */
+static void pvas_sys_say(int rank, const char *what)
+{
+    char line[256], digits[12];
+    size_t len = 0, n = 0, i;
+    const char *head = "xgasrun: PE ";
+    unsigned value   = (unsigned)rank;
+
+    do {
+        digits[n++] = (char)('0' + value % 10);
+        value /= 10;
+    } while ((value != 0) && (n < sizeof(digits)));
+    for (i = 0; head[i] != '\0'; i++) {
+        line[len++] = head[i];
+    }
+    while (n > 0) {
+        line[len++] = digits[--n];
+    }
+    line[len++] = ':';
+    line[len++] = ' ';
+    for (i = 0; (what[i] != '\0') && (len < sizeof(line) - 1); i++) {
+        line[len++] = what[i];
+    }
+    line[len++] = '\n';
+    pvas_sys(SYS_write, STDERR_FILENO, (long)line, (long)len, 0);
+}
+
+/* Closes every descriptor marked close-on-exec, as the exec a PE does not
+ * do would: the root's, xgasrun's and the other PEs'.  System calls
+ * only, into the stack. */
+static void pvas_close_on_exec(void)
 {
     char buf[2048];
-    long n, off;
-    int dir = open("/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    int fd, flags;
+    long n, off, dir, flags;
+    int fd, i;
 
+    dir = pvas_sys(SYS_openat, AT_FDCWD, (long)"/proc/self/fd",
+                   O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
     if (dir < 0) {
         return;
     }
-    while ((n = syscall(SYS_getdents64, dir, buf, sizeof(buf))) > 0) {
+    while ((n = pvas_sys(SYS_getdents64, dir, (long)buf, sizeof(buf), 0)) > 0) {
         for (off = 0; off < n;) {
             struct {
                 uint64_t ino;
@@ -452,16 +514,55 @@ static void pvas_close_on_exec(int keep)
                 char name[];
             } *d = (void *)(buf + off);
 
-            fd    = atoi(d->name);
-            flags = (d->name[0] >= '0') ? fcntl(fd, F_GETFD) : -1;
-            if ((fd != dir) && (fd != keep) && (flags >= 0) &&
-                (flags & FD_CLOEXEC)) {
-                close(fd);
+            fd = 0;
+            for (i = 0; (d->name[i] >= '0') && (d->name[i] <= '9'); i++) {
+                fd = fd * 10 + (d->name[i] - '0');
+            }
+            flags = (i > 0) ? pvas_sys(SYS_fcntl, fd, F_GETFD, 0, 0) : -1;
+            if ((fd != dir) && (flags >= 0) && (flags & FD_CLOEXEC)) {
+                pvas_sys(SYS_close, fd, 0, 0, 0);
             }
             off += d->reclen;
         }
     }
-    close(dir);
+    pvas_sys(SYS_close, dir, 0, 0, 0);
+}
+
+/* Carries out @plan in the new PE's process: 0, or -1 after saying why. */
+static int pvas_enter(int rank, const xg_pvas_plan_t *plan)
+{
+    int i;
+
+    /* asked before the check: if xgasrun died earlier, no SIGKILL would
+     * ever come, and the parent is no longer xgasrun */
+    if ((pvas_sys(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL, 0, 0) != 0) ||
+        (pvas_sys(SYS_getppid, 0, 0, 0, 0) != plan->parent)) {
+        return -1;
+    }
+    for (i = 0; i < plan->ndups; i++) {
+        if (pvas_sys(SYS_dup2, plan->dup_from[i], plan->dup_to[i], 0, 0) < 0) {
+            return -1;
+        }
+    }
+    for (i = 0; i < plan->nsigs; i++) {
+        pvas_sys(SYS_rt_sigaction, plan->signo[i], (long)&plan->action[i], 0,
+                 sizeof(plan->action[i].mask));
+    }
+    if (plan->set_nofile) {
+        pvas_sys(SYS_prlimit64, 0, RLIMIT_NOFILE, (long)plan->nofile, 0);
+    }
+    if ((plan->cpu_bytes > 0) &&
+        (pvas_sys(SYS_sched_setaffinity, 0, plan->cpu_bytes, (long)plan->cpus,
+                  0) != 0)) {
+        pvas_sys_say(rank, "cannot bind it to its CPUs: run with --bind-to "
+                           "none");
+        return -1;
+    }
+    pvas_close_on_exec();
+    /* last: a SIGTERM that is already pending now ends the PE */
+    pvas_sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&plan->sigmask, 0,
+             sizeof(plan->sigmask));
+    return 0;
 }
 
 /* Starts the program: stack pointer @sp, no exit function (rdx/x0 = 0),
@@ -489,22 +590,17 @@ static __attribute__((noreturn)) void pvas_jump(uintptr_t entry, uintptr_t sp)
     __builtin_unreachable();
 }
 
-/* The new PE's process, on its trampoline stack. */
+/* The new PE's process, on its trampoline stack, while the root goes on:
+ * raw system calls on its own memory only (pvas_root.h). */
 static int pvas_child(void *arg)
 {
     const pvas_start_t *st = arg;
-    uintptr_t entry = st->entry, sp = st->sp;
-    int sync_fd = st->sync_fd;
 
-    prctl(PR_SET_NAME, st->name);
-    if (st->spec->enter(st->spec->arg, st->rank) != 0) {
-        _exit(1);
+    pvas_sys(SYS_prctl, PR_SET_NAME, (long)st->name, 0, 0);
+    if (pvas_enter(st->rank, &st->plan) != 0) {
+        pvas_sys_exit(1);
     }
-    pvas_close_on_exec(sync_fd);
-    /* last: the root goes on once this is closed, and from here the PE
-     * uses nothing of the root's but this one system call */
-    syscall(SYS_close, sync_fd);
-    pvas_jump(entry, sp);
+    pvas_jump(st->entry, st->sp);
 }
 
 /* The process name of PE @rank: "<program>.<rank>", cut to fit. */
@@ -551,7 +647,7 @@ static pvas_start_t *pvas_prepare(const pvas_root_t *r, int rank, uintptr_t seg)
 {
     pvas_start_t *st = (pvas_start_t *)(seg + r->stack_off);
 
-    st->spec  = r->spec;
+    memset(st, 0, sizeof(*st));
     st->rank  = rank;
     st->entry = r->dynamic ? seg + r->interp_off + r->interp.ehdr.e_entry
                            : seg + r->image_off + r->prog.ehdr.e_entry;
@@ -563,54 +659,47 @@ static pvas_start_t *pvas_prepare(const pvas_root_t *r, int rank, uintptr_t seg)
                  rank, (unsigned long long)(r->stack_size / PVAS_MB));
         return NULL;
     }
+    if (r->spec->plan(r->spec->arg, rank, &st->plan) != 0) {
+        return NULL;
+    }
     return st;
 }
 
 /* Starts the PE @st describes as a child of xgasrun (CLONE_PARENT: the
- * supervisor), reports its pid and waits until it has let go of the
- * root.  Returns 0 or -1. */
+ * supervisor) and reports its pid.  The new process needs nothing more
+ * of the root (pvas_child): no waiting for it.  Returns 0 or -1. */
 static int pvas_clone(const pvas_root_t *r, pvas_start_t *st)
 {
     xg_pvas_started_t rec = {.rank = st->rank};
-    int sync[2];
-    char byte;
 
-    if (pipe2(sync, O_CLOEXEC) != 0) {
-        pvas_say("--pvas: cannot start PE %d: pipe (%s)", st->rank,
-                 strerror(errno));
-        return -1;
-    }
-    st->sync_fd = sync[1];
-    rec.pid     = clone(pvas_child, (char *)st + PVAS_TRAMP_SIZE,
-                        CLONE_VM | CLONE_PARENT | SIGCHLD, st);
-    close(sync[1]);
+    rec.pid = clone(pvas_child, (char *)st + PVAS_TRAMP_SIZE,
+                    CLONE_VM | CLONE_PARENT | SIGCHLD, st);
     if (rec.pid < 0) {
         pvas_say("--pvas: cannot start PE %d: clone (%s)", st->rank,
                  strerror(errno));
-    } else if (write(r->spec->report_fd, &rec, sizeof(rec)) !=
-               (ssize_t)sizeof(rec)) {
+        return -1;
+    }
+    if (write(r->spec->report_fd, &rec, sizeof(rec)) != (ssize_t)sizeof(rec)) {
         pvas_say("--pvas: cannot tell xgasrun about PE %d (%s)", st->rank,
                  strerror(errno));
-        rec.pid = -1;
-    } else {
-        /* EOF once the PE has let go of us (or died) */
-        while ((read(sync[0], &byte, 1) < 0) && (errno == EINTR)) {
-        }
+        return -1;
     }
-    close(sync[0]);
-    return (rec.pid < 0) ? -1 : 0;
+    return 0;
 }
 
-/* Maps the copy of segment @local and starts it. */
-static int pvas_start(pvas_root_t *r, int local)
+static int pvas_rank(const pvas_root_t *r, int local)
 {
-    int rank      = (r->spec->ranks != NULL) ? r->spec->ranks[local] : local;
+    return (r->spec->ranks != NULL) ? r->spec->ranks[local] : local;
+}
+
+/* Maps the copy of segment @local and builds its stack. */
+static int pvas_load(const pvas_root_t *r, int local)
+{
+    int rank      = pvas_rank(r, local);
     uintptr_t seg = pvas_seg(r, local);
-    pvas_start_t *st;
 
     if ((pvas_map_copy(r, rank, seg) != 0) ||
-        ((st = pvas_prepare(r, rank, seg)) == NULL) ||
-        (pvas_clone(r, st) != 0)) {
+        (pvas_prepare(r, rank, seg) == NULL)) {
         return -1;
     }
     xg_debug("run",
@@ -631,8 +720,16 @@ int xg_pvas_root(const xg_pvas_spec_t *spec)
         (pvas_block_brk() != 0)) {
         goto out;
     }
+    /* every copy first, while no PE runs: the root has the CPU and the
+     * address space's lock to itself, then the PEs start back to back */
     for (local = 0; local < spec->npes; local++) {
-        if (pvas_start(&r, local) != 0) {
+        if (pvas_load(&r, local) != 0) {
+            goto out;
+        }
+    }
+    for (local = 0; local < spec->npes; local++) {
+        if (pvas_clone(
+                &r, (pvas_start_t *)(pvas_seg(&r, local) + r.stack_off)) != 0) {
             goto out;
         }
     }

@@ -43,10 +43,10 @@ static pthread_mutex_t ofi_open_lock = PTHREAD_MUTEX_INITIALIZER;
  * other start (a singleton, srun, a launcher that does not) this
  * constructor puts the default action back -- only where the handler is
  * libinfinipath's own, so that the program's, a sanitizer's or a
- * preloaded library's handlers stay.  libinfinipath is a dependency of
- * libfabric, itself one of libxgas, so its constructor has run before
- * this one (the dynamic loader runs a library's constructors after those
- * of its dependencies), whether libxgas is linked or dlopen'ed.
+ * preloaded library's handlers stay.  libxgas loads libfabric on first
+ * use (ofi_dl.c), which runs libinfinipath's constructor then: the loader
+ * calls this right after; as a constructor it also covers a program that
+ * links libfabric itself (its dependencies' constructors run first).
  */
 static const int ofi_crash_signals[] = {SIGSEGV, SIGBUS, SIGILL,
                                         SIGABRT, SIGINT, SIGTERM};
@@ -65,7 +65,7 @@ static int ofi_infinipath_handler(void *handler)
     return strncmp(base, "libinfinipath.so", 16) == 0;
 }
 
-__attribute__((constructor)) static void ofi_restore_crash_signals(void)
+__attribute__((constructor)) void xg_ofi_restore_crash_signals(void)
 {
     struct sigaction action;
     void *handler;
@@ -230,9 +230,14 @@ static struct fi_info *ofi_pick(struct fi_info *list, char *why, size_t why_len)
  * caller (fi_freeinfo), or NULL with the reason in @why. */
 static struct fi_info *ofi_choose_info(char *why, size_t why_len)
 {
-    struct fi_info *hints = ofi_hints(), *list = NULL, *pick, *copy = NULL;
+    struct fi_info *hints, *list = NULL, *pick, *copy = NULL;
     int ret;
 
+    /* libfabric is loaded here, the first time a job needs it */
+    if (xg_ofi_dl_load(why, why_len) != XG_OK) {
+        return NULL;
+    }
+    hints = ofi_hints();
     if (hints == NULL) {
         snprintf(why, why_len, "no memory for fi_getinfo hints");
         return NULL;

@@ -23,6 +23,9 @@
 #ifndef XG_OFI_H
 #define XG_OFI_H
 
+/* first: renames libfabric's exported functions (loaded on first use) */
+#include "xport/ofi/xg_ofi_dl.h"
+
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
@@ -77,7 +80,7 @@ typedef struct xg_ofi {
     int npes;
     uint64_t job_key;
     struct fi_info *info; /* the provider chosen */
-    char why[192];        /* ... and why */
+    char why[512];        /* ... and why */
     struct fid_fabric *fabric;
     struct fid_domain *domain;
     struct fid_av *av;
@@ -132,6 +135,10 @@ extern xg_ofi_t xg_ofi;
  * RMA issue): a fault there whose signal handler calls exit() must not
  * make the exit handlers call the provider again (xg_xport_in_provider). */
 extern __thread int xg_ofi_in_provider;
+
+/* Puts back the default action of crash signals whose handler is
+ * libinfinipath's (ofi.c): after libfabric is loaded. */
+void xg_ofi_restore_crash_signals(void);
 
 /* Opens the component (ofi.c; collective in a job over several nodes). */
 xg_status_t xg_ofi_open(void);

@@ -21,6 +21,9 @@
  * polls: where the runtime's progress thread would, the PEs wait for each
  * other polling (step()), not in a plain boot fence.
  */
+/* first: before libfabric's headers (xg_ofi_dl.h) */
+#include "xport/ofi/xg_ofi.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +35,6 @@
 #include "base/xg_wait.h"
 #include "boot/xg_boot.h"
 #include "xg_test.h"
-#include "xport/ofi/xg_ofi.h"
 #include "xport/xg_xport.h"
 
 #define REGION      (12u << 20)

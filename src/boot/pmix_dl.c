@@ -1,0 +1,170 @@
+/*
+ * libpmix on first use (see xg_pmix_dl.h).  This file sees libpmix's own
+ * declarations: the pointers have the types of the real functions, the
+ * wrappers the renamed names (hidden, as everything of libxgas not
+ * marked XG_EXPORT).
+ */
+#include <dlfcn.h>
+#include <pmix.h>
+#include <pthread.h>
+#include <stdio.h>
+
+#include "base/xg_config.h"
+#include "base/xg_log.h"
+#define XG_PMIX_DL_IMPL
+#include "boot/xg_pmix_dl.h"
+
+#ifndef XGAS_PMIX_SONAME
+#define XGAS_PMIX_SONAME "libpmix.so.2"
+#endif
+
+/* One row per function: its name, and the wrapper's declaration. */
+/* clang-format off */
+#define PMIX_DL_FUNCTIONS(X)                                                   \
+    X(Abort) X(Commit) X(Error_string) X(Fence) X(Finalize) X(Get)             \
+    X(Info_load) X(Init) X(Put) X(Register_event_handler) X(Value_destruct)    \
+    X(Value_load)
+/* clang-format on */
+
+#define PMIX_DL_DECLARE(name) __typeof__(PMIx_##name) xg_pmix_dl_##name;
+PMIX_DL_FUNCTIONS(PMIX_DL_DECLARE)
+
+static struct {
+#define PMIX_DL_POINTER(name) __typeof__(PMIx_##name) *name;
+    PMIX_DL_FUNCTIONS(PMIX_DL_POINTER)
+} pmix_dl;
+
+static pthread_mutex_t pmix_dl_lock = PTHREAD_MUTEX_INITIALIZER;
+static xg_status_t pmix_dl_status   = XG_ERR_NOT_INITIALIZED;
+static char pmix_dl_why[512];
+
+static void *pmix_dl_sym(void *lib, const char *name, const char *path)
+{
+    void *sym = dlsym(lib, name);
+
+    if ((sym == NULL) && (pmix_dl_why[0] == '\0')) {
+        snprintf(pmix_dl_why, sizeof(pmix_dl_why),
+                 "the libpmix library %s has no %s: install the libpmix "
+                 "xgas was built with (Debian: libpmix2), or name it in "
+                 "XGAS_PMIX_LIBRARY",
+                 path, name);
+    }
+    return sym;
+}
+
+static xg_status_t pmix_dl_open(void)
+{
+    const char *path = (xg_config.pmix_library[0] != '\0')
+                           ? xg_config.pmix_library
+                           : XGAS_PMIX_SONAME;
+    void *lib        = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+
+    if (lib == NULL) {
+        snprintf(pmix_dl_why, sizeof(pmix_dl_why),
+                 "libpmix, which a start by a PMIx launcher needs, cannot "
+                 "be loaded (%s): install it (Debian: apt install libpmix2), "
+                 "name the library in XGAS_PMIX_LIBRARY, or start the "
+                 "program with xgasrun",
+                 dlerror());
+        return XG_ERR_BOOT;
+    }
+#define PMIX_DL_RESOLVE(name) \
+    pmix_dl.name =            \
+        (__typeof__(pmix_dl.name))pmix_dl_sym(lib, "PMIx_" #name, path);
+    PMIX_DL_FUNCTIONS(PMIX_DL_RESOLVE)
+    if (pmix_dl_why[0] != '\0') {
+        return XG_ERR_BOOT;
+    }
+    xg_debug("boot", "libpmix loaded from %s", path);
+    return XG_OK;
+}
+
+xg_status_t xg_pmix_dl_load(char *why, size_t why_len)
+{
+    xg_status_t status;
+
+    pthread_mutex_lock(&pmix_dl_lock);
+    if (pmix_dl_status == XG_ERR_NOT_INITIALIZED) {
+        pmix_dl_status = pmix_dl_open();
+    }
+    status = pmix_dl_status;
+    pthread_mutex_unlock(&pmix_dl_lock);
+    if ((status != XG_OK) && (why != NULL)) {
+        snprintf(why, why_len, "%s", pmix_dl_why);
+    }
+    return status;
+}
+
+/* The renamed functions: called only after a successful xg_pmix_dl_load,
+ * which the PMIx backend's join does first. */
+pmix_status_t xg_pmix_dl_Abort(int status, const char msg[],
+                               pmix_proc_t procs[], size_t nprocs)
+{
+    return pmix_dl.Abort(status, msg, procs, nprocs);
+}
+
+pmix_status_t xg_pmix_dl_Commit(void)
+{
+    return pmix_dl.Commit();
+}
+
+const char *xg_pmix_dl_Error_string(pmix_status_t status)
+{
+    return (pmix_dl.Error_string != NULL) ? pmix_dl.Error_string(status)
+                                          : "libpmix is not loaded";
+}
+
+pmix_status_t xg_pmix_dl_Fence(const pmix_proc_t procs[], size_t nprocs,
+                               const pmix_info_t info[], size_t ninfo)
+{
+    return pmix_dl.Fence(procs, nprocs, info, ninfo);
+}
+
+pmix_status_t xg_pmix_dl_Finalize(const pmix_info_t info[], size_t ninfo)
+{
+    return pmix_dl.Finalize(info, ninfo);
+}
+
+pmix_status_t xg_pmix_dl_Get(const pmix_proc_t *proc, const char key[],
+                             const pmix_info_t info[], size_t ninfo,
+                             pmix_value_t **val)
+{
+    return pmix_dl.Get(proc, key, info, ninfo, val);
+}
+
+pmix_status_t xg_pmix_dl_Info_load(pmix_info_t *info, const char *key,
+                                   const void *data, pmix_data_type_t type)
+{
+    return pmix_dl.Info_load(info, key, data, type);
+}
+
+pmix_status_t xg_pmix_dl_Init(pmix_proc_t *proc, pmix_info_t info[],
+                              size_t ninfo)
+{
+    return pmix_dl.Init(proc, info, ninfo);
+}
+
+pmix_status_t xg_pmix_dl_Put(pmix_scope_t scope, const char key[],
+                             pmix_value_t *val)
+{
+    return pmix_dl.Put(scope, key, val);
+}
+
+pmix_status_t xg_pmix_dl_Register_event_handler(
+    pmix_status_t codes[], size_t ncodes, pmix_info_t info[], size_t ninfo,
+    pmix_notification_fn_t evhdlr, pmix_hdlr_reg_cbfunc_t cbfunc, void *cbdata)
+{
+    return pmix_dl.Register_event_handler(codes, ncodes, info, ninfo, evhdlr,
+                                          cbfunc, cbdata);
+}
+
+void xg_pmix_dl_Value_destruct(pmix_value_t *val)
+{
+    pmix_dl.Value_destruct(val);
+}
+
+pmix_status_t xg_pmix_dl_Value_load(pmix_value_t *val, const void *data,
+                                    pmix_data_type_t type)
+{
+    return pmix_dl.Value_load(val, data, type);
+}
