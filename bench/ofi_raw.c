@@ -498,8 +498,10 @@ int main(int argc, char **argv)
         case 'm': /* bytes, or with a suffix: 64K, 1M */
             opt.max_bw = bench_parse_size(optarg);
             if (opt.max_bw == 0) {
-                fprintf(stderr, "xgas-ofi-raw: --max-bw-size %s: expected a "
-                        "size such as 4096, 64K or 1M\n", optarg);
+                fprintf(stderr,
+                        "xgas-ofi-raw: --max-bw-size %s: expected a "
+                        "size such as 4096, 64K or 1M\n",
+                        optarg);
                 exit(2);
             }
             break;

@@ -82,9 +82,8 @@ typedef enum {
 } coll_op_t;
 
 static const char *const op_names[OPC_COUNT] = {
-    "barrier_all", "sync_all", "team_sync", "broadcast",
-    "reduce",      "collect",  "fcollect",  "alltoall",
-    "alltoalls"};
+    "barrier_all", "sync_all", "team_sync", "broadcast", "reduce",
+    "collect",     "fcollect", "alltoall",  "alltoalls"};
 
 static struct {
     int team_api;

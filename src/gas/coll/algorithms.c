@@ -383,14 +383,15 @@ static void coll_reduce_children(const xg_coll_t *coll, void *dest,
  * tells its parent.  Down: member 0's dest holds the result; "ready" flows
  * down and every member copies it from member 0; "done" flows back up so
  * member 0 leaves last.  A child's dest is read by its parent before the
- * child is released, and overwritten only after.
+ * child is released, and overwritten only after.  Across nodes the result
+ * is written down the tree instead (no copies from member 0, no "done").
  */
 static void coll_reduce_tree(const xg_coll_t *coll, void *dest,
                              const void *source, size_t nelems,
                              size_t elem_size, xg_op_kernel_t op)
 {
     size_t nbytes = nelems * elem_size;
-    long v        = coll->rank, first, count;
+    long v        = coll->rank, first, count, i;
     int parent    = (int)coll_parent(v);
 
     coll_children(coll, v, &first, &count);
@@ -402,6 +403,19 @@ static void coll_reduce_tree(const xg_coll_t *coll, void *dest,
     if (v != 0) {
         coll_signal(coll, parent, XG_PSYNC_UP);
         coll_wait(coll, parent, XG_PSYNC_DOWN);
+    }
+    if (coll_pushes(coll, dest, nbytes)) {
+        /* across nodes the result goes down written, as a broadcast's
+         * data: the children are in the call and done with their dest
+         * (this PE has read it), and nobody reads this PE's any more */
+        if (v != 0) {
+            coll->chan->check_pushed(coll, parent);
+        }
+        for (i = 0; i < count; i++) {
+            coll->chan->push(coll, dest, dest, nbytes, (int)(first + i),
+                             XG_PSYNC_DOWN, 1);
+        }
+        return;
     }
     coll_signal_children(coll, first, count, 0, XG_PSYNC_DOWN);
     if (v != 0) {
