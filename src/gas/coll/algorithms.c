@@ -32,9 +32,11 @@
 #include "gas/xg_gas.h"
 
 enum {
-    COLL_SPIN   = 16,   /* polls before an oversubscribed wait yields */
-    COLL_YIELDS = 4000, /* yields before the usual back-off resumes */
-    COLL_CHUNK  = 4096  /* bytes combined at a time (stays in L1) */
+    COLL_SPIN         = 16,   /* polls before an oversubscribed wait yields */
+    COLL_YIELDS       = 4000, /* yields before the usual back-off resumes */
+    COLL_CHUNK        = 4096, /* bytes combined at a time (stays in L1) */
+    COLL_REMOTE_CHUNK = 256 * 1024 /* ... across nodes: each piece of a
+                                    * member's array is a round trip */
 };
 
 /* Copies of user data: a zero-length call may pass NULL buffers, which
@@ -462,7 +464,9 @@ static void coll_reduce_split(xg_coll_t *coll, void *dest, const void *source,
 {
     char *d       = dest;
     const char *s = source;
-    size_t lo, count, off, m, chunk = COLL_CHUNK / elem_size;
+    size_t lo, count, off, m;
+    size_t chunk =
+        (coll->chan->remote ? COLL_REMOTE_CHUNK : COLL_CHUNK) / elem_size;
     int n = coll->size, j, p;
 
     if (chunk == 0) {

@@ -7,6 +7,7 @@
 #include "gas/coll/engine_int.h"
 
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gas/coll/xg_internal_area.h"
@@ -405,8 +406,39 @@ const xg_coll_chan_t xg_coll_chan_psync = {
  */
 
 enum {
-    REMOTE_CHUNK = 4096
-}; /* bytes fetched at a time for a combine */
+    REMOTE_CHUNK = 4096,        /* bytes fetched at a time on the stack */
+    REMOTE_BIG   = 256u * 1024u /* ... or in a heap buffer, for longer
+                                 * arrays: a round trip per 256 KiB rather
+                                 * than per 4 KiB */
+};
+
+/* A private buffer for @n bytes of a member's array: @stack (REMOTE_CHUNK
+ * bytes) for short ones, else one of up to REMOTE_BIG bytes from the heap
+ * (the stack one if there is no memory); its size in *@cap_p.  Freed by
+ * remote_buffer_free. */
+static char *remote_buffer(char *stack, size_t n, size_t *cap_p)
+{
+    char *big;
+
+    *cap_p = REMOTE_CHUNK;
+    if (n <= REMOTE_CHUNK) {
+        return stack;
+    }
+    n   = (n < REMOTE_BIG) ? n : REMOTE_BIG;
+    big = malloc(n);
+    if (big == NULL) {
+        return stack;
+    }
+    *cap_p = n;
+    return big;
+}
+
+static void remote_buffer_free(char *buf, const char *stack)
+{
+    if (buf != stack) {
+        free(buf);
+    }
+}
 
 static xg_gas_ctx_t remote_ctx = XG_GAS_CTX_INIT_SHARED;
 static xg_gas_ctx_t signal_ctx = XG_GAS_CTX_INIT_SHARED;
@@ -478,19 +510,22 @@ static void remote_combine(const xg_coll_t *coll, xg_op_kernel_t op, void *dst,
                            const void *ptr, int rank, size_t nelems,
                            size_t elem_size)
 {
-    char buf[REMOTE_CHUNK];
-    size_t per = REMOTE_CHUNK / elem_size, i, m;
+    char stack[REMOTE_CHUNK], *buf;
+    size_t cap, per, i, m;
 
     if (rank == coll->rank) {
         chan_combine(coll, op, dst, ptr, rank, nelems, elem_size);
         return;
     }
+    buf = remote_buffer(stack, nelems * elem_size, &cap);
+    per = cap / elem_size;
     for (i = 0; i < nelems; i += m) {
         m = (nelems - i < per) ? nelems - i : per;
         remote_read(coll, buf, (const char *)ptr + i * elem_size, rank,
                     m * elem_size);
         op((char *)dst + i * elem_size, buf, m);
     }
+    remote_buffer_free(buf, stack);
 }
 
 /* The member's elements a chunk of its array at a time, each chunk one
@@ -500,16 +535,17 @@ static void remote_read_strided(const xg_coll_t *coll, void *dst,
                                 ptrdiff_t src_stride, int rank, size_t nelems,
                                 size_t elem_size)
 {
-    size_t sstep    = (size_t)src_stride * elem_size, per, i, m;
+    size_t sstep    = (size_t)src_stride * elem_size, per, i, m, cap;
     ptrdiff_t dstep = dst_stride * (ptrdiff_t)elem_size;
-    char buf[REMOTE_CHUNK];
+    char stack[REMOTE_CHUNK], *buf;
 
-    if (rank == coll->rank) {
+    if ((rank == coll->rank) || (nelems == 0)) {
         chan_read_strided(coll, dst, dst_stride, ptr, src_stride, rank, nelems,
                           elem_size);
         return;
     }
-    per = (sstep <= REMOTE_CHUNK) ? REMOTE_CHUNK / sstep : 1;
+    buf = remote_buffer(stack, (nelems - 1) * sstep + elem_size, &cap);
+    per = (sstep <= cap) ? cap / sstep : 1;
     for (i = 0; i < nelems; i += m) {
         m = (nelems - i < per) ? nelems - i : per;
         remote_read(coll, buf, (const char *)ptr + i * sstep, rank,
@@ -517,6 +553,7 @@ static void remote_read_strided(const xg_coll_t *coll, void *dst,
         xg_gas_copy_strided((char *)dst + (ptrdiff_t)i * dstep, dstep, buf,
                             (ptrdiff_t)sstep, elem_size, m);
     }
+    remote_buffer_free(buf, stack);
 }
 
 /* An atomic on the counterpart of this PE's slot word @word in member
