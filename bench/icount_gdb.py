@@ -3,7 +3,8 @@
 # bench/instr_count.c), attached by pid.  Addresses come from the
 # program's own line (IC_LOOP, IC_GO in the environment): no symbols are
 # needed, which PVAS mode requires (gdb reads xgasrun's as the program's).
-# Prints "icount call=K steps=S moves=M" per call: S single steps from
+# Writes "icount call=K steps=S moves=M" per call to IC_OUT (gdb's own
+# output goes to /dev/null: it prints every stop): S single steps from
 # ic_loop's first instruction to its return (every callee included, as
 # callgrind's --toggle-collect counts), M of them steps that moved the pc
 # (a rep-prefixed string instruction takes one step per iteration).
@@ -23,7 +24,10 @@ gdb.execute("set pagination off")
 gdb.execute("set confirm off")
 gdb.execute("set logging file /dev/null")
 gdb.execute("set logging redirect on")
-gdb.execute("set logging enabled on")
+try:
+    gdb.execute("set logging enabled on")
+except gdb.error:  # gdb before 12
+    gdb.execute("set logging on")
 gdb.execute("break *0x%x" % loop, to_string=True)
 gdb.execute("set var *(volatile int *)0x%x = 1" % go)
 inf = gdb.selected_inferior()
