@@ -16,10 +16,21 @@
  * same C library routine: the difference is the library's cost per call
  * around its copy).  Plain OpenSHMEM: builds with oshcc too.
  * PE 0 prints its pid so the script can pick its callgrind output.
+ *
+ * With XGAS_IC_GDB=1 in the environment (bench/icount_gdb.sh, for PVAS
+ * mode, where valgrind cannot run a PE), PE 0 runs ic_loop once with N
+ * operations as a warm-up (lazy binding, first translations), prints its
+ * pid and the addresses of ic_loop and ic_go, and waits (at most 10 min)
+ * until a debugger sets ic_go; then it calls ic_loop with N and with 2N
+ * operations: the debugger single-steps both calls, and the difference of
+ * the two counts over N is one operation (plus the loop's own 2-3
+ * instructions), as in callgrind.sh.  Addresses, not symbols: in PVAS mode
+ * gdb reads xgasrun's symbols (/proc/pid/exe), not the program's.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <shmem.h>
@@ -39,6 +50,7 @@ static char ic_buf[IC_BULK];  /* private: source or destination of bulk ones */
 static char ic_buf2[IC_BULK]; /* private: raw_memcpy4k's destination */
 volatile long ic_sink;        /* keeps fetched values alive */
 volatile size_t ic_bulk_len = IC_BULK;
+volatile int ic_go; /* XGAS_IC_GDB: set by the debugger */
 
 /* @n operations number @op on @target of PE @pe; the only function
  * callgrind counts. */
@@ -108,6 +120,30 @@ __attribute__((noinline)) void ic_loop(int op, long n, long *target, int pe)
     }
 }
 
+/* XGAS_IC_GDB: the warm-up call, the wait for the debugger and the two
+ * calls it counts (@n and 2 @n operations).  Returns 0, or 1 when no
+ * debugger came. */
+static int ic_stepped(int op, long n, long *target, const char *name)
+{
+    struct timespec ms = {0, 1000000};
+    long waited;
+
+    ic_loop(op, n, target, 1);
+    printf("instr_count pe=0 pid=%ld op=%s n=%ld gdb_wait loop=%p go=%p\n",
+           (long)getpid(), name, n, (void *)ic_loop, (void *)&ic_go);
+    fflush(stdout);
+    for (waited = 0; !ic_go && (waited < 600000); waited++) {
+        nanosleep(&ms, NULL);
+    }
+    if (!ic_go) {
+        fprintf(stderr, "instr_count: XGAS_IC_GDB: no debugger set ic_go\n");
+        return 1;
+    }
+    ic_loop(op, n, target, 1);
+    ic_loop(op, 2 * n, target, 1);
+    return 0;
+}
+
 /* Byte @i of PE @pe's heap pattern (@pe -1: the private source's). */
 static char ic_byte(int pe, size_t i)
 {
@@ -175,7 +211,13 @@ int main(int argc, char **argv)
     }
     shmem_barrier_all();
     if (shmem_my_pe() == 0) {
-        ic_loop(op, n, target, 1);
+        const char *gdb = getenv("XGAS_IC_GDB");
+
+        if (gdb && (strcmp(gdb, "1") == 0)) {
+            status = ic_stepped(op, n, target, argv[1]);
+        } else {
+            ic_loop(op, n, target, 1);
+        }
         shmem_quiet();
         if ((op >= IC_FIRST_BULK) && !ic_bulk_ok(op, heap)) {
             status = 1;

@@ -85,6 +85,15 @@ hello)
     count=$(grep -c "^pvas pe [0-9]* of $NP ok$" "$TMP/out")
     [ "$count" -eq "$NP" ] || fail "$count of $NP PEs said ok"
     ;;
+tunables)
+    # ld.so's hwcaps parser reads one past the end of the environment
+    # string; the copy's stack must end as the kernel's (a zero word above
+    # the strings), or it reads past the top of the stack mapping
+    GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX512F run hello
+    expect_status 0
+    count=$(grep -c "^pvas pe [0-9]* of $NP ok$" "$TMP/out")
+    [ "$count" -eq "$NP" ] || fail "$count of $NP PEs said ok"
+    ;;
 fork)
     run fork
     expect_status 0

@@ -397,6 +397,14 @@ static uintptr_t pvas_build_stack(const pvas_root_t *r, uintptr_t seg,
     if (vec == NULL) {
         return 0;
     }
+    /* as the kernel, a null pointer's bytes above the strings: readers
+     * that run one past the last string's end (ld.so's glibc.cpu.hwcaps
+     * parser in Debian 12's glibc does) find a zero, not the end of the
+     * stack mapping */
+    if (pvas_push(&s, &(uint64_t){0}, sizeof(uint64_t)) == 0) {
+        free(vec);
+        return 0;
+    }
     execfn   = pvas_push_str(&s, r->spec->path);
     random   = pvas_push(&s, bytes, sizeof(bytes));
     platform = (plat != NULL) ? pvas_push_str(&s, plat) : 1;
