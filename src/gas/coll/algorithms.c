@@ -689,8 +689,9 @@ void xg_coll_scan(xg_coll_t *coll, void *dest, const void *source,
  * (every member in the call, its dest free), each member writes its block
  * into every other member's dest and signals it, and leaves with every
  * other member's block in its own -- one way instead of a read's round
- * trip and a closing phase.  The others wait for this PE's signal, so
- * the check of the neighbour after the phase finds it still in the call.
+ * trip and a closing phase.  With its block each member writes its
+ * descriptor to its right neighbour, which checks it after its waits
+ * (each member compares one neighbour's, as the reading form does).
  * This PE's block lands at its rank's place in each member's dest; it is
  * @source (fcollect), or @source's block of that member (@all: alltoall).
  */
@@ -701,7 +702,6 @@ static void coll_exchange_push(xg_coll_t *coll, char *dest, const char *source,
     const char *mine = source;
 
     xg_coll_phase(coll);
-    xg_coll_check(coll, (coll->rank + 1) % n);
     for (j = 0; j < n; j++) {
         p = (coll->rank + j) % n;
         if (all) {
@@ -710,8 +710,9 @@ static void coll_exchange_push(xg_coll_t *coll, char *dest, const char *source,
         if (p == coll->rank) {
             coll_memmove(dest + (size_t)p * nbytes, mine, nbytes);
         } else {
+            /* the right neighbour gets this PE's descriptor too */
             coll->chan->push(coll, dest + (size_t)coll->rank * nbytes, mine,
-                             nbytes, p, XG_PSYNC_DOWN, 0);
+                             nbytes, p, XG_PSYNC_DOWN, j == 1);
         }
     }
     /* one wait names at most COLL_CHECK_MAX senders */
@@ -723,6 +724,7 @@ static void coll_exchange_push(xg_coll_t *coll, char *dest, const char *source,
         }
         coll->chan->wait(coll, from, m, XG_PSYNC_DOWN);
     }
+    coll->chan->check_pushed(coll, (coll->rank - 1 + n) % n);
 }
 
 void xg_coll_fcollect(xg_coll_t *coll, void *dest, const void *source,

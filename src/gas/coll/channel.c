@@ -442,6 +442,10 @@ static void remote_buffer_free(char *buf, const char *stack)
 
 static xg_gas_ctx_t remote_ctx = XG_GAS_CTX_INIT_SHARED;
 static xg_gas_ctx_t signal_ctx = XG_GAS_CTX_INIT_SHARED;
+/* A push's writes: complete for the channel once its ordered signal is
+ * sent (the network delivers them before it), so no later signal waits
+ * for them; only the fallback without that order completes them. */
+static xg_gas_ctx_t push_ctx = XG_GAS_CTX_INIT_SHARED;
 
 static void remote_ok(const xg_coll_t *coll, xg_status_t status, int rank)
 {
@@ -491,17 +495,21 @@ static void remote_read_end(const xg_coll_t *coll)
     xg_gas_ctx_quiet(&remote_ctx);
 }
 
-static void remote_write(const xg_coll_t *coll, void *ptr, const void *src,
-                         int rank, size_t n)
+static void remote_put(const xg_coll_t *coll, xg_gas_ctx_t *ctx, void *ptr,
+                       const void *src, int rank, size_t n)
 {
     if (rank == coll->rank) {
         chan_write(coll, ptr, src, rank, n);
     } else if (n > 0) {
-        remote_ok(
-            coll,
-            xg_gas_put(&remote_ctx, ptr, src, n, xg_coll_world(coll, rank)),
-            rank);
+        remote_ok(coll, xg_gas_put(ctx, ptr, src, n, xg_coll_world(coll, rank)),
+                  rank);
     }
+}
+
+static void remote_write(const xg_coll_t *coll, void *ptr, const void *src,
+                         int rank, size_t n)
+{
+    remote_put(coll, &remote_ctx, ptr, src, rank, n);
 }
 
 /* The member's elements come into a private buffer a chunk at a time
@@ -667,9 +675,13 @@ static void remote_signal(const xg_coll_t *coll, int to, int phase, int to_only)
     status = xg_gas_area_write_ordered(&signal_ctx, (void *)word, sent, pe);
     if (status == XG_ERR_UNSUPPORTED) {
         /* (a member reached by load/store got its data already) */
-        if ((xg_gas.table[pe + 1].route != XG_GAS_ROUTE_DIRECT) &&
-            (xg_gas_ctx_pending(&remote_ctx) != 0)) {
-            xg_gas_ctx_quiet(&remote_ctx);
+        if (xg_gas.table[pe + 1].route != XG_GAS_ROUTE_DIRECT) {
+            if (xg_gas_ctx_pending(&remote_ctx) != 0) {
+                xg_gas_ctx_quiet(&remote_ctx);
+            }
+            if (xg_gas_ctx_pending(&push_ctx) != 0) {
+                xg_gas_ctx_quiet(&push_ctx);
+            }
         }
         status = xg_gas_area_amo_nbi(&signal_ctx, XG_GAS_AMO_ADD, (void *)word,
                                      1, pe);
@@ -690,10 +702,10 @@ static void remote_team_push(const xg_coll_t *coll, void *ptr, const void *src,
     uint64_t seq = coll->team->seq;
     int pe       = xg_coll_world(coll, rank);
 
-    remote_write(coll, ptr, src, rank, n);
+    remote_put(coll, &push_ctx, ptr, src, rank, n);
     if (with_desc) {
         remote_ok(coll,
-                  xg_gas_area_put(&remote_ctx, xg_slot_inbox(coll->slot, seq),
+                  xg_gas_area_put(&push_ctx, xg_slot_inbox(coll->slot, seq),
                                   xg_slot_desc(coll->slot, seq),
                                   sizeof(xg_coll_desc_t), pe),
                   rank);
@@ -719,7 +731,7 @@ static void remote_psync_push(const xg_coll_t *coll, void *ptr, const void *src,
                               size_t n, int rank, int phase, int with_desc)
 {
     (void)with_desc;
-    remote_write(coll, ptr, src, rank, n);
+    remote_put(coll, &push_ctx, ptr, src, rank, n);
     remote_signal(coll, rank, phase, 1);
 }
 
