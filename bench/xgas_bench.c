@@ -815,18 +815,6 @@ static void bench_usage(FILE *out)
         BENCH_REPS_MAX);
 }
 
-/* A size option's bytes ("4096", "64K", "1M"); dies on anything else. */
-static size_t parse_size(const char *arg, const char *name)
-{
-    size_t v = bench_parse_size(arg);
-
-    if (v == 0) {
-        bench_die("%s %s: expected a positive size such as 4096, 64K or 1M",
-                  name, arg);
-    }
-    return v;
-}
-
 /* Sets the entries of @on named in the comma-separated @list. */
 static void parse_names(const char *list, const char *const *names, int count,
                         int *on, const char *option)
@@ -923,15 +911,19 @@ static void parse_options(int argc, char **argv)
         case O_KIND:
             parse_names(optarg, kind_names, KIND_COUNT, opt.kind_on, "--kind");
             break;
-        case O_MIN: opt.min_size = parse_size(optarg, "--min-size"); break;
-        case O_MAX: opt.max_size = parse_size(optarg, "--max-size"); break;
-        case O_MAXBW:
-            opt.max_bw_size = parse_size(optarg, "--max-bw-size");
+        case O_MIN:
+            opt.min_size = bench_size_option(optarg, "--min-size");
             break;
-        case O_STEP: step = parse_size(optarg, "--step"); break;
+        case O_MAX:
+            opt.max_size = bench_size_option(optarg, "--max-size");
+            break;
+        case O_MAXBW:
+            opt.max_bw_size = bench_size_option(optarg, "--max-bw-size");
+            break;
+        case O_STEP: step = bench_size_option(optarg, "--step"); break;
         case O_BUDGET: budget_ms = atof(optarg); break;
         case O_REPS: reps = atoi(optarg); break;
-        case O_GUPS: gups = parse_size(optarg, "--gups-words"); break;
+        case O_GUPS: gups = bench_size_option(optarg, "--gups-words"); break;
         case O_LIB: snprintf(opt.lib, sizeof(opt.lib), "%s", optarg); break;
         case O_NO_BIND: opt.no_bind = 1; break;
         case O_INTERNODE: opt.internode = 1; break;

@@ -389,18 +389,6 @@ static void usage(FILE *out)
         MAX_REPS);
 }
 
-/* A size option's bytes ("4096", "64K", "1M"); dies on anything else. */
-static size_t parse_size(const char *arg, const char *name)
-{
-    size_t v = bench_parse_size(arg);
-
-    if (v == 0) {
-        bench_die("%s %s: expected a positive size such as 4096, 64K or 1M",
-                  name, arg);
-    }
-    return v;
-}
-
 /* --sizes LIST: comma-separated sizes, kept ascending, each once and a
  * multiple of 8 (the 64-bit active-set forms count words). */
 static void parse_sizes(const char *list)
@@ -412,7 +400,7 @@ static void parse_sizes(const char *list)
     snprintf(buf, sizeof(buf), "%s", list);
     for (tok = strtok_r(buf, ",", &save); tok != NULL;
          tok = strtok_r(NULL, ",", &save)) {
-        v = parse_size(tok, "--sizes");
+        v = bench_size_option(tok, "--sizes");
         if ((v % 8) != 0) {
             bench_die("--sizes %s: %zu is not a multiple of 8", list, v);
         }
@@ -481,7 +469,7 @@ static void parse_options(int argc, char **argv)
                 bench_die("--api %s: use team or aset", optarg);
             }
             break;
-        case 'm': opt.max_size = parse_size(optarg, "--max-size"); break;
+        case 'm': opt.max_size = bench_size_option(optarg, "--max-size"); break;
         case 's': parse_sizes(optarg); break;
         case 'n': opt.no_baseline = 1; break;
         case 'b': opt.budget_ns = 1e6 * atof(optarg); break;

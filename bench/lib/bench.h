@@ -198,6 +198,9 @@ extern const char *bench_prog;
 void bench_die(const char *fmt, ...)
     __attribute__((noreturn, format(printf, 1, 2)));
 
+/* Option @name's size @arg ("4096", "64K", "1M"); dies on anything else. */
+size_t bench_size_option(const char *arg, const char *name);
+
 /* Value of PE 0's @value on every PE (collective). */
 long bench_bcast(long value);
 

@@ -35,6 +35,17 @@ void bench_die(const char *fmt, ...)
     exit(1);
 }
 
+size_t bench_size_option(const char *arg, const char *name)
+{
+    size_t v = bench_parse_size(arg);
+
+    if (v == 0) {
+        bench_die("%s %s: expected a positive size such as 4096, 64K or 1M",
+                  name, arg);
+    }
+    return v;
+}
+
 long bench_bcast(long value)
 {
     if (bench_env.me == 0) {
