@@ -4,13 +4,10 @@
  * wrappers the renamed names (hidden, as everything of libxgas not
  * marked XG_EXPORT).
  */
-#include <dlfcn.h>
 #include <pmix.h>
-#include <pthread.h>
-#include <stdio.h>
 
 #include "base/xg_config.h"
-#include "base/xg_log.h"
+#include "base/xg_dl.h"
 #define XG_PMIX_DL_IMPL
 #include "boot/xg_pmix_dl.h"
 
@@ -34,65 +31,34 @@ static struct {
     PMIX_DL_FUNCTIONS(PMIX_DL_POINTER)
 } pmix_dl;
 
-static pthread_mutex_t pmix_dl_lock = PTHREAD_MUTEX_INITIALIZER;
-static xg_status_t pmix_dl_status   = XG_ERR_NOT_INITIALIZED;
-static char pmix_dl_why[512];
+#define PMIX_DL_NAME(name) "PMIx_" #name,
+static const char *const pmix_dl_symbols[] = {PMIX_DL_FUNCTIONS(PMIX_DL_NAME)};
+#define PMIX_DL_SLOT(name) (void **)&pmix_dl.name,
+static void **const pmix_dl_slots[] = {PMIX_DL_FUNCTIONS(PMIX_DL_SLOT)};
 
-static void *pmix_dl_sym(void *lib, const char *name, const char *path)
-{
-    void *sym = dlsym(lib, name);
-
-    if ((sym == NULL) && (pmix_dl_why[0] == '\0')) {
-        snprintf(pmix_dl_why, sizeof(pmix_dl_why),
-                 "the libpmix library %s has no %s: install the libpmix "
-                 "xgas was built with (Debian: libpmix2), or name it in "
-                 "XGAS_PMIX_LIBRARY",
-                 path, name);
-    }
-    return sym;
-}
-
-static xg_status_t pmix_dl_open(void)
-{
-    const char *path = (xg_config.pmix_library[0] != '\0')
-                           ? xg_config.pmix_library
-                           : XGAS_PMIX_SONAME;
-    void *lib        = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-
-    if (lib == NULL) {
-        snprintf(pmix_dl_why, sizeof(pmix_dl_why),
-                 "libpmix, which a start by a PMIx launcher needs, cannot "
-                 "be loaded (%s): install it (Debian: apt install libpmix2), "
-                 "name the library in XGAS_PMIX_LIBRARY, or start the "
-                 "program with xgasrun",
-                 dlerror());
-        return XG_ERR_BOOT;
-    }
-#define PMIX_DL_RESOLVE(name) \
-    pmix_dl.name =            \
-        (__typeof__(pmix_dl.name))pmix_dl_sym(lib, "PMIx_" #name, path);
-    PMIX_DL_FUNCTIONS(PMIX_DL_RESOLVE)
-    if (pmix_dl_why[0] != '\0') {
-        return XG_ERR_BOOT;
-    }
-    xg_debug("boot", "libpmix loaded from %s", path);
-    return XG_OK;
-}
+static xg_dl_t pmix_lib = {
+    .name      = "libpmix",
+    .needed_by = "a start by a PMIx launcher",
+    .fix_load  = "install it (Debian: apt install libpmix2), name the "
+                 "library in XGAS_PMIX_LIBRARY, or start the program with "
+                 "xgasrun",
+    .fix_sym   = "install the libpmix xgas was built with (Debian: "
+                 "libpmix2), or name it in XGAS_PMIX_LIBRARY",
+    .symbols   = pmix_dl_symbols,
+    .slots     = pmix_dl_slots,
+    .count     = sizeof(pmix_dl_symbols) / sizeof(pmix_dl_symbols[0]),
+    .failure   = XG_ERR_BOOT,
+    .lock      = PTHREAD_MUTEX_INITIALIZER,
+    .status    = XG_ERR_NOT_INITIALIZED,
+};
 
 xg_status_t xg_pmix_dl_load(char *why, size_t why_len)
 {
-    xg_status_t status;
-
-    pthread_mutex_lock(&pmix_dl_lock);
-    if (pmix_dl_status == XG_ERR_NOT_INITIALIZED) {
-        pmix_dl_status = pmix_dl_open();
-    }
-    status = pmix_dl_status;
-    pthread_mutex_unlock(&pmix_dl_lock);
-    if ((status != XG_OK) && (why != NULL)) {
-        snprintf(why, why_len, "%s", pmix_dl_why);
-    }
-    return status;
+    return xg_dl_load(&pmix_lib,
+                      (xg_config.pmix_library[0] != '\0')
+                          ? xg_config.pmix_library
+                          : XGAS_PMIX_SONAME,
+                      why, why_len);
 }
 
 /* The renamed functions: called only after a successful xg_pmix_dl_load,

@@ -3,15 +3,12 @@
  * own declarations (it does not include xg_ofi.h): the pointers have the
  * types of the real functions, and the wrappers the renamed names.
  */
-#include <dlfcn.h>
-#include <pthread.h>
-#include <stdio.h>
 
 #include <rdma/fabric.h>
 #include <rdma/fi_errno.h>
 
 #include "base/xg_config.h"
-#include "base/xg_log.h"
+#include "base/xg_dl.h"
 #define XG_OFI_DL_IMPL
 #include "xport/ofi/xg_ofi_dl.h"
 
@@ -37,67 +34,35 @@ static struct {
     __typeof__(fi_strerror) *strerror;
 } ofi_dl;
 
-static pthread_mutex_t ofi_dl_lock = PTHREAD_MUTEX_INITIALIZER;
-static xg_status_t ofi_dl_status   = XG_ERR_NOT_INITIALIZED;
-static char ofi_dl_why[512];
+static const char *const ofi_dl_symbols[] = {
+    "fi_getinfo", "fi_freeinfo", "fi_dupinfo", "fi_fabric", "fi_strerror"};
+static void **const ofi_dl_slots[] = {
+    (void **)&ofi_dl.getinfo, (void **)&ofi_dl.freeinfo,
+    (void **)&ofi_dl.dupinfo, (void **)&ofi_dl.fabric,
+    (void **)&ofi_dl.strerror};
 
-static void *ofi_dl_sym(void *lib, const char *name, const char *path)
-{
-    void *sym = dlsym(lib, name);
-
-    if ((sym == NULL) && (ofi_dl_why[0] == '\0')) {
-        snprintf(ofi_dl_why, sizeof(ofi_dl_why),
-                 "the libfabric library %s has no %s: install the libfabric "
-                 "xgas was built with (Debian: libfabric1), or name it in "
-                 "XGAS_OFI_LIBRARY",
-                 path, name);
-    }
-    return sym;
-}
-
-static xg_status_t ofi_dl_open(void)
-{
-    const char *path = (xg_config.ofi_library[0] != '\0')
-                           ? xg_config.ofi_library
-                           : XGAS_OFI_SONAME;
-    void *lib        = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-
-    if (lib == NULL) {
-        snprintf(ofi_dl_why, sizeof(ofi_dl_why),
-                 "libfabric, which a job over several nodes needs, cannot "
-                 "be loaded (%s): install it (Debian: apt install "
-                 "libfabric1), or name the library in XGAS_OFI_LIBRARY",
-                 dlerror());
-        return XG_ERR_UNREACHABLE;
-    }
-    xg_ofi_restore_crash_signals();
-    ofi_dl.getinfo  = ofi_dl_sym(lib, "fi_getinfo", path);
-    ofi_dl.freeinfo = ofi_dl_sym(lib, "fi_freeinfo", path);
-    ofi_dl.dupinfo  = ofi_dl_sym(lib, "fi_dupinfo", path);
-    ofi_dl.fabric   = ofi_dl_sym(lib, "fi_fabric", path);
-    ofi_dl.strerror = ofi_dl_sym(lib, "fi_strerror", path);
-    if (ofi_dl_why[0] != '\0') {
-        /* libxgas stays loaded (nodelete): so may this */
-        return XG_ERR_UNREACHABLE;
-    }
-    xg_debug("ofi", "libfabric loaded from %s", path);
-    return XG_OK;
-}
+static xg_dl_t ofi_lib = {
+    .name      = "libfabric",
+    .needed_by = "a job over several nodes",
+    .fix_load  = "install it (Debian: apt install libfabric1), or name the "
+                 "library in XGAS_OFI_LIBRARY",
+    .fix_sym   = "install the libfabric xgas was built with (Debian: "
+                 "libfabric1), or name it in XGAS_OFI_LIBRARY",
+    .symbols   = ofi_dl_symbols,
+    .slots     = ofi_dl_slots,
+    .count     = sizeof(ofi_dl_symbols) / sizeof(ofi_dl_symbols[0]),
+    .failure   = XG_ERR_UNREACHABLE,
+    .opened    = xg_ofi_restore_crash_signals,
+    .lock      = PTHREAD_MUTEX_INITIALIZER,
+    .status    = XG_ERR_NOT_INITIALIZED,
+};
 
 xg_status_t xg_ofi_dl_load(char *why, size_t why_len)
 {
-    xg_status_t status;
-
-    pthread_mutex_lock(&ofi_dl_lock);
-    if (ofi_dl_status == XG_ERR_NOT_INITIALIZED) {
-        ofi_dl_status = ofi_dl_open();
-    }
-    status = ofi_dl_status;
-    pthread_mutex_unlock(&ofi_dl_lock);
-    if ((status != XG_OK) && (why != NULL)) {
-        snprintf(why, why_len, "%s", ofi_dl_why);
-    }
-    return status;
+    return xg_dl_load(&ofi_lib,
+                      (xg_config.ofi_library[0] != '\0') ? xg_config.ofi_library
+                                                         : XGAS_OFI_SONAME,
+                      why, why_len);
 }
 
 /* The renamed functions (xg_ofi_dl.h): called only after a successful
