@@ -158,23 +158,32 @@ def nodes_of(lay):
     return int(lay[1:].split("x")[0])
 
 
+def worst_ratio(figures, reference):
+    """Over collective @figures ({(op, _, size): time}), the ratio
+    reference(op, size) / time of each: (worst, where, met, total), met
+    counting ratios >= 1; figures without a reference are left out."""
+    worst, where, met, total = None, "", 0, 0
+    for (op, _, size), value in figures.items():
+        ref = reference(op, size)
+        if ref is None or not value:
+            continue
+        r = ref / value
+        total += 1
+        met += r >= 1.0
+        if worst is None or r < worst:
+            worst, where = r, "%s %s" % (op, size_str(size) if size else "")
+    return worst, where, met, total
+
+
 def targets(d):
     """The summary rows: (target, layout, xgas, reference, ratio, want,
     status); ratio >= want is met (every ratio is oriented that way)."""
     rows = []
     for lay in d.layouts:
         # every collective figure and GUPS against OSHMEM: the worst one
-        worst, where, met, total = None, "", 0, 0
-        for (op, _, size), xv in d.coll.get((lay, "xgas"), {}).items():
-            ov = d.coll_val(lay, "oshmem", op, size)
-            if ov is None or not xv:
-                continue
-            r = ov / xv
-            total += 1
-            met += r >= 1.0
-            if worst is None or r < worst:
-                worst, where = r, "%s %s" % (op, size_str(size)
-                                             if size else "")
+        worst, where, met, total = worst_ratio(
+            d.coll.get((lay, "xgas"), {}),
+            lambda op, size, lay=lay: d.coll_val(lay, "oshmem", op, size))
         if worst is not None:
             rows.append(("every collective >= OSHMEM (%d/%d met; worst: "
                          "%s)" % (met, total, where.strip()), lay,
@@ -201,17 +210,9 @@ def targets(d):
         a, b = kind + "2x2", kind + "4x1"
         if a not in d.layouts or b not in d.layouts:
             continue
-        worst, where, met, total = None, "", 0, 0
-        for (op, _, size), v22 in d.coll.get((a, "xgas"), {}).items():
-            v41 = d.coll_val(b, "xgas", op, size)
-            if v41 is None or not v22:
-                continue
-            r = v41 / v22
-            total += 1
-            met += r >= 1.0
-            if worst is None or r < worst:
-                worst, where = r, "%s %s" % (op, size_str(size)
-                                             if size else "")
+        worst, where, met, total = worst_ratio(
+            d.coll.get((a, "xgas"), {}),
+            lambda op, size, b=b: d.coll_val(b, "xgas", op, size))
         g22, g41 = d.gups(a, "xgas"), d.gups(b, "xgas")
         if g22 and g41:
             total += 1

@@ -8,7 +8,10 @@
  * Every synchronization and every read of another member's data goes
  * through one of the channel tables, chosen once per call (xg_coll_team:
  * the team-slot channel; xg_coll_aset: the pSync channel), so the
- * algorithms hold no mode branches.  docs/collectives.md describes the
+ * algorithms hold no mode branches -- but one: where a channel pushes
+ * (the remote ones, for members across the network), broadcast, fcollect,
+ * alltoall and the small reduction write members' data instead of each
+ * member reading it (coll_pushes).  docs/collectives.md describes the
  * contract and how a remote implementation fits in.
  *
  * A signal names a phase (XG_PSYNC_* or a dissemination round).  Between
