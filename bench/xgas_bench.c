@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <shmem.h>
 
@@ -991,11 +992,50 @@ static void setup(void)
     }
 }
 
+#ifdef XGAS_REPRODUCE_SCRIPT
+/* `xgas-bench reproduce ...` is not a measurement of this process: it runs
+ * bench/reproduce/reproduce.py (which launches the benchmarks of this
+ * build itself) with this build's and source's trees; XGAS_PYTHON picks the
+ * interpreter.  Returns only when the script cannot be started. */
+static int run_reproduce(int argc, char **argv)
+{
+    const char *python = getenv("XGAS_PYTHON");
+    char **args        = calloc((size_t)argc + 6, sizeof(*args));
+    int n              = 0;
+
+    if (args == NULL) {
+        return 1;
+    }
+    python    = python != NULL ? python : "python3";
+    args[n++] = (char *)python;
+    args[n++] = (char *)XGAS_REPRODUCE_SCRIPT;
+    args[n++] = (char *)"--build";
+    args[n++] = (char *)XGAS_REPRODUCE_BUILD;
+    args[n++] = (char *)"--source";
+    args[n++] = (char *)XGAS_REPRODUCE_SOURCE;
+    for (int i = 2; i < argc; i++) {
+        args[n++] = argv[i];
+    }
+    execvp(python, args);
+    fprintf(stderr,
+            "xgas-bench reproduce: cannot run %s %s: %m (install python3, "
+            "or name an interpreter in XGAS_PYTHON)\n",
+            python, XGAS_REPRODUCE_SCRIPT);
+    free(args);
+    return 1;
+}
+#endif
+
 int main(int argc, char **argv)
 {
     char name[SHMEM_MAX_NAME_LEN];
     int status, cpu = -1;
 
+#ifdef XGAS_REPRODUCE_SCRIPT
+    if (argc > 1 && strcmp(argv[1], "reproduce") == 0) {
+        return run_reproduce(argc, argv);
+    }
+#endif
     shmem_init();
     bench_env.me   = shmem_my_pe();
     bench_env.npes = shmem_n_pes();
