@@ -1,7 +1,8 @@
 /*
  * The life of gas: xg_gas_init and xg_gas_fini, the one place that knows
  * the order of the layer's parts -- the namespace table (gas.c), the NIC
- * route (route_nic.c) with its active messages (region/am.c), the
+ * route (route_nic.c) with its active messages (region/am.c) and batched
+ * atomics (amo_batch.c), the
  * regions (region/regions.c).  Called by the runtime, one thread at a
  * time; nothing else of gas calls up into here.
  */
@@ -20,6 +21,12 @@ xg_status_t xg_gas_init(void)
     if ((status == XG_OK) && xg_gas_nic_is_open()) {
         /* the route's active messages, on its NI */
         status = xg_gas_am_open();
+        if (status == XG_OK) {
+            status = xg_gas_amo_batch_open();
+            if (status != XG_OK) {
+                xg_gas_am_close();
+            }
+        }
         if (status != XG_OK) {
             xg_gas_nic_close();
         }
@@ -34,6 +41,7 @@ void xg_gas_fini(void)
 {
     xg_gas_region_fini();
     xg_gas_table_close();
+    xg_gas_amo_batch_close();
     xg_gas_am_close();
     xg_gas_nic_close();
 }

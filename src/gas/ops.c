@@ -57,7 +57,10 @@ void xg_gas_ctx_complete(xg_gas_ctx_t *ctx)
 
     if (retired < target) {
         /* every operation issued through the NIC before this call -- the
-         * first @target of the context's among them -- completes here */
+         * first @target of the context's among them -- completes here;
+         * batched atomics counted in @target were added before it was
+         * read, so they go out now */
+        xg_gas_amo_batch_flush(-1);
         (void)xg_gas_nic_complete(); /* a failure is logged there */
         while ((retired < target) && !__atomic_compare_exchange_n(
                                          &ctx->nic_retired, &retired, target, 0,
@@ -74,6 +77,7 @@ void xg_gas_ctx_complete(xg_gas_ctx_t *ctx)
 
 void xg_gas_ctx_order(xg_gas_ctx_t *ctx)
 {
+    xg_gas_amo_batch_flush(-1);
     if (!xg_gas_nic_fence()) {
         xg_gas_ctx_complete(ctx);
         return;
@@ -195,7 +199,9 @@ xg_status_t xg_gas_amo_nbi_slow(xg_gas_ctx_t *ctx, xg_gas_amo_t op, void *dst,
     switch (ops_target(dst, size, pe, &ptr, &status)) {
     case OPS_DIRECT: (void)xg_gas_amo_apply(op, ptr, size, value, 0); break;
     case OPS_NIC:
-        status = xg_gas_nic_amo_nbi(ctx, op, dst, size, value, pe);
+        if (!xg_gas_amo_batch_add(ctx, op, dst, size, value, pe, &status)) {
+            status = xg_gas_nic_amo_nbi(ctx, op, dst, size, value, pe);
+        }
         break;
     case OPS_NONE: break;
     }

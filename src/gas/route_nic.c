@@ -187,25 +187,28 @@ void xg_gas_nic_close(void)
 
 unsigned xg_gas_poll_remote(void)
 {
+    /* a waiting thread holds back no atomic: what it waits for may
+     * depend on one (amo_batch.c) */
+    xg_gas_amo_batch_flush(-1);
     return xg_nic_poll();
 }
 
-/* The partition offset of symmetric @remote (heap, globals, or gas's own
- * words in the internal area: xg_gas_area_amo). */
-static uint64_t nic_remote_offset(const void *remote)
+uint64_t xg_gas_nic_offset(const void *remote)
 {
     uint64_t off = xg_gas_offset(remote);
 
     return (off != UINT64_MAX) ? off : (uintptr_t)remote - xg_gas.heap_lo;
 }
 
-/* The fields every operation of the route shares. */
+/* The fields every operation of the route shares; the batched atomics
+ * to @pe go first (the operation sees and follows them). */
 static void nic_op_init(xg_nic_op_t *op, xg_nic_op_kind_t kind,
                         const void *remote, size_t len, int pe)
 {
+    xg_gas_amo_batch_flush(pe);
     xg_nic_op_init(op, kind, gas_nic.md, 0, len);
     xg_nic_op_target(op, xg_nic_phys_id(pe), gas_nic.pt,
-                     nic_remote_offset(remote));
+                     xg_gas_nic_offset(remote));
     op->ack_req = PTL_ACK_REQ;
     op->put_md  = gas_nic.md;
 }
@@ -228,6 +231,18 @@ static xg_status_t nic_issue(const xg_nic_op_t *op)
         __atomic_sub_fetch(&gas_nic.issued, 1, __ATOMIC_SEQ_CST);
     }
     return xg_nic_status(ret);
+}
+
+xg_status_t xg_gas_nic_send_copy(ptl_pt_index_t pt, const void *buf, size_t len,
+                                 int pe)
+{
+    xg_nic_op_t op;
+
+    xg_nic_op_init(&op, XG_NIC_OP_PUT, gas_nic.md_copy,
+                   (ptl_size_t)(uintptr_t)buf, len);
+    xg_nic_op_target(&op, xg_nic_phys_id(pe), pt, 0);
+    op.ack_req = PTL_ACK_REQ;
+    return nic_issue(&op);
 }
 
 /* @len bytes at local @local to or from symmetric @remote, issued. */
@@ -314,9 +329,10 @@ static xg_status_t nic_wire_rma(xg_gas_ctx_t *ctx, int put, int nbi,
     xg_status_t status;
     int counted = 0;
 
+    xg_gas_amo_batch_flush(pe); /* in issue order with the atomics */
     /* (a get reads what this PE's earlier puts wrote: the transport
      * keeps them in order) */
-    status = xg_xport_rma(put, pe, local, nic_remote_offset(remote), len, mode,
+    status = xg_xport_rma(put, pe, local, xg_gas_nic_offset(remote), len, mode,
                           &counted);
     if (counted) {
         xg_gas_ctx_nic_op(ctx);

@@ -109,11 +109,42 @@ xg_status_t xg_gas_nic_amo_op(xg_op_t op, xg_op_type_t type, void *dst,
                               const void *src, const void *operand, void *fetch,
                               int pe);
 
+/* The partition offset of symmetric @remote (heap, globals, or gas's own
+ * words in the internal area): its address at the route's portal index. */
+uint64_t xg_gas_nic_offset(const void *remote);
+
+/* Puts @len bytes at @buf (copied at issue) to offset 0 of portal index
+ * @pt of @pe, counted as one operation of the route, which its completion
+ * (xg_gas_nic_complete) waits for. */
+xg_status_t xg_gas_nic_send_copy(ptl_pt_index_t pt, const void *buf, size_t len,
+                                 int pe);
+
+/*
+ * Batched atomics (amo_batch.c): non-fetching add, and, or and xor of the
+ * API to PEs of other nodes wait in the process, up to XGAS_AMO_BATCH for
+ * one PE, and travel as one message that the target's NIC applies with
+ * CPU atomics.  xg_gas_amo_batch_add takes one, counted in @ctx as a NIC
+ * operation (1; *@status_p the status of what it sent meanwhile), or
+ * declines it (0: batching is off, or @op is not one of the four).
+ * xg_gas_amo_batch_flush sends the open batches to @pe (-1: to every PE):
+ * fence and quiet call it, as does every other operation of the route to
+ * that PE, and gas's waits while xg_gas_amo_batched is not 0
+ * (xg_gas_poll_remote).  Opened and closed with the route's active
+ * messages (life.c).
+ */
+extern _Atomic uint32_t xg_gas_amo_batched;
+xg_status_t xg_gas_amo_batch_open(void);
+void xg_gas_amo_batch_close(void);
+int xg_gas_amo_batch_add(xg_gas_ctx_t *ctx, xg_gas_amo_t op, void *dst,
+                         size_t size, uint64_t value, int pe,
+                         xg_status_t *status_p);
+void xg_gas_amo_batch_flush(int pe);
+
 /* gas's NI and its limits, for regions and active messages
  * (region/region_nic.c, region/am.c), which keep their own portal indexes,
  * descriptors and counters on it.  The route's own portal index is the
- * NI's last; active messages take the two below it, regions' keys the
- * ones below those. */
+ * NI's last; active messages take the two below it, batched atomics the
+ * one below those, regions' keys the free ones below. */
 int xg_gas_nic_is_open(void);
 ptl_handle_ni_t xg_gas_nic_ni(void);
 const ptl_ni_limits_t *xg_gas_nic_limits(void);

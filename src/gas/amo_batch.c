@@ -1,0 +1,269 @@
+/*
+ * Batched atomics of the NIC route (xg_gas_nic.h, "Batched atomics").
+ *
+ * A non-fetching add, and, or or xor to a PE of another node costs a
+ * message of its own through the software NIC: on a network whose every
+ * message is a system call and a wake-up of the target's poller (tcp),
+ * the rate is a few hundred thousand per second, and GUPS-like programs
+ * spend their time in per-message costs.  Nobody waits for such an atomic
+ * before the next quiet, so the route keeps it in its context: up to
+ * XGAS_AMO_BATCH of them for one PE travel as one put of records
+ * (offset, operation, size, operand) to a portal index of their own,
+ * whose payload handler applies them at the target with CPU atomics --
+ * atomic against the NIC's own atomics and those of same-node PEs, which
+ * are CPU atomics on the same words too (nic/atomic.c).  The put is one
+ * operation of gas's NIC counter, so quiet completes it like any other.
+ *
+ The process keeps a few open batches (BATCH_SLOTS, one PE each, chosen
+ * by PE number; another PE on a taken slot sends the old batch first),
+ * each under a spinlock, whatever context and thread the atomics come
+ * from: an atomic counts as a NIC operation of its context when it is
+ * added (xg_gas_ctx_nic_op), and a quiet that read the count sends every
+ * open batch before it waits (ops.c).  Batches are sent when full; by
+ * every fence and quiet; before any other operation of this PE through
+ * the NIC to that PE (route_nic.c: a set, a fetching atomic, a get or put
+ * sees and follows the atomics before it, in issue order as without
+ * batching); and whenever a thread of this PE waits in the library
+ * (xg_gas_poll_remote): a signal or flag set by an atomic is never held
+ * back while its sender waits for the answer.
+ */
+#include "gas/xg_gas_nic.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/xg_config.h"
+#include "base/xg_log.h"
+#include "base/xg_spinlock.h"
+#include "mem/xg_mem.h"
+#include "nic/xg_nic.h"
+#include "nic/xg_nic_hooks.h"
+
+#define BATCH_FN "gas batched atomics"
+
+/* Open batches per context (a power of two) and records per batch at
+ * most (XGAS_AMO_BATCH is capped to it). */
+#define BATCH_SLOTS   8
+#define BATCH_RECORDS 255
+
+/* One atomic on the wire: @where is the partition offset in the low 56
+ * bits, the operation (xg_gas_amo_t) in the next 4 and, in bit 60, a
+ * 32-bit word (else 64). */
+typedef struct batch_rec {
+    uint64_t where;
+    uint64_t value;
+} batch_rec_t;
+
+#define REC_OFFSET_MASK ((UINT64_C(1) << 56) - 1)
+#define REC_OP_SHIFT    56
+#define REC_WORD32      (UINT64_C(1) << 60)
+
+typedef struct batch_slot {
+    xg_spinlock_t lock;
+    _Atomic int pe; /* -1: no open batch */
+    uint32_t n;     /* records */
+    batch_rec_t rec[BATCH_RECORDS];
+} batch_slot_t;
+
+static struct {
+    int open;
+    uint32_t records; /* per batch: XGAS_AMO_BATCH, capped */
+    ptl_pt_index_t pt;
+    ptl_handle_le_t le;
+    xg_nic_hooks_t hooks;
+    batch_slot_t *slot; /* BATCH_SLOTS of them, allocated at open */
+} batch;
+
+/* Open batches: a wait sends them when not 0. */
+_Atomic uint32_t xg_gas_amo_batched;
+
+/* The entry's landing area: the handler consumes every byte. */
+static uint8_t batch_landing[64];
+
+/* ---- the target's side ------------------------------------------------- */
+
+/* Applies the records of one message; any malformed one fails the whole
+ * message (and nothing of it is applied): it comes from another process. */
+static xg_nic_hook_ret_t batch_on_message(const xg_nic_hook_args_t *args)
+{
+    const batch_rec_t *rec = args->data;
+    size_t n               = args->len / sizeof(batch_rec_t), i;
+
+    if ((args->offset != 0) || (args->len != args->id->rlength) ||
+        (args->len == 0) || (args->len % sizeof(batch_rec_t) != 0) ||
+        (n > BATCH_RECORDS) || (((uintptr_t)rec % sizeof(uint64_t)) != 0)) {
+        return XG_NIC_HOOK_ERROR;
+    }
+    for (i = 0; i < n; i++) {
+        uint64_t off = rec[i].where & REC_OFFSET_MASK;
+        unsigned op  = (unsigned)((rec[i].where >> REC_OP_SHIFT) & 0xfu);
+        size_t size  = (rec[i].where & REC_WORD32) ? 4 : 8;
+        uint64_t high =
+            rec[i].where &
+            ~(REC_OFFSET_MASK | (UINT64_C(0xf) << REC_OP_SHIFT) | REC_WORD32);
+
+        if ((high != 0) || (op > XG_GAS_AMO_XOR) || (off % size != 0) ||
+            (off > xg_mem.part_size - size)) {
+            return XG_NIC_HOOK_ERROR;
+        }
+    }
+    for (i = 0; i < n; i++) {
+        uint64_t off = rec[i].where & REC_OFFSET_MASK;
+        size_t size  = (rec[i].where & REC_WORD32) ? 4 : 8;
+
+        (void)xg_gas_amo_apply(
+            (xg_gas_amo_t)((rec[i].where >> REC_OP_SHIFT) & 0xfu),
+            (void *)(xg_gas.heap_lo + off), size, rec[i].value, 0);
+    }
+    return XG_NIC_HOOK_CONSUMED;
+}
+
+xg_status_t xg_gas_amo_batch_open(void)
+{
+    const ptl_ni_limits_t *limits = xg_gas_nic_limits();
+    size_t most = (size_t)limits->max_volatile_size / sizeof(batch_rec_t);
+    xg_nic_entry_desc_t le;
+    int ret;
+
+    memset(&batch, 0, sizeof(batch));
+    batch.le      = PTL_INVALID_HANDLE;
+    batch.pt      = PTL_PT_ANY;
+    batch.records = (uint32_t)xg_config.amo_batch;
+    if (batch.records > BATCH_RECORDS) {
+        batch.records = BATCH_RECORDS;
+    }
+    if (batch.records > most) {
+        batch.records = (uint32_t)most; /* one copied put each */
+    }
+    if (batch.records < 2) {
+        return XG_OK; /* XGAS_AMO_BATCH=0 or 1: one message per atomic */
+    }
+    batch.hooks.payload = batch_on_message;
+    ret = xg_nic_pt_alloc(BATCH_FN, xg_gas_nic_ni(), 0, PTL_EQ_NONE,
+                          (ptl_pt_index_t)limits->max_pt_index - 3, &batch.pt);
+    if (ret == PTL_OK) {
+        memset(&le, 0, sizeof(le));
+        le.is_le     = 1;
+        le.start     = batch_landing;
+        le.length    = (ptl_size_t)batch.records * sizeof(batch_rec_t);
+        le.ct_handle = PTL_CT_NONE;
+        le.uid       = PTL_UID_ANY;
+        le.options   = PTL_LE_OP_PUT | PTL_LE_EVENT_LINK_DISABLE |
+                     PTL_LE_EVENT_COMM_DISABLE;
+        ret = xg_nic_entry_append(BATCH_FN, xg_gas_nic_ni(), batch.pt, &le,
+                                  PTL_PRIORITY_LIST, NULL, &batch.le,
+                                  PTL_CT_NONE, 0);
+    }
+    if (ret == PTL_OK) {
+        ret = xg_nic_entry_set_hooks(BATCH_FN, batch.le, &batch.hooks);
+    }
+    if (ret == PTL_OK) {
+        batch.slot = calloc(BATCH_SLOTS, sizeof(*batch.slot));
+        ret        = (batch.slot != NULL) ? PTL_OK : PTL_NO_SPACE;
+    }
+    if (ret != PTL_OK) {
+        xg_error("gas",
+                 "the NIC route: cannot open the portal index of batched "
+                 "atomics (Portals code %d); set XGAS_AMO_BATCH=0 to send "
+                 "each atomic on its own",
+                 ret);
+        xg_gas_amo_batch_close();
+        return XG_ERR_NO_RESOURCE;
+    }
+    for (unsigned i = 0; i < BATCH_SLOTS; i++) {
+        xg_spinlock_init(&batch.slot[i].lock);
+        atomic_store_explicit(&batch.slot[i].pe, -1, memory_order_relaxed);
+    }
+    batch.open = 1;
+    return XG_OK;
+}
+
+void xg_gas_amo_batch_close(void)
+{
+    free(batch.slot);
+    batch.slot = NULL;
+    if (batch.le != PTL_INVALID_HANDLE) {
+        xg_nic_entry_unlink(BATCH_FN, batch.le, 1, PTL_CT_NONE, 0);
+    }
+    if (batch.pt != PTL_PT_ANY) {
+        xg_nic_pt_free(BATCH_FN, xg_gas_nic_ni(), batch.pt);
+    }
+    batch.le   = PTL_INVALID_HANDLE;
+    batch.pt   = PTL_PT_ANY;
+    batch.open = 0;
+}
+
+/* ---- the initiator's side ---------------------------------------------- */
+
+/* Sends the open batch of @slot (its lock held). */
+static xg_status_t batch_send(batch_slot_t *slot)
+{
+    xg_status_t status = xg_gas_nic_send_copy(
+        batch.pt, slot->rec, slot->n * sizeof(batch_rec_t),
+        atomic_load_explicit(&slot->pe, memory_order_relaxed));
+
+    slot->n = 0;
+    atomic_store_explicit(&slot->pe, -1, memory_order_relaxed);
+    atomic_fetch_sub_explicit(&xg_gas_amo_batched, 1, memory_order_relaxed);
+    return status;
+}
+
+int xg_gas_amo_batch_add(xg_gas_ctx_t *ctx, xg_gas_amo_t op, void *dst,
+                         size_t size, uint64_t value, int pe,
+                         xg_status_t *status_p)
+{
+    uint64_t off = xg_gas_nic_offset(dst);
+    batch_slot_t *slot;
+    xg_status_t status = XG_OK, s;
+
+    if (!batch.open || (off > REC_OFFSET_MASK) || (op > XG_GAS_AMO_XOR)) {
+        return 0;
+    }
+    slot = &batch.slot[(unsigned)pe & (BATCH_SLOTS - 1u)];
+    xg_spinlock_lock(&slot->lock);
+    if (atomic_load_explicit(&slot->pe, memory_order_relaxed) != pe) {
+        if (slot->n != 0) {
+            status = batch_send(slot); /* another PE's batch: out first */
+        }
+        atomic_store_explicit(&slot->pe, pe, memory_order_relaxed);
+        atomic_fetch_add_explicit(&xg_gas_amo_batched, 1, memory_order_relaxed);
+    }
+    slot->rec[slot->n].where =
+        off | ((uint64_t)op << REC_OP_SHIFT) | ((size == 4) ? REC_WORD32 : 0);
+    slot->rec[slot->n].value = (size == 4) ? (uint32_t)value : value;
+    if (++slot->n == batch.records) {
+        s      = batch_send(slot);
+        status = (status == XG_OK) ? s : status;
+    }
+    /* counted after it is in the batch: a quiet that sees the count sends
+     * the batch (ops.c) */
+    xg_gas_ctx_nic_op(ctx);
+    xg_spinlock_unlock(&slot->lock);
+    *status_p = status;
+    return 1;
+}
+
+void xg_gas_amo_batch_flush(int pe)
+{
+    unsigned i;
+
+    if (!batch.open || (atomic_load_explicit(&xg_gas_amo_batched,
+                                             memory_order_relaxed) == 0)) {
+        return;
+    }
+    for (i = 0; i < BATCH_SLOTS; i++) {
+        batch_slot_t *slot = &batch.slot[i];
+        int at = atomic_load_explicit(&slot->pe, memory_order_relaxed);
+
+        if ((at < 0) || ((pe >= 0) && (at != pe))) {
+            continue;
+        }
+        xg_spinlock_lock(&slot->lock);
+        at = atomic_load_explicit(&slot->pe, memory_order_relaxed);
+        if ((at >= 0) && ((pe < 0) || (at == pe))) {
+            /* a failure is logged by the NIC and shows at quiet */
+            (void)batch_send(slot);
+        }
+        xg_spinlock_unlock(&slot->lock);
+    }
+}
