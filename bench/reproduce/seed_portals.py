@@ -270,7 +270,8 @@ def fig12(ctx, small):
                   "baseline), median of %d runs of 9 repetitions each" %
                   SMALL_RUNS[ctx.quick],
         differs="at these lengths a receive's fixed cost (the append "
-                "call, the event) dominates, not the walk; ours is a "
+                "call, the event) dominates, not the walk, and at N = 1 "
+                "the two clock reads fall on the one match; ours is a "
                 "software path where the paper's PAC is hardware",
         rows=rows, plot=plot,
         reason="PAC is simulated hardware; the nearest experiment is the "
