@@ -59,6 +59,10 @@ static double budget     = 0.02; /* seconds per run */
 static long max_size     = MIB;
 static long compute_us   = 1000;
 static int quick;
+/* --lat-sizes, --bw-sizes: the sizes of the latency and bandwidth
+ * figures; 0-terminated, empty for the default sequences */
+#define MAX_SIZES 32
+static long lat_sizes[MAX_SIZES + 1], bw_sizes[MAX_SIZES + 1];
 static char *priv_a, *priv_b; /* private buffers */
 static void **buf;            /* ARMCI memory: 2 MiB + 1 MiB per process */
 
@@ -408,6 +412,46 @@ static int wanted(const char *list, const char *name)
     return 0;
 }
 
+/* Parses a comma-separated list of sizes into @out (0-terminated);
+ * returns 0 on success, -1 when a size is outside 1..@max or there are
+ * more than MAX_SIZES. */
+static int parse_sizes(const char *list, long *out, long max)
+{
+    char copy[512], *tok, *save, *end;
+    int n = 0;
+
+    snprintf(copy, sizeof(copy), "%s", list);
+    for (tok = strtok_r(copy, ",", &save); tok != NULL;
+         tok = strtok_r(NULL, ",", &save)) {
+        long v = strtol(tok, &end, 10);
+
+        if ((*end != '\0') || (v < 1) || (v > max) || (n == MAX_SIZES)) {
+            return -1;
+        }
+        out[n++] = v;
+    }
+    out[n] = 0;
+    return (n > 0) ? 0 : -1;
+}
+
+/* The default sequence @first, @first * @step, ... up to @last, unless
+ * @given holds sizes; 0-terminated in @out. */
+static void size_list(long *out, const long *given, long first, long last,
+                      long step)
+{
+    long size;
+    int n = 0;
+
+    if (given[0] != 0) {
+        memcpy(out, given, sizeof(long) * (MAX_SIZES + 1));
+        return;
+    }
+    for (size = first; (size <= last) && (n < MAX_SIZES); size *= step) {
+        out[n++] = size;
+    }
+    out[n] = 0;
+}
+
 static void usage(void)
 {
     if (me == 0) {
@@ -415,7 +459,8 @@ static void usage(void)
                 "usage: armci-bench [--quick] [--lib NAME] "
                 "[--route NAME] [--figures latency,bw,strided,acc,counter] "
                 "[--reps N] [--budget-ms MS] [--max-size BYTES] "
-                "[--compute-us US]\n");
+                "[--compute-us US] [--lat-sizes B,B,...] "
+                "[--bw-sizes B,B,...]\n");
     }
     MPI_Abort(MPI_COMM_WORLD, 2);
 }
@@ -424,8 +469,8 @@ int main(int argc, char **argv)
 {
     const char *figures = NULL;
     fig_result_t r;
-    long size;
-    int i;
+    long size, sizes[MAX_SIZES + 1];
+    int i, bad = 0;
 
     MPI_Init(&argc, &argv);
     ARMCI_Init();
@@ -451,16 +496,20 @@ int main(int argc, char **argv)
             max_size = atol(argv[++i]);
         } else if ((strcmp(argv[i], "--compute-us") == 0) && (i + 1 < argc)) {
             compute_us = atol(argv[++i]);
+        } else if ((strcmp(argv[i], "--lat-sizes") == 0) && (i + 1 < argc)) {
+            bad |= parse_sizes(argv[++i], lat_sizes, MIB);
+        } else if ((strcmp(argv[i], "--bw-sizes") == 0) && (i + 1 < argc)) {
+            bad |= parse_sizes(argv[++i], bw_sizes, MIB);
         } else {
             usage();
         }
     }
     if ((reps < 1) || (reps > MAX_REPS) || (np < 2) || (max_size < 8) ||
-        (max_size > MIB)) {
+        (max_size > MIB) || bad) {
         if (me == 0) {
             fprintf(stderr,
                     "armci-bench: needs 2 or more processes, reps "
-                    "1..%d, max-size 8..1M\n",
+                    "1..%d, max-size 8..1M, sizes 1..1M\n",
                     MAX_REPS);
         }
         usage();
@@ -480,8 +529,9 @@ int main(int argc, char **argv)
                lib, route, np, reps, budget * 1000);
     }
     if (wanted(figures, "latency")) {
-        for (size = 8; size <= ((max_size < 65536) ? max_size : 65536);
-             size *= 8) {
+        size_list(sizes, lat_sizes, 8, (max_size < 65536) ? max_size : 65536,
+                  8);
+        for (i = 0; (size = sizes[i]) != 0; i++) {
             r = measure(k_put_latency, size, k_memcpy, size);
             emit("put", "latency", size, r.med * 1e6, r.best * 1e6, "us",
                  "memcpy", r.base_med * 1e6, r.ratio, r.iters);
@@ -492,7 +542,8 @@ int main(int argc, char **argv)
     }
     /* bandwidths: GB/s, ratio = fraction of the baseline's */
     if (wanted(figures, "bw")) {
-        for (size = 1024; size <= max_size; size *= 4) {
+        size_list(sizes, bw_sizes, 1024, max_size, 4);
+        for (i = 0; (size = sizes[i]) != 0; i++) {
             r = measure(k_put_bw, size, k_memcpy, size);
             emit_bw("put", size, size, &r, "memcpy", size);
             r = measure(k_get_bw, size, k_memcpy, size);
