@@ -14,10 +14,11 @@
  *                           `size` bytes, the remote rows 9/8 `size`
  *                           apart (puts_sparse: 2 * `size`), against
  *                           the contiguous 1 MiB transfer in the same run
- *                           (Fig. 7-9); raw_strided_copy: the same pattern
- *                           with memcpy between private buffers, against
- *                           one memcpy of 1 MiB (what the memory system
- *                           makes of the pattern)
+ *                           (Fig. 7-9; --row-sizes chooses the row sizes,
+ *                           16 B..512 KiB by default); raw_strided_copy:
+ *                           the same pattern with memcpy between private
+ *                           buffers, against one memcpy of 1 MiB (what
+ *                           the memory system makes of the pattern)
  *   accs          bw        the same patch accumulated (doubles, scale
  *                           1.5); the contiguous ARMCI_Acc of 1 MiB next
  *                           to it (Fig. 11)
@@ -59,10 +60,12 @@ static double budget     = 0.02; /* seconds per run */
 static long max_size     = MIB;
 static long compute_us   = 1000;
 static int quick;
-/* --lat-sizes, --bw-sizes: the sizes of the latency and bandwidth
- * figures; 0-terminated, empty for the default sequences */
+/* --lat-sizes, --bw-sizes, --row-sizes: the sizes of the latency and
+ * bandwidth figures and the row sizes of the strided one; 0-terminated,
+ * empty for the default sequences */
 #define MAX_SIZES 32
 static long lat_sizes[MAX_SIZES + 1], bw_sizes[MAX_SIZES + 1];
+static long row_sizes[MAX_SIZES + 1];
 static char *priv_a, *priv_b; /* private buffers */
 static void **buf;            /* ARMCI memory: 2 MiB + 1 MiB per process */
 
@@ -460,7 +463,7 @@ static void usage(void)
                 "[--route NAME] [--figures latency,bw,strided,acc,counter] "
                 "[--reps N] [--budget-ms MS] [--max-size BYTES] "
                 "[--compute-us US] [--lat-sizes B,B,...] "
-                "[--bw-sizes B,B,...]\n");
+                "[--bw-sizes B,B,...] [--row-sizes B,B,...]\n");
     }
     MPI_Abort(MPI_COMM_WORLD, 2);
 }
@@ -500,16 +503,22 @@ int main(int argc, char **argv)
             bad |= parse_sizes(argv[++i], lat_sizes, MIB);
         } else if ((strcmp(argv[i], "--bw-sizes") == 0) && (i + 1 < argc)) {
             bad |= parse_sizes(argv[++i], bw_sizes, MIB);
+        } else if ((strcmp(argv[i], "--row-sizes") == 0) && (i + 1 < argc)) {
+            bad |= parse_sizes(argv[++i], row_sizes, MIB / 2);
         } else {
             usage();
         }
+    }
+    for (i = 0; row_sizes[i] != 0; i++) {
+        bad |= (MIB % row_sizes[i] != 0) ? -1 : 0; /* whole rows of 1 MiB */
     }
     if ((reps < 1) || (reps > MAX_REPS) || (np < 2) || (max_size < 8) ||
         (max_size > MIB) || bad) {
         if (me == 0) {
             fprintf(stderr,
                     "armci-bench: needs 2 or more processes, reps "
-                    "1..%d, max-size 8..1M, sizes 1..1M\n",
+                    "1..%d, max-size 8..1M, sizes 1..1M, row sizes "
+                    "dividing 1M up to 512K\n",
                     MAX_REPS);
         }
         usage();
@@ -551,8 +560,9 @@ int main(int argc, char **argv)
         }
     }
     if (wanted(figures, "strided")) {
+        size_list(sizes, row_sizes, 16, MIB / 2, 4);
         for (sparse = 0; sparse < 2; sparse++) {
-            for (size = 16; size <= MIB / 2; size *= 4) {
+            for (i = 0; (size = sizes[i]) != 0; i++) {
                 r = measure(k_puts, size, k_put_bw, MIB);
                 emit_bw(sparse ? "puts_sparse" : "puts", size, MIB, &r,
                         "contiguous_put", MIB);
@@ -562,7 +572,7 @@ int main(int argc, char **argv)
             }
         }
         sparse = 0;
-        for (size = 16; size <= MIB / 2; size *= 4) {
+        for (i = 0; (size = sizes[i]) != 0; i++) {
             r = measure(k_gets, size, k_get_bw, MIB);
             emit_bw("gets", size, MIB, &r, "contiguous_get", MIB);
         }
