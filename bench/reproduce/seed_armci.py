@@ -221,33 +221,47 @@ def fmt_size(n):
     return repro.report_lib.size_str(n)
 
 
-def size_axis(ax, xlabel="message size (bytes)"):
-    ax.set_xscale("log", base=2)
-    ax.set_xlabel(xlabel)
+def joined(*parts):
+    """The non-empty parts of a note, joined with '; '."""
+    return "; ".join(p for p in parts if p)
 
 
-def plot_series(ax, series, label, style):
-    if series:
-        xs = sorted(series)
-        ax.plot(xs, [series[x] for x in xs], style, marker="o", ms=3,
-                label=label)
-
-
+# line style per route of the pair figures; marker per operation
 STYLES = {"direct": "-", "nic": "--", "mpi": ":"}
-
-
-def routes_of(res, labels):
-    """(label, route) of the pair configurations that ran."""
-    return [(label, route) for label, route in labels if res.has(route)]
-
-
 PAIR_LABELS = [("xgas direct", "direct"), ("xgas NIC", "nic"),
                ("ARMCI-MPI", "mpi")]
 
 
+def pair_routes(res):
+    """(label, route) of the pair configurations that ran."""
+    return [(label, route) for label, route in PAIR_LABELS if res.has(route)]
+
+
+def plot_pairs(ax, res, series_of, ops, keep=lambda size: True):
+    """One line per route and operation: @series_of(route, op) is a dict
+    size -> value; @keep selects the sizes of the paper's axis."""
+    for label, route in pair_routes(res):
+        for op, mark in zip(ops, "so"):
+            s = series_of(route, op)
+            xs = [x for x in sorted(s) if keep(x)]
+            ax.plot(xs, [s[x] for x in xs], STYLES[route], marker=mark,
+                    ms=3, label="%s %s" % (op, label))
+
+
+def size_axis(ax, ylabel, xlabel="message size (bytes)", logy=True):
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if logy:
+        ax.set_yscale("log")
+
+
 def peer_note(res, route, value_of, better):
-    """'xgas / ARMCI-MPI' words for a row of an xgas route."""
-    if not res.has("mpi") or route == "mpi":
+    """How an xgas row compares with ARMCI-MPI's value in the same run
+    ('' for the peer's own rows and without the peer)."""
+    if route == "mpi":
+        return "peer, same run"
+    if not res.has("mpi"):
         return ""
     ours, theirs = value_of(route), value_of("mpi")
     if not theirs or not ours:
@@ -278,42 +292,33 @@ def our_pair_setup(ctx, setup, peer_what):
 
 def fig4(ctx, setup, res, peer_what):
     rows = []
-    lat_routes = routes_of(res, PAIR_LABELS)
-    for label, route in lat_routes:
-        get = res.stream_us(route, "get")
-        put = res.stream_us(route, "put")
+    for label, route in pair_routes(res):
         mpi = route == "mpi"
-        for op, series, paper in (("get", get, PAPER_GET_16_US),
-                                  ("put", put, PAPER_PUT_16_US)):
+        for op, paper, what in (
+                ("get", PAPER_GET_16_US, ""),
+                ("put", PAPER_PUT_16_US,
+                 "blocking put, complete at the source as the paper's")):
             rows.append(Row(
                 "%s 16 B, %s" % (op, label), None if mpi else paper,
-                series[16], "us",
-                note=("peer, same run" if mpi else peer_note(
-                    res, route, lambda r, op=op: res.stream_us(r, op)[16],
-                    "lower")) +
-                ("" if op == "get" else
-                 "; blocking put, complete at the source as the paper's")))
+                res.stream_us(route, op)[16], "us",
+                note=joined(peer_note(res, route, lambda r, op=op:
+                                      res.stream_us(r, op)[16], "lower"),
+                            what)))
         rows.append(Row("put 16 B + fence, %s" % label, None,
                         res.one(route, "put", "latency", 16), "us",
                         note="complete at the target (the paper gives no "
                              "such number)"))
+        get = res.stream_us(route, "get")
         big = max(s for s in get if s <= 4096)
         rows.append(Row("get %s, %s" % (fmt_size(big), label), None,
                         get[big], "us", note="the paper's plot only"))
 
     def plot(ax):
-        for label, route in lat_routes:
-            for op, mark in (("put", "s"), ("get", "o")):
-                s = {k: v for k, v in res.stream_us(route, op).items()
-                     if k <= 4096}
-                xs = sorted(s)
-                ax.plot(xs, [s[x] for x in xs], STYLES[route], marker=mark,
-                        ms=3, label="%s %s" % (op, label))
+        plot_pairs(ax, res, res.stream_us, ("put", "get"),
+                   lambda size: size <= 4096)
         ax.plot([16], [PAPER_PUT_16_US], "k^", label="paper put 16 B (text)")
         ax.plot([16], [PAPER_GET_16_US], "kv", label="paper get 16 B (text)")
-        size_axis(ax)
-        ax.set_yscale("log")
-        ax.set_ylabel("latency (us)")
+        size_axis(ax, "latency (us)")
 
     return Figure(
         "Fig. 4", "raw put/get latency", PAPER_SETUP_PAIR + "; put "
@@ -334,18 +339,16 @@ def peak(series):
 
 def fig5(ctx, setup, res, peer_what):
     rows = []
-    for label, route in routes_of(res, PAIR_LABELS):
+    for label, route in pair_routes(res):
         mpi = route == "mpi"
         for op in ("put", "get"):
-            bw = res.bw_mbs(route, op)
-            size, best = peak(bw)
+            size, best = peak(res.bw_mbs(route, op))
             rows.append(Row(
                 "peak %s, %s" % (op, label), None if mpi else PAPER_PEAK_MBS,
                 best, "MB/s", better="higher",
-                note="at %s%s" % (fmt_size(size), "; peer, same run" if mpi
-                                  else "; " + peer_note(
-                                      res, route, lambda r, op=op:
-                                      peak(res.bw_mbs(r, op))[1], "higher"))))
+                note=joined("at %s" % fmt_size(size), peer_note(
+                    res, route, lambda r, op=op: peak(res.bw_mbs(r, op))[1],
+                    "higher"))))
             # what the memory system gives the same bytes: memcpy of the
             # size of the peak, in the same run (the paper's 1.8 GB/s)
             avail = res.one(route, op, "bw", size, "baseline_value") * 1e3
@@ -358,17 +361,10 @@ def fig5(ctx, setup, res, peer_what):
                      (fmt_size(size), repro.num(avail))))
 
     def plot(ax):
-        for label, route in routes_of(res, PAIR_LABELS):
-            for op, mark in (("put", "s"), ("get", "o")):
-                s = res.bw_mbs(route, op)
-                xs = sorted(s)
-                ax.plot(xs, [s[x] for x in xs], STYLES[route], marker=mark,
-                        ms=3, label="%s %s" % (op, label))
+        plot_pairs(ax, res, res.bw_mbs, ("put", "get"))
         ax.axhline(PAPER_PEAK_MBS, color="k", lw=0.8,
                    label="paper peak 1775 MB/s (text)")
-        size_axis(ax)
-        ax.set_yscale("log")
-        ax.set_ylabel("bandwidth (MB/s)")
+        size_axis(ax, "bandwidth (MB/s)")
 
     return Figure(
         "Fig. 5", "raw put/get bandwidth", PAPER_SETUP_PAIR + "; peak from "
@@ -389,31 +385,25 @@ def per_byte_ns(res, route, op):
 
 def fig6(ctx, setup, res, peer_what):
     rows = []
-    for label, route in routes_of(res, PAIR_LABELS):
-        mpi = route == "mpi"
+    for label, route in pair_routes(res):
         for op in ("put", "get"):
             ns = per_byte_ns(res, route, op)
             for size in (4096, 16384):
                 if size in ns:
                     rows.append(Row(
                         "%s %s, %s" % (op, fmt_size(size), label),
-                        None if mpi else PAPER_NS_PER_BYTE_4K, ns[size],
-                        "ns/B", note="peer, same run" if mpi else
-                        "paper: ~1 ns beyond 4 KiB"))
+                        None if route == "mpi" else PAPER_NS_PER_BYTE_4K,
+                        ns[size], "ns/B", note=joined(
+                            peer_note(res, route, lambda r, op=op, s=size:
+                                      per_byte_ns(res, r, op)[s], "lower"),
+                            "paper: ~1 ns beyond 4 KiB")))
 
     def plot(ax):
-        for label, route in routes_of(res, PAIR_LABELS):
-            for op, mark in (("put", "s"), ("get", "o")):
-                s = {k: v for k, v in per_byte_ns(res, route, op).items()
-                     if 256 <= k <= 16384}
-                xs = sorted(s)
-                ax.plot(xs, [s[x] for x in xs], STYLES[route], marker=mark,
-                        ms=3, label="%s %s" % (op, label))
+        plot_pairs(ax, res, lambda r, op: per_byte_ns(res, r, op),
+                   ("put", "get"), lambda size: 256 <= size <= 16384)
         ax.plot([4096, 16384], [PAPER_NS_PER_BYTE_4K] * 2, "k-", lw=2,
                 label="paper ~1 ns beyond 4 KiB (text)")
-        size_axis(ax)
-        ax.set_yscale("log")
-        ax.set_ylabel("latency / byte (ns)")
+        size_axis(ax, "latency / byte (ns)")
 
     return Figure(
         "Fig. 6", "effective latency per byte", PAPER_SETUP_PAIR + "; "
@@ -435,7 +425,8 @@ def crossing(series, fraction):
             # linear in log2(size) between lo and hi
             t = (fraction - series[lo]) / (series[hi] - series[lo])
             return lo * (hi / lo) ** t
-    return None
+    raise ReproduceError("a bandwidth curve never reaches %g of its own "
+                         "peak" % fraction)
 
 
 def efficiency(res, route, op):
@@ -447,36 +438,27 @@ def efficiency(res, route, op):
 
 def fig7(ctx, setup, res, peer_what):
     rows = []
-    for label, route in routes_of(res, PAIR_LABELS):
-        mpi = route == "mpi"
+    for label, route in pair_routes(res):
         for op in ("put", "get"):
             eff = efficiency(res, route, op)
+            top = max(res.bw_mbs(route, op).values())
             for name, fraction, paper in (("N1/2", 0.5, PAPER_N_HALF),
                                           ("N90%", 0.9, PAPER_N_90)):
                 at = crossing(eff, fraction)
-                if at is None:
-                    raise ReproduceError("%s %s never reaches %g of its "
-                                         "peak" % (label, op, fraction))
                 rows.append(Row(
-                    "%s %s, %s" % (name, op, label), None if mpi else paper,
-                    at, "bytes",
-                    note=("peer, same run; " if mpi else "") +
-                    "peak %s MB/s" % repro.num(max(res.bw_mbs(route,
-                                                              op).values()))))
+                    "%s %s, %s" % (name, op, label),
+                    None if route == "mpi" else paper, at, "bytes",
+                    note=joined("peer, same run" if route == "mpi" else "",
+                                "peak %s MB/s" % repro.num(top))))
 
     def plot(ax):
-        for label, route in routes_of(res, PAIR_LABELS):
-            for op, mark in (("put", "s"), ("get", "o")):
-                s = efficiency(res, route, op)
-                xs = sorted(s)
-                ax.plot(xs, [s[x] for x in xs], STYLES[route], marker=mark,
-                        ms=3, label="%s %s" % (op, label))
+        plot_pairs(ax, res, lambda r, op: efficiency(res, r, op),
+                   ("put", "get"))
         ax.plot([PAPER_N_HALF], [0.5], "kD", label="paper N1/2 = 2 KiB")
         ax.plot([PAPER_N_90], [0.9], "k*", ms=9,
                 label="paper >= 0.9 beyond 16 KiB")
-        size_axis(ax)
+        size_axis(ax, "ratio to peak bandwidth", logy=False)
         ax.set_ylim(0, 1.2)
-        ax.set_ylabel("ratio to peak bandwidth")
 
     return Figure(
         "Fig. 7", "bandwidth as a fraction of the peak", PAPER_SETUP_PAIR +
@@ -493,34 +475,27 @@ def fig7(ctx, setup, res, peer_what):
 
 def fig9(ctx, setup, res, peer_what):
     rows = []
-    for label, route in routes_of(res, PAIR_LABELS):
+    for label, route in pair_routes(res):
         for op, contig in (("puts", "put"), ("gets", "get")):
-            bw = res.values(route, op, "bw")
+            bw = res.bw_mbs(route, op)
             frac = res.values(route, op, "bw", "ratio")
             # the paper's claim: the curve over l0 is Fig. 5's curve over
             # the message size, so a contiguous op of l0 bytes is the
             # other comparison
             flat = res.bw_mbs(route, contig)
             for size in STRIDED_ROWS:
-                also = ("; a contiguous %s of %s: %s MB/s" %
-                        (contig, fmt_size(size), repro.num(flat[size]))
-                        if size in flat else "")
                 rows.append(Row(
                     "%s l0=%s, %s" % (op, fmt_size(size), label), None,
-                    bw[size] * 1e3, "MB/s", better="higher",
-                    note="%.0f %% of the contiguous 1 MiB %s%s" %
-                    (frac[size] * 100, contig, also)))
+                    bw[size], "MB/s", better="higher", note=joined(
+                        "%.0f %% of the contiguous 1 MiB %s" %
+                        (frac[size] * 100, contig),
+                        "a contiguous %s of %s: %s MB/s" %
+                        (contig, fmt_size(size), repro.num(flat[size]))
+                        if size in flat else "")))
 
     def plot(ax):
-        for label, route in routes_of(res, PAIR_LABELS):
-            for op, mark in (("puts", "s"), ("gets", "o")):
-                s = {k: v * 1e3 for k, v in
-                     res.values(route, op, "bw").items()}
-                xs = sorted(s)
-                ax.plot(xs, [s[x] for x in xs], STYLES[route], marker=mark,
-                        ms=3, label="%s %s" % (op, label))
-        s = {k: v * 1e3 for k, v in
-             res.values("direct", "raw_strided_copy", "bw").items()}
+        plot_pairs(ax, res, res.bw_mbs, ("puts", "gets"))
+        s = res.bw_mbs("direct", "raw_strided_copy")
         xs = sorted(s)
         ax.plot(xs, [s[x] for x in xs], "-", color="grey", lw=0.8,
                 label="memcpy of the pattern (direct run)")
@@ -530,9 +505,7 @@ def fig9(ctx, setup, res, peer_what):
                 label="contiguous put of l0 bytes, xgas NIC (Fig. 5)")
         ax.axhline(PAPER_PEAK_MBS, color="k", lw=0.8,
                    label="paper Fig. 5 peak (Fig. 9 said to match it)")
-        size_axis(ax, "l0: contiguous chunk (bytes)")
-        ax.set_yscale("log")
-        ax.set_ylabel("bandwidth (MB/s)")
+        size_axis(ax, "bandwidth (MB/s)", "l0: contiguous chunk (bytes)")
 
     return Figure(
         "Fig. 9", "strided put/get of 1 MiB", PAPER_SETUP_PAIR + "; 1 MiB "
@@ -555,12 +528,17 @@ COUNTER_LABELS = [("xgas NIC, progress thread", "nic"),
                   ("xgas direct", "direct"), ("ARMCI-MPI", "mpi")]
 
 
+def counter_routes(res):
+    return [(label, route) for label, route in COUNTER_LABELS
+            if res.has(route)]
+
+
 def fig10(ctx, setup, res, peer_what):
     np_max = setup.counter_np
     rows = []
     for owner in ("owner_computes", "owner_waits"):
         op = "fadd_" + owner
-        for label, route in routes_of(res, COUNTER_LABELS):
+        for label, route in counter_routes(res):
             series = res.values(route, op, "counter")
             rows.append(Row(
                 "%s, %s, p=%d" % (owner.replace("_", " "), label, np_max),
@@ -582,7 +560,7 @@ def fig10(ctx, setup, res, peer_what):
     def plot(ax):
         # one colour per configuration; solid: the owner computes,
         # dashed: it waits
-        for i, (label, route) in enumerate(routes_of(res, COUNTER_LABELS)):
+        for i, (label, route) in enumerate(counter_routes(res)):
             for owner, style in (("owner_computes", "-"),
                                  ("owner_waits", "--")):
                 s = res.values(route, "fadd_" + owner, "counter")
