@@ -497,7 +497,7 @@ def fig9(ctx, setup, res, peer_what):
         plot_pairs(ax, res, res.bw_mbs, ("puts", "gets"))
         s = res.bw_mbs("direct", "raw_strided_copy")
         xs = sorted(s)
-        ax.plot(xs, [s[x] for x in xs], "-", color="grey", lw=0.8,
+        ax.plot(xs, [s[x] for x in xs], "-.", color="grey", lw=0.8,
                 label="memcpy of the pattern (direct run)")
         s = res.bw_mbs("nic", "put")
         xs = sorted(s)
