@@ -15,7 +15,7 @@
  *                           apart (puts_sparse: 2 * `size`), against
  *                           the contiguous 1 MiB transfer in the same run
  *                           (Fig. 7-9; --row-sizes chooses the row sizes,
- *                           16 B..512 KiB by default); raw_strided_copy:
+ *                           16 B..256 KiB by default); raw_strided_copy:
  *                           the same pattern with memcpy between private
  *                           buffers, against one memcpy of 1 MiB (what
  *                           the memory system makes of the pattern)
