@@ -14,10 +14,11 @@
  *                           `size` bytes, the remote rows 9/8 `size`
  *                           apart (puts_sparse: 2 * `size`), against
  *                           the contiguous 1 MiB transfer in the same run
- *                           (Fig. 7-9); raw_strided_copy: the same pattern
- *                           with memcpy between private buffers, against
- *                           one memcpy of 1 MiB (what the memory system
- *                           makes of the pattern)
+ *                           (Fig. 7-9; --row-sizes chooses the row sizes,
+ *                           16 B..256 KiB by default); raw_strided_copy:
+ *                           the same pattern with memcpy between private
+ *                           buffers, against one memcpy of 1 MiB (what
+ *                           the memory system makes of the pattern)
  *   accs          bw        the same patch accumulated (doubles, scale
  *                           1.5); the contiguous ARMCI_Acc of 1 MiB next
  *                           to it (Fig. 11)
@@ -59,6 +60,12 @@ static double budget     = 0.02; /* seconds per run */
 static long max_size     = MIB;
 static long compute_us   = 1000;
 static int quick;
+/* --lat-sizes, --bw-sizes, --row-sizes: the sizes of the latency and
+ * bandwidth figures and the row sizes of the strided one; 0-terminated,
+ * empty for the default sequences */
+#define MAX_SIZES 32
+static long lat_sizes[MAX_SIZES + 1], bw_sizes[MAX_SIZES + 1];
+static long row_sizes[MAX_SIZES + 1];
 static char *priv_a, *priv_b; /* private buffers */
 static void **buf;            /* ARMCI memory: 2 MiB + 1 MiB per process */
 
@@ -408,6 +415,46 @@ static int wanted(const char *list, const char *name)
     return 0;
 }
 
+/* Parses a comma-separated list of sizes into @out (0-terminated);
+ * returns 0 on success, -1 when a size is outside 1..@max or there are
+ * more than MAX_SIZES. */
+static int parse_sizes(const char *list, long *out, long max)
+{
+    char copy[512], *tok, *save, *end;
+    int n = 0;
+
+    snprintf(copy, sizeof(copy), "%s", list);
+    for (tok = strtok_r(copy, ",", &save); tok != NULL;
+         tok = strtok_r(NULL, ",", &save)) {
+        long v = strtol(tok, &end, 10);
+
+        if ((*end != '\0') || (v < 1) || (v > max) || (n == MAX_SIZES)) {
+            return -1;
+        }
+        out[n++] = v;
+    }
+    out[n] = 0;
+    return (n > 0) ? 0 : -1;
+}
+
+/* The default sequence @first, @first * @step, ... up to @last, unless
+ * @given holds sizes; 0-terminated in @out. */
+static void size_list(long *out, const long *given, long first, long last,
+                      long step)
+{
+    long size;
+    int n = 0;
+
+    if (given[0] != 0) {
+        memcpy(out, given, sizeof(long) * (MAX_SIZES + 1));
+        return;
+    }
+    for (size = first; (size <= last) && (n < MAX_SIZES); size *= step) {
+        out[n++] = size;
+    }
+    out[n] = 0;
+}
+
 static void usage(void)
 {
     if (me == 0) {
@@ -415,7 +462,8 @@ static void usage(void)
                 "usage: armci-bench [--quick] [--lib NAME] "
                 "[--route NAME] [--figures latency,bw,strided,acc,counter] "
                 "[--reps N] [--budget-ms MS] [--max-size BYTES] "
-                "[--compute-us US]\n");
+                "[--compute-us US] [--lat-sizes B,B,...] "
+                "[--bw-sizes B,B,...] [--row-sizes B,B,...]\n");
     }
     MPI_Abort(MPI_COMM_WORLD, 2);
 }
@@ -424,8 +472,8 @@ int main(int argc, char **argv)
 {
     const char *figures = NULL;
     fig_result_t r;
-    long size;
-    int i;
+    long size, sizes[MAX_SIZES + 1];
+    int i, bad = 0;
 
     MPI_Init(&argc, &argv);
     ARMCI_Init();
@@ -451,16 +499,26 @@ int main(int argc, char **argv)
             max_size = atol(argv[++i]);
         } else if ((strcmp(argv[i], "--compute-us") == 0) && (i + 1 < argc)) {
             compute_us = atol(argv[++i]);
+        } else if ((strcmp(argv[i], "--lat-sizes") == 0) && (i + 1 < argc)) {
+            bad |= parse_sizes(argv[++i], lat_sizes, MIB);
+        } else if ((strcmp(argv[i], "--bw-sizes") == 0) && (i + 1 < argc)) {
+            bad |= parse_sizes(argv[++i], bw_sizes, MIB);
+        } else if ((strcmp(argv[i], "--row-sizes") == 0) && (i + 1 < argc)) {
+            bad |= parse_sizes(argv[++i], row_sizes, MIB / 2);
         } else {
             usage();
         }
     }
+    for (i = 0; row_sizes[i] != 0; i++) {
+        bad |= (MIB % row_sizes[i] != 0) ? -1 : 0; /* whole rows of 1 MiB */
+    }
     if ((reps < 1) || (reps > MAX_REPS) || (np < 2) || (max_size < 8) ||
-        (max_size > MIB)) {
+        (max_size > MIB) || bad) {
         if (me == 0) {
             fprintf(stderr,
                     "armci-bench: needs 2 or more processes, reps "
-                    "1..%d, max-size 8..1M\n",
+                    "1..%d, max-size 8..1M, sizes 1..1M, row sizes "
+                    "dividing 1M up to 512K\n",
                     MAX_REPS);
         }
         usage();
@@ -480,8 +538,9 @@ int main(int argc, char **argv)
                lib, route, np, reps, budget * 1000);
     }
     if (wanted(figures, "latency")) {
-        for (size = 8; size <= ((max_size < 65536) ? max_size : 65536);
-             size *= 8) {
+        size_list(sizes, lat_sizes, 8, (max_size < 65536) ? max_size : 65536,
+                  8);
+        for (i = 0; (size = sizes[i]) != 0; i++) {
             r = measure(k_put_latency, size, k_memcpy, size);
             emit("put", "latency", size, r.med * 1e6, r.best * 1e6, "us",
                  "memcpy", r.base_med * 1e6, r.ratio, r.iters);
@@ -492,7 +551,8 @@ int main(int argc, char **argv)
     }
     /* bandwidths: GB/s, ratio = fraction of the baseline's */
     if (wanted(figures, "bw")) {
-        for (size = 1024; size <= max_size; size *= 4) {
+        size_list(sizes, bw_sizes, 1024, max_size, 4);
+        for (i = 0; (size = sizes[i]) != 0; i++) {
             r = measure(k_put_bw, size, k_memcpy, size);
             emit_bw("put", size, size, &r, "memcpy", size);
             r = measure(k_get_bw, size, k_memcpy, size);
@@ -500,8 +560,9 @@ int main(int argc, char **argv)
         }
     }
     if (wanted(figures, "strided")) {
+        size_list(sizes, row_sizes, 16, MIB / 2, 4);
         for (sparse = 0; sparse < 2; sparse++) {
-            for (size = 16; size <= MIB / 2; size *= 4) {
+            for (i = 0; (size = sizes[i]) != 0; i++) {
                 r = measure(k_puts, size, k_put_bw, MIB);
                 emit_bw(sparse ? "puts_sparse" : "puts", size, MIB, &r,
                         "contiguous_put", MIB);
@@ -511,7 +572,7 @@ int main(int argc, char **argv)
             }
         }
         sparse = 0;
-        for (size = 16; size <= MIB / 2; size *= 4) {
+        for (i = 0; (size = sizes[i]) != 0; i++) {
             r = measure(k_gets, size, k_get_bw, MIB);
             emit_bw("gets", size, MIB, &r, "contiguous_get", MIB);
         }
