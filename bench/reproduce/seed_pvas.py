@@ -110,8 +110,9 @@ def run_pingpong(ctx):
                         rec.get("kind") == "pingpong" and "value" in rec:
                     found[mode].setdefault(int(rec["size"]), []).append(rec)
     if not found["pvas"] or not found["conventional"]:
-        raise repro.ReproduceError("xgas-bench printed no putmem ping-pong "
-                                   "line (see raw.txt)")
+        raise repro.ReproduceError(
+            "xgas-bench printed no putmem ping-pong line: run `xgasrun -n 2 "
+            "xgas-bench %s` by hand" % " ".join(pingpong_args(ctx.quick)))
     return found
 
 
@@ -286,8 +287,9 @@ def pte_runs(ctx, counts, object_mib, heap):
         for mode in ("conventional", "pvas"):
             if (mode, n) not in found:
                 raise repro.ReproduceError(
-                    "bench/pvas_pte.sh printed no %s line at %d PEs (see "
-                    "raw.txt)" % (mode, n))
+                    "bench/pvas_pte.sh printed no %s line at %d PEs: run "
+                    "`OBJECT_MIB=%d bench/pvas_pte.sh %s %d` by hand" %
+                    (mode, n, object_mib, ctx.build, n))
     return found
 
 
