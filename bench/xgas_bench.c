@@ -86,6 +86,7 @@ static struct {
     int list;
     int no_bind;
     int internode; /* PE 0 and PE 1 on two nodes: no raw mapping */
+    int bounce;    /* putmem ping-pong against raw_bounce_pingpong */
     size_t min_size;
     size_t max_size;
     size_t max_bw_size;
@@ -735,6 +736,11 @@ static int run_figures(void)
             fig.run       = spec->run;
             fig.base      = spec->base;
             fig.base_name = spec->base_name;
+            if (opt.bounce && (fig.op == OP_PUTMEM) &&
+                (fig.kind == KIND_PINGPONG)) {
+                fig.base      = raw_bounce_pingpong;
+                fig.base_name = "raw_bounce_pingpong";
+            }
             if (opt.list) {
                 if (bench_env.me == 0) {
                     printf("op=%s kind=%s size=%zu baseline=%s\n",
@@ -808,6 +814,10 @@ static void bench_usage(FILE *out)
         "                     shared-memory baseline (baseline=none; the\n"
         "                     network's raw figures come from xgas-ofi-raw,\n"
         "                     bench/internode.sh)\n"
+        "  --bounce           putmem pingpong against raw_bounce_pingpong\n"
+        "                     (two copies through a shared bounce buffer,\n"
+        "                     as a shared-memory transport moves data)\n"
+        "                     instead of raw_copy_flag_pingpong\n"
         "  --list             print the figures instead of measuring them\n"
         "  --help             this text\n"
         "\n"
@@ -862,7 +872,8 @@ static void parse_options(int argc, char **argv)
         O_GUPS,
         O_LIB,
         O_NO_BIND,
-        O_INTERNODE
+        O_INTERNODE,
+        O_BOUNCE
     };
     static const struct option longopts[] = {
         {"quick", no_argument, NULL, 'q'},
@@ -880,6 +891,7 @@ static void parse_options(int argc, char **argv)
         {"lib", required_argument, NULL, O_LIB},
         {"no-bind", no_argument, NULL, O_NO_BIND},
         {"internode", no_argument, NULL, O_INTERNODE},
+        {"bounce", no_argument, NULL, O_BOUNCE},
         {NULL, 0, NULL, 0},
     };
     double budget_ms = 0;
@@ -928,6 +940,7 @@ static void parse_options(int argc, char **argv)
         case O_LIB: snprintf(opt.lib, sizeof(opt.lib), "%s", optarg); break;
         case O_NO_BIND: opt.no_bind = 1; break;
         case O_INTERNODE: opt.internode = 1; break;
+        case O_BOUNCE: opt.bounce = 1; break;
         default:
             if (bench_env.me == 0) {
                 bench_usage(stderr);

@@ -233,6 +233,7 @@ void bench_raw_reset(void);
 /* Raw baseline kernels (bench_kernel_t). */
 uint64_t raw_store_pingpong(const bench_fig_t *fig, long warm, long iters);
 uint64_t raw_copy_flag_pingpong(const bench_fig_t *fig, long warm, long iters);
+uint64_t raw_bounce_pingpong(const bench_fig_t *fig, long warm, long iters);
 uint64_t raw_load_after_write(const bench_fig_t *fig, long warm, long iters);
 uint64_t raw_fetch_add_pingpong(const bench_fig_t *fig, long warm, long iters);
 uint64_t raw_store_fence(const bench_fig_t *fig, long warm, long iters);

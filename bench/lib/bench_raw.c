@@ -125,9 +125,12 @@ static inline void raw_wait_eq(long *word, long value)
  * Ping-pong of PE 0 and PE 1 through their inboxes: each turn writes
  * @size bytes of data (none if @size is 0) into the peer's data inbox and
  * then the turn number into its flag (release store), and waits for the
- * peer to do the same.  Returns PE 0's timed nanoseconds.
+ * peer to do the same.  With @copy_out the inbox is only a bounce buffer:
+ * a PE that sees its flag first copies the data out of its inbox into its
+ * private destination (the second copy of a shared-memory transport).
+ * Returns PE 0's timed nanoseconds.
  */
-static uint64_t raw_pingpong(size_t size, long warm, long iters)
+static uint64_t raw_pingpong(size_t size, int copy_out, long warm, long iters)
 {
     bench_raw_t *raw = &bench_env.raw;
     int me = bench_env.me, peer = 1 - me;
@@ -143,6 +146,9 @@ static uint64_t raw_pingpong(size_t size, long warm, long iters)
         }
         if (me == 1) {
             raw_wait_eq(raw->flag[1], seq);
+            if (copy_out && (size > 0)) {
+                memcpy(bench_env.dst, raw->data[1], size);
+            }
         }
         if (size > 0) {
             memcpy(raw->data[peer], bench_env.src, size);
@@ -150,6 +156,9 @@ static uint64_t raw_pingpong(size_t size, long warm, long iters)
         __atomic_store_n(raw->flag[peer], seq, __ATOMIC_RELEASE);
         if (me == 0) {
             raw_wait_eq(raw->flag[0], seq);
+            if (copy_out && (size > 0)) {
+                memcpy(bench_env.dst, raw->data[0], size);
+            }
         }
     }
     return (me == 0) ? bench_now_ns() - t0 : 0;
@@ -159,13 +168,22 @@ static uint64_t raw_pingpong(size_t size, long warm, long iters)
 uint64_t raw_store_pingpong(const bench_fig_t *fig, long warm, long iters)
 {
     (void)fig;
-    return raw_pingpong(0, warm, iters);
+    return raw_pingpong(0, 0, warm, iters);
 }
 
 /* memcpy of the figure's size into the peer's inbox, then the flag. */
 uint64_t raw_copy_flag_pingpong(const bench_fig_t *fig, long warm, long iters)
 {
-    return raw_pingpong(fig->size, warm, iters);
+    return raw_pingpong(fig->size, 0, warm, iters);
+}
+
+/* The same through a bounce buffer: memcpy into the peer's shared inbox,
+ * the flag, and the peer copies the data out into its private buffer --
+ * the two copies of "memory copy via shared memory" (PVAS paper, Fig. 1),
+ * whole messages, not pipelined in chunks. */
+uint64_t raw_bounce_pingpong(const bench_fig_t *fig, long warm, long iters)
+{
+    return raw_pingpong(fig->size, 1, warm, iters);
 }
 
 /*
