@@ -6,15 +6,16 @@
  * message is a system call and a wake-up of the target's poller (tcp),
  * the rate is a few hundred thousand per second, and GUPS-like programs
  * spend their time in per-message costs.  Nobody waits for such an atomic
- * before the next quiet, so the route keeps it in its context: up to
+ * before the next quiet, so the route holds it back: up to
  * XGAS_AMO_BATCH of them for one PE travel as one put of records
- * (offset, operation, size, operand) to a portal index of their own,
+ * (xg_gas_amo_wire.h: offset, operation, size, operand) to a portal index
+ * of their own,
  * whose payload handler applies them at the target with CPU atomics --
  * atomic against the NIC's own atomics and those of same-node PEs, which
  * are CPU atomics on the same words too (nic/atomic.c).  The put is one
  * operation of gas's NIC counter, so quiet completes it like any other.
  *
- The process keeps a few open batches (BATCH_SLOTS, one PE each, chosen
+ * The process keeps a few open batches (BATCH_SLOTS, one PE each, chosen
  * by PE number; another PE on a taken slot sends the old batch first),
  * each under a spinlock, whatever context and thread the atomics come
  * from: an atomic counts as a NIC operation of its context when it is
@@ -35,34 +36,21 @@
 #include "base/xg_config.h"
 #include "base/xg_log.h"
 #include "base/xg_spinlock.h"
+#include "gas/xg_gas_amo_wire.h"
 #include "mem/xg_mem.h"
 #include "nic/xg_nic.h"
 #include "nic/xg_nic_hooks.h"
 
 #define BATCH_FN "gas batched atomics"
 
-/* Open batches per context (a power of two) and records per batch at
- * most (XGAS_AMO_BATCH is capped to it). */
-#define BATCH_SLOTS   8
-#define BATCH_RECORDS 255
-
-/* One atomic on the wire: @where is the partition offset in the low 56
- * bits, the operation (xg_gas_amo_t) in the next 4 and, in bit 60, a
- * 32-bit word (else 64). */
-typedef struct batch_rec {
-    uint64_t where;
-    uint64_t value;
-} batch_rec_t;
-
-#define REC_OFFSET_MASK ((UINT64_C(1) << 56) - 1)
-#define REC_OP_SHIFT    56
-#define REC_WORD32      (UINT64_C(1) << 60)
+/* Open batches (a power of two). */
+#define BATCH_SLOTS 8
 
 typedef struct batch_slot {
     xg_spinlock_t lock;
     _Atomic int pe; /* -1: no open batch */
     uint32_t n;     /* records */
-    batch_rec_t rec[BATCH_RECORDS];
+    xg_gas_amo_rec_t rec[XG_GAS_AMO_REC_MAX];
 } batch_slot_t;
 
 static struct {
@@ -77,43 +65,30 @@ static struct {
 /* Open batches: a wait sends them when not 0. */
 _Atomic uint32_t xg_gas_amo_batched;
 
-/* The entry's landing area: the handler consumes every byte. */
+/* The entry's landing area: the handler consumes every byte, none lands
+ * (as with gas's active messages). */
 static uint8_t batch_landing[64];
 
 /* ---- the target's side ------------------------------------------------- */
 
-/* Applies the records of one message; any malformed one fails the whole
- * message (and nothing of it is applied): it comes from another process. */
+/* Applies the records of one message; a malformed one fails the whole
+ * message, nothing of it applied: it comes from another process. */
 static xg_nic_hook_ret_t batch_on_message(const xg_nic_hook_args_t *args)
 {
-    const batch_rec_t *rec = args->data;
-    size_t n               = args->len / sizeof(batch_rec_t), i;
+    const xg_gas_amo_rec_t *rec = args->data;
+    size_t n                    = 0, i;
 
-    if ((args->offset != 0) || (args->len != args->id->rlength) ||
-        (args->len == 0) || (args->len % sizeof(batch_rec_t) != 0) ||
-        (n > BATCH_RECORDS) || (((uintptr_t)rec % sizeof(uint64_t)) != 0)) {
+    if ((args->offset == 0) && (args->len == args->id->rlength)) {
+        n = xg_gas_amo_msg_check(args->data, args->len, xg_mem.part_size);
+    }
+    if (n == 0) {
         return XG_NIC_HOOK_ERROR;
     }
     for (i = 0; i < n; i++) {
-        uint64_t off = rec[i].where & REC_OFFSET_MASK;
-        unsigned op  = (unsigned)((rec[i].where >> REC_OP_SHIFT) & 0xfu);
-        size_t size  = (rec[i].where & REC_WORD32) ? 4 : 8;
-        uint64_t high =
-            rec[i].where &
-            ~(REC_OFFSET_MASK | (UINT64_C(0xf) << REC_OP_SHIFT) | REC_WORD32);
-
-        if ((high != 0) || (op > XG_GAS_AMO_XOR) || (off % size != 0) ||
-            (off > xg_mem.part_size - size)) {
-            return XG_NIC_HOOK_ERROR;
-        }
-    }
-    for (i = 0; i < n; i++) {
-        uint64_t off = rec[i].where & REC_OFFSET_MASK;
-        size_t size  = (rec[i].where & REC_WORD32) ? 4 : 8;
-
         (void)xg_gas_amo_apply(
-            (xg_gas_amo_t)((rec[i].where >> REC_OP_SHIFT) & 0xfu),
-            (void *)(xg_gas.heap_lo + off), size, rec[i].value, 0);
+            (xg_gas_amo_t)xg_gas_amo_rec_op(&rec[i]),
+            (void *)(xg_gas.heap_lo + xg_gas_amo_rec_offset(&rec[i])),
+            xg_gas_amo_rec_size(&rec[i]), rec[i].value, 0);
     }
     return XG_NIC_HOOK_CONSUMED;
 }
@@ -121,7 +96,7 @@ static xg_nic_hook_ret_t batch_on_message(const xg_nic_hook_args_t *args)
 xg_status_t xg_gas_amo_batch_open(void)
 {
     const ptl_ni_limits_t *limits = xg_gas_nic_limits();
-    size_t most = (size_t)limits->max_volatile_size / sizeof(batch_rec_t);
+    size_t most = (size_t)limits->max_volatile_size / sizeof(xg_gas_amo_rec_t);
     xg_nic_entry_desc_t le;
     int ret;
 
@@ -129,8 +104,8 @@ xg_status_t xg_gas_amo_batch_open(void)
     batch.le      = PTL_INVALID_HANDLE;
     batch.pt      = PTL_PT_ANY;
     batch.records = (uint32_t)xg_config.amo_batch;
-    if (batch.records > BATCH_RECORDS) {
-        batch.records = BATCH_RECORDS;
+    if (batch.records > XG_GAS_AMO_REC_MAX) {
+        batch.records = XG_GAS_AMO_REC_MAX;
     }
     if (batch.records > most) {
         batch.records = (uint32_t)most; /* one copied put each */
@@ -145,7 +120,7 @@ xg_status_t xg_gas_amo_batch_open(void)
         memset(&le, 0, sizeof(le));
         le.is_le     = 1;
         le.start     = batch_landing;
-        le.length    = (ptl_size_t)batch.records * sizeof(batch_rec_t);
+        le.length    = (ptl_size_t)batch.records * sizeof(xg_gas_amo_rec_t);
         le.ct_handle = PTL_CT_NONE;
         le.uid       = PTL_UID_ANY;
         le.options   = PTL_LE_OP_PUT | PTL_LE_EVENT_LINK_DISABLE |
@@ -199,7 +174,7 @@ void xg_gas_amo_batch_close(void)
 static xg_status_t batch_send(batch_slot_t *slot)
 {
     xg_status_t status = xg_gas_nic_send_copy(
-        batch.pt, slot->rec, slot->n * sizeof(batch_rec_t),
+        batch.pt, slot->rec, slot->n * sizeof(xg_gas_amo_rec_t),
         atomic_load_explicit(&slot->pe, memory_order_relaxed));
 
     slot->n = 0;
@@ -216,7 +191,8 @@ int xg_gas_amo_batch_add(xg_gas_ctx_t *ctx, xg_gas_amo_t op, void *dst,
     batch_slot_t *slot;
     xg_status_t status = XG_OK, s;
 
-    if (!batch.open || (off > REC_OFFSET_MASK) || (op > XG_GAS_AMO_XOR)) {
+    if (!batch.open || (off > XG_GAS_AMO_REC_OFFSET_MASK) ||
+        (op > XG_GAS_AMO_XOR)) {
         return 0;
     }
     slot = &batch.slot[(unsigned)pe & (BATCH_SLOTS - 1u)];
@@ -228,9 +204,7 @@ int xg_gas_amo_batch_add(xg_gas_ctx_t *ctx, xg_gas_amo_t op, void *dst,
         atomic_store_explicit(&slot->pe, pe, memory_order_relaxed);
         atomic_fetch_add_explicit(&xg_gas_amo_batched, 1, memory_order_relaxed);
     }
-    slot->rec[slot->n].where =
-        off | ((uint64_t)op << REC_OP_SHIFT) | ((size == 4) ? REC_WORD32 : 0);
-    slot->rec[slot->n].value = (size == 4) ? (uint32_t)value : value;
+    slot->rec[slot->n] = xg_gas_amo_rec(off, (unsigned)op, size, value);
     if (++slot->n == batch.records) {
         s      = batch_send(slot);
         status = (status == XG_OK) ? s : status;
