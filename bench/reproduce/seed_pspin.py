@@ -186,7 +186,8 @@ def fig8_left(sizes, instrs, hpus, res):
         "by one core" % top,
         "software HPU threads on %d x86 cores instead of 32 hardware HPUs; "
         "the engine's dequeue and accounting are software (tens of ns per "
-        "packet, not 8 cycles); x86 adds come with a loop branch per four" %
+        "packet, not 8 cycles); every four x86 adds come with a loop step "
+        "(add, compare, branch)" %
         top, rows, plot,
         reason="PsPIN's throughput is that of its RTL (a hardware packet "
         "scheduler, 32 cores, a 512-bit interconnect); the nearest software "
