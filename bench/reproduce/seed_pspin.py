@@ -469,6 +469,8 @@ def latency(sizes, res, fig8_res):
         ax.set_xticks(list(xs))
         ax.set_xticklabels(["%d B" % s for s in sizes])
         ax.set_yscale("log")
+        # room above the bars for the legend
+        ax.set_ylim(10, 8 * max(res[s]["done_ns"] for s in sizes))
         ax.set_ylabel("latency (ns)")
 
     return Figure(
