@@ -16,7 +16,15 @@
  *                   handler, then run in one burst with the host idle:
  *                   the engine's rate per HPU; baseline: the same handler
  *                   called directly in a loop (no engine): the difference
- *                   per packet is the scheduling overhead
+ *                   per packet is the scheduling overhead;
+ *                   --instr N: the payload handler runs N integer
+ *                   instructions instead (PsPIN's Fig. 8)
+ *   --mode sched    one packet at a time: arrival (the inject call) to
+ *                   the payload handler's start, and to done (median)
+ *   --mode timed    (a case, or all) the case's handlers run on one HPU
+ *                   through timing wrappers: ns per call of each handler
+ *                   kind; baseline: the host's ns per packet for the
+ *                   same work (as in stream)
  *   --mode latency  one packet at a time, fed to done (median, p90)
  *   --size B        packet size, headers included (64..4096)
  *   --hpus N        HPU threads: clusters (up to 4) x threads per cluster
@@ -39,7 +47,7 @@
 
 static const char *dir = "build/examples/spin";
 static const char *gate_file;
-static unsigned size = 64, hpus = 1, reps = 5;
+static unsigned size = 64, hpus = 1, reps = 5, instr;
 static uint64_t npkts = 200000;
 
 static void die(const char *what)
@@ -297,6 +305,20 @@ static void host_case(const bcase_t *c, uint64_t n)
     sink = sum + (uint64_t)acc[0] + bins[0];
 }
 
+/* The case's host window and packets. */
+static void use_case(const bcase_t *c)
+{
+    the_case    = c;
+    window_size = (c->window != 0) ? c->window : (size_t)2 * npkts * size + 8;
+    if (window_size > ((size_t)256 << 20)) {
+        window_size = (size_t)256 << 20;
+    }
+    free(window);
+    free(pool);
+    window = calloc(1, window_size);
+    make_pool(strcmp(c->name, "kvstore") == 0);
+}
+
 /* ---- modes ---- */
 
 static void mode_stream(void)
@@ -345,9 +367,11 @@ static void mode_burst(void)
     unsigned r;
     void *dl;
 
-    ctx  = case_ctx(c, gate_file, "gate_hh", "gate_empty_ph", NULL,
-                    3600ULL * 1000000000ULL);
-    gate = xg_spin_ctx_handler_mem(ctx, NULL);
+    ctx     = case_ctx(c, gate_file, "gate_hh",
+                   instr ? "gate_work_ph" : "gate_empty_ph", NULL,
+                       3600ULL * 1000000000ULL);
+    gate    = xg_spin_ctx_handler_mem(ctx, NULL);
+    gate[1] = instr; /* gate_mem_t of gate.c: the gate, then the count */
     for (r = 0; r < reps; r++) {
         *gate = 0;
         for (i = 0; i < n; i++) {
@@ -364,13 +388,15 @@ static void mode_burst(void)
     }
     /* the same handler, called directly on the same packets */
     dl     = dlopen(gate_file, RTLD_NOW | RTLD_LOCAL);
-    direct = (handler_fn)(uintptr_t)dlsym(dl, "gate_empty_ph");
+    direct = (handler_fn)(uintptr_t)dlsym(dl, instr ? "gate_work_ph"
+                                                    : "gate_empty_ph");
     if (direct == NULL) {
-        die("gate_empty_ph not found");
+        die("gate_empty_ph or gate_work_ph not found");
     }
     memset(&task, 0, sizeof(task));
     memset(&args, 0, sizeof(args));
-    args.task = &task;
+    args.task        = &task;
+    task.handler_mem = (void *)(uintptr_t)gate;
     for (r = 0; r < reps; r++) {
         t0 = bench_now_ns();
         for (i = 0; i < n; i++) {
@@ -383,11 +409,12 @@ static void mode_burst(void)
     dlclose(dl);
     tm = bench_upper_median_u64(t, reps);
     dm = bench_upper_median_u64(d, reps);
-    printf("bench=spin case=empty mode=burst size=%u hpus=%u packets=%llu "
-           "ns_per_pkt=%.2f mpps=%.3f mpps_per_hpu=%.3f gbps=%.3f "
-           "direct_ns_per_pkt=%.2f overhead_ns=%.2f\n",
-           size, hpus, (unsigned long long)n, (double)tm / (double)n,
-           (double)n * 1e3 / (double)tm, (double)n * 1e3 / (double)tm / hpus,
+    printf("bench=spin case=%s mode=burst size=%u hpus=%u instr=%u "
+           "packets=%llu ns_per_pkt=%.2f mpps=%.3f mpps_per_hpu=%.3f "
+           "gbps=%.3f direct_ns_per_pkt=%.2f overhead_ns=%.2f\n",
+           instr ? "work" : "empty", size, hpus, instr, (unsigned long long)n,
+           (double)tm / (double)n, (double)n * 1e3 / (double)tm,
+           (double)n * 1e3 / (double)tm / hpus,
            (double)n * size * 8 / (double)tm, (double)dm / (double)n,
            (double)(tm - dm) / (double)n);
     xg_spin_ctx_destroy(ctx);
@@ -421,6 +448,126 @@ static void mode_latency(void)
     xg_spin_ctx_destroy(ctx);
 }
 
+/* One packet at a time to gate_stamp_ph, HPUs awake: from the inject call
+ * (the packet reaching the NIC) to the handler's first instruction, to
+ * the inject call's return (the packet in the buffer) and to done. */
+static void mode_sched(void)
+{
+    const bcase_t *c   = &cases[0];
+    xg_spin_ctx_t *ctx = case_ctx(c, gate_file, NULL, "gate_stamp_ph", NULL, 0);
+    const xg_spin_ec_desc_t *d = xg_spin_ctx_desc(ctx);
+    volatile uint64_t *stamp =
+        (volatile uint64_t *)xg_spin_ctx_handler_mem(ctx, NULL) + 1;
+    static uint64_t start[20000], in[20000], done_at[20000];
+    uint64_t t0, t1, done, i, n = (npkts < 20000) ? npkts : 20000;
+
+    for (i = 0; i < n; i++) {
+        done = d->messages;
+        t0   = bench_now_ns();
+        if (xg_spin_ctx_inject(ctx, (uint32_t)i, pool + (i % POOL) * size, size,
+                               1) != XG_OK) {
+            die("inject failed");
+        }
+        t1 = bench_now_ns();
+        while (__atomic_load_n(&d->messages, __ATOMIC_ACQUIRE) == done) {
+        }
+        done_at[i] = bench_now_ns() - t0;
+        in[i]      = t1 - t0;
+        start[i]   = __atomic_load_n(stamp, __ATOMIC_ACQUIRE) - t0;
+    }
+    qsort(start, n, sizeof(start[0]), bench_cmp_u64);
+    qsort(in, n, sizeof(in[0]), bench_cmp_u64);
+    qsort(done_at, n, sizeof(done_at[0]), bench_cmp_u64);
+    printf("bench=spin case=stamp mode=sched size=%u hpus=%u packets=%llu "
+           "start_ns=%llu start_p90_ns=%llu start_min_ns=%llu "
+           "inject_ns=%llu done_ns=%llu done_min_ns=%llu\n",
+           size, hpus, (unsigned long long)n, (unsigned long long)start[n / 2],
+           (unsigned long long)start[n * 9 / 10], (unsigned long long)start[0],
+           (unsigned long long)in[n / 2], (unsigned long long)done_at[n / 2],
+           (unsigned long long)done_at[0]);
+    xg_spin_ctx_destroy(ctx);
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+    return (x > y) - (x < y);
+}
+
+/* The case's handlers, run by the engine through gate.c's timing
+ * wrappers (the wrappers' file is opened here first, so the engine gets
+ * the same instance and its timed_inner[]). */
+static void timed_case(const bcase_t *c, void *gdl)
+{
+    handler_fn *inner = dlsym(gdl, "timed_inner");
+    uint64_t *tns = dlsym(gdl, "timed_ns"), *calls = dlsym(gdl, "timed_calls");
+    uint32_t *samples    = dlsym(gdl, "timed_ph_ns");
+    const char *names[3] = {c->hh, c->ph, c->th};
+    const char *wrap[3]  = {"timed_hh", "timed_ph", "timed_th"};
+    char path[4096];
+    xg_spin_ctx_t *ctx;
+    uint64_t t0, h[32], warm_calls, n, trim;
+    uint32_t msg = 0;
+    unsigned k, r;
+    void *dl;
+
+    snprintf(path, sizeof(path), "%s/%s", dir, c->file);
+    dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if ((dl == NULL) || (inner == NULL) || (tns == NULL) || (calls == NULL) ||
+        (samples == NULL)) {
+        die("cannot open the case's file or the timing wrappers");
+    }
+    for (k = 0; k < 3; k++) {
+        inner[k] = names[k] ? (handler_fn)(uintptr_t)dlsym(dl, names[k]) : 0;
+        if ((names[k] != NULL) && (inner[k] == NULL)) {
+            die("a handler of the case is missing from its file");
+        }
+        wrap[k] = names[k] ? wrap[k] : NULL;
+    }
+    ctx = case_ctx(c, gate_file, wrap[0], wrap[1], wrap[2], 0);
+    memset(calls, 0, 3 * sizeof(*calls));
+    feed(ctx, npkts / 10 + 1, &msg); /* warm */
+    xg_spin_ctx_quiet(ctx);
+    warm_calls = calls[1];
+    memset(tns, 0, 3 * sizeof(*tns));
+    memset(calls, 0, 3 * sizeof(*calls));
+    feed(ctx, npkts, &msg);
+    xg_spin_ctx_quiet(ctx);
+    if (xg_spin_ctx_desc(ctx)->errors != 0) {
+        die("handlers faulted");
+    }
+    /* the payload calls (the first 65536) without the slowest 1 %: the
+     * calls the host's scheduler interrupted */
+    n = (calls[1] < 65536) ? calls[1] : 65536;
+    qsort(samples, n, sizeof(*samples), cmp_u32);
+    for (k = 0, trim = 0; k < n - n / 100; k++) {
+        trim += samples[k];
+    }
+    for (r = 0; r < reps; r++) {
+        t0 = bench_now_ns();
+        host_case(c, npkts);
+        h[r] = bench_now_ns() - t0;
+    }
+    printf("bench=spin case=%s mode=timed size=%u hpus=%u packets=%llu "
+           "ph_ns=%.2f ph_median_ns=%u ph_trim_ns=%.2f ph_calls=%llu "
+           "ph_calls_all=%llu "
+           "th_ns=%.2f "
+           "th_calls=%llu host_ns_per_pkt=%.2f\n",
+           c->name, size, hpus, (unsigned long long)npkts,
+           calls[1] ? (double)tns[1] / (double)calls[1] : 0.0,
+           n ? samples[n / 2] : 0,
+           (n - n / 100) ? (double)trim / (double)(n - n / 100) : 0.0,
+           (unsigned long long)calls[1],
+           (unsigned long long)(calls[1] + warm_calls),
+           calls[2] ? (double)tns[2] / (double)calls[2] : 0.0,
+           (unsigned long long)calls[2],
+           (double)bench_upper_median_u64(h, reps) / (double)npkts);
+    xg_spin_ctx_destroy(ctx);
+    memset(inner, 0, 3 * sizeof(*inner));
+    dlclose(dl);
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = "stream", *cname = "empty";
@@ -448,14 +595,18 @@ int main(int argc, char **argv)
         } else if ((strcmp(argv[i], "--dir") == 0) &&
                    (i + 1 < (unsigned)argc)) {
             dir = argv[++i];
+        } else if ((strcmp(argv[i], "--instr") == 0) &&
+                   (i + 1 < (unsigned)argc)) {
+            instr = (unsigned)atoi(argv[++i]);
         } else if ((strcmp(argv[i], "--gate") == 0) &&
                    (i + 1 < (unsigned)argc)) {
             gate_file = argv[++i];
         } else {
             fprintf(stderr,
-                    "usage: %s [--case C] [--mode stream|burst|"
-                    "latency] [--size B] [--hpus N] [--packets N] "
-                    "[--reps N] [--dir D] [--gate gate.so]\n",
+                    "usage: %s [--case C|all] [--mode stream|burst|"
+                    "latency|sched|timed] [--size B] [--hpus N] "
+                    "[--packets N] [--reps N] [--instr N] [--dir D] "
+                    "[--gate gate.so]\n",
                     argv[0]);
             return 1;
         }
@@ -469,7 +620,7 @@ int main(int argc, char **argv)
             the_case = &cases[i];
         }
     }
-    if (the_case == NULL) {
+    if ((the_case == NULL) && (strcmp(cname, "all") != 0)) {
         die("unknown --case");
     }
     if (gate_file == NULL) {
@@ -489,21 +640,35 @@ int main(int argc, char **argv)
     setenv("XGAS_SPIN_PKT_SIZE", buf, 0);
     setenv("XGAS_SPIN_PKT_BUFFER", "12M", 0);
     setenv("XGAS_SPIN_MPQS", "4096", 0);
-    hpus        = clusters * per;
-    window_size = (the_case->window != 0) ? the_case->window
-                                          : (size_t)2 * npkts * size + 8;
-    if (window_size > ((size_t)256 << 20)) {
-        window_size = (size_t)256 << 20;
-    }
-    window  = calloc(1, window_size);
+    hpus    = clusters * per;
     landing = malloc((size_t)64 << 20);
-    make_pool(strcmp(the_case->name, "kvstore") == 0);
+    if (strcmp(mode, "timed") == 0) {
+        void *gdl          = dlopen(gate_file, RTLD_NOW | RTLD_LOCAL);
+        const bcase_t *one = the_case; /* NULL: all */
+
+        if (gdl == NULL) {
+            die("cannot open the --gate file");
+        }
+        for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+            if ((one == NULL) || (one == &cases[i])) {
+                use_case(&cases[i]);
+                timed_case(&cases[i], gdl);
+            }
+        }
+        return 0;
+    }
+    if (the_case == NULL) {
+        die("--case all is for --mode timed");
+    }
+    use_case(the_case);
     if (strcmp(mode, "stream") == 0) {
         mode_stream();
     } else if (strcmp(mode, "burst") == 0) {
         mode_burst();
     } else if (strcmp(mode, "latency") == 0) {
         mode_latency();
+    } else if (strcmp(mode, "sched") == 0) {
+        mode_sched();
     } else {
         die("unknown --mode");
     }
