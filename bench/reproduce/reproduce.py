@@ -76,7 +76,7 @@ def main():
             seed = load(name)
             print("%-8s %s" % (name, seed.TITLE))
             for ident, what in seed.FIGURES:
-                print("         %-10s %s" % (ident, what))
+                print("         %-12s %s" % (ident, what))
         return 0
     if args.seed is None:
         parser.error("name a seed (%s), all, or --list" % ", ".join(SEEDS))
