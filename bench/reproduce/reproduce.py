@@ -3,7 +3,7 @@
 machine, next to the paper's numbers.
 
     xgas-bench reproduce --list
-    xgas-bench reproduce SEED|all [--quick] [--out DIR]
+    xgas-bench reproduce [SEED|all] [--quick] [--out DIR]   (default: all)
 
 (`xgas-bench reproduce` runs this script with --build and --source set
 to its own build and source trees.)  Writes DIR/<seed>/report.md with a
@@ -55,8 +55,9 @@ def main():
         prog="xgas-bench reproduce",
         description="Reproduce the seed papers' headline figures here, "
                     "next to the papers' numbers.")
-    parser.add_argument("seed", nargs="?",
-                        help="one of %s, or all" % ", ".join(SEEDS))
+    parser.add_argument("seed", nargs="?", default="all",
+                        help="one of %s, or all (the default)" %
+                             ", ".join(SEEDS))
     parser.add_argument("--list", action="store_true",
                         help="the seeds and their figures, without running")
     parser.add_argument("--quick", action="store_true",
@@ -78,8 +79,6 @@ def main():
             for ident, what in seed.FIGURES:
                 print("         %-12s %s" % (ident, what))
         return 0
-    if args.seed is None:
-        parser.error("name a seed (%s), all, or --list" % ", ".join(SEEDS))
     if args.seed != "all" and args.seed not in SEEDS:
         parser.error("unknown seed %r: choose one of %s, or all" %
                      (args.seed, ", ".join(SEEDS)))

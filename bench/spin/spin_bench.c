@@ -409,6 +409,7 @@ static void mode_burst(void)
     dlclose(dl);
     tm = bench_upper_median_u64(t, reps);
     dm = bench_upper_median_u64(d, reps);
+    /* overhead_ns < 0: several HPUs beat one direct loop */
     printf("bench=spin case=%s mode=burst size=%u hpus=%u instr=%u "
            "packets=%llu ns_per_pkt=%.2f mpps=%.3f mpps_per_hpu=%.3f "
            "gbps=%.3f direct_ns_per_pkt=%.2f overhead_ns=%.2f\n",
@@ -416,7 +417,7 @@ static void mode_burst(void)
            (double)tm / (double)n, (double)n * 1e3 / (double)tm,
            (double)n * 1e3 / (double)tm / hpus,
            (double)n * size * 8 / (double)tm, (double)dm / (double)n,
-           (double)(tm - dm) / (double)n);
+           ((double)tm - (double)dm) / (double)n);
     xg_spin_ctx_destroy(ctx);
 }
 
