@@ -1,41 +1,54 @@
 /*
- * Batched atomics of the NIC route (xg_gas_nic.h, "Batched atomics").
+ * Batched atomics and small puts of the NIC route (xg_gas_nic.h,
+ * "Batched atomics").
  *
- * A non-fetching add, and, or or xor to a PE of another node costs a
- * message of its own through the software NIC: on a network whose every
- * message is a system call and a wake-up of the target's poller (tcp),
- * the rate is a few hundred thousand per second, and GUPS-like programs
- * spend their time in per-message costs.  Nobody waits for such an atomic
- * before the next quiet, so the route holds it back: up to
- * XGAS_AMO_BATCH of them for one PE travel as one put of records
- * (xg_gas_amo_wire.h: offset, operation, size, operand) to a portal index
- * of their own,
- * whose payload handler applies them at the target with CPU atomics --
- * atomic against the NIC's own atomics and those of same-node PEs, which
- * are CPU atomics on the same words too (nic/atomic.c).  The put is one
- * operation of gas's NIC counter, so quiet completes it like any other.
+ * A non-fetching add, and, or or xor to a PE of another node, or a put
+ * of a word, costs a message of its own: on a network whose every message
+ * is a system call and a wake-up of the target's poller (tcp), the rate
+ * is a few hundred thousand per second, and GUPS-like programs spend
+ * their time in per-message costs.  Nobody waits for such an operation
+ * before the next quiet, so the route holds it back: up to XGAS_AMO_BATCH
+ * of them for one PE travel as one put of records (xg_gas_amo_wire.h:
+ * offset, operation, size, operand or bytes) to a portal index of their
+ * own, whose payload handler applies them at the target in order --
+ * atomics with CPU atomics, atomic against the NIC's own atomics and those
+ * of same-node PEs, which are CPU atomics on the same words too
+ * (nic/atomic.c).  The put is one operation of gas's NIC counter, so
+ * quiet completes it like any other.
  *
  * The process keeps a few open batches (BATCH_SLOTS, one PE each, chosen
  * by PE number; another PE on a taken slot sends the old batch first),
  * each under a spinlock, whatever context and thread the atomics come
  * from: an atomic counts as a NIC operation of its context when it is
  * added (xg_gas_ctx_nic_op), and a quiet that read the count sends every
- * open batch before it waits (ops.c).  Batches are sent when full; by
+ * open batch before it waits (xg_gas_nic_complete does).  Batches are sent when full; by
  * every fence and quiet; before any other operation of this PE through
  * the NIC to that PE (route_nic.c: a set, a fetching atomic, a get or put
  * sees and follows the atomics before it, in issue order as without
- * batching); and whenever a thread of this PE waits in the library
+ * batching); whenever a thread of this PE waits in the library
  * (xg_gas_poll_remote): a signal or flag set by an atomic is never held
- * back while its sender waits for the answer.
+ * back while its sender waits for the answer; and, for a sender that
+ * does not call the library again (it computes, or spins on its own
+ * memory), by the flusher thread once a batch has been open for
+ * BATCH_HOLD_NS.  The flusher starts with the first batch and sleeps on
+ * a futex while none is open: a program without batches has no thread,
+ * and one whose batches fill up is woken only when one opens after none
+ * was.
  */
 #include "gas/xg_gas_nic.h"
 
+#include <linux/futex.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "base/xg_config.h"
 #include "base/xg_log.h"
 #include "base/xg_spinlock.h"
+#include "base/xg_time.h"
 #include "gas/xg_gas_amo_wire.h"
 #include "mem/xg_mem.h"
 #include "nic/xg_nic.h"
@@ -46,10 +59,14 @@
 /* Open batches (a power of two). */
 #define BATCH_SLOTS 8
 
+/* How long a batch waits for more records before the flusher sends it. */
+#define BATCH_HOLD_NS 50000
+
 typedef struct batch_slot {
     xg_spinlock_t lock;
-    _Atomic int pe; /* -1: no open batch */
-    uint32_t n;     /* records */
+    _Atomic int pe;          /* -1: no open batch */
+    _Atomic uint64_t opened; /* xg_time_ns when it opened */
+    uint32_t n;              /* records */
     xg_gas_amo_rec_t rec[XG_GAS_AMO_REC_MAX];
 } batch_slot_t;
 
@@ -60,10 +77,19 @@ static struct {
     ptl_handle_le_t le;
     xg_nic_hooks_t hooks;
     batch_slot_t *slot; /* BATCH_SLOTS of them, allocated at open */
+    pthread_t flusher;
+    _Atomic int flusher_state; /* 0 none, 1 starting or running, 2 stop */
+    _Atomic int flusher_sleeps;
 } batch;
 
 /* Open batches: a wait sends them when not 0. */
 _Atomic uint32_t xg_gas_amo_batched;
+
+static void batch_futex(_Atomic uint32_t *word, int op, uint32_t value,
+                        const struct timespec *timeout)
+{
+    syscall(SYS_futex, (uint32_t *)word, op, value, timeout, NULL, 0);
+}
 
 /* The entry's landing area: the handler consumes every byte, none lands
  * (as with gas's active messages). */
@@ -85,10 +111,16 @@ static xg_nic_hook_ret_t batch_on_message(const xg_nic_hook_args_t *args)
         return XG_NIC_HOOK_ERROR;
     }
     for (i = 0; i < n; i++) {
-        (void)xg_gas_amo_apply(
-            (xg_gas_amo_t)xg_gas_amo_rec_op(&rec[i]),
-            (void *)(xg_gas.heap_lo + xg_gas_amo_rec_offset(&rec[i])),
-            xg_gas_amo_rec_size(&rec[i]), rec[i].value, 0);
+        void *at    = (void *)(xg_gas.heap_lo + xg_gas_amo_rec_offset(&rec[i]));
+        unsigned op = xg_gas_amo_rec_op(&rec[i]);
+
+        if (op == XG_GAS_AMO_REC_PUT) {
+            memcpy(at, &rec[i].value, xg_gas_amo_rec_size(&rec[i]));
+        } else {
+            (void)xg_gas_amo_apply((xg_gas_amo_t)op, at,
+                                   xg_gas_amo_rec_size(&rec[i]), rec[i].value,
+                                   0);
+        }
     }
     return XG_NIC_HOOK_CONSUMED;
 }
@@ -155,6 +187,11 @@ xg_status_t xg_gas_amo_batch_open(void)
 
 void xg_gas_amo_batch_close(void)
 {
+    if (atomic_exchange_explicit(&batch.flusher_state, 2,
+                                 memory_order_acq_rel) == 1) {
+        batch_futex(&xg_gas_amo_batched, FUTEX_WAKE_PRIVATE, 1, NULL);
+        pthread_join(batch.flusher, NULL);
+    }
     free(batch.slot);
     batch.slot = NULL;
     if (batch.le != PTL_INVALID_HANDLE) {
@@ -183,28 +220,97 @@ static xg_status_t batch_send(batch_slot_t *slot)
     return status;
 }
 
-int xg_gas_amo_batch_add(xg_gas_ctx_t *ctx, xg_gas_amo_t op, void *dst,
-                         size_t size, uint64_t value, int pe,
-                         xg_status_t *status_p)
+/* Sends the batches open for at least BATCH_HOLD_NS. */
+static void batch_flush_old(void)
 {
-    uint64_t off = xg_gas_nic_offset(dst);
-    batch_slot_t *slot;
+    uint64_t now = xg_time_ns();
+    unsigned i;
+
+    for (i = 0; i < BATCH_SLOTS; i++) {
+        batch_slot_t *slot = &batch.slot[i];
+
+        if ((atomic_load_explicit(&slot->pe, memory_order_relaxed) < 0) ||
+            (now - atomic_load_explicit(&slot->opened, memory_order_relaxed) <
+             BATCH_HOLD_NS)) {
+            continue;
+        }
+        xg_spinlock_lock(&slot->lock);
+        if (atomic_load_explicit(&slot->pe, memory_order_relaxed) >= 0) {
+            (void)batch_send(slot); /* a failure shows at quiet */
+        }
+        xg_spinlock_unlock(&slot->lock);
+    }
+}
+
+static void *batch_flusher_main(void *arg)
+{
+    const struct timespec hold = {0, BATCH_HOLD_NS};
+    const struct timespec idle = {0, 100 * 1000000};
+
+    (void)arg;
+    while (atomic_load_explicit(&batch.flusher_state, memory_order_acquire) ==
+           1) {
+        if (atomic_load_explicit(&xg_gas_amo_batched, memory_order_seq_cst) ==
+            0) {
+            /* a batch that opens now finds the flag set and wakes us, or
+             * the futex finds the count moved */
+            atomic_store_explicit(&batch.flusher_sleeps, 1,
+                                  memory_order_seq_cst);
+            batch_futex(&xg_gas_amo_batched, FUTEX_WAIT_PRIVATE, 0, &idle);
+            atomic_store_explicit(&batch.flusher_sleeps, 0,
+                                  memory_order_relaxed);
+            continue;
+        }
+        nanosleep(&hold, NULL);
+        batch_flush_old();
+    }
+    return NULL;
+}
+
+/* The first batch starts the flusher; a batch opening after none was open
+ * wakes it. */
+static void batch_opened(uint32_t open_before)
+{
+    int none = 0;
+
+    if (atomic_compare_exchange_strong_explicit(&batch.flusher_state, &none, 1,
+                                                memory_order_acq_rel,
+                                                memory_order_relaxed)) {
+        if (pthread_create(&batch.flusher, NULL, batch_flusher_main, NULL) !=
+            0) {
+            xg_warn("gas", "batched atomics: cannot start the flusher "
+                           "thread; batches wait for the next wait, fence "
+                           "or quiet of this PE");
+            atomic_store_explicit(&batch.flusher_state, 3,
+                                  memory_order_relaxed);
+        }
+        return;
+    }
+    if ((open_before == 0) &&
+        atomic_load_explicit(&batch.flusher_sleeps, memory_order_seq_cst)) {
+        batch_futex(&xg_gas_amo_batched, FUTEX_WAKE_PRIVATE, 1, NULL);
+    }
+}
+
+/* Adds @rec to the batch to @pe, counted in @ctx. */
+static void batch_add(xg_gas_ctx_t *ctx, int pe, xg_gas_amo_rec_t rec,
+                      xg_status_t *status_p)
+{
+    batch_slot_t *slot = &batch.slot[(unsigned)pe & (BATCH_SLOTS - 1u)];
     xg_status_t status = XG_OK, s;
 
-    if (!batch.open || (off > XG_GAS_AMO_REC_OFFSET_MASK) ||
-        (op > XG_GAS_AMO_XOR)) {
-        return 0;
-    }
-    slot = &batch.slot[(unsigned)pe & (BATCH_SLOTS - 1u)];
     xg_spinlock_lock(&slot->lock);
     if (atomic_load_explicit(&slot->pe, memory_order_relaxed) != pe) {
         if (slot->n != 0) {
             status = batch_send(slot); /* another PE's batch: out first */
         }
+        atomic_store_explicit(&slot->opened, xg_time_ns(),
+                              memory_order_relaxed);
         atomic_store_explicit(&slot->pe, pe, memory_order_relaxed);
-        atomic_fetch_add_explicit(&xg_gas_amo_batched, 1, memory_order_relaxed);
+        batch_opened(atomic_fetch_add_explicit(&xg_gas_amo_batched, 1,
+                                               memory_order_seq_cst));
     }
-    slot->rec[slot->n] = xg_gas_amo_rec(off, (unsigned)op, size, value);
+    slot->rec[slot->n] = rec;
     if (++slot->n == batch.records) {
         s      = batch_send(slot);
         status = (status == XG_OK) ? s : status;
@@ -214,16 +320,44 @@ int xg_gas_amo_batch_add(xg_gas_ctx_t *ctx, xg_gas_amo_t op, void *dst,
     xg_gas_ctx_nic_op(ctx);
     xg_spinlock_unlock(&slot->lock);
     *status_p = status;
+}
+
+int xg_gas_amo_batch_add(xg_gas_ctx_t *ctx, xg_gas_amo_t op, void *dst,
+                         size_t size, uint64_t value, int pe,
+                         xg_status_t *status_p)
+{
+    uint64_t off = xg_gas_nic_offset(dst);
+
+    if (!batch.open || (off > XG_GAS_AMO_REC_OFFSET_MASK) ||
+        (op > XG_GAS_AMO_XOR)) {
+        return 0;
+    }
+    batch_add(ctx, pe, xg_gas_amo_rec(off, (unsigned)op, size, value),
+              status_p);
     return 1;
 }
 
-void xg_gas_amo_batch_flush(int pe)
+int xg_gas_put_batch_add(xg_gas_ctx_t *ctx, void *dst, const void *src,
+                         size_t len, int pe, xg_status_t *status_p)
+{
+    uint64_t off = xg_gas_nic_offset(dst);
+
+    if (!batch.open || (len == 0) || (len > sizeof(uint64_t)) ||
+        (off > XG_GAS_AMO_REC_OFFSET_MASK)) {
+        return 0;
+    }
+    batch_add(ctx, pe, xg_gas_amo_rec_put(off, src, len), status_p);
+    return 1;
+}
+
+int xg_gas_amo_batch_flush(int pe)
 {
     unsigned i;
+    int sent = 0;
 
     if (!batch.open || (atomic_load_explicit(&xg_gas_amo_batched,
                                              memory_order_relaxed) == 0)) {
-        return;
+        return 0;
     }
     for (i = 0; i < BATCH_SLOTS; i++) {
         batch_slot_t *slot = &batch.slot[i];
@@ -237,7 +371,9 @@ void xg_gas_amo_batch_flush(int pe)
         if ((at >= 0) && ((pe < 0) || (at == pe))) {
             /* a failure is logged by the NIC and shows at quiet */
             (void)batch_send(slot);
+            sent = 1;
         }
         xg_spinlock_unlock(&slot->lock);
     }
+    return sent;
 }

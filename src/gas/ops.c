@@ -57,10 +57,9 @@ void xg_gas_ctx_complete(xg_gas_ctx_t *ctx)
 
     if (retired < target) {
         /* every operation issued through the NIC before this call -- the
-         * first @target of the context's among them -- completes here;
-         * batched atomics counted in @target were added before it was
-         * read, so they go out now */
-        xg_gas_amo_batch_flush(-1);
+         * first @target of the context's among them -- completes here
+         * (batched ones counted in @target were added before it was read:
+         * the completion sends them first) */
         (void)xg_gas_nic_complete(); /* a failure is logged there */
         while ((retired < target) && !__atomic_compare_exchange_n(
                                          &ctx->nic_retired, &retired, target, 0,
@@ -77,7 +76,7 @@ void xg_gas_ctx_complete(xg_gas_ctx_t *ctx)
 
 void xg_gas_ctx_order(xg_gas_ctx_t *ctx)
 {
-    xg_gas_amo_batch_flush(-1);
+    (void)xg_gas_amo_batch_flush(-1);
     if (!xg_gas_nic_fence()) {
         xg_gas_ctx_complete(ctx);
         return;
@@ -133,7 +132,11 @@ static xg_status_t ops_rma(xg_gas_ctx_t *ctx, int put, int nbi, void *local,
         }
         break;
     case OPS_NIC:
-        status = xg_gas_nic_rma(ctx, put, nbi, local, remote, len, pe);
+        /* a put of a word or less waits in the batch to @pe */
+        if (!put || !xg_gas_put_batch_add(ctx, (void *)remote, local, len, pe,
+                                          &status)) {
+            status = xg_gas_nic_rma(ctx, put, nbi, local, remote, len, pe);
+        }
         break;
     case OPS_NONE: break;
     }

@@ -189,7 +189,7 @@ unsigned xg_gas_poll_remote(void)
 {
     /* a waiting thread holds back no atomic: what it waits for may
      * depend on one (amo_batch.c) */
-    xg_gas_amo_batch_flush(-1);
+    (void)xg_gas_amo_batch_flush(-1);
     return xg_nic_poll();
 }
 
@@ -205,7 +205,7 @@ uint64_t xg_gas_nic_offset(const void *remote)
 static void nic_op_init(xg_nic_op_t *op, xg_nic_op_kind_t kind,
                         const void *remote, size_t len, int pe)
 {
-    xg_gas_amo_batch_flush(pe);
+    (void)xg_gas_amo_batch_flush(pe);
     xg_nic_op_init(op, kind, gas_nic.md, 0, len);
     xg_nic_op_target(op, xg_nic_phys_id(pe), gas_nic.pt,
                      xg_gas_nic_offset(remote));
@@ -329,7 +329,11 @@ static xg_status_t nic_wire_rma(xg_gas_ctx_t *ctx, int put, int nbi,
     xg_status_t status;
     int counted = 0;
 
-    xg_gas_amo_batch_flush(pe); /* in issue order with the atomics */
+    /* the batch to @pe takes effect first: the network's RMA could
+     * overtake the NIC's message (rare: a program mixing them) */
+    if (xg_gas_amo_batch_flush(pe)) {
+        (void)xg_gas_nic_complete();
+    }
     /* (a get reads what this PE's earlier puts wrote: the transport
      * keeps them in order) */
     status = xg_xport_rma(put, pe, local, xg_gas_nic_offset(remote), len, mode,
@@ -342,6 +346,8 @@ static xg_status_t nic_wire_rma(xg_gas_ctx_t *ctx, int put, int nbi,
 
 xg_status_t xg_gas_nic_complete(void)
 {
+    /* batched operations count as issued: they go out first */
+    (void)xg_gas_amo_batch_flush(-1);
     return xg_gas_nic_wait_ct(gas_nic.ct, &gas_nic.issued, &gas_nic.failed_seen,
                               "operations through the NIC", NULL);
 }

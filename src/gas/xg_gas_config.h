@@ -40,7 +40,7 @@ XG_CONFIG_VAR(am_thread, "XGAS_AM_THREAD", XG_CFG_BOOL, "1",
               "read-modify-writes that arrive through the NIC are served by the NIC's asynchronous progress thread (1) or wait until the owner's application thread calls the library (0)")
 XG_CONFIG_VAR(amo_batch, "XGAS_AMO_BATCH", XG_CFG_INT, "64",
               "0", "255", XG_CFG_USER,
-              "non-fetching atomics (add, and, or, xor) to a PE of another node that travel in one message, applied there by its NIC (0 or 1: one message each); they go out when full, at fence and quiet, before a get or fetching atomic to that PE, and whenever this PE waits in the library")
+              "non-fetching atomics (add, and, or, xor) and puts of up to 8 bytes to a PE of another node that travel in one message, applied there by its NIC (0 or 1: one message each); a batch goes out when full, at fence and quiet, before any other operation to that PE, whenever this PE waits in the library, and at the latest 50-100 us after it opened")
 XG_CONFIG_VAR(region_cache, "XGAS_REGION_CACHE", XG_CFG_INT, "64",
               "0", "65536", XG_CFG_USER,
               "entries of the cache of other PEs' region keys (least frequently used out); a miss, or 0, sends the operation as an active message")

@@ -121,12 +121,14 @@ xg_status_t xg_gas_nic_send_copy(ptl_pt_index_t pt, const void *buf, size_t len,
 
 /*
  * Batched atomics (amo_batch.c): non-fetching add, and, or and xor of the
- * API to PEs of other nodes wait in the process, up to XGAS_AMO_BATCH for
- * one PE, and travel as one message that the target's NIC applies with
- * CPU atomics.  xg_gas_amo_batch_add takes one, counted in @ctx as a NIC
- * operation (1; *@status_p the status of what it sent meanwhile), or
- * declines it (0: batching is off, or @op is not one of the four).
- * xg_gas_amo_batch_flush sends the open batches to @pe (-1: to every PE):
+ * API to PEs of other nodes, and its puts of at most 8 bytes, wait in the
+ * process, up to XGAS_AMO_BATCH for one PE, and travel as one message
+ * that the target's NIC applies (atomics with CPU atomics).
+ * xg_gas_amo_batch_add and xg_gas_put_batch_add take one, counted in @ctx
+ * as a NIC operation (1; *@status_p the status of what they sent
+ * meanwhile), or decline it (0: batching is off, @op is not one of the
+ * four, @len is above 8).  xg_gas_amo_batch_flush sends the open batches
+ * to @pe (-1: to every PE; returns 1 if it sent one):
  * fence and quiet call it, as does every other operation of the route to
  * that PE, and gas's waits while xg_gas_amo_batched is not 0
  * (xg_gas_poll_remote).  Opened and closed with the route's active
@@ -138,7 +140,9 @@ void xg_gas_amo_batch_close(void);
 int xg_gas_amo_batch_add(xg_gas_ctx_t *ctx, xg_gas_amo_t op, void *dst,
                          size_t size, uint64_t value, int pe,
                          xg_status_t *status_p);
-void xg_gas_amo_batch_flush(int pe);
+int xg_gas_put_batch_add(xg_gas_ctx_t *ctx, void *dst, const void *src,
+                         size_t len, int pe, xg_status_t *status_p);
+int xg_gas_amo_batch_flush(int pe);
 
 /* gas's NI and its limits, for regions and active messages
  * (region/region_nic.c, region/am.c), which keep their own portal indexes,

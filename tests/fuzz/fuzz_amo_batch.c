@@ -41,8 +41,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (i = 0; i < n; i++) {
             uint64_t off = xg_gas_amo_rec_offset(&msg[i]);
             size_t len   = xg_gas_amo_rec_size(&msg[i]);
+            unsigned op  = xg_gas_amo_rec_op(&msg[i]);
 
-            if ((xg_gas_amo_rec_op(&msg[i]) > 3) || (off % len != 0) ||
+            if ((op > XG_GAS_AMO_REC_PUT) || (len == 0) || (len > 8) ||
+                ((op != XG_GAS_AMO_REC_PUT) && (off % len != 0)) ||
                 (off + len > part)) {
                 abort();
             }

@@ -11,8 +11,12 @@
  *     set follows them;
  *   - an add that a waiting PE depends on is not held back: PE 0 adds to
  *     a flag of the last PE and waits, without a quiet, for its answer;
+ *     then it adds (and puts) to a flag of the last PE and spins on its
+ *     own memory with plain loads, never calling the library: the
+ *     batches must go out by themselves (the flusher thread);
  *   - adds on a created context, and a fence before a put of a flag.
  */
+#include <sched.h>
 #include <shmem.h>
 #include <stdint.h>
 
@@ -27,6 +31,8 @@ struct table {
     long counter; /* fetch sees the adds before it */
     long flag;    /* the waiting PE's dependency */
     long answer;
+    long spin_flag[2]; /* add, put: the spinning PE's dependencies */
+    long spin_answer[2];
     long ctx_sum;
     long fenced_sum;
     long fence_flag;
@@ -143,6 +149,25 @@ int main(void)
     if ((me == last) && (last != 0)) {
         shmem_long_wait_until(&t->flag, SHMEM_CMP_EQ, 1);
         shmem_long_atomic_set(&t->answer, 1, 0);
+    }
+
+    /* the spinning PE: plain loads of its own memory after the update */
+    for (i = 0; (i < 2) && (last != 0); i++) {
+        if (me == 0) {
+            if (i == 0) {
+                shmem_long_atomic_add(&t->spin_flag[i], 1, last);
+            } else {
+                shmem_long_p(&t->spin_flag[i], 1, last);
+            }
+            while (__atomic_load_n(&t->spin_answer[i], __ATOMIC_ACQUIRE) != 1) {
+                sched_yield();
+            }
+        }
+        if (me == last) {
+            shmem_long_wait_until(&t->spin_flag[i], SHMEM_CMP_EQ, 1);
+            shmem_long_p(&t->spin_answer[i], 1, 0);
+            shmem_quiet();
+        }
     }
 
     /* a context's adds, and a fence before a flag */
