@@ -191,19 +191,9 @@ def latency_figure(table):
         ]
 
     def plot(ax):
-        sizes = sorted(table)
-        for key, label, style in (
-                ("pvas", "ours: PVAS", "o-"),
-                ("conventional", "ours: shared mapping (conventional)", "s-"),
-                ("bounce", "ours: two copies via shared buffer", "^--")):
-            ax.plot(sizes, [table[s][key] / 1e3 for s in sizes], style,
-                    label=label, markersize=4)
-        ax.set_xscale("log", base=2)
+        plot_modes(ax, table, lambda size, ns: ns / 1e3,
+                   "ping-pong latency, one way (us)")
         ax.set_yscale("log")
-        ax.set_xlabel("message size (bytes)")
-        ax.set_ylabel("ping-pong latency, one way (us)")
-        ax.text(0.98, 0.02, "paper: plot only, no values in its text",
-                transform=ax.transAxes, fontsize=7, ha="right")
 
     return Figure(
         "Fig. 10", "Ping-pong latency", MACHINE_PAPER + "; XcalableMP "
@@ -212,6 +202,23 @@ def latency_figure(table):
         "copy), GASNet-AM (memory copy via shared memory); values only as "
         "a plot", PINGPONG_SETUP, PINGPONG_DIFFERS, rows, plot=plot,
         extra=claim_paragraph(table))
+
+
+def plot_modes(ax, table, value, ylabel):
+    """The three ping-pong curves of @table (size -> mode -> ns), each
+    point value(size, ns), on a log2 size axis."""
+    sizes = sorted(table)
+    for key, label, style in (
+            ("pvas", "ours: PVAS", "o-"),
+            ("conventional", "ours: shared mapping (conventional)", "s-"),
+            ("bounce", "ours: two copies via shared buffer", "^--")):
+        ax.plot(sizes, [value(s, table[s][key]) for s in sizes], style,
+                label=label, markersize=4)
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("message size (bytes)")
+    ax.set_ylabel(ylabel)
+    ax.text(0.98, 0.02, "paper: plot only, no values in its text",
+            transform=ax.transAxes, fontsize=7, ha="right")
 
 
 def bandwidth_figure(table):
@@ -231,18 +238,8 @@ def bandwidth_figure(table):
         ]
 
     def plot(ax):
-        sizes = sorted(table)
-        for key, label, style in (
-                ("pvas", "ours: PVAS", "o-"),
-                ("conventional", "ours: shared mapping (conventional)", "s-"),
-                ("bounce", "ours: two copies via shared buffer", "^--")):
-            ax.plot(sizes, [gbps(s, table[s][key]) * 1e3 for s in sizes],
-                    style, label=label, markersize=4)
-        ax.set_xscale("log", base=2)
-        ax.set_xlabel("message size (bytes)")
-        ax.set_ylabel("ping-pong bandwidth (MB/s)")
-        ax.text(0.98, 0.02, "paper: plot only, no values in its text",
-                transform=ax.transAxes, fontsize=7, ha="right")
+        plot_modes(ax, table, lambda size, ns: gbps(size, ns) * 1e3,
+                   "ping-pong bandwidth (MB/s)")
 
     return Figure(
         "Fig. 11", "Ping-pong bandwidth", MACHINE_PAPER + "; the ping-pong "

@@ -421,23 +421,36 @@ static void mode_burst(void)
     xg_spin_ctx_destroy(ctx);
 }
 
+/* Injects packet @i as a message of its own and waits until the engine
+ * is done with it; *@in_p (may be NULL) gets the time the inject call
+ * returned. */
+static void inject_one(xg_spin_ctx_t *ctx, const xg_spin_ec_desc_t *d,
+                       uint64_t i, uint64_t *in_p)
+{
+    uint64_t done = d->messages;
+
+    if (xg_spin_ctx_inject(ctx, (uint32_t)i, pool + (i % POOL) * size, size,
+                           1) != XG_OK) {
+        die("inject failed");
+    }
+    if (in_p != NULL) {
+        *in_p = bench_now_ns();
+    }
+    while (__atomic_load_n(&d->messages, __ATOMIC_ACQUIRE) == done) {
+    }
+}
+
 static void mode_latency(void)
 {
     const bcase_t *c           = the_case;
     xg_spin_ctx_t *ctx         = case_ctx(c, c->file, c->hh, c->ph, c->th, 0);
     const xg_spin_ec_desc_t *d = xg_spin_ctx_desc(ctx);
     static uint64_t lat[20000];
-    uint64_t t0, done, i, n = (npkts < 20000) ? npkts : 20000;
+    uint64_t t0, i, n = (npkts < 20000) ? npkts : 20000;
 
     for (i = 0; i < n; i++) {
-        done = d->messages;
-        t0   = bench_now_ns();
-        if (xg_spin_ctx_inject(ctx, (uint32_t)i, pool + (i % POOL) * size, size,
-                               1) != XG_OK) {
-            die("inject failed");
-        }
-        while (__atomic_load_n(&d->messages, __ATOMIC_ACQUIRE) == done) {
-        }
+        t0 = bench_now_ns();
+        inject_one(ctx, d, i, NULL);
         lat[i] = bench_now_ns() - t0;
     }
     qsort(lat, n, sizeof(lat[0]), bench_cmp_u64);
@@ -460,18 +473,11 @@ static void mode_sched(void)
     volatile uint64_t *stamp =
         (volatile uint64_t *)xg_spin_ctx_handler_mem(ctx, NULL) + 1;
     static uint64_t start[20000], in[20000], done_at[20000];
-    uint64_t t0, t1, done, i, n = (npkts < 20000) ? npkts : 20000;
+    uint64_t t0, t1, i, n = (npkts < 20000) ? npkts : 20000;
 
     for (i = 0; i < n; i++) {
-        done = d->messages;
-        t0   = bench_now_ns();
-        if (xg_spin_ctx_inject(ctx, (uint32_t)i, pool + (i % POOL) * size, size,
-                               1) != XG_OK) {
-            die("inject failed");
-        }
-        t1 = bench_now_ns();
-        while (__atomic_load_n(&d->messages, __ATOMIC_ACQUIRE) == done) {
-        }
+        t0 = bench_now_ns();
+        inject_one(ctx, d, i, &t1);
         done_at[i] = bench_now_ns() - t0;
         in[i]      = t1 - t0;
         start[i]   = __atomic_load_n(stamp, __ATOMIC_ACQUIRE) - t0;
