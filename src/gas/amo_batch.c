@@ -80,7 +80,7 @@ static struct {
     pthread_t flusher;
     _Atomic int flusher_state; /* 0 none, 1 starting or running, 2 stop */
     _Atomic int flusher_sleeps;
-} batch;
+} batch = {.pt = PTL_PT_ANY, .le = PTL_INVALID_HANDLE}; /* closed */
 
 /* Open batches: a wait sends them when not 0. */
 _Atomic uint32_t xg_gas_amo_batched;
