@@ -67,6 +67,7 @@ typedef struct batch_slot {
     _Atomic int pe;          /* -1: no open batch */
     _Atomic uint64_t opened; /* xg_time_ns when it opened */
     uint32_t n;              /* records */
+    uint64_t sent;           /* batch.sends when it last sent a batch */
     xg_gas_amo_rec_t rec[XG_GAS_AMO_REC_MAX];
 } batch_slot_t;
 
@@ -80,6 +81,8 @@ static struct {
     pthread_t flusher;
     _Atomic int flusher_state; /* 0 none, 1 starting or running, 2 stop */
     _Atomic int flusher_sleeps;
+    _Atomic uint64_t sends;     /* batches sent so far */
+    _Atomic uint64_t completed; /* the first this many are complete */
 } batch = {.pt = PTL_PT_ANY, .le = PTL_INVALID_HANDLE}; /* closed */
 
 /* Open batches: a wait sends them when not 0. */
@@ -214,6 +217,9 @@ static xg_status_t batch_send(batch_slot_t *slot)
         batch.pt, slot->rec, slot->n * sizeof(xg_gas_amo_rec_t),
         atomic_load_explicit(&slot->pe, memory_order_relaxed));
 
+    slot->sent = atomic_fetch_add_explicit(&batch.sends, 1,
+                                           memory_order_acq_rel) +
+                 1;
     slot->n = 0;
     atomic_store_explicit(&slot->pe, -1, memory_order_relaxed);
     atomic_fetch_sub_explicit(&xg_gas_amo_batched, 1, memory_order_relaxed);
@@ -350,14 +356,13 @@ int xg_gas_put_batch_add(xg_gas_ctx_t *ctx, void *dst, const void *src,
     return 1;
 }
 
-int xg_gas_amo_batch_flush(int pe)
+void xg_gas_amo_batch_flush(int pe)
 {
     unsigned i;
-    int sent = 0;
 
     if (!batch.open || (atomic_load_explicit(&xg_gas_amo_batched,
                                              memory_order_relaxed) == 0)) {
-        return 0;
+        return;
     }
     for (i = 0; i < BATCH_SLOTS; i++) {
         batch_slot_t *slot = &batch.slot[i];
@@ -371,9 +376,46 @@ int xg_gas_amo_batch_flush(int pe)
         if ((at >= 0) && ((pe < 0) || (at == pe))) {
             /* a failure is logged by the NIC and shows at quiet */
             (void)batch_send(slot);
-            sent = 1;
         }
         xg_spinlock_unlock(&slot->lock);
     }
-    return sent;
+}
+
+/* The batches to @pe left in one slot (whichever sent them: this call,
+ * the add that filled one, the flusher thread, an add for another PE of
+ * the slot): the slot's last send stands for them all, as the NIC
+ * completes operations in no particular order but a completion wait
+ * covers every one issued before it. */
+int xg_gas_amo_batch_unfinished(int pe)
+{
+    batch_slot_t *slot;
+    uint64_t sent;
+
+    if (!batch.open) {
+        return 0;
+    }
+    slot = &batch.slot[(unsigned)pe & (BATCH_SLOTS - 1u)];
+    xg_spinlock_lock(&slot->lock);
+    if (atomic_load_explicit(&slot->pe, memory_order_relaxed) == pe) {
+        (void)batch_send(slot);
+    }
+    sent = slot->sent;
+    xg_spinlock_unlock(&slot->lock);
+    return sent > atomic_load_explicit(&batch.completed, memory_order_acquire);
+}
+
+uint64_t xg_gas_amo_batch_sends(void)
+{
+    return atomic_load_explicit(&batch.sends, memory_order_acquire);
+}
+
+void xg_gas_amo_batch_completed(uint64_t sends)
+{
+    uint64_t was = atomic_load_explicit(&batch.completed, memory_order_relaxed);
+
+    while ((was < sends) &&
+           !atomic_compare_exchange_weak_explicit(&batch.completed, &was, sends,
+                                                  memory_order_acq_rel,
+                                                  memory_order_relaxed)) {
+    }
 }

@@ -76,7 +76,7 @@ void xg_gas_ctx_complete(xg_gas_ctx_t *ctx)
 
 void xg_gas_ctx_order(xg_gas_ctx_t *ctx)
 {
-    (void)xg_gas_amo_batch_flush(-1);
+    xg_gas_amo_batch_flush(-1);
     if (!xg_gas_nic_fence()) {
         xg_gas_ctx_complete(ctx);
         return;

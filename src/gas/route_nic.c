@@ -189,7 +189,7 @@ unsigned xg_gas_poll_remote(void)
 {
     /* a waiting thread holds back no atomic: what it waits for may
      * depend on one (amo_batch.c) */
-    (void)xg_gas_amo_batch_flush(-1);
+    xg_gas_amo_batch_flush(-1);
     return xg_nic_poll();
 }
 
@@ -205,7 +205,7 @@ uint64_t xg_gas_nic_offset(const void *remote)
 static void nic_op_init(xg_nic_op_t *op, xg_nic_op_kind_t kind,
                         const void *remote, size_t len, int pe)
 {
-    (void)xg_gas_amo_batch_flush(pe);
+    xg_gas_amo_batch_flush(pe);
     xg_nic_op_init(op, kind, gas_nic.md, 0, len);
     xg_nic_op_target(op, xg_nic_phys_id(pe), gas_nic.pt,
                      xg_gas_nic_offset(remote));
@@ -329,9 +329,10 @@ static xg_status_t nic_wire_rma(xg_gas_ctx_t *ctx, int put, int nbi,
     xg_status_t status;
     int counted = 0;
 
-    /* the batch to @pe takes effect first: the network's RMA could
-     * overtake the NIC's message (rare: a program mixing them) */
-    if (xg_gas_amo_batch_flush(pe)) {
+    /* the batches to @pe take effect first: the network's RMA could
+     * overtake the NIC's messages (rare: a program mixing them), also
+     * those sent when one filled or by the flusher thread */
+    if (xg_gas_amo_batch_unfinished(pe)) {
         (void)xg_gas_nic_complete();
     }
     /* (a get reads what this PE's earlier puts wrote: the transport
@@ -346,10 +347,19 @@ static xg_status_t nic_wire_rma(xg_gas_ctx_t *ctx, int put, int nbi,
 
 xg_status_t xg_gas_nic_complete(void)
 {
+    xg_status_t status;
+    uint64_t batches;
+
     /* batched operations count as issued: they go out first */
-    (void)xg_gas_amo_batch_flush(-1);
-    return xg_gas_nic_wait_ct(gas_nic.ct, &gas_nic.issued, &gas_nic.failed_seen,
-                              "operations through the NIC", NULL);
+    xg_gas_amo_batch_flush(-1);
+    batches = xg_gas_amo_batch_sends();
+    status  = xg_gas_nic_wait_ct(gas_nic.ct, &gas_nic.issued,
+                                 &gas_nic.failed_seen,
+                                 "operations through the NIC", NULL);
+    if (status == XG_OK) {
+        xg_gas_amo_batch_completed(batches);
+    }
+    return status;
 }
 
 int xg_gas_nic_fence(void)

@@ -128,11 +128,16 @@ xg_status_t xg_gas_nic_send_copy(ptl_pt_index_t pt, const void *buf, size_t len,
  * as a NIC operation (1; *@status_p the status of what they sent
  * meanwhile), or decline it (0: batching is off, @op is not one of the
  * four, @len is above 8).  xg_gas_amo_batch_flush sends the open batches
- * to @pe (-1: to every PE; returns 1 if it sent one):
- * fence and quiet call it, as does every other operation of the route to
- * that PE, and gas's waits while xg_gas_amo_batched is not 0
- * (xg_gas_poll_remote).  Opened and closed with the route's active
- * messages (life.c).
+ * to @pe (-1: to every PE): fence and quiet call it, as does every other
+ * operation of the route to that PE, and gas's waits while
+ * xg_gas_amo_batched is not 0 (xg_gas_poll_remote).  An operation that
+ * may overtake the NIC's messages (the network's RMA) asks
+ * xg_gas_amo_batch_unfinished instead: it sends the open batch to @pe and
+ * returns 1 if a batch that may be for @pe was sent, by anyone, and is not
+ * known complete -- then the caller completes the NIC's operations first.
+ * A completion of them marks what it covered: xg_gas_amo_batch_sends read
+ * before the wait, passed to xg_gas_amo_batch_completed after it.  Opened
+ * and closed with the route's active messages (life.c).
  */
 extern _Atomic uint32_t xg_gas_amo_batched;
 xg_status_t xg_gas_amo_batch_open(void);
@@ -142,7 +147,10 @@ int xg_gas_amo_batch_add(xg_gas_ctx_t *ctx, xg_gas_amo_t op, void *dst,
                          xg_status_t *status_p);
 int xg_gas_put_batch_add(xg_gas_ctx_t *ctx, void *dst, const void *src,
                          size_t len, int pe, xg_status_t *status_p);
-int xg_gas_amo_batch_flush(int pe);
+void xg_gas_amo_batch_flush(int pe);
+int xg_gas_amo_batch_unfinished(int pe);
+uint64_t xg_gas_amo_batch_sends(void);
+void xg_gas_amo_batch_completed(uint64_t sends);
 
 /* gas's NI and its limits, for regions and active messages
  * (region/region_nic.c, region/am.c), which keep their own portal indexes,

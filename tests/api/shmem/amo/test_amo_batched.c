@@ -14,7 +14,11 @@
  *     then it adds (and puts) to a flag of the last PE and spins on its
  *     own memory with plain loads, never calling the library: the
  *     batches must go out by themselves (the flusher thread);
- *   - adds on a created context, and a fence before a put of a flag.
+ *   - adds on a created context, and a fence before a put of a flag;
+ *   - word puts that fill a batch (the add of the last one sends it),
+ *     then a get of those words by the network's RMA, which could
+ *     overtake the batch's message: the get sees every put (the
+ *     collectives rely on it: their data, then a descriptor by RMA).
  */
 #include <sched.h>
 #include <shmem.h>
@@ -24,6 +28,7 @@
 
 #define WORDS   512
 #define UPDATES 2000 /* per PE, more than a batch to each PE */
+#define FILL_MAX 160 /* words put before a get: past a full batch */
 
 struct table {
     uint64_t w64[WORDS];
@@ -36,6 +41,7 @@ struct table {
     long ctx_sum;
     long fenced_sum;
     long fence_flag;
+    long filled[FILL_MAX];
 };
 
 static uint64_t next(uint64_t *state)
@@ -188,6 +194,26 @@ int main(void)
              "context sum %ld, expected %ld after shmem_ctx_quiet", t->ctx_sum,
              600L * 599 / 2);
     shmem_ctx_destroy(ctx);
+    shmem_barrier_all();
+
+    /* puts, then a get of them, every count up to past a full batch */
+    if ((me == 0) && (last != 0)) {
+        long seen[FILL_MAX];
+        int n, k;
+
+        for (n = 1; n <= FILL_MAX; n++) {
+            for (k = 0; k < n; k++) {
+                shmem_long_p(&t->filled[k], n * 1000L + k, last);
+            }
+            shmem_getmem(seen, t->filled, (size_t)n * sizeof(long), last);
+            for (k = 0; k < n; k++) {
+                XG_CHECK(seen[k] == n * 1000L + k,
+                         "after %d word puts, a get of them saw word %d = "
+                         "%ld, not %ld",
+                         n, k, seen[k], n * 1000L + k);
+            }
+        }
+    }
     shmem_barrier_all();
     shmem_free(t);
     shmem_finalize();
