@@ -217,9 +217,8 @@ static xg_status_t batch_send(batch_slot_t *slot)
         batch.pt, slot->rec, slot->n * sizeof(xg_gas_amo_rec_t),
         atomic_load_explicit(&slot->pe, memory_order_relaxed));
 
-    slot->sent = atomic_fetch_add_explicit(&batch.sends, 1,
-                                           memory_order_acq_rel) +
-                 1;
+    slot->sent =
+        atomic_fetch_add_explicit(&batch.sends, 1, memory_order_acq_rel) + 1;
     slot->n = 0;
     atomic_store_explicit(&slot->pe, -1, memory_order_relaxed);
     atomic_fetch_sub_explicit(&xg_gas_amo_batched, 1, memory_order_relaxed);
@@ -413,9 +412,8 @@ void xg_gas_amo_batch_completed(uint64_t sends)
 {
     uint64_t was = atomic_load_explicit(&batch.completed, memory_order_relaxed);
 
-    while ((was < sends) &&
-           !atomic_compare_exchange_weak_explicit(&batch.completed, &was, sends,
-                                                  memory_order_acq_rel,
-                                                  memory_order_relaxed)) {
+    while ((was < sends) && !atomic_compare_exchange_weak_explicit(
+                                &batch.completed, &was, sends,
+                                memory_order_acq_rel, memory_order_relaxed)) {
     }
 }

@@ -353,9 +353,9 @@ xg_status_t xg_gas_nic_complete(void)
     /* batched operations count as issued: they go out first */
     xg_gas_amo_batch_flush(-1);
     batches = xg_gas_amo_batch_sends();
-    status  = xg_gas_nic_wait_ct(gas_nic.ct, &gas_nic.issued,
-                                 &gas_nic.failed_seen,
-                                 "operations through the NIC", NULL);
+    status =
+        xg_gas_nic_wait_ct(gas_nic.ct, &gas_nic.issued, &gas_nic.failed_seen,
+                           "operations through the NIC", NULL);
     if (status == XG_OK) {
         xg_gas_amo_batch_completed(batches);
     }

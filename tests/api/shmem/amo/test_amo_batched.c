@@ -26,9 +26,9 @@
 
 #include "xg_test.h"
 
-#define WORDS   512
-#define UPDATES 2000 /* per PE, more than a batch to each PE */
-#define FILL_MAX 160 /* words put before a get: past a full batch */
+#define WORDS    512
+#define UPDATES  2000 /* per PE, more than a batch to each PE */
+#define FILL_MAX 160  /* words put before a get: past a full batch */
 
 struct table {
     uint64_t w64[WORDS];
