@@ -116,9 +116,10 @@ static ops_route_t ops_target(const void *addr, size_t len, int pe,
 }
 
 /* A put (@put) or get of @len bytes between local @local and symmetric
- * @remote on @pe: the direct route, else the NIC's. */
-static xg_status_t ops_rma(xg_gas_ctx_t *ctx, int put, int nbi, void *local,
-                           const void *remote, size_t len, int pe)
+ * @remote on @pe: the direct route, else the NIC's (a put of a word or
+ * less in the batch to @pe if @batch). */
+static xg_status_t ops_rma(xg_gas_ctx_t *ctx, int put, int nbi, int batch,
+                           void *local, const void *remote, size_t len, int pe)
 {
     xg_status_t status;
     void *ptr = NULL;
@@ -132,9 +133,9 @@ static xg_status_t ops_rma(xg_gas_ctx_t *ctx, int put, int nbi, void *local,
         }
         break;
     case OPS_NIC:
-        /* a put of a word or less waits in the batch to @pe */
-        if (!put || !xg_gas_put_batch_add(ctx, (void *)remote, local, len, pe,
-                                          &status)) {
+        if (!put || !batch ||
+            !xg_gas_put_batch_add(ctx, (void *)remote, local, len, pe,
+                                  &status)) {
             status = xg_gas_nic_rma(ctx, put, nbi, local, remote, len, pe);
         }
         break;
@@ -146,25 +147,31 @@ static xg_status_t ops_rma(xg_gas_ctx_t *ctx, int put, int nbi, void *local,
 xg_status_t xg_gas_put_slow(xg_gas_ctx_t *ctx, void *dst, const void *src,
                             size_t len, int pe)
 {
-    return ops_rma(ctx, 1, 0, (void *)src, dst, len, pe);
+    return ops_rma(ctx, 1, 0, 1, (void *)src, dst, len, pe);
+}
+
+xg_status_t xg_gas_put_unbatched(xg_gas_ctx_t *ctx, void *dst, const void *src,
+                                 size_t len, int pe)
+{
+    return ops_rma(ctx, 1, 0, 0, (void *)src, dst, len, pe);
 }
 
 xg_status_t xg_gas_get_slow(xg_gas_ctx_t *ctx, void *dst, const void *src,
                             size_t len, int pe)
 {
-    return ops_rma(ctx, 0, 0, dst, src, len, pe);
+    return ops_rma(ctx, 0, 0, 0, dst, src, len, pe);
 }
 
 xg_status_t xg_gas_put_nbi_slow(xg_gas_ctx_t *ctx, void *dst, const void *src,
                                 size_t len, int pe)
 {
-    return ops_rma(ctx, 1, 1, (void *)src, dst, len, pe);
+    return ops_rma(ctx, 1, 1, 1, (void *)src, dst, len, pe);
 }
 
 xg_status_t xg_gas_get_nbi_slow(xg_gas_ctx_t *ctx, void *dst, const void *src,
                                 size_t len, int pe)
 {
-    return ops_rma(ctx, 0, 1, dst, src, len, pe);
+    return ops_rma(ctx, 0, 1, 0, dst, src, len, pe);
 }
 
 xg_gas_amo_result_t xg_gas_amo_slow(xg_gas_ctx_t *ctx, xg_gas_amo_t op,

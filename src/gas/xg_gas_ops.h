@@ -192,6 +192,13 @@ static XG_ALWAYS_INLINE xg_status_t xg_gas_put(xg_gas_ctx_t *ctx, void *dst,
     return xg_gas_put_slow(ctx, dst, src, len, pe);
 }
 
+/* The put, never held back in a batch of word puts to another node
+ * (gas/amo_batch.c): for a caller that sends something ordered after it
+ * at once (the collectives' data before their signal), to which a batch
+ * would add a round trip. */
+xg_status_t xg_gas_put_unbatched(xg_gas_ctx_t *ctx, void *dst, const void *src,
+                                 size_t len, int pe);
+
 /* Copies @len bytes from symmetric @src on @pe to local @dst. */
 static XG_ALWAYS_INLINE int xg_gas_get_direct(void *dst, const void *src,
                                               size_t len, int pe)

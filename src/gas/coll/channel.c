@@ -501,8 +501,11 @@ static void remote_put(const xg_coll_t *coll, xg_gas_ctx_t *ctx, void *ptr,
     if (rank == coll->rank) {
         chan_write(coll, ptr, src, rank, n);
     } else if (n > 0) {
-        remote_ok(coll, xg_gas_put(ctx, ptr, src, n, xg_coll_world(coll, rank)),
-                  rank);
+        /* a signal follows (a batch of word puts would wait for it) */
+        remote_ok(
+            coll,
+            xg_gas_put_unbatched(ctx, ptr, src, n, xg_coll_world(coll, rank)),
+            rank);
     }
 }
 
