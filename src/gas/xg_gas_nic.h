@@ -128,7 +128,8 @@ xg_status_t xg_gas_nic_send_copy(ptl_pt_index_t pt, const void *buf, size_t len,
  * as a NIC operation (1; *@status_p the status of what they sent
  * meanwhile), or decline it (0: batching is off, @op is not one of the
  * four, @len is above 8).  xg_gas_amo_batch_flush sends the open batches
- * to @pe (-1: to every PE): fence and quiet call it, as does every other
+ * to @pe (-1: to every PE, and the next word put goes alone, as a
+ * write of the network's RMA): fence and quiet call it, as does every other
  * operation of the route to that PE, and gas's waits while
  * xg_gas_amo_batched is not 0 (xg_gas_poll_remote).  An operation that
  * may overtake the NIC's messages (the network's RMA) asks

@@ -18,7 +18,9 @@
  *   - word puts that fill a batch (the add of the last one sends it),
  *     then a get of those words by the network's RMA, which could
  *     overtake the batch's message: the get sees every put (the
- *     collectives rely on it: their data, then a descriptor by RMA).
+ *     collectives rely on it: their data, then a descriptor by RMA);
+ *   - one word put twice after a quiet (the first goes alone as a write,
+ *     the second in a batch): the second value stays.
  */
 #include <sched.h>
 #include <shmem.h>
@@ -42,6 +44,7 @@ struct table {
     long fenced_sum;
     long fence_flag;
     long filled[FILL_MAX];
+    long twice;
 };
 
 static uint64_t next(uint64_t *state)
@@ -212,6 +215,19 @@ int main(void)
                          "%ld, not %ld",
                          n, k, seen[k], n * 1000L + k);
             }
+        }
+    }
+    shmem_barrier_all();
+
+    /* a write, then a batched put of the same word */
+    if ((me == 0) && (last != 0)) {
+        for (i = 0; i < 200; i++) {
+            shmem_long_p(&t->twice, 2L * i, last);
+            shmem_long_p(&t->twice, 2L * i + 1, last);
+            shmem_quiet();
+            XG_CHECK(shmem_long_g(&t->twice, last) == 2L * i + 1,
+                     "a word put %ld then %ld: %ld after quiet", 2L * i,
+                     2L * i + 1, shmem_long_g(&t->twice, last));
         }
     }
     shmem_barrier_all();
