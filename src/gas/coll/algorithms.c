@@ -28,6 +28,7 @@
 
 #include "base/xg_wait.h"
 #include "gas/coll/engine_int.h"
+#include "gas/copy_int.h"
 #include "gas/region/xg_gas_am.h"
 #include "gas/xg_gas.h"
 
@@ -684,46 +685,52 @@ void xg_coll_scan(xg_coll_t *coll, void *dest, const void *source,
 
 /* ---- collect, fcollect, alltoall(s) ------------------------------------- */
 
-/*
- * Through the network, fcollect and alltoall write: after a barrier phase
- * (every member in the call, its dest free), each member writes its block
- * into every other member's dest and signals it, and leaves with every
- * other member's block in its own -- one way instead of a read's round
- * trip and a closing phase.  With its block each member writes its
- * descriptor to its right neighbour, which checks it after its waits
- * (each member compares one neighbour's, as the reading form does).
- * This PE's block lands at its rank's place in each member's dest; it is
- * @source (fcollect), or @source's block of that member (@all: alltoall).
- */
-static void coll_exchange_push(xg_coll_t *coll, char *dest, const char *source,
-                               size_t nbytes, int all)
+/* Waits for a signal of @phase from every other member (one wait names
+ * at most COLL_CHECK_MAX senders). */
+static void coll_wait_all(const xg_coll_t *coll, int phase)
 {
-    int n            = coll->size, j, p, from[COLL_CHECK_MAX];
-    const char *mine = source;
+    int n = coll->size, j, from[COLL_CHECK_MAX];
 
-    xg_coll_phase(coll);
-    for (j = 0; j < n; j++) {
-        p = (coll->rank + j) % n;
-        if (all) {
-            mine = source + (size_t)p * nbytes; /* alltoall: block p */
-        }
-        if (p == coll->rank) {
-            coll_memmove(dest + (size_t)p * nbytes, mine, nbytes);
-        } else {
-            /* the right neighbour gets this PE's descriptor too */
-            coll->chan->push(coll, dest + (size_t)coll->rank * nbytes, mine,
-                             nbytes, p, XG_PSYNC_DOWN, j == 1);
-        }
-    }
-    /* one wait names at most COLL_CHECK_MAX senders */
     for (j = 1; j < n;) {
         int m = 0;
 
         for (; (j < n) && (m < COLL_CHECK_MAX); j++) {
             from[m++] = (coll->rank - j + n) % n;
         }
-        coll->chan->wait(coll, from, m, XG_PSYNC_DOWN);
+        coll->chan->wait(coll, from, m, phase);
     }
+}
+
+/*
+ * Through the network, fcollect, collect and alltoall write: once every
+ * member is in the call (after a barrier phase: its dest is free), each
+ * member writes its block at offset @at of every other member's dest and
+ * signals it, and leaves with every other member's block in its own --
+ * one way instead of a read's round trip and a closing phase.  With its
+ * block each member writes its descriptor to its right neighbour, which
+ * checks it after its waits (each member compares one neighbour's, as the
+ * reading form does).  The block for member p is @source + p * @stride
+ * (0 for the same block to all, nbytes for alltoall).
+ */
+static void coll_push_blocks(xg_coll_t *coll, char *dest, size_t at,
+                             const char *source, size_t stride, size_t nbytes)
+{
+    int n = coll->size, j, p;
+
+    for (j = 0; j < n; j++) {
+        const char *mine;
+
+        p    = (coll->rank + j) % n;
+        mine = source + (size_t)p * stride;
+        if (p == coll->rank) {
+            coll_memmove(dest + at, mine, nbytes);
+        } else {
+            /* the right neighbour gets this PE's descriptor too */
+            coll->chan->push(coll, dest + at, mine, nbytes, p, XG_PSYNC_DOWN,
+                             j == 1);
+        }
+    }
+    coll_wait_all(coll, XG_PSYNC_DOWN);
     coll->chan->check_pushed(coll, (coll->rank - 1 + n) % n);
 }
 
@@ -734,7 +741,9 @@ void xg_coll_fcollect(xg_coll_t *coll, void *dest, const void *source,
 
     xg_coll_begin(coll, XG_COLL_FCOLLECT, 1, nbytes, -1, 0);
     if (coll_pushes(coll, dest, (size_t)n * nbytes)) {
-        coll_exchange_push(coll, dest, source, nbytes, 0);
+        xg_coll_phase(coll);
+        coll_push_blocks(coll, dest, (size_t)coll->rank * nbytes, source, 0,
+                         nbytes);
         return;
     }
     xg_coll_phase(coll);
@@ -748,33 +757,84 @@ void xg_coll_fcollect(xg_coll_t *coll, void *dest, const void *source,
     xg_coll_phase(coll);
 }
 
+/* Members @base.. (@m of them, at most COLL_CHECK_MAX) contribute
+ * counts[0..m) bytes to a collect; this PE @nbytes.  The first group's
+ * reads travel with the check of the right neighbour's descriptor (once
+ * per call: @check). */
+static void coll_counts(xg_coll_t *coll, int base, int m, uint64_t *counts,
+                        size_t nbytes, int check)
+{
+    int i;
+
+    for (i = 0; i < m; i++) {
+        if (base + i == coll->rank) {
+            counts[i] = nbytes;
+        } else {
+            coll->chan->count_read(coll, base + i, &counts[i]);
+        }
+    }
+    if (check) {
+        xg_coll_check(coll, (coll->rank + 1) % coll->size);
+    }
+    coll->chan->read_end(coll);
+}
+
+/*
+ * The counts may differ, so a member's block goes at the sum of the lower
+ * members' counts.  Through the network (a channel that pushes) each
+ * member writes its count to every member with a signal, waits for
+ * everyone's, and writes its block into every member's dest
+ * (coll_push_blocks, also when it is empty: its signal says that this
+ * member has read the counts, so their words may be rewritten): two ways
+ * across the network, no barrier, no read.  Elsewhere the counts are
+ * published before a barrier phase and each member reads the blocks.
+ */
 void xg_coll_collect(xg_coll_t *coll, void *dest, const void *source,
                      size_t nbytes, size_t elem_size)
 {
-    size_t off = 0, len;
-    int p;
+    uint64_t counts[COLL_CHECK_MAX];
+    size_t total = 0, at = 0, off = 0;
+    int n = coll->size, pushes = (coll->chan->push != NULL), base, m, i;
 
-    /* the counts may differ: only the element size is compared */
+    /* only the element size is compared */
     xg_coll_begin(coll, XG_COLL_COLLECT, elem_size, 0, -1, 0);
     coll->chan->count_put(coll, nbytes);
-    /* the barrier's release/acquire publishes the counts */
-    xg_coll_phase(coll);
-    xg_coll_check(coll, (coll->rank + 1) % coll->size);
-    for (p = 0; p < coll->size; p++) {
-        off += (p == coll->rank) ? nbytes : coll->chan->count_get(coll, p);
+    if (pushes) {
+        coll_wait_all(coll, XG_PSYNC_UP);
+    } else {
+        /* the barrier's release/acquire publishes the counts */
+        xg_coll_phase(coll);
     }
-    if ((off > 0) && (xg_gas_diagnose(dest, off, xg_gas.me) != XG_OK)) {
+    for (base = 0; base < n; base += m) {
+        m = (n - base < COLL_CHECK_MAX) ? n - base : COLL_CHECK_MAX;
+        coll_counts(coll, base, m, counts, nbytes, !pushes && (base == 0));
+        for (i = 0; i < m; i++) {
+            at += (base + i < coll->rank) ? counts[i] : 0;
+            total += counts[i];
+        }
+    }
+    if ((total > 0) && (xg_gas_diagnose(dest, total, xg_gas.me) != XG_OK)) {
         xg_coll_fail(coll,
                      "dest %p cannot hold the %zu bytes the PEs "
                      "contribute: it must be a symmetric array of at least "
                      "the sum of every PE's nelems",
-                     dest, off);
+                     dest, total);
     }
-    off = 0;
-    for (p = 0; p < coll->size; p++) {
-        len = (p == coll->rank) ? nbytes : coll->chan->count_get(coll, p);
-        coll->chan->read_start(coll, (char *)dest + off, source, p, len);
-        off += len;
+    if (pushes) {
+        coll_push_blocks(coll, dest, at, source, 0, nbytes);
+        coll->chan->count_done(coll);
+        return;
+    }
+    for (base = 0; (total > 0) && (base < n); base += m) {
+        m = (n - base < COLL_CHECK_MAX) ? n - base : COLL_CHECK_MAX;
+        if (n > COLL_CHECK_MAX) { /* else counts holds them all */
+            coll_counts(coll, base, m, counts, nbytes, 0);
+        }
+        for (i = 0; i < m; i++) {
+            coll->chan->read_start(coll, (char *)dest + off, source, base + i,
+                                   counts[i]);
+            off += counts[i];
+        }
     }
     coll->chan->read_end(coll);
     xg_coll_phase(coll);
@@ -788,7 +848,9 @@ void xg_coll_alltoall(xg_coll_t *coll, void *dest, const void *source,
 
     xg_coll_begin(coll, XG_COLL_ALLTOALL, 1, nbytes, -1, 0);
     if (coll_pushes(coll, dest, (size_t)n * nbytes)) {
-        coll_exchange_push(coll, dest, source, nbytes, 1);
+        xg_coll_phase(coll);
+        coll_push_blocks(coll, dest, (size_t)coll->rank * nbytes, source,
+                         nbytes, nbytes);
         return;
     }
     xg_coll_phase(coll);
@@ -803,6 +865,44 @@ void xg_coll_alltoall(xg_coll_t *coll, void *dest, const void *source,
     xg_coll_phase(coll);
 }
 
+/*
+ * Through the network, an alltoalls whose destination blocks are
+ * contiguous (@dst 1) writes like alltoall: this PE's block for each
+ * member, gathered from @source's stride into one buffer first where
+ * @sst is not 1.  Zero when it does not apply (other strides, no memory
+ * for the gathered blocks): the caller reads instead.
+ */
+static int coll_alltoalls_push(xg_coll_t *coll, void *dest, const void *source,
+                               ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                               size_t elem_size)
+{
+    size_t block  = nelems * elem_size;
+    int n         = coll->size, p;
+    char *packed  = NULL;
+    const char *s = source;
+
+    if ((dst != 1) || !coll_pushes(coll, dest, (size_t)n * block)) {
+        return 0;
+    }
+    if (sst != 1) {
+        packed = malloc((size_t)n * block);
+        if (packed == NULL) {
+            return 0;
+        }
+        for (p = 0; p < n; p++) {
+            xg_gas_copy_strided(
+                packed + (size_t)p * block, (ptrdiff_t)elem_size,
+                s + (size_t)p * nelems * (size_t)sst * elem_size,
+                sst * (ptrdiff_t)elem_size, elem_size, nelems);
+        }
+        s = packed;
+    }
+    xg_coll_phase(coll);
+    coll_push_blocks(coll, dest, (size_t)coll->rank * block, s, block, block);
+    free(packed);
+    return 1;
+}
+
 void xg_coll_alltoalls(xg_coll_t *coll, void *dest, const void *source,
                        ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                        size_t elem_size)
@@ -811,6 +911,9 @@ void xg_coll_alltoalls(xg_coll_t *coll, void *dest, const void *source,
     uint64_t strides = ((uint64_t)dst << 32) ^ (uint64_t)sst;
 
     xg_coll_begin(coll, XG_COLL_ALLTOALLS, elem_size, nelems, -1, strides);
+    if (coll_alltoalls_push(coll, dest, source, dst, sst, nelems, elem_size)) {
+        return;
+    }
     xg_coll_phase(coll);
     xg_coll_check(coll, (coll->rank + 1) % n);
     for (j = 0; j < n; j++) {

@@ -246,10 +246,10 @@ static void team_count_put(xg_coll_t *coll, size_t nbytes)
                           nbytes, memory_order_relaxed);
 }
 
-static size_t team_count_get(const xg_coll_t *coll, int rank)
+static void team_count_read(const xg_coll_t *coll, int rank, uint64_t *count)
 {
-    return (size_t)atomic_load_explicit(&team_desc(coll, rank)->count,
-                                        memory_order_relaxed);
+    *count = atomic_load_explicit(&team_desc(coll, rank)->count,
+                                  memory_order_relaxed);
 }
 
 static void team_count_done(xg_coll_t *coll)
@@ -314,7 +314,7 @@ const xg_coll_chan_t xg_coll_chan_team = {
     .combine      = chan_combine,
     .read_strided = chan_read_strided,
     .count_put    = team_count_put,
-    .count_get    = team_count_get,
+    .count_read   = team_count_read,
     .count_done   = team_count_done,
     .arrive       = team_arrive,
     .release      = team_release,
@@ -357,9 +357,9 @@ static void psync_count_put(xg_coll_t *coll, size_t nbytes)
                      __ATOMIC_RELAXED);
 }
 
-static size_t psync_count_get(const xg_coll_t *coll, int rank)
+static void psync_count_read(const xg_coll_t *coll, int rank, uint64_t *count)
 {
-    return (size_t)__atomic_load_n(
+    *count = (uint64_t)__atomic_load_n(
         (long *)chan_peer(coll, &coll->psync[XG_PSYNC_COUNT], rank),
         __ATOMIC_RELAXED);
 }
@@ -383,7 +383,7 @@ const xg_coll_chan_t xg_coll_chan_psync = {
     .combine      = chan_combine,
     .read_strided = chan_read_strided,
     .count_put    = psync_count_put,
-    .count_get    = psync_count_get,
+    .count_read   = psync_count_read,
     .count_done   = psync_count_done,
 };
 
@@ -744,14 +744,38 @@ static void remote_psync_check_pushed(const xg_coll_t *coll, int from)
     (void)from;
 }
 
-/* (read after a barrier phase, before the next: the count holds still) */
-static size_t remote_team_count_get(const xg_coll_t *coll, int rank)
+/* A collect's count goes to every member, each followed by a signal, so
+ * the members wait for the signals instead of a barrier and then read
+ * their own words; the source is this PE's own word, which stays put
+ * until its next collect. */
+static void remote_count_put(xg_coll_t *coll, size_t nbytes)
 {
-    uint64_t count = 0;
+    _Atomic uint64_t *mine =
+        xg_slot_count(coll->slot, sig_index(coll, coll->rank));
+    int j, r;
 
-    remote_read(coll, &count, &xg_slot_desc(coll->slot, coll->team->seq)->count,
-                rank, sizeof(count));
-    return (size_t)count;
+    atomic_store_explicit(mine, nbytes, memory_order_relaxed);
+    for (j = 1; j < coll->size; j++) {
+        r = (coll->rank + j) % coll->size;
+        remote_ok(coll,
+                  xg_gas_area_put(&push_ctx, (void *)mine, (const void *)mine,
+                                  sizeof(*mine), xg_coll_world(coll, r)),
+                  r);
+        remote_signal(coll, r, XG_PSYNC_UP, 1);
+    }
+}
+
+/* (after @rank's signal: its word holds still until this PE has pushed
+ * its block, which @rank waits for before its next collect) */
+static void remote_count_read(const xg_coll_t *coll, int rank, uint64_t *count)
+{
+    *count = atomic_load_explicit(
+        xg_slot_count(coll->slot, sig_index(coll, rank)), memory_order_relaxed);
+}
+
+static void remote_count_done(xg_coll_t *coll)
+{
+    (void)coll; /* pSync untouched; each word is rewritten by its owner */
 }
 
 static int remote_team_arrive(const xg_coll_t *coll)
@@ -808,24 +832,13 @@ const xg_coll_chan_t xg_coll_chan_team_remote = {
     .write        = remote_write,
     .combine      = remote_combine,
     .read_strided = remote_read_strided,
-    .count_put    = team_count_put,
-    .count_get    = remote_team_count_get,
-    .count_done   = team_count_done,
+    .count_put    = remote_count_put,
+    .count_read   = remote_count_read,
+    .count_done   = remote_count_done,
     .arrive       = remote_team_arrive,
     .release      = remote_team_release,
     .wait_release = remote_team_wait_release,
 };
-
-/* Member @rank's collect count, read through its route. */
-static size_t remote_psync_count_get(const xg_coll_t *coll, int rank)
-{
-    xg_gas_amo_result_t result =
-        xg_gas_amo(&remote_ctx, XG_GAS_AMO_FETCH, &coll->psync[XG_PSYNC_COUNT],
-                   sizeof(long), 0, 0, xg_coll_world(coll, rank));
-
-    remote_ok(coll, result.status, rank);
-    return (size_t)result.old;
-}
 
 const xg_coll_chan_t xg_coll_chan_psync_remote = {
     .remote       = 1,
@@ -842,7 +855,7 @@ const xg_coll_chan_t xg_coll_chan_psync_remote = {
     .write        = remote_write,
     .combine      = remote_combine,
     .read_strided = remote_read_strided,
-    .count_put    = psync_count_put,
-    .count_get    = remote_psync_count_get,
-    .count_done   = psync_count_done,
+    .count_put    = remote_count_put,
+    .count_read   = remote_count_read,
+    .count_done   = remote_count_done,
 };

@@ -84,11 +84,14 @@ struct xg_coll_chan {
     void (*read_strided)(const xg_coll_t *coll, void *dst, ptrdiff_t dst_stride,
                          const void *ptr, ptrdiff_t src_stride, int rank,
                          size_t nelems, size_t elem_size);
-    /* A collect's contributions: this PE's published before a barrier
-     * phase, the others' read after it, and the channel's state reset
-     * after the last phase. */
+    /* A collect's contributions: this PE's published -- before a
+     * barrier phase, or, where the channel pushes, written to every
+     * member with a signal of XG_PSYNC_UP -- the others' read after the
+     * phase or the signals into *@count (complete at read_end, like
+     * read_start), and the channel's state reset once every member has
+     * read this PE's. */
     void (*count_put)(xg_coll_t *coll, size_t nbytes);
-    size_t (*count_get)(const xg_coll_t *coll, int rank);
+    void (*count_read)(const xg_coll_t *coll, int rank, uint64_t *count);
     void (*count_done)(xg_coll_t *coll);
     /* The counter barrier: adds this PE's arrival at member 0 and returns
      * nonzero for the last arrival, which then releases every member with

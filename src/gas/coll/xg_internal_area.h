@@ -35,7 +35,10 @@
  *            grow while the team lives, so a signal that arrives early is
  *            never lost or mistaken for a later one; the direction keeps
  *            members that disagree on the tree (different roots) from
- *            taking each other's signals for the ones they wait for.
+ *            taking each other's signals for the ones they wait for;
+ *   count[r] where member r of a collect across nodes writes how many
+ *            bytes it contributes, before its signal (only r writes it,
+ *            only the owner reads it).
  *
  * The owner clears its slot when a team is created in it, before a barrier
  * of the parent team that every member passes before it may touch the new
@@ -90,8 +93,9 @@ typedef struct xg_slot_layout {
     uint64_t bar_off;     /* offset of the barrier line in a slot */
     uint64_t scratch_off; /* offset of the scratch words in a slot */
     uint64_t scratch_words;
-    uint64_t chan_off; /* offset of chan[0][0] in a slot */
-    uint64_t chan_pes; /* counters per direction (the job's PEs) */
+    uint64_t chan_off;  /* offset of chan[0][0] in a slot */
+    uint64_t chan_pes;  /* counters per direction (the job's PEs) */
+    uint64_t count_off; /* offset of count[0] in a slot */
 } xg_slot_layout_t;
 
 extern xg_slot_layout_t xg_slot_layout;
@@ -108,10 +112,10 @@ static inline uint64_t xg_gas_team_slots(long teams_max)
 }
 
 /* The geometry of @slots slots for a job of @npes PEs: four cache lines of
- * collective descriptors, four of pushed ones, two of barrier counters, scratch lines for a
- * bitmap of every slot (team creation agrees on free slots with it) and
- * two 8-byte signal words per PE, each part rounded to cache lines: 832
- * bytes per slot at 8 PEs. */
+ * collective descriptors, four of pushed ones, two of barrier counters,
+ * scratch lines for a bitmap of every slot (team creation agrees on free
+ * slots with it), two 8-byte signal words and a collect count per PE,
+ * each part rounded to cache lines: 896 bytes per slot at 8 PEs. */
 static inline xg_slot_layout_t xg_slot_geometry(int npes, uint64_t slots)
 {
     xg_slot_layout_t g;
@@ -123,7 +127,8 @@ static inline xg_slot_layout_t xg_slot_geometry(int npes, uint64_t slots)
     g.scratch_words = slots / 64 + 2; /* bitmap + flags */
     g.chan_off      = g.scratch_off + xg_align_up(8 * g.scratch_words, 64);
     g.chan_pes      = (uint64_t)npes;
-    g.size          = g.chan_off + xg_align_up(16u * (uint64_t)npes, 64);
+    g.count_off     = g.chan_off + xg_align_up(16u * (uint64_t)npes, 64);
+    g.size          = g.count_off + xg_align_up(8u * (uint64_t)npes, 64);
     return g;
 }
 
@@ -177,6 +182,12 @@ static inline _Atomic uint64_t *xg_slot_chan(char *slot, int dir, int rank)
 {
     return (_Atomic uint64_t *)(slot + xg_slot_layout.chan_off) +
            (uint64_t)dir * xg_slot_layout.chan_pes + (uint64_t)rank;
+}
+
+/* count[@rank] of @slot. */
+static inline _Atomic uint64_t *xg_slot_count(char *slot, int rank)
+{
+    return (_Atomic uint64_t *)(slot + xg_slot_layout.count_off) + rank;
 }
 
 #endif
