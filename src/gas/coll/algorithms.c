@@ -380,6 +380,54 @@ static void coll_reduce_children(const xg_coll_t *coll, void *dest,
     free(parts);
 }
 
+/* Whether a reduction of @nbytes into @dest goes up the tree through the
+ * members' stages: across nodes, where every child's partial result fits
+ * its parent's stage (the same answer on every member). */
+static int coll_reduce_staged(const xg_coll_t *coll, const void *dest,
+                              size_t nbytes)
+{
+    return (nbytes <= coll->chan->stage_size / (size_t)xg_coll_cfg.radix) &&
+           coll_pushes(coll, dest, nbytes);
+}
+
+/*
+ * The small reduction across nodes: each member combines its children's
+ * partial results, which they wrote into its stage, into its dest and
+ * writes that into its parent's stage with a signal; the result then goes
+ * down the tree written into the members' dest (a broadcast's push).  One
+ * way per level up and one down, no reads: a child's stage part is
+ * rewritten only in the next reduction, which the child starts once this
+ * PE has written it the result; the child's dest is written only once it
+ * has written its partial result from it.
+ */
+static void coll_reduce_tree_staged(const xg_coll_t *coll, void *dest,
+                                    const void *source, size_t nelems,
+                                    size_t elem_size, xg_op_kernel_t op)
+{
+    size_t nbytes = nelems * elem_size;
+    long v = coll->rank, k = xg_coll_cfg.radix, first, count, i;
+    int parent = (int)coll_parent(v);
+
+    coll_children(coll, v, &first, &count);
+    if (dest != source) {
+        coll_memcpy(dest, source, nbytes);
+    }
+    coll_wait_children(coll, first, count, 0, XG_PSYNC_UP);
+    for (i = 0; i < count; i++) {
+        op(dest, coll->chan->staged(coll, (size_t)i * nbytes), nelems);
+    }
+    if (v != 0) {
+        coll->chan->stage(coll, (size_t)((v - 1) % k) * nbytes, dest, nbytes,
+                          parent, XG_PSYNC_UP);
+        coll_wait(coll, parent, XG_PSYNC_DOWN);
+        coll->chan->check_pushed(coll, parent);
+    }
+    for (i = 0; i < count; i++) {
+        coll->chan->push(coll, dest, dest, nbytes, (int)(first + i),
+                         XG_PSYNC_DOWN, 1);
+    }
+}
+
 /*
  * Radix-k tree rooted at member 0.  Up: each member combines its
  * children's partial results (in their dest arrays) into its own dest and
@@ -397,6 +445,10 @@ static void coll_reduce_tree(const xg_coll_t *coll, void *dest,
     long v        = coll->rank, first, count, i;
     int parent    = (int)coll_parent(v);
 
+    if (coll_reduce_staged(coll, dest, nbytes)) {
+        coll_reduce_tree_staged(coll, dest, source, nelems, elem_size, op);
+        return;
+    }
     coll_children(coll, v, &first, &count);
     if (dest != source) {
         coll_memcpy(dest, source, nbytes);

@@ -729,6 +729,21 @@ static void remote_team_check_pushed(const xg_coll_t *coll, int from)
     }
 }
 
+static void remote_stage(const xg_coll_t *coll, size_t at, const void *src,
+                         size_t n, int rank, int phase)
+{
+    remote_ok(coll,
+              xg_gas_area_put(&push_ctx, xg_slot_stage(coll->slot) + at, src, n,
+                              xg_coll_world(coll, rank)),
+              rank);
+    remote_signal(coll, rank, phase, 1);
+}
+
+static const void *remote_staged(const xg_coll_t *coll, size_t at)
+{
+    return xg_slot_stage(coll->slot) + at;
+}
+
 /* No descriptors in the active-set calls: data and signal. */
 static void remote_psync_push(const xg_coll_t *coll, void *ptr, const void *src,
                               size_t n, int rank, int phase, int with_desc)
@@ -824,6 +839,9 @@ const xg_coll_chan_t xg_coll_chan_team_remote = {
     .watch        = remote_team_watch,
     .push         = remote_team_push,
     .check_pushed = remote_team_check_pushed,
+    .stage_size   = XG_COLL_STAGE,
+    .stage        = remote_stage,
+    .staged       = remote_staged,
     .signal       = remote_team_signal,
     .wait         = team_wait,
     .read         = remote_read,
@@ -847,6 +865,9 @@ const xg_coll_chan_t xg_coll_chan_psync_remote = {
     .watch        = psync_watch,
     .push         = remote_psync_push,
     .check_pushed = remote_psync_check_pushed,
+    .stage_size   = XG_COLL_STAGE,
+    .stage        = remote_stage,
+    .staged       = remote_staged,
     .signal       = remote_team_signal,
     .wait         = team_wait,
     .read         = remote_read,

@@ -79,6 +79,14 @@ struct xg_coll_chan {
     void (*push)(const xg_coll_t *coll, void *ptr, const void *src, size_t n,
                  int rank, int phase, int with_desc);
     void (*check_pushed)(const xg_coll_t *coll, int from);
+    /* Remote channels only (stage_size 0 elsewhere): @n bytes of @src
+     * into member @rank's stage (xg_internal_area.h) at offset @at, then
+     * a signal of @phase, in that order at @rank; and where this PE's own
+     * stage holds what was written at @at. */
+    size_t stage_size;
+    void (*stage)(const xg_coll_t *coll, size_t at, const void *src, size_t n,
+                  int rank, int phase);
+    const void *(*staged)(const xg_coll_t *coll, size_t at);
     void (*combine)(const xg_coll_t *coll, xg_op_kernel_t op, void *dst,
                     const void *ptr, int rank, size_t nelems, size_t elem_size);
     void (*read_strided)(const xg_coll_t *coll, void *dst, ptrdiff_t dst_stride,

@@ -38,7 +38,11 @@
  *            taking each other's signals for the ones they wait for;
  *   count[r] where member r of a collect across nodes writes how many
  *            bytes it contributes, before its signal (only r writes it,
- *            only the owner reads it).
+ *            only the owner reads it);
+ *   stage    XG_COLL_STAGE bytes where the children of this PE in a small
+ *            reduction across nodes write their partial results, child i
+ *            of k at i / k of it, before their signals; a child writes
+ *            again only after this PE has sent it the result.
  *
  * The owner clears its slot when a team is created in it, before a barrier
  * of the parent team that every member passes before it may touch the new
@@ -96,7 +100,11 @@ typedef struct xg_slot_layout {
     uint64_t chan_off;  /* offset of chan[0][0] in a slot */
     uint64_t chan_pes;  /* counters per direction (the job's PEs) */
     uint64_t count_off; /* offset of count[0] in a slot */
+    uint64_t stage_off; /* offset of the stage in a slot */
 } xg_slot_layout_t;
+
+/* Bytes of a slot's stage (a cache-line multiple). */
+#define XG_COLL_STAGE 2048u
 
 extern xg_slot_layout_t xg_slot_layout;
 
@@ -115,7 +123,8 @@ static inline uint64_t xg_gas_team_slots(long teams_max)
  * collective descriptors, four of pushed ones, two of barrier counters,
  * scratch lines for a bitmap of every slot (team creation agrees on free
  * slots with it), two 8-byte signal words and a collect count per PE,
- * each part rounded to cache lines: 896 bytes per slot at 8 PEs. */
+ * each part rounded to cache lines, and the stage: 2944 bytes per slot at
+ * 8 PEs. */
 static inline xg_slot_layout_t xg_slot_geometry(int npes, uint64_t slots)
 {
     xg_slot_layout_t g;
@@ -128,7 +137,8 @@ static inline xg_slot_layout_t xg_slot_geometry(int npes, uint64_t slots)
     g.chan_off      = g.scratch_off + xg_align_up(8 * g.scratch_words, 64);
     g.chan_pes      = (uint64_t)npes;
     g.count_off     = g.chan_off + xg_align_up(16u * (uint64_t)npes, 64);
-    g.size          = g.count_off + xg_align_up(8u * (uint64_t)npes, 64);
+    g.stage_off     = g.count_off + xg_align_up(8u * (uint64_t)npes, 64);
+    g.size          = g.stage_off + XG_COLL_STAGE;
     return g;
 }
 
@@ -188,6 +198,12 @@ static inline _Atomic uint64_t *xg_slot_chan(char *slot, int dir, int rank)
 static inline _Atomic uint64_t *xg_slot_count(char *slot, int rank)
 {
     return (_Atomic uint64_t *)(slot + xg_slot_layout.count_off) + rank;
+}
+
+/* The stage of @slot. */
+static inline char *xg_slot_stage(char *slot)
+{
+    return slot + xg_slot_layout.stage_off;
 }
 
 #endif
