@@ -386,7 +386,7 @@ static void coll_reduce_children(const xg_coll_t *coll, void *dest,
 static int coll_reduce_staged(const xg_coll_t *coll, const void *dest,
                               size_t nbytes)
 {
-    return (nbytes <= coll->chan->stage_size / (size_t)xg_coll_cfg.radix) &&
+    return (nbytes <= coll->chan->stage_reduce / (size_t)xg_coll_cfg.radix) &&
            coll_pushes(coll, dest, nbytes);
 }
 
@@ -418,7 +418,7 @@ static void coll_reduce_tree_staged(const xg_coll_t *coll, void *dest,
     }
     if (v != 0) {
         coll->chan->stage(coll, (size_t)((v - 1) % k) * nbytes, dest, nbytes,
-                          parent, XG_PSYNC_UP);
+                          parent, XG_PSYNC_UP, 0);
         coll_wait(coll, parent, XG_PSYNC_DOWN);
         coll->chan->check_pushed(coll, parent);
     }
@@ -786,12 +786,68 @@ static void coll_push_blocks(xg_coll_t *coll, char *dest, size_t at,
     coll->chan->check_pushed(coll, (coll->rank - 1 + n) % n);
 }
 
+/* Whether an exchange of @nbytes per member goes through the stages:
+ * across nodes on a team, where every member's block fits each half of
+ * the stage's exchange part (the same answer on every member). */
+static int coll_exchange_staged(const xg_coll_t *coll, const void *dest,
+                                size_t nbytes)
+{
+    return (coll->team != NULL) && (nbytes > 0) &&
+           ((size_t)coll->size * nbytes <= coll->chan->stage_exchange / 2) &&
+           coll_pushes(coll, dest, (size_t)coll->size * nbytes);
+}
+
+/*
+ * A small fcollect or alltoall across nodes, without a barrier: each
+ * member writes its block (for member p: @source + p * @stride) at its
+ * rank's place into the half of every member's stage that this exchange's
+ * parity names, with a signal, and copies the others' from its own stage
+ * into its dest once it has every signal.  A member can be in exchange
+ * e + 2 only once every member has entered e + 1, so has copied e's
+ * blocks: two halves are enough.  One way across the network in all.
+ */
+static void coll_exchange_stage(xg_coll_t *coll, char *dest, const char *source,
+                                size_t stride, size_t nbytes)
+{
+    size_t half = coll->chan->stage_exchange / 2;
+    size_t base =
+        coll->chan->stage_reduce + (coll->team->exchanges++ & 1) * half;
+    int n = coll->size, j, p;
+
+    for (j = 0; j < n; j++) {
+        const char *mine;
+
+        p    = (coll->rank + j) % n;
+        mine = source + (size_t)p * stride;
+        if (p == coll->rank) {
+            coll_memmove(dest + (size_t)p * nbytes, mine, nbytes);
+        } else {
+            /* the right neighbour gets this PE's descriptor too */
+            coll->chan->stage(coll, base + (size_t)coll->rank * nbytes, mine,
+                              nbytes, p, XG_PSYNC_DOWN, j == 1);
+        }
+    }
+    coll_wait_all(coll, XG_PSYNC_DOWN);
+    coll->chan->check_pushed(coll, (coll->rank - 1 + n) % n);
+    for (p = 0; p < n; p++) {
+        if (p != coll->rank) {
+            coll_memcpy(dest + (size_t)p * nbytes,
+                        coll->chan->staged(coll, base + (size_t)p * nbytes),
+                        nbytes);
+        }
+    }
+}
+
 void xg_coll_fcollect(xg_coll_t *coll, void *dest, const void *source,
                       size_t nbytes)
 {
     int n = coll->size, j, p;
 
     xg_coll_begin(coll, XG_COLL_FCOLLECT, 1, nbytes, -1, 0);
+    if (coll_exchange_staged(coll, dest, nbytes)) {
+        coll_exchange_stage(coll, dest, source, 0, nbytes);
+        return;
+    }
     if (coll_pushes(coll, dest, (size_t)n * nbytes)) {
         xg_coll_phase(coll);
         coll_push_blocks(coll, dest, (size_t)coll->rank * nbytes, source, 0,
@@ -899,6 +955,10 @@ void xg_coll_alltoall(xg_coll_t *coll, void *dest, const void *source,
     int n = coll->size, j, p;
 
     xg_coll_begin(coll, XG_COLL_ALLTOALL, 1, nbytes, -1, 0);
+    if (coll_exchange_staged(coll, dest, nbytes)) {
+        coll_exchange_stage(coll, dest, source, nbytes, nbytes);
+        return;
+    }
     if (coll_pushes(coll, dest, (size_t)n * nbytes)) {
         xg_coll_phase(coll);
         coll_push_blocks(coll, dest, (size_t)coll->rank * nbytes, source,

@@ -697,21 +697,27 @@ static void remote_team_signal(const xg_coll_t *coll, int to, int phase)
     remote_signal(coll, to, phase, 0);
 }
 
+/* This PE's descriptor of the call into member @rank's (world PE @pe)
+ * inbox line. */
+static void remote_push_desc(const xg_coll_t *coll, int pe, int rank)
+{
+    uint64_t seq = coll->team->seq;
+
+    remote_ok(coll,
+              xg_gas_area_put(&push_ctx, xg_slot_inbox(coll->slot, seq),
+                              xg_slot_desc(coll->slot, seq),
+                              sizeof(xg_coll_desc_t), pe),
+              rank);
+}
+
 /* Data, descriptor and signal: writes to one member, which the network
  * keeps in order (remote_signal's fallback completes them otherwise). */
 static void remote_team_push(const xg_coll_t *coll, void *ptr, const void *src,
                              size_t n, int rank, int phase, int with_desc)
 {
-    uint64_t seq = coll->team->seq;
-    int pe       = xg_coll_world(coll, rank);
-
     remote_put(coll, &push_ctx, ptr, src, rank, n);
     if (with_desc) {
-        remote_ok(coll,
-                  xg_gas_area_put(&push_ctx, xg_slot_inbox(coll->slot, seq),
-                                  xg_slot_desc(coll->slot, seq),
-                                  sizeof(xg_coll_desc_t), pe),
-                  rank);
+        remote_push_desc(coll, xg_coll_world(coll, rank), rank);
     }
     remote_signal(coll, rank, phase, 1);
 }
@@ -729,13 +735,19 @@ static void remote_team_check_pushed(const xg_coll_t *coll, int from)
     }
 }
 
+/* (the descriptor only on a team: the active-set calls have none) */
 static void remote_stage(const xg_coll_t *coll, size_t at, const void *src,
-                         size_t n, int rank, int phase)
+                         size_t n, int rank, int phase, int with_desc)
 {
-    remote_ok(coll,
-              xg_gas_area_put(&push_ctx, xg_slot_stage(coll->slot) + at, src, n,
-                              xg_coll_world(coll, rank)),
-              rank);
+    int pe = xg_coll_world(coll, rank);
+
+    remote_ok(
+        coll,
+        xg_gas_area_put(&push_ctx, xg_slot_stage(coll->slot) + at, src, n, pe),
+        rank);
+    if (with_desc && (coll->team != NULL)) {
+        remote_push_desc(coll, pe, rank);
+    }
     remote_signal(coll, rank, phase, 1);
 }
 
@@ -833,50 +845,52 @@ static void remote_team_wait_release(const xg_coll_t *coll)
 }
 
 const xg_coll_chan_t xg_coll_chan_team_remote = {
-    .remote       = 1,
-    .publish      = team_publish,
-    .check        = remote_team_check,
-    .watch        = remote_team_watch,
-    .push         = remote_team_push,
-    .check_pushed = remote_team_check_pushed,
-    .stage_size   = XG_COLL_STAGE,
-    .stage        = remote_stage,
-    .staged       = remote_staged,
-    .signal       = remote_team_signal,
-    .wait         = team_wait,
-    .read         = remote_read,
-    .read_start   = remote_read_start,
-    .read_end     = remote_read_end,
-    .write        = remote_write,
-    .combine      = remote_combine,
-    .read_strided = remote_read_strided,
-    .count_put    = remote_count_put,
-    .count_read   = remote_count_read,
-    .count_done   = remote_count_done,
-    .arrive       = remote_team_arrive,
-    .release      = remote_team_release,
-    .wait_release = remote_team_wait_release,
+    .remote         = 1,
+    .publish        = team_publish,
+    .check          = remote_team_check,
+    .watch          = remote_team_watch,
+    .push           = remote_team_push,
+    .check_pushed   = remote_team_check_pushed,
+    .stage_reduce   = XG_COLL_STAGE_REDUCE,
+    .stage_exchange = XG_COLL_STAGE_EXCHANGE,
+    .stage          = remote_stage,
+    .staged         = remote_staged,
+    .signal         = remote_team_signal,
+    .wait           = team_wait,
+    .read           = remote_read,
+    .read_start     = remote_read_start,
+    .read_end       = remote_read_end,
+    .write          = remote_write,
+    .combine        = remote_combine,
+    .read_strided   = remote_read_strided,
+    .count_put      = remote_count_put,
+    .count_read     = remote_count_read,
+    .count_done     = remote_count_done,
+    .arrive         = remote_team_arrive,
+    .release        = remote_team_release,
+    .wait_release   = remote_team_wait_release,
 };
 
 const xg_coll_chan_t xg_coll_chan_psync_remote = {
-    .remote       = 1,
-    .publish      = psync_publish,
-    .check        = psync_check,
-    .watch        = psync_watch,
-    .push         = remote_psync_push,
-    .check_pushed = remote_psync_check_pushed,
-    .stage_size   = XG_COLL_STAGE,
-    .stage        = remote_stage,
-    .staged       = remote_staged,
-    .signal       = remote_team_signal,
-    .wait         = team_wait,
-    .read         = remote_read,
-    .read_start   = remote_read_start,
-    .read_end     = remote_read_end,
-    .write        = remote_write,
-    .combine      = remote_combine,
-    .read_strided = remote_read_strided,
-    .count_put    = remote_count_put,
-    .count_read   = remote_count_read,
-    .count_done   = remote_count_done,
+    .remote         = 1,
+    .publish        = psync_publish,
+    .check          = psync_check,
+    .watch          = psync_watch,
+    .push           = remote_psync_push,
+    .check_pushed   = remote_psync_check_pushed,
+    .stage_reduce   = XG_COLL_STAGE_REDUCE,
+    .stage_exchange = XG_COLL_STAGE_EXCHANGE,
+    .stage          = remote_stage,
+    .staged         = remote_staged,
+    .signal         = remote_team_signal,
+    .wait           = team_wait,
+    .read           = remote_read,
+    .read_start     = remote_read_start,
+    .read_end       = remote_read_end,
+    .write          = remote_write,
+    .combine        = remote_combine,
+    .read_strided   = remote_read_strided,
+    .count_put      = remote_count_put,
+    .count_read     = remote_count_read,
+    .count_done     = remote_count_done,
 };

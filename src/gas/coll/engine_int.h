@@ -79,13 +79,16 @@ struct xg_coll_chan {
     void (*push)(const xg_coll_t *coll, void *ptr, const void *src, size_t n,
                  int rank, int phase, int with_desc);
     void (*check_pushed)(const xg_coll_t *coll, int from);
-    /* Remote channels only (stage_size 0 elsewhere): @n bytes of @src
-     * into member @rank's stage (xg_internal_area.h) at offset @at, then
-     * a signal of @phase, in that order at @rank; and where this PE's own
-     * stage holds what was written at @at. */
-    size_t stage_size;
+    /* Remote channels only (no stage elsewhere: stage_reduce 0): @n
+     * bytes of @src into member @rank's stage (xg_internal_area.h) at
+     * offset @at, if @with_desc this PE's descriptor into its inbox (as
+     * push), then a signal of @phase, in that order at @rank; and where
+     * this PE's own stage holds what was written at @at.  The stage's
+     * parts: @stage_reduce bytes from 0 for reductions, then two halves of
+     * @stage_exchange / 2 for exchanges. */
+    size_t stage_reduce, stage_exchange;
     void (*stage)(const xg_coll_t *coll, size_t at, const void *src, size_t n,
-                  int rank, int phase);
+                  int rank, int phase, int with_desc);
     const void *(*staged)(const xg_coll_t *coll, size_t at);
     void (*combine)(const xg_coll_t *coll, xg_op_kernel_t op, void *dst,
                     const void *ptr, int rank, size_t nelems, size_t elem_size);

@@ -39,10 +39,15 @@
  *   count[r] where member r of a collect across nodes writes how many
  *            bytes it contributes, before its signal (only r writes it,
  *            only the owner reads it);
- *   stage    XG_COLL_STAGE bytes where the children of this PE in a small
- *            reduction across nodes write their partial results, child i
- *            of k at i / k of it, before their signals; a child writes
- *            again only after this PE has sent it the result.
+ *   stage    XG_COLL_STAGE bytes where members write small blocks across
+ *            nodes, each before its signal: the first XG_COLL_STAGE_REDUCE
+ *            the partial results of this PE's children in a reduction
+ *            (child i of k at i / k of it; a child writes again only
+ *            after this PE has sent it the result), the rest two halves,
+ *            by the parity of the team's exchange number, where each
+ *            member of a small fcollect or alltoall writes its block at
+ *            its rank's place (a member is in exchange e only after every
+ *            member has entered e - 1, so done with e - 2).
  *
  * The owner clears its slot when a team is created in it, before a barrier
  * of the parent team that every member passes before it may touch the new
@@ -103,8 +108,10 @@ typedef struct xg_slot_layout {
     uint64_t stage_off; /* offset of the stage in a slot */
 } xg_slot_layout_t;
 
-/* Bytes of a slot's stage (a cache-line multiple). */
-#define XG_COLL_STAGE 2048u
+/* Bytes of a slot's stage and of its parts (cache-line multiples). */
+#define XG_COLL_STAGE_REDUCE   2048u
+#define XG_COLL_STAGE_EXCHANGE 1024u
+#define XG_COLL_STAGE          (XG_COLL_STAGE_REDUCE + XG_COLL_STAGE_EXCHANGE)
 
 extern xg_slot_layout_t xg_slot_layout;
 
@@ -123,7 +130,7 @@ static inline uint64_t xg_gas_team_slots(long teams_max)
  * collective descriptors, four of pushed ones, two of barrier counters,
  * scratch lines for a bitmap of every slot (team creation agrees on free
  * slots with it), two 8-byte signal words and a collect count per PE,
- * each part rounded to cache lines, and the stage: 2944 bytes per slot at
+ * each part rounded to cache lines, and the stage: 3968 bytes per slot at
  * 8 PEs. */
 static inline xg_slot_layout_t xg_slot_geometry(int npes, uint64_t slots)
 {

@@ -47,6 +47,7 @@ typedef struct xg_team {
     uint64_t slot;         /* sync slot in every member's internal area */
     uint64_t seq;          /* collectives this PE started on the team */
     uint64_t bar_count;    /* counter barriers this PE passed on it */
+    uint64_t exchanges;    /* exchanges through the stages it took part in */
     uint64_t *expected;    /* [dir * size + member]: the member's signals
                             * (in direction dir) this PE consumed; from
                             * [2 * size] on, the signals it sent them */

@@ -2,7 +2,8 @@
  * collect back to back: rounds of shmem_long_collect on the world team with
  * no barrier between them and a count that changes per PE and per round
  * (0 to 4 elements, some PEs contribute nothing), into the same dest; then
- * collect64 over the active set of all PEs, alternating two pSync arrays.
+ * rounds of fcollect, broadcast and alltoall; then collect64 over the
+ * active set of all PEs, alternating two pSync arrays.
  * Across nodes a member writes its block into every member's dest once it
  * has read the counts, and leaves without a closing barrier: a member
  * that is still checking the last round's dest must not see the next
@@ -64,7 +65,7 @@ int main(void)
             psync[k][i] = SHMEM_SYNC_VALUE;
         }
     }
-    src = shmem_malloc(MAX_COUNT * sizeof(long));
+    src = shmem_malloc(((size_t)npes + MAX_COUNT) * sizeof(long));
     dst = shmem_malloc(((size_t)npes * MAX_COUNT + 1) * sizeof(long));
     XG_CHECK((src != NULL) && (dst != NULL), "shmem_malloc");
     for (i = 0; i <= (size_t)npes * MAX_COUNT; i++) {
@@ -80,6 +81,45 @@ int main(void)
         XG_CHECK(shmem_long_collect(SHMEM_TEAM_WORLD, dst, src, n) == 0,
                  "shmem_long_collect round %d", round);
         check_round(dst, npes, round, "long_collect");
+    }
+
+    /* fcollect, a broadcast and alltoall back to back: small blocks go
+     * through the stages across nodes, whose halves alternate by
+     * exchange; a broadcast's leaf may leave before the others entered */
+    for (round = 0; round < ROUNDS; round++) {
+        int root = round % npes, q;
+
+        n = 1 + (size_t)round % MAX_COUNT;
+        for (i = 0; i < n; i++) {
+            src[i] = value_of(me, round, i);
+        }
+        XG_CHECK(shmem_long_fcollect(SHMEM_TEAM_WORLD, dst, src, n) == 0,
+                 "shmem_long_fcollect round %d", round);
+        for (q = 0; q < npes; q++) {
+            for (i = 0; i < n; i++) {
+                XG_CHECK(dst[(size_t)q * n + i] == value_of(q, round, i),
+                         "fcollect round %d: member %d element %zu is %#lx",
+                         round, q, i, (unsigned long)dst[(size_t)q * n + i]);
+            }
+        }
+        src[0] = value_of(root, round, 99);
+        XG_CHECK(shmem_long_broadcast(SHMEM_TEAM_WORLD, dst, src, 1, root) == 0,
+                 "shmem_long_broadcast round %d", round);
+        XG_CHECK(dst[0] == value_of(root, round, 99),
+                 "broadcast round %d: %#lx", round, (unsigned long)dst[0]);
+        for (q = 0; q < npes; q++) {
+            src[q] = value_of(me, round, (size_t)q + 7);
+        }
+        XG_CHECK(shmem_long_alltoall(SHMEM_TEAM_WORLD, dst, src, 1) == 0,
+                 "shmem_long_alltoall round %d", round);
+        for (q = 0; q < npes; q++) {
+            XG_CHECK(dst[q] == value_of(q, round, (size_t)me + 7),
+                     "alltoall round %d: from member %d %#lx", round, q,
+                     (unsigned long)dst[q]);
+        }
+    }
+    for (i = 0; i <= (size_t)npes * MAX_COUNT; i++) {
+        dst[i] = -1;
     }
 
     shmem_barrier_all();
