@@ -762,10 +762,13 @@ static void coll_wait_all(const xg_coll_t *coll, int phase)
  * block each member writes its descriptor to its right neighbour, which
  * checks it after its waits (each member compares one neighbour's, as the
  * reading form does).  The block for member p is @source + p * @stride
- * (0 for the same block to all, nbytes for alltoall).
+ * (0 for the same block to all, nbytes for alltoall).  With @stage_at 0
+ * or more the blocks go into the members' stages at @stage_at + @at
+ * instead (coll_exchange_stage); -1: into their dest.
  */
 static void coll_push_blocks(xg_coll_t *coll, char *dest, size_t at,
-                             const char *source, size_t stride, size_t nbytes)
+                             const char *source, size_t stride, size_t nbytes,
+                             ptrdiff_t stage_at)
 {
     int n = coll->size, j, p;
 
@@ -774,10 +777,13 @@ static void coll_push_blocks(xg_coll_t *coll, char *dest, size_t at,
 
         p    = (coll->rank + j) % n;
         mine = source + (size_t)p * stride;
+        /* the right neighbour gets this PE's descriptor too */
         if (p == coll->rank) {
             coll_memmove(dest + at, mine, nbytes);
+        } else if (stage_at >= 0) {
+            coll->chan->stage(coll, (size_t)stage_at + at, mine, nbytes, p,
+                              XG_PSYNC_DOWN, j == 1);
         } else {
-            /* the right neighbour gets this PE's descriptor too */
             coll->chan->push(coll, dest + at, mine, nbytes, p, XG_PSYNC_DOWN,
                              j == 1);
         }
@@ -812,24 +818,11 @@ static void coll_exchange_stage(xg_coll_t *coll, char *dest, const char *source,
     size_t half = coll->chan->stage_exchange / 2;
     size_t base =
         coll->chan->stage_reduce + (coll->team->exchanges++ & 1) * half;
-    int n = coll->size, j, p;
+    int p;
 
-    for (j = 0; j < n; j++) {
-        const char *mine;
-
-        p    = (coll->rank + j) % n;
-        mine = source + (size_t)p * stride;
-        if (p == coll->rank) {
-            coll_memmove(dest + (size_t)p * nbytes, mine, nbytes);
-        } else {
-            /* the right neighbour gets this PE's descriptor too */
-            coll->chan->stage(coll, base + (size_t)coll->rank * nbytes, mine,
-                              nbytes, p, XG_PSYNC_DOWN, j == 1);
-        }
-    }
-    coll_wait_all(coll, XG_PSYNC_DOWN);
-    coll->chan->check_pushed(coll, (coll->rank - 1 + n) % n);
-    for (p = 0; p < n; p++) {
+    coll_push_blocks(coll, dest, (size_t)coll->rank * nbytes, source, stride,
+                     nbytes, (ptrdiff_t)base);
+    for (p = 0; p < coll->size; p++) {
         if (p != coll->rank) {
             coll_memcpy(dest + (size_t)p * nbytes,
                         coll->chan->staged(coll, base + (size_t)p * nbytes),
@@ -851,7 +844,7 @@ void xg_coll_fcollect(xg_coll_t *coll, void *dest, const void *source,
     if (coll_pushes(coll, dest, (size_t)n * nbytes)) {
         xg_coll_phase(coll);
         coll_push_blocks(coll, dest, (size_t)coll->rank * nbytes, source, 0,
-                         nbytes);
+                         nbytes, -1);
         return;
     }
     xg_coll_phase(coll);
@@ -929,7 +922,7 @@ void xg_coll_collect(xg_coll_t *coll, void *dest, const void *source,
                      dest, total);
     }
     if (pushes) {
-        coll_push_blocks(coll, dest, at, source, 0, nbytes);
+        coll_push_blocks(coll, dest, at, source, 0, nbytes, -1);
         coll->chan->count_done(coll);
         return;
     }
@@ -962,7 +955,7 @@ void xg_coll_alltoall(xg_coll_t *coll, void *dest, const void *source,
     if (coll_pushes(coll, dest, (size_t)n * nbytes)) {
         xg_coll_phase(coll);
         coll_push_blocks(coll, dest, (size_t)coll->rank * nbytes, source,
-                         nbytes, nbytes);
+                         nbytes, nbytes, -1);
         return;
     }
     xg_coll_phase(coll);
@@ -1010,7 +1003,8 @@ static int coll_alltoalls_push(xg_coll_t *coll, void *dest, const void *source,
         s = packed;
     }
     xg_coll_phase(coll);
-    coll_push_blocks(coll, dest, (size_t)coll->rank * block, s, block, block);
+    coll_push_blocks(coll, dest, (size_t)coll->rank * block, s, block, block,
+                     -1);
     free(packed);
     return 1;
 }
