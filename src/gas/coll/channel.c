@@ -735,20 +735,26 @@ static void remote_team_check_pushed(const xg_coll_t *coll, int from)
     }
 }
 
-/* (the descriptor only on a team: the active-set calls have none) */
-static void remote_stage(const xg_coll_t *coll, size_t at, const void *src,
-                         size_t n, int rank, int phase, int with_desc)
+/* @n bytes of @src into the counterpart of @ptr (in this PE's slot) at
+ * member @rank, if @with_desc this PE's descriptor into its inbox (only
+ * on a team: the active-set calls have none), then a signal of @phase. */
+static void remote_area_push(const xg_coll_t *coll, void *ptr, const void *src,
+                             size_t n, int rank, int phase, int with_desc)
 {
     int pe = xg_coll_world(coll, rank);
 
-    remote_ok(
-        coll,
-        xg_gas_area_put(&push_ctx, xg_slot_stage(coll->slot) + at, src, n, pe),
-        rank);
+    remote_ok(coll, xg_gas_area_put(&push_ctx, ptr, src, n, pe), rank);
     if (with_desc && (coll->team != NULL)) {
         remote_push_desc(coll, pe, rank);
     }
     remote_signal(coll, rank, phase, 1);
+}
+
+static void remote_stage(const xg_coll_t *coll, size_t at, const void *src,
+                         size_t n, int rank, int phase, int with_desc)
+{
+    remote_area_push(coll, xg_slot_stage(coll->slot) + at, src, n, rank, phase,
+                     with_desc);
 }
 
 static const void *remote_staged(const xg_coll_t *coll, size_t at)
@@ -779,16 +785,12 @@ static void remote_count_put(xg_coll_t *coll, size_t nbytes)
 {
     _Atomic uint64_t *mine =
         xg_slot_count(coll->slot, sig_index(coll, coll->rank));
-    int j, r;
+    int j;
 
     atomic_store_explicit(mine, nbytes, memory_order_relaxed);
     for (j = 1; j < coll->size; j++) {
-        r = (coll->rank + j) % coll->size;
-        remote_ok(coll,
-                  xg_gas_area_put(&push_ctx, (void *)mine, (const void *)mine,
-                                  sizeof(*mine), xg_coll_world(coll, r)),
-                  r);
-        remote_signal(coll, r, XG_PSYNC_UP, 1);
+        remote_area_push(coll, (void *)mine, (const void *)mine, sizeof(*mine),
+                         (coll->rank + j) % coll->size, XG_PSYNC_UP, 0);
     }
 }
 
